@@ -1,0 +1,115 @@
+/**
+ * The strategy contract: `quote(view) → QuoteIntent[]`, pure and synchronous.
+ *
+ * A strategy never calls the exchange, never sleeps and reads the clock only through `view.now`.
+ * Intents are already on the venue's grid (integer ticks, raw sizes on the step): strategies do their
+ * maths in floats and cross the rounding boundary once through `src/strategy/rounding.ts`
+ * (bids down, asks up). The runner validates every intent again before it reaches the order manager.
+ */
+import type { z } from 'zod';
+import type { Outcome, Side } from '../core/units.js';
+
+/** One price level: integer ticks (1..999) and raw size (1e6 = one share). */
+export interface Level {
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+}
+
+/** A read-only view of one side-ordered book (YES book, or the NO view derived from it). */
+export interface BookView {
+  /** Bids, best (highest) first. */
+  readonly bids: readonly Level[];
+  /** Asks, best (lowest) first. */
+  readonly asks: readonly Level[];
+  readonly bestBidTicks: number | null;
+  readonly bestAskTicks: number | null;
+  /** (bestBid + bestAsk) / 2 in price units (0..1); null when a side is empty. */
+  readonly mid: number | null;
+  /** Size-weighted price at the touch, in price units; null when a side is empty. */
+  readonly microprice: number | null;
+  /** The venue's adjusted midpoint (counts only orders above minSize), price units; null if unknown. */
+  readonly adjustedMidpoint: number | null;
+  /** Total raw size resting within `ticks` of the touch on each side. */
+  depthWithin(ticks: number): { readonly bidRaw: number; readonly askRaw: number };
+}
+
+export interface MarketInfo {
+  readonly slug: string;
+  readonly tokens: { readonly yes: string; readonly no: string };
+  /** Reward minimum order size, raw. */
+  readonly minSizeRaw: number;
+  /** Reward band around the midpoint, in ticks. */
+  readonly maxSpreadTicks: number;
+  /** Reward single-sided divisor `c` (default 3). */
+  readonly rewardC: number;
+  /** Daily reward pool in raw USDC (0 when not rewardable). */
+  readonly dailyRewardRaw: number;
+  readonly rewardable: boolean;
+  /** Expiry in ms since epoch; null if the market has none. */
+  readonly expiresAtMs: number | null;
+  /** Allowed price band in ticks (inclusive), from config and venue rules. */
+  readonly band: { readonly minTicks: number; readonly maxTicks: number };
+}
+
+export interface PositionView {
+  /** Raw YES tokens held (free, not locked in resting SELLs). */
+  readonly yesRaw: number;
+  /** Raw NO tokens held. */
+  readonly noRaw: number;
+  /** Average cost per YES share in price units, null when flat. */
+  readonly yesAvgCost: number | null;
+  readonly noAvgCost: number | null;
+  /** Free collateral (raw USDC) available to this market's quotes. */
+  readonly freeCollateralRaw: number;
+}
+
+export interface FillView {
+  readonly token: Outcome;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+  readonly atMs: number;
+}
+
+export interface MarketView {
+  readonly market: MarketInfo;
+  /** The YES book. */
+  readonly yes: BookView;
+  /** The NO view derived from the YES book (NO bid at 1 − YES ask, NO ask at 1 − YES bid). */
+  readonly no: BookView;
+  readonly position: PositionView;
+  /** Recent fills of this bot in this market, oldest first. */
+  readonly recentFills: readonly FillView[];
+  /** Mid prices (price units) observed recently, oldest first, with their times: for volatility estimates. */
+  readonly midHistory: readonly { readonly atMs: number; readonly mid: number }[];
+  /** Injected clock, ms since epoch. */
+  readonly now: number;
+}
+
+export interface QuoteIntent {
+  /** Stable name that survives from one quote to the next, e.g. `bid-0`, `ask-2`. [a-z0-9-], ≤ 24 chars. */
+  readonly slot: string;
+  readonly token: Outcome;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+  readonly postOnly?: boolean;
+}
+
+/**
+ * A strategy module. `create(params)` receives parameters already validated by `paramsSchema`
+ * and returns the quoting function (which may keep online state such as a volatility estimate,
+ * updated only from what the view carries, so a replay of the same views gives the same quotes).
+ */
+export interface StrategyModule<P = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly paramsSchema: z.ZodType<P>;
+  create(params: P): Strategy;
+}
+
+export interface Strategy {
+  quote(view: MarketView): QuoteIntent[];
+  /** Optional figures for metrics (e.g. expected reward per day), from the last quote. */
+  diagnostics?(view: MarketView): Readonly<Record<string, number>>;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import {
+  authHeaderNames,
+  computeSignature,
+  signingMessage,
+  signRequest,
+  signaturesEqual,
+  socketHandshakeHeaders,
+} from '../../../src/exchange/auth.js';
+
+const SECRET = Buffer.from('super-secret-key').toString('base64');
+
+describe('HMAC auth (exchange-facts §4)', () => {
+  it('matches the published test vector', () => {
+    const message = signingMessage('2026-03-23T12:34:56.789Z', 'patch', '/orders?market=btc', '{"foo":"bar"}');
+    expect(message).toBe('2026-03-23T12:34:56.789Z\nPATCH\n/orders?market=btc\n{"foo":"bar"}');
+    expect(computeSignature(SECRET, message)).toBe('mgMUpOd7FH4sOSti2MF30YKF9yDq+67VjFksPa5I5eE=');
+  });
+
+  it('builds the three headers under the configured prefix with an ISO timestamp', () => {
+    const headers = signRequest({
+      credentials: { tokenId: 'tok-1', secret: SECRET },
+      method: 'PATCH',
+      pathWithQuery: '/orders?market=btc',
+      body: '{"foo":"bar"}',
+      nowMs: Date.parse('2026-03-23T12:34:56.789Z'),
+      prefix: 'Acme',
+    });
+    expect(headers).toEqual({
+      'acme-api-key': 'tok-1',
+      'acme-timestamp': '2026-03-23T12:34:56.789Z',
+      'acme-signature': 'mgMUpOd7FH4sOSti2MF30YKF9yDq+67VjFksPa5I5eE=',
+    });
+    expect(authHeaderNames()).toEqual({ apiKey: 'svc-api-key', timestamp: 'svc-timestamp', signature: 'svc-signature' });
+  });
+
+  it('signs the socket handshake path with an empty body, fresh per timestamp', () => {
+    const creds = { tokenId: 't', secret: SECRET };
+    const a = socketHandshakeHeaders(creds, 1_000);
+    const b = socketHandshakeHeaders(creds, 31_000);
+    const expected = computeSignature(SECRET, `${a['svc-timestamp']}\nGET\n/socket.io/?EIO=4&transport=websocket\n`);
+    expect(a['svc-signature']).toBe(expected);
+    expect(a['svc-timestamp']).not.toBe(b['svc-timestamp']);
+    expect(a['svc-signature']).not.toBe(b['svc-signature']);
+  });
+
+  it('compares signatures exactly', () => {
+    expect(signaturesEqual('abc=', 'abc=')).toBe(true);
+    expect(signaturesEqual('abc=', 'abd=')).toBe(false);
+    expect(signaturesEqual('abc=', 'abc')).toBe(false);
+  });
+});
