@@ -86,6 +86,24 @@ export interface MarketView {
   readonly now: number;
 }
 
+/**
+ * One of this bot's own resting orders in the market (remaining size). ADDED for strategies: a runner
+ * that knows the bot's live orders passes a `MarketViewWithOwnOrders`, so strategies can subtract their
+ * own liquidity from the book (no quoting around, or competing for rewards with, themselves).
+ */
+export interface OwnOrderView {
+  readonly token: Outcome;
+  readonly side: Side;
+  readonly priceTicks: number;
+  /** Remaining (unfilled) raw size. */
+  readonly sizeRaw: number;
+}
+
+/** A MarketView that also carries the bot's own resting orders in this market (optional extension). */
+export interface MarketViewWithOwnOrders extends MarketView {
+  readonly ownOrders: readonly OwnOrderView[];
+}
+
 export interface QuoteIntent {
   /** Stable name that survives from one quote to the next, e.g. `bid-0`, `ask-2`. [a-z0-9-], ≤ 24 chars. */
   readonly slot: string;

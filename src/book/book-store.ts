@@ -1,0 +1,617 @@
+/**
+ * The local books of every subscribed market, kept current from the socket feed and REST, and never
+ * silently stale.
+ *
+ * Owns, per market: the `OrderBook`, the last update time (content changed) and the last time the book was
+ * confirmed current; the REST syncs (on subscribe, after every feed (re)connect, and when a market has no
+ * book yet); the staleness watchdog (probing quiet markets over REST, detecting a frozen feed, marking
+ * stale markets); and coalesced change notifications for the strategy runner.
+ *
+ * Rules and invariants:
+ * - Feed frames for a market are not applied until its first REST snapshot is in. The newest frame seen
+ *   meanwhile is held and replayed on top of that snapshot if it arrived after the fetch began (every frame
+ *   is a full book and the feed pushes every later change, so the newest frame is at least as current).
+ * - A REST answer never overwrites a book the feed updated after that REST request began: the feed is live
+ *   and its frame is the newer view. The same rule makes a probe inconclusive ("superseded") rather than a
+ *   false frozen-feed alarm.
+ * - A probe that finds the local book different applies the REST book at once (resync). If no feed frame
+ *   for that market follows within `frozenConfirmMs` while the feed claims to be connected, the feed is
+ *   frozen: counted, logged, and the feed is asked to reconnect (which resyncs every market).
+ * - A rejected snapshot (crossed, malformed…) leaves the previous book in place, is counted, logged once per
+ *   kind, and makes the market stale ('rejected') until a valid snapshot or a matching probe arrives; the
+ *   watchdog syncs such a market over REST at its next tick (a rejected frame never supersedes REST).
+ * - A market removed from the set is forgotten and, if it was fresh, reported stale ('unsubscribed').
+ * - `isStale(slug)` is exact at the moment of the call; stale-change events are emitted when a transition
+ *   is observed (on every apply, fetch result and feed state change, and at every watchdog tick, so at most
+ *   one `intervalMs` late for pure time-outs).
+ * - One fetch per market in flight at a time; a sync requested meanwhile runs after it. Nothing here throws
+ *   into the feed, a timer or a listener.
+ */
+import { BookRejectedError, MarketDataConfigError } from './errors.js';
+import type { BookState } from './book-state.js';
+import { ChangeCoalescer } from './coalescer.js';
+import type { FeedConnectionState, FeedPort } from './feed-port.js';
+import { ListenerSet, type Unsubscribe } from './listeners.js';
+import { OnceLog, safeLog, silentLogger, type MarketDataLogger } from './log.js';
+import { OrderBook } from './order-book.js';
+import { systemScheduler, type CancelTimer, type Scheduler } from './scheduler.js';
+import type { BookSnapshot, SnapshotSource } from './snapshot.js';
+import {
+  needsProbe,
+  resolveWatchdogConfig,
+  selectProbes,
+  staleReason,
+  worstCaseConfirmationAgeMs,
+  type FreshnessFacts,
+  type StaleReason,
+  type WatchdogConfig,
+} from './watchdog.js';
+
+export type FetchPurpose = 'sync' | 'probe';
+
+/**
+ * What became of one REST snapshot fetch:
+ * applied (sync installed), confirmed (probe matched the local book), mismatch (probe differed: resynced),
+ * superseded (a feed frame arrived during the fetch, so the answer was not used), rejected (the answer was
+ * not a valid book), error (fetch failed), timeout (no answer within fetchTimeoutMs).
+ */
+export type FetchOutcome = 'applied' | 'confirmed' | 'mismatch' | 'superseded' | 'rejected' | 'error' | 'timeout';
+
+export type FrameIgnoredReason = 'unsubscribed' | 'before-snapshot';
+
+/** Why a market is stale: see `staleReason` (watchdog.ts), plus a rejected latest snapshot, or removal. */
+export type MarketStaleReason = StaleReason | 'rejected' | 'unsubscribed';
+
+/** Everything an operator would want counted; every hook is optional and must not throw (errors are swallowed). */
+export interface BookStoreObserver {
+  onSnapshotApplied?(slug: string, source: SnapshotSource, changed: boolean): void;
+  onSnapshotRejected?(slug: string, source: SnapshotSource, error: BookRejectedError): void;
+  onFrameIgnored?(slug: string, reason: FrameIgnoredReason): void;
+  onFetch?(slug: string, purpose: FetchPurpose, outcome: FetchOutcome, durationMs: number): void;
+  onFrozenFeed?(slug: string): void;
+  onStaleChange?(slug: string, stale: boolean, reason: MarketStaleReason | null): void;
+}
+
+export interface BookStoreOptions {
+  /** REST `GET /markets/{slug}/orderbook`, adapted to a snapshot. Every call spends rate-limit budget. */
+  readonly fetchSnapshot: (slug: string) => Promise<BookSnapshot>;
+  /** The live feed. Without one the store runs on REST alone (every market is then probed when quiet). */
+  readonly feed?: FeedPort;
+  readonly scheduler?: Scheduler;
+  readonly watchdog?: Partial<WatchdogConfig>;
+  /** Minimum time between two change notifications for one market (0 = coalesce within one macrotask). */
+  readonly notifyMinIntervalMs?: number;
+  readonly observer?: BookStoreObserver;
+  readonly logger?: MarketDataLogger;
+}
+
+/** A market's books as a consumer reads them: immutable, so safe to hold while quoting. */
+export interface MarketBooks {
+  readonly slug: string;
+  readonly yes: BookState;
+  readonly no: BookState;
+  readonly lastUpdateMs: number;
+  readonly lastFreshMs: number;
+}
+
+export interface MarketBookStatus {
+  readonly slug: string;
+  readonly hasBook: boolean;
+  readonly stale: boolean;
+  readonly staleReason: MarketStaleReason | null;
+  /** Last time the book's content changed, or null before the first snapshot. */
+  readonly lastUpdateMs: number | null;
+  /** Last time the book was confirmed current (frame, REST snapshot or matching probe). */
+  readonly lastFreshMs: number | null;
+  readonly fetchInFlight: boolean;
+  /** A probe found the book wrong and the store is waiting to see whether the feed is frozen. */
+  readonly frozenSuspected: boolean;
+}
+
+interface FetchInFlight {
+  readonly purpose: FetchPurpose;
+  readonly startedMs: number;
+  readonly framesAtStart: number;
+  readonly appliedAtStart: number;
+  cancelTimeout: CancelTimer;
+}
+
+interface MarketEntry {
+  readonly slug: string;
+  readonly book: OrderBook;
+  lastUpdateMs: number | null;
+  lastFreshMs: number | null;
+  /** The latest snapshot received for this market was rejected; the book in place is outdated. */
+  invalid: boolean;
+  /** Feed frames received for this market (applied, held or rejected): evidence the feed is alive. */
+  feedFrames: number;
+  /** Feed frames applied to the book: evidence of a newer valid book than a REST answer in flight. */
+  feedApplied: number;
+  /** Newest frame received before the first REST snapshot. */
+  heldFrame: BookSnapshot | null;
+  fetch: FetchInFlight | null;
+  /** A sync was asked for while a fetch was in flight. */
+  resyncAfterFetch: boolean;
+  frozenSuspicion: CancelTimer | null;
+  reportedReason: MarketStaleReason | null;
+}
+
+type FetchResult = { readonly ok: true; readonly snapshot: BookSnapshot } | { readonly ok: false; readonly error: unknown; readonly timedOut: boolean };
+
+export class BookStore {
+  private readonly entries = new Map<string, MarketEntry>();
+  private order: string[] = [];
+  private readonly config: WatchdogConfig;
+  private readonly scheduler: Scheduler;
+  private readonly logger: MarketDataLogger;
+  private readonly onceLog: OnceLog;
+  private readonly observer: BookStoreObserver;
+  private readonly coalescer: ChangeCoalescer;
+  private readonly changeListeners: ListenerSet<[slug: string]>;
+  private readonly staleListeners: ListenerSet<[slug: string, stale: boolean, reason: MarketStaleReason | null]>;
+  private feedState: FeedConnectionState | null;
+  private feedSubscriptions: Unsubscribe[] = [];
+  private cancelTick: CancelTimer | null = null;
+  private probeCursor = 0;
+  private started = false;
+  private stopped = false;
+  private coverageWarned = false;
+
+  constructor(private readonly options: BookStoreOptions) {
+    this.config = resolveWatchdogConfig(options.watchdog);
+    const minInterval = options.notifyMinIntervalMs ?? 0;
+    if (!Number.isFinite(minInterval) || minInterval < 0) {
+      throw new MarketDataConfigError('notifyMinIntervalMs', minInterval, 'must be a non-negative number of ms');
+    }
+    this.scheduler = options.scheduler ?? systemScheduler;
+    this.logger = options.logger ?? silentLogger;
+    this.onceLog = new OnceLog(this.logger);
+    this.observer = options.observer ?? {};
+    const listenerError = (error: unknown): void =>
+      void this.onceLog.warnOnce('listener-error', { err: describeError(error) }, 'book store listener threw; continuing');
+    this.changeListeners = new ListenerSet(listenerError);
+    this.staleListeners = new ListenerSet(listenerError);
+    this.coalescer = new ChangeCoalescer(this.scheduler, minInterval, (slug) => {
+      if (this.entries.has(slug)) this.changeListeners.emit(slug);
+    });
+    this.feedState = options.feed?.connectionState() ?? null;
+  }
+
+  get watchdogConfig(): WatchdogConfig {
+    return this.config;
+  }
+
+  /** Starts listening to the feed and runs the watchdog. Idempotent; a stopped store cannot restart. */
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    const feed = this.options.feed;
+    if (feed !== undefined) {
+      this.feedSubscriptions.push(
+        feed.onBook((slug, snapshot) => this.handleFeedBook(slug, snapshot)),
+        feed.onStateChange((state) => this.handleFeedState(state)),
+      );
+      this.feedState = feed.connectionState();
+      if (this.order.length > 0) feed.setMarkets(this.order);
+      if (this.feedState.status === 'connected') this.syncAll();
+    } else {
+      this.syncAll();
+    }
+    this.scheduleTick();
+  }
+
+  /** Stops timers and feed listening; in-flight fetch answers are ignored. Books stay readable. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const unsubscribe of this.feedSubscriptions) unsubscribe();
+    this.feedSubscriptions = [];
+    this.cancelTick?.();
+    this.cancelTick = null;
+    this.coalescer.cancelAll();
+    for (const entry of this.entries.values()) {
+      entry.fetch?.cancelTimeout();
+      entry.fetch = null;
+      this.clearSuspicion(entry);
+    }
+  }
+
+  /**
+   * Replaces the set of subscribed markets: new markets are synced over REST (at once if the feed is
+   * connected, otherwise when it connects), removed ones are forgotten, and the feed gets the full set.
+   */
+  setMarkets(slugs: readonly string[]): void {
+    const next: string[] = [];
+    const seen = new Set<string>();
+    for (const [index, slug] of slugs.entries()) {
+      if (typeof slug !== 'string' || slug.trim() === '') {
+        throw new MarketDataConfigError(`markets[${index}]`, slug, 'must be a non-empty market slug');
+      }
+      if (!seen.has(slug)) {
+        seen.add(slug);
+        next.push(slug);
+      }
+    }
+    for (const slug of this.order) {
+      if (!seen.has(slug)) this.removeMarket(slug);
+    }
+    const added: MarketEntry[] = [];
+    for (const slug of next) {
+      if (!this.entries.has(slug)) {
+        const entry = newEntry(slug);
+        this.entries.set(slug, entry);
+        added.push(entry);
+      }
+    }
+    this.order = next;
+    this.warnIfCoverageTooThin();
+    if (!this.started || this.stopped) return;
+    this.options.feed?.setMarkets(next);
+    if (this.feedState === null || this.feedState.status === 'connected') {
+      for (const entry of added) this.startFetch(entry, 'sync');
+    }
+  }
+
+  markets(): readonly string[] {
+    return this.order;
+  }
+
+  /** The current books of a market, or null if it has none yet (or is not subscribed). */
+  books(slug: string): MarketBooks | null {
+    const entry = this.entries.get(slug);
+    const yes = entry?.book.yes;
+    if (entry === undefined || yes === null || yes === undefined) return null;
+    return {
+      slug,
+      yes,
+      no: yes.complement(),
+      lastUpdateMs: entry.lastUpdateMs ?? 0,
+      lastFreshMs: entry.lastFreshMs ?? 0,
+    };
+  }
+
+  /** True when the market's book must not be quoted on now (unknown markets are stale). */
+  isStale(slug: string): boolean {
+    const entry = this.entries.get(slug);
+    return entry === undefined || this.reasonFor(entry) !== null;
+  }
+
+  status(slug: string): MarketBookStatus | null {
+    const entry = this.entries.get(slug);
+    if (entry === undefined) return null;
+    const reason = this.reasonFor(entry);
+    return {
+      slug,
+      hasBook: entry.book.hasSnapshot,
+      stale: reason !== null,
+      staleReason: reason,
+      lastUpdateMs: entry.lastUpdateMs,
+      lastFreshMs: entry.lastFreshMs,
+      fetchInFlight: entry.fetch !== null,
+      frozenSuspected: entry.frozenSuspicion !== null,
+    };
+  }
+
+  statuses(): MarketBookStatus[] {
+    const out: MarketBookStatus[] = [];
+    for (const slug of this.order) {
+      const status = this.status(slug);
+      if (status !== null) out.push(status);
+    }
+    return out;
+  }
+
+  /** Coalesced "this market's book changed" notifications; pull the book with `books(slug)`. */
+  onChange(listener: (slug: string) => void): Unsubscribe {
+    return this.changeListeners.add(listener);
+  }
+
+  /** Stale/fresh transitions, for the risk gate. */
+  onStaleChange(listener: (slug: string, stale: boolean, reason: MarketStaleReason | null) => void): Unsubscribe {
+    return this.staleListeners.add(listener);
+  }
+
+  /** Asks for a REST sync of one market (or all), e.g. after an operator action. */
+  resync(slug?: string): void {
+    if (!this.started || this.stopped) return;
+    if (slug === undefined) {
+      this.syncAll();
+      return;
+    }
+    const entry = this.entries.get(slug);
+    if (entry !== undefined) this.startFetch(entry, 'sync');
+  }
+
+  /** A full book from the feed. Public so a feed other than a `FeedPort` can be wired in by hand. */
+  handleFeedBook(slug: string, snapshot: BookSnapshot): void {
+    if (this.stopped) return;
+    const entry = this.entries.get(slug);
+    if (entry === undefined) {
+      this.notify(() => this.observer.onFrameIgnored?.(slug, 'unsubscribed'));
+      return;
+    }
+    entry.feedFrames++;
+    this.clearSuspicion(entry);
+    if (!entry.book.hasSnapshot) {
+      entry.heldFrame = snapshot;
+      this.notify(() => this.observer.onFrameIgnored?.(slug, 'before-snapshot'));
+      return;
+    }
+    if (this.applySnapshot(entry, snapshot, 'feed')) entry.feedApplied++;
+    this.evaluate(entry);
+  }
+
+  /** A feed connection-state change. Public for the same reason as `handleFeedBook`. */
+  handleFeedState(state: FeedConnectionState): void {
+    if (this.stopped) return;
+    const previous = this.feedState;
+    this.feedState = state;
+    if (state.status !== 'connected') {
+      for (const entry of this.entries.values()) this.clearSuspicion(entry);
+    } else if (previous === null || previous.status !== 'connected' || previous.connects !== state.connects) {
+      // A new connection: whatever changed while we were away was never pushed to us.
+      this.syncAll();
+    }
+    this.evaluateAll();
+  }
+
+  private syncAll(): void {
+    for (const slug of this.order) {
+      const entry = this.entries.get(slug);
+      if (entry !== undefined) this.startFetch(entry, 'sync');
+    }
+  }
+
+  private removeMarket(slug: string): void {
+    const entry = this.entries.get(slug);
+    if (entry === undefined) return;
+    entry.fetch?.cancelTimeout();
+    entry.fetch = null;
+    this.clearSuspicion(entry);
+    this.coalescer.cancel(slug);
+    this.entries.delete(slug);
+    if (entry.reportedReason === null) {
+      // It was fresh: tell the risk gate it no longer is (nothing maintains it any more).
+      this.notify(() => this.observer.onStaleChange?.(slug, true, 'unsubscribed'));
+      this.staleListeners.emit(slug, true, 'unsubscribed');
+    }
+  }
+
+  private startFetch(entry: MarketEntry, purpose: FetchPurpose): void {
+    if (this.stopped) return;
+    if (entry.fetch !== null) {
+      if (purpose === 'sync') entry.resyncAfterFetch = true;
+      return;
+    }
+    const fetch: FetchInFlight = {
+      purpose,
+      startedMs: this.scheduler.now(),
+      framesAtStart: entry.feedFrames,
+      appliedAtStart: entry.feedApplied,
+      cancelTimeout: () => undefined,
+    };
+    entry.fetch = fetch;
+    fetch.cancelTimeout = this.scheduler.schedule(this.config.fetchTimeoutMs, () =>
+      this.finishFetch(entry, fetch, { ok: false, error: new Error('snapshot fetch timed out'), timedOut: true }),
+    );
+    let pending: Promise<BookSnapshot>;
+    try {
+      pending = Promise.resolve(this.options.fetchSnapshot(entry.slug));
+    } catch (error) {
+      pending = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    pending.then(
+      (snapshot) => this.finishFetch(entry, fetch, { ok: true, snapshot }),
+      (error: unknown) => this.finishFetch(entry, fetch, { ok: false, error, timedOut: false }),
+    );
+  }
+
+  private finishFetch(entry: MarketEntry, fetch: FetchInFlight, result: FetchResult): void {
+    // Ignore answers for a fetch that was abandoned (timeout, removal, stop) or superseded.
+    if (this.stopped || entry.fetch !== fetch || this.entries.get(entry.slug) !== entry) return;
+    entry.fetch = null;
+    fetch.cancelTimeout();
+    const outcome = result.ok ? this.useSnapshot(entry, fetch, result.snapshot) : this.fetchFailed(entry, fetch, result);
+    const durationMs = this.scheduler.now() - fetch.startedMs;
+    this.notify(() => this.observer.onFetch?.(entry.slug, fetch.purpose, outcome, durationMs));
+    this.evaluate(entry);
+    if (entry.resyncAfterFetch) {
+      entry.resyncAfterFetch = false;
+      this.startFetch(entry, 'sync');
+    }
+  }
+
+  private fetchFailed(entry: MarketEntry, fetch: FetchInFlight, result: { error: unknown; timedOut: boolean }): FetchOutcome {
+    this.onceLog.warnOnce(
+      `fetch:${entry.slug}`,
+      { market: entry.slug, purpose: fetch.purpose, err: describeError(result.error) },
+      result.timedOut ? 'order-book snapshot fetch timed out' : 'order-book snapshot fetch failed',
+    );
+    return result.timedOut ? 'timeout' : 'error';
+  }
+
+  private useSnapshot(entry: MarketEntry, fetch: FetchInFlight, snapshot: BookSnapshot): FetchOutcome {
+    this.onceLog.reset(`fetch:${entry.slug}`);
+    if (!entry.book.hasSnapshot) {
+      const applied = this.applySnapshot(entry, snapshot, 'rest');
+      const held = entry.heldFrame;
+      entry.heldFrame = null;
+      // The newest frame that arrived while we were fetching is at least as current as the REST answer.
+      if (held !== null && entry.feedFrames > fetch.framesAtStart && this.applySnapshot(entry, held, 'feed')) entry.feedApplied++;
+      return applied ? 'applied' : 'rejected';
+    }
+    // A valid frame applied since the request began is the newer book (a rejected one proves nothing).
+    if (entry.feedApplied > fetch.appliedAtStart) return 'superseded';
+    if (fetch.purpose === 'sync') return this.applySnapshot(entry, snapshot, 'rest') ? 'applied' : 'rejected';
+
+    const before = entry.book.yes;
+    if (!this.applySnapshot(entry, snapshot, 'rest')) return 'rejected';
+    const after = entry.book.yes;
+    if (before === null || after === null || before.sameLevels(after)) return 'confirmed';
+    // The feed never told us about this book. Give an in-flight frame a moment before calling it frozen.
+    if (this.feedState !== null && this.feedState.status === 'connected') this.suspectFrozen(entry);
+    return 'mismatch';
+  }
+
+  /** Validates and installs a snapshot; on success the book counts as confirmed now. */
+  private applySnapshot(entry: MarketEntry, snapshot: BookSnapshot, source: SnapshotSource): boolean {
+    let changed: boolean;
+    try {
+      changed = entry.book.apply(snapshot).changed;
+    } catch (caught) {
+      const error =
+        caught instanceof BookRejectedError ? caught : new BookRejectedError('snapshot', snapshot, describeError(caught));
+      entry.invalid = true;
+      this.onceLog.warnOnce(
+        `rejected:${entry.slug}:${source}:${error.field.replace(/\[\d+\]/g, '[]')}:${error.reason}`,
+        { market: entry.slug, source, field: error.field, value: error.message },
+        'order-book snapshot rejected; keeping the previous book',
+      );
+      this.notify(() => this.observer.onSnapshotRejected?.(entry.slug, source, error));
+      return false;
+    }
+    const now = this.scheduler.now();
+    entry.invalid = false;
+    entry.lastFreshMs = now;
+    if (changed) {
+      entry.lastUpdateMs = now;
+      this.coalescer.mark(entry.slug);
+    }
+    this.notify(() => this.observer.onSnapshotApplied?.(entry.slug, source, changed));
+    return true;
+  }
+
+  private suspectFrozen(entry: MarketEntry): void {
+    this.clearSuspicion(entry);
+    const framesAtMismatch = entry.feedFrames;
+    entry.frozenSuspicion = this.scheduler.schedule(this.config.frozenConfirmMs, () => {
+      entry.frozenSuspicion = null;
+      if (this.stopped || this.entries.get(entry.slug) !== entry) return;
+      if (entry.feedFrames !== framesAtMismatch) return;
+      if (this.feedState === null || this.feedState.status !== 'connected') return;
+      safeLog(() =>
+        this.logger.warn(
+          { market: entry.slug, confirmMs: this.config.frozenConfirmMs },
+          'market feed frozen: REST book differed and no frame followed; reconnecting the feed',
+        ),
+      );
+      this.notify(() => this.observer.onFrozenFeed?.(entry.slug));
+      try {
+        this.options.feed?.reconnect(`frozen feed detected on ${entry.slug}`);
+      } catch (error) {
+        this.onceLog.warnOnce('reconnect-failed', { err: describeError(error) }, 'feed reconnect request failed');
+      }
+    });
+  }
+
+  private clearSuspicion(entry: MarketEntry): void {
+    if (entry.frozenSuspicion !== null) {
+      entry.frozenSuspicion();
+      entry.frozenSuspicion = null;
+    }
+  }
+
+  private scheduleTick(): void {
+    if (this.stopped) return;
+    this.cancelTick = this.scheduler.schedule(this.config.intervalMs, () => {
+      this.cancelTick = null;
+      try {
+        this.tick();
+      } finally {
+        this.scheduleTick();
+      }
+    });
+  }
+
+  private tick(): void {
+    this.evaluateAll();
+    // With a feed that is down, probes would only confirm books that are stale anyway (the feed's
+    // reconnect resyncs everything); keep the budget for then.
+    if (this.feedState !== null && this.feedState.status !== 'connected') return;
+    const now = this.scheduler.now();
+    const selection = selectProbes(this.order, this.probeCursor, this.config.maxProbesPerTick, (slug) => {
+      const entry = this.entries.get(slug);
+      return entry !== undefined && entry.fetch === null && (entry.invalid || needsProbe(facts(entry), now, this.config));
+    });
+    this.probeCursor = selection.nextCursor;
+    for (const slug of selection.chosen) {
+      const entry = this.entries.get(slug);
+      // A market without a book, or holding one known to be outdated (rejected update), needs a sync: a
+      // difference from REST is expected there and says nothing about the feed.
+      if (entry !== undefined) this.startFetch(entry, entry.book.hasSnapshot && !entry.invalid ? 'probe' : 'sync');
+    }
+  }
+
+  private reasonFor(entry: MarketEntry): MarketStaleReason | null {
+    const reason = staleReason(facts(entry), this.feedState, this.scheduler.now(), this.config);
+    if (reason !== null) return reason;
+    return entry.invalid ? 'rejected' : null;
+  }
+
+  private evaluateAll(): void {
+    for (const entry of this.entries.values()) this.evaluate(entry);
+  }
+
+  private evaluate(entry: MarketEntry): void {
+    const reason = this.reasonFor(entry);
+    const wasStale = entry.reportedReason !== null;
+    entry.reportedReason = reason;
+    if (wasStale === (reason !== null)) return;
+    const stale = reason !== null;
+    safeLog(() =>
+      stale
+        ? this.logger.warn({ market: entry.slug, reason }, 'order book stale')
+        : this.logger.info({ market: entry.slug }, 'order book fresh'),
+    );
+    this.notify(() => this.observer.onStaleChange?.(entry.slug, stale, reason));
+    this.staleListeners.emit(entry.slug, stale, reason);
+  }
+
+  private warnIfCoverageTooThin(): void {
+    if (this.coverageWarned) return;
+    const worst = worstCaseConfirmationAgeMs(this.order.length, this.config);
+    if (worst < this.config.staleAfterMs) return;
+    this.coverageWarned = true;
+    safeLog(() =>
+      this.logger.warn(
+        { markets: this.order.length, worstCaseConfirmationAgeMs: worst, staleAfterMs: this.config.staleAfterMs },
+        'watchdog budget too small for this many markets: quiet markets may turn stale; raise maxProbesPerTick or staleAfterMs',
+      ),
+    );
+  }
+
+  private notify(call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.onceLog.warnOnce('observer-error', { err: describeError(error) }, 'book store observer threw; continuing');
+    }
+  }
+}
+
+function newEntry(slug: string): MarketEntry {
+  return {
+    slug,
+    book: new OrderBook(slug),
+    lastUpdateMs: null,
+    lastFreshMs: null,
+    invalid: false,
+    feedFrames: 0,
+    feedApplied: 0,
+    heldFrame: null,
+    fetch: null,
+    resyncAfterFetch: false,
+    frozenSuspicion: null,
+    // A market starts stale (no snapshot); only the transition to fresh is announced.
+    reportedReason: 'no-snapshot',
+  };
+}
+
+function facts(entry: MarketEntry): FreshnessFacts {
+  return { hasBook: entry.book.hasSnapshot, lastFreshMs: entry.lastFreshMs };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}

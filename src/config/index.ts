@@ -1,0 +1,21 @@
+/**
+ * The config package: schema, loader, secrets, derived values and the strategy check, in one import.
+ * See docs/configuration.md for the file format.
+ */
+export type * from './types.js';
+export { ConfigError, formatIssue, formatIssues, looksLikePrivateKey, type ConfigIssue, type ConfigIssueKind } from './issues.js';
+export { DEFAULT_CREDENTIAL_ENV, VENUE_MAX_CONCURRENT, VENUE_MIN_TIME_MS, isStrategyPath } from './schema.js';
+export { loadConfigFile, parseConfig, parseConfigText, deepFreeze, type ParseOptions } from './load.js';
+export {
+  SecretValue,
+  credentialIssues,
+  credentialStatus,
+  resolveSecrets,
+  secretValues,
+  type CredentialStatus,
+  type Environment,
+  type ResolvedCredentials,
+} from './secrets.js';
+export { effectivePriceBand, riskLimitsFor } from './derived.js';
+export { resolvedConfigView } from './view.js';
+export { StrategyRegistryUnavailableError, validateStrategy, type StrategyCheckResult, type StrategyRegistry } from './strategy-check.js';

@@ -1,0 +1,450 @@
+/**
+ * The zod schema of a bot's YAML file, from the human units an operator writes to the exact integers the
+ * bot uses (`AppConfig`, see types.ts).
+ *
+ * Owns: every field, its default and its bounds. Invariants: every object is strict (unknown keys are
+ * errors); every default is safe for real money (post-only, loopback metrics, the venue's own rate limits);
+ * prices, sizes and amounts are parsed as exact decimals (never through float arithmetic) into ticks and raw
+ * integers; cross-field rules (bands that overlap, live needs markets, rate limits within the venue's) are
+ * checked here so nothing downstream re-validates them.
+ */
+import { z } from 'zod';
+import { priceToTicks, sharesToRaw, parseScaled, UnitError } from '../core/units.js';
+import { looksLikePath } from '../strategy/registry.js';
+import { looksLikeCredentialLiteral } from './issues.js';
+import type {
+  AppConfig,
+  CredentialsConfig,
+  MarketRiskOverride,
+  MarketsConfig,
+  PriceBand,
+  SimFlowConfig,
+  SizeTolerance,
+  VenueConfig,
+} from './types.js';
+
+export const DEFAULT_CREDENTIAL_ENV = {
+  apiTokenId: 'OM_API_TOKEN_ID',
+  apiSecret: 'OM_API_SECRET',
+  privateKey: 'OM_PRIVATE_KEY',
+} as const;
+
+/** The venue's documented limits (exchange-api.md, Limits). */
+export const VENUE_MAX_CONCURRENT = 2;
+export const VENUE_MIN_TIME_MS = 300;
+
+// ---------------------------------------------------------------------------------------------- units
+
+const decimalInput = z.union([z.number(), z.string()], {
+  error: (issue) => (issue.input === undefined ? 'required' : 'expected a number (or a decimal string)'),
+});
+
+/** Exact decimal conversion; a UnitError becomes a zod issue at the field's path. */
+function exact<T>(convert: (value: string | number) => T) {
+  return decimalInput.transform((value, ctx): T => {
+    try {
+      return convert(value);
+    } catch (error) {
+      if (!(error instanceof UnitError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.reason, input: value });
+      return z.NEVER;
+    }
+  });
+}
+
+/** A price in (0, 1) with at most 3 decimals → ticks. */
+const price = exact((value) => priceToTicks('price', value));
+/** Shares (up to 6 decimals) → raw. */
+const shares = exact((value) => sharesToRaw('size', value));
+/** USDC (up to 6 decimals) → raw. */
+const usdc = exact((value) => parseScaled('amount', value, 6));
+
+/** `{min, max}` prices → a band in ticks, min below max. */
+const band = z
+  .strictObject({ min: price, max: price })
+  .superRefine((b, ctx) => {
+    if (b.min >= b.max) ctx.addIssue({ code: 'custom', path: ['max'], message: 'max must be above min', input: b.max / 1000 });
+  })
+  .transform((b): PriceBand => ({ minTicks: b.min, maxTicks: b.max }));
+
+const priceBand = (min: number, max: number) => band.prefault({ min, max });
+
+const seconds = (fallback: number, max = 86_400 * 30) => z.number().min(0).max(max).default(fallback);
+const positiveSeconds = (fallback: number, max = 86_400) => z.number().positive().max(max).default(fallback);
+const milliseconds = (fallback: number, min = 0, max = 3_600_000) => z.int().min(min).max(max).default(fallback);
+
+// ---------------------------------------------------------------------------------------------- venue
+
+const flow = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    stepMs: z.int().min(10).max(3_600_000).optional(),
+    volatilityPerSqrtHour: z.number().min(0).max(20).optional(),
+    jumpsPerHour: z.number().min(0).max(600).optional(),
+    makerLevels: z.int().min(1).max(20).optional(),
+    makerSpreadTicks: z.int().min(1).max(400).optional(),
+    makerSize: shares.optional(),
+    noiseTakersPerMinute: z.number().min(0).max(600).optional(),
+    informedTakersPerMinute: z.number().min(0).max(600).optional(),
+  })
+  .transform(
+    (f): SimFlowConfig => ({
+      enabled: f.enabled,
+      ...(f.stepMs === undefined ? {} : { stepMs: f.stepMs }),
+      ...(f.volatilityPerSqrtHour === undefined ? {} : { volatilityPerSqrtHour: f.volatilityPerSqrtHour }),
+      ...(f.jumpsPerHour === undefined ? {} : { jumpsPerHour: f.jumpsPerHour }),
+      ...(f.makerLevels === undefined ? {} : { makerLevels: f.makerLevels }),
+      ...(f.makerSpreadTicks === undefined ? {} : { makerSpreadTicks: f.makerSpreadTicks }),
+      ...(f.makerSize === undefined ? {} : { makerSizeRaw: f.makerSize }),
+      ...(f.noiseTakersPerMinute === undefined ? {} : { noiseTakersPerMinute: f.noiseTakersPerMinute }),
+      ...(f.informedTakersPerMinute === undefined ? {} : { informedTakersPerMinute: f.informedTakersPerMinute }),
+    }),
+  );
+
+const simVenue = z.strictObject({
+  kind: z.literal('sim'),
+  seed: z.int().min(0).max(2 ** 32 - 1).default(1),
+  markets: z.int().min(1).max(200).default(3),
+  startingCollateral: usdc.prefault(1000),
+  flow: flow.prefault({}),
+  settlementDelayMs: milliseconds(500, 0, 600_000),
+  port: z.int().min(0).max(65_535).default(0),
+  priceBand: priceBand(0.01, 0.99),
+});
+
+const httpUrl = z.string().refine((text) => /^https?:\/\/[^\s/]+/.test(text) && URL.canParse(text), 'expected an http(s) URL');
+const socketUrl = z.string().refine((text) => /^(https?|wss?):\/\/[^\s/]+/.test(text) && URL.canParse(text), 'expected an http(s) or ws(s) URL');
+
+const liveVenue = z.strictObject({
+  kind: z.literal('live'),
+  baseUrl: httpUrl.transform((text) => text.replace(/\/+$/, '')),
+  socketUrl,
+  socketNamespace: z.string().regex(/^\/[A-Za-z0-9_-]*$/, 'expected a namespace such as /markets').default('/markets'),
+  headerPrefix: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/, 'expected letters and digits, e.g. svc').default('svc'),
+  chainId: z.int().min(1).default(8453),
+  eip712DomainName: z.string().min(1).max(200).default('Limitless CTF Exchange'),
+  signatureType: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: 'expected 0, 1, 2 or 3' }).default(0),
+  priceBand: priceBand(0.01, 0.99),
+});
+
+const venue = z.discriminatedUnion('kind', [simVenue, liveVenue], {
+  error: (issue) => (issue.code === 'invalid_union' ? 'expected kind "sim" or "live"' : undefined),
+});
+
+// ---------------------------------------------------------------------------------------------- credentials
+
+const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
+
+/** An environment variable NAME. A value that looks like a secret gets its own message. */
+const envName = z.string().superRefine((text, ctx) => {
+  if (ENV_NAME.test(text)) return;
+  ctx.addIssue({
+    code: 'custom',
+    input: text,
+    params: { secretLiteral: looksLikeCredentialLiteral(text) },
+    message: looksLikeCredentialLiteral(text)
+      ? 'looks like a secret value: put the secret in an environment variable and write the variable NAME here'
+      : 'expected the NAME of an environment variable (A-Z, 0-9, _), e.g. OM_API_SECRET',
+  });
+});
+
+const credentials = z
+  .strictObject({
+    apiTokenId: envName.default(DEFAULT_CREDENTIAL_ENV.apiTokenId),
+    apiSecret: envName.default(DEFAULT_CREDENTIAL_ENV.apiSecret),
+    privateKey: envName.default(DEFAULT_CREDENTIAL_ENV.privateKey),
+    onBehalfOf: z.union([z.int().min(1).max(2_147_483_647), envName], { error: 'expected a profile id (integer) or an environment variable NAME' }).optional(),
+  })
+  .transform(
+    (c): CredentialsConfig => ({
+      apiTokenId: c.apiTokenId,
+      apiSecret: c.apiSecret,
+      privateKey: c.privateKey,
+      ...(c.onBehalfOf === undefined
+        ? {}
+        : { onBehalfOf: typeof c.onBehalfOf === 'number' ? { kind: 'id', id: c.onBehalfOf } : { kind: 'env', env: c.onBehalfOf } }),
+    }),
+  );
+
+// ---------------------------------------------------------------------------------------------- markets
+
+const slug = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,199}$/, 'expected a market slug (lower-case letters, digits, - . _)');
+const slugList = z.array(slug).superRefine((list, ctx) => {
+  const seen = new Set<string>();
+  list.forEach((item, index) => {
+    if (seen.has(item)) ctx.addIssue({ code: 'custom', path: [index], message: 'listed twice', input: item });
+    seen.add(item);
+  });
+});
+
+const selector = z.strictObject({
+  top: z.int().min(1).max(200),
+  by: z.enum(['dailyReward', 'volume']).default('dailyReward'),
+  rewardableOnly: z.boolean().default(true),
+  minDailyReward: usdc.prefault(0),
+});
+
+const markets = z.preprocess(
+  (value) => (Array.isArray(value) ? { slugs: value } : value),
+  z
+    .strictObject({
+      slugs: slugList.default([]),
+      groups: slugList.default([]),
+      select: selector.optional(),
+      exclude: slugList.default([]),
+    })
+    .superRefine((m, ctx) => {
+      if (m.slugs.length === 0 && m.groups.length === 0 && m.select === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'name at least one market: slugs, groups or select', input: m });
+      }
+    })
+    .transform(
+      (m): MarketsConfig => ({
+        slugs: m.slugs,
+        groups: m.groups,
+        exclude: m.exclude,
+        select:
+          m.select === undefined
+            ? null
+            : { top: m.select.top, by: m.select.by, rewardableOnly: m.select.rewardableOnly, minDailyRewardRaw: m.select.minDailyReward },
+      }),
+    ),
+);
+
+// ---------------------------------------------------------------------------------------------- strategy
+
+const strategy = z.strictObject({
+  name: z.string().min(1).max(1000),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+
+// ---------------------------------------------------------------------------------------------- orders
+
+const sizeTolerance = z
+  .union([z.number(), z.string()], { error: 'expected shares (e.g. 5) or a percentage (e.g. "10%")' })
+  .transform((value, ctx): SizeTolerance => {
+    if (typeof value === 'string' && value.trim().endsWith('%')) {
+      const percent = Number(value.trim().slice(0, -1));
+      if (value.trim().length > 1 && Number.isFinite(percent) && percent >= 0 && percent <= 100) return { kind: 'percent', percent };
+      ctx.addIssue({ code: 'custom', message: 'expected a percentage between 0% and 100%', input: value });
+      return z.NEVER;
+    }
+    try {
+      return { kind: 'raw', raw: sharesToRaw('size', value) };
+    } catch (error) {
+      if (!(error instanceof UnitError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.reason, input: value });
+      return z.NEVER;
+    }
+  });
+
+const orders = z.strictObject({
+  botTag: z.string().regex(/^[a-z0-9]{1,12}$/, 'expected 1–12 lower-case letters or digits').default('om'),
+  refreshTolerance: z
+    .strictObject({
+      priceTicks: z.int().min(0).max(998).default(0),
+      size: sizeTolerance.prefault('0%'),
+    })
+    .prefault({}),
+  maxOrderAgeSec: seconds(1800),
+  filledOrderDelaySec: seconds(10, 86_400),
+  postOnly: z.boolean().default(true),
+  cancelUnknownOrdersOnStart: z.boolean().default(true),
+  recvWindowMs: z.int().min(1).max(10_000).nullable().default(null),
+});
+
+// ---------------------------------------------------------------------------------------------- risk
+
+const perMarketFields = {
+  maxPositionPerToken: shares,
+  maxNetPosition: shares,
+  maxOpenOrders: z.int().min(1).max(200),
+  priceBand: band,
+  stopBeforeExpirySec: z.number().min(0).max(86_400 * 365),
+};
+
+const marketOverride = z
+  .strictObject({
+    maxPositionPerToken: perMarketFields.maxPositionPerToken.optional(),
+    maxNetPosition: perMarketFields.maxNetPosition.optional(),
+    maxOpenOrders: perMarketFields.maxOpenOrders.optional(),
+    priceBand: perMarketFields.priceBand.optional(),
+    stopBeforeExpirySec: perMarketFields.stopBeforeExpirySec.optional(),
+  })
+  .transform((o): MarketRiskOverride => ({
+    ...(o.maxPositionPerToken === undefined ? {} : { maxPositionPerTokenRaw: o.maxPositionPerToken }),
+    ...(o.maxNetPosition === undefined ? {} : { maxNetPositionRaw: o.maxNetPosition }),
+    ...(o.maxOpenOrders === undefined ? {} : { maxOpenOrders: o.maxOpenOrders }),
+    ...(o.priceBand === undefined ? {} : { priceBand: o.priceBand }),
+    ...(o.stopBeforeExpirySec === undefined ? {} : { stopBeforeExpirySec: o.stopBeforeExpirySec }),
+  }));
+
+const risk = z.strictObject({
+  maxPositionPerToken: perMarketFields.maxPositionPerToken.prefault(500),
+  maxNetPosition: perMarketFields.maxNetPosition.prefault(250),
+  maxOpenOrders: perMarketFields.maxOpenOrders.default(6),
+  priceBand: priceBand(0.02, 0.98),
+  stopBeforeExpirySec: perMarketFields.stopBeforeExpirySec.default(3600),
+  maxNotional: usdc.prefault(1000),
+  dailyLossLimit: usdc.prefault(100),
+  staleGraceSec: seconds(5, 3600),
+  socketDownGraceSec: seconds(10, 3600),
+  perMarket: z.record(slug, marketOverride).default({}),
+});
+
+// ---------------------------------------------------------------------------------------------- the rest
+
+const rateLimits = z.strictObject({
+  maxConcurrent: z.int().min(1).max(16).default(VENUE_MAX_CONCURRENT),
+  minTimeMs: milliseconds(VENUE_MIN_TIME_MS, 0, 60_000),
+  timeoutMs: milliseconds(10_000, 100, 120_000),
+  retry: z
+    .strictObject({
+      maxRetries: z.int().min(0).max(10).default(3),
+      initialBackoffMs: milliseconds(1000, 1, 60_000),
+      maxBackoffMs: milliseconds(30_000, 1, 600_000),
+      maxRetryAfterSec: seconds(120, 3600),
+    })
+    .superRefine((r, ctx) => {
+      if (r.maxBackoffMs < r.initialBackoffMs) {
+        ctx.addIssue({ code: 'custom', path: ['maxBackoffMs'], message: 'must be at least initialBackoffMs', input: r.maxBackoffMs });
+      }
+    })
+    .prefault({}),
+});
+
+const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+const rootShape = z.strictObject({
+  version: z.literal(1, { error: 'expected 1 (the only config version)' }).default(1),
+  venue: venue.prefault({ kind: 'sim' }),
+  credentials: credentials.optional(),
+  markets: markets.optional(),
+  strategy,
+  orders: orders.prefault({}),
+  risk: risk.prefault({}),
+  rateLimits: rateLimits.prefault({}),
+  maintenance: z.strictObject({ pollIntervalSec: positiveSeconds(30, 3600) }).prefault({}),
+  metrics: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      host: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'expected an IP address or host name').default('127.0.0.1'),
+      port: z.int().min(0).max(65_535).default(9464),
+    })
+    .prefault({}),
+  database: z.strictObject({ path: z.string().min(1).optional() }).prefault({}),
+  log: z.strictObject({ level: logLevel.default('info'), pretty: z.union([z.boolean(), z.literal('auto')], { error: 'expected true, false or "auto"' }).default('auto') }).prefault({}),
+  shutdown: z.strictObject({ budgetMs: milliseconds(10_000, 500, 300_000), leaveOrdersResting: z.boolean().default(false) }).prefault({}),
+  feed: z
+    .strictObject({
+      watchdogIntervalSec: positiveSeconds(1, 60),
+      quietThresholdSec: positiveSeconds(20, 3600),
+      staleAfterSec: positiveSeconds(30, 3600),
+    })
+    .prefault({}),
+});
+
+type RootInput = z.output<typeof rootShape>;
+
+function crossFieldRules(c: RootInput, ctx: z.RefinementCtx): void {
+  if (c.venue.kind === 'live') {
+    if (c.markets === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['markets'], message: 'required for a live venue: slugs, groups or select', input: undefined });
+    }
+    if (c.rateLimits.maxConcurrent > VENUE_MAX_CONCURRENT) {
+      ctx.addIssue({ code: 'custom', path: ['rateLimits', 'maxConcurrent'], message: `the venue allows at most ${VENUE_MAX_CONCURRENT} requests in flight`, input: c.rateLimits.maxConcurrent });
+    }
+    if (c.rateLimits.minTimeMs < VENUE_MIN_TIME_MS) {
+      ctx.addIssue({ code: 'custom', path: ['rateLimits', 'minTimeMs'], message: `the venue requires at least ${VENUE_MIN_TIME_MS} ms between requests`, input: c.rateLimits.minTimeMs });
+    }
+  }
+  const venueBand = c.venue.priceBand;
+  const bands: { path: PropertyKey[]; band: PriceBand }[] = [{ path: ['risk', 'priceBand'], band: c.risk.priceBand }];
+  for (const [market, override] of Object.entries(c.risk.perMarket)) {
+    if (override.priceBand) bands.push({ path: ['risk', 'perMarket', market, 'priceBand'], band: override.priceBand });
+  }
+  for (const { path, band } of bands) {
+    if (Math.max(band.minTicks, venueBand.minTicks) >= Math.min(band.maxTicks, venueBand.maxTicks)) {
+      ctx.addIssue({
+        code: 'custom',
+        path,
+        message: `does not overlap the venue's band ${venueBand.minTicks / 1000}–${venueBand.maxTicks / 1000}`,
+        input: { min: band.minTicks / 1000, max: band.maxTicks / 1000 },
+      });
+    }
+  }
+  if (c.feed.watchdogIntervalSec > c.feed.quietThresholdSec) {
+    ctx.addIssue({ code: 'custom', path: ['feed', 'watchdogIntervalSec'], message: 'must not exceed feed.quietThresholdSec', input: c.feed.watchdogIntervalSec });
+  }
+}
+
+function toAppConfig(c: RootInput, databasePath: string): AppConfig {
+  const v = c.venue;
+  const venueConfig: VenueConfig =
+    v.kind === 'sim'
+      ? {
+          kind: 'sim',
+          seed: v.seed,
+          markets: v.markets,
+          startingCollateralRaw: v.startingCollateral,
+          flow: v.flow,
+          settlementDelayMs: v.settlementDelayMs,
+          port: v.port,
+          priceBand: v.priceBand,
+        }
+      : v;
+  const defaultCredentials: CredentialsConfig = { ...DEFAULT_CREDENTIAL_ENV };
+  const r = c.risk;
+  return {
+    version: 1,
+    venue: venueConfig,
+    credentials: c.credentials ?? (v.kind === 'live' ? defaultCredentials : null),
+    markets: c.markets ?? { slugs: [], groups: [], exclude: [], select: { top: v.kind === 'sim' ? v.markets : 1, by: 'dailyReward', rewardableOnly: false, minDailyRewardRaw: 0 } },
+    strategy: c.strategy,
+    orders: c.orders,
+    risk: {
+      maxPositionPerTokenRaw: r.maxPositionPerToken,
+      maxNetPositionRaw: r.maxNetPosition,
+      maxOpenOrders: r.maxOpenOrders,
+      priceBand: r.priceBand,
+      stopBeforeExpirySec: r.stopBeforeExpirySec,
+      maxNotionalRaw: r.maxNotional,
+      dailyLossLimitRaw: r.dailyLossLimit,
+      staleGraceSec: r.staleGraceSec,
+      socketDownGraceSec: r.socketDownGraceSec,
+      perMarket: r.perMarket,
+    },
+    rateLimits: c.rateLimits,
+    maintenance: c.maintenance,
+    metrics: c.metrics,
+    database: { path: databasePath },
+    log: c.log,
+    shutdown: c.shutdown,
+    feed: c.feed,
+  };
+}
+
+/**
+ * The whole file's schema. `resolvePath` turns the file's relative paths (database, strategy module) into
+ * absolute ones; `defaultDatabasePath` is used when the file names none.
+ */
+export function appConfigSchema(options: { resolvePath: (path: string) => string; defaultDatabasePath: string }) {
+  return rootShape.superRefine(crossFieldRules).transform((c): AppConfig => {
+    const written = c.database.path;
+    const databasePath = written === undefined ? options.defaultDatabasePath : written === ':memory:' ? written : options.resolvePath(written);
+    const config = toAppConfig(c, databasePath);
+    return isStrategyPath(config.strategy.name)
+      ? { ...config, strategy: { ...config.strategy, name: options.resolvePath(config.strategy.name) } }
+      : config;
+  });
+}
+
+/** A strategy given as a module path rather than a registered name (the registry's own rule). */
+export function isStrategyPath(name: string): boolean {
+  return looksLikePath(name);
+}
+
+/** Issue params marking a secret written into the file (see `envName`). */
+export function isSecretLiteralParams(params: unknown): boolean {
+  return typeof params === 'object' && params !== null && Reflect.get(params, 'secretLiteral') === true;
+}

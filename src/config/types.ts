@@ -1,0 +1,248 @@
+/**
+ * The validated, resolved configuration of one bot instance (`AppConfig`): what every other module reads.
+ *
+ * Owns: the shape and units of the parsed config. The YAML file is written in human units (prices like
+ * 0.02, sizes in shares, USDC amounts); the parsed config holds exact integers whose field names carry the
+ * unit: `…Ticks` (1 tick = 0.001), `…Raw` (1e6 = one share or one USDC). Durations keep the unit in their
+ * name (`…Sec`, `…Ms`). Relative paths are already absolute. The object is deeply frozen.
+ *
+ * Invariants: no secret value is ever part of the config (credentials are environment-variable NAMES);
+ * every band has minTicks < maxTicks; a live venue always has credentials and explicit markets.
+ */
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** An inclusive band of prices in integer ticks, minTicks < maxTicks, both in [1, 999]. */
+export interface PriceBand {
+  readonly minTicks: number;
+  readonly maxTicks: number;
+}
+
+/**
+ * Synthetic traders of the simulator. Fields left out of the file are undefined here and take the
+ * simulator's own defaults (docs/sim-engine.md), which live in the simulator and nowhere else.
+ */
+export interface SimFlowConfig {
+  /** Synthetic traders on/off. Off: the books hold only the bot's own orders. */
+  readonly enabled: boolean;
+  /** Interval between synthetic steps. */
+  readonly stepMs?: number;
+  /** Log-odds volatility per sqrt(hour) of the hidden fair value. */
+  readonly volatilityPerSqrtHour?: number;
+  /** Expected fair-value jumps per hour. */
+  readonly jumpsPerHour?: number;
+  /** Levels the passive synthetic makers quote on each side. */
+  readonly makerLevels?: number;
+  /** Distance of the synthetic makers' first level from the fair value, ticks. */
+  readonly makerSpreadTicks?: number;
+  /** Size of each synthetic maker level, raw. */
+  readonly makerSizeRaw?: number;
+  /** Expected noise (uninformed) taker orders per minute per market. */
+  readonly noiseTakersPerMinute?: number;
+  /** Expected looks at the book per minute per market by the informed taker. */
+  readonly informedTakersPerMinute?: number;
+}
+
+/** The embedded exchange simulator (paper trading). It listens on 127.0.0.1 only. */
+export interface SimVenueConfig {
+  readonly kind: 'sim';
+  /** Seed of every random choice of the simulator: the same seed replays the same session. */
+  readonly seed: number;
+  /** How many synthetic markets the simulator lists. */
+  readonly markets: number;
+  /** USDC balance of the bot's generated wallet at start, raw (1e6 = 1 USDC). */
+  readonly startingCollateralRaw: number;
+  readonly flow: SimFlowConfig;
+  /** Delay between a match (MATCHED) and its settlement (MINED). */
+  readonly settlementDelayMs: number;
+  /** Port of the simulator's HTTP + Socket.IO server on 127.0.0.1 (0 = any free port). */
+  readonly port: number;
+  /** Prices the simulated venue accepts. */
+  readonly priceBand: PriceBand;
+}
+
+/** The real exchange. */
+export interface LiveVenueConfig {
+  readonly kind: 'live';
+  /** REST base URL, no trailing slash. */
+  readonly baseUrl: string;
+  /** Socket.IO URL (the `/markets` namespace is appended by the client). */
+  readonly socketUrl: string;
+  /** Socket.IO namespace of the market feed. */
+  readonly socketNamespace: string;
+  /** Prefix of the three HMAC headers: `{prefix}-api-key`, `{prefix}-timestamp`, `{prefix}-signature`. */
+  readonly headerPrefix: string;
+  /** EIP-712 domain chainId. */
+  readonly chainId: number;
+  /** EIP-712 domain name. */
+  readonly eip712DomainName: string;
+  /** Order `signatureType`: 0 EOA, 1 POLY_PROXY, 2 POLY_GNOSIS_SAFE, 3 (accepted by the API, meaning unconfirmed). */
+  readonly signatureType: 0 | 1 | 2 | 3;
+  /** Prices the venue accepts for GTC orders. */
+  readonly priceBand: PriceBand;
+}
+
+export type VenueConfig = SimVenueConfig | LiveVenueConfig;
+
+/** Names of environment variables (never values). Resolve with `resolveSecrets`. */
+export interface CredentialsConfig {
+  readonly apiTokenId: string;
+  readonly apiSecret: string;
+  readonly privateKey: string;
+  /** Managed sub-account profile id: a literal id, or the name of an environment variable holding it. */
+  readonly onBehalfOf?: { readonly kind: 'id'; readonly id: number } | { readonly kind: 'env'; readonly env: string };
+}
+
+export type MarketRanking = 'dailyReward' | 'volume';
+
+export interface MarketSelector {
+  /** Take the best N markets by `by`. */
+  readonly top: number;
+  readonly by: MarketRanking;
+  readonly rewardableOnly: boolean;
+  /** Skip markets whose daily reward pool is below this, raw USDC. */
+  readonly minDailyRewardRaw: number;
+}
+
+export interface MarketsConfig {
+  /** Exact market slugs. */
+  readonly slugs: readonly string[];
+  /** Group slugs, expanded to their submarkets at start-up. */
+  readonly groups: readonly string[];
+  /** Markets chosen from the venue's active list at start-up; null when not used. */
+  readonly select: MarketSelector | null;
+  /** Slugs never traded, whatever the lines above select. */
+  readonly exclude: readonly string[];
+}
+
+export interface StrategyConfig {
+  /** A registered strategy name (`fixed-spread`, …) or an absolute path to a strategy module. */
+  readonly name: string;
+  /** Parameters, validated by the strategy's own schema (`validateStrategy`). */
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+export type SizeTolerance = { readonly kind: 'raw'; readonly raw: number } | { readonly kind: 'percent'; readonly percent: number };
+
+export interface OrdersConfig {
+  /** Prefix of every clientOrderId (`<botTag>-<market key>-<slot>-<seq>`): [a-z0-9], 1–12 characters. */
+  readonly botTag: string;
+  /** A live order is kept (not replaced) while its price and size stay within these of the new quote. */
+  readonly refreshTolerance: { readonly priceTicks: number; readonly size: SizeTolerance };
+  /** Replace an order older than this even if unchanged (0 = never). */
+  readonly maxOrderAgeSec: number;
+  /** After a fill in a market, wait this long before quoting that market again. */
+  readonly filledOrderDelaySec: number;
+  /** Default of `postOnly` for intents that do not say. */
+  readonly postOnly: boolean;
+  /** At start-up, cancel live orders in the traded markets that the ledger does not know. */
+  readonly cancelUnknownOrdersOnStart: boolean;
+  /** Receive window sent with placements (1–10,000 ms); null = not sent. */
+  readonly recvWindowMs: number | null;
+}
+
+/** Per-market limits, after applying `risk.perMarket` overrides (see `riskLimitsFor`). */
+export interface MarketRiskLimits {
+  /** Largest holding of either token (YES or NO), raw shares, counting open BUYs and unknown orders. */
+  readonly maxPositionPerTokenRaw: number;
+  /** Largest |YES − NO| holding, raw shares. */
+  readonly maxNetPositionRaw: number;
+  /** Most open orders at once in the market. */
+  readonly maxOpenOrders: number;
+  /** Where the bot is willing to quote, in ticks (intersected with the venue's band by `effectivePriceBand`). */
+  readonly priceBand: PriceBand;
+  /** Stop quoting (and cancel) this long before the market's expiry. */
+  readonly stopBeforeExpirySec: number;
+}
+
+export type MarketRiskOverride = Partial<MarketRiskLimits>;
+
+export interface RiskConfig extends MarketRiskLimits {
+  /** Total USDC at risk across markets (position cost + collateral of open and unknown BUYs), raw. */
+  readonly maxNotionalRaw: number;
+  /** Realized + unrealized loss since 00:00 UTC that engages the kill switch, raw USDC (positive). */
+  readonly dailyLossLimitRaw: number;
+  /** A market whose book is stale keeps its orders this long, then they are canceled. */
+  readonly staleGraceSec: number;
+  /** After the socket drops, orders stay this long; then everything is canceled until it is back. */
+  readonly socketDownGraceSec: number;
+  /** Per-market overrides of the per-market limits, by exact slug. */
+  readonly perMarket: Readonly<Record<string, MarketRiskOverride>>;
+}
+
+export interface RetryConfig {
+  /** Retries after the first attempt (only 425 receive-window, 429, 5xx; never a placement of unknown outcome). */
+  readonly maxRetries: number;
+  readonly initialBackoffMs: number;
+  readonly maxBackoffMs: number;
+  /** Longest Retry-After the client honours before giving up on the request. */
+  readonly maxRetryAfterSec: number;
+}
+
+export interface RateLimitsConfig {
+  /** Requests in flight at once, per credentials (venue limit: 2). */
+  readonly maxConcurrent: number;
+  /** Minimum time between request starts (venue limit: 300 ms). */
+  readonly minTimeMs: number;
+  /** Per-request timeout. */
+  readonly timeoutMs: number;
+  readonly retry: RetryConfig;
+}
+
+export interface MaintenanceConfig {
+  /** How often `GET /maintenance/status` is polled. */
+  readonly pollIntervalSec: number;
+}
+
+export interface MetricsConfig {
+  /** Serve /metrics, /healthz, /readyz and the resume control endpoint. */
+  readonly enabled: boolean;
+  readonly host: string;
+  /** 0 = any free port (the control file records the real one). */
+  readonly port: number;
+}
+
+export interface DatabaseConfig {
+  /** Absolute path of the SQLite ledger, or `:memory:`. */
+  readonly path: string;
+}
+
+export interface LogConfig {
+  readonly level: LogLevel;
+  /** Human-readable output: 'auto' = when stdout is a terminal. */
+  readonly pretty: boolean | 'auto';
+}
+
+export interface ShutdownConfig {
+  /** Time allowed for stop → cancel → flush before the process exits anyway. */
+  readonly budgetMs: number;
+  /** On shutdown, leave orders on the book instead of canceling them. */
+  readonly leaveOrdersResting: boolean;
+}
+
+export interface FeedConfig {
+  /** How often the feed watchdog looks at the books. */
+  readonly watchdogIntervalSec: number;
+  /** No frame at all for this long while connected = frozen feed: resubscribe and refetch snapshots. */
+  readonly quietThresholdSec: number;
+  /** A market's book not refreshed for this long is stale (risk.staleGraceSec then applies). */
+  readonly staleAfterSec: number;
+}
+
+export interface AppConfig {
+  readonly version: 1;
+  readonly venue: VenueConfig;
+  /** null on the simulator without credentials: a wallet and API token are generated for the session. */
+  readonly credentials: CredentialsConfig | null;
+  readonly markets: MarketsConfig;
+  readonly strategy: StrategyConfig;
+  readonly orders: OrdersConfig;
+  readonly risk: RiskConfig;
+  readonly rateLimits: RateLimitsConfig;
+  readonly maintenance: MaintenanceConfig;
+  readonly metrics: MetricsConfig;
+  readonly database: DatabaseConfig;
+  readonly log: LogConfig;
+  readonly shutdown: ShutdownConfig;
+  readonly feed: FeedConfig;
+}

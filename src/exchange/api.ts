@@ -1,0 +1,341 @@
+/**
+ * The venue's REST endpoints over an HttpTransport: arguments checked against the spec before anything is sent,
+ * every answer validated (wire.ts) and returned as typed domain values.
+ *
+ * Owns: paths, query parameters, priorities (cancel > place > read), which requests are signed, delegation per
+ * endpoint (delegation.ts), and the placement rule that an answer the client cannot read is an unknown outcome.
+ *
+ * Invariants: a RequestInputError means nothing was sent; public endpoints are sent unsigned; path segments and
+ * query values are encoded once and that exact text is what is signed.
+ */
+import { isAddress } from 'viem';
+import {
+  OutcomeUnknownError,
+  RequestInputError,
+  ResponseValidationError,
+  endpointLabel,
+  type EndpointRef,
+  type HttpMethod,
+} from './errors.js';
+import { checkProfileId, delegationParts, placementOwnerId } from './delegation.js';
+import { encodePathSegment, type HttpAnswer, type HttpTransport } from './http.js';
+import type { RequestPriority } from './limiter.js';
+import { orderRequestBody, MAX_CLIENT_ORDER_ID_LENGTH, type SignedOrder } from './signer.js';
+import {
+  ORDER_STATUSES,
+  parseActiveMarkets,
+  parseBatchCancel,
+  parseCancel,
+  parseMaintenance,
+  parseMarket,
+  parseMarketTrades,
+  parseOrderbook,
+  parsePlacement,
+  parsePositions,
+  parseProfile,
+  parseRedeem,
+  parseStatusBatch,
+  parseUserOrders,
+  type ActiveMarketsPage,
+  type BatchCancelResult,
+  type BookSizeUnit,
+  type CancelResult,
+  type ClobPosition,
+  type MaintenanceStatus,
+  type Market,
+  type MarketTradesPage,
+  type OrderbookSnapshot,
+  type OrderStatus,
+  type OrderStatusResult,
+  type PlacementResult,
+  type Profile,
+  type UserOrder,
+} from './wire.js';
+
+/** The spec's orderId pattern (UUID version 4). */
+export const ORDER_ID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
+const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
+export const MAX_STATUS_BATCH = 50;
+export const MAX_USER_ORDERS_LIMIT = 200;
+export const MAX_EVENTS_LIMIT = 100;
+
+export interface ExchangeApiOptions {
+  readonly transport: HttpTransport;
+  /** The caller's own profile id (`id` of GET /profiles/{address}): the ownerId of its orders. */
+  readonly profileId?: number;
+  /** A managed sub-account to act for (token needs `delegated_signing`). */
+  readonly onBehalfOf?: number;
+  /** Unit of `size` in REST orderbook levels (unconfirmed for the live venue); default `shares`. */
+  readonly bookSizeUnit?: BookSizeUnit;
+}
+
+export interface UserOrdersQuery {
+  /** Default (venue side): LIVE. Case-insensitive; sent upper case, one `statuses` parameter each. */
+  readonly statuses?: readonly string[];
+  /** 1 to 200; unbounded when omitted. */
+  readonly limit?: number;
+}
+
+export interface PageQuery {
+  readonly page?: number;
+  readonly limit?: number;
+}
+
+export interface ActiveMarketsQuery extends PageQuery {
+  readonly categoryId?: number;
+}
+
+/** One item of POST /orders/status/batch. */
+export type OrderLookup = { readonly orderId: string } | { readonly clientOrderId: string };
+
+interface Call {
+  readonly method: HttpMethod;
+  readonly pathTemplate: string;
+  readonly path: string;
+  readonly query?: readonly (readonly [string, string])[];
+  readonly body?: (nowMs: number) => unknown;
+  readonly auth: boolean;
+  readonly priority: RequestPriority;
+  readonly placement?: { readonly clientOrderId: string | null };
+}
+
+function checkSlug(slug: string): string {
+  if (typeof slug !== 'string' || slug.trim() === '' || slug.length > 512) {
+    throw new RequestInputError('slug', slug, 'must be a non-empty market slug');
+  }
+  return encodePathSegment(slug);
+}
+
+function checkOrderId(field: string, orderId: string): string {
+  if (typeof orderId !== 'string' || !ORDER_ID_PATTERN.test(orderId)) {
+    throw new RequestInputError(field, orderId, 'must be a UUID v4 order id');
+  }
+  return orderId;
+}
+
+function checkIntegerRange(field: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RequestInputError(field, value, `must be an integer in [${min}, ${max}]`);
+  }
+  return value;
+}
+
+function checkStatus(field: string, status: string): OrderStatus {
+  const upper = typeof status === 'string' ? status.toUpperCase() : '';
+  const found = ORDER_STATUSES.find((s) => s === upper);
+  if (!found) throw new RequestInputError(field, status, `must be one of ${ORDER_STATUSES.join(', ')}`);
+  return found;
+}
+
+export class ExchangeApi {
+  readonly transport: HttpTransport;
+  readonly profileId: number | null;
+  readonly onBehalfOf: number | null;
+  private readonly bookSizeUnit: BookSizeUnit;
+
+  constructor(options: ExchangeApiOptions) {
+    this.transport = options.transport;
+    this.profileId = options.profileId === undefined ? null : checkProfileId('profileId', options.profileId);
+    this.onBehalfOf = options.onBehalfOf === undefined ? null : checkProfileId('onBehalfOf', options.onBehalfOf);
+    this.bookSizeUnit = options.bookSizeUnit ?? 'shares';
+  }
+
+  /** GET /markets/{slug}: market details incl. venue (cache it: it is static per market). */
+  async getMarket(slug: string): Promise<Market> {
+    const path = `/markets/${checkSlug(slug)}`;
+    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/markets/{slug}', path, auth: false, priority: 'read' });
+    return parseMarket(answer.body, endpoint, answer.status);
+  }
+
+  /** GET /markets/active or /markets/active/{categoryId}. */
+  async getActiveMarkets(query: ActiveMarketsQuery = {}): Promise<ActiveMarketsPage> {
+    const params: [string, string][] = [];
+    if (query.page !== undefined) params.push(['page', String(checkIntegerRange('page', query.page, 1, Number.MAX_SAFE_INTEGER))]);
+    if (query.limit !== undefined) params.push(['limit', String(checkIntegerRange('limit', query.limit, 1, 10_000))]);
+    const byCategory = query.categoryId !== undefined;
+    const { endpoint, answer } = await this.call({
+      method: 'GET',
+      pathTemplate: byCategory ? '/markets/active/{categoryId}' : '/markets/active',
+      path: byCategory ? `/markets/active/${checkIntegerRange('categoryId', query.categoryId ?? 0, 1, Number.MAX_SAFE_INTEGER)}` : '/markets/active',
+      query: params,
+      auth: false,
+      priority: 'read',
+    });
+    return parseActiveMarkets(answer.body, endpoint, answer.status);
+  }
+
+  /** GET /markets/{slug}/orderbook: the YES book (NO folded in) in ticks and raw sizes. */
+  async getOrderbook(slug: string): Promise<OrderbookSnapshot> {
+    const path = `/markets/${checkSlug(slug)}/orderbook`;
+    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/markets/{slug}/orderbook', path, auth: false, priority: 'read' });
+    return parseOrderbook(slug, answer.body, endpoint, answer.status, this.bookSizeUnit);
+  }
+
+  /** GET /markets/{slug}/user-orders: the effective profile's orders, newest first. */
+  async getUserOrders(slug: string, query: UserOrdersQuery = {}): Promise<UserOrder[]> {
+    const params: [string, string][] = (query.statuses ?? []).map((s, i) => ['statuses', checkStatus(`statuses[${i}]`, s)]);
+    if (query.limit !== undefined) params.push(['limit', String(checkIntegerRange('limit', query.limit, 1, MAX_USER_ORDERS_LIMIT))]);
+    const path = `/markets/${checkSlug(slug)}/user-orders`;
+    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/markets/{slug}/user-orders', path, query: params, auth: true, priority: 'read' });
+    return parseUserOrders(answer.body, endpoint, answer.status);
+  }
+
+  /** GET /markets/{slug}/events: finalized trades, newest first (public). */
+  async getMarketTrades(slug: string, query: PageQuery = {}): Promise<MarketTradesPage> {
+    const page = query.page === undefined ? 1 : checkIntegerRange('page', query.page, 1, Number.MAX_SAFE_INTEGER);
+    const params: [string, string][] = [];
+    if (query.page !== undefined) params.push(['page', String(page)]);
+    if (query.limit !== undefined) params.push(['limit', String(checkIntegerRange('limit', query.limit, 1, MAX_EVENTS_LIMIT))]);
+    const path = `/markets/${checkSlug(slug)}/events`;
+    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/markets/{slug}/events', path, query: params, auth: false, priority: 'read' });
+    return parseMarketTrades(answer.body, endpoint, answer.status, page);
+  }
+
+  /**
+   * POST /orders. Never retried after the request may have reached the venue: a timeout, lost connection, 5xx
+   * or unreadable answer throws OutcomeUnknownError (resolve it by clientOrderId); a 409 means a placement with
+   * the same clientOrderId was already accepted (see isDuplicateOrderError).
+   */
+  async placeOrder(order: SignedOrder): Promise<PlacementResult> {
+    const ownerId = placementOwnerId(this.profileId, this.onBehalfOf);
+    const clientOrderId = order.options.clientOrderId;
+    const { endpoint, answer } = await this.call({
+      method: 'POST',
+      pathTemplate: '/orders',
+      path: '/orders',
+      body: (nowMs) => orderRequestBody(order, ownerId, nowMs),
+      auth: true,
+      priority: 'place',
+      placement: { clientOrderId },
+    });
+    try {
+      return parsePlacement(answer.body, endpoint, answer.status);
+    } catch (error) {
+      if (error instanceof ResponseValidationError) {
+        throw new OutcomeUnknownError(endpoint, clientOrderId, 'unparseable-answer', answer.status, error.message);
+      }
+      throw error;
+    }
+  }
+
+  /** DELETE /orders/{orderId}. */
+  async cancelOrder(orderId: string): Promise<CancelResult> {
+    const path = `/orders/${checkOrderId('orderId', orderId)}`;
+    const { endpoint, answer } = await this.call({ method: 'DELETE', pathTemplate: '/orders/{orderId}', path, auth: true, priority: 'cancel' });
+    return parseCancel(answer.body, endpoint, answer.status);
+  }
+
+  /** POST /orders/cancel-batch (ids of one market): 200, or 207 with the failures listed. */
+  async cancelOrders(orderIds: readonly string[]): Promise<BatchCancelResult> {
+    if (orderIds.length === 0) throw new RequestInputError('orderIds', orderIds, 'must list at least one order id');
+    const ids = orderIds.map((id, i) => checkOrderId(`orderIds[${i}]`, id));
+    const { endpoint, answer } = await this.call({
+      method: 'POST',
+      pathTemplate: '/orders/cancel-batch',
+      path: '/orders/cancel-batch',
+      body: () => ({ orderIds: ids }),
+      auth: true,
+      priority: 'cancel',
+    });
+    return parseBatchCancel(answer.body, endpoint, answer.status, ids);
+  }
+
+  /** DELETE /orders/all/{slug}: every order of the effective profile in one market. */
+  async cancelAll(slug: string): Promise<BatchCancelResult> {
+    const path = `/orders/all/${checkSlug(slug)}`;
+    const { endpoint, answer } = await this.call({ method: 'DELETE', pathTemplate: '/orders/all/{slug}', path, auth: true, priority: 'cancel' });
+    return parseBatchCancel(answer.body, endpoint, answer.status);
+  }
+
+  /** POST /orders/status/batch: 1–50 lookups by orderId or clientOrderId, results in request order. */
+  async getOrderStatuses(items: readonly OrderLookup[]): Promise<OrderStatusResult[]> {
+    if (items.length < 1 || items.length > MAX_STATUS_BATCH) {
+      throw new RequestInputError('items', `${items.length} items`, `must hold 1 to ${MAX_STATUS_BATCH} lookups`);
+    }
+    const lookups = items.map((item, i) => {
+      if ('orderId' in item) return { orderId: checkOrderId(`items[${i}].orderId`, item.orderId) };
+      const id = item.clientOrderId;
+      if (typeof id !== 'string' || id.length === 0 || id.length > MAX_CLIENT_ORDER_ID_LENGTH) {
+        throw new RequestInputError(`items[${i}].clientOrderId`, id, `must be 1-${MAX_CLIENT_ORDER_ID_LENGTH} characters`);
+      }
+      return { clientOrderId: id };
+    });
+    const { endpoint, answer } = await this.call({
+      method: 'POST',
+      pathTemplate: '/orders/status/batch',
+      path: '/orders/status/batch',
+      body: () => ({ items: lookups }),
+      auth: true,
+      priority: 'read',
+    });
+    return parseStatusBatch(answer.body, endpoint, answer.status);
+  }
+
+  /** GET /maintenance/status (public): active and scheduled trading restrictions. */
+  async getMaintenanceStatus(): Promise<MaintenanceStatus> {
+    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/maintenance/status', path: '/maintenance/status', auth: false, priority: 'read' });
+    return parseMaintenance(answer.body, endpoint, answer.status);
+  }
+
+  /** GET /profiles/{address}: the profile id (ownerId) and rank.feeRateBps. Signed when credentials are set. */
+  async getProfile(account: string): Promise<Profile> {
+    if (typeof account !== 'string' || !isAddress(account, { strict: false })) throw new RequestInputError('address', account, 'is not an address');
+    const { endpoint, answer } = await this.call({
+      method: 'GET',
+      pathTemplate: '/profiles/{address}',
+      path: `/profiles/${account}`,
+      auth: this.transport.hasCredentials,
+      priority: 'read',
+    });
+    return parseProfile(answer.body, endpoint, answer.status);
+  }
+
+  /** GET /portfolio/positions: CLOB positions of the effective profile. */
+  async getPositions(): Promise<ClobPosition[]> {
+    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/portfolio/positions', path: '/portfolio/positions', auth: true, priority: 'read' });
+    return parsePositions(answer.body, endpoint, answer.status);
+  }
+
+  /** POST /portfolio/redeem: one resolved market's winning positions (server-managed wallets only). */
+  async redeem(conditionId: string): Promise<Readonly<Record<string, unknown>> | null> {
+    if (typeof conditionId !== 'string' || !CONDITION_ID.test(conditionId)) {
+      throw new RequestInputError('conditionId', conditionId, 'must be 0x followed by 64 hex digits');
+    }
+    const { endpoint, answer } = await this.call({
+      method: 'POST',
+      pathTemplate: '/portfolio/redeem',
+      path: '/portfolio/redeem',
+      body: () => ({ conditionId }),
+      auth: true,
+      priority: 'place',
+    });
+    return parseRedeem(answer.body, endpoint, answer.status);
+  }
+
+  /** Adds the endpoint's delegation parts and sends. */
+  private async call(call: Call): Promise<{ endpoint: EndpointRef; answer: HttpAnswer }> {
+    const endpoint: EndpointRef = { method: call.method, pathTemplate: call.pathTemplate };
+    const delegation = delegationParts(endpointLabel(endpoint), this.onBehalfOf);
+    const build = call.body;
+    const hasBodyDelegation = Object.keys(delegation.body).length > 0;
+    const body =
+      build && hasBodyDelegation
+        ? (nowMs: number): unknown => {
+            const value = build(nowMs);
+            return typeof value === 'object' && value !== null ? { ...value, ...delegation.body } : value;
+          }
+        : build;
+    const answer = await this.transport.send({
+      method: call.method,
+      pathTemplate: call.pathTemplate,
+      path: call.path,
+      query: [...(call.query ?? []), ...delegation.query],
+      headers: delegation.headers,
+      auth: call.auth,
+      priority: call.priority,
+      ...(body ? { body } : {}),
+      ...(call.placement ? { placement: call.placement } : {}),
+    });
+    return { endpoint, answer };
+  }
+}

@@ -1,0 +1,372 @@
+/**
+ * The HTTP transport: one signed attempt at a time through the credentials' limiter, with the retry table of the
+ * spec and exchange-facts §7, per-attempt timeouts and typed errors.
+ *
+ * Owns: the exact bytes sent (URL, query encoding, body string) and that they are what is HMAC-signed; the retry
+ * decision per status; turning failures into typed errors. The wire itself is http-sender.ts (node:http(s) with
+ * keep-alive by default, or an injected fetch).
+ *
+ * Retry table: 425 receive-window failure → re-stamp (HMAC timestamp, signature and the body's `timestamp`) and
+ * retry; a trading-mode body `{code, message, mode, resumeAt}` (any status, 425 or 503) → TradingModeError, never
+ * retried; 429 → wait Retry-After (seconds or HTTP date) else 1 s doubling (capped), pausing the whole limiter,
+ * then RateLimitedError when retries run out; 5xx → backoff with jitter; every other status → its typed error at
+ * once. A placement (POST /orders) that timed out, lost its connection, got a 5xx or an unreadable 2xx is never
+ * retried: OutcomeUnknownError carrying the clientOrderId.
+ *
+ * Invariants: every attempt is built and signed afresh inside its limiter slot; the API secret and the signature
+ * never appear in an error (server text is scrubbed); observers cannot break a request.
+ */
+import { performance } from 'node:perf_hooks';
+import { DEFAULT_HEADER_PREFIX, signRequest, authHeaderNames, type ApiCredentials } from './auth.js';
+import {
+  endpointLabel,
+  NetworkError,
+  OutcomeUnknownError,
+  RateLimitedError,
+  RequestInputError,
+  ResponseValidationError,
+  scrubSecrets,
+  TradingModeError,
+  type EndpointRef,
+  type HttpMethod,
+  type NetworkFailure,
+} from './errors.js';
+import { fetchSender, nodeSender, type FetchLike, type Sender } from './http-sender.js';
+import { realSleep, sharedLimiters, type LimiterConfig, type LimiterObserver, type RequestLimiter, type RequestPriority } from './limiter.js';
+
+export type { FetchLike } from './http-sender.js';
+import { errorFromBody } from './wire.js';
+
+export type RetryReason = 'receive-window' | 'rate-limited' | 'server-error';
+export type ErrorStatusKind = RetryReason | 'trading-mode';
+
+export interface RetryPolicy {
+  /** Re-stamped retries after a 425 receive-window failure. */
+  readonly maxReceiveWindowRetries: number;
+  /** Retries after 429 before RateLimitedError. */
+  readonly maxRateLimitRetries: number;
+  /** Retries after 5xx (never for a placement). */
+  readonly maxServerErrorRetries: number;
+  /** First wait after a 429 without Retry-After; doubles each time. */
+  readonly rateLimitBaseMs: number;
+  /** Cap of the doubling wait after 429. */
+  readonly rateLimitMaxMs: number;
+  /** A Retry-After longer than this is not waited out: RateLimitedError at once (the caller decides). */
+  readonly maxRetryAfterMs: number;
+  /** First backoff after 5xx; doubles each time, then jittered to [50 %, 100 %]. */
+  readonly serverErrorBaseMs: number;
+  readonly serverErrorMaxMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxReceiveWindowRetries: 2,
+  maxRateLimitRetries: 4,
+  maxServerErrorRetries: 3,
+  rateLimitBaseMs: 1000,
+  rateLimitMaxMs: 16_000,
+  maxRetryAfterMs: 60_000,
+  serverErrorBaseMs: 500,
+  serverErrorMaxMs: 8_000,
+};
+
+/** Metrics hooks. Endpoint labels are `METHOD /path/{template}` (a bounded set). */
+export interface TransportObserver extends LimiterObserver {
+  onRequestStart?(endpoint: string, attempt: number): void;
+  /** The request has been handed to the OS (the moment the limiter spaces by). */
+  onRequestSent?(endpoint: string, attempt: number): void;
+  /** `status` is the HTTP status, or `timeout` / `network` when no answer came. */
+  onRequestEnd?(endpoint: string, status: number | 'timeout' | 'network', ms: number, attempt: number): void;
+  onRetry?(endpoint: string, reason: RetryReason, attempt: number, delayMs: number): void;
+  /** 425 (receive window or trading mode), 429 and 5xx answers. */
+  onErrorStatus?(endpoint: string, status: number, kind: ErrorStatusKind): void;
+}
+
+export interface HttpTransportOptions {
+  /** e.g. https://api.example.com (no trailing path needed; a path prefix is kept and signed). */
+  readonly baseUrl: string;
+  /** Needed for authenticated requests. */
+  readonly credentials?: ApiCredentials;
+  /** Auth header prefix (`{prefix}-api-key`...); default `svc`. */
+  readonly headerPrefix?: string;
+  /** Send through this fetch instead of the default node:http(s) sender (tests, custom dispatchers). */
+  readonly fetch?: FetchLike;
+  /** Default: the shared limiter of these credentials (sharedLimiters), built with `limits`. */
+  readonly limiter?: RequestLimiter;
+  readonly limits?: Partial<LimiterConfig>;
+  readonly retry?: Partial<RetryPolicy>;
+  /** Per-attempt timeout; default 10 s. */
+  readonly timeoutMs?: number;
+  /** Wall clock (ms since epoch) for HMAC and body timestamps. */
+  readonly now?: () => number;
+  /** Monotonic clock (ms) for durations. */
+  readonly monotonicNow?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Random in [0, 1) for backoff jitter. */
+  readonly random?: () => number;
+  readonly observer?: TransportObserver;
+  readonly userAgent?: string;
+}
+
+export interface HttpRequest {
+  readonly method: HttpMethod;
+  /** The bounded label, e.g. `/orders/{orderId}`. */
+  readonly pathTemplate: string;
+  /** The concrete path, segments already encoded (see `encodePathSegment`). */
+  readonly path: string;
+  /** Query parameters in order; repeat a key for a repeatable parameter. */
+  readonly query?: readonly (readonly [string, string])[];
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Built for every attempt with that attempt's clock (so a receive-window `timestamp` is fresh). */
+  readonly body?: (nowMs: number) => unknown;
+  readonly auth: boolean;
+  readonly priority: RequestPriority;
+  /** Placement semantics: no answer, 5xx or an unreadable 2xx → OutcomeUnknownError with this clientOrderId. */
+  readonly placement?: { readonly clientOrderId: string | null };
+}
+
+export interface HttpAnswer {
+  readonly status: number;
+  /** Parsed JSON; undefined for an empty body. */
+  readonly body: unknown;
+}
+
+/** encodeURIComponent plus `!'()*`, so the URL parser never re-encodes what was signed. */
+export function strictEncode(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+export const encodePathSegment = strictEncode;
+
+export function buildQuery(query: readonly (readonly [string, string])[] | undefined): string {
+  if (!query || query.length === 0) return '';
+  return `?${query.map(([k, v]) => `${strictEncode(k)}=${strictEncode(v)}`).join('&')}`;
+}
+
+/** Retry-After: delta seconds (integer or decimal) or an HTTP date → ms from now; null when absent or invalid. */
+export function parseRetryAfter(value: string | null, nowMs: number): number | null {
+  if (value === null) return null;
+  const text = value.trim();
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const date = Date.parse(text);
+  return Number.isFinite(date) ? Math.max(0, date - nowMs) : null;
+}
+
+/** Doubling backoff: base × 2^(retry−1), capped. `retry` counts from 1. */
+export function exponentialDelay(retry: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, retry - 1));
+}
+
+/** Equal jitter: a delay in [delay/2, delay). */
+export function jittered(delayMs: number, random: () => number): number {
+  return Math.round(delayMs / 2 + (delayMs / 2) * random());
+}
+
+type AttemptResult =
+  | { readonly kind: 'answer'; readonly status: number; readonly text: string; readonly retryAfter: string | null }
+  | { readonly kind: 'failed'; readonly failure: NetworkFailure; readonly detail: string };
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause: unknown = error.cause;
+  const causeText = cause instanceof Error ? `: ${cause.message}` : '';
+  return `${error.message}${causeText}`;
+}
+
+export class HttpTransport {
+  readonly baseUrl: string;
+  readonly limiter: RequestLimiter;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly credentials: ApiCredentials | undefined;
+  private readonly headerPrefix: string;
+  private readonly sender: Sender;
+  private readonly closeSender: () => void;
+  private readonly retry: RetryPolicy;
+  private readonly timeoutMs: number;
+  private readonly now: () => number;
+  private readonly monotonicNow: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly observer: TransportObserver;
+  private readonly userAgent: string | undefined;
+  private readonly unobserve: () => void;
+
+  constructor(options: HttpTransportOptions) {
+    const url = URL.canParse(options.baseUrl) ? new URL(options.baseUrl) : null;
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '') {
+      throw new RequestInputError('baseUrl', options.baseUrl, 'must be an http(s) URL without a query');
+    }
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.baseUrl = `${this.origin}${this.basePath}`;
+    this.credentials = options.credentials;
+    this.headerPrefix = options.headerPrefix ?? DEFAULT_HEADER_PREFIX;
+    if (options.fetch) {
+      this.sender = fetchSender(options.fetch);
+      this.closeSender = () => undefined;
+    } else {
+      const sender = nodeSender();
+      this.sender = sender.send;
+      this.closeSender = () => sender.close();
+    }
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.now = options.now ?? Date.now;
+    this.monotonicNow = options.monotonicNow ?? (() => performance.now());
+    this.sleep = options.sleep ?? realSleep;
+    this.random = options.random ?? Math.random;
+    this.observer = options.observer ?? {};
+    this.userAgent = options.userAgent;
+    this.limiter =
+      options.limiter ??
+      sharedLimiters.get(options.credentials?.tokenId ?? 'anonymous', options.limits, { now: this.monotonicNow });
+    this.unobserve = this.limiter.observe(this.observer);
+  }
+
+  get hasCredentials(): boolean {
+    return this.credentials !== undefined;
+  }
+
+  /** Detaches this transport's observer from its (possibly shared) limiter and closes idle connections. */
+  close(): void {
+    this.unobserve();
+    this.closeSender();
+  }
+
+  /** Sends `request` with the retry table; resolves with a 2xx answer or throws a typed error. */
+  async send(request: HttpRequest): Promise<HttpAnswer> {
+    const endpoint: EndpointRef = { method: request.method, pathTemplate: request.pathTemplate };
+    const label = endpointLabel(endpoint);
+    if (request.auth && !this.credentials) throw new RequestInputError('credentials', undefined, `are required for ${label}`);
+    const retries: Record<RetryReason, number> = { 'receive-window': 0, 'rate-limited': 0, 'server-error': 0 };
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.limiter.schedule(request.priority, (markSent) => this.attempt(request, label, attempt, markSent));
+      if (result.kind === 'failed') {
+        if (request.placement) {
+          throw new OutcomeUnknownError(endpoint, request.placement.clientOrderId, result.failure, null, result.detail);
+        }
+        throw new NetworkError(endpoint, result.failure, result.detail);
+      }
+      const { status, text } = result;
+      if (status >= 200 && status < 300) return { status, body: this.parseSuccess(endpoint, request, status, text) };
+
+      const error = errorFromBody(status, endpoint, text);
+      if (error instanceof TradingModeError) {
+        this.emit((o) => o.onErrorStatus?.(label, status, 'trading-mode'));
+        throw error;
+      }
+      let reason: RetryReason;
+      let delayMs: number;
+      if (status === 425) {
+        this.emit((o) => o.onErrorStatus?.(label, status, 'receive-window'));
+        if (retries['receive-window'] >= this.retry.maxReceiveWindowRetries) throw error;
+        reason = 'receive-window';
+        delayMs = 0;
+      } else if (status === 429) {
+        this.emit((o) => o.onErrorStatus?.(label, status, 'rate-limited'));
+        const retryAfterMs = parseRetryAfter(result.retryAfter, this.now());
+        if (retries['rate-limited'] >= this.retry.maxRateLimitRetries || (retryAfterMs !== null && retryAfterMs > this.retry.maxRetryAfterMs)) {
+          throw new RateLimitedError(endpoint, attempt, retryAfterMs);
+        }
+        reason = 'rate-limited';
+        delayMs = retryAfterMs ?? exponentialDelay(retries['rate-limited'] + 1, this.retry.rateLimitBaseMs, this.retry.rateLimitMaxMs);
+        this.limiter.pauseFor(delayMs);
+      } else if (status >= 500) {
+        this.emit((o) => o.onErrorStatus?.(label, status, 'server-error'));
+        if (request.placement) {
+          throw new OutcomeUnknownError(endpoint, request.placement.clientOrderId, 'server-error', status, error.message);
+        }
+        if (retries['server-error'] >= this.retry.maxServerErrorRetries) throw error;
+        reason = 'server-error';
+        delayMs = jittered(exponentialDelay(retries['server-error'] + 1, this.retry.serverErrorBaseMs, this.retry.serverErrorMaxMs), this.random);
+      } else {
+        throw error;
+      }
+      retries[reason] += 1;
+      this.emit((o) => o.onRetry?.(label, reason, attempt, delayMs));
+      if (delayMs > 0) await this.sleep(delayMs);
+    }
+  }
+
+  /** One attempt: build the body and sign with this moment's clock, send, read the whole answer. */
+  private async attempt(request: HttpRequest, label: string, attempt: number, markSent: () => void): Promise<AttemptResult> {
+    const nowMs = this.now();
+    const pathWithQuery = `${this.basePath}${request.path}${buildQuery(request.query)}`;
+    const bodyValue = request.body?.(nowMs);
+    const bodyText = bodyValue === undefined ? '' : JSON.stringify(bodyValue);
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    if (bodyText !== '') headers['content-type'] = 'application/json';
+    if (this.userAgent) headers['user-agent'] = this.userAgent;
+    let signature = '';
+    if (request.auth && this.credentials) {
+      const auth = signRequest({
+        credentials: this.credentials,
+        method: request.method,
+        pathWithQuery,
+        body: bodyText,
+        nowMs,
+        prefix: this.headerPrefix,
+      });
+      signature = auth[authHeaderNames(this.headerPrefix).signature] ?? '';
+      Object.assign(headers, auth);
+    }
+    const secrets = [this.credentials?.secret ?? '', signature];
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    const started = this.monotonicNow();
+    let sent = false;
+    this.emit((o) => o.onRequestStart?.(label, attempt));
+    try {
+      const response = await this.sender(
+        {
+          url: new URL(`${this.origin}${pathWithQuery}`),
+          method: request.method,
+          headers,
+          body: bodyText === '' ? undefined : bodyText,
+          signal: controller.signal,
+        },
+        () => {
+          if (sent) return;
+          sent = true;
+          markSent();
+          this.emit((o) => o.onRequestSent?.(label, attempt));
+        },
+      );
+      this.emit((o) => o.onRequestEnd?.(label, response.status, this.monotonicNow() - started, attempt));
+      return { kind: 'answer', status: response.status, text: scrubSecrets(response.text, secrets), retryAfter: response.retryAfter };
+    } catch (error) {
+      const failure: NetworkFailure = controller.signal.aborted || isAbort(error) ? 'timeout' : 'connection';
+      this.emit((o) => o.onRequestEnd?.(label, failure === 'timeout' ? 'timeout' : 'network', this.monotonicNow() - started, attempt));
+      const detail = failure === 'timeout' ? `no answer within ${this.timeoutMs} ms` : describeFailure(error);
+      return { kind: 'failed', failure, detail: scrubSecrets(detail, secrets) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private parseSuccess(endpoint: EndpointRef, request: HttpRequest, status: number, text: string): unknown {
+    if (text.trim() === '') return undefined;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return parsed;
+    } catch {
+      const excerpt = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+      if (request.placement) {
+        throw new OutcomeUnknownError(endpoint, request.placement.clientOrderId, 'unparseable-answer', status, `answer is not JSON: ${JSON.stringify(excerpt)}`);
+      }
+      throw new ResponseValidationError(endpoint, status, [{ path: '(root)', message: 'answer is not JSON', value: JSON.stringify(excerpt) }]);
+    }
+  }
+
+  private emit(call: (observer: TransportObserver) => void): void {
+    try {
+      call(this.observer);
+    } catch {
+      // An observer must never break request flow.
+    }
+  }
+}

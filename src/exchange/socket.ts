@@ -1,0 +1,544 @@
+/**
+ * The venue's Socket.IO market feed (exchange-facts §5): one connection to namespace `/markets`,
+ * websocket transport only, public or HMAC-authenticated.
+ *
+ * Owns: the connection and its reconnection (driven here, not by socket.io-client, so every attempt gets
+ * freshly signed handshake headers and a seedable, jittered exponential backoff); the subscription set,
+ * re-emitted in full on every connect and on every change (each subscribe call replaces the previous set on
+ * the server, and the server forgets subscriptions on disconnect); validation of every incoming frame
+ * (src/exchange/socket-wire.ts); typed outputs to listeners; the connection state for the risk gate.
+ *
+ * Invariants:
+ * - Handshake headers are computed from the injected clock at each attempt; a timestamp is never reused.
+ * - Subscriptions are emitted only from the `connect` handler or while connected, always as the full set.
+ * - A malformed frame is dropped, counted (observer) every time, logged once per (event, field path);
+ *   unknown events are counted and ignored. Nothing a frame or a listener does throws out of a handler.
+ * - After `close()` nothing reconnects, no timer stays armed and no listener is called.
+ * - Secrets never reach a log line: only the token id's presence is ever mentioned, never headers.
+ */
+import { Manager, type Socket } from 'socket.io-client';
+import { describeValue } from '../core/units.js';
+import type { FeedConnectionState, FeedPort, FeedStatus } from '../book/feed-port.js';
+import { ListenerSet, type Unsubscribe } from '../book/listeners.js';
+import { OnceLog, safeLog, silentLogger, type MarketDataLogger } from '../book/log.js';
+import { systemScheduler, type CancelTimer, type Scheduler } from '../book/scheduler.js';
+import type { BookSnapshot } from '../book/snapshot.js';
+import { MarketDataConfigError } from '../book/errors.js';
+import { socketHandshakeHeaders, type ApiCredentials } from './auth.js';
+import {
+  frameParsers,
+  isFeedEventName,
+  type AmountUnit,
+  type BookSizeUnit,
+  type FeedEventName,
+  type FrameParsers,
+  type MarketResolvedFrame,
+  type NoticeFrame,
+  type OrderbookFrame,
+  type OrderEvent,
+  type ParsedFrame,
+  type PositionsFrame,
+} from './socket-wire.js';
+
+export const MARKETS_NAMESPACE = '/markets';
+
+export interface BackoffOptions {
+  /** Delay before the first retry after a failure (before jitter). */
+  readonly initialMs: number;
+  /** Cap on the delay. */
+  readonly maxMs: number;
+  /** Growth per consecutive failure. */
+  readonly multiplier: number;
+  /** Fraction of the delay that is randomised away: delay × (1 − jitter × u), u uniform in [0, 1). */
+  readonly jitter: number;
+  /** Seed of the jitter's PRNG (deterministic runs and tests). */
+  readonly seed: number;
+  /** A connection that stayed up this long resets the failure count. */
+  readonly resetAfterMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = Object.freeze({
+  initialMs: 500,
+  maxMs: 30_000,
+  multiplier: 2,
+  jitter: 0.5,
+  seed: 1,
+  resetAfterMs: 30_000,
+});
+
+/** Counters an operator wants; every hook optional, none may throw (errors are swallowed). */
+export interface MarketFeedObserver {
+  onStateChange?(state: FeedConnectionState): void;
+  /** A connection attempt starts; `attempt` counts consecutive failures before it (0 = first try). */
+  onConnectAttempt?(attempt: number): void;
+  onConnectError?(message: string): void;
+  onDisconnect?(reason: string): void;
+  onReconnectRequested?(reason: string): void;
+  /** A valid frame was received. */
+  onFrame?(event: FeedEventName): void;
+  onMalformedFrame?(event: FeedEventName, path: string): void;
+  onUnknownEvent?(event: string): void;
+  onListenerError?(event: string): void;
+}
+
+export interface MarketFeedOptions {
+  /** Socket base URL, e.g. wss://ws.venue.example or http://127.0.0.1:PORT. */
+  readonly url: string;
+  readonly namespace?: string;
+  /** Authenticated mode when present: HMAC handshake, positions and order events. */
+  readonly credentials?: ApiCredentials;
+  /** Auth header prefix (exchange-facts §4). */
+  readonly headerPrefix?: string;
+  /** Units of order-event and position amounts (see socket-wire.ts). Default 'raw'. */
+  readonly amountUnit?: AmountUnit;
+  /** Units of book level sizes. Default 'shares' (exchange-facts §5). */
+  readonly bookSizeUnit?: BookSizeUnit;
+  /** Subscribe to the account's order events (authenticated only). Default true when authenticated. */
+  readonly subscribeOrderEvents?: boolean;
+  readonly backoff?: Partial<BackoffOptions>;
+  /** An attempt that has not connected after this long is abandoned and retried. */
+  readonly connectTimeoutMs?: number;
+  /** Socket.IO HTTP path. Default '/socket.io'. */
+  readonly socketPath?: string;
+  /** Clock for handshake timestamps and state times, and timers for backoff and timeouts. */
+  readonly scheduler?: Scheduler;
+  readonly logger?: MarketDataLogger;
+  readonly observer?: MarketFeedObserver;
+}
+
+interface Connection {
+  readonly id: number;
+  readonly socket: Socket;
+  connected: boolean;
+  connectedAtMs: number | null;
+  cancelConnectTimeout: CancelTimer | null;
+}
+
+export class MarketFeed implements FeedPort {
+  private readonly scheduler: Scheduler;
+  private readonly logger: MarketDataLogger;
+  private readonly onceLog: OnceLog;
+  private readonly observer: MarketFeedObserver;
+  private readonly parsers: FrameParsers;
+  private readonly backoff: BackoffOptions;
+  private readonly random: () => number;
+  private readonly namespace: string;
+  private readonly connectTimeoutMs: number;
+  private markets: readonly string[] = [];
+  private connection: Connection | null = null;
+  private nextConnectionId = 1;
+  private failures = 0;
+  private cancelRetry: CancelTimer | null = null;
+  private started = false;
+  private state: FeedConnectionState;
+
+  private readonly bookListeners: ListenerSet<[slug: string, snapshot: BookSnapshot, frame: OrderbookFrame]>;
+  private readonly orderEventListeners: ListenerSet<[event: OrderEvent]>;
+  private readonly positionsListeners: ListenerSet<[frame: PositionsFrame]>;
+  private readonly resolvedListeners: ListenerSet<[frame: MarketResolvedFrame]>;
+  private readonly systemListeners: ListenerSet<[frame: NoticeFrame]>;
+  private readonly exceptionListeners: ListenerSet<[frame: NoticeFrame]>;
+  private readonly stateListeners: ListenerSet<[state: FeedConnectionState]>;
+
+  constructor(private readonly options: MarketFeedOptions) {
+    if (typeof options.url !== 'string' || !/^(wss?|https?):\/\//i.test(options.url)) {
+      throw new MarketDataConfigError('feed.url', options.url, 'must be a ws(s):// or http(s):// URL');
+    }
+    this.backoff = resolveBackoff(options.backoff);
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    if (!Number.isSafeInteger(this.connectTimeoutMs) || this.connectTimeoutMs <= 0) {
+      throw new MarketDataConfigError('feed.connectTimeoutMs', options.connectTimeoutMs, 'must be a positive integer');
+    }
+    this.namespace = options.namespace ?? MARKETS_NAMESPACE;
+    this.scheduler = options.scheduler ?? systemScheduler;
+    this.logger = options.logger ?? silentLogger;
+    this.onceLog = new OnceLog(this.logger);
+    this.observer = options.observer ?? {};
+    this.parsers = frameParsers({
+      ...(options.amountUnit === undefined ? {} : { amountUnit: options.amountUnit }),
+      ...(options.bookSizeUnit === undefined ? {} : { bookSizeUnit: options.bookSizeUnit }),
+    });
+    this.random = mulberry32(this.backoff.seed);
+    const now = this.scheduler.now();
+    this.state = { status: 'disconnected', sinceMs: now, downSinceMs: now, lastConnectedAtMs: null, connects: 0, closed: false };
+    const listenerError = (event: string) => (error: unknown) => {
+      this.notify(() => this.observer.onListenerError?.(event));
+      this.onceLog.warnOnce(`listener:${event}`, { event, err: describeError(error) }, 'market feed listener threw; continuing');
+    };
+    this.bookListeners = new ListenerSet(listenerError('orderbookUpdate'));
+    this.orderEventListeners = new ListenerSet(listenerError('orderEvent'));
+    this.positionsListeners = new ListenerSet(listenerError('positions'));
+    this.resolvedListeners = new ListenerSet(listenerError('marketResolved'));
+    this.systemListeners = new ListenerSet(listenerError('system'));
+    this.exceptionListeners = new ListenerSet(listenerError('exception'));
+    this.stateListeners = new ListenerSet(listenerError('state'));
+  }
+
+  get authenticated(): boolean {
+    return this.options.credentials !== undefined;
+  }
+
+  /** Starts connecting (idempotent). */
+  start(): void {
+    if (this.started || this.state.closed) return;
+    this.started = true;
+    safeLog(() =>
+      this.logger.info(
+        {
+          url: urlForLog(this.options.url),
+          namespace: this.namespace,
+          authenticated: this.authenticated,
+          amountUnit: this.options.amountUnit ?? 'raw',
+          bookSizeUnit: this.options.bookSizeUnit ?? 'shares',
+        },
+        'market feed starting',
+      ),
+    );
+    this.connect();
+  }
+
+  /** Disconnects for good: no reconnection, no timers, no more callbacks. */
+  close(): void {
+    if (this.state.closed) return;
+    this.cancelRetry?.();
+    this.cancelRetry = null;
+    const connection = this.connection;
+    this.connection = null;
+    if (connection !== null) this.teardown(connection);
+    this.setState('disconnected', true);
+    for (const set of [
+      this.bookListeners,
+      this.orderEventListeners,
+      this.positionsListeners,
+      this.resolvedListeners,
+      this.systemListeners,
+      this.exceptionListeners,
+      this.stateListeners,
+    ]) {
+      set.clear();
+    }
+  }
+
+  /** Replaces the subscribed market set; sent at once (full set) when connected, else on the next connect. */
+  setMarkets(slugs: readonly string[]): void {
+    const unique: string[] = [];
+    for (const [index, slug] of slugs.entries()) {
+      if (typeof slug !== 'string' || slug.trim() === '') {
+        throw new MarketDataConfigError(`markets[${index}]`, slug, 'must be a non-empty market slug');
+      }
+      if (!unique.includes(slug)) unique.push(slug);
+    }
+    const changed = unique.length !== this.markets.length || unique.some((slug, i) => slug !== this.markets[i]);
+    this.markets = Object.freeze(unique);
+    const connection = this.connection;
+    if (changed && connection !== null && connection.connected) this.emitMarketSubscriptions(connection.socket);
+  }
+
+  subscribedMarkets(): readonly string[] {
+    return this.markets;
+  }
+
+  /**
+   * Drops the live connection and connects again with fresh headers (the staleness watchdog calls this on
+   * a frozen feed). A no-op unless connected: a feed that is not connected is already reconnecting.
+   */
+  reconnect(reason: string): void {
+    const connection = this.connection;
+    if (this.state.closed || connection === null || !connection.connected) return;
+    this.notify(() => this.observer.onReconnectRequested?.(reason));
+    safeLog(() => this.logger.warn({ reason }, 'market feed reconnect requested'));
+    this.lose(connection, `reconnect requested: ${reason}`);
+  }
+
+  connectionState(): FeedConnectionState {
+    return this.state;
+  }
+
+  onBook(listener: (slug: string, snapshot: BookSnapshot, frame: OrderbookFrame) => void): Unsubscribe {
+    return this.bookListeners.add(listener);
+  }
+
+  onOrderEvent(listener: (event: OrderEvent) => void): Unsubscribe {
+    return this.orderEventListeners.add(listener);
+  }
+
+  onPositions(listener: (frame: PositionsFrame) => void): Unsubscribe {
+    return this.positionsListeners.add(listener);
+  }
+
+  onMarketResolved(listener: (frame: MarketResolvedFrame) => void): Unsubscribe {
+    return this.resolvedListeners.add(listener);
+  }
+
+  onSystem(listener: (frame: NoticeFrame) => void): Unsubscribe {
+    return this.systemListeners.add(listener);
+  }
+
+  onException(listener: (frame: NoticeFrame) => void): Unsubscribe {
+    return this.exceptionListeners.add(listener);
+  }
+
+  onStateChange(listener: (state: FeedConnectionState) => void): Unsubscribe {
+    return this.stateListeners.add(listener);
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+
+  private connect(): void {
+    this.cancelRetry = null;
+    if (this.state.closed) return;
+    const attempt = this.failures;
+    this.notify(() => this.observer.onConnectAttempt?.(attempt));
+    this.setState('connecting');
+    const credentials = this.options.credentials;
+    const extraHeaders =
+      credentials === undefined ? undefined : socketHandshakeHeaders(credentials, this.scheduler.now(), this.options.headerPrefix);
+    let socket: Socket;
+    try {
+      const manager = new Manager(this.options.url, {
+        transports: ['websocket'],
+        reconnection: false,
+        autoConnect: false,
+        timeout: this.connectTimeoutMs,
+        path: this.options.socketPath ?? '/socket.io',
+        ...(extraHeaders === undefined ? {} : { extraHeaders }),
+      });
+      socket = manager.socket(this.namespace);
+    } catch (error) {
+      this.failed(null, `could not create the connection: ${describeError(error)}`);
+      return;
+    }
+    const connection: Connection = {
+      id: this.nextConnectionId++,
+      socket,
+      connected: false,
+      connectedAtMs: null,
+      cancelConnectTimeout: null,
+    };
+    this.connection = connection;
+    socket.on('connect', () => this.guard(connection, () => this.connected(connection)));
+    socket.on('connect_error', (error: Error) => this.guard(connection, () => this.failed(connection, error.message)));
+    socket.on('disconnect', (reason: string) => this.guard(connection, () => this.lose(connection, reason)));
+    socket.onAny((event: unknown, ...args: unknown[]) =>
+      this.guard(connection, () => this.handleFrame(typeof event === 'string' ? event : String(event), args[0])),
+    );
+    connection.cancelConnectTimeout = this.scheduler.schedule(this.connectTimeoutMs, () =>
+      this.guard(connection, () => {
+        if (!connection.connected) this.failed(connection, `no connection after ${this.connectTimeoutMs} ms`);
+      }),
+    );
+    socket.connect();
+  }
+
+  /** Runs a socket callback only for the current connection, and never lets it throw. */
+  private guard(connection: Connection, run: () => void): void {
+    if (this.connection !== connection || this.state.closed) return;
+    try {
+      run();
+    } catch (error) {
+      this.onceLog.warnOnce('handler-error', { err: describeError(error) }, 'market feed handler failed; continuing');
+    }
+  }
+
+  private connected(connection: Connection): void {
+    connection.cancelConnectTimeout?.();
+    connection.cancelConnectTimeout = null;
+    connection.connected = true;
+    connection.connectedAtMs = this.scheduler.now();
+    // Subscribe first, so whoever reacts to "connected" (the book store's REST resync) starts after it.
+    this.emitAllSubscriptions(connection.socket);
+    this.setState('connected');
+    safeLog(() => this.logger.info({ connects: this.state.connects, markets: this.markets.length }, 'market feed connected'));
+  }
+
+  private failed(connection: Connection | null, message: string): void {
+    this.notify(() => this.observer.onConnectError?.(message));
+    // Once per kind of failure (digits masked: ports, ages, counts); every failure is counted by the observer.
+    this.onceLog.warnOnce(`connect-error:${message.replace(/\d+/g, '#')}`, { err: message }, 'market feed connection attempt failed');
+    if (connection !== null) {
+      this.connection = null;
+      this.teardown(connection);
+    }
+    this.scheduleRetry();
+  }
+
+  private lose(connection: Connection, reason: string): void {
+    this.notify(() => this.observer.onDisconnect?.(reason));
+    safeLog(() => this.logger.warn({ reason }, 'market feed disconnected'));
+    const livedMs = connection.connectedAtMs === null ? 0 : this.scheduler.now() - connection.connectedAtMs;
+    if (livedMs >= this.backoff.resetAfterMs) this.failures = 0;
+    this.connection = null;
+    this.teardown(connection);
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.state.closed) return;
+    this.setState('disconnected');
+    const delay = backoffDelay(this.backoff, this.failures, this.random());
+    this.failures++;
+    this.cancelRetry?.();
+    this.cancelRetry = this.scheduler.schedule(delay, () => this.connect());
+  }
+
+  private teardown(connection: Connection): void {
+    connection.cancelConnectTimeout?.();
+    connection.cancelConnectTimeout = null;
+    connection.connected = false;
+    const socket = connection.socket;
+    try {
+      socket.offAny();
+      socket.off();
+      socket.disconnect();
+    } catch (error) {
+      this.onceLog.warnOnce('teardown-error', { err: describeError(error) }, 'market feed socket teardown failed');
+    }
+  }
+
+  private emitAllSubscriptions(socket: Socket): void {
+    if (this.markets.length > 0) this.emitMarketSubscriptions(socket);
+    if (this.authenticated && (this.options.subscribeOrderEvents ?? true)) socket.emit('subscribe_order_events');
+  }
+
+  private emitMarketSubscriptions(socket: Socket): void {
+    const marketSlugs = [...this.markets];
+    socket.emit('subscribe_market_prices', { marketSlugs });
+    if (this.authenticated) socket.emit('subscribe_positions', { marketSlugs: [...marketSlugs] });
+  }
+
+  private handleFrame(event: string, payload: unknown): void {
+    if (!isFeedEventName(event)) {
+      this.notify(() => this.observer.onUnknownEvent?.(event));
+      this.onceLog.warnOnce(`unknown:${event}`, { event }, 'market feed: unknown event ignored');
+      return;
+    }
+    const result = this.parsers.parse(event, payload);
+    if (!result.ok) {
+      const path = result.path;
+      this.notify(() => this.observer.onMalformedFrame?.(event, path));
+      this.onceLog.warnOnce(
+        `malformed:${event}:${path.replace(/\[\d+\]/g, '[]')}`,
+        { event, path, value: describeValue(result.value), reason: result.message },
+        'market feed: malformed frame dropped (logged once per event and field)',
+      );
+      return;
+    }
+    this.notify(() => this.observer.onFrame?.(event));
+    this.dispatch(result.value);
+  }
+
+  private dispatch(parsed: ParsedFrame): void {
+    switch (parsed.event) {
+      case 'orderbookUpdate':
+        this.bookListeners.emit(parsed.frame.slug, parsed.frame.snapshot, parsed.frame);
+        return;
+      case 'orderEvent':
+        this.orderEventListeners.emit(parsed.frame);
+        return;
+      case 'positions':
+        this.positionsListeners.emit(parsed.frame);
+        return;
+      case 'marketResolved':
+        safeLog(() => this.logger.info({ market: parsed.frame.slug, outcome: parsed.frame.winningOutcome }, 'market resolved'));
+        this.resolvedListeners.emit(parsed.frame);
+        return;
+      case 'system':
+        this.systemListeners.emit(parsed.frame);
+        return;
+      case 'exception': {
+        const message = parsed.frame.message ?? '(no message)';
+        this.onceLog.warnOnce(
+          `exception:${message.slice(0, 200).replace(/\d+/g, '#')}`,
+          { message: message.slice(0, 500) },
+          'market feed: exception from the venue',
+        );
+        this.exceptionListeners.emit(parsed.frame);
+        return;
+      }
+    }
+  }
+
+  private setState(status: FeedStatus, closed = false): void {
+    const previous = this.state;
+    if (previous.status === status && previous.closed === closed) return;
+    const now = this.scheduler.now();
+    const connected = status === 'connected';
+    this.state = Object.freeze({
+      status,
+      sinceMs: now,
+      downSinceMs: connected ? null : (previous.downSinceMs ?? now),
+      lastConnectedAtMs: connected ? now : previous.lastConnectedAtMs,
+      connects: connected ? previous.connects + 1 : previous.connects,
+      closed,
+    });
+    const state = this.state;
+    this.notify(() => this.observer.onStateChange?.(state));
+    this.stateListeners.emit(state);
+  }
+
+  private notify(call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.onceLog.warnOnce('observer-error', { err: describeError(error) }, 'market feed observer threw; continuing');
+    }
+  }
+}
+
+export function resolveBackoff(overrides: Partial<BackoffOptions> = {}): BackoffOptions {
+  const backoff: BackoffOptions = { ...DEFAULT_BACKOFF, ...overrides };
+  const positive = ['initialMs', 'maxMs', 'resetAfterMs'] as const;
+  for (const key of positive) {
+    if (!Number.isFinite(backoff[key]) || backoff[key] <= 0) {
+      throw new MarketDataConfigError(`feed.backoff.${key}`, backoff[key], 'must be a positive number of ms');
+    }
+  }
+  if (backoff.maxMs < backoff.initialMs) {
+    throw new MarketDataConfigError('feed.backoff.maxMs', backoff.maxMs, `must be at least initialMs (${backoff.initialMs})`);
+  }
+  if (!Number.isFinite(backoff.multiplier) || backoff.multiplier < 1) {
+    throw new MarketDataConfigError('feed.backoff.multiplier', backoff.multiplier, 'must be ≥ 1');
+  }
+  if (!Number.isFinite(backoff.jitter) || backoff.jitter < 0 || backoff.jitter > 1) {
+    throw new MarketDataConfigError('feed.backoff.jitter', backoff.jitter, 'must be in [0, 1]');
+  }
+  if (!Number.isSafeInteger(backoff.seed)) {
+    throw new MarketDataConfigError('feed.backoff.seed', backoff.seed, 'must be an integer');
+  }
+  return Object.freeze(backoff);
+}
+
+/** Delay before retry number `failures` (0-based): capped exponential growth, minus up to `jitter` of it. */
+export function backoffDelay(backoff: BackoffOptions, failures: number, uniform: number): number {
+  const base = Math.min(backoff.maxMs, backoff.initialMs * Math.pow(backoff.multiplier, Math.max(0, failures)));
+  return Math.round(base * (1 - backoff.jitter * uniform));
+}
+
+/** Small, fast, seedable PRNG (mulberry32) returning uniforms in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The URL without any user-info part (never log credentials embedded in a URL). */
+function urlForLog(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '(unparseable url)';
+  }
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}

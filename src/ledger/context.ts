@@ -1,0 +1,92 @@
+/**
+ * What every ledger repository shares: the connection, the injected clock, and the write discipline.
+ *
+ * Invariants: every write runs in an IMMEDIATE transaction; a ledger call made inside another (through
+ * `atomically` or a repo calling a repo) joins the outer transaction, and if it throws, the outer
+ * transaction is rolled back as a whole even if the caller catches the error, so half a fill can never
+ * commit. Observer notifications are queued and delivered only after the outermost transaction
+ * commits, so counts never include rolled-back work.
+ */
+import type { Database } from 'better-sqlite3';
+import { LedgerAbortedError } from './errors.js';
+import type { LedgerObserver } from './types.js';
+
+type Notification = (observer: LedgerObserver) => void;
+
+/** Carries a task's result out of the driver's transaction wrapper with its type intact. */
+class Task<T> {
+  result: { readonly value: T } | undefined;
+  constructor(private readonly fn: () => T) {}
+  run(): void {
+    this.result = { value: this.fn() };
+  }
+}
+
+export class LedgerContext {
+  private queue: Notification[] = [];
+  /** One wrapper for the connection's lifetime (creating one per call is costly in better-sqlite3). */
+  private readonly transaction;
+  private depth = 0;
+  private innerFailure: { readonly error: unknown } | null = null;
+
+  constructor(
+    readonly db: Database,
+    readonly now: () => number,
+    private readonly observer: LedgerObserver,
+  ) {
+    this.transaction = db.transaction((task: { run(): void }) => task.run());
+  }
+
+  /** Runs `fn` in a transaction, or inside the one already open (all or nothing either way). */
+  write<T>(operation: string, fn: () => T): T {
+    if (this.depth > 0) {
+      try {
+        return fn();
+      } catch (error) {
+        this.innerFailure ??= { error };
+        throw error;
+      }
+    }
+    const started = performance.now();
+    const task = new Task(() => {
+      const value = fn();
+      if (this.innerFailure !== null) throw new LedgerAbortedError(operation, this.innerFailure.error);
+      return value;
+    });
+    this.depth = 1;
+    this.innerFailure = null;
+    try {
+      this.transaction.immediate(task);
+    } catch (error) {
+      this.queue = [];
+      throw error;
+    } finally {
+      this.depth = 0;
+      this.innerFailure = null;
+    }
+    const result = task.result;
+    if (result === undefined) throw new Error(`ledger ${operation}: the transaction ran no task`);
+    const ms = performance.now() - started;
+    this.notify((observer) => observer.onWrite?.(operation, ms));
+    this.flush();
+    return result.value;
+  }
+
+  /** Queues a notification; delivered at once when no ledger transaction is open. */
+  notify(notification: Notification): void {
+    this.queue.push(notification);
+    if (this.depth === 0) this.flush();
+  }
+
+  private flush(): void {
+    const pending = this.queue;
+    this.queue = [];
+    for (const notification of pending) {
+      try {
+        notification(this.observer);
+      } catch {
+        // An observer that throws is ignored: metrics never break bookkeeping.
+      }
+    }
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The ledger's public surface: open it, record orders/events/fills/marks/resolutions/redemptions, read
+ * positions and PnL, reconcile with the venue, and produce the report. See docs/ledger.md.
+ */
+export { openLedger, LedgerStore } from './store.js';
+export type { LedgerOptions, CatchUp, LedgerTokenBalance, MarketReportRow, PnlReport, PnlQuery } from './store.js';
+export { openLedgerDatabase } from './database.js';
+export type { SynchronousMode, OpenDatabaseOptions } from './database.js';
+export { MIGRATIONS, migrate, latestVersion, schemaVersion } from './migrations.js';
+export type { Migration } from './migrations.js';
+export { LedgerInputError, LedgerConflictError, LedgerSchemaError, LedgerAbortedError, ReportArgsError } from './errors.js';
+export { reconcile, repairLedger, diffOrderFills, diffPositions } from './reconcile.js';
+export type { VenueOrderFill, VenuePosition, VenueView, ReconcileResult, RepairResult, RepairOptions } from './reconcile.js';
+export { runReport, parseReportArgs, parseSince, DEFAULT_LEDGER_PATH } from './report.js';
+export type { ReportOptions } from './report.js';
+export { formatReport, REPORT_FORMATS } from './report-format.js';
+export type { ReportFormat } from './report-format.js';
+export { KV_LAST_RECONCILIATION } from './kv-repo.js';
+export type { MarkInput, MarkOutcome, RedemptionDetails, RedemptionOutcome } from './market-repo.js';
+export type { OrderRecordOutcome, OrderUpdateOutcome } from './orders-repo.js';
+export * from './pnl.js';
+export * from './position-math.js';
+export * from './types.js';

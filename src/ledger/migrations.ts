@@ -1,0 +1,183 @@
+/**
+ * Versioned schema migrations, tracked by PRAGMA user_version. Each step runs in its own IMMEDIATE
+ * transaction together with the version bump, so a crash mid-migration leaves the previous version intact
+ * and the next open simply runs the step again. Applying the list to an up-to-date database is a no-op.
+ * A database newer than this build is refused rather than written to.
+ *
+ * Tables are STRICT (SQLite checks column types); every money column is an INTEGER of raw units.
+ */
+import type { Database } from 'better-sqlite3';
+import { LedgerSchemaError } from './errors.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+const V1_SQL = `
+CREATE TABLE orders (
+  client_order_id TEXT PRIMARY KEY,
+  venue_order_id  TEXT UNIQUE,
+  market_slug     TEXT NOT NULL,
+  slot            TEXT NOT NULL,
+  token           TEXT NOT NULL CHECK (token IN ('YES', 'NO')),
+  token_id        TEXT NOT NULL,
+  side            TEXT NOT NULL CHECK (side IN ('BUY', 'SELL')),
+  order_type      TEXT NOT NULL CHECK (order_type IN ('GTC', 'FAK', 'FOK')),
+  post_only       INTEGER NOT NULL CHECK (post_only IN (0, 1)),
+  price_ticks     INTEGER NOT NULL CHECK (price_ticks BETWEEN 1 AND 999),
+  size_raw        INTEGER NOT NULL CHECK (size_raw > 0),
+  remaining_raw   INTEGER NOT NULL CHECK (remaining_raw BETWEEN 0 AND size_raw),
+  status          TEXT NOT NULL CHECK (status IN ('pending-new', 'live', 'partially-filled', 'filled',
+                                                  'pending-cancel', 'canceled', 'rejected', 'unknown')),
+  created_at_ms   INTEGER NOT NULL,
+  updated_at_ms   INTEGER NOT NULL
+) STRICT;
+CREATE INDEX orders_open ON orders (status) WHERE status NOT IN ('filled', 'canceled', 'rejected');
+CREATE INDEX orders_updated ON orders (updated_at_ms);
+
+CREATE TABLE order_events (
+  event_id        TEXT PRIMARY KEY,
+  kind            TEXT NOT NULL,
+  payload         TEXT NOT NULL,
+  received_at_ms  INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE fills (
+  id                  INTEGER PRIMARY KEY,
+  trade_event_id      TEXT NOT NULL,
+  order_id            TEXT NOT NULL,
+  client_order_id     TEXT,
+  market_slug         TEXT NOT NULL,
+  token               TEXT NOT NULL CHECK (token IN ('YES', 'NO')),
+  token_id            TEXT NOT NULL,
+  side                TEXT NOT NULL CHECK (side IN ('BUY', 'SELL')),
+  price_ticks         INTEGER CHECK (price_ticks BETWEEN 1 AND 999),
+  size_raw            INTEGER NOT NULL CHECK (size_raw > 0),
+  collateral_raw      INTEGER NOT NULL CHECK (collateral_raw >= 0),
+  fee_raw             INTEGER NOT NULL CHECK (fee_raw >= 0),
+  role                TEXT CHECK (role IN ('maker', 'taker')),
+  kind                TEXT NOT NULL CHECK (kind IN ('trade', 'adjustment')),
+  source              TEXT NOT NULL CHECK (source IN ('venue', 'reconcile')),
+  state               TEXT NOT NULL CHECK (state IN ('provisional', 'mined', 'failed')),
+  reason              TEXT,
+  tx_hash             TEXT,
+  at_ms               INTEGER NOT NULL,
+  recorded_at_ms      INTEGER NOT NULL,
+  updated_at_ms       INTEGER NOT NULL,
+  realized_delta_raw  INTEGER NOT NULL DEFAULT 0,
+  position_after_raw  INTEGER NOT NULL DEFAULT 0,
+  cost_after_raw      INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (trade_event_id, order_id),
+  CHECK (kind = 'adjustment' OR (price_ticks IS NOT NULL AND role IS NOT NULL))
+) STRICT;
+CREATE INDEX fills_position ON fills (market_slug, token, at_ms, id);
+CREATE INDEX fills_order ON fills (order_id);
+CREATE INDEX fills_time ON fills (at_ms);
+CREATE INDEX fills_provisional ON fills (market_slug, token) WHERE state = 'provisional';
+
+CREATE TABLE fill_failures (
+  trade_event_id  TEXT NOT NULL,
+  order_id        TEXT NOT NULL,
+  reason          TEXT NOT NULL,
+  at_ms           INTEGER NOT NULL,
+  PRIMARY KEY (trade_event_id, order_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE positions (
+  market_slug     TEXT NOT NULL,
+  token           TEXT NOT NULL CHECK (token IN ('YES', 'NO')),
+  position_raw    INTEGER NOT NULL,
+  cost_raw        INTEGER NOT NULL,
+  realized_raw    INTEGER NOT NULL,
+  fees_raw        INTEGER NOT NULL,
+  volume_raw      INTEGER NOT NULL,
+  fill_count      INTEGER NOT NULL,
+  last_at_ms      INTEGER NOT NULL,
+  last_fill_id    INTEGER NOT NULL,
+  updated_at_ms   INTEGER NOT NULL,
+  PRIMARY KEY (market_slug, token)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE resolutions (
+  market_slug            TEXT PRIMARY KEY,
+  winning_outcome_index  INTEGER CHECK (winning_outcome_index IN (0, 1)),
+  payout_yes             INTEGER NOT NULL CHECK (payout_yes >= 0),
+  payout_no              INTEGER NOT NULL CHECK (payout_no >= 0),
+  resolved_at_ms         INTEGER NOT NULL,
+  recorded_at_ms         INTEGER NOT NULL,
+  CHECK (payout_yes + payout_no > 0)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE redemptions (
+  redemption_id   TEXT PRIMARY KEY,
+  market_slug     TEXT NOT NULL,
+  amount_raw      INTEGER NOT NULL CHECK (amount_raw >= 0),
+  tx_hash         TEXT,
+  at_ms           INTEGER NOT NULL,
+  recorded_at_ms  INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX redemptions_market ON redemptions (market_slug);
+
+CREATE TABLE marks (
+  market_slug  TEXT PRIMARY KEY,
+  mid_micros   INTEGER NOT NULL CHECK (mid_micros BETWEEN 1 AND 999999),
+  at_ms        INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE mark_day_open (
+  market_slug  TEXT NOT NULL,
+  day_start_ms INTEGER NOT NULL,
+  mid_micros   INTEGER NOT NULL CHECK (mid_micros BETWEEN 1 AND 999999),
+  PRIMARY KEY (market_slug, day_start_ms)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE kv (
+  key            TEXT PRIMARY KEY,
+  value          TEXT NOT NULL,
+  updated_at_ms  INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+`;
+
+/** The ledger's schema history. Append only: never edit a released step. */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial ledger schema', sql: V1_SQL }];
+
+export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
+  return migrations.reduce((max, step) => Math.max(max, step.version), 0);
+}
+
+export function schemaVersion(db: Database): number {
+  const version: unknown = db.pragma('user_version', { simple: true });
+  if (typeof version !== 'number') throw new LedgerSchemaError(db.name, `unreadable user_version ${String(version)}`);
+  return version;
+}
+
+/**
+ * Brings the database to the latest version; returns the versions applied (empty when up to date).
+ * Steps must be numbered 1, 2, 3, … in order.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  migrations.forEach((step, index) => {
+    if (step.version !== index + 1) {
+      throw new LedgerSchemaError(db.name, `migration list out of order at ${step.version} (${step.name})`);
+    }
+  });
+  const target = latestVersion(migrations);
+  const applied: number[] = [];
+  const current = schemaVersion(db);
+  if (current > target) {
+    throw new LedgerSchemaError(db.name, `schema version ${current} is newer than this build's ${target}`);
+  }
+  for (const step of migrations) {
+    const run = db.transaction(() => {
+      // Re-read inside the write lock: another connection may have migrated meanwhile.
+      if (schemaVersion(db) >= step.version) return false;
+      db.exec(step.sql);
+      db.pragma(`user_version = ${step.version}`);
+      return true;
+    });
+    if (run.immediate()) applied.push(step.version);
+  }
+  return applied;
+}

@@ -1,0 +1,112 @@
+/**
+ * `outcome-maker report [--db PATH] [--since WHEN] [--market SLUG] [--format table|json|csv]`:
+ * fills, volume, fees, positions, realized and unrealized PnL per market and in total.
+ *
+ * The CLI wiring calls `parseReportArgs` (or builds ReportOptions itself) and `runReport`, which returns
+ * the formatted text. The database must exist (a report never creates an empty ledger); it is opened
+ * like the bot opens it (pending migrations are applied), which is safe while the bot runs (WAL).
+ */
+import { existsSync } from 'node:fs';
+import { LedgerSchemaError, ReportArgsError } from './errors.js';
+import { utcDayStart } from './pnl.js';
+import { formatReport, REPORT_FORMATS, type ReportFormat } from './report-format.js';
+import { openLedger } from './store.js';
+
+export const DEFAULT_LEDGER_PATH = 'data/ledger.sqlite';
+
+export interface ReportOptions {
+  readonly db: string;
+  /** Activity (fills, volume, fees, realized) from this time on; positions and unrealized are as of now. */
+  readonly sinceMs?: number | undefined;
+  readonly market?: string | undefined;
+  readonly format?: ReportFormat | undefined;
+  /** Injected clock for the "as of" line. */
+  readonly nowMs?: number | undefined;
+}
+
+export async function runReport(options: ReportOptions): Promise<string> {
+  if (!existsSync(options.db)) throw new LedgerSchemaError(options.db, 'no ledger database at this path');
+  const ledger = openLedger({ path: options.db, mustExist: true });
+  try {
+    const report = ledger.pnl({ marketSlug: options.market, sinceMs: options.sinceMs });
+    return formatReport(report, options.format ?? 'table', {
+      asOfMs: options.nowMs ?? Date.now(),
+      sinceMs: options.sinceMs ?? null,
+      marketSlug: options.market ?? null,
+    });
+  } finally {
+    ledger.close();
+  }
+}
+
+const RELATIVE = /^(\d+)([mhd])$/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * `--since` values: `today` (00:00 UTC), a relative age (`90m`, `24h`, `7d`), a UTC date (`2025-01-31`),
+ * an ISO date-time with its zone (`2025-01-31T12:00:00Z`), or milliseconds since the epoch.
+ */
+export function parseSince(value: string, nowMs: number): number {
+  const text = value.trim();
+  if (text === 'today') return utcDayStart(nowMs);
+  const relative = RELATIVE.exec(text);
+  if (relative) {
+    const amount = Number(relative[1]);
+    const unit = UNIT_MS[relative[2] ?? ''];
+    if (unit !== undefined && Number.isSafeInteger(amount * unit)) return Math.max(0, nowMs - amount * unit);
+  }
+  if (/^\d+$/.test(text)) {
+    const ms = Number(text);
+    if (Number.isSafeInteger(ms)) return ms;
+  }
+  if (DATE_ONLY.test(text) || DATE_TIME_WITH_ZONE.test(text)) {
+    const ms = Date.parse(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
+    if (Number.isFinite(ms) && ms >= 0) return ms;
+  }
+  throw new ReportArgsError(
+    '--since',
+    value,
+    'expected today, an age like 24h or 7d, a date YYYY-MM-DD (UTC), an ISO date-time with zone, or epoch ms',
+  );
+}
+
+function isFormat(value: string): value is ReportFormat {
+  return REPORT_FORMATS.some((format) => format === value);
+}
+
+/** Parses the report's arguments (without the command name). Unknown options are errors. */
+export function parseReportArgs(
+  argv: readonly string[],
+  defaults: { readonly db?: string; readonly nowMs?: number } = {},
+): ReportOptions {
+  const nowMs = defaults.nowMs ?? Date.now();
+  const values = new Map<string, string>();
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    const match = /^--(db|since|market|format)(?:=(.*))?$/.exec(arg);
+    if (!match) throw new ReportArgsError('argument', arg, 'unknown option (expected --db, --since, --market, --format)');
+    const name = match[1] ?? '';
+    let value = match[2];
+    if (value === undefined) {
+      value = argv[index + 1];
+      index += 1;
+    }
+    if (value === undefined || value === '' || value.startsWith('--')) {
+      throw new ReportArgsError(`--${name}`, value, 'needs a value');
+    }
+    if (values.has(name)) throw new ReportArgsError(`--${name}`, value, 'given more than once');
+    values.set(name, value);
+  }
+  const format = values.get('format') ?? 'table';
+  if (!isFormat(format)) throw new ReportArgsError('--format', format, `expected one of ${REPORT_FORMATS.join(', ')}`);
+  const since = values.get('since');
+  return {
+    db: values.get('db') ?? defaults.db ?? DEFAULT_LEDGER_PATH,
+    sinceMs: since === undefined ? undefined : parseSince(since, nowMs),
+    market: values.get('market'),
+    format,
+    nowMs,
+  };
+}

@@ -1,0 +1,445 @@
+/**
+ * The ledger: the bot's source of truth for orders it placed, fills, positions and PnL, in one SQLite
+ * file. This module is the facade the rest of the bot calls; each table group lives in its own repo.
+ *
+ * Invariants: every fill the venue reports is stored exactly once (see fills-repo); positions always
+ * equal the replay of the fills (see positions-repo; `verify()` checks it); every write is one
+ * transaction, and `atomically(fn)` groups several calls (e.g. the raw event and the fill it carries)
+ * into one. Bad input throws a typed error and writes nothing.
+ */
+import type { Database } from 'better-sqlite3';
+import type { Outcome } from '../core/units.js';
+import type { FillView, PositionView } from '../strategy/contract.js';
+import { LedgerContext } from './context.js';
+import { openLedgerDatabase, type SynchronousMode } from './database.js';
+import { EventsRepo } from './events-repo.js';
+import { FillsRepo, type AdjustmentInput, type MarketActivity, type SyntheticFillInput } from './fills-repo.js';
+import { KvRepo } from './kv-repo.js';
+import { MarketRepo, type MarkInput, type MarkOutcome, type RedemptionDetails, type RedemptionOutcome } from './market-repo.js';
+import { OrdersRepo, type OrderRecordOutcome, type OrderUpdateOutcome } from './orders-repo.js';
+import {
+  DAY_MS,
+  dailyPnl,
+  marketPnl,
+  marketPnlSince,
+  totalPnl,
+  utcDayStart,
+  type DailyPnl,
+  type MarketPnl,
+  type MarketState,
+  type PnlTotals,
+  type TokenTotals,
+} from './pnl.js';
+import { averageCost } from './position-math.js';
+import { PositionsRepo } from './positions-repo.js';
+import { z } from 'zod';
+import type {
+  FailOutcome,
+  FillInput,
+  FillKey,
+  FillOutcome,
+  FillRecord,
+  LedgerObserver,
+  LedgerOrder,
+  Mark,
+  OrderInput,
+  OrderRef,
+  OrderUpdate,
+  Resolution,
+  ResolutionInput,
+  ResolutionOutcome,
+} from './types.js';
+import { checkId, checkReason, checkTimeMs, normaliseFillKey } from './validate.js';
+
+export interface LedgerOptions {
+  /** Database file; parent directories are created. ':memory:' for tests. */
+  readonly path: string;
+  /** Default FULL (see database.ts for why). */
+  readonly synchronous?: SynchronousMode;
+  /** Injected clock for recorded/updated times; default Date.now. */
+  readonly now?: () => number;
+  readonly observer?: LedgerObserver;
+  /** Refuse to create a missing file. */
+  readonly mustExist?: boolean;
+}
+
+export function openLedger(options: LedgerOptions): LedgerStore {
+  const db = openLedgerDatabase({
+    path: options.path,
+    ...(options.synchronous ? { synchronous: options.synchronous } : {}),
+    ...(options.mustExist ? { mustExist: true } : {}),
+  });
+  return new LedgerStore(db, options);
+}
+
+/** What a restart must catch up on from REST before quoting. */
+export interface CatchUp {
+  /** Orders the ledger last knew as live, pending or unknown. */
+  readonly orders: readonly LedgerOrder[];
+  /** Fills still provisional (MATCHED, not yet MINED or FAILED). */
+  readonly provisionalFills: readonly FillRecord[];
+}
+
+/** The ledger's holding of one token, as reconciliation compares it with the venue. */
+export interface LedgerTokenBalance {
+  readonly marketSlug: string;
+  readonly token: Outcome;
+  /** Tokens held per the ledger (0 once the market was redeemed). */
+  readonly balanceRaw: number;
+  /** Signed size of provisional fills inside balanceRaw. */
+  readonly pendingRaw: number;
+}
+
+export interface MarketReportRow extends MarketPnl {
+  readonly yes: TokenTotals;
+  readonly no: TokenTotals;
+  readonly midMicros: number | null;
+  readonly markAtMs: number | null;
+  readonly resolution: Resolution | null;
+  readonly redeemedRaw: number;
+  /** A redemption was recorded: the tokens are gone (balances read 0). */
+  readonly redeemed: boolean;
+}
+
+export interface PnlReport {
+  readonly markets: readonly MarketReportRow[];
+  readonly totals: PnlTotals;
+}
+
+export interface PnlQuery {
+  readonly marketSlug?: string | undefined;
+  /** Count fills, volume, fees and realized PnL from this time on (positions and unrealized are as of now). */
+  readonly sinceMs?: number | undefined;
+}
+
+/** A market whose fills all failed: nothing to show. */
+function isEmptyMarket(state: MarketState): boolean {
+  const empty = (token: TokenTotals) =>
+    token.positionRaw === 0 && token.costRaw === 0 && token.realizedRaw === 0 && token.feesRaw === 0 && token.fillCount === 0;
+  return empty(state.yes) && empty(state.no) && state.resolution === null && state.redeemedRaw === 0;
+}
+
+const slugRowSchema = z.object({ market_slug: z.string() });
+const countsRowSchema = z.object({ fills: z.number().int(), events: z.number().int(), orders: z.number().int() });
+
+export class LedgerStore {
+  private readonly ctx: LedgerContext;
+  private readonly orders: OrdersRepo;
+  private readonly events: EventsRepo;
+  private readonly positions: PositionsRepo;
+  private readonly fills: FillsRepo;
+  private readonly market: MarketRepo;
+  private readonly kv: KvRepo;
+  private readonly marketSlugs;
+  private readonly recentFillRows;
+  private readonly countRows;
+
+  constructor(
+    readonly db: Database,
+    options: { readonly now?: () => number; readonly observer?: LedgerObserver } = {},
+  ) {
+    this.ctx = new LedgerContext(db, options.now ?? Date.now, options.observer ?? {});
+    this.orders = new OrdersRepo(this.ctx);
+    this.events = new EventsRepo(this.ctx);
+    this.positions = new PositionsRepo(this.ctx);
+    this.fills = new FillsRepo(this.ctx, this.positions);
+    this.market = new MarketRepo(this.ctx);
+    this.kv = new KvRepo(this.ctx);
+    this.marketSlugs = db.prepare(
+      `SELECT market_slug FROM positions UNION SELECT market_slug FROM resolutions
+       UNION SELECT market_slug FROM redemptions ORDER BY market_slug`,
+    );
+    this.recentFillRows = db.prepare(
+      `SELECT token, side, price_ticks, size_raw, at_ms FROM fills
+        WHERE market_slug = ? AND at_ms >= ? AND kind = 'trade' AND state != 'failed' ORDER BY at_ms, id`,
+    );
+    this.countRows = db.prepare(
+      `SELECT (SELECT COUNT(*) FROM fills) AS fills, (SELECT COUNT(*) FROM order_events) AS events,
+              (SELECT COUNT(*) FROM orders) AS orders`,
+    );
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Runs several ledger calls as one transaction: all or nothing. */
+  atomically<T>(fn: () => T): T {
+    return this.ctx.write('atomically', fn);
+  }
+
+  // Orders ---------------------------------------------------------------------------------------
+
+  recordOrder(input: OrderInput): OrderRecordOutcome {
+    return this.orders.record(input);
+  }
+
+  updateOrder(ref: OrderRef, update: OrderUpdate): OrderUpdateOutcome {
+    return this.orders.updateOrder(ref, update);
+  }
+
+  getOrder(ref: OrderRef): LedgerOrder | null {
+    return this.orders.find(ref);
+  }
+
+  openOrders(): LedgerOrder[] {
+    return this.orders.openOrders();
+  }
+
+  /** Orders updated at or after `sinceMs` plus every open one: the status-batch input of reconciliation. */
+  recentlyActiveOrders(sinceMs: number): LedgerOrder[] {
+    return this.orders.recentlyActive(checkTimeMs('sinceMs', sinceMs));
+  }
+
+  pendingCatchUp(): CatchUp {
+    return { orders: this.orders.openOrders(), provisionalFills: this.fills.provisional() };
+  }
+
+  // Raw events -------------------------------------------------------------------------------------
+
+  /** Stores a raw event once; true when new. Group it with the fill it carries via `atomically`. */
+  recordEvent(eventId: string, kind: string, payload: unknown, receivedAtMs?: number): boolean {
+    return this.events.record(eventId, kind, payload, receivedAtMs);
+  }
+
+  hasEvent(eventId: string): boolean {
+    return this.events.has(eventId);
+  }
+
+  // Fills ----------------------------------------------------------------------------------------
+
+  recordFill(input: FillInput): FillOutcome {
+    return this.fills.record(input);
+  }
+
+  recordFills(inputs: readonly FillInput[]): FillOutcome[] {
+    return this.fills.recordMany(inputs);
+  }
+
+  /** Settlement FAILED when only the key is known. */
+  failFill(key: FillKey, details: { reason: string; atMs: number }): FailOutcome {
+    return this.fills.fail(key, details);
+  }
+
+  getFill(key: FillKey): FillRecord | null {
+    return this.fills.find(normaliseFillKey(key));
+  }
+
+  fillsForOrder(orderId: string): FillRecord[] {
+    return this.fills.forOrder(checkId('orderId', orderId));
+  }
+
+  /** Trades (not failed) of a market timed at or after `sinceMs`, oldest first: MarketView.recentFills. */
+  recentFills(marketSlug: string, sinceMs: number): FillView[] {
+    const rows = this.recentFillRows.all(checkId('marketSlug', marketSlug), checkTimeMs('sinceMs', sinceMs));
+    return rows.map((raw) => {
+      const row = recentFillRowSchema.parse(raw);
+      return { token: row.token, side: row.side, priceTicks: row.price_ticks, sizeRaw: row.size_raw, atMs: row.at_ms };
+    });
+  }
+
+  // Market facts ---------------------------------------------------------------------------------
+
+  recordMark(input: MarkInput): MarkOutcome {
+    return this.market.recordMark(input);
+  }
+
+  recordMarks(inputs: readonly MarkInput[]): MarkOutcome[] {
+    return this.market.recordMarks(inputs);
+  }
+
+  getMark(marketSlug: string): Mark | null {
+    return this.market.getMark(marketSlug);
+  }
+
+  recordResolution(marketSlug: string, input: ResolutionInput, resolvedAtMs: number): ResolutionOutcome {
+    return this.market.recordResolution(marketSlug, input, resolvedAtMs);
+  }
+
+  getResolution(marketSlug: string): Resolution | null {
+    return this.market.getResolution(marketSlug);
+  }
+
+  recordRedemption(marketSlug: string, amountRaw: number, details: RedemptionDetails): RedemptionOutcome {
+    return this.market.recordRedemption(marketSlug, amountRaw, details);
+  }
+
+  getKv(key: string): string | null {
+    return this.kv.get(key);
+  }
+
+  setKv(key: string, value: string): void {
+    this.kv.set(key, value);
+  }
+
+  // Positions and PnL ----------------------------------------------------------------------------
+
+  tokenPosition(marketSlug: string, token: Outcome): TokenTotals {
+    return this.positions.get(marketSlug, token);
+  }
+
+  /** The position part of the strategy's PositionView (the caller adds free collateral and locked sizes). */
+  marketPosition(marketSlug: string): Omit<PositionView, 'freeCollateralRaw'> {
+    const yes = this.positions.get(marketSlug, 'YES');
+    const no = this.positions.get(marketSlug, 'NO');
+    const redeemed = this.market.redeemed().has(marketSlug);
+    return {
+      yesRaw: redeemed ? 0 : yes.positionRaw,
+      noRaw: redeemed ? 0 : no.positionRaw,
+      yesAvgCost: redeemed ? null : averageCost(yes),
+      noAvgCost: redeemed ? null : averageCost(no),
+    };
+  }
+
+  /** Markets with fills, a resolution or a redemption. */
+  markets(): string[] {
+    return this.marketSlugs.all().map((row) => slugRowSchema.parse(row).market_slug);
+  }
+
+  marketState(marketSlug: string, redeemed: ReadonlyMap<string, number> = this.market.redeemed()): MarketState {
+    const resolution = this.market.getResolution(marketSlug);
+    return {
+      marketSlug,
+      yes: this.positions.get(marketSlug, 'YES'),
+      no: this.positions.get(marketSlug, 'NO'),
+      midMicros: this.market.getMark(marketSlug)?.midMicros ?? null,
+      resolution,
+      redeemedRaw: redeemed.get(marketSlug) ?? 0,
+    };
+  }
+
+  /** PnL per market and in total (see pnl.ts for the definitions). */
+  pnl(query: PnlQuery = {}): PnlReport {
+    const only = query.marketSlug === undefined ? null : checkId('marketSlug', query.marketSlug);
+    const sinceMs = query.sinceMs === undefined ? null : checkTimeMs('sinceMs', query.sinceMs);
+    const redeemed = this.market.redeemed();
+    const activity = new Map<string, MarketActivity>();
+    if (sinceMs !== null) for (const entry of this.fills.activityBetween(sinceMs)) activity.set(entry.marketSlug, entry);
+    const slugs = this.markets().filter((slug) => only === null || slug === only);
+    const states = slugs.map((slug) => this.marketState(slug, redeemed)).filter((state) => !isEmptyMarket(state));
+    const markets = states.map((state): MarketReportRow => {
+      const slug = state.marketSlug;
+      const mark = this.market.getMark(slug);
+      const figures =
+        sinceMs === null
+          ? marketPnl(state)
+          : marketPnlSince(state, activity.get(slug) ?? { fillCount: 0, volumeRaw: 0, feesRaw: 0, realizedRaw: 0 }, sinceMs);
+      return {
+        ...figures,
+        yes: state.yes,
+        no: state.no,
+        midMicros: mark?.midMicros ?? null,
+        markAtMs: mark?.atMs ?? null,
+        resolution: this.market.getResolution(slug),
+        redeemedRaw: state.redeemedRaw,
+        redeemed: redeemed.has(slug),
+      };
+    });
+    return { markets, totals: totalPnl(markets) };
+  }
+
+  /**
+   * PnL of the UTC day containing `nowMs` (what the daily loss limit reads): fills and resolutions timed
+   * in the day, positions at its start and end, marks in force at its start and end (for the current
+   * day: the latest mark).
+   */
+  dailyPnl(nowMs: number): DailyPnl {
+    const dayStartMs = utcDayStart(checkTimeMs('nowMs', nowMs));
+    const dayEndMs = dayStartMs + DAY_MS;
+    const inDay = new Map(this.fills.activityBetween(dayStartMs, dayEndMs).map((entry) => [entry.marketSlug, entry]));
+    const inputs = this.markets().map((slug) => {
+      const resolution = this.market.getResolution(slug);
+      return {
+        marketSlug: slug,
+        open: {
+          yes: this.positions.before(slug, 'YES', dayStartMs),
+          no: this.positions.before(slug, 'NO', dayStartMs),
+          midMicros: this.market.dayOpenMark(slug, dayStartMs),
+        },
+        now: {
+          yes: this.positions.before(slug, 'YES', dayEndMs),
+          no: this.positions.before(slug, 'NO', dayEndMs),
+          midMicros: this.market.dayOpenMark(slug, dayEndMs) ?? this.market.getMark(slug)?.midMicros ?? null,
+        },
+        realizedTodayRaw: inDay.get(slug)?.realizedRaw ?? 0,
+        feesTodayRaw: inDay.get(slug)?.feesRaw ?? 0,
+        resolution: resolution !== null && resolution.resolvedAtMs < dayEndMs ? resolution : null,
+      };
+    });
+    return dailyPnl(dayStartMs, inputs);
+  }
+
+  // Reconciliation support -----------------------------------------------------------------------
+
+  /** Σ size of trades that have not failed, per venue order id. */
+  orderFilledTotals(orderIds: readonly string[]): Map<string, number> {
+    return this.fills.filledByOrder(orderIds.map((id, index) => checkId(`orderIds[${index}]`, id)));
+  }
+
+  tokenBalances(): LedgerTokenBalance[] {
+    const redeemed = this.market.redeemed();
+    const pending = this.fills.pendingByKey();
+    return this.positions.all().map(({ marketSlug, token, totals }) => ({
+      marketSlug,
+      token,
+      balanceRaw: redeemed.has(marketSlug) ? 0 : totals.positionRaw,
+      pendingRaw: pending.get(`${marketSlug}|${token}`) ?? 0,
+    }));
+  }
+
+  tokenIdFor(marketSlug: string, token: Outcome): string | null {
+    return this.fills.tokenIdFor(marketSlug, token);
+  }
+
+  /** Reconciliation writes (used by reconcile.ts; each is recorded with its reason). */
+  applySyntheticFill(input: SyntheticFillInput): FillOutcome {
+    return this.ctx.write('syntheticFill', () => this.fills.insertSynthetic(input));
+  }
+
+  applyAdjustment(input: AdjustmentInput): FillOutcome {
+    return this.ctx.write('positionAdjustment', () => this.fills.insertAdjustment(input));
+  }
+
+  reverseFill(key: FillKey, reason: string): boolean {
+    const checked = normaliseFillKey(key);
+    const why = checkReason('reason', reason);
+    return this.ctx.write('reverseFill', () => {
+      const stored = this.fills.find(checked);
+      if (stored === null || stored.state === 'failed') return false;
+      this.fills.markFailed(stored, why);
+      return true;
+    });
+  }
+
+  // Integrity ------------------------------------------------------------------------------------
+
+  counts(): { fills: number; events: number; orders: number } {
+    return countsRowSchema.parse(this.countRows.get());
+  }
+
+  /** SQLite's quick_check plus positions == replay of fills. Empty when consistent. Read-only. */
+  verify(): string[] {
+    const problems: string[] = [];
+    const check: unknown = this.db.pragma('quick_check', { simple: true });
+    if (check !== 'ok') problems.push(`sqlite quick_check: ${String(check)}`);
+    problems.push(...this.positions.verify());
+    return problems;
+  }
+
+  /** Notifies the observer outside any write (used by reconcile for mismatches and repairs). */
+  notify(notification: (observer: LedgerObserver) => void): void {
+    this.ctx.notify(notification);
+  }
+
+  now(): number {
+    return this.ctx.now();
+  }
+}
+
+const recentFillRowSchema = z.object({
+  token: z.enum(['YES', 'NO']),
+  side: z.enum(['BUY', 'SELL']),
+  price_ticks: z.number().int(),
+  size_raw: z.number().int(),
+  at_ms: z.number().int(),
+});

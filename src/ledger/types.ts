@@ -1,0 +1,248 @@
+/**
+ * The ledger's own typed inputs and outputs. The socket/REST layer (owned elsewhere) maps venue frames
+ * to these; nothing here knows the wire format.
+ *
+ * Units: prices are integer ticks (1..999), sizes and collateral raw integers (1e6 = 1 share / 1 USDC),
+ * times ms since the epoch. Signed amounts (positions, PnL) are raw integers that may be negative.
+ */
+import type { OrderType, Outcome, Side } from '../core/units.js';
+
+export type { OrderType, Outcome, Side };
+
+/** Order states as the order manager names them (DESIGN §3). */
+export const ORDER_STATUSES = [
+  'pending-new',
+  'live',
+  'partially-filled',
+  'filled',
+  'pending-cancel',
+  'canceled',
+  'rejected',
+  'unknown',
+] as const;
+export type LedgerOrderStatus = (typeof ORDER_STATUSES)[number];
+/** Statuses after which an order can no longer trade (a later non-terminal update is stale). */
+export const TERMINAL_ORDER_STATUSES: readonly LedgerOrderStatus[] = ['filled', 'canceled', 'rejected'];
+
+export interface OrderInput {
+  readonly clientOrderId: string;
+  /** The venue's order id (UUID), once the placement was acknowledged. */
+  readonly venueOrderId?: string | undefined;
+  readonly marketSlug: string;
+  readonly slot: string;
+  readonly token: Outcome;
+  readonly tokenId: string;
+  readonly side: Side;
+  readonly orderType?: OrderType | undefined;
+  readonly postOnly?: boolean | undefined;
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+  /** Defaults to sizeRaw. */
+  readonly remainingRaw?: number | undefined;
+  /** Defaults to 'pending-new'. */
+  readonly status?: LedgerOrderStatus | undefined;
+  readonly atMs: number;
+}
+
+/** Identifies an order by either id. */
+export type OrderRef = { readonly clientOrderId: string } | { readonly venueOrderId: string };
+
+export interface OrderUpdate {
+  readonly status?: LedgerOrderStatus | undefined;
+  /** Only ever decreases: a larger value than stored (a reordered, older update) is ignored. */
+  readonly remainingRaw?: number | undefined;
+  readonly venueOrderId?: string | undefined;
+  readonly atMs: number;
+}
+
+export interface LedgerOrder {
+  readonly clientOrderId: string;
+  readonly venueOrderId: string | null;
+  readonly marketSlug: string;
+  readonly slot: string;
+  readonly token: Outcome;
+  readonly tokenId: string;
+  readonly side: Side;
+  readonly orderType: OrderType;
+  readonly postOnly: boolean;
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+  readonly remainingRaw: number;
+  readonly status: LedgerOrderStatus;
+  readonly createdAtMs: number;
+  readonly updatedAtMs: number;
+}
+
+/**
+ * Settlement state of a fill: MATCHED → provisional, MINED → mined, FAILED → failed.
+ * Precedence failed > mined > provisional: the stored state is the highest seen, whatever the arrival
+ * order, so the outcome depends only on the set of frames received.
+ */
+export const FILL_STATES = ['provisional', 'mined', 'failed'] as const;
+export type FillState = (typeof FILL_STATES)[number];
+export type FillRole = 'maker' | 'taker';
+/** `trade` = a venue trade (or a reconciliation stand-in for one); `adjustment` = a position correction. */
+export type FillKind = 'trade' | 'adjustment';
+export type FillSource = 'venue' | 'reconcile';
+
+export interface FillInput {
+  /** The venue's trade event id (SETTLEMENT `tradeEventId`, POST /orders `execution.tradeEventId`). */
+  readonly tradeEventId: string;
+  /** The venue order id of OUR order in this trade. (tradeEventId, orderId) identifies the fill. */
+  readonly orderId: string;
+  readonly clientOrderId?: string | undefined;
+  readonly marketSlug: string;
+  readonly token: Outcome;
+  readonly tokenId: string;
+  readonly side: Side;
+  /** The fill price in ticks (for a sweep, the average rounded to a tick; collateralRaw is exact). */
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+  /** Collateral paid (BUY) or received (SELL), raw. Defaults to collateralRaw(size, price, side). */
+  readonly collateralRaw?: number | undefined;
+  /** Fee charged, raw USDC (takers only; 0 for makers). */
+  readonly feeRaw: number;
+  readonly role: FillRole;
+  readonly state: FillState;
+  readonly atMs: number;
+  readonly txHash?: string | undefined;
+}
+
+export interface FillKey {
+  readonly tradeEventId: string;
+  readonly orderId: string;
+}
+
+/** inserted = new fill; updated = state advanced (or data amended); duplicate = nothing changed. */
+export type FillOutcome = 'inserted' | 'updated' | 'duplicate';
+/** pending = the fill is not known yet: it will be born failed when it arrives. */
+export type FailOutcome = 'updated' | 'duplicate' | 'pending';
+
+export interface FillRecord {
+  readonly id: number;
+  readonly tradeEventId: string;
+  readonly orderId: string;
+  readonly clientOrderId: string | null;
+  readonly marketSlug: string;
+  readonly token: Outcome;
+  readonly tokenId: string;
+  readonly side: Side;
+  readonly priceTicks: number | null;
+  readonly sizeRaw: number;
+  readonly collateralRaw: number;
+  readonly feeRaw: number;
+  readonly role: FillRole | null;
+  readonly kind: FillKind;
+  readonly source: FillSource;
+  readonly state: FillState;
+  readonly reason: string | null;
+  readonly txHash: string | null;
+  readonly atMs: number;
+  readonly recordedAtMs: number;
+  /** Derived by the position replay: realized PnL of this fill (average cost), position and cost after it. */
+  readonly realizedDeltaRaw: number;
+  readonly positionAfterRaw: number;
+  readonly costAfterRaw: number;
+}
+
+/** Market resolution: a winning outcome (0 = YES, 1 = NO) or payout numerators [yes, no] for a split. */
+export type ResolutionInput =
+  | { readonly winningOutcomeIndex: 0 | 1 }
+  | { readonly payoutNumerators: readonly [number, number] };
+
+export interface Resolution {
+  readonly marketSlug: string;
+  /** null for a payout split. */
+  readonly winningOutcomeIndex: 0 | 1 | null;
+  readonly payoutYes: number;
+  readonly payoutNo: number;
+  readonly resolvedAtMs: number;
+}
+
+export type ResolutionOutcome = 'inserted' | 'updated' | 'duplicate';
+
+export interface Mark {
+  readonly marketSlug: string;
+  /** YES mid in millionths of a unit (500500 = 0.5005): exact for half-tick mids. */
+  readonly midMicros: number;
+  readonly atMs: number;
+}
+
+/** A conflict the ledger resolved by rule; counted by the observer so an operator sees it. */
+export interface LedgerConflict {
+  readonly kind:
+    | 'fill-data-differs'
+    | 'fill-failed-after-mined'
+    | 'fill-mined-after-failed'
+    | 'resolution-changed'
+    | 'redemption-differs';
+  readonly key: string;
+  readonly detail: string;
+}
+
+/** The venue and the ledger disagree; both values are given. */
+export type Mismatch =
+  | {
+      readonly kind: 'order-filled';
+      readonly orderId: string;
+      readonly clientOrderId: string | null;
+      readonly venueFilledRaw: number;
+      readonly ledgerFilledRaw: number;
+    }
+  | {
+      readonly kind: 'position';
+      readonly marketSlug: string;
+      readonly token: Outcome;
+      readonly venueRaw: number;
+      /** The ledger's balance counting every fill that has not failed. */
+      readonly ledgerRaw: number;
+      /** Signed size of still-provisional fills included in ledgerRaw (the venue may not count them yet). */
+      readonly pendingRaw: number;
+    };
+
+/** What `repairLedger` did (or could not do) about a mismatch. Each write is recorded with its reason. */
+export type RepairAction =
+  | {
+      readonly kind: 'synthetic-fill';
+      readonly tradeEventId: string;
+      readonly orderId: string;
+      readonly marketSlug: string;
+      readonly token: Outcome;
+      readonly side: Side;
+      readonly priceTicks: number;
+      readonly sizeRaw: number;
+      readonly reason: string;
+    }
+  | {
+      readonly kind: 'fill-reversed';
+      readonly tradeEventId: string;
+      readonly orderId: string;
+      readonly sizeRaw: number;
+      readonly reason: string;
+    }
+  | {
+      readonly kind: 'position-adjusted';
+      readonly tradeEventId: string;
+      readonly marketSlug: string;
+      readonly token: Outcome;
+      readonly deltaRaw: number;
+      readonly priceMicros: number;
+      readonly reason: string;
+    }
+  | { readonly kind: 'unrepaired'; readonly mismatch: Mismatch; readonly reason: string };
+
+/**
+ * Hooks for everything an operator would want counted. Called after the transaction commits;
+ * an observer that throws is ignored (metrics never break bookkeeping).
+ */
+export interface LedgerObserver {
+  onFill?(outcome: FillOutcome, state: FillState, source: FillSource): void;
+  onEvent?(kind: string, isNew: boolean): void;
+  onConflict?(conflict: LedgerConflict): void;
+  /** A (market, token) position was rebuilt from its fills (a reversal or an out-of-order fill). */
+  onReplay?(marketSlug: string, token: Outcome, fills: number, ms: number): void;
+  onMismatch?(mismatch: Mismatch): void;
+  onRepair?(action: RepairAction): void;
+  /** Duration of each write transaction, by operation name. */
+  onWrite?(operation: string, ms: number): void;
+}

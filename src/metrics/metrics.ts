@@ -1,0 +1,420 @@
+/**
+ * Every Prometheus metric of the bot, in one place, on an injected prom-client Registry.
+ *
+ * Owns: metric names (all `outcome_maker_…`, listed in METRIC_NAMES), help texts, label sets, buckets and
+ * the conversion from the bot's exact units (raw 1e6 integers, milliseconds) to Prometheus base units
+ * (shares, USDC, seconds). Callers use the typed `Metrics` methods and never see a metric name.
+ * Invariants: label values are bounded (each label keeps at most a fixed number of distinct values; the
+ * rest are counted as `other`), so a bad caller cannot explode the series count; nothing here throws on a
+ * bad number: a non-finite observation (or a negative counter increment) is dropped and counted in
+ * `outcome_maker_metric_rejections_total`.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { RAW_PER_UNIT } from '../core/units.js';
+
+export const METRIC_PREFIX = 'outcome_maker_';
+
+/** Every metric this module registers (Node's default process metrics come on top, unprefixed). */
+export const METRIC_NAMES = [
+  'outcome_maker_build_info',
+  'outcome_maker_metric_rejections_total',
+  'outcome_maker_book_updates_total',
+  'outcome_maker_book_age_seconds',
+  'outcome_maker_book_resyncs_total',
+  'outcome_maker_feed_connected',
+  'outcome_maker_feed_reconnects_total',
+  'outcome_maker_feed_frozen_total',
+  'outcome_maker_feed_malformed_frames_total',
+  'outcome_maker_requotes_total',
+  'outcome_maker_requote_latency_seconds',
+  'outcome_maker_risk_blocks_total',
+  'outcome_maker_http_requests_total',
+  'outcome_maker_http_request_duration_seconds',
+  'outcome_maker_http_retries_total',
+  'outcome_maker_limiter_queue_depth',
+  'outcome_maker_limiter_wait_seconds',
+  'outcome_maker_orders_placed_total',
+  'outcome_maker_orders_canceled_total',
+  'outcome_maker_orders_rejected_total',
+  'outcome_maker_orders_unknown_total',
+  'outcome_maker_open_orders',
+  'outcome_maker_fills_total',
+  'outcome_maker_fill_volume_shares_total',
+  'outcome_maker_fill_notional_usdc_total',
+  'outcome_maker_position_shares',
+  'outcome_maker_pnl_usdc',
+  'outcome_maker_daily_pnl_usdc',
+  'outcome_maker_exposure_usdc',
+  'outcome_maker_trading_mode',
+  'outcome_maker_kill_switch_engaged',
+  'outcome_maker_kill_switch_trips_total',
+  'outcome_maker_expected_reward_usdc_per_day',
+  'outcome_maker_ledger_mismatches_total',
+] as const;
+
+export type MetricName = (typeof METRIC_NAMES)[number];
+
+/**
+ * prom-client default metrics removed because they break `promtool check metrics` (gauges named `_total`).
+ * The same figures remain, split by type, in nodejs_active_handles / _requests / _resources.
+ */
+export const DROPPED_DEFAULT_METRICS: readonly string[] = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+export type FeedEvent = 'orderbookUpdate' | 'orderEvent' | 'positions' | 'marketResolved' | 'system' | 'exception' | 'other';
+export type ResyncReason = 'subscribe' | 'reconnect' | 'frozen' | 'invalid' | 'stale' | 'manual';
+/** An HTTP status code, or why there was none. */
+export type HttpStatus = number | 'timeout' | 'network';
+export type RetryReason = 'too_early' | 'rate_limited' | 'server_error' | 'timeout' | 'network';
+export type TradingModeName = 'normal' | 'post_only' | 'cancel_only' | 'disabled';
+export type OrderSide = 'BUY' | 'SELL';
+
+export const TRADING_MODES: readonly TradingModeName[] = ['normal', 'post_only', 'cancel_only', 'disabled'];
+const RESYNC_REASONS: readonly ResyncReason[] = ['subscribe', 'reconnect', 'frozen', 'invalid', 'stale', 'manual'];
+const FEED_EVENTS: readonly FeedEvent[] = ['orderbookUpdate', 'orderEvent', 'positions', 'marketResolved', 'system', 'exception', 'other'];
+
+/** The bot's metrics. Sizes and amounts are raw integers (1e6 = 1 share / 1 USDC), durations milliseconds. */
+export interface Metrics {
+  readonly registry: Registry;
+  /** A book frame (or snapshot) was applied: counts it and restarts the market's book age. */
+  bookUpdated(market: string): void;
+  bookResynced(market: string, reason: ResyncReason): void;
+  /** Drop every per-market series of a market the bot no longer trades. */
+  forgetMarket(market: string): void;
+  feedConnected(connected: boolean): void;
+  feedReconnected(): void;
+  /** The watchdog found the feed silent while connected. */
+  feedFrozen(): void;
+  /** A frame failed validation; unknown event names are counted as `other`. */
+  malformedFrame(event: string): void;
+  /** A requote finished: latency from the book change to the plan. */
+  requoted(market: string, latencyMs: number): void;
+  /** The risk gate or trading mode stopped a quote or order. */
+  riskBlocked(market: string, reason: string): void;
+  /** One HTTP attempt finished (`endpoint` is a route template such as `POST /orders`, never a raw path). */
+  httpRequest(endpoint: string, status: HttpStatus, durationMs: number): void;
+  httpRetry(endpoint: string, reason: RetryReason): void;
+  limiterQueueDepth(depth: number): void;
+  /** Time a request waited in the limiter before it started. */
+  limiterWaited(waitMs: number): void;
+  orderPlaced(market: string, side: OrderSide): void;
+  orderCanceled(market: string): void;
+  orderRejected(market: string, reason: string): void;
+  /** A placement or cancel whose outcome is unknown (timeout, 5xx, disconnect). */
+  orderUnknown(market: string): void;
+  openOrders(market: string, count: number): void;
+  fill(market: string, side: OrderSide, sizeRaw: number, notionalRaw: number): void;
+  position(market: string, yesRaw: number, noRaw: number): void;
+  /** Signed raw USDC. */
+  pnl(market: string, realizedRaw: number, unrealizedRaw: number): void;
+  /** Realized + unrealized since 00:00 UTC, all markets, signed raw USDC. */
+  dailyPnl(totalRaw: number): void;
+  /** USDC at risk in the market (position cost + open and unknown BUY collateral), raw. */
+  exposure(market: string, notionalRaw: number): void;
+  tradingMode(mode: TradingModeName): void;
+  /** Kill switch state; a change to engaged counts one trip for `reason`. */
+  killSwitch(engaged: boolean, reason?: string): void;
+  expectedRewardPerDay(market: string, usdcPerDay: number): void;
+  ledgerMismatch(kind: string): void;
+}
+
+export interface CreateMetricsOptions {
+  readonly registry: Registry;
+  /** Clock for book ages, ms since epoch (default Date.now). */
+  readonly now?: () => number;
+  /** Also register Node's default process metrics (default true). */
+  readonly collectDefault?: boolean;
+  /** Reported in outcome_maker_build_info{version}. */
+  readonly version?: string;
+}
+
+/** At most `limit` distinct values per label; later ones become `other`. */
+class BoundedLabel {
+  readonly #seen = new Set<string>();
+  constructor(readonly limit: number) {}
+  value(raw: string): string {
+    const text = raw === '' ? 'none' : raw.slice(0, 120);
+    if (this.#seen.has(text)) return text;
+    if (this.#seen.size >= this.limit) return 'other';
+    this.#seen.add(text);
+    return text;
+  }
+  forget(raw: string): void {
+    this.#seen.delete(raw);
+  }
+  values(): string[] {
+    return [...this.#seen];
+  }
+}
+
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const HTTP_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const WAIT_BUCKETS = [0.001, 0.01, 0.05, 0.1, 0.3, 0.6, 1, 2.5, 5, 10, 30, 60];
+
+export function createMetrics(options: CreateMetricsOptions): Metrics {
+  const registry = options.registry;
+  const now = options.now ?? Date.now;
+  const registers = [registry];
+  if (options.collectDefault ?? true) {
+    collectDefaultMetrics({ register: registry });
+    for (const name of DROPPED_DEFAULT_METRICS) registry.removeSingleMetric(name);
+  }
+
+  const markets = new BoundedLabel(500);
+  const endpoints = new BoundedLabel(64);
+  const reasons = new BoundedLabel(64);
+  const statuses = new BoundedLabel(64);
+  const bookUpdatedAt = new Map<string, number>();
+
+  const buildInfo = new Gauge({ name: 'outcome_maker_build_info', help: 'Always 1; the version label says which build runs.', labelNames: ['version'] as const, registers });
+  buildInfo.set({ version: options.version ?? 'unknown' }, 1);
+  const rejections = new Counter({
+    name: 'outcome_maker_metric_rejections_total',
+    help: 'Observations dropped because their value was not a finite number (or a negative counter increment).',
+    labelNames: ['metric'] as const,
+    registers,
+  });
+
+  const bookUpdates = new Counter({ name: 'outcome_maker_book_updates_total', help: 'Order-book frames and snapshots applied.', labelNames: ['market'] as const, registers });
+  const bookAge = new Gauge({
+    name: 'outcome_maker_book_age_seconds',
+    help: 'Seconds since the market\'s book was last updated (at scrape time).',
+    labelNames: ['market'] as const,
+    registers,
+    collect() {
+      const at = now();
+      for (const [market, updated] of bookUpdatedAt) bookAge.set({ market }, Math.max(0, (at - updated) / 1000));
+    },
+  });
+  const bookResyncs = new Counter({
+    name: 'outcome_maker_book_resyncs_total',
+    help: 'Book resynchronisations (resubscribe + REST snapshot), by reason.',
+    labelNames: ['market', 'reason'] as const,
+    registers,
+  });
+  const feedConnected = new Gauge({ name: 'outcome_maker_feed_connected', help: '1 while the market feed socket is connected.', registers });
+  feedConnected.set(0);
+  const feedReconnects = new Counter({ name: 'outcome_maker_feed_reconnects_total', help: 'Market feed reconnections.', registers });
+  const feedFrozen = new Counter({ name: 'outcome_maker_feed_frozen_total', help: 'Times the watchdog found the feed silent while connected.', registers });
+  const malformed = new Counter({
+    name: 'outcome_maker_feed_malformed_frames_total',
+    help: 'Feed frames rejected by validation, by event name.',
+    labelNames: ['event'] as const,
+    registers,
+  });
+  const requotes = new Counter({ name: 'outcome_maker_requotes_total', help: 'Requotes (strategy run and plan made).', labelNames: ['market'] as const, registers });
+  const requoteLatency = new Histogram({
+    name: 'outcome_maker_requote_latency_seconds',
+    help: 'Time from a book change to the order plan.',
+    labelNames: ['market'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const riskBlocks = new Counter({
+    name: 'outcome_maker_risk_blocks_total',
+    help: 'Quotes or orders stopped by the risk gate or the trading mode, by reason.',
+    labelNames: ['market', 'reason'] as const,
+    registers,
+  });
+  const httpRequests = new Counter({
+    name: 'outcome_maker_http_requests_total',
+    help: 'HTTP attempts to the venue, by endpoint and status (a code, timeout or network).',
+    labelNames: ['endpoint', 'status'] as const,
+    registers,
+  });
+  const httpDuration = new Histogram({
+    name: 'outcome_maker_http_request_duration_seconds',
+    help: 'Duration of HTTP attempts to the venue.',
+    labelNames: ['endpoint', 'status'] as const,
+    buckets: HTTP_BUCKETS,
+    registers,
+  });
+  const httpRetries = new Counter({
+    name: 'outcome_maker_http_retries_total',
+    help: 'HTTP retries, by endpoint and reason (too_early = 425, rate_limited = 429, server_error = 5xx).',
+    labelNames: ['endpoint', 'reason'] as const,
+    registers,
+  });
+  const queueDepth = new Gauge({ name: 'outcome_maker_limiter_queue_depth', help: 'Requests waiting in the rate limiter.', registers });
+  queueDepth.set(0);
+  const limiterWait = new Histogram({
+    name: 'outcome_maker_limiter_wait_seconds',
+    help: 'Time requests waited in the rate limiter before starting.',
+    buckets: WAIT_BUCKETS,
+    registers,
+  });
+  const ordersPlaced = new Counter({ name: 'outcome_maker_orders_placed_total', help: 'Orders accepted by the venue.', labelNames: ['market', 'side'] as const, registers });
+  const ordersCanceled = new Counter({ name: 'outcome_maker_orders_canceled_total', help: 'Orders canceled.', labelNames: ['market'] as const, registers });
+  const ordersRejected = new Counter({
+    name: 'outcome_maker_orders_rejected_total',
+    help: 'Orders rejected by the venue, by reason.',
+    labelNames: ['market', 'reason'] as const,
+    registers,
+  });
+  const ordersUnknown = new Counter({
+    name: 'outcome_maker_orders_unknown_total',
+    help: 'Placements or cancels whose outcome was unknown (timeout, 5xx, disconnect).',
+    labelNames: ['market'] as const,
+    registers,
+  });
+  const openOrders = new Gauge({ name: 'outcome_maker_open_orders', help: 'Orders of the bot live on the book.', labelNames: ['market'] as const, registers });
+  const fills = new Counter({ name: 'outcome_maker_fills_total', help: 'Fills of the bot\'s orders.', labelNames: ['market', 'side'] as const, registers });
+  const fillShares = new Counter({ name: 'outcome_maker_fill_volume_shares_total', help: 'Shares filled.', labelNames: ['market', 'side'] as const, registers });
+  const fillUsdc = new Counter({ name: 'outcome_maker_fill_notional_usdc_total', help: 'USDC value of fills.', labelNames: ['market', 'side'] as const, registers });
+  const position = new Gauge({ name: 'outcome_maker_position_shares', help: 'Shares held, by token (YES or NO).', labelNames: ['market', 'token'] as const, registers });
+  const pnl = new Gauge({ name: 'outcome_maker_pnl_usdc', help: 'Profit and loss in USDC, realized or unrealized.', labelNames: ['market', 'kind'] as const, registers });
+  const dailyPnl = new Gauge({ name: 'outcome_maker_daily_pnl_usdc', help: 'Realized + unrealized PnL since 00:00 UTC, all markets, USDC.', registers });
+  const exposure = new Gauge({ name: 'outcome_maker_exposure_usdc', help: 'USDC at risk (position cost + open and unknown BUY collateral).', labelNames: ['market'] as const, registers });
+  const tradingMode = new Gauge({
+    name: 'outcome_maker_trading_mode',
+    help: 'Venue trading mode: 1 on the current mode, 0 on the others.',
+    labelNames: ['mode'] as const,
+    registers,
+  });
+  const killEngaged = new Gauge({ name: 'outcome_maker_kill_switch_engaged', help: '1 while the kill switch has paused quoting.', registers });
+  killEngaged.set(0);
+  const killTrips = new Counter({ name: 'outcome_maker_kill_switch_trips_total', help: 'Kill switch engagements, by reason.', labelNames: ['reason'] as const, registers });
+  const expectedReward = new Gauge({
+    name: 'outcome_maker_expected_reward_usdc_per_day',
+    help: 'Liquidity reward the current quotes are expected to earn, USDC per day.',
+    labelNames: ['market'] as const,
+    registers,
+  });
+  const ledgerMismatches = new Counter({
+    name: 'outcome_maker_ledger_mismatches_total',
+    help: 'Differences found between the ledger and the venue, by kind.',
+    labelNames: ['kind'] as const,
+    registers,
+  });
+  for (const mode of TRADING_MODES) tradingMode.set({ mode }, mode === 'normal' ? 1 : 0);
+
+  const finite = (metric: string, value: number): boolean => {
+    if (Number.isFinite(value)) return true;
+    rejections.inc({ metric });
+    return false;
+  };
+  /** A counter increment must be finite and not negative (prom-client throws on a decrease). */
+  const countable = (metric: string, value: number): boolean => {
+    if (Number.isFinite(value) && value >= 0) return true;
+    rejections.inc({ metric });
+    return false;
+  };
+  const usdc = (raw: number): number => raw / RAW_PER_UNIT;
+  let killed = false;
+
+  /** Every per-market series, as remove() needs the full label set of each. */
+  const forgetSeries = (market: string): void => {
+    for (const metric of [bookUpdates, bookAge, requotes, ordersCanceled, ordersUnknown, openOrders, exposure, expectedReward]) metric.remove({ market });
+    requoteLatency.remove({ market });
+    for (const side of ['BUY', 'SELL'] as const) for (const metric of [ordersPlaced, fills, fillShares, fillUsdc]) metric.remove({ market, side });
+    for (const token of ['YES', 'NO'] as const) position.remove({ market, token });
+    for (const kind of ['realized', 'unrealized'] as const) pnl.remove({ market, kind });
+    for (const reason of RESYNC_REASONS) bookResyncs.remove({ market, reason });
+    for (const reason of reasons.values()) {
+      riskBlocks.remove({ market, reason });
+      ordersRejected.remove({ market, reason });
+    }
+  };
+
+  return {
+    registry,
+    bookUpdated(market) {
+      const label = markets.value(market);
+      bookUpdates.inc({ market: label });
+      bookUpdatedAt.set(label, now());
+    },
+    bookResynced(market, reason) {
+      bookResyncs.inc({ market: markets.value(market), reason });
+    },
+    forgetMarket(market) {
+      bookUpdatedAt.delete(market);
+      forgetSeries(market);
+      markets.forget(market);
+    },
+    feedConnected(connected) {
+      feedConnected.set(connected ? 1 : 0);
+    },
+    feedReconnected() {
+      feedReconnects.inc();
+    },
+    feedFrozen() {
+      feedFrozen.inc();
+    },
+    malformedFrame(event) {
+      const known = FEED_EVENTS.find((name) => name === event);
+      malformed.inc({ event: known ?? 'other' });
+    },
+    requoted(market, latencyMs) {
+      const label = markets.value(market);
+      requotes.inc({ market: label });
+      if (finite('outcome_maker_requote_latency_seconds', latencyMs)) requoteLatency.observe({ market: label }, Math.max(0, latencyMs) / 1000);
+    },
+    riskBlocked(market, reason) {
+      riskBlocks.inc({ market: markets.value(market), reason: reasons.value(reason) });
+    },
+    httpRequest(endpoint, status, durationMs) {
+      const labels = { endpoint: endpoints.value(endpoint), status: statuses.value(String(status)) };
+      httpRequests.inc(labels);
+      if (finite('outcome_maker_http_request_duration_seconds', durationMs)) httpDuration.observe(labels, Math.max(0, durationMs) / 1000);
+    },
+    httpRetry(endpoint, reason) {
+      httpRetries.inc({ endpoint: endpoints.value(endpoint), reason });
+    },
+    limiterQueueDepth(depth) {
+      if (finite('outcome_maker_limiter_queue_depth', depth)) queueDepth.set(depth);
+    },
+    limiterWaited(waitMs) {
+      if (finite('outcome_maker_limiter_wait_seconds', waitMs)) limiterWait.observe(Math.max(0, waitMs) / 1000);
+    },
+    orderPlaced(market, side) {
+      ordersPlaced.inc({ market: markets.value(market), side });
+    },
+    orderCanceled(market) {
+      ordersCanceled.inc({ market: markets.value(market) });
+    },
+    orderRejected(market, reason) {
+      ordersRejected.inc({ market: markets.value(market), reason: reasons.value(reason) });
+    },
+    orderUnknown(market) {
+      ordersUnknown.inc({ market: markets.value(market) });
+    },
+    openOrders(market, count) {
+      if (finite('outcome_maker_open_orders', count)) openOrders.set({ market: markets.value(market) }, count);
+    },
+    fill(market, side, sizeRaw, notionalRaw) {
+      const labels = { market: markets.value(market), side };
+      fills.inc(labels);
+      if (countable('outcome_maker_fill_volume_shares_total', sizeRaw)) fillShares.inc(labels, sizeRaw / RAW_PER_UNIT);
+      if (countable('outcome_maker_fill_notional_usdc_total', notionalRaw)) fillUsdc.inc(labels, usdc(notionalRaw));
+    },
+    position(market, yesRaw, noRaw) {
+      const label = markets.value(market);
+      if (finite('outcome_maker_position_shares', yesRaw)) position.set({ market: label, token: 'YES' }, yesRaw / RAW_PER_UNIT);
+      if (finite('outcome_maker_position_shares', noRaw)) position.set({ market: label, token: 'NO' }, noRaw / RAW_PER_UNIT);
+    },
+    pnl(market, realizedRaw, unrealizedRaw) {
+      const label = markets.value(market);
+      if (finite('outcome_maker_pnl_usdc', realizedRaw)) pnl.set({ market: label, kind: 'realized' }, usdc(realizedRaw));
+      if (finite('outcome_maker_pnl_usdc', unrealizedRaw)) pnl.set({ market: label, kind: 'unrealized' }, usdc(unrealizedRaw));
+    },
+    dailyPnl(totalRaw) {
+      if (finite('outcome_maker_daily_pnl_usdc', totalRaw)) dailyPnl.set(usdc(totalRaw));
+    },
+    exposure(market, notionalRaw) {
+      if (finite('outcome_maker_exposure_usdc', notionalRaw)) exposure.set({ market: markets.value(market) }, usdc(notionalRaw));
+    },
+    tradingMode(mode) {
+      for (const name of TRADING_MODES) tradingMode.set({ mode: name }, name === mode ? 1 : 0);
+    },
+    killSwitch(engaged, reason) {
+      if (engaged && !killed) killTrips.inc({ reason: reasons.value(reason ?? 'unspecified') });
+      killed = engaged;
+      killEngaged.set(engaged ? 1 : 0);
+    },
+    expectedRewardPerDay(market, usdcPerDay) {
+      if (finite('outcome_maker_expected_reward_usdc_per_day', usdcPerDay)) expectedReward.set({ market: markets.value(market) }, usdcPerDay);
+    },
+    ledgerMismatch(kind) {
+      ledgerMismatches.inc({ kind: reasons.value(kind) });
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The in-memory table of tracked orders, indexed by clientOrderId, venue orderId and market.
+ *
+ * Owns: lookup and indexing only. It is written by the executor alone (the only writer of order state); every
+ * other module reads snapshots through the executor.
+ *
+ * Invariants: an orderId maps to at most one clientOrderId and is never re-pointed; terminal orders are kept
+ * for `retainTerminalMs` after their last change (late fills still find them), then pruned.
+ */
+import { isOpen } from './order-state.js';
+import type { TrackedOrder } from './order-record.js';
+
+export class OrderStore {
+  private readonly byClientOrderId = new Map<string, TrackedOrder>();
+  private readonly clientOrderIdByOrderId = new Map<string, string>();
+  private readonly byMarket = new Map<string, Set<string>>();
+
+  get(clientOrderId: string): TrackedOrder | undefined {
+    return this.byClientOrderId.get(clientOrderId);
+  }
+
+  getByOrderId(orderId: string): TrackedOrder | undefined {
+    const clientOrderId = this.clientOrderIdByOrderId.get(orderId);
+    return clientOrderId === undefined ? undefined : this.byClientOrderId.get(clientOrderId);
+  }
+
+  /** Finds by venue id first, then by clientOrderId. */
+  find(orderId: string | null | undefined, clientOrderId: string | null | undefined): TrackedOrder | undefined {
+    const byId = orderId ? this.getByOrderId(orderId) : undefined;
+    if (byId !== undefined) return byId;
+    return clientOrderId ? this.byClientOrderId.get(clientOrderId) : undefined;
+  }
+
+  /** Inserts or replaces. Returns true when the order gained a venue id it did not have indexed before. */
+  put(order: TrackedOrder): boolean {
+    this.byClientOrderId.set(order.clientOrderId, order);
+    let slugSet = this.byMarket.get(order.marketSlug);
+    if (slugSet === undefined) {
+      slugSet = new Set();
+      this.byMarket.set(order.marketSlug, slugSet);
+    }
+    slugSet.add(order.clientOrderId);
+    if (order.orderId !== null && !this.clientOrderIdByOrderId.has(order.orderId)) {
+      this.clientOrderIdByOrderId.set(order.orderId, order.clientOrderId);
+      return true;
+    }
+    return false;
+  }
+
+  inMarket(marketSlug: string): TrackedOrder[] {
+    const ids = this.byMarket.get(marketSlug);
+    if (ids === undefined) return [];
+    const result: TrackedOrder[] = [];
+    for (const id of ids) {
+      const order = this.byClientOrderId.get(id);
+      if (order !== undefined) result.push(order);
+    }
+    return result;
+  }
+
+  openInMarket(marketSlug: string): TrackedOrder[] {
+    return this.inMarket(marketSlug).filter((o) => isOpen(o.state));
+  }
+
+  all(): TrackedOrder[] {
+    return [...this.byClientOrderId.values()];
+  }
+
+  /** Drops terminal orders unchanged since `olderThanMs`. Returns how many were dropped. */
+  pruneTerminal(marketSlug: string, olderThanMs: number): number {
+    let dropped = 0;
+    for (const order of this.inMarket(marketSlug)) {
+      if (isOpen(order.state) || order.updatedAtMs >= olderThanMs) continue;
+      this.byClientOrderId.delete(order.clientOrderId);
+      this.byMarket.get(marketSlug)?.delete(order.clientOrderId);
+      if (order.orderId !== null) this.clientOrderIdByOrderId.delete(order.orderId);
+      dropped += 1;
+    }
+    return dropped;
+  }
+}

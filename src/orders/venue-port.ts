@@ -1,0 +1,227 @@
+/**
+ * The order manager's port to the venue: exactly the calls it needs, in venue-neutral typed values
+ * (integer ticks, raw sizes, ms timestamps), and the errors those calls may throw.
+ *
+ * Owns: the `VenuePort` interface and the `VenuePortError` family. The composition root writes an adapter
+ * from the REST client (mapping its errors onto these classes); tests use test/support/fake-venue.ts.
+ *
+ * Error contract of an adapter (the executor relies on it):
+ * - `OutcomeUnknownError`: the request may or may not have taken effect (timeout, 5xx, dropped connection).
+ *   For a placement this means "look it up by clientOrderId before acting again". Anything thrown that is not a
+ *   `VenuePortError` is treated the same way by the executor (the safe assumption).
+ * - `TradingModeError`: the venue refused because of its trading mode (425 body, or 503 in older docs).
+ * - `DuplicateClientOrderIdError`: 409 on a placement: an order with this clientOrderId was already accepted.
+ * - `RateLimitedError`: 429 after the client's own retries: the request was refused, not executed.
+ * - `OrderRejectedError`: a placement definitely refused (400 validation, 401/403, post-only would cross...).
+ * - `VenueRequestError`: any other definite failure (the request did not take effect).
+ */
+import type { OrderType, Outcome, Side } from '../core/units.js';
+
+export const TRADING_MODES = ['normal', 'post_only', 'cancel_only', 'disabled'] as const;
+export type TradingMode = (typeof TRADING_MODES)[number];
+
+export function isTradingMode(value: unknown): value is TradingMode {
+  return typeof value === 'string' && (TRADING_MODES as readonly string[]).includes(value);
+}
+
+/**
+ * A venue mode string (maintenance status, 425 body) → TradingMode. The set is open: an unrecognised restriction is
+ * read as `cancel_only` (placements stop; cancels are still tried, and a refusal teaches the gate the real mode).
+ */
+export function toTradingMode(raw: string | null | undefined): TradingMode {
+  if (raw === null || raw === undefined || raw === '' || raw === 'normal' || raw === 'none') return 'normal';
+  const lower = raw.toLowerCase();
+  if (isTradingMode(lower)) return lower;
+  if (lower === 'trading_disabled') return 'disabled';
+  return 'cancel_only';
+}
+
+/** The venue's current trading restriction (the adapter folds `GET /maintenance/status` into one mode). */
+export interface MaintenanceStatus {
+  readonly mode: TradingMode;
+  /** When the restriction is expected to end, ms since epoch; null when unknown or when normal. */
+  readonly resumeAtMs: number | null;
+}
+
+export type VenueOrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'UNMATCHED';
+
+/** Settlement progress of a fill (MATCHED on the venue = provisional, before the chain). */
+export type SettlementState = 'provisional' | 'mined' | 'failed';
+
+/** A fill of one of our orders as the venue reports it. */
+export interface VenueFill {
+  readonly tradeEventId: string;
+  readonly sizeRaw: number;
+  readonly priceTicks: number;
+  readonly settlement: SettlementState;
+}
+
+export interface PlaceRequest {
+  readonly marketSlug: string;
+  readonly clientOrderId: string;
+  readonly token: Outcome;
+  /** The position token id of `token` (market.tokens.yes / .no). */
+  readonly tokenId: string;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+  readonly postOnly: boolean;
+  readonly orderType: OrderType;
+}
+
+/** The answer to an accepted placement. */
+export interface PlaceResult {
+  readonly orderId: string;
+  /** LIVE: resting (perhaps partly matched); MATCHED: fully matched; CANCELED/UNMATCHED: not resting. */
+  readonly status: VenueOrderStatus;
+  readonly remainingRaw: number;
+  /** Fills of this order at placement (as taker), with their trade ids when the venue gave them. */
+  readonly fills: readonly VenueFill[];
+  /** `execution.reason` (e.g. STP_TAKER_REJECTED), null when none. */
+  readonly reason: string | null;
+}
+
+/** One order as the venue holds it (user-orders list, status lookup). */
+export interface VenueOrderSnapshot {
+  readonly orderId: string;
+  readonly clientOrderId: string | null;
+  readonly marketSlug: string;
+  readonly tokenId: string;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+  readonly remainingRaw: number;
+  readonly status: VenueOrderStatus;
+  readonly createdAtMs: number;
+  /** Fills the lookup reported (may be empty: fills normally arrive as settlement events). */
+  readonly fills: readonly VenueFill[];
+}
+
+export type CancelFailureReason = 'not-found' | 'already-canceled' | 'market-resolved' | 'unauthorized' | 'other';
+
+export interface CancelFailure {
+  readonly orderId: string;
+  readonly reason: CancelFailureReason;
+  readonly message: string;
+}
+
+/** Cancel answers (200 or 207): ids canceled and ids refused with a reason. */
+export interface CancelResult {
+  readonly canceled: readonly string[];
+  readonly failed: readonly CancelFailure[];
+}
+
+export type StatusQuery = { readonly orderId: string } | { readonly clientOrderId: string };
+
+export type StatusResult =
+  | { readonly query: StatusQuery; readonly outcome: 'found'; readonly order: VenueOrderSnapshot }
+  | { readonly query: StatusQuery; readonly outcome: 'not_found' }
+  | { readonly query: StatusQuery; readonly outcome: 'invalid'; readonly message: string };
+
+/** The most items one statusBatch call may carry (POST /orders/status/batch takes 1–50). */
+export const STATUS_BATCH_MAX = 50;
+
+export interface VenuePort {
+  placeOrder(request: PlaceRequest): Promise<PlaceResult>;
+  /** All ids belong to `marketSlug` (POST /orders/cancel-batch). */
+  cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult>;
+  /** Every open order of the account in the market (DELETE /orders/all/{slug}). */
+  cancelAll(marketSlug: string): Promise<CancelResult>;
+  /** 1–50 queries; one result per query, in the same order. */
+  statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]>;
+  /** The account's LIVE orders in the market. */
+  listLiveOrders(marketSlug: string): Promise<readonly VenueOrderSnapshot[]>;
+  maintenanceStatus(): Promise<MaintenanceStatus>;
+}
+
+export type VenueOperation = 'placeOrder' | 'cancelOrders' | 'cancelAll' | 'statusBatch' | 'listLiveOrders' | 'maintenanceStatus';
+
+/** Base of every error a VenuePort adapter throws. Messages never carry secrets (the client scrubs them). */
+export abstract class VenuePortError extends Error {
+  abstract readonly kind: string;
+  constructor(
+    readonly operation: VenueOperation,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class OutcomeUnknownError extends VenuePortError {
+  override readonly name = 'OutcomeUnknownError';
+  readonly kind = 'outcome-unknown';
+  constructor(
+    operation: VenueOperation,
+    readonly detail: string,
+  ) {
+    super(operation, `${operation}: outcome unknown (${detail})`);
+  }
+}
+
+export class TradingModeError extends VenuePortError {
+  override readonly name = 'TradingModeError';
+  readonly kind = 'trading-mode';
+  constructor(
+    operation: VenueOperation,
+    readonly mode: TradingMode,
+    readonly resumeAtMs: number | null,
+  ) {
+    super(operation, `${operation}: refused in trading mode ${mode}${resumeAtMs === null ? '' : ` until ${new Date(resumeAtMs).toISOString()}`}`);
+  }
+}
+
+export class DuplicateClientOrderIdError extends VenuePortError {
+  override readonly name = 'DuplicateClientOrderIdError';
+  readonly kind = 'duplicate-client-order-id';
+  constructor(readonly clientOrderId: string) {
+    super('placeOrder', `placeOrder: clientOrderId ${clientOrderId} already accepted (409)`);
+  }
+}
+
+export class RateLimitedError extends VenuePortError {
+  override readonly name = 'RateLimitedError';
+  readonly kind = 'rate-limited';
+  constructor(
+    operation: VenueOperation,
+    readonly retryAfterMs: number | null,
+  ) {
+    super(operation, `${operation}: rate limited${retryAfterMs === null ? '' : ` (retry after ${retryAfterMs} ms)`}`);
+  }
+}
+
+export class OrderRejectedError extends VenuePortError {
+  override readonly name = 'OrderRejectedError';
+  readonly kind = 'rejected';
+  constructor(
+    /** A short stable reason, e.g. 'validation', 'post-only-would-cross', 'insufficient-balance', 'unauthorized'. */
+    readonly reason: string,
+    readonly detail: string,
+    readonly status: number | null = null,
+  ) {
+    super('placeOrder', `placeOrder: rejected (${reason}${status === null ? '' : `, HTTP ${status}`}): ${detail}`);
+  }
+}
+
+export class VenueRequestError extends VenuePortError {
+  override readonly name = 'VenueRequestError';
+  readonly kind = 'request-failed';
+  constructor(
+    operation: VenueOperation,
+    readonly status: number | null,
+    readonly detail: string,
+  ) {
+    super(operation, `${operation}: failed${status === null ? '' : ` (HTTP ${status})`}: ${detail}`);
+  }
+}
+
+export type VenueError =
+  | OutcomeUnknownError
+  | TradingModeError
+  | DuplicateClientOrderIdError
+  | RateLimitedError
+  | OrderRejectedError
+  | VenueRequestError;
+
+export function isVenueError(error: unknown): error is VenueError {
+  return error instanceof VenuePortError;
+}

@@ -1,0 +1,200 @@
+/**
+ * `outcome-maker sim` / `npx tsx src/sim/cli.ts`: runs the exchange simulator standalone on 127.0.0.1,
+ * prints ONE JSON line on stdout (base URL, socket URL, header prefix, demo account with credentials and
+ * private key, market slugs), then serves until SIGINT/SIGTERM and exits 0 after a clean shutdown.
+ *
+ * Owns: option parsing and file loading for the standalone run. Invariants: bad options or files exit 2
+ * with one clear message on stderr (never a stack trace, never a secret); stdout carries only the JSON line.
+ */
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { syntheticOptionsSchema, type SyntheticOptions } from './engine/index.js';
+import { loadAccountsFile, loadMarketsFile, readStructuredFile } from './server/config-files.js';
+import { DEFAULT_MARKET_COUNT, DEFAULT_SEED, DEFAULT_SETTLEMENT_DELAY_MS, startSimulator, type RunningSimulator } from './index.js';
+import { SPEC_RATE_LIMITS } from './server/rate-limiter.js';
+import type { AccountConfig } from './server/accounts-config.js';
+
+export interface SimCommandIo {
+  readonly stdout: (line: string) => void;
+  readonly stderr: (line: string) => void;
+  /** Resolves when the process is asked to stop (default: first SIGINT or SIGTERM). */
+  readonly stopSignal?: Promise<unknown>;
+  /** Called once the simulator is serving (tests use it to stop the command). */
+  readonly onStarted?: (sim: RunningSimulator) => void;
+}
+
+interface SimCliOptions {
+  port: number;
+  seed: number;
+  markets: string;
+  accounts?: string;
+  headerPrefix: string;
+  rateLimit: boolean;
+  maxConcurrent: number;
+  minIntervalMs: number;
+  settlementDelayMs: number;
+  payoutDelayMs?: number;
+  synthetic: boolean;
+  syntheticConfig?: string;
+  syntheticStepMs?: number;
+  noiseRate?: number;
+  informedRate?: number;
+  domainName?: string;
+  chainId?: number;
+  feedCoalesceMs?: number;
+  demoUsdc?: string;
+}
+
+function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const n = /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`must be an integer between ${min} and ${max}`);
+    return n;
+  };
+}
+
+function rate(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(n) || n > 600) throw new InvalidArgumentError('must be a number between 0 and 600 (per minute)');
+  return n;
+}
+
+export function buildSimCommand(): Command {
+  return new Command('sim')
+    .description('Run the embedded exchange simulator standalone (HTTP + Socket.IO on 127.0.0.1)')
+    .addOption(new Option('--port <n>', 'port to listen on (0 = a free one)').argParser(integer(0, 65_535)).default(0))
+    .addOption(new Option('--seed <n>', 'seed for markets, ids, synthetic flow and the demo account').argParser(integer(-(2 ** 31), 2 ** 31 - 1)).default(DEFAULT_SEED))
+    .option('--markets <count|file>', 'number of generated markets, or a JSON/YAML markets file', String(DEFAULT_MARKET_COUNT))
+    .option('--accounts <file>', 'JSON/YAML accounts file (profile id, address, usdc, tokens, apiTokens)')
+    .option('--header-prefix <prefix>', 'HMAC header prefix', 'svc')
+    .option('--no-rate-limit', 'turn the per-token rate limits off')
+    .addOption(new Option('--max-concurrent <n>', 'concurrent requests per token').argParser(integer(1, 1000)).default(SPEC_RATE_LIMITS.maxConcurrent))
+    .addOption(new Option('--min-interval-ms <n>', 'minimum ms between request starts per token').argParser(integer(0, 60_000)).default(SPEC_RATE_LIMITS.minIntervalMs))
+    .addOption(new Option('--settlement-delay-ms <n>', 'MATCHED → MINED delay').argParser(integer(0, 3_600_000)).default(DEFAULT_SETTLEMENT_DELAY_MS))
+    .addOption(new Option('--payout-delay-ms <n>', 'resolution → payout posted delay').argParser(integer(0, 86_400_000)))
+    .option('--no-synthetic', 'turn synthetic traders off')
+    .option('--synthetic-config <file>', 'JSON/YAML synthetic-trader options (engine schema)')
+    .addOption(new Option('--synthetic-step-ms <n>', 'interval between synthetic steps').argParser(integer(10, 3_600_000)))
+    .addOption(new Option('--noise-rate <perMinute>', 'noise-taker orders per minute per market').argParser(rate))
+    .addOption(new Option('--informed-rate <perMinute>', 'informed-taker looks per minute per market').argParser(rate))
+    .option('--domain-name <name>', "EIP-712 domain name (default 'Limitless CTF Exchange')")
+    .addOption(new Option('--chain-id <n>', 'EIP-712 chain id (default 8453)').argParser(integer(1)))
+    .addOption(new Option('--feed-coalesce-ms <n>', 'orderbookUpdate coalescing tick').argParser(integer(1, 10_000)))
+    .option('--demo-usdc <amount>', 'starting USDC of the demo account, in units');
+}
+
+async function syntheticOf(options: SimCliOptions): Promise<SyntheticOptions | false> {
+  if (!options.synthetic) return false;
+  const base = options.syntheticConfig === undefined ? {} : await readStructuredFile(options.syntheticConfig);
+  const parsed = syntheticOptionsSchema.safeParse(base);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${options.syntheticConfig ?? 'synthetic'}: ${issue ? issue.path.map(String).join('.') : '(root)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const merged: SyntheticOptions = {
+    ...parsed.data,
+    ...(options.syntheticStepMs === undefined ? {} : { stepMs: options.syntheticStepMs }),
+    ...(options.noiseRate === undefined ? {} : { noise: { ...parsed.data.noise, ratePerMinute: options.noiseRate } }),
+    ...(options.informedRate === undefined ? {} : { informed: { ...parsed.data.informed, ratePerMinute: options.informedRate } }),
+  };
+  const checked = syntheticOptionsSchema.safeParse(merged);
+  if (!checked.success) throw new Error(`synthetic options: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+  return checked.data;
+}
+
+function defaultStopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string): void => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      resolve(signal);
+    };
+    const onInt = (): void => stop('SIGINT');
+    const onTerm = (): void => stop('SIGTERM');
+    process.once('SIGINT', onInt);
+    process.once('SIGTERM', onTerm);
+  });
+}
+
+/**
+ * Runs `sim` with `argv` (the arguments after `sim`). Resolves with the exit code: 0 after a clean
+ * shutdown, 2 for bad options or files, 1 if the simulator failed to start.
+ */
+export async function runSimCommand(argv: readonly string[], io: SimCommandIo = { stdout: (l) => process.stdout.write(`${l}\n`), stderr: (l) => process.stderr.write(`${l}\n`) }): Promise<number> {
+  const command = buildSimCommand()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stderr(s.trimEnd()), writeErr: (s) => io.stderr(s.trimEnd()) });
+  let options: SimCliOptions;
+  try {
+    command.parse([...argv], { from: 'user' });
+    options = command.opts<SimCliOptions>();
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    throw error;
+  }
+
+  let sim: RunningSimulator;
+  try {
+    const nowMs = Date.now();
+    const markets = /^\d+$/.test(options.markets) ? Number(options.markets) : await loadMarketsFile(options.markets, nowMs);
+    const accounts: AccountConfig[] = options.accounts === undefined ? [] : await loadAccountsFile(options.accounts);
+    const synthetic = await syntheticOf(options);
+    sim = await startSimulator({
+      port: options.port,
+      seed: options.seed,
+      markets,
+      accounts,
+      headerPrefix: options.headerPrefix,
+      rateLimit: options.rateLimit ? { maxConcurrent: options.maxConcurrent, minIntervalMs: options.minIntervalMs } : false,
+      settlementDelayMs: options.settlementDelayMs,
+      ...(options.payoutDelayMs === undefined ? {} : { payoutDelayMs: options.payoutDelayMs }),
+      synthetic,
+      ...(options.domainName === undefined ? {} : { domainName: options.domainName }),
+      ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
+      ...(options.feedCoalesceMs === undefined ? {} : { feedCoalesceMs: options.feedCoalesceMs }),
+      ...(options.demoUsdc === undefined ? {} : { demo: { usdc: options.demoUsdc } }),
+    });
+  } catch (error) {
+    io.stderr(`sim: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+
+  io.stdout(
+    JSON.stringify({
+      baseUrl: sim.baseUrl,
+      socketUrl: sim.socketUrl,
+      socketNamespace: '/markets',
+      headerPrefix: sim.headerPrefix,
+      adminUrl: `${sim.baseUrl}/_sim`,
+      demoAccount: {
+        profileId: sim.demoAccount.profileId,
+        tokenId: sim.demoAccount.tokenId,
+        secret: sim.demoAccount.secret,
+        privateKey: sim.demoAccount.privateKey,
+        address: sim.demoAccount.address,
+        scopes: sim.demoAccount.scopes,
+      },
+      markets: sim.engine.markets().map((m) => m.slug),
+    }),
+  );
+  io.onStarted?.(sim);
+  await (io.stopSignal ?? defaultStopSignal());
+  try {
+    await sim.close();
+    return 0;
+  } catch (error) {
+    io.stderr(`sim: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (invokedDirectly) {
+  runSimCommand(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`sim: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,11 @@
+/**
+ * The simulator ENGINE's public surface: in-memory, deterministic, transport-free exchange
+ * (markets, accounts and balances, matching, settlement, lifecycle, synthetic traders).
+ * The server half (src/sim/server) codes against this file only.
+ */
+export type * from './types.js';
+export { createEngine } from './engine.js';
+export { generateMarkets } from './market-gen.js';
+export { ManualClock, realClock } from './clock.js';
+export { EngineConfigError } from './errors.js';
+export { syntheticOptionsSchema } from './synthetic-config.js';

@@ -1,0 +1,272 @@
+/**
+ * The simulator's control and fault surface, used in-process (`startSimulator(...).control`) and over the
+ * loopback admin API (`/_sim/...`): read any account's orders, fills and balances; move fair values;
+ * resolve markets; set and clear trading modes; drop, freeze and poison the socket feed; delay or fail
+ * HTTP answers; change rate limits; read the request log.
+ *
+ * Owns: nothing of its own: it delegates to the engine and the server's fault, mode, limiter and log
+ * objects. Invariants: every failure is a ControlError with a status (400 bad input, 404 unknown) and a
+ * message naming the field and value; a failed control call changes nothing.
+ */
+import type {
+  AccountFill,
+  Balances,
+  DepositInput,
+  EngineFailure,
+  OrderStatus,
+  PositionSummary,
+  ResolveInput,
+  SimAccount,
+  SimClock,
+  SimEngine,
+  SimMarket,
+  UserOrder,
+} from '../engine/index.js';
+import { ORDER_STATUSES } from './routes-trading.js';
+import { FaultInputError, type FailureRule, type FailureRuleInput, type FaultInjector } from './faults.js';
+import type { ApiToken, ApiTokenRegistry } from './hmac-verify.js';
+import { TokenRegistryError } from './hmac-verify.js';
+import { accountSpecOf, apiTokensOf, AccountConfigError, parseAccountConfig, type AccountConfigInput } from './accounts-config.js';
+import type { RateLimitOptions, TokenRateLimiter } from './rate-limiter.js';
+import type { RequestLog, RequestLogEntry, TokenRequestStats } from './request-log.js';
+import type { DropKind, FreezeScope, InjectedFrame, SocketFeed } from './socket-feed.js';
+import { TradingModeError, type MaintenanceStatus, type TradingModeName, type TradingModeSchedule, type TradingModeWindow } from './trading-mode.js';
+
+export class ControlError extends Error {
+  override readonly name = 'ControlError';
+  constructor(
+    readonly status: 400 | 404 | 409,
+    readonly field: string,
+    readonly value: unknown,
+    readonly reason: string,
+  ) {
+    super(`${field}: ${reason} (got ${JSON.stringify(value) ?? String(value)})`);
+  }
+}
+
+
+export interface TradingModeInput {
+  readonly mode: TradingModeName;
+  /** ms since epoch. */
+  readonly resumeAtMs: number;
+  /** ms since epoch; default now (a later time schedules the mode). */
+  readonly startsAtMs?: number;
+}
+
+export interface SimStateSummary {
+  readonly nowMs: number;
+  readonly feedFrozen: FreezeScope | null;
+  readonly socketConnections: number;
+  readonly maintenance: MaintenanceStatus;
+  readonly responseDelayMs: number;
+  readonly pendingFaults: readonly FailureRule[];
+  readonly rateLimits: RateLimitOptions;
+}
+
+export interface SimControl {
+  readonly engine: SimEngine;
+  state(): SimStateSummary;
+
+  accounts(): readonly SimAccount[];
+  /** Adds an account (and its API tokens) at run time. */
+  addAccount(input: AccountConfigInput): { readonly account: SimAccount; readonly tokens: readonly ApiToken[] };
+  deposit(profileId: number, input: DepositInput): Balances;
+  /** Orders of an account across markets (or one market), newest first; every status unless given. */
+  accountOrders(profileId: number, options?: { readonly marketSlug?: string; readonly statuses?: readonly OrderStatus[] }): UserOrder[];
+  accountTrades(profileId: number): AccountFill[];
+  balances(profileId: number): Balances;
+  positions(profileId: number): PositionSummary[];
+
+  setFairValue(marketSlug: string, ticks: number): number;
+  resolveMarket(marketSlug: string, input: ResolveInput): SimMarket;
+  syntheticStep(): void;
+  invariants(): string[];
+
+  setTradingMode(input: TradingModeInput): TradingModeWindow;
+  /** Clears one window by id, or all. Returns how many were removed. */
+  clearTradingMode(id?: number): number;
+  maintenanceStatus(): MaintenanceStatus;
+
+  /** Drops every socket connection (`transport` close by default, or a `server` disconnect). Returns how many were open. */
+  dropConnections(kind?: DropKind): number;
+  /** Stops orderbookUpdate frames (`books`, default) or every push (`all`); connections stay open. */
+  freezeFeed(scope?: FreezeScope): void;
+  unfreezeFeed(): void;
+  /** Sends a malformed, crossed or custom frame to one market's subscribers. Returns sockets reached. */
+  injectFrame(frame: InjectedFrame): number;
+
+  setResponseDelay(ms: number): void;
+  failNextRequests(rule: FailureRuleInput): FailureRule;
+  pendingFaults(): readonly FailureRule[];
+  /** Clears failure rules and the response delay. */
+  clearFaults(): void;
+
+  setRateLimits(options: Partial<RateLimitOptions>): RateLimitOptions;
+
+  requestLog(options?: { readonly limit?: number; readonly sinceSeq?: number }): RequestLogEntry[];
+  /** Per API token: requests, 429s from the rate limiter, injected faults, errors. */
+  requestStats(): Record<string, TokenRequestStats>;
+  clearRequestLog(): void;
+}
+
+export interface ControlDeps {
+  readonly engine: SimEngine;
+  readonly clock: SimClock;
+  readonly tokens: ApiTokenRegistry;
+  readonly modes: TradingModeSchedule;
+  readonly faults: FaultInjector;
+  readonly limiter: TokenRateLimiter;
+  readonly log: RequestLog;
+  readonly feed: SocketFeed;
+}
+
+function engineError(failure: EngineFailure, field: string, value: unknown): ControlError {
+  const message = typeof failure.body.message === 'string' ? failure.body.message : failure.body.message.map((m) => m.message).join('; ');
+  const status = failure.status === 404 ? 404 : failure.status === 409 ? 409 : 400;
+  return new ControlError(status, field, value, message);
+}
+
+function rethrowTyped(error: unknown): never {
+  if (error instanceof FaultInputError || error instanceof TradingModeError || error instanceof AccountConfigError || error instanceof TokenRegistryError) {
+    throw new ControlError(400, error.field, error.value, error.reason);
+  }
+  throw error;
+}
+
+export function createControl(deps: ControlDeps): SimControl {
+  const { engine, clock, tokens, modes, faults, limiter, log, feed } = deps;
+
+  const requireAccount = (profileId: number): SimAccount => {
+    const account = engine.account(profileId);
+    if (!account) throw new ControlError(404, 'profileId', profileId, 'no such profile');
+    return account;
+  };
+  const requireMarket = (slug: string): SimMarket => {
+    const market = engine.market(slug);
+    if (!market) throw new ControlError(404, 'marketSlug', slug, 'no such market');
+    return market;
+  };
+
+  return {
+    engine,
+    state: () => ({
+      nowMs: clock.now(),
+      feedFrozen: feed.frozen,
+      socketConnections: feed.connectionCount(),
+      maintenance: modes.status(clock.now()),
+      responseDelayMs: faults.delayMs,
+      pendingFaults: faults.pending(),
+      rateLimits: limiter.config,
+    }),
+
+    accounts: () => engine.accounts(),
+    addAccount(input) {
+      try {
+        const config = parseAccountConfig(input);
+        const tokenSpecs = apiTokensOf(config);
+        for (const spec of tokenSpecs) {
+          if (tokens.has(spec.tokenId)) throw new ControlError(409, 'apiTokens.tokenId', spec.tokenId, 'token id already registered');
+        }
+        const added = engine.addAccount(accountSpecOf(config));
+        if (!added.ok) throw engineError(added, 'profileId', config.profileId);
+        return { account: added.account, tokens: tokenSpecs.map((spec) => tokens.add(spec)) };
+      } catch (error) {
+        return rethrowTyped(error);
+      }
+    },
+    deposit(profileId, input) {
+      requireAccount(profileId);
+      const outcome = engine.deposit(profileId, input);
+      if (!outcome.ok) throw engineError(outcome, 'deposit', input);
+      return outcome.balances;
+    },
+    accountOrders(profileId, options = {}) {
+      requireAccount(profileId);
+      const statuses = options.statuses ?? ORDER_STATUSES;
+      const slugs = options.marketSlug === undefined ? engine.markets().map((m) => m.slug) : [requireMarket(options.marketSlug).slug];
+      const orders = slugs.flatMap((slug) => engine.orders(profileId, slug, statuses));
+      orders.sort((a, b) => b.createdAtMs - a.createdAtMs);
+      return orders.map((o) => engine.userOrder(o));
+    },
+    accountTrades(profileId) {
+      requireAccount(profileId);
+      return engine.accountTrades(profileId);
+    },
+    balances(profileId) {
+      requireAccount(profileId);
+      const balances = engine.balances(profileId);
+      if (!balances) throw new ControlError(404, 'profileId', profileId, 'no such profile');
+      return balances;
+    },
+    positions(profileId) {
+      requireAccount(profileId);
+      return engine.positions(profileId);
+    },
+
+    setFairValue(marketSlug, ticks) {
+      requireMarket(marketSlug);
+      if (!Number.isInteger(ticks) || ticks < 1 || ticks > 999) throw new ControlError(400, 'priceTicks', ticks, 'must be an integer tick in [1, 999]');
+      const outcome = engine.setFairValue(marketSlug, ticks);
+      if (!outcome.ok) throw engineError(outcome, 'marketSlug', marketSlug);
+      return outcome.fairValueTicks;
+    },
+    resolveMarket(marketSlug, input) {
+      requireMarket(marketSlug);
+      const outcome = engine.resolve(marketSlug, input);
+      if (!outcome.ok) throw engineError(outcome, 'marketSlug', marketSlug);
+      return outcome.market;
+    },
+    syntheticStep: () => engine.syntheticStep(),
+    invariants: () => engine.checkInvariants(),
+
+    setTradingMode(input) {
+      try {
+        return modes.set(input.mode, input.resumeAtMs, clock.now(), input.startsAtMs);
+      } catch (error) {
+        return rethrowTyped(error);
+      }
+    },
+    clearTradingMode: (id) => modes.clear(id),
+    maintenanceStatus: () => modes.status(clock.now()),
+
+    dropConnections: (kind) => feed.dropAll(kind),
+    freezeFeed: (scope) => feed.freeze(scope),
+    unfreezeFeed: () => feed.unfreeze(),
+    injectFrame(frame) {
+      requireMarket(frame.marketSlug);
+      return feed.inject(frame);
+    },
+
+    setResponseDelay(ms) {
+      try {
+        faults.setDelay(ms);
+      } catch (error) {
+        rethrowTyped(error);
+      }
+    },
+    failNextRequests(rule) {
+      try {
+        return faults.addFailures(rule);
+      } catch (error) {
+        return rethrowTyped(error);
+      }
+    },
+    pendingFaults: () => faults.pending(),
+    clearFaults: () => faults.clear(),
+
+    setRateLimits(options) {
+      const next = { ...limiter.config, ...options };
+      try {
+        limiter.configure(next);
+      } catch (error) {
+        if (error instanceof RangeError) throw new ControlError(400, 'rateLimits', options, error.message);
+        throw error;
+      }
+      return limiter.config;
+    },
+
+    requestLog: (options) => log.entries(options),
+    requestStats: () => log.tokenStats(),
+    clearRequestLog: () => log.clear(),
+  };
+}

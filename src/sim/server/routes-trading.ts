@@ -1,0 +1,294 @@
+/**
+ * Authenticated REST routes: own orders per market, placement, cancellation (one, batch, all in a
+ * market), batch order status, portfolio positions and redemption.
+ *
+ * Owns: the order of checks per endpoint (validation 400 → delegation 400/403/404 → trading mode 425 →
+ * signature 400 → engine business rules), and the answer shapes of exchange-api.md and exchange-facts
+ * §3 and §6. Invariants: a rejected request changes nothing; the engine's failures are passed through with
+ * their status and body; orders of another profile are never revealed (status batch answers not_found).
+ */
+import { z } from 'zod';
+import type { OrderStatus, SimOrder } from '../engine/index.js';
+import { parseProfileId, effectiveProfile } from './delegation.js';
+import { forbidden, HttpError, notFound, validationError, type ValidationIssue } from './http-errors.js';
+import { headerValue, type ApiToken } from './hmac-verify.js';
+import { parseJson } from './body.js';
+import { assertKnownQuery, queryInt, unknownQueryIssues } from './query.js';
+import { assertReceiveWindow, parsePlacement, placeInput, verifyOrderSignature } from './order-request.js';
+import type { RouteDeps } from './route-deps.js';
+import type { Reply, RequestContext, RouteDef } from './router.js';
+import { parseOrThrow } from './validation.js';
+import { EMPTY_REWARDS, portfolioPositionWire } from './wire-format.js';
+
+export const UUID_V4 = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
+export const ORDER_STATUSES: readonly OrderStatus[] = ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'];
+export const MAX_CANCEL_BATCH = 500;
+export const MAX_STATUS_BATCH = 50;
+export const ON_BEHALF_OF_HEADER = 'x-on-behalf-of';
+
+function tokenOf(ctx: RequestContext): ApiToken {
+  if (ctx.token === null) throw new HttpError(401, { message: 'Unauthorized', error: 'Unauthorized', statusCode: 401 });
+  return ctx.token;
+}
+
+function failure(status: number, body: object): Reply {
+  return { status, body };
+}
+
+const isOrderStatus = (value: string): value is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(value);
+
+const cancelBatchSchema = z.strictObject({
+  orderIds: z
+    .array(z.string({ error: 'must be a string' }).regex(UUID_V4, { error: 'must be a UUID v4' }), { error: 'must be an array of order ids' })
+    .min(1, { error: 'must contain at least one order id' })
+    .max(MAX_CANCEL_BATCH, { error: `must contain at most ${MAX_CANCEL_BATCH} order ids` }),
+});
+
+const statusBatchSchema = z.strictObject({
+  items: z
+    .array(z.unknown(), { error: 'must be an array' })
+    .min(1, { error: 'must contain between 1 and 50 items' })
+    .max(MAX_STATUS_BATCH, { error: 'must contain between 1 and 50 items' }),
+});
+
+const statusItemSchema = z.union([
+  z.strictObject({ orderId: z.string().regex(UUID_V4) }),
+  z.strictObject({ clientOrderId: z.string().min(1).max(128) }),
+]);
+
+const redeemSchema = z.strictObject({
+  conditionId: z.string({ error: 'must be a string' }).regex(/^0x[0-9a-fA-F]{64}$/, { error: 'must be a 0x-prefixed 32-byte hex string' }),
+  onBehalfOf: z
+    .number({ error: 'must be an integer >= 1' })
+    .int({ error: 'must be an integer >= 1' })
+    .min(1, { error: 'must be an integer >= 1' })
+    .max(2_147_483_647, { error: 'must be an integer <= 2147483647' })
+    .optional(),
+});
+
+export function tradingRoutes(deps: RouteDeps): RouteDef[] {
+  const { engine } = deps;
+
+  /** Profile for reads: the caller, or the `x-on-behalf-of` sub-account. */
+  const readProfile = (ctx: RequestContext): number => {
+    const header = headerValue(ctx.headers, ON_BEHALF_OF_HEADER);
+    const target = header === undefined ? undefined : parseProfileId(header, ON_BEHALF_OF_HEADER);
+    return effectiveProfile(tokenOf(ctx), target, deps.partnerOf);
+  };
+
+  /** Profile for cancels: the caller, or the `onBehalfOf` query sub-account. Validates the query. */
+  const cancelProfile = (ctx: RequestContext, extraIssues: ValidationIssue[] = []): number => {
+    const issues = [...extraIssues, ...unknownQueryIssues(ctx.query, ['onBehalfOf'])];
+    const all = ctx.query.getAll('onBehalfOf');
+    let target: number | undefined;
+    if (all.length > 1) issues.push({ field: 'onBehalfOf', message: 'onBehalfOf must be given once' });
+    else if (all[0] !== undefined) {
+      try {
+        target = parseProfileId(all[0], 'onBehalfOf');
+      } catch {
+        issues.push({ field: 'onBehalfOf', message: 'onBehalfOf must be an integer between 1 and 2147483647' });
+      }
+    }
+    if (issues.length > 0) throw validationError(issues);
+    return effectiveProfile(tokenOf(ctx), target, deps.partnerOf);
+  };
+
+  const ownOrder = (profileId: number, order: SimOrder | undefined): SimOrder | undefined =>
+    order !== undefined && order.profileId === profileId ? order : undefined;
+
+  return [
+    {
+      method: 'GET',
+      pattern: '/markets/:slug/user-orders',
+      auth: 'hmac',
+      handler: (ctx) => {
+        const issues = unknownQueryIssues(ctx.query, ['statuses', 'limit']);
+        const statuses: OrderStatus[] = [];
+        for (const raw of ctx.query.getAll('statuses')) {
+          const upper = raw.toUpperCase();
+          if (isOrderStatus(upper)) {
+            if (!statuses.includes(upper)) statuses.push(upper);
+          } else issues.push({ field: 'statuses', message: `each value in statuses must be one of the following values: ${ORDER_STATUSES.join(', ')}` });
+        }
+        const limit = queryInt(ctx.query, 'limit', { min: 1, max: 200 }, issues);
+        if (issues.length > 0) throw validationError(issues);
+        const profileId = readProfile(ctx);
+        const slug = ctx.params['slug'] ?? '';
+        if (!engine.market(slug)) throw notFound('Market not found');
+        const orders = engine.orders(profileId, slug, statuses.length > 0 ? statuses : ['LIVE'], limit);
+        return { status: 200, body: orders.map((o) => engine.userOrder(o)) };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/orders',
+      auth: 'hmac',
+      scope: 'trading',
+      handler: async (ctx) => {
+        assertKnownQuery(ctx.query, []);
+        const placement = parsePlacement(parseJson(ctx.rawBody));
+        const body = placement.body;
+        assertReceiveWindow(body, ctx.nowMs);
+        const token = tokenOf(ctx);
+        const profileId = effectiveProfile(token, body.ownerId === token.profileId ? undefined : body.ownerId, deps.partnerOf);
+        deps.modes.assertAllowed({ kind: 'place', orderType: body.orderType, postOnly: body.postOnly ?? false }, ctx.nowMs);
+        const account = engine.account(profileId);
+        if (!account) throw notFound('Profile not found');
+        if (account.address !== placement.maker) throw forbidden(`order.maker is not the wallet of profile ${profileId}`);
+        const market = engine.market(body.marketSlug);
+        if (!market) throw notFound('Market not found');
+        await verifyOrderSignature(placement, { verifyingContract: market.venue.exchange, ...deps.signing });
+        const outcome = engine.place(placeInput(placement, profileId));
+        if (!outcome.ok) return failure(outcome.status, outcome.body);
+        deps.placements.remember(outcome.order.id, outcome.makerMatches, outcome.execution);
+        const order = outcome.order;
+        return {
+          status: 201,
+          body: {
+            order: {
+              ...order.signedOrderEcho,
+              id: order.id,
+              ownerId: order.profileId,
+              marketId: String(order.marketId),
+              marketSlug: order.marketSlug,
+              orderType: order.type,
+              status: order.status,
+              postOnly: order.postOnly,
+              createdAt: new Date(order.createdAtMs).toISOString(),
+              ...(order.clientOrderId === null ? {} : { clientOrderId: order.clientOrderId }),
+            },
+            makerMatches: outcome.makerMatches,
+            execution: outcome.execution,
+          },
+        };
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: '/orders/:orderId',
+      auth: 'hmac',
+      scope: 'trading',
+      handler: (ctx) => {
+        const orderId = ctx.params['orderId'] ?? '';
+        const issues: ValidationIssue[] = UUID_V4.test(orderId) ? [] : [{ field: 'orderId', message: 'orderId must be a UUID v4' }];
+        const profileId = cancelProfile(ctx, issues);
+        deps.modes.assertAllowed({ kind: 'cancel' }, ctx.nowMs);
+        const outcome = engine.cancel(profileId, orderId);
+        if (!outcome.ok) return failure(outcome.status, outcome.body);
+        return { status: 200, body: { message: outcome.message } };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/orders/cancel-batch',
+      auth: 'hmac',
+      scope: 'trading',
+      handler: (ctx) => {
+        const input = parseOrThrow(cancelBatchSchema, parseJson(ctx.rawBody));
+        const profileId = cancelProfile(ctx);
+        deps.modes.assertAllowed({ kind: 'cancel' }, ctx.nowMs);
+        const outcome = engine.cancelBatch(profileId, input.orderIds);
+        if (!outcome.ok) return failure(outcome.status, outcome.body);
+        const partial = outcome.failed.length > 0;
+        return {
+          status: partial ? 207 : 200,
+          body: {
+            message: partial ? 'Some orders could not be canceled' : 'Orders canceled successfully',
+            canceled: outcome.canceled,
+            failed: outcome.failed,
+          },
+        };
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: '/orders/all/:slug',
+      auth: 'hmac',
+      scope: 'trading',
+      handler: (ctx) => {
+        const profileId = cancelProfile(ctx);
+        deps.modes.assertAllowed({ kind: 'cancel' }, ctx.nowMs);
+        const outcome = engine.cancelAll(profileId, ctx.params['slug'] ?? '');
+        if (!outcome.ok) return failure(outcome.status, outcome.body);
+        const partial = outcome.failed.length > 0;
+        return {
+          status: 200,
+          body: {
+            message: partial ? 'Some orders could not be canceled' : 'All orders canceled successfully',
+            canceled: outcome.canceled,
+            failed: outcome.failed,
+          },
+        };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/orders/status/batch',
+      auth: 'hmac',
+      handler: (ctx) => {
+        assertKnownQuery(ctx.query, []);
+        const input = parseOrThrow(statusBatchSchema, parseJson(ctx.rawBody));
+        const profileId = readProfile(ctx);
+        const results = input.items.map((raw, index) => {
+          const item = statusItemSchema.safeParse(raw);
+          if (!item.success) return { index, status: 'invalid' as const };
+          const order =
+            'orderId' in item.data
+              ? ownOrder(profileId, engine.orderById(item.data.orderId))
+              : engine.orderByClientOrderId(profileId, item.data.clientOrderId);
+          const ids = 'orderId' in item.data ? { orderId: item.data.orderId } : { clientOrderId: item.data.clientOrderId };
+          if (!order) return { index, status: 'not_found' as const, ...ids };
+          const placement = deps.placements.placementOf(order);
+          return {
+            index,
+            status: 'found' as const,
+            orderId: order.id,
+            ...(order.clientOrderId === null ? {} : { clientOrderId: order.clientOrderId }),
+            data: { order: engine.userOrder(order), makerMatches: placement.makerMatches, execution: placement.execution },
+          };
+        });
+        return { status: 200, body: { results } };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/portfolio/positions',
+      auth: 'hmac',
+      handler: (ctx) => {
+        assertKnownQuery(ctx.query, []);
+        const profileId = readProfile(ctx);
+        const clob = [];
+        for (const summary of engine.positions(profileId)) {
+          const market = engine.market(summary.marketSlug);
+          const holds = summary.yes.balanceRaw > 0 || summary.no.balanceRaw > 0 || summary.liveOrders > 0;
+          if (market && holds) clob.push(portfolioPositionWire(summary, market, engine.book(market.slug)));
+        }
+        return { status: 200, body: { clob, rewards: { ...EMPTY_REWARDS } } };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/portfolio/redeem',
+      auth: 'hmac',
+      scope: 'trading',
+      handler: (ctx) => {
+        assertKnownQuery(ctx.query, []);
+        const input = parseOrThrow(redeemSchema, parseJson(ctx.rawBody));
+        const profileId = effectiveProfile(tokenOf(ctx), input.onBehalfOf, deps.partnerOf);
+        const outcome = engine.redeem(profileId, input.conditionId);
+        if (!outcome.ok) return failure(outcome.status, outcome.body);
+        return {
+          status: 200,
+          body: {
+            success: true,
+            conditionId: outcome.conditionId,
+            marketSlug: outcome.marketSlug,
+            payout: String(outcome.payoutRaw),
+            yesBurned: String(outcome.yesBurnedRaw),
+            noBurned: String(outcome.noBurnedRaw),
+          },
+        };
+      },
+    },
+  ];
+}

@@ -1,0 +1,148 @@
+/**
+ * Trading modes of the venue (exchange-facts §6, exchange-api.md § Errors 425): `post_only`,
+ * `cancel_only`, `disabled`, each a window [startsAt, resumeAt) that may be scheduled ahead.
+ *
+ * Owns: the schedule of windows and the pure decision "does the mode in force forbid this action".
+ * Invariants: a window ends by itself at `resumeAt` (the schedule is evaluated against the injected clock,
+ * no timers); when windows overlap the most restrictive one is in force (disabled > cancel_only >
+ * post_only); cancels are forbidden only by `disabled`; `post_only` admits only post-only GTC placements.
+ */
+import { HttpError } from './http-errors.js';
+
+export const TRADING_MODES = ['post_only', 'cancel_only', 'disabled'] as const;
+export type TradingModeName = (typeof TRADING_MODES)[number];
+
+/** The `code` of the 425 body per mode. `trading_disabled` is the spec's; the other two are ours. */
+export const TRADING_MODE_CODES: Readonly<Record<TradingModeName, string>> = {
+  disabled: 'trading_disabled',
+  cancel_only: 'trading_cancel_only',
+  post_only: 'trading_post_only',
+};
+
+const TRADING_MODE_MESSAGES: Readonly<Record<TradingModeName, string>> = {
+  disabled: 'Trading is temporarily disabled',
+  cancel_only: 'Trading is in cancel-only mode: only cancellations are accepted',
+  post_only: 'Trading is in post-only mode: only post-only GTC orders are accepted',
+};
+
+const SEVERITY: Readonly<Record<TradingModeName, number>> = { post_only: 1, cancel_only: 2, disabled: 3 };
+
+export interface TradingModeWindow {
+  readonly id: number;
+  readonly mode: TradingModeName;
+  readonly startsAtMs: number;
+  readonly resumeAtMs: number;
+}
+
+export type TradingAction =
+  | { readonly kind: 'place'; readonly orderType: 'GTC' | 'FAK' | 'FOK'; readonly postOnly: boolean }
+  | { readonly kind: 'cancel' };
+
+export class TradingModeError extends Error {
+  override readonly name = 'TradingModeError';
+  constructor(
+    readonly field: string,
+    readonly value: unknown,
+    readonly reason: string,
+  ) {
+    super(`${field}: ${reason} (got ${JSON.stringify(value)})`);
+  }
+}
+
+/** Does `mode` forbid `action`? Pure. */
+export function modeForbids(mode: TradingModeName, action: TradingAction): boolean {
+  switch (mode) {
+    case 'disabled':
+      return true;
+    case 'cancel_only':
+      return action.kind === 'place';
+    case 'post_only':
+      return action.kind === 'place' && !(action.orderType === 'GTC' && action.postOnly);
+  }
+}
+
+/** The 425 trading-mode body `{code, message, mode, resumeAt}`. */
+export function tradingModeBody(window: TradingModeWindow): { code: string; message: string; mode: TradingModeName; resumeAt: string } {
+  return {
+    code: TRADING_MODE_CODES[window.mode],
+    message: TRADING_MODE_MESSAGES[window.mode],
+    mode: window.mode,
+    resumeAt: new Date(window.resumeAtMs).toISOString(),
+  };
+}
+
+export interface MaintenanceEntry {
+  readonly mode: TradingModeName;
+  readonly code: string;
+  readonly message: string;
+  readonly startsAt: string;
+  readonly resumeAt: string;
+}
+
+export interface MaintenanceStatus {
+  readonly active: MaintenanceEntry[];
+  readonly scheduled: MaintenanceEntry[];
+}
+
+function entry(window: TradingModeWindow): MaintenanceEntry {
+  const body = tradingModeBody(window);
+  return { mode: body.mode, code: body.code, message: body.message, startsAt: new Date(window.startsAtMs).toISOString(), resumeAt: body.resumeAt };
+}
+
+export class TradingModeSchedule {
+  private windows: TradingModeWindow[] = [];
+  private nextId = 1;
+
+  /** Adds a window. `startsAtMs` defaults to now; `resumeAtMs` must be after the start and in the future. */
+  set(mode: TradingModeName, resumeAtMs: number, nowMs: number, startsAtMs: number = nowMs): TradingModeWindow {
+    if (!TRADING_MODES.includes(mode)) throw new TradingModeError('mode', mode, `must be one of ${TRADING_MODES.join(', ')}`);
+    if (!Number.isSafeInteger(startsAtMs)) throw new TradingModeError('startsAt', startsAtMs, 'not a valid time');
+    if (!Number.isSafeInteger(resumeAtMs)) throw new TradingModeError('resumeAt', resumeAtMs, 'not a valid time');
+    if (resumeAtMs <= startsAtMs) throw new TradingModeError('resumeAt', new Date(resumeAtMs).toISOString(), 'must be after startsAt');
+    if (resumeAtMs <= nowMs) throw new TradingModeError('resumeAt', new Date(resumeAtMs).toISOString(), 'must be in the future');
+    this.prune(nowMs);
+    const window: TradingModeWindow = { id: this.nextId++, mode, startsAtMs, resumeAtMs };
+    this.windows.push(window);
+    return window;
+  }
+
+  /** Removes one window by id, or every window when no id is given. Returns how many were removed. */
+  clear(id?: number): number {
+    const before = this.windows.length;
+    this.windows = id === undefined ? [] : this.windows.filter((w) => w.id !== id);
+    return before - this.windows.length;
+  }
+
+  /** The window in force at `nowMs` (the most restrictive of the active ones), or null. */
+  inForce(nowMs: number): TradingModeWindow | null {
+    let best: TradingModeWindow | null = null;
+    for (const w of this.windows) {
+      if (w.startsAtMs <= nowMs && nowMs < w.resumeAtMs && (best === null || SEVERITY[w.mode] > SEVERITY[best.mode])) best = w;
+    }
+    return best;
+  }
+
+  /** Throws the 425 trading-mode answer when the mode in force forbids `action`. */
+  assertAllowed(action: TradingAction, nowMs: number): void {
+    const window = this.inForce(nowMs);
+    if (window !== null && modeForbids(window.mode, action)) throw new HttpError(425, tradingModeBody(window));
+  }
+
+  status(nowMs: number): MaintenanceStatus {
+    this.prune(nowMs);
+    const sorted = [...this.windows].sort((a, b) => a.startsAtMs - b.startsAtMs || a.id - b.id);
+    return {
+      active: sorted.filter((w) => w.startsAtMs <= nowMs).map(entry),
+      scheduled: sorted.filter((w) => w.startsAtMs > nowMs).map(entry),
+    };
+  }
+
+  windowsAt(nowMs: number): readonly TradingModeWindow[] {
+    this.prune(nowMs);
+    return [...this.windows];
+  }
+
+  private prune(nowMs: number): void {
+    this.windows = this.windows.filter((w) => w.resumeAtMs > nowMs);
+  }
+}

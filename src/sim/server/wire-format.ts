@@ -1,0 +1,285 @@
+/**
+ * Wire formatting of the simulator's REST and socket answers: Market and group objects, the orderbook of
+ * exchange-facts §6, the `orderbookUpdate` body of §5, portfolio positions and the `positions` frame.
+ *
+ * Owns: every choice of unit on the wire that the specification leaves open (documented in
+ * docs/simulator.md): prices are JSON numbers in (0, 1) (ticks / 1000); book sizes are shares (JSON
+ * numbers); `minSize` is raw shares as an integer string; `maxSpread` is a price distance (JSON number);
+ * amounts in portfolio answers are raw integer strings and prices decimal strings.
+ * Invariants: pure functions of engine state; integer maths (bigint) for every derived amount.
+ */
+import { RAW_PER_UNIT, rawToDecimal, TICKS_PER_UNIT } from '../../core/units.js';
+import { ZERO_ADDRESS } from '../../exchange/eip712.js';
+import type { BookSnapshot, Level, PositionSummary, SimEngine, SimGroup, SimMarket, TokenPosition } from '../engine/index.js';
+
+/** USDC on Base, the collateral the venue reports. */
+export const COLLATERAL_TOKEN = { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6, symbol: 'USDC' } as const;
+
+export interface WireLevel {
+  readonly price: number;
+  readonly size: number;
+}
+
+export interface WireOrderbook {
+  readonly bids: WireLevel[];
+  readonly asks: WireLevel[];
+  readonly tokenId: string;
+  readonly adjustedMidpoint: number | null;
+  readonly maxSpread: number;
+  readonly minSize: string;
+}
+
+export function ticksToNumber(ticks: number): number {
+  return ticks / TICKS_PER_UNIT;
+}
+
+export function rawToShares(raw: number): number {
+  return Number(rawToDecimal(raw));
+}
+
+export function wireLevels(levels: readonly Level[]): WireLevel[] {
+  return levels.map((l) => ({ price: ticksToNumber(l.priceTicks), size: rawToShares(l.sizeRaw) }));
+}
+
+/**
+ * The midpoint counting only price levels of at least `minSizeRaw` (the venue counts orders above the
+ * reward minimum); falls back to the plain touch midpoint when a side has no such level; null when a
+ * side of the book is empty.
+ */
+export function adjustedMidpoint(book: BookSnapshot, minSizeRaw: number): number | null {
+  const bestBid = book.bids[0];
+  const bestAsk = book.asks[0];
+  if (bestBid === undefined || bestAsk === undefined) return null;
+  const bid = book.bids.find((l) => l.sizeRaw >= minSizeRaw) ?? bestBid;
+  const ask = book.asks.find((l) => l.sizeRaw >= minSizeRaw) ?? bestAsk;
+  const useAdjusted = bid.priceTicks < ask.priceTicks;
+  const b = useAdjusted ? bid : bestBid;
+  const a = useAdjusted ? ask : bestAsk;
+  return (b.priceTicks + a.priceTicks) / (2 * TICKS_PER_UNIT);
+}
+
+export function wireOrderbook(market: SimMarket, book: BookSnapshot): WireOrderbook {
+  return {
+    bids: wireLevels(book.bids),
+    asks: wireLevels(book.asks),
+    tokenId: market.yesTokenId,
+    adjustedMidpoint: adjustedMidpoint(book, market.settings.minSizeRaw),
+    maxSpread: ticksToNumber(market.settings.maxSpreadTicks),
+    minSize: String(market.settings.minSizeRaw),
+  };
+}
+
+/** GET /markets/{slug}/orderbook (exchange-facts §6). */
+export function orderbookAnswer(market: SimMarket, book: BookSnapshot): WireOrderbook & { readonly lastTradePrice: number | null } {
+  return { ...wireOrderbook(market, book), lastTradePrice: market.lastTradeTicks === null ? null : ticksToNumber(market.lastTradeTicks) };
+}
+
+/**
+ * YES mark in half-ticks precision, as a fraction numerator over 2000: the touch midpoint, else the last
+ * trade, else 0.5. After resolution the payout value (1/0, or the split ratio).
+ */
+function yesMarkOver2000(market: SimMarket, book: BookSnapshot | undefined): bigint {
+  if (market.status === 'RESOLVED') {
+    if (market.winningOutcomeIndex !== null) return market.winningOutcomeIndex === 0 ? 2000n : 0n;
+    if (market.payoutNumerators !== null) {
+      const [yes, no] = market.payoutNumerators;
+      const total = yes + no;
+      return total === 0 ? 0n : (BigInt(yes) * 2000n) / BigInt(total);
+    }
+  }
+  const bid = book?.bids[0];
+  const ask = book?.asks[0];
+  if (bid !== undefined && ask !== undefined) return BigInt(bid.priceTicks + ask.priceTicks);
+  if (market.lastTradeTicks !== null) return BigInt(market.lastTradeTicks * 2);
+  return 1000n;
+}
+
+function priceFromFraction(numerator: bigint, denominator: bigint): number {
+  return Number((numerator * 1_000_000n) / denominator) / 1_000_000;
+}
+
+function bestPrices(book: BookSnapshot | undefined): { yesBid: number; yesAsk: number } {
+  const bid = book?.bids[0];
+  const ask = book?.asks[0];
+  return { yesBid: bid === undefined ? 0 : ticksToNumber(bid.priceTicks), yesAsk: ask === undefined ? 1 : ticksToNumber(ask.priceTicks) };
+}
+
+const complement = (price: number): number => Math.round((1 - price) * TICKS_PER_UNIT) / TICKS_PER_UNIT;
+
+/** The Market object of exchange-api.md (single market form). */
+export function marketWire(market: SimMarket, book: BookSnapshot | undefined): Record<string, unknown> {
+  const yesMarkFraction = yesMarkOver2000(market, book);
+  const { yesBid, yesAsk } = bestPrices(book);
+  const noBid = complement(yesAsk);
+  const noAsk = complement(yesBid);
+  const dailyReward = rawToDecimal(market.settings.dailyRewardRaw);
+  const perMinuteRaw = Math.floor(market.settings.dailyRewardRaw / 1440);
+  const expiration = new Date(market.expirationMs).toISOString();
+  return {
+    id: market.id,
+    conditionId: market.conditionId,
+    negRiskRequestId: market.negRiskRequestId ?? null,
+    description: market.description,
+    title: market.title,
+    proxyTitle: market.title,
+    collateralToken: { ...COLLATERAL_TOKEN },
+    expirationDate: expiration,
+    expirationTimestamp: market.expirationMs,
+    createdAt: new Date(market.createdAtMs).toISOString(),
+    updatedAt: new Date(market.resolvedAtMs ?? market.createdAtMs).toISOString(),
+    categories: [...market.categories],
+    categoryIds: [...market.categoryIds],
+    tags: [],
+    status: market.status,
+    expired: market.expired,
+    creator: { name: 'Simulator', imageURI: '', link: '', address: ZERO_ADDRESS },
+    volume: String(market.volumeRaw),
+    volumeFormatted: rawToDecimal(market.volumeRaw),
+    tokens: { yes: market.yesTokenId, no: market.noTokenId },
+    prices: [priceFromFraction(yesMarkFraction, 2000n), priceFromFraction(2000n - yesMarkFraction, 2000n)],
+    tradePrices: {
+      buy: { market: [yesAsk, noAsk], limit: [yesBid, noBid] },
+      sell: { market: [yesBid, noBid], limit: [yesAsk, noAsk] },
+    },
+    isRewardable: market.isRewardable,
+    slug: market.slug,
+    tradeType: 'clob',
+    marketType: 'single',
+    priorityIndex: 0,
+    winningOutcomeIndex: market.winningOutcomeIndex,
+    payoutNumerators: market.payoutNumerators === null ? null : [...market.payoutNumerators],
+    metadata: { fee: true, isBannered: false, shouldMarketMake: market.isRewardable, isExternalArbitrage: false },
+    settings: {
+      minSize: String(market.settings.minSizeRaw),
+      maxSpread: ticksToNumber(market.settings.maxSpreadTicks),
+      dailyReward,
+      rewardsEpoch: rawToDecimal(perMinuteRaw),
+      c: String(market.settings.c),
+    },
+    logo: '',
+    source: 'simulator',
+    properties: [],
+    frequency: '',
+    subFrequency: '',
+    feedEvents: [],
+    venue: { exchange: market.venue.exchange, adapter: market.venue.adapter },
+    ...(market.groupSlug === undefined ? {} : { groupSlug: market.groupSlug }),
+  };
+}
+
+/** The group (NegRisk ladder) form: group fields plus its submarkets in Market form. */
+export function groupWire(group: SimGroup, engine: SimEngine, markets: readonly SimMarket[] = group.markets): Record<string, unknown> {
+  const all = group.markets;
+  const categories = [...new Set(all.flatMap((m) => m.categories))];
+  const categoryIds = [...new Set(all.flatMap((m) => m.categoryIds))];
+  const volumeRaw = all.reduce((sum, m) => sum + m.volumeRaw, 0);
+  const expirationMs = Math.max(...all.map((m) => m.expirationMs));
+  const createdAtMs = Math.min(...all.map((m) => m.createdAtMs));
+  const id = Math.min(...all.map((m) => m.id));
+  return {
+    id,
+    slug: group.slug,
+    title: group.title,
+    negRiskRequestId: group.negRiskRequestId,
+    tradeType: 'clob',
+    marketType: 'group',
+    status: all.every((m) => m.status === 'RESOLVED') ? 'RESOLVED' : 'FUNDED',
+    expired: all.every((m) => m.expired),
+    expirationDate: new Date(expirationMs).toISOString(),
+    expirationTimestamp: expirationMs,
+    createdAt: new Date(createdAtMs).toISOString(),
+    categories,
+    categoryIds,
+    collateralToken: { ...COLLATERAL_TOKEN },
+    isRewardable: all.some((m) => m.isRewardable),
+    volume: String(volumeRaw),
+    volumeFormatted: rawToDecimal(volumeRaw),
+    markets: markets.map((m) => marketWire(m, engine.book(m.slug))),
+  };
+}
+
+// ───────────────────────────── positions ─────────────────────────────
+
+/** costBasis / balance as a decimal price string (6 places, floored); null when flat. */
+export function averagePrice(position: TokenPosition): string | null {
+  if (position.balanceRaw <= 0) return null;
+  const scaled = (BigInt(position.costBasisRaw) * BigInt(RAW_PER_UNIT)) / BigInt(position.balanceRaw);
+  return rawToDecimal(Number(scaled));
+}
+
+/** balance × mark, raw USDC, floored. `markOver2000` is a YES or NO mark over 2000. */
+function valueRaw(balanceRaw: number, markOver2000: bigint): number {
+  return Number((BigInt(balanceRaw) * markOver2000) / 2000n);
+}
+
+interface PositionMarks {
+  readonly yes: bigint;
+  readonly no: bigint;
+}
+
+function marksOf(market: SimMarket, book: BookSnapshot | undefined): PositionMarks {
+  const yes = yesMarkOver2000(market, book);
+  if (market.status === 'RESOLVED' && market.winningOutcomeIndex === null && market.payoutNumerators !== null) {
+    const [y, n] = market.payoutNumerators;
+    const total = y + n;
+    return { yes, no: total === 0 ? 0n : (BigInt(n) * 2000n) / BigInt(total) };
+  }
+  return { yes, no: 2000n - yes };
+}
+
+function sidePosition(position: TokenPosition, markOver2000: bigint): Record<string, unknown> {
+  const marketValue = valueRaw(position.balanceRaw, markOver2000);
+  return {
+    cost: String(position.costBasisRaw),
+    fillPrice: averagePrice(position) ?? '0',
+    marketValue: String(marketValue),
+    realisedPnl: String(position.realisedPnlRaw),
+    unrealizedPnl: String(marketValue - position.costBasisRaw),
+  };
+}
+
+/** One element of `GET /portfolio/positions` → `clob`. */
+export function portfolioPositionWire(summary: PositionSummary, market: SimMarket, book: BookSnapshot | undefined): Record<string, unknown> {
+  const marks = marksOf(market, book);
+  return {
+    market: {
+      id: market.id,
+      slug: market.slug,
+      title: market.title,
+      conditionId: market.conditionId,
+      status: market.status,
+      expired: market.expired,
+      closed: market.status === 'RESOLVED',
+      winningOutcomeIndex: market.winningOutcomeIndex,
+      tokens: { yes: market.yesTokenId, no: market.noTokenId },
+      ...(market.groupSlug === undefined ? {} : { groupSlug: market.groupSlug }),
+    },
+    tokensBalance: { yes: String(summary.yes.balanceRaw), no: String(summary.no.balanceRaw) },
+    tokensLocked: { yes: String(summary.yes.lockedRaw), no: String(summary.no.lockedRaw) },
+    positions: { yes: sidePosition(summary.yes, marks.yes), no: sidePosition(summary.no, marks.no) },
+    orders: { liveOrders: summary.liveOrders, totalCollateralLocked: String(summary.collateralLockedRaw) },
+    fees: { paid: String(summary.feesPaidRaw) },
+    rewards: { epochs: [], isEarning: false },
+  };
+}
+
+export const EMPTY_REWARDS = { todaysRewards: '0', rewardsByEpoch: [], rewardsChartData: [], totalUnpaidRewards: '0', totalUserRewardsLastEpoch: '0' } as const;
+
+/** The socket `positions` frame for one market (exchange-facts §5). */
+export function positionsFrame(account: string, summary: PositionSummary | undefined, market: SimMarket, book: BookSnapshot | undefined): Record<string, unknown> {
+  const marks = marksOf(market, book);
+  const entry = (tokenId: string, position: TokenPosition | undefined, mark: bigint): Record<string, unknown> => ({
+    tokenId,
+    ctfBalance: String(position?.balanceRaw ?? 0),
+    averageFillPrice: position === undefined ? '0' : (averagePrice(position) ?? '0'),
+    costBasis: String(position?.costBasisRaw ?? 0),
+    marketValue: String(position === undefined ? 0 : valueRaw(position.balanceRaw, mark)),
+    marketId: market.id,
+  });
+  return {
+    account,
+    marketSlug: market.slug,
+    positions: [entry(market.yesTokenId, summary?.yes, marks.yes), entry(market.noTokenId, summary?.no, marks.no)],
+    type: 'CLOB',
+  };
+}

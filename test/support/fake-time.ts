@@ -1,0 +1,52 @@
+/**
+ * Deterministic time for client tests: a clock that moves only when told (or when `sleep` or a timer is used:
+ * `sleep` records the requested delay and advances the clock at once), and a seeded random source (mulberry32).
+ */
+export interface FakeTime {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  advance(ms: number): void;
+  /** A timer for code under test: advances the clock by `ms` and fires on the next microtask. */
+  setTimer(fn: () => void, ms: number): () => void;
+  /** Every delay passed to `sleep`, in order. */
+  readonly sleeps: number[];
+}
+
+export function fakeTime(startMs = Date.parse('2026-03-23T12:00:00.000Z')): FakeTime {
+  let now = startMs;
+  const sleeps: number[] = [];
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      now += ms;
+    },
+    advance: (ms: number) => {
+      now += ms;
+    },
+    setTimer: (fn: () => void, ms: number) => {
+      let cancelled = false;
+      queueMicrotask(() => {
+        if (cancelled) return;
+        now += ms;
+        fn();
+      });
+      return () => {
+        cancelled = true;
+      };
+    },
+    sleeps,
+  };
+}
+
+/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

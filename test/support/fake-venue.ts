@@ -1,0 +1,442 @@
+/**
+ * An in-memory venue implementing the order manager's `VenuePort`, with fault injection, for executor tests.
+ *
+ * It holds orders per market, answers placements (409 on a repeated clientOrderId), cancels (with per-order 207
+ * failures), status lookups (with ids hidden from lookups for a while), listings and the trading mode (it refuses
+ * what the mode forbids, and counts such requests as violations). It does not match orders by itself: tests
+ * call `fill()` / `settle()` / `venueCancel()`, which produce the socket frames the real venue would send into an
+ * outbox the test delivers in any order (or twice) through `takeEvents()`.
+ *
+ * Also: `advance()` / `until()`, which move a ManualScheduler while letting promises run in between, so
+ * async code driven by timers can be tested without real sleeps.
+ */
+import type { ManualScheduler } from '../../src/book/scheduler.js';
+import type { OrderEventInput } from '../../src/orders/order-events.js';
+import {
+  DuplicateClientOrderIdError,
+  OrderRejectedError,
+  OutcomeUnknownError,
+  RateLimitedError,
+  TradingModeError,
+  VenueRequestError,
+  type CancelFailureReason,
+  type CancelResult,
+  type MaintenanceStatus,
+  type PlaceRequest,
+  type PlaceResult,
+  type StatusQuery,
+  type StatusResult,
+  type VenueFill,
+  type VenueOperation,
+  type VenueOrderSnapshot,
+  type VenueOrderStatus,
+  type VenuePort,
+} from '../../src/orders/venue-port.js';
+
+export interface FakeOrder {
+  orderId: string;
+  clientOrderId: string | null;
+  marketSlug: string;
+  tokenId: string;
+  side: 'BUY' | 'SELL';
+  priceTicks: number;
+  sizeRaw: number;
+  remainingRaw: number;
+  status: VenueOrderStatus;
+  postOnly: boolean;
+  createdAtMs: number;
+  fills: VenueFill[];
+}
+
+export type PlaceFault =
+  | { readonly kind: 'unknown'; readonly applied: boolean }
+  | { readonly kind: 'trading-mode'; readonly mode: 'post_only' | 'cancel_only' | 'disabled'; readonly resumeAtMs: number | null }
+  | { readonly kind: 'rejected'; readonly reason: string }
+  | { readonly kind: 'rate-limited' }
+  /** The order is accepted, but the answer is a 409 (as after a transport-level retry of an accepted POST). */
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'fill-at-placement'; readonly sizeRaw: number; readonly tradeEventId: string }
+  | { readonly kind: 'canceled-at-placement'; readonly reason: string };
+
+export type RequestFault =
+  | { readonly kind: 'unknown'; readonly applied: boolean }
+  | { readonly kind: 'trading-mode'; readonly mode: 'post_only' | 'cancel_only' | 'disabled'; readonly resumeAtMs: number | null }
+  | { readonly kind: 'rate-limited' }
+  | { readonly kind: 'failed' };
+
+export interface Call {
+  readonly op: VenueOperation;
+  readonly atMs: number;
+  readonly detail: string;
+}
+
+interface Hold {
+  readonly promise: Promise<void>;
+  release(): void;
+  reached: boolean;
+}
+
+export class FakeVenue implements VenuePort {
+  readonly orders = new Map<string, FakeOrder>();
+  readonly calls: Call[] = [];
+  /** Requests the venue's trading mode forbade (the bot should never send them). */
+  readonly modeViolations: Call[] = [];
+  mode: MaintenanceStatus = { mode: 'normal', resumeAtMs: null };
+  private outbox: OrderEventInput[] = [];
+  private nextId = 1;
+  private nextEvent = 1;
+  private readonly placeFaults: PlaceFault[] = [];
+  private readonly requestFaults = new Map<VenueOperation, RequestFault[]>();
+  private readonly cancelFailures = new Map<string, CancelFailureReason>();
+  private readonly hiddenFromLookup = new Map<string, number>();
+  private readonly holds = new Map<VenueOperation, Hold[]>();
+
+  constructor(private readonly now: () => number) {}
+
+  // ───────────── fault injection ─────────────
+
+  failNextPlace(fault: PlaceFault): void {
+    this.placeFaults.push(fault);
+  }
+
+  failNext(op: Exclude<VenueOperation, 'placeOrder'>, fault: RequestFault): void {
+    const list = this.requestFaults.get(op) ?? [];
+    list.push(fault);
+    this.requestFaults.set(op, list);
+  }
+
+  /** The next cancel of this order is refused with `reason` (207 partial answer) and leaves it as it is. */
+  failCancelOf(orderId: string, reason: CancelFailureReason): void {
+    this.cancelFailures.set(orderId, reason);
+  }
+
+  /** Status lookups answer not_found for this clientOrderId/orderId the next `times` times. */
+  hideFromLookup(id: string, times: number): void {
+    this.hiddenFromLookup.set(id, times);
+  }
+
+  /** The next call of `op` waits (after recording the call) until `release()` is called. */
+  hold(op: VenueOperation): Hold {
+    let release: () => void = () => undefined;
+    const promise = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const hold: Hold = { promise, release, reached: false };
+    const list = this.holds.get(op) ?? [];
+    list.push(hold);
+    this.holds.set(op, list);
+    return hold;
+  }
+
+  // ───────────── the market, driven by the test ─────────────
+
+  /** An order already on the venue (e.g. left by a previous run). */
+  seedOrder(order: Partial<FakeOrder> & Pick<FakeOrder, 'marketSlug' | 'tokenId' | 'side' | 'priceTicks' | 'sizeRaw'>): FakeOrder {
+    const full: FakeOrder = {
+      orderId: this.newOrderId(),
+      clientOrderId: null,
+      remainingRaw: order.sizeRaw,
+      status: 'LIVE',
+      postOnly: false,
+      createdAtMs: this.now(),
+      fills: [],
+      ...order,
+    };
+    this.orders.set(full.orderId, full);
+    return full;
+  }
+
+  /** A maker fill of a resting order: OME EXECUTION + SETTLEMENT MATCHED into the outbox. */
+  fill(orderId: string, sizeRaw: number, tradeEventId = `trade-${this.nextEvent}`): string {
+    const order = this.mustGet(orderId);
+    const size = Math.min(sizeRaw, order.remainingRaw);
+    order.remainingRaw -= size;
+    if (order.remainingRaw === 0) order.status = 'MATCHED';
+    order.fills.push({ tradeEventId, sizeRaw: size, priceTicks: order.priceTicks, settlement: 'provisional' });
+    this.outbox.push({
+      source: 'OME',
+      type: 'EXECUTION',
+      eventId: String(this.nextEvent++),
+      orderId,
+      clientOrderId: order.clientOrderId,
+      remainingRaw: order.remainingRaw,
+      status: order.remainingRaw === 0 ? 'FILLED' : 'PARTIALLY_FILLED',
+      atMs: this.now(),
+    });
+    this.outbox.push({
+      source: 'SETTLEMENT',
+      type: 'MATCHED',
+      eventId: `settlement:${tradeEventId}`,
+      tradeEventId,
+      fills: [{ orderId, role: 'maker', sizeRaw: size, priceTicks: order.priceTicks }],
+      atMs: this.now(),
+    });
+    return tradeEventId;
+  }
+
+  /** The settlement of an earlier fill: SETTLEMENT MINED or FAILED into the outbox. */
+  settle(orderId: string, tradeEventId: string, type: 'MINED' | 'FAILED'): void {
+    const order = this.mustGet(orderId);
+    const fill = order.fills.find((f) => f.tradeEventId === tradeEventId);
+    if (fill === undefined) throw new Error(`no fill ${tradeEventId} on ${orderId}`);
+    this.outbox.push({
+      source: 'SETTLEMENT',
+      type,
+      eventId: `settlement:${tradeEventId}`,
+      tradeEventId,
+      fills: [{ orderId, role: 'maker', sizeRaw: fill.sizeRaw, priceTicks: fill.priceTicks }],
+      atMs: this.now(),
+    });
+  }
+
+  /** The venue cancels an order by itself (STP maker cancel, operator...): OME CANCELLATION into the outbox. */
+  venueCancel(orderId: string, reason = 'STP_MAKER_CANCELLED'): void {
+    const order = this.mustGet(orderId);
+    order.status = 'CANCELED';
+    this.outbox.push({ source: 'OME', type: 'CANCELLATION', eventId: String(this.nextEvent++), orderId, clientOrderId: order.clientOrderId, remainingRaw: order.remainingRaw, reason, atMs: this.now() });
+  }
+
+  /** Frames produced so far, oldest first; the outbox is emptied. */
+  takeEvents(): OrderEventInput[] {
+    const events = this.outbox;
+    this.outbox = [];
+    return events;
+  }
+
+  live(marketSlug?: string): FakeOrder[] {
+    return [...this.orders.values()].filter((o) => o.status === 'LIVE' && (marketSlug === undefined || o.marketSlug === marketSlug));
+  }
+
+  byClientOrderId(clientOrderId: string): FakeOrder | undefined {
+    return [...this.orders.values()].find((o) => o.clientOrderId === clientOrderId);
+  }
+
+  callsOf(op: VenueOperation): Call[] {
+    return this.calls.filter((c) => c.op === op);
+  }
+
+  // ───────────── VenuePort ─────────────
+
+  async placeOrder(request: PlaceRequest): Promise<PlaceResult> {
+    this.record('placeOrder', `${request.clientOrderId} ${request.side} ${request.token} ${request.priceTicks}x${request.sizeRaw}${request.postOnly ? ' post-only' : ''}`);
+    await this.waitHold('placeOrder');
+    const mode = this.mode.mode;
+    if (mode === 'disabled' || mode === 'cancel_only' || (mode === 'post_only' && !request.postOnly)) {
+      this.modeViolations.push({ op: 'placeOrder', atMs: this.now(), detail: request.clientOrderId });
+      throw new TradingModeError('placeOrder', mode, this.mode.resumeAtMs);
+    }
+    const fault = this.placeFaults.shift();
+    if (fault?.kind === 'trading-mode') throw new TradingModeError('placeOrder', fault.mode, fault.resumeAtMs);
+    if (fault?.kind === 'rejected') throw new OrderRejectedError(fault.reason, 'refused by the fake venue', 400);
+    if (fault?.kind === 'rate-limited') throw new RateLimitedError('placeOrder', 1000);
+    if ([...this.orders.values()].some((o) => o.clientOrderId === request.clientOrderId)) throw new DuplicateClientOrderIdError(request.clientOrderId);
+    if (fault?.kind === 'unknown' && !fault.applied) throw new OutcomeUnknownError('placeOrder', 'timeout (not applied)');
+    const order = this.seedOrder({
+      clientOrderId: request.clientOrderId,
+      marketSlug: request.marketSlug,
+      tokenId: request.tokenId,
+      side: request.side,
+      priceTicks: request.priceTicks,
+      sizeRaw: request.sizeRaw,
+      postOnly: request.postOnly,
+    });
+    this.outbox.push({ source: 'OME', type: 'PLACEMENT', eventId: String(this.nextEvent++), orderId: order.orderId, clientOrderId: order.clientOrderId, remainingRaw: order.remainingRaw, atMs: this.now() });
+    let reason: string | null = null;
+    if (fault?.kind === 'fill-at-placement') {
+      const size = Math.min(fault.sizeRaw, order.remainingRaw);
+      order.remainingRaw -= size;
+      if (order.remainingRaw === 0) order.status = 'MATCHED';
+      order.fills.push({ tradeEventId: fault.tradeEventId, sizeRaw: size, priceTicks: order.priceTicks, settlement: 'provisional' });
+    }
+    if (fault?.kind === 'canceled-at-placement') {
+      order.status = 'CANCELED';
+      reason = fault.reason;
+    }
+    if (fault?.kind === 'unknown') throw new OutcomeUnknownError('placeOrder', 'timeout (applied)');
+    if (fault?.kind === 'duplicate') throw new DuplicateClientOrderIdError(request.clientOrderId);
+    return { orderId: order.orderId, status: order.status, remainingRaw: order.remainingRaw, fills: order.fills.map((f) => ({ ...f })), reason };
+  }
+
+  async cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
+    this.record('cancelOrders', `${marketSlug} ${orderIds.join(',')}`);
+    await this.waitHold('cancelOrders');
+    this.checkCancelMode('cancelOrders');
+    const fault = this.takeFault('cancelOrders');
+    if (fault !== undefined && !(fault.kind === 'unknown' && fault.applied)) this.throwFault('cancelOrders', fault);
+    const canceled: string[] = [];
+    const failed: { orderId: string; reason: CancelFailureReason; message: string }[] = [];
+    for (const orderId of orderIds) {
+      const order = this.orders.get(orderId);
+      const refusal = this.cancelFailures.get(orderId);
+      if (refusal !== undefined) {
+        this.cancelFailures.delete(orderId);
+        failed.push({ orderId, reason: refusal, message: `refused: ${refusal}` });
+      } else if (order === undefined) {
+        failed.push({ orderId, reason: 'not-found', message: 'Order not found' });
+      } else if (order.status !== 'LIVE' || order.marketSlug !== marketSlug) {
+        failed.push({ orderId, reason: 'already-canceled', message: 'Order not found or already canceled' });
+      } else {
+        order.status = 'CANCELED';
+        canceled.push(orderId);
+      }
+    }
+    if (fault !== undefined) this.throwFault('cancelOrders', fault);
+    return { canceled, failed };
+  }
+
+  async cancelAll(marketSlug: string): Promise<CancelResult> {
+    this.record('cancelAll', marketSlug);
+    await this.waitHold('cancelAll');
+    this.checkCancelMode('cancelAll');
+    const fault = this.takeFault('cancelAll');
+    if (fault !== undefined && !(fault.kind === 'unknown' && fault.applied)) this.throwFault('cancelAll', fault);
+    const canceled: string[] = [];
+    for (const order of this.live(marketSlug)) {
+      order.status = 'CANCELED';
+      canceled.push(order.orderId);
+    }
+    if (fault !== undefined) this.throwFault('cancelAll', fault);
+    return { canceled, failed: [] };
+  }
+
+  async statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
+    this.record('statusBatch', queries.map((q) => ('orderId' in q ? q.orderId : q.clientOrderId)).join(','));
+    await this.waitHold('statusBatch');
+    if (queries.length === 0 || queries.length > 50) throw new VenueRequestError('statusBatch', 400, 'items must be 1–50');
+    const fault = this.takeFault('statusBatch');
+    if (fault !== undefined) this.throwFault('statusBatch', fault);
+    return queries.map((query): StatusResult => {
+      const id = 'orderId' in query ? query.orderId : query.clientOrderId;
+      const hidden = this.hiddenFromLookup.get(id) ?? 0;
+      if (hidden > 0) {
+        this.hiddenFromLookup.set(id, hidden - 1);
+        return { query, outcome: 'not_found' };
+      }
+      const order = 'orderId' in query ? this.orders.get(query.orderId) : this.byClientOrderId(query.clientOrderId);
+      return order === undefined ? { query, outcome: 'not_found' } : { query, outcome: 'found', order: this.snapshot(order) };
+    });
+  }
+
+  async listLiveOrders(marketSlug: string): Promise<readonly VenueOrderSnapshot[]> {
+    this.record('listLiveOrders', marketSlug);
+    await this.waitHold('listLiveOrders');
+    const fault = this.takeFault('listLiveOrders');
+    if (fault !== undefined) this.throwFault('listLiveOrders', fault);
+    return this.live(marketSlug)
+      .sort((a, b) => b.createdAtMs - a.createdAtMs)
+      .map((o) => this.snapshot(o));
+  }
+
+  async maintenanceStatus(): Promise<MaintenanceStatus> {
+    this.record('maintenanceStatus', '');
+    const fault = this.takeFault('maintenanceStatus');
+    if (fault !== undefined) this.throwFault('maintenanceStatus', fault);
+    return this.mode;
+  }
+
+  // ───────────── internals ─────────────
+
+  private snapshot(order: FakeOrder): VenueOrderSnapshot {
+    return {
+      orderId: order.orderId,
+      clientOrderId: order.clientOrderId,
+      marketSlug: order.marketSlug,
+      tokenId: order.tokenId,
+      side: order.side,
+      priceTicks: order.priceTicks,
+      sizeRaw: order.sizeRaw,
+      remainingRaw: order.remainingRaw,
+      status: order.status,
+      createdAtMs: order.createdAtMs,
+      fills: order.fills.map((f) => ({ ...f })),
+    };
+  }
+
+  private newOrderId(): string {
+    return `00000000-0000-4000-8000-${String(this.nextId++).padStart(12, '0')}`;
+  }
+
+  private mustGet(orderId: string): FakeOrder {
+    const order = this.orders.get(orderId);
+    if (order === undefined) throw new Error(`fake venue: no order ${orderId}`);
+    return order;
+  }
+
+  private record(op: VenueOperation, detail: string): void {
+    this.calls.push({ op, atMs: this.now(), detail });
+  }
+
+  private async waitHold(op: VenueOperation): Promise<void> {
+    const hold = this.holds.get(op)?.shift();
+    if (hold === undefined) return;
+    hold.reached = true;
+    await hold.promise;
+  }
+
+  private takeFault(op: VenueOperation): RequestFault | undefined {
+    return this.requestFaults.get(op)?.shift();
+  }
+
+  private checkCancelMode(op: VenueOperation): void {
+    if (this.mode.mode !== 'disabled') return;
+    this.modeViolations.push({ op, atMs: this.now(), detail: 'cancel while disabled' });
+    throw new TradingModeError(op, 'disabled', this.mode.resumeAtMs);
+  }
+
+  private throwFault(op: VenueOperation, fault: RequestFault): never {
+    switch (fault.kind) {
+      case 'unknown':
+        throw new OutcomeUnknownError(op, fault.applied ? 'timeout (applied)' : 'timeout (not applied)');
+      case 'trading-mode':
+        throw new TradingModeError(op, fault.mode, fault.resumeAtMs);
+      case 'rate-limited':
+        throw new RateLimitedError(op, 1000);
+      case 'failed':
+        throw new VenueRequestError(op, 500, 'injected failure');
+    }
+  }
+}
+
+/** Lets pending promise callbacks (and I/O callbacks) run. */
+export async function flushAsync(rounds = 3): Promise<void> {
+  for (let i = 0; i < rounds; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Moves the scheduler forward by `ms` in steps, letting promises settle between steps. */
+export async function advance(scheduler: ManualScheduler, ms: number, stepMs = 10): Promise<void> {
+  const end = scheduler.now() + ms;
+  await flushAsync();
+  while (scheduler.now() < end) {
+    scheduler.advance(Math.min(stepMs, end - scheduler.now()));
+    await flushAsync();
+  }
+}
+
+/** Advances the scheduler until `condition()` holds, failing after `maxMs` of scheduler time. */
+export async function until(scheduler: ManualScheduler, condition: () => boolean, maxMs = 60_000, stepMs = 10): Promise<void> {
+  const end = scheduler.now() + maxMs;
+  await flushAsync();
+  while (!condition()) {
+    if (scheduler.now() >= end) throw new Error(`condition not met within ${maxMs} ms of scheduler time`);
+    scheduler.advance(stepMs);
+    await flushAsync();
+  }
+}
+
+/** Resolves a promise while advancing the scheduler (for calls that wait on timers). */
+export async function settle<T>(scheduler: ManualScheduler, promise: Promise<T>, maxMs = 60_000, stepMs = 10): Promise<T> {
+  const box: { result: { ok: true; value: T } | { ok: false; error: unknown } | null } = { result: null };
+  promise.then(
+    (value) => {
+      box.result = { ok: true, value };
+    },
+    (error: unknown) => {
+      box.result = { ok: false, error };
+    },
+  );
+  await until(scheduler, () => box.result !== null, maxMs, stepMs);
+  const settled = box.result;
+  if (settled === null) throw new Error('unreachable: until() returned before the promise settled');
+  if (!settled.ok) throw settled.error instanceof Error ? settled.error : new Error(String(settled.error));
+  return settled.value;
+}

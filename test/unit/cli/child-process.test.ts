@@ -1,0 +1,88 @@
+/**
+ * The real CLI as a child process (`node bin/outcome-maker.mjs`, from source through tsx): exit codes,
+ * redaction and "nothing sent before the config is valid", end to end. Kept to two spawns (~1.5 s each).
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(__dirname, '../../..');
+const dir = mkdtempSync(join(tmpdir(), 'om-cli-child-'));
+const FAKE_KEY = `0x${'5a'.repeat(32)}`;
+const FAKE_SECRET = Buffer.from('child-process-fake-secret-value').toString('base64');
+const FAKE_TOKEN = 'fake-token-id-7f3e2d1c';
+
+let venue: Server;
+let requests = 0;
+let venueUrl = '';
+beforeAll(async () => {
+  venue = createServer((_request, response) => {
+    requests += 1;
+    response.writeHead(500).end();
+  });
+  await new Promise<void>((resolveListen) => venue.listen(0, '127.0.0.1', resolveListen));
+  const address = venue.address();
+  if (address === null || typeof address === 'string') throw new Error('no address');
+  venueUrl = `http://127.0.0.1:${address.port}`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolveClose) => venue.close(() => resolveClose()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bin/outcome-maker.mjs'), ...args], {
+      cwd: root,
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? dir, OUTCOME_MAKER_FROM_SOURCE: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
+  });
+}
+
+describe('outcome-maker as a child process', () => {
+  it('check-config shows credential variable names and whether they are set, never their values', async () => {
+    const config = join(dir, 'live.yaml');
+    writeFileSync(config, `venue: {kind: live, baseUrl: "${venueUrl}", socketUrl: "${venueUrl}"}\nmarkets: [alpha-market]\nstrategy: {name: fixed-spread}\n`);
+    const result = await runCli(['check-config', config], { OM_API_TOKEN_ID: FAKE_TOKEN, OM_API_SECRET: FAKE_SECRET, OM_PRIVATE_KEY: FAKE_KEY });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('env: OM_API_SECRET');
+    expect(result.stdout).toContain('set: true');
+    for (const secret of [FAKE_KEY, FAKE_KEY.slice(2), FAKE_SECRET, FAKE_TOKEN]) {
+      expect(result.stdout).not.toContain(secret);
+      expect(result.stderr).not.toContain(secret);
+    }
+    expect(requests).toBe(0);
+  });
+
+  it('run with an invalid config exits 2 listing every problem, before any request, without echoing a secret', async () => {
+    const config = join(dir, 'bad.yaml');
+    writeFileSync(
+      config,
+      `venue: {kind: live, baseUrl: "${venueUrl}", socketUrl: "${venueUrl}"}
+markets: [alpha-market]
+strategy: {name: fixed-spread}
+credentials: {privateKey: "${FAKE_KEY}"}
+risk: {maxPositionPerToken: "lots", maxOpenOrdersPerMarket: 3}
+`,
+    );
+    const result = await runCli(['run', '--config', config], { OM_API_TOKEN_ID: FAKE_TOKEN, OM_API_SECRET: FAKE_SECRET, OM_PRIVATE_KEY: FAKE_KEY });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('3 config problems');
+    expect(result.stderr).toContain('credentials.privateKey: looks like a private key');
+    expect(result.stderr).toContain('risk.maxPositionPerToken: not a non-negative decimal number (got "lots")');
+    expect(result.stderr).toContain('risk.maxOpenOrdersPerMarket: unknown key (got 3)');
+    expect(result.stderr + result.stdout).not.toContain(FAKE_KEY.slice(2, 30));
+    expect(requests).toBe(0);
+  });
+});

@@ -1,0 +1,331 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { computeSignature, signingMessage } from '../../../src/exchange/auth.js';
+import {
+  ExchangeClientError,
+  FrameworkError,
+  MessageError,
+  NetworkError,
+  OutcomeUnknownError,
+  RateLimitedError,
+  RequestInputError,
+  ResponseValidationError,
+  TradingModeError,
+  UnexpectedResponseError,
+  ValidationError,
+} from '../../../src/exchange/errors.js';
+import { HttpTransport, parseRetryAfter, strictEncode, type HttpRequest, type HttpTransportOptions, type TransportObserver } from '../../../src/exchange/http.js';
+import { RequestLimiter } from '../../../src/exchange/limiter.js';
+import { fakeTime, seededRandom, type FakeTime } from '../../support/fake-time.js';
+import { headerOf, startRecordingServer, type RecordedRequest, type RecordingServer } from '../../support/recording-server.js';
+
+const SECRET = Buffer.from('super-secret-key').toString('base64');
+const CREDS = { tokenId: 'tok-1', secret: SECRET };
+
+let server: RecordingServer;
+let time: FakeTime;
+
+beforeEach(async () => {
+  server = await startRecordingServer();
+  time = fakeTime();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function transport(overrides: Partial<HttpTransportOptions> = {}): HttpTransport {
+  return new HttpTransport({
+    baseUrl: server.url,
+    credentials: CREDS,
+    limiter: new RequestLimiter({ minTimeMs: 0 }, { now: time.now, setTimer: time.setTimer }),
+    now: time.now,
+    sleep: time.sleep,
+    random: seededRandom(7),
+    timeoutMs: 2000,
+    ...overrides,
+  });
+}
+
+const GET: HttpRequest = { method: 'GET', pathTemplate: '/markets/{slug}', path: '/markets/btc', auth: true, priority: 'read' };
+const PLACE: HttpRequest = {
+  method: 'POST',
+  pathTemplate: '/orders',
+  path: '/orders',
+  body: (nowMs) => ({ order: { salt: 1 }, timestamp: nowMs, recvWindow: 1000 }),
+  auth: true,
+  priority: 'place',
+  placement: { clientOrderId: 'om-btc-bid-0-7' },
+};
+
+async function failure<T extends Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof type) return error;
+    throw error;
+  }
+  throw new Error(`expected ${type.name}`);
+}
+
+/** The signature the server should have received for this request. */
+function expectSigned(request: RecordedRequest, prefix = 'svc'): void {
+  const timestamp = headerOf(request.headers, `${prefix}-timestamp`) ?? '';
+  expect(headerOf(request.headers, `${prefix}-api-key`)).toBe('tok-1');
+  expect(headerOf(request.headers, `${prefix}-signature`)).toBe(computeSignature(SECRET, signingMessage(timestamp, request.method, request.url, request.body)));
+}
+
+describe('signing', () => {
+  it('signs timestamp, method, the exact path with query and the exact body', async () => {
+    const t = transport();
+    await t.send({ ...PLACE, path: '/orders', query: [['onBehalfOf', '12']], placement: { clientOrderId: null } });
+    const [request] = server.requests;
+    expect(request!.url).toBe('/orders?onBehalfOf=12');
+    expect(request!.body).toBe(JSON.stringify({ order: { salt: 1 }, timestamp: time.now(), recvWindow: 1000 }));
+    expect(headerOf(request!.headers, 'svc-timestamp')).toBe(new Date(time.now()).toISOString());
+    expect(headerOf(request!.headers, 'content-type')).toBe('application/json');
+    expectSigned(request!);
+  });
+
+  it('encodes path and query strictly so the URL parser sends what was signed', async () => {
+    const slug = strictEncode("odd slug's (1)*!");
+    await transport().send({ ...GET, path: `/markets/${slug}`, query: [['statuses', 'LIVE'], ['statuses', 'MATCHED'], ['q', "a b'c"]] });
+    const [request] = server.requests;
+    expect(request!.url).toBe("/markets/odd%20slug%27s%20%281%29%2A%21?statuses=LIVE&statuses=MATCHED&q=a%20b%27c");
+    expectSigned(request!);
+  });
+
+  it('uses the configured header prefix and keeps a base path prefix in the signed path', async () => {
+    await transport({ headerPrefix: 'Acme', baseUrl: `${server.url}/api/` }).send(GET);
+    const [request] = server.requests;
+    expect(request!.url).toBe('/api/markets/btc');
+    expectSigned(request!, 'acme');
+  });
+
+  it('sends public requests without auth headers, and refuses an authenticated one without credentials', async () => {
+    await transport().send({ ...GET, auth: false });
+    expect(Object.keys(server.requests[0]!.headers).filter((h) => h.startsWith('svc-'))).toEqual([]);
+    const noCreds = new HttpTransport({ baseUrl: server.url, limiter: new RequestLimiter({ minTimeMs: 0 }) });
+    const error = await failure(noCreds.send(GET), RequestInputError);
+    expect(error.field).toBe('credentials');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('rejects a base URL that is not http(s)', () => {
+    expect(() => transport({ baseUrl: 'ftp://127.0.0.1' })).toThrow(RequestInputError);
+    expect(() => transport({ baseUrl: 'not a url' })).toThrow(RequestInputError);
+  });
+});
+
+describe('retry table', () => {
+  it.each([
+    [400, { message: [{ field: 'limit', message: 'too big' }], error: 'Bad Request', statusCode: 400 }, ValidationError],
+    [401, { message: 'Unauthorized', error: 'Unauthorized', statusCode: 401 }, FrameworkError],
+    [403, { message: 'Forbidden', error: 'Forbidden', statusCode: 403 }, FrameworkError],
+    [404, { message: 'Order not found' }, MessageError],
+    [409, { message: 'Duplicate clientOrderId', error: 'Conflict', statusCode: 409 }, FrameworkError],
+  ] as const)('%i is not retried', async (status, body, type) => {
+    server.setHandler(() => ({ status, body }));
+    const error = await failure<ValidationError | FrameworkError | MessageError>(transport().send(GET), type);
+    expect(error.status).toBe(status);
+    expect(error.endpoint).toEqual({ method: 'GET', pathTemplate: '/markets/{slug}' });
+    expect(error.body).toEqual(body);
+    expect(server.requests).toHaveLength(1);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it('425 receive window: re-stamps the HMAC timestamp, signature and body timestamp, then succeeds', async () => {
+    server.setHandler((request) => {
+      time.advance(1500);
+      return request.index === 0 ? { status: 425, body: { message: 'Request outside receive window' } } : { status: 201, body: { ok: true } };
+    });
+    const answer = await transport().send(PLACE);
+    expect(answer).toEqual({ status: 201, body: { ok: true } });
+    const [first, second] = server.requests;
+    const stamp = (r: RecordedRequest): unknown => {
+      const body: unknown = JSON.parse(r.body);
+      return typeof body === 'object' && body !== null ? Reflect.get(body, 'timestamp') : undefined;
+    };
+    expect(stamp(second!)).toBe(Number(stamp(first!)) + 1500);
+    expect(headerOf(second!.headers, 'svc-timestamp')).toBe(new Date(Number(stamp(second!))).toISOString());
+    expect(headerOf(second!.headers, 'svc-signature')).not.toBe(headerOf(first!.headers, 'svc-signature'));
+    expectSigned(first!);
+    expectSigned(second!);
+  });
+
+  it('425 receive window gives up after the configured retries with the typed body error', async () => {
+    server.setHandler(() => ({ status: 425, body: { message: 'stale' } }));
+    const error = await failure(transport({ retry: { maxReceiveWindowRetries: 2 } }).send(GET), MessageError);
+    expect(error.status).toBe(425);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it.each([425, 503])('%i with a trading-mode body is a maintenance block: TradingModeError, not retried', async (status) => {
+    server.setHandler(() => ({
+      status,
+      body: { code: 'trading_disabled', message: 'Trading is disabled', mode: 'disabled', resumeAt: '2026-03-23T13:00:00.000Z' },
+    }));
+    const kinds: string[] = [];
+    const error = await failure(transport({ observer: { onErrorStatus: (_e, _s, kind) => kinds.push(kind) } }).send(PLACE), TradingModeError);
+    expect([error.status, error.mode, error.resumeAtMs]).toEqual([status, 'disabled', Date.parse('2026-03-23T13:00:00.000Z')]);
+    expect(server.requests).toHaveLength(1);
+    expect(kinds).toEqual(['trading-mode']);
+  });
+
+  it('429 with Retry-After waits exactly that long, then retries', async () => {
+    server.enqueue({ status: 429, headers: { 'retry-after': '2' }, body: { message: 'Too Many Requests' } });
+    const answer = await transport().send(GET);
+    expect(answer.status).toBe(200);
+    expect(time.sleeps).toEqual([2000]);
+    expect(server.requests).toHaveLength(2);
+    expectSigned(server.requests[1]!);
+    expect(headerOf(server.requests[1]!.headers, 'svc-timestamp')).not.toBe(headerOf(server.requests[0]!.headers, 'svc-timestamp'));
+  });
+
+  it('429 with an HTTP-date Retry-After waits until that date', async () => {
+    server.enqueue({ status: 429, headers: { 'retry-after': new Date(time.now() + 3000).toUTCString() }, body: {} });
+    await transport().send(GET);
+    expect(time.sleeps).toEqual([3000]);
+  });
+
+  it('429 without Retry-After backs off from 1 s doubling, capped, then RateLimitedError', async () => {
+    server.setHandler(() => ({ status: 429, body: { message: 'Too Many Requests' } }));
+    const error = await failure(transport({ retry: { maxRateLimitRetries: 4, rateLimitMaxMs: 3000 } }).send(GET), RateLimitedError);
+    expect(time.sleeps).toEqual([1000, 2000, 3000, 3000]);
+    expect(server.requests).toHaveLength(5);
+    expect([error.attempts, error.retryAfterMs]).toEqual([5, null]);
+  });
+
+  it('429 with a Retry-After beyond the limit fails at once, carrying the wait', async () => {
+    server.setHandler(() => ({ status: 429, headers: { 'retry-after': '120' }, body: {} }));
+    const error = await failure(transport({ retry: { maxRetryAfterMs: 60_000 } }).send(GET), RateLimitedError);
+    expect(error.retryAfterMs).toBe(120_000);
+    expect(server.requests).toHaveLength(1);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it('429 on a placement is retried (the venue did not take it)', async () => {
+    server.enqueue({ status: 429, headers: { 'retry-after': '1' }, body: {} });
+    server.setHandler(() => ({ status: 201, body: { order: { id: 'x' } } }));
+    expect((await transport().send(PLACE)).status).toBe(201);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it.each([500, 502, 503, 504])('%i is retried with jittered, doubling backoff from the seeded random', async (status) => {
+    server.enqueue({ status, body: { message: 'boom', error: 'Internal', statusCode: status } }, { status, rawBody: '<html>x</html>' });
+    const answer = await transport({ retry: { serverErrorBaseMs: 400, serverErrorMaxMs: 10_000 } }).send(GET);
+    expect(answer.status).toBe(200);
+    const random = seededRandom(7);
+    const expected = [400, 800].map((d) => Math.round(d / 2 + (d / 2) * random()));
+    expect(time.sleeps).toEqual(expected);
+    expect(time.sleeps[0]).toBeGreaterThanOrEqual(200);
+    expect(time.sleeps[0]).toBeLessThan(400);
+    expect(time.sleeps[1]).toBeGreaterThanOrEqual(400);
+    expect(time.sleeps[1]).toBeLessThan(800);
+    for (const request of server.requests) expectSigned(request);
+  });
+
+  it('5xx gives up after the configured retries with the typed error of the last answer', async () => {
+    server.setHandler(() => ({ status: 502, rawBody: 'Bad Gateway' }));
+    const error = await failure(transport({ retry: { maxServerErrorRetries: 2 } }).send(GET), UnexpectedResponseError);
+    expect(error.status).toBe(502);
+    expect(server.requests).toHaveLength(3);
+  });
+});
+
+describe('placements whose outcome is unknown are never retried', () => {
+  it('5xx → OutcomeUnknownError carrying the clientOrderId', async () => {
+    server.setHandler(() => ({ status: 500, body: { message: 'Internal server error', error: 'Internal', statusCode: 500 } }));
+    const error = await failure(transport().send(PLACE), OutcomeUnknownError);
+    expect([error.clientOrderId, error.reason, error.status]).toEqual(['om-btc-bid-0-7', 'server-error', 500]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('timeout → OutcomeUnknownError (timeout); for a read → NetworkError (timeout)', async () => {
+    server.setHandler(() => ({ hang: true }));
+    const placement = await failure(transport({ timeoutMs: 100 }).send(PLACE), OutcomeUnknownError);
+    expect([placement.reason, placement.clientOrderId]).toEqual(['timeout', 'om-btc-bid-0-7']);
+    const read = await failure(transport({ timeoutMs: 100 }).send(GET), NetworkError);
+    expect(read.failure).toBe('timeout');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('lost connection → OutcomeUnknownError (connection); for a read → NetworkError (connection)', async () => {
+    server.setHandler(() => ({ destroy: true }));
+    const placement = await failure(transport().send(PLACE), OutcomeUnknownError);
+    expect(placement.reason).toBe('connection');
+    const read = await failure(transport().send(GET), NetworkError);
+    expect(read.failure).toBe('connection');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('an unreadable 2xx → OutcomeUnknownError for a placement, ResponseValidationError for a read', async () => {
+    server.setHandler(() => ({ status: 201, rawBody: 'OK!' }));
+    expect((await failure(transport().send(PLACE), OutcomeUnknownError)).reason).toBe('unparseable-answer');
+    expect((await failure(transport().send(GET), ResponseValidationError)).path).toBe('(root)');
+  });
+});
+
+describe('secrets stay out of errors', () => {
+  it('scrubs the secret and the signature echoed by the server', async () => {
+    server.setHandler((request) => ({
+      status: 401,
+      body: { message: `bad signature ${headerOf(request.headers, 'svc-signature') ?? ''} for secret ${SECRET}`, error: 'Unauthorized', statusCode: 401 },
+    }));
+    const error = await failure(transport().send(GET), FrameworkError);
+    const signature = headerOf(server.requests[0]!.headers, 'svc-signature')!;
+    for (const text of [error.message, JSON.stringify(error), JSON.stringify(error.body)]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(signature);
+    }
+    expect(error.message).toContain('[redacted]');
+  });
+
+  it('every error is an ExchangeClientError with a code', async () => {
+    server.setHandler(() => ({ status: 418, rawBody: '' }));
+    const error = await failure(transport().send(GET), ExchangeClientError);
+    expect(error.code).toBe('EXCHANGE_UNEXPECTED_RESPONSE');
+  });
+});
+
+describe('observer hooks', () => {
+  it('reports starts, ends with status and duration, retries with reason, and error statuses', async () => {
+    const events: string[] = [];
+    const observer: TransportObserver = {
+      onRequestStart: (endpoint, attempt) => events.push(`start ${endpoint} #${attempt}`),
+      onRequestEnd: (endpoint, status, ms, attempt) => events.push(`end ${endpoint} ${status} #${attempt} ${ms >= 0 ? 'ms' : 'bad'}`),
+      onRetry: (endpoint, reason, attempt, delayMs) => events.push(`retry ${endpoint} ${reason} #${attempt} ${delayMs}`),
+      onErrorStatus: (endpoint, status, kind) => events.push(`status ${endpoint} ${status} ${kind}`),
+    };
+    server.enqueue({ status: 429, headers: { 'retry-after': '1' }, body: {} });
+    await transport({ observer }).send(GET);
+    expect(events).toEqual([
+      'start GET /markets/{slug} #1',
+      'end GET /markets/{slug} 429 #1 ms',
+      'status GET /markets/{slug} 429 rate-limited',
+      'retry GET /markets/{slug} rate-limited #1 1000',
+      'start GET /markets/{slug} #2',
+      'end GET /markets/{slug} 200 #2 ms',
+    ]);
+  });
+
+  it('an observer that throws cannot break a request', async () => {
+    const observer: TransportObserver = {
+      onRequestStart: () => {
+        throw new Error('metrics down');
+      },
+      onQueueDepth: () => {
+        throw new Error('metrics down');
+      },
+    };
+    expect((await transport({ observer }).send(GET)).status).toBe(200);
+  });
+});
+
+describe('Retry-After parsing', () => {
+  it('reads seconds, decimals and HTTP dates; ignores garbage', () => {
+    expect(parseRetryAfter('3', 0)).toBe(3000);
+    expect(parseRetryAfter('0.5', 0)).toBe(500);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(parseRetryAfter('soon', 0)).toBeNull();
+    expect(parseRetryAfter(null, 0)).toBeNull();
+  });
+});

@@ -1,0 +1,228 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import { HttpTransport, type HttpRequest } from '../../../src/exchange/http.js';
+import { LimiterRegistry, RequestLimiter, type RequestPriority } from '../../../src/exchange/limiter.js';
+import { fakeTime } from '../../support/fake-time.js';
+import { startRecordingServer, type RecordingServer } from '../../support/recording-server.js';
+
+const CREDS = { tokenId: 'tok-1', secret: Buffer.from('k').toString('base64') };
+
+let server: RecordingServer;
+beforeEach(async () => {
+  server = await startRecordingServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function request(priority: RequestPriority, path: string): HttpRequest {
+  return { method: 'GET', pathTemplate: path, path, auth: true, priority };
+}
+
+describe('the real limiter against a local server (timing)', () => {
+  it('keeps ≥ 300 ms between request starts and ≤ 2 requests in flight', async () => {
+    // Each answer takes 700 ms: without the concurrency cap a third request would start at 600 ms.
+    server.setHandler(() => ({ status: 200, body: {}, delayMs: 700 }));
+    const sent: number[] = [];
+    const limiter = new RequestLimiter();
+    const transport = new HttpTransport({
+      baseUrl: server.url,
+      credentials: CREDS,
+      limiter,
+      observer: { onRequestSent: () => sent.push(performance.now()) },
+    });
+    await Promise.all([1, 2, 3, 4].map((i) => transport.send(request('read', `/r${i}`))));
+    expect(limiter.config).toEqual({ maxConcurrent: 2, minTimeMs: 300, maxSendWaitMs: 1000 });
+    expect(server.maxInFlight).toBe(2);
+    const arrivals = server.requests.map((r) => r.arrivedAt);
+    for (let i = 1; i < arrivals.length; i++) {
+      // The limiter spaces the moments requests are handed to the OS, on its own clock: exactly ≥ 300 ms.
+      expect(sent[i]! - sent[i - 1]!).toBeGreaterThanOrEqual(300);
+      // Arrivals add loopback and event-loop jitter (server and client share this process's loop).
+      expect(arrivals[i]! - arrivals[i - 1]!).toBeGreaterThanOrEqual(295);
+    }
+    expect(Math.max(...server.requests.map((r) => r.inFlightAtArrival))).toBe(2);
+  });
+
+  it('starts queued requests in priority order: cancel, then place, then read', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.setHandler(async (r) => {
+      if (r.pathname === '/first') await gate;
+      return { status: 200, body: {} };
+    });
+    const transport = new HttpTransport({ baseUrl: server.url, credentials: CREDS, limiter: new RequestLimiter({ maxConcurrent: 1, minTimeMs: 0 }) });
+    const first = transport.send(request('read', '/first'));
+    await server.waitForRequests(1);
+    // All three queue while /first holds the only slot.
+    const queued = [transport.send(request('read', '/read')), transport.send(request('place', '/place')), transport.send(request('cancel', '/cancel'))];
+    release();
+    await Promise.all([first, ...queued]);
+    expect(server.requests.map((r) => r.pathname)).toEqual(['/first', '/cancel', '/place', '/read']);
+  });
+});
+
+describe('limiter mechanics (injected clock and timers)', () => {
+  it('spaces starts by minTimeMs and caps concurrency', async () => {
+    const time = fakeTime(0);
+    const limiter = new RequestLimiter({ maxConcurrent: 2, minTimeMs: 300 }, { now: time.now, setTimer: time.setTimer });
+    const starts: number[] = [];
+    const finishers: (() => void)[] = [];
+    const jobs = [1, 2, 3].map(() =>
+      limiter.schedule('read', (markSent) => {
+        markSent();
+        starts.push(time.now());
+        return new Promise<void>((resolve) => finishers.push(resolve));
+      }),
+    );
+    await flush();
+    expect(starts).toEqual([0, 300]);
+    expect(limiter.running()).toBe(2);
+    expect(limiter.queued()).toBe(1);
+    time.advance(1000);
+    finishers[0]!();
+    await flush();
+    expect(starts).toEqual([0, 300, 1300]);
+    finishers[1]!();
+    finishers[2]!();
+    await Promise.all(jobs);
+    expect(limiter.running()).toBe(0);
+  });
+
+  it('spaces from the moment a request was sent, waiting at most maxSendWaitMs for it', async () => {
+    const time = fakeTime(0);
+    let fire: (() => void) | null = null;
+    const limiter = new RequestLimiter(
+      { maxConcurrent: 2, minTimeMs: 300, maxSendWaitMs: 1000 },
+      { now: time.now, setTimer: (fn) => ((fire = fn), () => (fire = null)) },
+    );
+    const starts: number[] = [];
+    let send: () => void = () => {};
+    const first = limiter.schedule('read', (markSent) => {
+      starts.push(time.now());
+      send = markSent;
+      return new Promise<void>(() => {});
+    });
+    const second = limiter.schedule('read', async () => {
+      starts.push(time.now());
+    });
+    time.advance(300);
+    fire!();
+    await flush();
+    expect(starts).toEqual([0]); // the first is not on the wire yet: a cold connection must not squeeze the gap
+    time.advance(50);
+    send();
+    time.advance(299);
+    fire!();
+    await flush();
+    expect(starts).toEqual([0]);
+    time.advance(1);
+    fire!();
+    await second;
+    expect(starts).toEqual([0, 650]);
+    void first;
+
+    const stuck = new RequestLimiter({ maxConcurrent: 2, minTimeMs: 300, maxSendWaitMs: 1000 }, { now: time.now, setTimer: time.setTimer });
+    const t0 = time.now();
+    const at: number[] = [];
+    void stuck.schedule('read', () => new Promise<void>(() => at.push(time.now() - t0)));
+    await stuck.schedule('cancel', async () => {
+      at.push(time.now() - t0);
+    });
+    expect(at).toEqual([0, 1000]);
+  });
+
+  it('picks by priority at the moment of starting, not when a slot frees', async () => {
+    const time = fakeTime(0);
+    let fire: (() => void) | null = null;
+    const limiter = new RequestLimiter({ maxConcurrent: 2, minTimeMs: 300 }, { now: time.now, setTimer: (fn) => ((fire = fn), () => (fire = null)) });
+    const order: string[] = [];
+    const run = (name: string) => async (markSent: () => void): Promise<void> => {
+      markSent();
+      order.push(name);
+    };
+    await limiter.schedule('read', run('r0'));
+    // A slot is free, but the spacing holds the next start for 300 ms; these queue meanwhile, the read first.
+    const queued = ['r1', 'p1', 'c1', 'c2'].map((name) =>
+      limiter.schedule(name.startsWith('c') ? 'cancel' : name.startsWith('p') ? 'place' : 'read', run(name)),
+    );
+    for (let i = 0; i < 4; i++) {
+      expect(order).toHaveLength(1 + i);
+      time.advance(300);
+      fire!();
+      await flush();
+    }
+    await Promise.all(queued);
+    expect(order).toEqual(['r0', 'c1', 'c2', 'p1', 'r1']);
+  });
+
+  it('a 429 pause holds every start until it ends; a shorter pause does not shorten it', async () => {
+    const time = fakeTime(1000);
+    let fire: (() => void) | null = null;
+    const limiter = new RequestLimiter({ minTimeMs: 0 }, { now: time.now, setTimer: (fn) => ((fire = fn), () => (fire = null)) });
+    limiter.pauseFor(5000);
+    limiter.pauseFor(100);
+    expect(limiter.pausedFor()).toBe(5000);
+    let ran = false;
+    const job = limiter.schedule('cancel', async () => {
+      ran = true;
+    });
+    await flush();
+    expect(ran).toBe(false);
+    time.advance(4999);
+    fire!();
+    await flush();
+    expect(ran).toBe(false);
+    time.advance(1);
+    fire!();
+    await job;
+    expect(ran).toBe(true);
+    expect(limiter.pausedFor()).toBe(0);
+  });
+
+  it('reports queue depth and wait per priority', async () => {
+    const time = fakeTime(0);
+    const depths: number[] = [];
+    const waits: [RequestPriority, number][] = [];
+    const limiter = new RequestLimiter({ maxConcurrent: 1, minTimeMs: 0 }, { now: time.now, setTimer: time.setTimer });
+    limiter.observe({ onQueueDepth: (d) => depths.push(d), onQueueWait: (p, ms) => waits.push([p, ms]) });
+    let unblock: () => void = () => {};
+    const blocker = limiter.schedule('read', () => new Promise<void>((resolve) => (unblock = resolve)));
+    const second = limiter.schedule('place', async () => {});
+    expect(limiter.queued()).toBe(1);
+    expect(limiter.running()).toBe(1);
+    time.advance(250);
+    unblock();
+    await Promise.all([blocker, second]);
+    expect(waits).toEqual([['read', 0], ['place', 250]]);
+    expect(depths).toEqual([1, 0, 1, 0]);
+  });
+
+  it('a failing task frees its slot and rejects only its own caller', async () => {
+    const limiter = new RequestLimiter({ maxConcurrent: 1, minTimeMs: 0 });
+    const failing = limiter.schedule('read', async () => {
+      throw new Error('boom');
+    });
+    await expect(failing).rejects.toThrow('boom');
+    await expect(limiter.schedule('read', async () => 7)).resolves.toBe(7);
+  });
+
+  it('one limiter per credentials key', () => {
+    const registry = new LimiterRegistry();
+    const a = registry.get('tok-1', { minTimeMs: 500 });
+    expect(registry.get('tok-1')).toBe(a);
+    expect(registry.get('tok-2')).not.toBe(a);
+    expect(a.config.minTimeMs).toBe(500);
+  });
+
+  it('refuses nonsense limits', () => {
+    expect(() => new RequestLimiter({ maxConcurrent: 0 })).toThrow(RangeError);
+    expect(() => new RequestLimiter({ minTimeMs: -1 })).toThrow(RangeError);
+  });
+});
+
+async function flush(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}

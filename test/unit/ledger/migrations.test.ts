@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openLedgerDatabase } from '../../../src/ledger/database.js';
+import { LedgerSchemaError } from '../../../src/ledger/errors.js';
+import { latestVersion, migrate, MIGRATIONS, schemaVersion, type Migration } from '../../../src/ledger/migrations.js';
+import { openLedger } from '../../../src/ledger/store.js';
+import { makeTempDir } from '../../support/ledger-fixtures.js';
+
+const temp = makeTempDir();
+afterAll(() => temp.cleanup());
+
+function tables(db: BetterSqlite3.Database): string[] {
+  return db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+    .pluck()
+    .all()
+    .filter((name): name is string => typeof name === 'string');
+}
+
+describe('migrations', () => {
+  it('creates the schema at the latest version, and re-applying is a no-op', () => {
+    const db = new BetterSqlite3(':memory:');
+    expect(migrate(db)).toEqual([1]);
+    expect(schemaVersion(db)).toBe(latestVersion());
+    expect(tables(db)).toEqual([
+      'fill_failures',
+      'fills',
+      'kv',
+      'mark_day_open',
+      'marks',
+      'order_events',
+      'orders',
+      'positions',
+      'redemptions',
+      'resolutions',
+    ]);
+    expect(migrate(db)).toEqual([]);
+    expect(schemaVersion(db)).toBe(latestVersion());
+    db.close();
+  });
+
+  it('rolls a failing step back entirely: version and tables unchanged', () => {
+    const db = new BetterSqlite3(':memory:');
+    const steps: Migration[] = [
+      ...MIGRATIONS,
+      { version: 2, name: 'half-broken', sql: `CREATE TABLE extra (a INTEGER) STRICT; INSERT INTO nowhere VALUES (1);` },
+    ];
+    expect(() => migrate(db, steps)).toThrow(/nowhere/);
+    expect(schemaVersion(db)).toBe(1);
+    expect(tables(db)).not.toContain('extra');
+    // A fixed step then applies on the next open.
+    const fixed: Migration[] = [...MIGRATIONS, { version: 2, name: 'fixed', sql: `CREATE TABLE extra (a INTEGER) STRICT;` }];
+    expect(migrate(db, fixed)).toEqual([2]);
+    expect(tables(db)).toContain('extra');
+    db.close();
+  });
+
+  it('refuses a database newer than this build and a misnumbered list', () => {
+    const db = new BetterSqlite3(':memory:');
+    db.pragma('user_version = 7');
+    expect(() => migrate(db)).toThrow(LedgerSchemaError);
+    expect(() => migrate(db)).toThrow(/newer than this build/);
+    const fresh = new BetterSqlite3(':memory:');
+    expect(() => migrate(fresh, [{ version: 2, name: 'gap', sql: '' }])).toThrow(/out of order/);
+    db.close();
+    fresh.close();
+  });
+
+  it('opens a file with WAL and synchronous=FULL, creating parent directories', () => {
+    const path = join(temp.dir, 'nested', 'deeper', 'ledger.sqlite');
+    const db = openLedgerDatabase({ path });
+    expect(existsSync(path)).toBe(true);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    db.close();
+    const normal = openLedgerDatabase({ path, synchronous: 'NORMAL' });
+    expect(normal.pragma('synchronous', { simple: true })).toBe(1);
+    expect(schemaVersion(normal)).toBe(latestVersion());
+    normal.close();
+  });
+
+  it('refuses a missing file when it must exist, without creating it', () => {
+    const path = join(temp.dir, 'absent', 'ledger.sqlite');
+    expect(() => openLedger({ path, mustExist: true })).toThrow(LedgerSchemaError);
+    expect(existsSync(path)).toBe(false);
+  });
+});

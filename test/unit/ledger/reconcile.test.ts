@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { LedgerInputError } from '../../../src/ledger/errors.js';
+import { KV_LAST_RECONCILIATION } from '../../../src/ledger/kv-repo.js';
+import { diffOrderFills, diffPositions, reconcile, repairLedger } from '../../../src/ledger/reconcile.js';
+import type { RepairAction } from '../../../src/ledger/types.js';
+import { fillInput, memoryLedger, orderInput, recordingObserver, T0 } from '../../support/ledger-fixtures.js';
+
+describe('pure diffs', () => {
+  it('compares filled size per order, with both values', () => {
+    const ledger = new Map([
+      ['a', 5e6],
+      ['b', 2e6],
+    ]);
+    expect(
+      diffOrderFills(
+        [
+          { orderId: 'a', filledRaw: 5e6 },
+          { orderId: 'b', clientOrderId: 'cb', filledRaw: 3e6 },
+          { orderId: 'c', filledRaw: 1e6 },
+        ],
+        ledger,
+      ),
+    ).toEqual([
+      { kind: 'order-filled', orderId: 'b', clientOrderId: 'cb', venueFilledRaw: 3e6, ledgerFilledRaw: 2e6 },
+      { kind: 'order-filled', orderId: 'c', clientOrderId: null, venueFilledRaw: 1e6, ledgerFilledRaw: 0 },
+    ]);
+  });
+
+  it('compares balances; a market missing on either side counts as 0; provisional fills may or may not be counted', () => {
+    const mismatches = diffPositions(
+      [
+        { marketSlug: 'm1', yesRaw: 10e6, noRaw: 0 },
+        { marketSlug: 'm3', yesRaw: 0, noRaw: 7e6 },
+      ],
+      [
+        { marketSlug: 'm1', token: 'YES', balanceRaw: 12e6, pendingRaw: 2e6 }, // venue has not counted the 2 yet: agree
+        { marketSlug: 'm1', token: 'NO', balanceRaw: 1e6, pendingRaw: 0 },
+        { marketSlug: 'm2', token: 'YES', balanceRaw: 4e6, pendingRaw: 0 },
+      ],
+    );
+    expect(mismatches).toEqual([
+      { kind: 'position', marketSlug: 'm1', token: 'NO', venueRaw: 0, ledgerRaw: 1e6, pendingRaw: 0 },
+      { kind: 'position', marketSlug: 'm2', token: 'YES', venueRaw: 0, ledgerRaw: 4e6, pendingRaw: 0 },
+      { kind: 'position', marketSlug: 'm3', token: 'NO', venueRaw: 7e6, ledgerRaw: 0, pendingRaw: 0 },
+    ]);
+  });
+});
+
+function reasons(actions: readonly RepairAction[]): Array<[string, string]> {
+  return actions.map((action) => [action.kind, 'reason' in action ? action.reason : '']);
+}
+
+function ledgerWithOrder() {
+  const observer = recordingObserver();
+  const ledger = memoryLedger({ observer });
+  ledger.recordOrder(orderInput({ clientOrderId: 'bot-btc-bid-0-1', venueOrderId: 'o1', status: 'live' }));
+  ledger.recordFill(fillInput({ tradeEventId: 't1', orderId: 'o1', sizeRaw: 4e6, priceTicks: 500 }));
+  return { ledger, observer };
+}
+
+describe('reconcile and repair', () => {
+  it('reports mismatches through the observer and stamps the reconciliation time', () => {
+    const { ledger, observer } = ledgerWithOrder();
+    const result = reconcile(ledger, { orders: [{ orderId: 'o1', filledRaw: 10e6 }] }, { atMs: T0 + 9 });
+    expect(result.mismatches).toEqual([
+      { kind: 'order-filled', orderId: 'o1', clientOrderId: null, venueFilledRaw: 10e6, ledgerFilledRaw: 4e6 },
+    ]);
+    expect(observer.count('onMismatch')).toBe(1);
+    expect(ledger.getKv(KV_LAST_RECONCILIATION)).toBe(String(T0 + 9));
+    expect(ledger.counts().fills).toBe(1);
+  });
+
+  it('venue ahead: a stand-in fill at the limit price, superseded by the venue reports when they arrive', () => {
+    const { ledger, observer } = ledgerWithOrder();
+    const venue = { orders: [{ orderId: 'o1', filledRaw: 10e6 }] };
+    const repair = repairLedger(ledger, venue, { atMs: T0 + 10 });
+    expect(repair.actions).toMatchObject([{ kind: 'synthetic-fill', orderId: 'o1', sizeRaw: 6e6, priceTicks: 500, side: 'BUY' }]);
+    expect(repair.remaining).toEqual([]);
+    expect(ledger.tokenPosition('btc-100k', 'YES').positionRaw).toBe(10e6);
+    expect(ledger.getOrder({ venueOrderId: 'o1' })?.remainingRaw).toBe(0);
+    expect(observer.count('onRepair')).toBe(1);
+    // Idempotent: nothing left to do.
+    expect(repairLedger(ledger, venue, { atMs: T0 + 11 }).actions).toEqual([]);
+
+    // The socket frames of the real trades arrive late: 4 at 0.49, then 2 at 0.50. No double count.
+    ledger.recordFill(fillInput({ tradeEventId: 't2', orderId: 'o1', sizeRaw: 4e6, priceTicks: 490, atMs: T0 + 12 }));
+    expect(ledger.tokenPosition('btc-100k', 'YES').positionRaw).toBe(10e6);
+    ledger.recordFill(fillInput({ tradeEventId: 't3', orderId: 'o1', sizeRaw: 2e6, priceTicks: 500, atMs: T0 + 13 }));
+    const live = ledger.fillsForOrder('o1').filter((fill) => fill.state !== 'failed');
+    expect(live.map((fill) => [fill.tradeEventId, fill.source, fill.sizeRaw])).toEqual([
+      ['t1', 'venue', 4e6],
+      ['t2', 'venue', 4e6],
+      ['t3', 'venue', 2e6],
+    ]);
+    expect(ledger.tokenPosition('btc-100k', 'YES')).toMatchObject({ positionRaw: 10e6, costRaw: 2e6 + 1.96e6 + 1e6 });
+    expect(reconcile(ledger, venue, { atMs: T0 + 14 }).mismatches).toEqual([]);
+    expect(ledger.verify()).toEqual([]);
+  });
+
+  it('ledger ahead: reverses provisional fills the venue does not count; a mined excess is left unrepaired', () => {
+    const { ledger } = ledgerWithOrder();
+    ledger.recordFill(fillInput({ tradeEventId: 't2', orderId: 'o1', sizeRaw: 3e6, state: 'provisional', atMs: T0 + 1 }));
+    const repair = repairLedger(ledger, { orders: [{ orderId: 'o1', filledRaw: 4e6 }] }, { atMs: T0 + 10 });
+    expect(repair.actions).toMatchObject([{ kind: 'fill-reversed', tradeEventId: 't2', sizeRaw: 3e6 }]);
+    expect(ledger.getFill({ tradeEventId: 't2', orderId: 'o1' })?.state).toBe('failed');
+    expect(ledger.tokenPosition('btc-100k', 'YES').positionRaw).toBe(4e6);
+
+    const mined = repairLedger(ledger, { orders: [{ orderId: 'o1', filledRaw: 1e6 }] }, { atMs: T0 + 11 });
+    expect(reasons(mined.actions)).toEqual([['unrepaired', '3000000 raw of mined fills beyond the venue\'s filled size']]);
+    expect(mined.remaining).toHaveLength(1);
+  });
+
+  it('an order unknown to the ledger is left unrepaired', () => {
+    const { ledger } = ledgerWithOrder();
+    const repair = repairLedger(ledger, { orders: [{ orderId: 'ghost', filledRaw: 1e6 }] }, { atMs: T0 });
+    expect(repair.actions).toMatchObject([{ kind: 'unrepaired', reason: 'the order is unknown to the ledger' }]);
+    expect(ledger.counts().fills).toBe(1);
+  });
+
+  it('positions: adjusts to the venue balance at average cost, realizing nothing', () => {
+    const { ledger } = ledgerWithOrder(); // 4 YES at 0.50
+    ledger.recordFill(fillInput({ tradeEventId: 'n1', orderId: 'o2', token: 'NO', tokenId: '222', sizeRaw: 3e6, priceTicks: 400 }));
+    const repair = repairLedger(ledger, { orders: [], positions: [{ marketSlug: 'btc-100k', yesRaw: 6e6, noRaw: 0 }] }, { atMs: T0 + 20 });
+    expect(repair.actions).toMatchObject([
+      { kind: 'position-adjusted', token: 'YES', deltaRaw: 2e6, priceMicros: 500_000 },
+      { kind: 'position-adjusted', token: 'NO', deltaRaw: -3e6 },
+    ]);
+    expect(repair.remaining).toEqual([]);
+    expect(ledger.tokenPosition('btc-100k', 'YES')).toMatchObject({ positionRaw: 6e6, costRaw: 3e6, realizedRaw: 0, fillCount: 1 });
+    expect(ledger.tokenPosition('btc-100k', 'NO')).toMatchObject({ positionRaw: 0, costRaw: 0, realizedRaw: 0 });
+    const adjustment = ledger.getFill({ tradeEventId: repair.actions[0]!.kind === 'position-adjusted' ? repair.actions[0]!.tradeEventId : '', orderId: '-' });
+    expect(adjustment).toMatchObject({ kind: 'adjustment', source: 'reconcile', reason: 'venue balance 6000000, ledger 4000000', tokenId: '111' });
+    expect(ledger.verify()).toEqual([]);
+  });
+
+  it('positions: never adjusts a key with provisional fills; prices a fresh increase at the mark or the fallback', () => {
+    const ledger = memoryLedger();
+    ledger.recordFill(fillInput({ tradeEventId: 'p', state: 'provisional', sizeRaw: 2e6 }));
+    const pending = repairLedger(ledger, { orders: [], positions: [{ marketSlug: 'btc-100k', yesRaw: 5e6, noRaw: 0 }] }, { atMs: T0 });
+    expect(reasons(pending.actions)).toEqual([['unrepaired', 'provisional fills pending: retry once they settle']]);
+
+    const fresh = memoryLedger();
+    const venue = { orders: [], positions: [{ marketSlug: 'eth', yesRaw: 0, noRaw: 5e6, noTokenId: '999' }] };
+    expect(reasons(repairLedger(fresh, venue, { atMs: T0 }).actions)).toEqual([
+      ['unrepaired', 'no average cost, mark or fallback price to value the increase'],
+    ]);
+    fresh.recordMark({ marketSlug: 'eth', mid: 0.3, atMs: T0 });
+    expect(repairLedger(fresh, venue, { atMs: T0 + 1 }).actions).toMatchObject([{ kind: 'position-adjusted', priceMicros: 700_000, deltaRaw: 5e6 }]);
+    expect(fresh.tokenPosition('eth', 'NO')).toMatchObject({ positionRaw: 5e6, costRaw: 3.5e6 });
+    expect(fresh.tokenIdFor('eth', 'NO')).toBe('999');
+
+    const third = memoryLedger();
+    expect(repairLedger(third, venue, { atMs: T0, fallbackPriceMicros: 450_000 }).actions).toMatchObject([{ priceMicros: 450_000 }]);
+  });
+
+  it('rejects a malformed venue view before writing anything', () => {
+    const { ledger } = ledgerWithOrder();
+    expect(() => reconcile(ledger, { orders: [{ orderId: 'o1', filledRaw: -1 }] }, { atMs: T0 })).toThrow(LedgerInputError);
+    expect(() => repairLedger(ledger, { orders: [], positions: [{ marketSlug: '', yesRaw: 0, noRaw: 0 }] }, { atMs: T0 })).toThrow(
+      /venue.positions\[0\].marketSlug/,
+    );
+    expect(() => repairLedger(ledger, { orders: [] }, { atMs: T0, fallbackPriceMicros: 2e6 })).toThrow(/fallbackPriceMicros/);
+    expect(ledger.getKv(KV_LAST_RECONCILIATION)).toBeNull();
+  });
+});

@@ -1,0 +1,188 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LedgerSchemaError, ReportArgsError } from '../../../src/ledger/errors.js';
+import { DEFAULT_LEDGER_PATH, parseReportArgs, parseSince, runReport } from '../../../src/ledger/report.js';
+import { makeTempDir, T0 } from '../../support/ledger-fixtures.js';
+import { REPORT_NOW, writeReportFixture } from '../../support/ledger-report-fixture.js';
+
+const temp = makeTempDir();
+let db = '';
+beforeAll(() => {
+  db = writeReportFixture(temp.dir);
+});
+afterAll(() => temp.cleanup());
+
+const TABLE = `outcome-maker ledger report
+as of:  2025-01-16T00:00:00.000Z
+since:  the beginning
+market: all
+
+market    fills  volume   fees  YES  YES avg  NO  NO avg  mark         realized  unrealized  net pnl
+--------  -----  ------  -----  ---  -------  --  ------  -----------  --------  ----------  -------
+btc-100k      5    12.9  0.035    9      0.5   4    0.45  0.55              0.6        0.45    1.015
+eth-5k        1     0.6      0    2      0.3   0       -  no mark             0     no mark        -
+sol-1k        1     0.6      0    0        -   3     0.2  resolved NO       2.4           0      2.4
+--------  -----  ------  -----  ---  -------  --  ------  -----------  --------  ----------  -------
+TOTAL         7    14.1  0.035                                                3        0.45    3.415
+
+Unrealized and net totals exclude markets with no mark: eth-5k.
+
+Resolved, not yet redeemed: 3 USDC.
+`;
+
+const CSV = `market,fills,volume,fees,yes_position,yes_avg_cost,no_position,no_avg_cost,mark,realized,unrealized,net_pnl
+btc-100k,5,12.9,0.035,9,0.5,4,0.45,0.55,0.6,0.45,1.015
+eth-5k,1,0.6,0,2,0.3,0,,no mark,0,,
+sol-1k,1,0.6,0,0,,3,0.2,resolved NO,2.4,0,2.4
+TOTAL,7,14.1,0.035,,,,,,3,0.45,3.415
+`;
+
+const JSON_DOCUMENT = {
+  asOf: '2025-01-16T00:00:00.000Z',
+  since: null,
+  market: null,
+  markets: [
+    {
+      market: 'btc-100k',
+      fills: 5,
+      volume: '12.9',
+      fees: '0.035',
+      yes: { position: '9', avgCost: '0.5' },
+      no: { position: '4', avgCost: '0.45' },
+      mark: '0.55',
+      markAt: '2025-01-15T12:00:00.008Z',
+      resolution: null,
+      redeemed: '0',
+      receivable: '0',
+      tradingRealized: '0.6',
+      resolutionPnl: '0',
+      realized: '0.6',
+      unrealized: '0.45',
+      netPnl: '1.015',
+    },
+    {
+      market: 'eth-5k',
+      fills: 1,
+      volume: '0.6',
+      fees: '0',
+      yes: { position: '2', avgCost: '0.3' },
+      no: { position: '0', avgCost: null },
+      mark: null,
+      markAt: null,
+      resolution: null,
+      redeemed: '0',
+      receivable: '0',
+      tradingRealized: '0',
+      resolutionPnl: '0',
+      realized: '0',
+      unrealized: null,
+      netPnl: null,
+    },
+    {
+      market: 'sol-1k',
+      fills: 1,
+      volume: '0.6',
+      fees: '0',
+      yes: { position: '0', avgCost: null },
+      no: { position: '3', avgCost: '0.2' },
+      mark: null,
+      markAt: null,
+      resolution: { winningOutcome: 'NO', payoutNumerators: [0, 1], resolvedAt: '2025-01-15T12:00:00.009Z' },
+      redeemed: '0',
+      receivable: '3',
+      tradingRealized: '0',
+      resolutionPnl: '2.4',
+      realized: '2.4',
+      unrealized: '0',
+      netPnl: '2.4',
+    },
+  ],
+  totals: {
+    fills: 7,
+    volume: '14.1',
+    fees: '0.035',
+    realized: '3',
+    unrealized: '0.45',
+    netPnl: '3.415',
+    receivable: '3',
+    unmarkedMarkets: ['eth-5k'],
+  },
+};
+
+describe('report', () => {
+  it('table', async () => {
+    expect(await runReport({ db, nowMs: REPORT_NOW })).toBe(TABLE);
+  });
+
+  it('json', async () => {
+    expect(await runReport({ db, format: 'json', nowMs: REPORT_NOW })).toBe(`${JSON.stringify(JSON_DOCUMENT, null, 2)}\n`);
+  });
+
+  it('csv', async () => {
+    expect(await runReport({ db, format: 'csv', nowMs: REPORT_NOW })).toBe(CSV);
+  });
+
+  it('--since and --market narrow the activity; positions stay current', async () => {
+    const text = await runReport({ db, format: 'csv', nowMs: REPORT_NOW, sinceMs: T0 + 3, market: 'btc-100k' });
+    // From t3 on: the sell (3.6, realized 0.6) and the NO buy (1.8); no fee in the period.
+    expect(text).toBe(`market,fills,volume,fees,yes_position,yes_avg_cost,no_position,no_avg_cost,mark,realized,unrealized,net_pnl
+btc-100k,2,5.4,0,9,0.5,4,0.45,0.55,0.6,0.45,1.05
+TOTAL,2,5.4,0,,,,,,0.6,0.45,1.05
+`);
+    expect(await runReport({ db, nowMs: REPORT_NOW, market: 'nope' })).toBe(`outcome-maker ledger report
+as of:  2025-01-16T00:00:00.000Z
+since:  the beginning
+market: nope
+
+No fills recorded for nope.
+`);
+  });
+
+  it('refuses a database that does not exist, without creating it', async () => {
+    const missing = join(temp.dir, 'missing', 'ledger.sqlite');
+    await expect(runReport({ db: missing })).rejects.toBeInstanceOf(LedgerSchemaError);
+    await expect(runReport({ db: missing })).rejects.toThrow(/no ledger database/);
+  });
+});
+
+describe('report arguments', () => {
+  const now = Date.UTC(2025, 0, 16, 15, 30);
+
+  it('parses every option, in both spellings', () => {
+    expect(parseReportArgs(['--db', 'x.sqlite', '--since=24h', '--market', 'btc', '--format=json'], { nowMs: now })).toEqual({
+      db: 'x.sqlite',
+      sinceMs: now - 24 * 3_600_000,
+      market: 'btc',
+      format: 'json',
+      nowMs: now,
+    });
+    expect(parseReportArgs([], { nowMs: now })).toEqual({ db: DEFAULT_LEDGER_PATH, sinceMs: undefined, market: undefined, format: 'table', nowMs: now });
+    expect(parseReportArgs([], { nowMs: now, db: 'cfg.sqlite' }).db).toBe('cfg.sqlite');
+  });
+
+  it('rejects unknown options, missing values, repeats and bad formats with a typed error', () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--verbose'], /unknown option/],
+      [['--db'], /--db: needs a value/],
+      [['--db', '--format', 'csv'], /--db: needs a value/],
+      [['--format', 'xml'], /expected one of table, json, csv/],
+      [['--market', 'a', '--market', 'b'], /more than once/],
+      [['--since', 'yesterday-ish'], /--since/],
+    ];
+    for (const [argv, message] of cases) {
+      expect(() => parseReportArgs(argv, { nowMs: now })).toThrow(ReportArgsError);
+      expect(() => parseReportArgs(argv, { nowMs: now })).toThrow(message);
+    }
+  });
+
+  it('understands today, ages, UTC dates, zoned date-times and epoch ms', () => {
+    expect(parseSince('today', now)).toBe(Date.UTC(2025, 0, 16));
+    expect(parseSince('90m', now)).toBe(now - 90 * 60_000);
+    expect(parseSince('7d', now)).toBe(now - 7 * 86_400_000);
+    expect(parseSince('2025-01-10', now)).toBe(Date.UTC(2025, 0, 10));
+    expect(parseSince('2025-01-10T08:00:00+02:00', now)).toBe(Date.UTC(2025, 0, 10, 6));
+    expect(parseSince('1736899200000', now)).toBe(1736899200000);
+    expect(() => parseSince('2025-01-10T08:00:00', now)).toThrow(/with zone/);
+    expect(() => parseSince('2025-13-45', now)).toThrow(ReportArgsError);
+  });
+});
