@@ -296,7 +296,8 @@ const risk = z.strictObject({
 
 const rateLimits = z.strictObject({
   maxConcurrent: z.int().min(1).max(16).default(VENUE_MAX_CONCURRENT),
-  minTimeMs: milliseconds(VENUE_MIN_TIME_MS, 0, 60_000),
+  // Default above the venue minimum: the venue spaces by ARRIVAL, and network jitter shortens gaps in flight.
+  minTimeMs: milliseconds(VENUE_MIN_TIME_MS + 20, 0, 60_000),
   timeoutMs: milliseconds(10_000, 100, 120_000),
   retry: z
     .strictObject({

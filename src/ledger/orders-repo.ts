@@ -2,7 +2,8 @@
  * Orders as the order manager reported them: immutable terms (market, slot, token, side, price, size)
  * and the mutable status, remaining size and venue id.
  *
- * Invariants: re-recording an order with different terms is a LedgerConflictError and changes nothing;
+ * Invariants: re-recording an order with different terms is a LedgerConflictError and changes nothing
+ * (re-recording the same order only fills in a venue id not yet known; status moves through updateOrder);
  * remaining size only ever decreases; a terminal status (filled, canceled, rejected) is never replaced by
  * a non-terminal one (a reordered, older update is 'stale'); the venue id, once known, never changes.
  */

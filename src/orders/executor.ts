@@ -1076,7 +1076,9 @@ export class OrderExecutor {
         for (const order of this.store.openInMarket(slug)) {
           if (order.orderId !== null && !ownIds.has(order.orderId) && order.state !== 'unknown' && order.state !== 'pending-new') this.commit(order, confirmCancel(order, 'not listed at shutdown', this.scheduler.now()), false);
         }
-        if (own.length === 0) return true;
+        // A placement still in flight may land after this listing: not confirmed until it has answered.
+        const inFlight = this.store.openInMarket(slug).some((o) => o.state === 'pending-new');
+        if (own.length === 0 && !inFlight) return true;
         if (market.hasForeign && this.cfg.foreignPolicy === 'leave') {
           // Ours but untracked: cancel by id next round.
           for (const snapshot of own) {

@@ -53,7 +53,7 @@ describe('defaults and units', () => {
     expect(config.credentials).toBeNull();
     expect(config.orders.postOnly).toBe(true);
     expect(config.metrics).toEqual({ enabled: true, host: '127.0.0.1', port: 9464 });
-    expect(config.rateLimits).toMatchObject({ maxConcurrent: 2, minTimeMs: 300 });
+    expect(config.rateLimits).toMatchObject({ maxConcurrent: 2, minTimeMs: 320 });
     expect(config.shutdown.leaveOrdersResting).toBe(false);
     expect(config.risk.priceBand).toEqual({ minTicks: 20, maxTicks: 980 });
     expect(config.database.path).toBe('/srv/bot/outcome-maker.db');

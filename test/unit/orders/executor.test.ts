@@ -495,6 +495,23 @@ describe('executor: start-up and shutdown', () => {
     expect(await executor.submit(SLUG, [bid('bid-0', 500)])).toEqual({ status: 'stopped' });
   });
 
+  it('shutdown does not wait the whole budget for a hung placement: it cancels, and catches the late one', async () => {
+    const { venue, scheduler, executor } = await started();
+    const hold = venue.hold('placeOrder');
+    const plan = executor.submit(SLUG, [bid('bid-0', 500), bid('bid-1', 490)]);
+    await until(scheduler, () => hold.reached);
+    const shutdown = executor.shutdown({ budgetMs: 6000 });
+    await until(scheduler, () => venue.callsOf('cancelAll').length === 1);
+    expect(scheduler.now() - T0).toBeLessThanOrEqual(2100);
+    hold.release(); // the placement lands after the first cancel-all
+    const report = await settle(scheduler, shutdown);
+    expect(report).toMatchObject({ clean: true, timedOut: false });
+    expect(venue.live(SLUG)).toEqual([]);
+    expect(venue.callsOf('placeOrder')).toHaveLength(1); // bid-1 never started once stopping
+    expect(venue.callsOf('cancelAll').length).toBeGreaterThanOrEqual(2);
+    expect(await settle(scheduler, plan)).toMatchObject({ status: 'executed' });
+  });
+
   it('shutdown with foreign orders present cancels only its own, by id', async () => {
     const ctx = setup();
     const manual = ctx.venue.seedOrder({ clientOrderId: null, marketSlug: SLUG, tokenId: '222', side: 'BUY', priceTicks: 300, sizeRaw: 5_000_000 });

@@ -1,0 +1,116 @@
+/**
+ * The `run` command's process shell around the Bot: logger with secret censoring, signals, the optional run
+ * duration, pm2's `ready` message, the paper-trading ledger reset, and the summary printed on exit.
+ *
+ * Invariants: SIGINT/SIGTERM stop quoting and cancel the bot's orders within the shutdown budget; a second
+ * signal exits at once; SIGUSR2 lifts a kill-switch pause; the exit code is 0 only for a clean stop.
+ */
+import { existsSync, renameSync } from 'node:fs';
+import type { AppConfig } from './config/types.js';
+import { createLogger, LogCensor } from './log.js';
+import { Bot, type BotSummary } from './app/bot.js';
+
+export interface RunOptions {
+  readonly dryRun: boolean;
+  readonly durationMs?: number;
+  readonly configPath: string;
+}
+
+const usdc = (raw: number): string => (raw / 1e6).toFixed(2);
+
+export function formatSummary(summary: BotSummary): string {
+  return [
+    'outcome-maker summary',
+    `  fills          ${summary.fills}`,
+    `  volume         ${usdc(summary.volumeRaw)} USDC`,
+    `  realized PnL   ${usdc(summary.realizedPnlRaw)} USDC`,
+    `  unrealized PnL ${usdc(summary.unrealizedPnlRaw)} USDC`,
+    `  requests       ${summary.requests}`,
+    `  429 answers    ${summary.rateLimited}`,
+    `  open orders    ${summary.openOrders}`,
+  ].join('\n');
+}
+
+/**
+ * Paper trading starts a fresh simulator every run, so a ledger from an earlier paper session describes
+ * positions this venue never had: it is kept beside as `<path>.previous` and a new one is started.
+ */
+function rotatePaperLedger(config: AppConfig): string | null {
+  const path = config.database.path;
+  if (config.venue.kind !== 'sim' || path === ':memory:' || !existsSync(path)) return null;
+  const previous = `${path}.previous`;
+  renameSync(path, previous);
+  for (const suffix of ['-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, previous + suffix);
+  return previous;
+}
+
+export async function runBot(config: AppConfig, options: RunOptions): Promise<number> {
+  const censor = new LogCensor();
+  const logger = createLogger({ level: config.log.level, pretty: config.log.pretty === 'auto' ? process.env['OM_LOG_FORMAT'] !== 'json' && process.stdout.isTTY : config.log.pretty, censor });
+  const rotated = rotatePaperLedger(config);
+  if (rotated) logger.info({ previous: rotated }, 'paper session: previous ledger kept aside, starting a fresh one');
+  const bot = new Bot(config, { dryRun: options.dryRun, logger, env: process.env, onSecret: (value) => censor.addSecret(value) });
+
+  let stopping: Promise<number> | null = null;
+  const stop = (reason: string): Promise<number> => {
+    stopping ??= (async () => {
+      logger.info({ reason }, 'stopping: quoting stops, orders are canceled');
+      const { clean, summary } = await bot.stop();
+      process.stdout.write(`${formatSummary(summary)}\n`);
+      return clean ? 0 : 1;
+    })();
+    return stopping;
+  };
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals += 1;
+    if (signals > 1) {
+      logger.error({ signal }, 'second signal: exiting at once');
+      process.exit(130);
+    }
+    void stop(signal);
+  };
+  const onResume = (): void => {
+    logger.warn({ resumed: bot.resume() }, 'SIGUSR2: resume requested');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGUSR2', onResume);
+  const hardDeadline = (): void => {
+    // The shutdown budget is a promise to pm2 (kill_timeout is above it): never overrun it.
+    setTimeout(() => {
+      logger.error({ budgetMs: config.shutdown.budgetMs }, 'shutdown budget exceeded: exiting');
+      process.exit(1);
+    }, config.shutdown.budgetMs + 500).unref();
+  };
+
+  try {
+    await bot.start();
+    await bot.whenQuoting();
+    logger.info({ metrics: bot.metricsUrl, simulator: bot.simulator?.baseUrl ?? null }, 'quoting');
+    if (typeof process.send === 'function') process.send('ready');
+  } catch (error) {
+    logger.error({ err: error instanceof Error ? error.message : String(error) }, 'start-up failed');
+    hardDeadline();
+    await stop('start-up failure');
+    return 1;
+  }
+
+  if (options.durationMs !== undefined) {
+    const timer = setTimeout(() => void stop('duration elapsed'), options.durationMs);
+    timer.unref();
+  }
+  const code = await new Promise<number>((resolve) => {
+    const poll = setInterval(() => {
+      if (stopping) {
+        clearInterval(poll);
+        hardDeadline();
+        void stopping.then(resolve);
+      }
+    }, 100);
+  });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  process.off('SIGUSR2', onResume);
+  return code;
+}

@@ -1,0 +1,77 @@
+/**
+ * Dry-run venue: reads pass through to the real venue; placements and cancels are logged and counted but
+ * never sent. It is how a user checks a config against the real venue before risking money.
+ *
+ * Invariant: no state-changing request leaves the process. A "placed" order rests only in the bot's own state
+ * (as LIVE, with a synthetic id); "cancels" succeed locally.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Metrics } from '../metrics/index.js';
+import type {
+  CancelResult,
+  MaintenanceStatus,
+  PlaceRequest,
+  PlaceResult,
+  StatusQuery,
+  StatusResult,
+  VenueOrderSnapshot,
+  VenuePort,
+} from '../orders/venue-port.js';
+
+export class DryRunVenue implements VenuePort {
+  private readonly resting = new Map<string, VenueOrderSnapshot>();
+
+  constructor(
+    private readonly real: VenuePort,
+    private readonly log: Logger,
+    private readonly metrics: Metrics,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async placeOrder(request: PlaceRequest): Promise<PlaceResult> {
+    const orderId = randomUUID();
+    this.log.info({ dryRun: true, market: request.marketSlug, clientOrderId: request.clientOrderId, token: request.token, side: request.side, price: request.priceTicks / 1000, size: request.sizeRaw / 1e6, postOnly: request.postOnly }, 'dry-run: would place');
+    this.metrics.riskBlocked(request.marketSlug, 'dry-run-place');
+    this.resting.set(orderId, {
+      orderId,
+      clientOrderId: request.clientOrderId,
+      marketSlug: request.marketSlug,
+      tokenId: request.tokenId,
+      side: request.side,
+      priceTicks: request.priceTicks,
+      sizeRaw: request.sizeRaw,
+      remainingRaw: request.sizeRaw,
+      status: 'LIVE',
+      createdAtMs: this.now(),
+      fills: [],
+    });
+    return { orderId, status: 'LIVE', remainingRaw: request.sizeRaw, fills: [], reason: null };
+  }
+
+  async cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
+    this.log.info({ dryRun: true, market: marketSlug, orders: orderIds.length }, 'dry-run: would cancel');
+    for (const id of orderIds) this.resting.delete(id);
+    return { canceled: [...orderIds], failed: [] };
+  }
+
+  async cancelAll(marketSlug: string): Promise<CancelResult> {
+    const ids = [...this.resting.values()].filter((o) => o.marketSlug === marketSlug).map((o) => o.orderId);
+    return this.cancelOrders(marketSlug, ids);
+  }
+
+  async statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
+    return queries.map((query): StatusResult => {
+      const order = [...this.resting.values()].find((o) => ('orderId' in query ? o.orderId === query.orderId : o.clientOrderId === query.clientOrderId));
+      return order ? { query, outcome: 'found', order } : { query, outcome: 'not_found' };
+    });
+  }
+
+  async listLiveOrders(marketSlug: string): Promise<readonly VenueOrderSnapshot[]> {
+    return [...this.resting.values()].filter((o) => o.marketSlug === marketSlug);
+  }
+
+  maintenanceStatus(): Promise<MaintenanceStatus> {
+    return this.real.maintenanceStatus();
+  }
+}

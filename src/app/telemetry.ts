@@ -1,0 +1,123 @@
+/**
+ * Telemetry wiring: every component's observer hooks → the Prometheus metrics (src/metrics) and the log.
+ *
+ * Owns: the translation of component observations into metric calls, in one place, so components stay free of
+ * prom-client. Invariant: a hook never throws into the component (metrics calls are cheap and total).
+ */
+import type { Logger } from 'pino';
+import type { Metrics, RetryReason as MetricRetryReason } from '../metrics/index.js';
+import type { TransportObserver } from '../exchange/http.js';
+import type { MarketFeedObserver } from '../exchange/socket.js';
+import type { BookStoreObserver } from '../book/book-store.js';
+import type { ExecutorObserver } from '../orders/executor.js';
+import type { TradingModeObserver } from '../orders/trading-mode.js';
+import type { LedgerObserver } from '../ledger/index.js';
+import type { RunnerObserver } from '../strategy/runner.js';
+
+export interface Telemetry {
+  readonly http: TransportObserver;
+  readonly feed: MarketFeedObserver;
+  readonly books: BookStoreObserver;
+  readonly executor: ExecutorObserver;
+  readonly mode: TradingModeObserver;
+  readonly ledger: LedgerObserver;
+  readonly runner: RunnerObserver;
+}
+
+export interface TelemetryCounters {
+  requests: number;
+  rateLimited: number;
+}
+
+const RETRY_REASONS: Readonly<Record<string, MetricRetryReason>> = {
+  'receive-window': 'too_early',
+  'rate-limited': 'rate_limited',
+  'server-error': 'server_error',
+};
+
+export function wireTelemetry(metrics: Metrics, log: Logger, counters: TelemetryCounters): Telemetry {
+  const warnedStrategy = new Set<string>();
+  return {
+    http: {
+      onRequestEnd: (endpoint, status, ms) => {
+        counters.requests += 1;
+        if (status === 429) counters.rateLimited += 1;
+        metrics.httpRequest(endpoint, status, ms);
+      },
+      onRetry: (endpoint, reason) => metrics.httpRetry(endpoint, RETRY_REASONS[reason] ?? 'server_error'),
+      onQueueDepth: (depth) => metrics.limiterQueueDepth(depth),
+      onQueueWait: (_priority, ms) => metrics.limiterWaited(ms),
+    },
+    feed: {
+      onStateChange: (state) => metrics.feedConnected(state.status === 'connected'),
+      onDisconnect: (reason) => log.warn({ reason }, 'feed disconnected'),
+      onReconnectRequested: (reason) => {
+        metrics.feedReconnected();
+        log.warn({ reason }, 'feed reconnect requested');
+      },
+      onMalformedFrame: (event) => metrics.malformedFrame(event),
+      onUnknownEvent: (event) => metrics.malformedFrame(`unknown:${event}`.slice(0, 40)),
+    },
+    books: {
+      onSnapshotApplied: (slug) => metrics.bookUpdated(slug),
+      onSnapshotRejected: (slug, _source, error) => {
+        metrics.malformedFrame('orderbook');
+        log.warn({ market: slug, err: error.message }, 'order book rejected');
+      },
+      onFrozenFeed: (slug) => {
+        metrics.feedFrozen();
+        metrics.bookResynced(slug, 'frozen');
+        log.warn({ market: slug }, 'feed frozen: book resynced from REST, reconnecting');
+      },
+      onStaleChange: (slug, stale, reason) => log[stale ? 'warn' : 'info']({ market: slug, reason }, stale ? 'book stale' : 'book fresh'),
+    },
+    executor: {
+      onPlan: (report) => {
+        for (let i = 0; i < report.canceled; i += 1) metrics.orderCanceled(report.marketSlug);
+        for (let i = 0; i < report.rejected; i += 1) metrics.orderRejected(report.marketSlug, 'venue');
+        for (let i = 0; i < report.unknown; i += 1) metrics.orderUnknown(report.marketSlug);
+        if (report.aborted) log.warn({ market: report.marketSlug, aborted: report.aborted }, 'plan aborted');
+      },
+      onTransition: (slug, _cid, transition) => {
+        if (transition.from === 'pending-new' && (transition.to === 'live' || transition.to === 'partially-filled' || transition.to === 'filled')) {
+          metrics.orderPlaced(slug, 'BUY');
+        }
+      },
+      onIllegalTransition: (error) => log.warn({ err: error.message }, 'illegal order transition ignored'),
+      onRequestError: (operation, slug, error) => log.warn({ operation, market: slug, err: error instanceof Error ? error.message : String(error) }, 'venue request failed'),
+      onStrayOrder: (slug, orderId, reason) => log.warn({ market: slug, orderId, reason }, 'stray order of the bot found; canceling'),
+    },
+    mode: {
+      onModeChange: (change) => {
+        metrics.tradingMode(change.to);
+        log.warn({ from: change.from, to: change.to, resumeAt: change.resumeAtMs === null ? null : new Date(change.resumeAtMs).toISOString(), source: change.source }, 'trading mode changed');
+      },
+      onPollError: (error) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'maintenance poll failed'),
+    },
+    ledger: {
+      onMismatch: (mismatch) => {
+        metrics.ledgerMismatch(mismatch.kind);
+        log.warn({ mismatch }, 'ledger and venue disagree');
+      },
+      onConflict: (conflict) => log.warn({ conflict }, 'ledger conflict'),
+    },
+    runner: {
+      onQuoteCycle: (slug, latencyMs) => metrics.requoted(slug, latencyMs),
+      onStrategyError: (slug, error) => {
+        metrics.riskBlocked(slug, 'strategy-error');
+        if (!warnedStrategy.has(slug)) {
+          warnedStrategy.add(slug);
+          log.error({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'strategy threw; no quotes for this market this cycle');
+        }
+      },
+      onInvalidIntents: (slug, rejected) => {
+        metrics.riskBlocked(slug, 'invalid-intent');
+        log.warn({ market: slug, rejected: rejected.slice(0, 3).map((r) => `${r.field}: ${r.reason}`) }, 'strategy returned invalid intents (dropped)');
+      },
+      onDiagnostics: (slug, figures) => {
+        const reward = figures['expectedRewardPerDay'];
+        if (reward !== undefined && Number.isFinite(reward)) metrics.expectedRewardPerDay(slug, reward);
+      },
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * Opens the venue the bot trades on: the embedded simulator (paper trading, `venue.kind: sim`) or the live
+ * exchange (`venue.kind: live`), and yields the addresses and credentials the client needs.
+ *
+ * Owns: where secrets come from. Live credentials come only from the environment (names in the config); on the
+ * simulator a wallet and API token are generated for the session. Invariant: the returned secrets are handed to
+ * the client and to the log censor only; nothing here logs them.
+ */
+import type { AppConfig, SimFlowConfig } from '../config/types.js';
+import { resolveSecrets } from '../config/index.js';
+import type { ApiCredentials } from '../exchange/auth.js';
+import { startSimulator, type RunningSimulator } from '../sim/index.js';
+import type { SyntheticOptions } from '../sim/engine/index.js';
+
+export interface OpenVenue {
+  readonly kind: 'sim' | 'live';
+  readonly baseUrl: string;
+  readonly socketUrl: string;
+  readonly socketNamespace: string;
+  readonly headerPrefix: string;
+  readonly credentials: ApiCredentials;
+  readonly privateKey: string;
+  readonly onBehalfOf: number | null;
+  readonly domainName: string | undefined;
+  readonly chainId: number | undefined;
+  readonly signatureType: number;
+  /** The embedded simulator, when paper trading (tests and the CLI summary read it). */
+  readonly simulator: RunningSimulator | null;
+  close(): Promise<void>;
+}
+
+/** The config's flow settings → the simulator engine's synthetic-trader options (undefined fields keep defaults). */
+export function syntheticOptionsOf(flow: SimFlowConfig): SyntheticOptions | false {
+  if (!flow.enabled) return false;
+  const makers = {
+    ...(flow.makerLevels === undefined ? {} : { levels: flow.makerLevels }),
+    ...(flow.makerSpreadTicks === undefined ? {} : { spreadTicks: flow.makerSpreadTicks }),
+    ...(flow.makerSizeRaw === undefined ? {} : { sizeRaw: flow.makerSizeRaw }),
+  };
+  const fairValue = {
+    ...(flow.volatilityPerSqrtHour === undefined ? {} : { volatilityPerSqrtHour: flow.volatilityPerSqrtHour }),
+    ...(flow.jumpsPerHour === undefined ? {} : { jumpsPerHour: flow.jumpsPerHour }),
+  };
+  return {
+    ...(flow.stepMs === undefined ? {} : { stepMs: flow.stepMs }),
+    fairValue,
+    makers,
+    ...(flow.noiseTakersPerMinute === undefined ? {} : { noise: { ratePerMinute: flow.noiseTakersPerMinute } }),
+    ...(flow.informedTakersPerMinute === undefined ? {} : { informed: { ratePerMinute: flow.informedTakersPerMinute } }),
+  };
+}
+
+export async function openVenue(config: AppConfig, env: Readonly<Record<string, string | undefined>>): Promise<OpenVenue> {
+  const venue = config.venue;
+  if (venue.kind === 'sim') {
+    const simulator = await startSimulator({
+      port: venue.port,
+      seed: venue.seed,
+      markets: venue.markets,
+      demo: { usdc: venue.startingCollateralRaw / 1_000_000 },
+      settlementDelayMs: venue.settlementDelayMs,
+      synthetic: syntheticOptionsOf(venue.flow),
+      priceBand: venue.priceBand,
+    });
+    const demo = simulator.demoAccount;
+    return {
+      kind: 'sim',
+      baseUrl: simulator.baseUrl,
+      socketUrl: simulator.socketUrl,
+      socketNamespace: '/markets',
+      headerPrefix: simulator.headerPrefix,
+      credentials: { tokenId: demo.tokenId, secret: demo.secret },
+      privateKey: demo.privateKey,
+      onBehalfOf: null,
+      domainName: undefined,
+      chainId: undefined,
+      signatureType: 0,
+      simulator,
+      close: () => simulator.close(),
+    };
+  }
+  if (config.credentials === null) throw new Error('credentials: a live venue needs credentials (environment variable names)');
+  const secrets = resolveSecrets(config.credentials, env);
+  return {
+    kind: 'live',
+    baseUrl: venue.baseUrl,
+    socketUrl: venue.socketUrl,
+    socketNamespace: venue.socketNamespace,
+    headerPrefix: venue.headerPrefix,
+    credentials: { tokenId: secrets.apiTokenId.reveal(), secret: secrets.apiSecret.reveal() },
+    privateKey: secrets.privateKey.reveal(),
+    onBehalfOf: secrets.onBehalfOf,
+    domainName: venue.eip712DomainName,
+    chainId: venue.chainId,
+    signatureType: venue.signatureType,
+    simulator: null,
+    close: async () => undefined,
+  };
+}
