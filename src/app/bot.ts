@@ -42,6 +42,7 @@ import { DryRunVenue } from './dry-run-venue.js';
 import { toOrderEventInput } from './order-event-adapter.js';
 import { resolveMarkets } from './markets.js';
 import { wireTelemetry } from './telemetry.js';
+import { LedgerSync } from './ledger-sync.js';
 
 export interface BotOptions {
   readonly dryRun: boolean;
@@ -201,7 +202,21 @@ export class Bot {
     });
     this.executor = executor;
 
-    // Start-up: the mode first (a 425 answer would tell us anyway), then adopt the bot's live orders.
+    // Start-up: the ledger catches up from the venue (fills while the bot was down), the mode (a 425 answer would
+    // tell us anyway), then the bot's live orders are adopted. No quote before all three.
+    const ledgerSync = new LedgerSync({
+      ledger,
+      api: client.api,
+      markets: new Map([...signing.values()].map((m) => [m.slug, m.tokens])),
+      now: () => this.scheduler.now(),
+      log: componentLogger(this.log, 'ledger'),
+    });
+    try {
+      const repaired = await ledgerSync.catchUp();
+      if (repaired > 0) this.log.warn({ repaired }, 'ledger caught up from the venue before quoting');
+    } catch (error) {
+      this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'ledger catch-up failed; the periodic check will retry');
+    }
     await modeGate.refresh().catch((error: unknown) => this.log.warn({ err: String(error) }, 'maintenance status unavailable'));
     modeGate.start();
     const sync = await executor.start();
@@ -342,6 +357,17 @@ export class Bot {
     books.start();
     killSwitch.start();
     this.every(10_000, () => this.publishPositions());
+    let checking = false;
+    this.every(60_000, () => {
+      if (checking || this.stopping) return;
+      checking = true;
+      ledgerSync
+        .check()
+        .catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'ledger check failed'))
+        .finally(() => {
+          checking = false;
+        });
+    });
     runner.start();
   }
 

@@ -1,0 +1,98 @@
+/**
+ * Ledger ↔ venue synchronisation: the REST side of "every fill reaches the ledger exactly once".
+ *
+ * - Catch-up (start-up, before quoting): the orders the ledger last knew as open, pending or unknown, and those
+ *   active recently, are looked up by venue id (`POST /orders/status/batch`); their filled size and the account's
+ *   token balances (`GET /portfolio/positions`) are compared with the ledger and the ledger is repaired from the
+ *   venue's answer. A fill that happened while the bot was down is recorded here.
+ * - Periodic check: the same comparison; a mismatch is logged with both values and counted at once, but repaired
+ *   only when the same mismatch is seen on two consecutive checks, so a fill still in flight on the socket is never
+ *   recorded twice.
+ *
+ * Owns: nothing but the schedule; the comparison and repair rules are the ledger's (src/ledger/reconcile.ts).
+ */
+import type { Logger } from 'pino';
+import type { ExchangeApi } from '../exchange/api.js';
+import { reconcile, repairLedger, type LedgerStore, type VenueOrderFill, type VenuePosition, type VenueView } from '../ledger/index.js';
+
+export interface LedgerSyncOptions {
+  readonly ledger: LedgerStore;
+  readonly api: ExchangeApi;
+  /** The markets this bot trades, with their token ids. */
+  readonly markets: ReadonlyMap<string, { readonly yes: string; readonly no: string }>;
+  readonly now: () => number;
+  readonly log: Logger;
+  /** Orders active within this window are re-checked by each periodic pass. */
+  readonly recentWindowMs?: number;
+}
+
+const STATUS_BATCH = 50;
+
+export class LedgerSync {
+  private previous = new Set<string>();
+
+  constructor(private readonly options: LedgerSyncOptions) {}
+
+  /** Start-up catch-up: compare and repair at once. Returns the number of repair actions. */
+  async catchUp(): Promise<number> {
+    const view = await this.venueView(true);
+    const result = repairLedger(this.options.ledger, view, { atMs: this.options.now() });
+    for (const action of result.actions) this.options.log.warn({ action }, 'ledger caught up from the venue');
+    for (const mismatch of result.remaining) this.options.log.error({ mismatch }, 'ledger mismatch left unrepaired');
+    return result.actions.length;
+  }
+
+  /** Periodic check: report every mismatch; repair the ones that persisted since the previous check. */
+  async check(): Promise<{ mismatches: number; repaired: number }> {
+    const view = await this.venueView(false);
+    const { mismatches } = reconcile(this.options.ledger, view, { atMs: this.options.now() });
+    const keys = new Set(mismatches.map((m) => JSON.stringify(m)));
+    const persistent = [...keys].some((key) => this.previous.has(key));
+    this.previous = keys;
+    for (const mismatch of mismatches) this.options.log.warn({ mismatch }, 'ledger and venue disagree');
+    if (!persistent) return { mismatches: mismatches.length, repaired: 0 };
+    const result = repairLedger(this.options.ledger, view, { atMs: this.options.now() });
+    for (const action of result.actions) this.options.log.warn({ action }, 'ledger repaired from the venue');
+    this.previous = new Set();
+    return { mismatches: mismatches.length, repaired: result.actions.length };
+  }
+
+  private async venueView(includePending: boolean): Promise<VenueView> {
+    const { ledger, api } = this.options;
+    const ids = new Set<string>();
+    if (includePending) for (const order of ledger.pendingCatchUp().orders) if (order.venueOrderId) ids.add(order.venueOrderId);
+    const since = this.options.now() - (this.options.recentWindowMs ?? 10 * 60_000);
+    for (const order of ledger.recentlyActiveOrders(since)) if (order.venueOrderId) ids.add(order.venueOrderId);
+    const orders: VenueOrderFill[] = [];
+    const list = [...ids];
+    for (let start = 0; start < list.length; start += STATUS_BATCH) {
+      const chunk = list.slice(start, start + STATUS_BATCH);
+      const results = await api.getOrderStatuses(chunk.map((orderId) => ({ orderId })));
+      for (const result of results) {
+        const order = result.data?.order;
+        if (result.status !== 'found' || !order || order.originalSizeRaw === null || order.remainingSizeRaw === null) continue;
+        orders.push({
+          orderId: result.data?.orderId ?? order.id,
+          ...(order.clientOrderId === null ? {} : { clientOrderId: order.clientOrderId }),
+          filledRaw: Math.max(0, order.originalSizeRaw - order.remainingSizeRaw),
+        });
+      }
+    }
+    const positions: VenuePosition[] = [];
+    for (const position of await api.getPositions()) {
+      // Every market the venue lists (the ledger takes the list as complete), token ids where this bot knows them.
+      const tokens = this.options.markets.get(position.marketSlug);
+      positions.push({
+        marketSlug: position.marketSlug,
+        yesRaw: position.yesBalanceRaw,
+        noRaw: position.noBalanceRaw,
+        ...(tokens ? { yesTokenId: tokens.yes, noTokenId: tokens.no } : {}),
+      });
+    }
+    // Markets the bot trades that the venue did not list hold nothing there.
+    for (const [slug, tokens] of this.options.markets) {
+      if (!positions.some((p) => p.marketSlug === slug)) positions.push({ marketSlug: slug, yesRaw: 0, noRaw: 0, yesTokenId: tokens.yes, noTokenId: tokens.no });
+    }
+    return { orders, positions };
+  }
+}
