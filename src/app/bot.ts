@@ -35,7 +35,7 @@ import { StaleGuard } from '../risk/stale-guard.js';
 import { openLedger, type LedgerStore } from '../ledger/index.js';
 import { StrategyRunner, type GateResult } from '../strategy/runner.js';
 import type { FillView, MarketInfo, OwnOrderView, PositionView, QuoteIntent } from '../strategy/contract.js';
-import { collateralRaw, type Outcome } from '../core/units.js';
+import { collateralRaw, SIZE_STEP_RAW } from '../core/units.js';
 import { openVenue, type OpenVenue } from './venue.js';
 import { VenueAdapter } from './venue-adapter.js';
 import { DryRunVenue } from './dry-run-venue.js';
@@ -641,7 +641,7 @@ export class Bot {
       remainingRaw: o.remainingRaw,
       state: o.state,
     }));
-    const funded = fundIntents({ slug, tokens: info.tokens }, intents, this.balances(), fundingOrders, { minSizeRaw: Math.max(1000, 0) });
+    const funded = fundIntents({ slug, tokens: info.tokens }, intents, this.balances(), fundingOrders, { minSizeRaw: SIZE_STEP_RAW });
     for (const adjustment of funded.adjustments) {
       if (adjustment.action === 'dropped') this.metrics.riskBlocked(slug, `funding-${adjustment.reason}`);
     }
@@ -712,4 +712,3 @@ export class Bot {
   }
 }
 
-export type { Outcome };
