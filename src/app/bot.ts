@@ -28,8 +28,8 @@ import { ClientOrderIdFactory, isOwnClientOrderId } from '../orders/client-order
 import { TradingModeGate } from '../orders/trading-mode.js';
 import { fundIntents, type Balances, type FundingOrder } from '../orders/funding.js';
 import type { TrackedOrder } from '../orders/order-record.js';
-import { isOpen } from '../orders/order-state.js';
-import { riskGate, marketNotionalRaw, type RiskOrder } from '../risk/limits.js';
+import { isFrozen, isOpen } from '../orders/order-state.js';
+import { riskGate, marketNotionalRaw, openBuyCollateralRaw, type RiskOrder } from '../risk/limits.js';
 import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
 import { openLedger, type LedgerStore } from '../ledger/index.js';
@@ -71,6 +71,17 @@ interface FillDetail {
 
 const FILL_MEMORY_MS = 30 * 60_000;
 
+/**
+ * BUY collateral a market's latest gate decision commits it to: the allowed BUY intents plus the open orders that
+ * stay at risk beside them (in slots without an allowed intent, or frozen: they may still fill).
+ */
+function committedBuyCollateralRaw(allowed: readonly QuoteIntent[], orders: readonly RiskOrder[]): number {
+  const slots = new Set(allowed.map((intent) => intent.slot));
+  let total = openBuyCollateralRaw(orders.filter((order) => !slots.has(order.slot) || isFrozen(order.state)));
+  for (const intent of allowed) if (intent.side === 'BUY') total += collateralRaw(intent.sizeRaw, intent.priceTicks, 'BUY');
+  return total;
+}
+
 export class Bot {
   readonly registry = new Registry();
   readonly metrics: Metrics;
@@ -87,6 +98,8 @@ export class Bot {
   private metricsServer: { close(): Promise<void>; url: string } | null = null;
   private readonly fillDetails = new Map<string, FillDetail>();
   private readonly recentFills = new Map<string, FillView[]>();
+  /** Per market, the BUY collateral of its latest gate decision (see committedBuyCollateralRaw). */
+  private readonly committedBuysRaw = new Map<string, number>();
   private markets = new Map<string, Market>();
   private infos = new Map<string, MarketInfo>();
   private resolved = new Set<string>();
@@ -296,6 +309,7 @@ export class Bot {
       scheduler: this.scheduler,
       dailyLossLimitRaw: config.risk.dailyLossLimitRaw,
       dailyPnlRaw: (dayStartMs) => this.dailyPnlRaw(dayStartMs),
+      onPnlError: (error) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'kill switch: daily PnL unavailable'),
       onTrip: (trip) => {
         this.log.error({ trip }, 'kill switch engaged: canceling everything, quoting paused');
         this.metrics.killSwitch(true, trip.reason);
@@ -356,6 +370,7 @@ export class Bot {
     feed.start();
     books.start();
     killSwitch.start();
+    this.publishPositions();
     this.every(10_000, () => this.publishPositions());
     let checking = false;
     this.every(60_000, () => {
@@ -369,6 +384,7 @@ export class Bot {
         });
     });
     runner.start();
+    this.armExpiryStops(runner);
   }
 
   /** Resolves after the first quote cycle in every market with a book. */
@@ -433,6 +449,24 @@ export class Bot {
   }
 
   // ─────────────── wiring helpers ───────────────
+
+  /**
+   * Requotes each market at its stop-before-expiry time, so the risk gate's halt (cancel everything, quote nothing)
+   * takes effect then rather than at the next periodic requote. Timers longer than setTimeout's limit re-arm.
+   */
+  private armExpiryStops(runner: StrategyRunner): void {
+    const maxDelayMs = 2 ** 31 - 1;
+    for (const [slug, info] of this.infos) {
+      if (info.expiresAtMs === null) continue;
+      const stopAtMs = info.expiresAtMs - riskLimitsFor(this.config.risk, slug).stopBeforeExpirySec * 1000;
+      const arm = (): void => {
+        const delayMs = stopAtMs - this.scheduler.now();
+        if (delayMs < 0) return; // already inside the window: every quote cycle halts the market
+        this.timers.push(this.scheduler.schedule(Math.min(delayMs, maxDelayMs), () => (this.scheduler.now() >= stopAtMs ? runner.trigger(slug, false) : arm())));
+      };
+      arm();
+    }
+  }
 
   private every(ms: number, fn: () => void): () => void {
     let cancelled = false;
@@ -542,11 +576,17 @@ export class Bot {
       while (list.length > 0 && (list[0]!.atMs < horizon || list.length > 500)) list.shift();
       this.recentFills.set(fill.marketSlug, list);
       this.log.info({ market: fill.marketSlug, slot: fill.slot, token: fill.token, side: fill.side, price: fill.priceTicks / 1000, size: fill.sizeRaw / 1e6 }, 'fill');
+      this.publishPositions();
       this.runner?.trigger(fill.marketSlug, false);
     }
   }
 
   private recordOrder(order: TrackedOrder, previous: TrackedOrder | null): void {
+    if (previous !== null && previous.state !== order.state) {
+      const accepted = order.state === 'live' || order.state === 'partially-filled' || order.state === 'filled';
+      if (accepted && (previous.state === 'pending-new' || previous.state === 'unknown')) this.metrics.orderPlaced(order.marketSlug, order.side);
+      this.metrics.openOrders(order.marketSlug, this.riskOrders(order.marketSlug).length);
+    }
     const ledger = this.ledger;
     if (!ledger) return;
     if (previous === null) {
@@ -583,6 +623,13 @@ export class Bot {
 
   private openOrders(): TrackedOrder[] {
     return this.executor?.openOrders().filter((o) => isOpen(o.state)) ?? [];
+  }
+
+  /** The market's open orders as the risk gate counts them (unknown outcomes included). */
+  private riskOrders(slug: string, open: readonly TrackedOrder[] = this.openOrders()): RiskOrder[] {
+    return open
+      .filter((o) => o.marketSlug === slug)
+      .map((o) => ({ slot: o.slot, token: o.token, side: o.side, priceTicks: o.priceTicks, sizeRaw: o.sizeRaw, remainingRaw: o.remainingRaw, state: o.state }));
   }
 
   private ownOrders(slug: string): OwnOrderView[] {
@@ -629,7 +676,10 @@ export class Bot {
     const info = this.infos.get(slug);
     const ledger = this.ledger;
     if (!info || !ledger) return { intents: [], halt: 'not-ready' };
-    if (this.resolved.has(slug)) return { intents: [], halt: 'market-resolved' };
+    if (this.resolved.has(slug)) {
+      this.committedBuysRaw.delete(slug);
+      return { intents: [], halt: 'market-resolved' };
+    }
     const all = this.openOrders();
     const fundingOrders: FundingOrder[] = all.map((o) => ({
       marketSlug: o.marketSlug,
@@ -646,16 +696,14 @@ export class Bot {
       if (adjustment.action === 'dropped') this.metrics.riskBlocked(slug, `funding-${adjustment.reason}`);
     }
     const limits = riskLimitsFor(this.config.risk, slug);
-    const marketOrders: RiskOrder[] = all
-      .filter((o) => o.marketSlug === slug)
-      .map((o) => ({ slot: o.slot, token: o.token, side: o.side, priceTicks: o.priceTicks, sizeRaw: o.sizeRaw, remainingRaw: o.remainingRaw, state: o.state }));
+    const marketOrders = this.riskOrders(slug, all);
     let otherNotional = 0;
     for (const other of this.infos.keys()) {
       if (other === slug) continue;
-      const orders: RiskOrder[] = all
-        .filter((o) => o.marketSlug === other)
-        .map((o) => ({ slot: o.slot, token: o.token, side: o.side, priceTicks: o.priceTicks, sizeRaw: o.sizeRaw, remainingRaw: o.remainingRaw, state: o.state }));
-      otherNotional += marketNotionalRaw(this.positionCostRaw(other), orders);
+      // A market in the middle of a requote holds less than its decision commits it to (old orders canceled, new ones
+      // not yet placed): count the larger, or two markets quoting at once could overshoot maxNotional together.
+      const orders = this.riskOrders(other, all);
+      otherNotional += this.positionCostRaw(other) + Math.max(openBuyCollateralRaw(orders), this.committedBuysRaw.get(other) ?? 0);
     }
     const position = ledger.marketPosition(slug);
     const decision = riskGate(
@@ -680,6 +728,7 @@ export class Bot {
       },
     );
     for (const dropped of decision.dropped) this.metrics.riskBlocked(slug, dropped.reason);
+    this.committedBuysRaw.set(slug, committedBuyCollateralRaw(decision.allowed, marketOrders));
     return { intents: decision.allowed, halt: decision.halt };
   }
 
@@ -700,7 +749,9 @@ export class Bot {
       if (mid !== null && mid > 0 && mid < 1) ledger.recordMark({ marketSlug: slug, mid, atMs: now });
       const position = ledger.marketPosition(slug);
       this.metrics.position(slug, position.yesRaw, position.noRaw);
-      this.metrics.openOrders(slug, this.openOrders().filter((o) => o.marketSlug === slug).length);
+      const orders = this.riskOrders(slug);
+      this.metrics.openOrders(slug, orders.length);
+      this.metrics.exposure(slug, marketNotionalRaw(this.positionCostRaw(slug), orders));
     }
     try {
       const pnl = ledger.pnl();
@@ -709,6 +760,8 @@ export class Bot {
     } catch (error) {
       this.log.warn({ err: String(error) }, 'PnL unavailable');
     }
+    // Fresh marks (or a fill): judge the daily loss now rather than at the kill switch's next periodic check.
+    this.killSwitch?.check();
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * Dry-run venue: reads pass through to the real venue; placements and cancels are logged and counted but
- * never sent. It is how a user checks a config against the real venue before risking money.
+ * Dry-run venue: placements and cancels are logged and counted but never sent; the trading mode is read from
+ * the real venue, while order reads (status lookups, live orders) answer from the dry-run state, as nothing was
+ * placed. It is how a user checks a config against the real venue before risking money.
  *
  * Invariant: no state-changing request leaves the process. A "placed" order rests only in the bot's own state
  * (as LIVE, with a synthetic id); "cancels" succeed locally.

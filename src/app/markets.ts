@@ -4,11 +4,13 @@
  * trading on the simulator). Reads the venue once at start-up.
  *
  * Invariant: only tradable markets are returned (venue and tokens present, not resolved, not expired); a slug
- * named explicitly that is not tradable is an error naming it, not a silent skip.
+ * named explicitly that is not tradable, or not found, is an error naming it, not a silent skip. A listing entry
+ * may lack the venue (the spec returns it with GET /markets/{slug}): such entries are judged on their details.
  */
 import type { Logger } from 'pino';
 import type { MarketsConfig } from '../config/types.js';
 import type { ExchangeApi } from '../exchange/api.js';
+import { ExchangeHttpError } from '../exchange/errors.js';
 import { normalizeRewardSettings, type Market } from '../exchange/wire.js';
 
 export class MarketSelectionError extends Error {
@@ -25,43 +27,87 @@ export function isTradable(market: Market): boolean {
   return market.venue !== null && market.tokens !== null && !market.resolved && !market.expired;
 }
 
+const LISTING_PAGE_SIZE = 100;
+const LISTING_MAX_PAGES = 20;
+
+/**
+ * Every active market, each once. The venue's largest page size is not published (a short page does not prove
+ * the end), so pages are read until one brings no market not seen before: an empty page, or a venue that
+ * ignores `page`.
+ */
 async function activeMarkets(api: ExchangeApi): Promise<Market[]> {
-  const all: Market[] = [];
-  for (let page = 1; page <= 20; page += 1) {
-    const answer = await api.getActiveMarkets({ page, limit: 100 });
-    all.push(...answer.markets);
-    if (answer.markets.length < 100) break;
+  const bySlug = new Map<string, Market>();
+  for (let page = 1; page <= LISTING_MAX_PAGES; page += 1) {
+    const answer = await api.getActiveMarkets({ page, limit: LISTING_PAGE_SIZE });
+    let added = 0;
+    for (const market of answer.markets) {
+      if (bySlug.has(market.slug)) continue;
+      bySlug.set(market.slug, market);
+      added += 1;
+    }
+    if (added === 0) break;
   }
-  return all;
+  return [...bySlug.values()];
+}
+
+/** Open as far as a listing entry can tell (tradability also needs the venue, which only details may carry). */
+function isOpen(market: Market): boolean {
+  return !market.resolved && !market.expired;
+}
+
+/** A listing entry with its venue and tokens: as listed when it has them, else from GET /markets/{slug}. */
+async function withDetails(api: ExchangeApi, market: Market): Promise<Market> {
+  return market.venue !== null && market.tokens !== null ? market : api.getMarket(market.slug);
+}
+
+async function marketNamed(api: ExchangeApi, slug: string): Promise<Market> {
+  try {
+    return await api.getMarket(slug);
+  } catch (error) {
+    if (error instanceof ExchangeHttpError && error.status === 404) throw new MarketSelectionError(slug, 'was not found on the venue');
+    throw error;
+  }
 }
 
 export async function resolveMarkets(api: ExchangeApi, config: MarketsConfig, log: Logger): Promise<Market[]> {
+  const select = config.select;
   const chosen = new Map<string, Market>();
   const excluded = new Set(config.exclude);
   for (const slug of config.slugs) {
-    const market = await api.getMarket(slug);
+    const market = await marketNamed(api, slug);
     if (!isTradable(market)) throw new MarketSelectionError(slug, 'is not tradable (resolved, expired, or missing venue or tokens)');
     chosen.set(slug, market);
   }
-  const everything = config.slugs.length === 0 && config.groups.length === 0 && config.select === null;
-  if (everything || config.groups.length > 0 || config.select !== null) {
+  const everything = config.slugs.length === 0 && config.groups.length === 0 && select === null;
+  if (everything || config.groups.length > 0 || select !== null) {
     const active = await activeMarkets(api);
     for (const group of config.groups) {
       const members = active.filter((m) => m.groupSlug === group);
       if (members.length === 0) throw new MarketSelectionError(group, 'is not an active group');
-      for (const market of members) chosen.set(market.slug, await api.getMarket(market.slug));
+      for (const market of members) if (!excluded.has(market.slug)) chosen.set(market.slug, await withDetails(api, market));
     }
-    if (everything) for (const market of active.filter(isTradable)) chosen.set(market.slug, market);
-    const select = config.select;
+    if (everything) {
+      for (const market of active.filter(isOpen)) {
+        if (excluded.has(market.slug)) continue;
+        const detailed = await withDetails(api, market);
+        if (isTradable(detailed)) chosen.set(detailed.slug, detailed);
+      }
+    }
     if (select !== null) {
       const ranked = active
-        .filter(isTradable)
+        .filter(isOpen)
         .filter((m) => !excluded.has(m.slug) && !chosen.has(m.slug))
         .map((m) => ({ market: m, reward: normalizeRewardSettings(m.settings).dailyRewardRaw }))
         .filter((m) => (!select.rewardableOnly || m.market.isRewardable) && m.reward >= select.minDailyRewardRaw)
-        .sort((a, b) => (select.by === 'dailyReward' ? b.reward - a.reward : 0) || a.market.slug.localeCompare(b.market.slug))
-        .slice(0, select.top);
-      for (const { market } of ranked) chosen.set(market.slug, await api.getMarket(market.slug));
+        .sort((a, b) => b.reward - a.reward || a.market.slug.localeCompare(b.market.slug));
+      let taken = 0;
+      for (const { market } of ranked) {
+        if (taken >= select.top) break;
+        const detailed = await withDetails(api, market);
+        if (!isTradable(detailed)) continue;
+        chosen.set(detailed.slug, detailed);
+        taken += 1;
+      }
     }
   }
   for (const slug of excluded) chosen.delete(slug);

@@ -37,6 +37,10 @@ const RETRY_REASONS: Readonly<Record<string, MetricRetryReason>> = {
 
 export function wireTelemetry(metrics: Metrics, log: Logger, counters: TelemetryCounters): Telemetry {
   const warnedStrategy = new Set<string>();
+  /** Markets whose book was installed by a REST sync at least once, and those whose last snapshot was rejected. */
+  const synced = new Set<string>();
+  const rejectedBooks = new Set<string>();
+  let connectsSeen = 0;
   return {
     http: {
       onRequestEnd: (endpoint, status, ms) => {
@@ -49,19 +53,31 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
       onQueueWait: (_priority, ms) => metrics.limiterWaited(ms),
     },
     feed: {
-      onStateChange: (state) => metrics.feedConnected(state.status === 'connected'),
-      onDisconnect: (reason) => log.warn({ reason }, 'feed disconnected'),
-      onReconnectRequested: (reason) => {
-        metrics.feedReconnected();
-        log.warn({ reason }, 'feed reconnect requested');
+      onStateChange: (state) => {
+        metrics.feedConnected(state.status === 'connected');
+        // Every connection after the first is a reconnection, whoever dropped the last one.
+        if (state.status === 'connected' && state.connects > connectsSeen) {
+          if (connectsSeen > 0) metrics.feedReconnected();
+          connectsSeen = state.connects;
+        }
       },
+      onDisconnect: (reason) => log.warn({ reason }, 'feed disconnected'),
+      onReconnectRequested: (reason) => log.warn({ reason }, 'feed reconnect requested'),
       onMalformedFrame: (event) => metrics.malformedFrame(event),
       onUnknownEvent: (event) => metrics.malformedFrame(`unknown:${event}`.slice(0, 40)),
     },
     books: {
       onSnapshotApplied: (slug) => metrics.bookUpdated(slug),
+      onFetch: (slug, purpose, outcome) => {
+        // A REST sync that installed a book, or a probe that found the local book wrong, is a resync.
+        if (outcome === 'mismatch') metrics.bookResynced(slug, 'stale');
+        if (purpose !== 'sync' || outcome !== 'applied') return;
+        metrics.bookResynced(slug, rejectedBooks.delete(slug) ? 'invalid' : synced.has(slug) ? 'reconnect' : 'subscribe');
+        synced.add(slug);
+      },
       onSnapshotRejected: (slug, _source, error) => {
-        metrics.malformedFrame('orderbook');
+        rejectedBooks.add(slug);
+        metrics.malformedFrame('orderbookUpdate');
         log.warn({ market: slug, err: error.message }, 'order book rejected');
       },
       onFrozenFeed: (slug) => {
@@ -77,11 +93,6 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
         for (let i = 0; i < report.rejected; i += 1) metrics.orderRejected(report.marketSlug, 'venue');
         for (let i = 0; i < report.unknown; i += 1) metrics.orderUnknown(report.marketSlug);
         if (report.aborted) log.warn({ market: report.marketSlug, aborted: report.aborted }, 'plan aborted');
-      },
-      onTransition: (slug, _cid, transition) => {
-        if (transition.from === 'pending-new' && (transition.to === 'live' || transition.to === 'partially-filled' || transition.to === 'filled')) {
-          metrics.orderPlaced(slug, 'BUY');
-        }
       },
       onIllegalTransition: (error) => log.warn({ err: error.message }, 'illegal order transition ignored'),
       onRequestError: (operation, slug, error) => log.warn({ operation, market: slug, err: error instanceof Error ? error.message : String(error) }, 'venue request failed'),
@@ -109,6 +120,10 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
           warnedStrategy.add(slug);
           log.error({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'strategy threw; no quotes for this market this cycle');
         }
+      },
+      onCycleError: (slug, error) => {
+        metrics.riskBlocked(slug, 'quote-cycle-error');
+        log.error({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'quote cycle failed (gate or submission threw); the next trigger retries');
       },
       onInvalidIntents: (slug, rejected) => {
         metrics.riskBlocked(slug, 'invalid-intent');

@@ -55,8 +55,9 @@ export interface VenueAdapterOptions {
 }
 
 const CANCEL_REASONS: readonly (readonly [RegExp, CancelFailureReason])[] = [
-  [/already canceled|already cancelled|not cancellable/i, 'already-canceled'],
-  [/not found/i, 'not-found'],
+  // Reasons come as text ("Order not found") or as codes ("NOT_FOUND", "ALREADY_CANCELED"): separators vary.
+  [/already[\s_-]*cancell?ed|not[\s_-]*cancell?able/i, 'already-canceled'],
+  [/not[\s_-]*found/i, 'not-found'],
   [/resolved/i, 'market-resolved'],
   [/unauthori[sz]ed/i, 'unauthorized'],
 ];
@@ -109,6 +110,11 @@ export class VenueAdapter implements VenuePort {
   async placeOrder(request: PlaceRequest): Promise<PlaceResult> {
     const market = this.options.markets.get(request.marketSlug);
     if (!market) throw new OrderRejectedError('unknown-market', `market ${request.marketSlug} is not configured`);
+    if (request.orderType === 'FOK') {
+      // A FOK order is sized in collateral and carries no limit price: it cannot be built from this request, and
+      // sending it as anything else (a resting GTC) would be a different order.
+      throw new OrderRejectedError('invalid-order', `orderType FOK is not supported by the venue adapter (clientOrderId ${request.clientOrderId})`);
+    }
     let result: PlacementResult;
     try {
       const minSizeRaw = this.options.minSizeRaw?.(request.marketSlug);
@@ -116,7 +122,7 @@ export class VenueAdapter implements VenuePort {
         market,
         tokenId: request.tokenId,
         side: request.side,
-        orderType: request.orderType === 'FOK' ? 'GTC' : request.orderType,
+        orderType: request.orderType,
         priceTicks: request.priceTicks,
         sizeRaw: request.sizeRaw,
         postOnly: request.postOnly,
@@ -239,29 +245,29 @@ function toCancelResult(result: BatchCancelResult): CancelResult {
   };
 }
 
-/** The client's error → the port's error contract (see src/orders/venue-port.ts). */
+/** Operations that change nothing on the venue: whatever went wrong, nothing took effect. */
+const READ_OPERATIONS: ReadonlySet<VenueOperation> = new Set<VenueOperation>(['statusBatch', 'listLiveOrders', 'maintenanceStatus']);
+
+/**
+ * The client's error → the port's error contract (see src/orders/venue-port.ts). A failed read (timeout, 5xx,
+ * unreadable answer) is a VenueRequestError: a read changes nothing, so its outcome is never unknown. A failed
+ * placement or cancel whose answer was lost or was a 5xx may have taken effect: OutcomeUnknownError.
+ */
 export function mapError(operation: VenueOperation, error: unknown): Error {
   if (error instanceof ClientTradingModeError) return new TradingModeError(operation, tradingModeOf(error.mode), error.resumeAtMs);
   if (error instanceof ClientRateLimitedError) return new RateLimitedError(operation, error.retryAfterMs);
-  if (error instanceof ClientOutcomeUnknownError) return new OutcomeUnknownError(operation, error.message);
-  if (error instanceof NetworkError) {
-    // A read that failed changed nothing; a cancel whose answer was lost may or may not have taken effect.
-    return operation === 'cancelOrders' || operation === 'cancelAll' || operation === 'placeOrder'
-      ? new OutcomeUnknownError(operation, error.message)
-      : new VenueRequestError(operation, null, error.message);
-  }
   if (error instanceof OrderBuildError || error instanceof RequestInputError) {
     return operation === 'placeOrder' ? new OrderRejectedError('invalid-order', error.message) : new VenueRequestError(operation, null, error.message);
   }
-  if (error instanceof ExchangeHttpError) {
-    if (operation === 'placeOrder' && error.status >= 400 && error.status < 500) {
-      return new OrderRejectedError(rejectionReason(error.status, error.message), error.message, error.status);
-    }
-    if (error.status >= 500) return new OutcomeUnknownError(operation, error.message);
-    return new VenueRequestError(operation, error.status, error.message);
+  const status = error instanceof ExchangeHttpError ? error.status : null;
+  const message = error instanceof Error ? error.message : String(error);
+  if (operation === 'placeOrder' && status !== null && status >= 400 && status < 500) {
+    return new OrderRejectedError(rejectionReason(status, message), message, status);
   }
-  if (error instanceof Error) return new OutcomeUnknownError(operation, error.message);
-  return new OutcomeUnknownError(operation, String(error));
+  if (READ_OPERATIONS.has(operation)) return new VenueRequestError(operation, status, message);
+  if (error instanceof ClientOutcomeUnknownError || error instanceof NetworkError) return new OutcomeUnknownError(operation, message);
+  if (status !== null && status < 500) return new VenueRequestError(operation, status, message);
+  return new OutcomeUnknownError(operation, message);
 }
 
 function rejectionReason(status: number, message: string): string {

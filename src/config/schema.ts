@@ -179,7 +179,7 @@ const slugList = z.array(slug).superRefine((list, ctx) => {
 
 const selector = z.strictObject({
   top: z.int().min(1).max(200),
-  by: z.enum(['dailyReward', 'volume']).default('dailyReward'),
+  by: z.enum(['dailyReward']).default('dailyReward'),
   rewardableOnly: z.boolean().default(true),
   minDailyReward: usdc.prefault(0),
 });

@@ -93,7 +93,7 @@ export interface CredentialsConfig {
   readonly onBehalfOf?: { readonly kind: 'id'; readonly id: number } | { readonly kind: 'env'; readonly env: string };
 }
 
-export type MarketRanking = 'dailyReward' | 'volume';
+export type MarketRanking = 'dailyReward';
 
 export interface MarketSelector {
   /** Take the best N markets by `by`. */

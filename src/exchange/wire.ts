@@ -8,7 +8,9 @@
  *
  * Unit choices the spec leaves open (documented in docs/exchange-client.md): raw amount strings with a fractional
  * part are floored to the raw unit; the REST orderbook's `size` unit is a parameter (`shares` by default, as the
- * socket feed and the simulator send it); `expirationTimestamp` below 1e11 is read as seconds.
+ * socket feed and the simulator send it); `expirationTimestamp` below 1e11 is read as seconds. An order's `price`
+ * must be a tick only for limit orders: a FOK order has no limit, and the venue prints its average fill price (or 0)
+ * in that field, which is accepted and not read as a limit.
  */
 import { getAddress, isAddress, type Address } from 'viem';
 import { z } from 'zod';
@@ -58,6 +60,26 @@ export const priceTicks = z.union([z.number(), z.string()]).transform((value, ct
     return z.NEVER;
   }
 });
+
+/**
+ * An order's `price` as sent, converted by `orderPriceTicks` once the order type is known: a limit order's (GTC,
+ * FAK) price is its limit and must be a tick; a FOK order has no limit, and the venue prints its average fill
+ * price there (off the tick when it swept several levels) or "0" when nothing filled.
+ */
+const orderPrice = z.union([z.number().nonnegative(), z.string().trim().regex(RAW_STRING, 'not a non-negative decimal')]);
+
+/** `price` of an order of `type` → its limit in ticks, or null for a FOK (no limit); throws naming `path`. */
+function orderPriceTicks(
+  type: string | null | undefined,
+  price: string | number,
+  endpoint: EndpointRef,
+  status: number,
+  path: readonly PropertyKey[],
+  root: unknown,
+): number | null {
+  if (type === 'FOK') return null;
+  return parseAnswer(priceTicks, price, endpoint, status, path, root);
+}
 
 /** A size in shares (number or decimal string) → raw. Strings are exact (≤ 6 decimals); numbers round to 1 raw. */
 const sharesAsRaw = z.union([z.number().nonnegative(), z.string()]).transform((value, ctx) => {
@@ -486,7 +508,7 @@ const UserOrderWire = z.object({
   side: sideName,
   makerAmount: rawAmount,
   takerAmount: rawAmount,
-  price: priceTicks,
+  price: orderPrice,
   originalSize: rawAmount,
   remainingSize: rawAmount,
   createdAt: isoMs,
@@ -503,6 +525,7 @@ export interface UserOrder {
   readonly side: Side;
   readonly makerAmountRaw: number;
   readonly takerAmountRaw: number;
+  /** The limit price in ticks; 0 for a FOK order, which has none (the venue prints its average fill price there). */
   readonly priceTicks: number;
   readonly originalSizeRaw: number;
   readonly remainingSizeRaw: number;
@@ -511,7 +534,7 @@ export interface UserOrder {
 }
 
 export function parseUserOrders(data: unknown, endpoint: EndpointRef, status: number): UserOrder[] {
-  return parseAnswer(z.array(UserOrderWire), data, endpoint, status).map((wire) => ({
+  return parseAnswer(z.array(UserOrderWire), data, endpoint, status).map((wire, index) => ({
     id: wire.id,
     ownerId: wire.ownerId,
     marketId: wire.marketId,
@@ -521,7 +544,7 @@ export function parseUserOrders(data: unknown, endpoint: EndpointRef, status: nu
     side: wire.side,
     makerAmountRaw: wire.makerAmount,
     takerAmountRaw: wire.takerAmount,
-    priceTicks: wire.price,
+    priceTicks: orderPriceTicks(wire.type, wire.price, endpoint, status, [index, 'price'], data) ?? 0,
     originalSizeRaw: wire.originalSize,
     remainingSizeRaw: wire.remainingSize,
     createdAtMs: wire.createdAt,
@@ -605,7 +628,7 @@ const OrderEchoWire = z.object({
   status: z.string().nullish(),
   clientOrderId: z.string().nullish(),
   side: anySide.nullish(),
-  price: priceTicks.nullish(),
+  price: orderPrice.nullish(),
   makerAmount: rawAmount.nullish(),
   takerAmount: rawAmount.nullish(),
   originalSize: rawAmount.nullish(),
@@ -649,6 +672,7 @@ export interface OrderEcho {
   readonly status: string | null;
   readonly clientOrderId: string | null;
   readonly side: Side | null;
+  /** The limit price in ticks; null when not sent, and for a FOK order (no limit; see `orderPriceTicks`). */
   readonly priceTicks: number | null;
   readonly makerAmountRaw: number | null;
   readonly takerAmountRaw: number | null;
@@ -712,9 +736,11 @@ function stpIds(entries: readonly unknown[]): string[] {
   return ids;
 }
 
-function toPlacement(wire: z.output<typeof PlacementWire>): PlacementResult {
+/** `path` locates `wire` in the answer `root`, for error messages. */
+function toPlacement(wire: z.output<typeof PlacementWire>, endpoint: EndpointRef, status: number, path: readonly PropertyKey[], root: unknown): PlacementResult {
   const o = wire.order;
   const e = wire.execution;
+  const orderType = o.orderType ?? o.type ?? null;
   return {
     orderId: o.id,
     order: {
@@ -722,13 +748,13 @@ function toPlacement(wire: z.output<typeof PlacementWire>): PlacementResult {
       status: orNull(o.status),
       clientOrderId: orNull(o.clientOrderId),
       side: orNull(o.side),
-      priceTicks: orNull(o.price),
+      priceTicks: o.price === null || o.price === undefined ? null : orderPriceTicks(orderType, o.price, endpoint, status, [...path, 'order', 'price'], root),
       makerAmountRaw: orNull(o.makerAmount),
       takerAmountRaw: orNull(o.takerAmount),
       originalSizeRaw: orNull(o.originalSize),
       remainingSizeRaw: orNull(o.remainingSize),
       tokenId: o.tokenId ?? o.token ?? null,
-      orderType: o.orderType ?? o.type ?? null,
+      orderType,
     },
     makerMatches: (wire.makerMatches ?? []).map((m) => ({ id: m.id, orderId: m.orderId, matchedSizeRaw: m.matchedSize, createdAt: orNull(m.createdAt) })),
     execution: e
@@ -750,7 +776,7 @@ function toPlacement(wire: z.output<typeof PlacementWire>): PlacementResult {
 }
 
 export function parsePlacement(data: unknown, endpoint: EndpointRef, status: number): PlacementResult {
-  return toPlacement(parseAnswer(PlacementWire, data, endpoint, status));
+  return toPlacement(parseAnswer(PlacementWire, data, endpoint, status), endpoint, status, [], data);
 }
 
 const StatusBatchWire = z.object({
@@ -776,12 +802,12 @@ export interface OrderStatusResult {
 }
 
 export function parseStatusBatch(data: unknown, endpoint: EndpointRef, status: number): OrderStatusResult[] {
-  return parseAnswer(StatusBatchWire, data, endpoint, status).results.map((r) => ({
+  return parseAnswer(StatusBatchWire, data, endpoint, status).results.map((r, i) => ({
     index: r.index,
     status: r.status,
     orderId: r.orderId ?? r.data?.order.id ?? null,
     clientOrderId: r.clientOrderId ?? r.data?.order.clientOrderId ?? null,
-    data: r.data ? toPlacement(r.data) : null,
+    data: r.data ? toPlacement(r.data, endpoint, status, ['results', i, 'data'], data) : null,
   }));
 }
 

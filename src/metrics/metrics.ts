@@ -11,6 +11,8 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { RAW_PER_UNIT } from '../core/units.js';
+import type { Mismatch } from '../ledger/types.js';
+import type { KillReason } from '../risk/kill-switch.js';
 
 export const METRIC_PREFIX = 'outcome_maker_';
 
@@ -71,6 +73,24 @@ export type OrderSide = 'BUY' | 'SELL';
 export const TRADING_MODES: readonly TradingModeName[] = ['normal', 'post_only', 'cancel_only', 'disabled'];
 const RESYNC_REASONS: readonly ResyncReason[] = ['subscribe', 'reconnect', 'frozen', 'invalid', 'stale', 'manual'];
 const FEED_EVENTS: readonly FeedEvent[] = ['orderbookUpdate', 'orderEvent', 'positions', 'marketResolved', 'system', 'exception', 'other'];
+/** The ledger's mismatch kinds and the kill switch's trip reasons, pre-set to 0 (type-checked against their owners). */
+const LEDGER_MISMATCH_KINDS: readonly Mismatch['kind'][] = ['order-filled', 'position'];
+const KILL_REASONS: readonly KillReason[] = ['daily-loss', 'pnl-unavailable', 'manual'];
+/** Metrics whose observations are checked for finiteness (their rejections are pre-set to 0). */
+const VALIDATED_METRICS: readonly MetricName[] = [
+  'outcome_maker_requote_latency_seconds',
+  'outcome_maker_http_request_duration_seconds',
+  'outcome_maker_limiter_queue_depth',
+  'outcome_maker_limiter_wait_seconds',
+  'outcome_maker_open_orders',
+  'outcome_maker_fill_volume_shares_total',
+  'outcome_maker_fill_notional_usdc_total',
+  'outcome_maker_position_shares',
+  'outcome_maker_pnl_usdc',
+  'outcome_maker_daily_pnl_usdc',
+  'outcome_maker_exposure_usdc',
+  'outcome_maker_expected_reward_usdc_per_day',
+];
 
 /** The bot's metrics. Sizes and amounts are raw integers (1e6 = 1 share / 1 USDC), durations milliseconds. */
 export interface Metrics {
@@ -286,6 +306,12 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     registers,
   });
   for (const mode of TRADING_MODES) tradingMode.set({ mode }, mode === 'normal' ? 1 : 0);
+  // Anomaly counters start at 0 for every label value known up front: a series that first appears at 1 is
+  // invisible to `increase()`/`rate()`, so the alert on the first malformed frame or mismatch would never fire.
+  for (const event of FEED_EVENTS) malformed.inc({ event }, 0);
+  for (const kind of LEDGER_MISMATCH_KINDS) ledgerMismatches.inc({ kind: reasons.value(kind) }, 0);
+  for (const metric of VALIDATED_METRICS) rejections.inc({ metric }, 0);
+  for (const reason of KILL_REASONS) killTrips.inc({ reason: reasons.value(reason) }, 0);
 
   const finite = (metric: string, value: number): boolean => {
     if (Number.isFinite(value)) return true;

@@ -3,14 +3,16 @@
  * → validation → the gate (funding + risk + halts) → the order manager's `submit(M, intents)`.
  *
  * Owns: the per-market mid history and the moment quoting happens. Invariants: the strategy is called with a
- * complete view only (a book, a position, the clock); a strategy that throws or returns invalid intents quotes
- * nothing new for that market (invalid intents are dropped and counted, never submitted); at most one quote
- * cycle runs per market at a time (a change during a cycle triggers exactly one more afterwards); nothing here
- * speaks to the venue.
+ * complete view only (a book, a position, the clock); a strategy that throws has that market's orders
+ * canceled (never stale quotes on a moving book); invalid intents are dropped and counted, never submitted; at most one quote
+ * cycle runs per market at a time (a change during a cycle triggers exactly one more afterwards); a cycle that
+ * fails (the gate or the submission throws) is reported to `onCycleError` and never escapes as an unhandled
+ * rejection; nothing here speaks to the venue.
  */
 import type { FillView, MarketInfo, MarketViewWithOwnOrders, OwnOrderView, PositionView, QuoteIntent, Strategy } from './contract.js';
 import type { BookView } from './contract.js';
 import { validateIntents, type IntentRejection } from './validate.js';
+import { buildView, DEFAULT_MID_HISTORY, recordMid } from './view.js';
 
 export interface RunnerBooks {
   books(slug: string): { readonly yes: BookView; readonly no: BookView } | null;
@@ -27,6 +29,8 @@ export interface GateResult {
 export interface RunnerObserver {
   onQuoteCycle?(slug: string, latencyMs: number, submitted: number, halt: string | null): void;
   onStrategyError?(slug: string, error: unknown): void;
+  /** The gate or the submission threw (the market keeps its orders; the next trigger tries again). */
+  onCycleError?(slug: string, error: unknown): void;
   onInvalidIntents?(slug: string, rejected: readonly IntentRejection[]): void;
   onDiagnostics?(slug: string, figures: Readonly<Record<string, number>>): void;
 }
@@ -96,7 +100,10 @@ export class StrategyRunner {
     this.stopTicker = null;
   }
 
-  /** Resolves once a quote cycle has completed in every market that has a book (or after the first cycle at all). */
+  /**
+   * Resolves once a quote cycle has completed in every market that has a book. A cycle whose strategy threw
+   * counts as completed (it decided to quote nothing new, and was reported); one whose submission failed does not.
+   */
   whenFirstCycleDone(): Promise<void> {
     return this.firstCycle;
   }
@@ -122,17 +129,10 @@ export class StrategyRunner {
 
   private recordMid(loop: MarketLoop): void {
     const books = this.options.books.books(loop.info.slug);
-    const mid = books?.yes.mid ?? null;
-    if (mid === null || !Number.isFinite(mid)) return;
-    const now = this.options.now();
-    const last = loop.mids[loop.mids.length - 1];
-    if (last && last.atMs === now) last.mid = mid;
-    else loop.mids.push({ atMs: now, mid });
-    const horizon = now - (this.options.midHistoryMs ?? 3_600_000);
-    const max = this.options.midHistoryMax ?? 2_000;
-    let drop = 0;
-    while (drop < loop.mids.length && (loop.mids[drop]!.atMs < horizon || loop.mids.length - drop > max)) drop += 1;
-    if (drop > 0) loop.mids.splice(0, drop);
+    recordMid(loop.mids, this.options.now(), books?.yes.mid ?? null, {
+      horizonMs: this.options.midHistoryMs ?? DEFAULT_MID_HISTORY.horizonMs,
+      max: this.options.midHistoryMax ?? DEFAULT_MID_HISTORY.max,
+    });
   }
 
   private async cycle(loop: MarketLoop): Promise<void> {
@@ -140,37 +140,49 @@ export class StrategyRunner {
     try {
       do {
         loop.again = false;
-        await this.quoteOnce(loop);
+        try {
+          if (await this.quoteOnce(loop)) this.cycleDone(loop);
+        } catch (error) {
+          this.options.observer?.onCycleError?.(loop.info.slug, error);
+        }
       } while (loop.again && this.enabled);
     } finally {
       loop.running = false;
     }
   }
 
-  private async quoteOnce(loop: MarketLoop): Promise<void> {
+  /** A cycle decided (quotes submitted, or none because the strategy failed): counts toward the first cycle. */
+  private cycleDone(loop: MarketLoop): void {
+    loop.cycles += 1;
+    if ([...this.loops.values()].every((l) => l.cycles > 0 || this.options.books.books(l.info.slug) === null)) this.resolveFirstCycle();
+  }
+
+  /** One quote of one market; false when there was nothing to quote on (no book). */
+  private async quoteOnce(loop: MarketLoop): Promise<boolean> {
     const slug = loop.info.slug;
     const observer = this.options.observer;
     const books = this.options.books.books(slug);
-    if (!books) return;
+    if (!books) return false;
     if (loop.mids.length === 0) this.recordMid(loop);
     const started = loop.changedAtMs ?? this.options.now();
     loop.changedAtMs = null;
-    const view: MarketViewWithOwnOrders = {
-      market: loop.info,
-      yes: books.yes,
-      no: books.no,
+    const view: MarketViewWithOwnOrders = buildView({
+      info: loop.info,
+      books,
       position: this.options.position(slug),
       recentFills: this.options.recentFills(slug),
-      midHistory: loop.mids.slice(),
+      midHistory: loop.mids,
       ownOrders: this.options.ownOrders(slug),
       now: this.options.now(),
-    };
+    });
     let proposed: unknown;
     try {
       proposed = this.options.strategy.quote(view);
     } catch (error) {
+      // A strategy that cannot quote must not leave yesterday's quotes on a moving book: cancel this market's.
       observer?.onStrategyError?.(slug, error);
-      return;
+      await this.options.submit(slug, []);
+      return true;
     }
     const { valid, rejected } = validateIntents(proposed, loop.info);
     if (rejected.length > 0) observer?.onInvalidIntents?.(slug, rejected);
@@ -185,7 +197,6 @@ export class StrategyRunner {
     const submission = this.options.submit(slug, gated.halt === null ? gated.intents : []);
     observer?.onQuoteCycle?.(slug, this.options.now() - started, gated.halt === null ? gated.intents.length : 0, gated.halt);
     await submission;
-    loop.cycles += 1;
-    if ([...this.loops.values()].every((l) => l.cycles > 0 || this.options.books.books(l.info.slug) === null)) this.resolveFirstCycle();
+    return true;
   }
 }

@@ -39,6 +39,32 @@ describe('client ↔ simulator: connect and read', () => {
     expect(sim.engine.orderById(placed.orderId)).toMatchObject({ profileId: sim.demoAccount.profileId, feeRateBps: 120, status: 'LIVE' });
   });
 
+  it('venue branding is configuration: another header prefix and EIP-712 domain work end to end', async () => {
+    const branded = { domainName: 'Branded CTF Exchange', chainId: 84_532 };
+    h = await startClientSim({ sim: { headerPrefix: 'brand', ...branded }, signerDomain: branded });
+    const { demo, sim, signing } = h;
+    expect(sim.headerPrefix).toBe('brand');
+    const placed = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 300, sizeRaw: 1_000_000, postOnly: true });
+    expect(placed.order.status).toBe('LIVE');
+    expect(await demo.client.api.getUserOrders(signing.slug)).toHaveLength(1);
+
+    expect(demo.client.signer.domainFor(signing.venueExchange)).toMatchObject({ name: 'Branded CTF Exchange', chainId: 84_532 });
+
+    // A client left on the default domain is refused by the venue: its signature recovers to another address.
+    const defaults = await startClientSim({ seed: 12, sim: { headerPrefix: 'brand', ...branded } });
+    try {
+      const refused = await rejectionOf(
+        placeLimit(defaults.demo.client, defaults.signing, { outcome: 'YES', side: 'BUY', priceTicks: 300, sizeRaw: 1_000_000, postOnly: true }),
+        FrameworkError,
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toMatch(/^Invalid order signature/);
+      expect(defaults.sim.control.accountOrders(defaults.sim.demoAccount.profileId)).toEqual([]);
+    } finally {
+      await defaults.close();
+    }
+  });
+
   it('getActiveMarkets lists every tradable market once, group members flattened with their group slug', async () => {
     h = await startClientSim();
     const { demo, sim } = h;
@@ -69,6 +95,12 @@ describe('client ↔ simulator: connect and read', () => {
     const firstSlugs = new Set(first.markets.map((m) => m.slug));
     expect(second.markets.length).toBeGreaterThan(0);
     expect(second.markets.some((m) => firstSlugs.has(m.slug))).toBe(false);
+
+    // By category: exactly the tradable markets carrying that category id.
+    const categoryId = engineMarkets[0]?.categoryIds[0];
+    if (categoryId === undefined) throw new Error('generated market without a category');
+    const inCategory = await demo.client.api.getActiveMarkets({ categoryId, limit: 100 });
+    expect(inCategory.markets.map((m) => m.slug).sort()).toEqual(engineMarkets.filter((m) => m.categoryIds.includes(categoryId)).map((m) => m.slug).sort());
 
     // The spec forbids nothing here, but the client refuses a nonsense page before sending anything.
     const before = lastSeq(sim);

@@ -85,7 +85,7 @@ describe('ledger catch-up after a restart', () => {
     expect(running.engine.orders(demo, slug, ['LIVE']).some((o) => o.id === bid.id)).toBe(true);
 
     // While the bot is down, a taker sells into its bid.
-    const sold = place('SELL', bid.priceTicks, 5_000_000, 'FAK');
+    const sold = place('SELL', bid.priceTicks ?? 0, 5_000_000, 'FAK');
     expect(sold.ok).toBe(true);
     await waitFor(() => (running.engine.accountTrades(demo).length > 0 ? true : undefined), 5_000, 'the trade');
 

@@ -9,8 +9,9 @@
  *   The clients read the same clock for their HMAC and body timestamps, so client and venue agree on the time
  *   the way two NTP-synced hosts do.
  * - startClientSim: a simulator (rate limits on) with the demo account and a counterparty account (profile 2,
- *   not a server-managed wallet), and one connected client per account, each with its own RequestLimiter and a
- *   recording observer.
+ *   not a server-managed wallet), and one connected client per account, each with a recording observer. Clients
+ *   of the same API token share one RequestLimiter (as the bot's `sharedLimiters` does); no state is shared
+ *   between harnesses.
  * - small helpers: sign/place a limit order, read the simulator's request log for one token, await a rejection
  *   of a given error class.
  *
@@ -19,7 +20,7 @@
  */
 import type { Side } from '../../src/core/units.js';
 import { connectExchange, type ExchangeClient } from '../../src/exchange/client.js';
-import type { RetryPolicy, TransportObserver } from '../../src/exchange/http.js';
+import type { FetchLike, RetryPolicy, TransportObserver } from '../../src/exchange/http.js';
 import { RequestLimiter, type LimiterConfig } from '../../src/exchange/limiter.js';
 import { signingMarketOf, type SignedOrder, type SigningMarket } from '../../src/exchange/signer.js';
 import type { Market, PlacementResult } from '../../src/exchange/wire.js';
@@ -27,6 +28,7 @@ import type { SimClock, SimMarket } from '../../src/sim/engine/index.js';
 import {
   deriveAccountCredentials,
   startSimulator,
+  type AccountConfigInput,
   type DemoAccount,
   type RateLimitOptions,
   type RequestLogEntry,
@@ -173,6 +175,11 @@ export interface ClientSim {
   readonly signing: SigningMarket;
   /** Another single market. */
   readonly otherMarket: Market;
+  /**
+   * Connects one more client (closed with the harness): `account.tokenId`/`secret` authenticate (sharing that
+   * token's limiter), `account.privateKey` signs the orders, `options` may delegate.
+   */
+  connect(account: DemoAccount, options?: ConnectOptions): Promise<TestClient>;
   close(): Promise<void>;
 }
 
@@ -180,22 +187,65 @@ export interface ClientSimOptions {
   readonly seed?: number;
   /** The simulator's rate limits (default FAST_SIM_LIMITS). */
   readonly simLimits?: Partial<RateLimitOptions>;
-  /** Each client's limiter (default FAST_CLIENT_LIMITS). */
+  /** Each API token's client-side limiter (default FAST_CLIENT_LIMITS). */
   readonly clientLimits?: Partial<LimiterConfig>;
   readonly retry?: Partial<RetryPolicy>;
+  /** The clients' EIP-712 domain (default: the signer's defaults). */
+  readonly signerDomain?: { readonly domainName?: string; readonly chainId?: number };
+  /** Accounts besides the demo account and the counterparty (profile ids other than 1 and 2). */
+  readonly accounts?: readonly AccountConfigInput[];
   /** Further simulator options (markets, delays, demo...). */
   readonly sim?: Omit<StartSimulatorOptions, 'port' | 'clock' | 'rateLimit' | 'accounts' | 'seed'>;
 }
 
-async function connect(sim: RunningSimulator, clock: JumpClock, account: DemoAccount, options: ClientSimOptions, randomSeed: number): Promise<TestClient> {
+export interface ConnectOptions {
+  /** A managed sub-account to act for. */
+  readonly onBehalfOf?: number;
+  /** Send through this fetch instead of node:http (e.g. to model a slow network path). */
+  readonly fetch?: FetchLike;
+  /** This token's limiter config, when it is the first client of the token (else the harness default). */
+  readonly limits?: Partial<LimiterConfig>;
+}
+
+/**
+ * One RequestLimiter per API token, shared by every client of that token (as `sharedLimiters` does in the bot),
+ * but private to one harness so tests do not share limiter state.
+ */
+export class TokenLimiters {
+  private readonly byToken = new Map<string, RequestLimiter>();
+  constructor(private readonly config: Partial<LimiterConfig>) {}
+
+  of(tokenId: string, config: Partial<LimiterConfig> = this.config): RequestLimiter {
+    let limiter = this.byToken.get(tokenId);
+    if (limiter === undefined) {
+      limiter = new RequestLimiter(config);
+      this.byToken.set(tokenId, limiter);
+    }
+    return limiter;
+  }
+}
+
+/** Connects a client for `account` (its wallet key signs the orders) through the simulator, on `clock`. */
+export async function connectClient(
+  sim: RunningSimulator,
+  clock: JumpClock,
+  limiters: TokenLimiters,
+  account: DemoAccount,
+  options: ClientSimOptions = {},
+  randomSeed = 1,
+  connectOptions: ConnectOptions = {},
+): Promise<TestClient> {
   const observer = new RecordingObserver();
+  const credentials = { tokenId: account.tokenId, secret: account.secret };
   const client = await connectExchange({
     baseUrl: sim.baseUrl,
     headerPrefix: sim.headerPrefix,
-    credentials: { tokenId: account.tokenId, secret: account.secret },
-    signer: { privateKey: account.privateKey },
+    credentials,
+    signer: { privateKey: account.privateKey, ...options.signerDomain },
+    ...(connectOptions.onBehalfOf === undefined ? {} : { onBehalfOf: connectOptions.onBehalfOf }),
     transport: {
-      limiter: new RequestLimiter(options.clientLimits ?? FAST_CLIENT_LIMITS),
+      limiter: limiters.of(credentials.tokenId, connectOptions.limits),
+      ...(connectOptions.fetch === undefined ? {} : { fetch: connectOptions.fetch }),
       now: () => clock.now(),
       random: seededRandom(randomSeed),
       observer,
@@ -224,17 +274,19 @@ export async function startClientSim(options: ClientSimOptions = {}): Promise<Cl
         usdc: '5000',
         apiTokens: [{ tokenId: cp.tokenId, secret: cp.secret, scopes: ['trading'] }],
       },
+      ...(options.accounts ?? []),
     ],
   });
+  const limiters = new TokenLimiters(options.clientLimits ?? FAST_CLIENT_LIMITS);
   const opened: TestClient[] = [];
   const close = async (): Promise<void> => {
     for (const c of opened) c.client.transport.close();
     await sim.close();
   };
   try {
-    const demo = await connect(sim, clock, sim.demoAccount, options, seed);
+    const demo = await connectClient(sim, clock, limiters, sim.demoAccount, options, seed);
     opened.push(demo);
-    const counterparty = await connect(sim, clock, cp, options, seed + 1);
+    const counterparty = await connectClient(sim, clock, limiters, cp, options, seed + 1);
     opened.push(counterparty);
     const singles = sim.engine.markets().filter((m) => m.groupSlug === undefined && m.tradable);
     const simMarket = singles[0];
@@ -242,7 +294,12 @@ export async function startClientSim(options: ClientSimOptions = {}): Promise<Cl
     if (simMarket === undefined || other === undefined) throw new Error('the simulator generated fewer than two single markets');
     const market = await demo.client.api.getMarket(simMarket.slug);
     const otherMarket = await demo.client.api.getMarket(other.slug);
-    return { sim, clock, demo, counterparty, simMarket, market, signing: signingMarketOf(market), otherMarket, close };
+    const connect = async (account: DemoAccount, connectOptions: ConnectOptions = {}): Promise<TestClient> => {
+      const extra = await connectClient(sim, clock, limiters, account, options, seed + 1 + opened.length, connectOptions);
+      opened.push(extra);
+      return extra;
+    };
+    return { sim, clock, demo, counterparty, simMarket, market, signing: signingMarketOf(market), otherMarket, connect, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,0 +1,11 @@
+import { runBacktest } from './src/backtest/index.js';
+import fs from './strategies/fixed-spread.js';
+import as from './strategies/avellaneda-stoikov.js';
+import lr from './strategies/liquidity-rewards.js';
+import { scenario, SHARES } from './test/integration/strategies-fixtures.js';
+const show = (name: string, r: ReturnType<typeof runBacktest>) => console.log(name, 'fills', r.fills, 'q', r.quotingFraction.toFixed(2), '2s', r.twoSidedFraction.toFixed(2), r.markets.map(m => m.twoSidedFraction.toFixed(2) + '/' + m.fills).join(' '), 'inv', r.maxAbsInventoryRaw / 1e6, r.maxTokenRaw/1e6, 'rew', r.markets.map(m=>m.scoredRewardUsdc.toFixed(2)).join(' '), JSON.stringify(r.counters.riskDrops), JSON.stringify(r.counters.riskTrims));
+show('fs1', runBacktest(scenario(fs, { bidSpread: 0.01, askSpread: 0.01, orderSize: 10 }, 1)));
+show('fs2t', runBacktest(scenario(fs, { bidSpread: 0.01, askSpread: 0.01, orderSize: 10 }, 2, { risk: { maxPositionPerTokenRaw: 60 * SHARES, maxNetPositionRaw: 30 * SHARES } })));
+show('as2', runBacktest(scenario(as, { horizonCapHours: 1, orderSize: 10, maxInventory: 30 }, 2)));
+show('glft5', runBacktest(scenario(as, { model: 'glft', maxInventory: 30 }, 5)));
+show('lr3', runBacktest(scenario(lr, {}, 3, { orders: { coolOffMs: 2000 } })));

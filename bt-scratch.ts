@@ -1,0 +1,14 @@
+import { runBacktest } from './src/backtest/index.js';
+import fixedSpread from './strategies/fixed-spread.js';
+import as from './strategies/avellaneda-stoikov.js';
+import lr from './strategies/liquidity-rewards.js';
+const mods = { fs: fixedSpread, as, lr } as const;
+const which = process.argv[2] ?? 'fs';
+const params = JSON.parse(process.argv[3] ?? '{}');
+const dur = Number(process.argv[4] ?? 600000);
+const t = performance.now();
+const r = runBacktest({ strategy: { module: (mods as any)[which], params }, seed: 7, durationMs: dur, markets: { count: 3 } });
+console.log((performance.now() - t).toFixed(0), 'ms');
+const { markets, ...rest } = r;
+console.log(JSON.stringify(rest, null, 1));
+for (const m of markets) console.log(JSON.stringify(m));

@@ -1,0 +1,23 @@
+/**
+ * The backtest's typed errors: `BacktestConfigError` for bad options (names the field and the value, thrown
+ * before anything runs) and `BacktestInvariantError` for a broken internal invariant (a bug, never input).
+ */
+import { describeValue } from '../core/units.js';
+
+export class BacktestConfigError extends Error {
+  override readonly name = 'BacktestConfigError';
+  constructor(
+    readonly field: string,
+    readonly value: unknown,
+    readonly reason: string,
+  ) {
+    super(`${field}: ${reason} (got ${describeValue(value)})`);
+  }
+}
+
+export class BacktestInvariantError extends Error {
+  override readonly name = 'BacktestInvariantError';
+  constructor(readonly detail: string) {
+    super(`backtest invariant violated: ${detail}`);
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * The backtest's public surface: `runBacktest(options) → BacktestResult`, its option and result types, the
+ * typed errors, and `comparisonTable` for side-by-side tables. See docs/backtest.md.
+ */
+export { runBacktest } from './harness.js';
+export { backtestSettingsSchema, resolveOptions } from './options.js';
+export type { BacktestOptions, BacktestSettings, LatencyModel, StrategySpec } from './options.js';
+export type { BacktestObserver, BacktestResult, MarketResult, RequestCounts, RunCounters } from './result.js';
+export { BacktestConfigError, BacktestInvariantError } from './errors.js';
+export { RequestPipe, type RequestTiming } from './request-pipe.js';
+export { comparisonTable, type LabelledResult } from './report.js';

@@ -1,0 +1,204 @@
+/**
+ * Backtest options: the zod schema (strict: unknown keys are errors), the defaults (the bot's own config
+ * defaults wherever the bot has one, so a backtest quotes like a default bot), and `resolveOptions`, which
+ * validates everything — strategy parameters included — before anything runs.
+ *
+ * Units: times in ms, prices in integer ticks, sizes and collateral raw (1e6 = one share / one USDC).
+ */
+import { z } from 'zod';
+import { MAX_TICK, MIN_TICK, RAW_PER_UNIT } from '../core/units.js';
+import { VENUE_MAX_CONCURRENT, VENUE_MIN_TIME_MS } from '../config/index.js';
+import type { SizeTolerance } from '../orders/reconcile.js';
+import type { RiskLimits } from '../risk/limits.js';
+import { isStrategyModule, parseStrategyParams } from '../strategy/registry.js';
+import type { Strategy, StrategyModule } from '../strategy/contract.js';
+import { syntheticOptionsSchema, type MarketSpec, type PriceBand, type SyntheticOptions } from '../sim/engine/index.js';
+import { BacktestConfigError } from './errors.js';
+import type { BacktestObserver } from './result.js';
+
+const HOUR_MS = 3_600_000;
+const MAX_DURATION_MS = 30 * 24 * HOUR_MS;
+const USDC = RAW_PER_UNIT;
+
+const int = (min: number, max: number): z.ZodInt => z.int().min(min).max(max);
+const raw = int(0, Number.MAX_SAFE_INTEGER);
+const tick = int(MIN_TICK, MAX_TICK);
+const band = z
+  .strictObject({ minTicks: tick, maxTicks: tick })
+  .refine((b) => b.minTicks < b.maxTicks, { message: 'minTicks must be below maxTicks', path: ['maxTicks'] });
+
+const sizeTolerance = z.union([
+  z.strictObject({ kind: z.literal('raw'), raw }),
+  z.strictObject({ kind: z.literal('percent'), percent: z.number().min(0).max(100) }),
+]);
+
+/** The synthetic traders' options, less the stepping (the backtest drives the steps). */
+const syntheticSchema = syntheticOptionsSchema.omit({ stepMs: true, autoStep: true });
+
+const marketSpecs = z.array(z.custom<MarketSpec>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected a market spec object')).min(1);
+
+export const backtestSettingsSchema = z.strictObject({
+  /** Seeds the engine: synthetic flow, order ids, everything random. */
+  seed: z.int().min(0).max(Number.MAX_SAFE_INTEGER),
+  /** Virtual start, ms since epoch. */
+  startMs: raw.default(Date.UTC(2026, 0, 1)),
+  durationMs: int(1, MAX_DURATION_MS),
+  /** Virtual time between steps; synthetic traders act once per step. */
+  stepMs: int(10, HOUR_MS).default(1000),
+  /** Markets: explicit specs, or `{count}` generated with `generateMarkets(count, seed, startMs)`. */
+  markets: z.union([z.strictObject({ count: int(1, 100) }), marketSpecs]).default({ count: 3 }),
+  /** Synthetic traders (docs/sim-engine.md); informed traders are on by default. */
+  synthetic: syntheticSchema.default({}),
+  /** Venue price band (ticks), as the engine enforces it. */
+  venuePriceBand: band.default({ minTicks: MIN_TICK, maxTicks: MAX_TICK }),
+  settlementDelayMs: int(0, HOUR_MS).default(2000),
+  /** The bot's account on the engine. */
+  account: z
+    .strictObject({
+      usdcRaw: raw.default(100_000 * USDC),
+      feeRateBps: int(0, 10_000).default(300),
+    })
+    .prefault({}),
+  /** Risk limits, applied by src/risk/limits.ts exactly as the bot applies them (defaults: the config's). */
+  risk: z
+    .strictObject({
+      maxPositionPerTokenRaw: raw.default(500 * USDC),
+      maxNetPositionRaw: raw.default(250 * USDC),
+      maxOpenOrders: int(1, 200).default(6),
+      priceBand: band.default({ minTicks: 20, maxTicks: 980 }),
+      stopBeforeExpiryMs: raw.default(HOUR_MS),
+      maxNotionalRaw: raw.default(1000 * USDC),
+    })
+    .prefault({}),
+  /** Order management, as the bot's `orders` config section (src/orders/reconcile.ts options). */
+  orders: z
+    .strictObject({
+      botTag: z.string().regex(/^[a-z0-9]{1,12}$/, 'expected 1–12 lower-case letters or digits').default('bt'),
+      priceToleranceTicks: int(0, 998).default(0),
+      sizeTolerance: sizeTolerance.default({ kind: 'percent', percent: 0 }),
+      maxOrderAgeMs: raw.default(1_800_000),
+      coolOffMs: raw.default(10_000),
+      /** postOnly for intents that do not say. */
+      postOnly: z.boolean().default(true),
+      cancelBatchSize: int(1, 500).default(50),
+    })
+    .prefault({}),
+  /** Requote every market at least this often (the runner's periodic tick). */
+  requoteIntervalMs: int(1, HOUR_MS).default(5000),
+  /** Requote a market when its book changed (as the live runner does). */
+  quoteOnBookChange: z.boolean().default(true),
+  /**
+   * Request model. Each request (a placement, or one cancel batch) waits for the rate limiter (at most
+   * `maxConcurrent` in flight, `minRequestSpacingMs` between starts, one queue per account), acts on the venue
+   * `oneWayMs` after it starts and is answered `oneWayMs` later. All zero: everything acts at once.
+   */
+  latency: z
+    .strictObject({
+      oneWayMs: int(0, 60_000).default(50),
+      minRequestSpacingMs: int(0, 60_000).default(VENUE_MIN_TIME_MS + 20),
+      maxConcurrent: int(1, 16).default(VENUE_MAX_CONCURRENT),
+    })
+    .prefault({}),
+  /** Strategy memory the view carries (the bot's: 30 min / 500 fills; 1 h / 2,000 mids). */
+  recentFills: z.strictObject({ windowMs: int(1, 7 * 24 * HOUR_MS).default(30 * 60_000), max: int(1, 100_000).default(500) }).prefault({}),
+  midHistory: z.strictObject({ horizonMs: int(1, 7 * 24 * HOUR_MS).default(HOUR_MS), max: int(1, 100_000).default(2000) }).prefault({}),
+});
+
+export type BacktestSettings = z.input<typeof backtestSettingsSchema>;
+type ParsedSettings = z.output<typeof backtestSettingsSchema>;
+
+/** Which strategy to run and its parameters (checked against the module's schema, like `strategy.params`). */
+export interface StrategySpec<P = unknown> {
+  readonly module: StrategyModule<P>;
+  readonly params?: unknown;
+}
+
+export interface BacktestOptions<P = unknown> extends BacktestSettings {
+  readonly strategy: StrategySpec<P>;
+  readonly observer?: BacktestObserver;
+}
+
+export interface LatencyModel {
+  readonly oneWayMs: number;
+  readonly minRequestSpacingMs: number;
+  readonly maxConcurrent: number;
+}
+
+export interface ResolvedOptions {
+  readonly strategyName: string;
+  /** A fresh strategy instance (no memory shared with another run). */
+  readonly strategy: Strategy;
+  readonly seed: number;
+  readonly startMs: number;
+  readonly durationMs: number;
+  readonly stepMs: number;
+  /** Explicit specs, or `{count}` to generate. */
+  readonly markets: readonly MarketSpec[] | { readonly count: number };
+  readonly synthetic: SyntheticOptions;
+  readonly venuePriceBand: PriceBand;
+  readonly settlementDelayMs: number;
+  readonly account: { readonly usdcRaw: number; readonly feeRateBps: number };
+  readonly risk: RiskLimits & { readonly stopBeforeExpiryMs: number };
+  readonly orders: {
+    readonly botTag: string;
+    readonly priceToleranceTicks: number;
+    readonly sizeTolerance: SizeTolerance;
+    readonly maxOrderAgeMs: number;
+    readonly coolOffMs: number;
+    readonly postOnly: boolean;
+    readonly cancelBatchSize: number;
+  };
+  readonly requoteIntervalMs: number;
+  readonly quoteOnBookChange: boolean;
+  readonly latency: LatencyModel;
+  readonly recentFills: { readonly windowMs: number; readonly max: number };
+  readonly midHistory: { readonly horizonMs: number; readonly max: number };
+  readonly observer: BacktestObserver;
+}
+
+/** Validates every option; throws `BacktestConfigError` naming the first bad field. Changes nothing. */
+export function resolveOptions<P>(options: BacktestOptions<P>): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw new BacktestConfigError('options', options, 'expected an object');
+  const { strategy: spec, observer, ...settings } = options;
+  const strategy = createStrategy(spec);
+  const parsed = backtestSettingsSchema.safeParse(settings);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue ? issue.path.filter((k): k is string | number => typeof k !== 'symbol') : [];
+    const field = formatPath(path);
+    const value = issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : valueAt(settings, path);
+    const reason = issue?.code === 'unrecognized_keys' ? 'unknown option' : (issue?.message ?? 'invalid');
+    throw new BacktestConfigError(issue?.code === 'unrecognized_keys' ? formatPath([...path, issue.keys[0] ?? '']) : field, value, reason);
+  }
+  const s: ParsedSettings = parsed.data;
+  return { ...s, strategyName: spec.module.name, strategy, observer: observer ?? {} };
+}
+
+function createStrategy<P>(spec: StrategySpec<P> | undefined): Strategy {
+  if (typeof spec !== 'object' || spec === null) throw new BacktestConfigError('strategy', spec, 'expected {module, params}');
+  const candidate: unknown = spec.module;
+  if (!isStrategyModule(candidate)) throw new BacktestConfigError('strategy.module', candidate, 'not a StrategyModule ({name, description, paramsSchema, create})');
+  const params = parseStrategyParams(spec.module, spec.params);
+  if (!params.ok) {
+    const first = params.issues[0];
+    throw new BacktestConfigError(first?.path ?? 'strategy.params', first?.value, first?.message ?? 'invalid parameters');
+  }
+  return spec.module.create(params.value);
+}
+
+function formatPath(keys: readonly (string | number)[]): string {
+  if (keys.length === 0) return 'options';
+  let out = '';
+  for (const key of keys) out += typeof key === 'number' ? `[${key}]` : out === '' ? key : `.${key}`;
+  return out;
+}
+
+function valueAt(root: unknown, keys: readonly (string | number)[]): unknown {
+  let cur: unknown = root;
+  for (const key of keys) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    const next: unknown = Reflect.get(cur, key);
+    cur = next;
+  }
+  return cur;
+}

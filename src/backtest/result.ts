@@ -1,0 +1,113 @@
+/**
+ * What a backtest returns, and the optional observer hooks it calls while running. Plain data: a result
+ * contains no wall-clock figure, so two runs with the same options (and seed) give deep-equal results.
+ *
+ * Units: raw integers for money and sizes (1e6 = one USDC / one share); fractions in [0, 1]; reward
+ * figures in USDC (floats: they come from the venue's reward formula, not from anything booked).
+ */
+import type { AccountFill } from '../sim/engine/index.js';
+
+export interface MarketResult {
+  readonly slug: string;
+  readonly rewardable: boolean;
+  readonly dailyRewardRaw: number;
+  /** realized − fees + unrealized, the holding marked at the final hidden fair value. */
+  readonly pnlRaw: number;
+  /** The same, marked at the final book mid; null when the book is one-sided and a mark is needed. */
+  readonly pnlAtMidRaw: number | null;
+  readonly realizedRaw: number;
+  readonly feesRaw: number;
+  /** At the final fair value. */
+  readonly unrealizedRaw: number;
+  readonly fills: number;
+  /** Σ collateral of the bot's fills. */
+  readonly volumeRaw: number;
+  readonly finalYesRaw: number;
+  readonly finalNoRaw: number;
+  /** Largest |YES − NO| held at any time. */
+  readonly maxAbsInventoryRaw: number;
+  /** Largest holding of either token at any time. */
+  readonly maxTokenRaw: number;
+  /** Share of the time with resting orders on both sides (YES terms). */
+  readonly twoSidedFraction: number;
+  /** Share of the time with at least one resting order. */
+  readonly quotingFraction: number;
+  /** Time average of the strategy's `expectedRewardPerDay` diagnostic, USDC per day. */
+  readonly expectedRewardPerDay: number;
+  /** Reward the bot's resting orders would have earned under the venue's formula (src/strategy/rewards.ts), USDC. */
+  readonly scoredRewardUsdc: number;
+  readonly quoteCycles: number;
+  readonly finalFairTicks: number;
+  /** Final book mid in millionths; null when a side is empty. */
+  readonly finalMidMicros: number | null;
+}
+
+export interface RequestCounts {
+  /** Placement requests sent. */
+  readonly placements: number;
+  /** Cancel requests sent (one per batch of up to `orders.cancelBatchSize` orders). */
+  readonly cancelRequests: number;
+  /** Orders those cancel requests named. */
+  readonly cancels: number;
+  /** placements + cancelRequests: what the rate limiter sees. */
+  readonly total: number;
+  /** Placements the venue refused, by engine error code (e.g. POST_ONLY_WOULD_CROSS after a stale quote). */
+  readonly rejectedPlacements: number;
+  readonly rejectedByCode: Readonly<Record<string, number>>;
+}
+
+export interface RunCounters {
+  readonly quoteCycles: number;
+  readonly strategyErrors: number;
+  readonly invalidIntents: number;
+  /** Intents funding dropped, by reason. */
+  readonly fundingDrops: Readonly<Record<string, number>>;
+  /** Intents the risk gate dropped, by reason (halts included). */
+  readonly riskDrops: Readonly<Record<string, number>>;
+  /** Intents the risk gate trimmed, by reason. */
+  readonly riskTrims: Readonly<Record<string, number>>;
+  /** Books the view could not be built from (never expected from the engine). */
+  readonly rejectedBooks: number;
+}
+
+export interface BacktestResult {
+  readonly strategy: string;
+  readonly seed: number;
+  readonly startMs: number;
+  readonly durationMs: number;
+  readonly stepMs: number;
+  readonly steps: number;
+  /** Σ markets: realized − fees + unrealized at the final fair value. */
+  readonly pnlRaw: number;
+  /** Σ markets, marked at the final mid; null when some market had no mid and needed one. */
+  readonly pnlAtMidRaw: number | null;
+  readonly realizedRaw: number;
+  readonly feesRaw: number;
+  readonly unrealizedRaw: number;
+  readonly fills: number;
+  readonly volumeRaw: number;
+  /** Largest |YES − NO| in any market at any time. */
+  readonly maxAbsInventoryRaw: number;
+  /** Largest holding of one token in any market at any time. */
+  readonly maxTokenRaw: number;
+  /** Mean over markets. */
+  readonly twoSidedFraction: number;
+  readonly quotingFraction: number;
+  /** Σ markets, USDC per day. */
+  readonly expectedRewardPerDay: number;
+  /** Σ markets, USDC. */
+  readonly scoredRewardUsdc: number;
+  readonly requests: RequestCounts;
+  readonly counters: RunCounters;
+  readonly markets: readonly MarketResult[];
+  /** The engine's own consistency check at the end (empty when sound). */
+  readonly engineInvariantViolations: readonly string[];
+}
+
+/** Hooks for progress and inspection; every one optional, none may change the run. */
+export interface BacktestObserver {
+  /** A fill of the bot, after the books were updated (holdings are the new ones). */
+  onFill?(fill: AccountFill, holdings: { readonly yesRaw: number; readonly noRaw: number }): void;
+  /** A quote cycle ran: intents after the gate, and the halt reason if any. */
+  onQuoteCycle?(slug: string, nowMs: number, intents: number, halt: string | null): void;
+}

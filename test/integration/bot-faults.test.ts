@@ -1,0 +1,136 @@
+/**
+ * Venue faults injected on the simulator (`control.failNextRequests`) while the whole bot runs:
+ * - a 429 burst that outlasts the client's retries, and a 5xx burst (the first answer replaced AFTER the cancel took
+ *   effect): the bot recovers and quotes the book, never holds two live orders in a slot, and the simulator's own
+ *   rate limiter never answered it 429 (only the injected faults did);
+ * - an unknown placement (503 on POST /orders after the order took effect, then a failed status lookup): the bot
+ *   finds the order by its clientOrderId and never places a second one in that slot.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../src/sim/index.js';
+import {
+  allOrders,
+  Cleanup,
+  ladderOf,
+  liveEnv,
+  liveOrders,
+  sameLadder,
+  setThirdPartyQuotes,
+  singleMarkets,
+  startBot,
+  startHarnessSim,
+  testConfig,
+  VenueWatcher,
+  waitFor,
+  when,
+  type RunningBot,
+} from '../support/bot-harness.js';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+const LADDER_500 = { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000' };
+const LADDER_510 = { 'ask-0': 'BUY NO 470 x 5000000', 'bid-0': 'BUY YES 490 x 5000000' };
+
+interface Setup {
+  readonly sim: RunningSimulator;
+  readonly slug: string;
+  readonly running: RunningBot;
+  readonly watcher: VenueWatcher;
+}
+
+async function quotingBot(): Promise<Setup> {
+  const sim = await startHarnessSim();
+  cleanup.add(() => sim.close());
+  const slug = singleMarkets(sim)[0]!;
+  setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
+  const watcher = new VenueWatcher(sim, [slug], 'it');
+  cleanup.add(async () => watcher.stop());
+  // Short 5xx backoff so a burst plays out in a second or two (429s wait the venue's Retry-After regardless).
+  const config = testConfig({ venue: { kind: 'live', sim }, markets: [slug], rateLimits: { retry: { initialBackoffMs: 200, maxBackoffMs: 1000 } } });
+  const running = await startBot(config, liveEnv(sim), cleanup);
+  await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 10_000, 'the first ladder', () => ladderOf(sim, slug, 'it'));
+  return { sim, slug, running, watcher };
+}
+
+function moveBookUp(sim: RunningSimulator, slug: string): void {
+  setThirdPartyQuotes(sim, slug, { askTicks: 550 });
+  setThirdPartyQuotes(sim, slug, { bidTicks: 470 });
+}
+
+function stats(sim: RunningSimulator) {
+  return sim.control.requestStats()[sim.demoAccount.tokenId] ?? { requests: 0, rateLimited: 0, injected: 0, errors: 0 };
+}
+
+describe('venue faults', () => {
+  it('a 429 burst longer than the retries: the bot recovers, one order per slot, zero 429s from the rate limiter', async () => {
+    const { sim, slug, running, watcher } = await quotingBot();
+    const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
+    sim.control.failNextRequests({ status: 429, count: 4, pathPrefix: '/orders', retryAfterSeconds: 1 });
+    moveBookUp(sim, slug);
+
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_510)), 12_000, 'recovery from the 429 burst', () => ({ ladder: ladderOf(sim, slug, 'it'), warnings: running.warnings().slice(-5) }));
+    expect(sim.control.pendingFaults()).toEqual([]);
+    expect(stats(sim).injected).toBe(4);
+    expect(stats(sim).rateLimited).toBe(0);
+    for (const id of idsBefore) expect(sim.engine.orderById(id)?.status).toBe('CANCELED');
+    // Two placements for the move, none for the refused attempts.
+    expect(allOrders(sim, slug)).toHaveLength(4);
+    expect(watcher.violations).toEqual([]);
+  });
+
+  it('a 5xx burst on the cancels (the first one took effect): the bot resolves it and requotes, one order per slot', async () => {
+    const { sim, slug, running, watcher } = await quotingBot();
+    const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
+    sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders/', phase: 'after' });
+    sim.control.failNextRequests({ status: 500, count: 3, pathPrefix: '/orders/' });
+    moveBookUp(sim, slug);
+
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_510)), 10_000, 'recovery from the 5xx burst', () => ({ ladder: ladderOf(sim, slug, 'it'), warnings: running.warnings().slice(-5) }));
+    expect(sim.control.pendingFaults()).toEqual([]);
+    expect(stats(sim).injected).toBe(4);
+    expect(stats(sim).rateLimited).toBe(0);
+    for (const id of idsBefore) expect(sim.engine.orderById(id)?.status).toBe('CANCELED');
+    expect(allOrders(sim, slug)).toHaveLength(4);
+    expect(running.bot.summary().openOrders).toBe(2);
+    expect(watcher.violations).toEqual([]);
+  });
+
+  it('an unknown placement (503 after it took effect) is found by clientOrderId: never a second order in its slot', async () => {
+    const sim = await startHarnessSim();
+    cleanup.add(() => sim.close());
+    const slug = singleMarkets(sim)[0]!;
+    setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
+    const watcher = new VenueWatcher(sim, [slug], 'it');
+    cleanup.add(async () => watcher.stop());
+    // The bot's first trading request is its first placement: it takes effect, the answer is a 503. The first
+    // status lookup that follows fails too. Every socket push is held back, so the order's own frames cannot
+    // resolve it: only the lookup by clientOrderId can.
+    sim.control.freezeFeed('all');
+    sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders', phase: 'after' });
+    sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders/status' });
+    const config = testConfig({ venue: { kind: 'live', sim }, markets: [slug] });
+    const running = await startBot(config, liveEnv(sim), cleanup);
+
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 10_000, 'the ladder', () => ({ ladder: ladderOf(sim, slug, 'it'), warnings: running.warnings() }));
+    // The venue holds both orders at once; the bot looks the unknown one up (the first lookup fails, it retries).
+    const botLog = () => sim.control.requestLog().filter((e) => e.tokenId === sim.demoAccount.tokenId);
+    await waitFor(() => when(botLog().some((e) => e.path === '/orders/status/batch' && e.status === 200)), 8_000, 'a successful status lookup', () => botLog().slice(-8));
+    sim.control.unfreezeFeed();
+    expect(sim.control.pendingFaults()).toEqual([]);
+    const log = botLog();
+    expect(log.filter((e) => e.method === 'POST' && e.path === '/orders').map((e) => e.status)).toEqual([503, 201]);
+    expect(log.filter((e) => e.path === '/orders/status/batch').map((e) => e.status).slice(0, 2)).toEqual([503, 200]);
+    expect(running.logs.some((line) => line.includes('placement outcome unknown'))).toBe(true);
+    // Two slots, two orders ever: the unknown one was adopted, not placed again.
+    expect(allOrders(sim, slug)).toHaveLength(2);
+    await waitFor(() => when(running.bot.summary().openOrders === 2), 3_000, 'the bot to track both orders');
+
+    // And it is managed like any other: a move replaces it (one order per slot throughout).
+    moveBookUp(sim, slug);
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_510)), 8_000, 'the requote', () => ladderOf(sim, slug, 'it'));
+    expect(allOrders(sim, slug)).toHaveLength(4);
+    expect(watcher.violations).toEqual([]);
+    expect(stats(sim).rateLimited).toBe(0);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Halts of the whole bot, seen from the venue:
+ * - stopBeforeExpirySec: a market that reaches its stop time a few seconds into the test is quoted until then,
+ *   then every order is canceled at once and nothing is placed after it, even when its book moves;
+ * - the kill switch: a losing round trip (buy 5 YES at 0.480, sell them at 0.420) trips a 0.25 USDC daily-loss
+ *   limit → every order canceled, quoting paused while the Bot stays up (it keeps seeing books and says why it does
+ *   not quote), and `resume()` makes it quote again.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateMarkets } from '../../src/sim/engine/index.js';
+import {
+  allOrders,
+  Cleanup,
+  gaugeValue,
+  ladderOf,
+  liveEnv,
+  liveOrders,
+  sameLadder,
+  setThirdPartyQuotes,
+  startBot,
+  startHarnessSim,
+  testConfig,
+  thirdPartyPlace,
+  VenueWatcher,
+  waitFor,
+  when,
+  type RunningBot,
+} from '../support/bot-harness.js';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+const requotes = async (running: RunningBot, slug: string): Promise<number> => (await gaugeValue(running.bot, 'outcome_maker_requotes_total', { market: slug })) ?? 0;
+
+describe('halts', () => {
+  it('stopBeforeExpirySec: quotes until the stop time, then cancels at once and places nothing more', async () => {
+    // Two markets whose stop times are 2.5 s apart: half the periodic requote interval, so a halt that waited for
+    // the next periodic requote would be late (by more than the 1.5 s allowed) in at least one of them.
+    const now = Date.now();
+    const stopBeforeSec = 60;
+    const stopAt = [now + 7_000, now + 9_500];
+    const specs = generateMarkets(3, 3, now).map((spec, i) => (i < 2 ? { ...spec, expirationMs: stopAt[i]! + stopBeforeSec * 1000 } : spec));
+    const sim = await startHarnessSim({ markets: specs });
+    cleanup.add(() => sim.close());
+    const slugs = [specs[0]!.slug, specs[1]!.slug];
+    for (const slug of slugs) setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
+    const watcher = new VenueWatcher(sim, slugs, 'it');
+    cleanup.add(async () => watcher.stop());
+    const config = testConfig({ venue: { kind: 'live', sim }, markets: slugs, risk: { stopBeforeExpirySec: stopBeforeSec } });
+    const running = await startBot(config, liveEnv(sim), cleanup);
+    const ladder = { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000' };
+    await waitFor(() => when(slugs.every((slug) => sameLadder(ladderOf(sim, slug, 'it'), ladder))), 6_500, 'quotes before the stop times');
+    expect(Date.now()).toBeLessThan(stopAt[0]!);
+
+    for (const [i, slug] of slugs.entries()) {
+      const stopAtMs = stopAt[i]!;
+      await waitFor(() => when(Date.now() >= stopAtMs && liveOrders(sim, slug, 'it').length === 0), 8_000, `the cancels at the stop time of ${slug}`, () => ladderOf(sim, slug, 'it'));
+      const orders = allOrders(sim, slug);
+      expect(orders).toHaveLength(2);
+      for (const order of orders) {
+        expect(order.status).toBe('CANCELED');
+        expect(order.createdAtMs).toBeLessThan(stopAtMs);
+        // Canceled when the stop time came, not at the next periodic requote.
+        expect(order.updatedAtMs - stopAtMs).toBeLessThan(1_500);
+      }
+    }
+
+    // A book moves after its stop time: the bot looks again, and still places nothing.
+    const cycles = await requotes(running, slugs[0]!);
+    setThirdPartyQuotes(sim, slugs[0]!, { askTicks: 550 });
+    await waitFor(async () => when((await requotes(running, slugs[0]!)) > cycles), 5_000, 'a quote cycle after the move');
+    for (const slug of slugs) expect(allOrders(sim, slug)).toHaveLength(2);
+    expect(watcher.violations).toEqual([]);
+  });
+
+  it('kill switch: a losing round trip trips it; everything is canceled, the Bot stays up and paused; resume() quotes again', async () => {
+    const sim = await startHarnessSim();
+    cleanup.add(() => sim.close());
+    const slug = sim.engine.markets()[0]!.slug;
+    setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
+    const watcher = new VenueWatcher(sim, [slug], 'it');
+    cleanup.add(async () => watcher.stop());
+    const config = testConfig({ venue: { kind: 'live', sim }, markets: [slug], risk: { dailyLossLimit: 0.25 } });
+    const running = await startBot(config, liveEnv(sim), cleanup);
+    const state = () => ({ ladder: ladderOf(sim, slug, 'it'), warnings: running.warnings().slice(-6) });
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000' })), 8_000, 'quotes', state);
+
+    // Buy: the third party sells 5 YES into the bot's bid at 0.480. The bot then holds YES, so its ask is a SELL YES.
+    thirdPartyPlace(sim, slug, { outcome: 'NO', side: 'BUY', priceTicks: 520, sizeRaw: 5_000_000, orderType: 'FAK' });
+    await waitFor(() => when(ladderOf(sim, slug, 'it')['ask-0'] === 'SELL YES 520 x 5000000'), 8_000, 'an ask that sells the YES bought', state);
+    // The market falls (the third party's bid drops to 0.260; mid 0.400): the bot now offers its YES at 0.420.
+    setThirdPartyQuotes(sim, slug, { bidTicks: 260 });
+    await waitFor(() => when(ladderOf(sim, slug, 'it')['ask-0'] === 'SELL YES 420 x 5000000'), 8_000, 'the ask to follow the market down', state);
+    // Sell: the third party lifts it. Realized: 5 × (0.420 − 0.480) = −0.30 USDC, beyond the 0.25 limit. The
+    // switch is checked when the fill lands, not only every few seconds.
+    thirdPartyPlace(sim, slug, { outcome: 'YES', side: 'BUY', priceTicks: 420, sizeRaw: 5_000_000, orderType: 'FAK' });
+    await waitFor(() => when(running.bot.summary().fills === 2), 3_000, 'the losing fill in the ledger', state);
+    await waitFor(async () => when((await gaugeValue(running.bot, 'outcome_maker_kill_switch_engaged', {})) === 1), 1_000, 'the kill switch', state);
+    // Every order canceled, including one whose placement may have been on its way when the switch tripped.
+    await waitFor(() => when(liveOrders(sim, slug, 'it').length === 0 && running.bot.summary().openOrders === 0), 5_000, 'every order canceled', state);
+    expect(running.bot.summary().realizedPnlRaw).toBe(-300_000);
+
+    // Paused, not stopped: the bot still sees the book move and runs its cycle, but places nothing.
+    const placed = allOrders(sim, slug).length;
+    const cycles = await requotes(running, slug);
+    setThirdPartyQuotes(sim, slug, { bidTicks: 270 });
+    await waitFor(async () => when((await requotes(running, slug)) > cycles), 6_000, 'a quote cycle while paused');
+    expect(allOrders(sim, slug)).toHaveLength(placed);
+    expect(liveOrders(sim, slug, 'it')).toEqual([]);
+
+    // The operator resumes: quoting starts again around the current book (mid 0.405, flat position).
+    expect(running.bot.resume()).toBe(true);
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), { 'ask-0': 'BUY NO 575 x 5000000', 'bid-0': 'BUY YES 385 x 5000000' })), 8_000, 'quotes after resume', state);
+    expect(await gaugeValue(running.bot, 'outcome_maker_kill_switch_engaged', {})).toBe(0);
+    expect(watcher.violations).toEqual([]);
+    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+  });
+});

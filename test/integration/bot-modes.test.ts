@@ -1,0 +1,146 @@
+/**
+ * Trading modes, set on the simulator (`control.setTradingMode`) while the bot quotes. The bot learns the mode from
+ * its maintenance poll (1 s here) and from 425 answers; once it knows (its trading-mode gauge says so), the book is
+ * moved so that it wants to requote, and the simulator's own records show what reached the venue:
+ * - post_only: every placement that reached the venue in the window is post-only (the bot quotes non-post-only
+ *   otherwise), and none was refused with 425;
+ * - cancel_only: no placement at all in the window, but the cancels of the stale quotes go through;
+ * - disabled with a near resumeAt: no trading request at all until resumeAt, then the bot quotes the new book.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../src/sim/index.js';
+import {
+  Cleanup,
+  gaugeValue,
+  ladderOf,
+  liveEnv,
+  liveOrders,
+  sameLadder,
+  setThirdPartyQuotes,
+  singleMarkets,
+  startBot,
+  startHarnessSim,
+  testConfig,
+  VenueWatcher,
+  waitFor,
+  when,
+  type RunningBot,
+} from '../support/bot-harness.js';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+const LADDER_500 = { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000' };
+const LADDER_510 = { 'ask-0': 'BUY NO 470 x 5000000', 'bid-0': 'BUY YES 490 x 5000000' };
+
+interface Setup {
+  readonly sim: RunningSimulator;
+  readonly slug: string;
+  readonly running: RunningBot;
+  readonly watcher: VenueWatcher;
+}
+
+/** A bot quoting one level (non-post-only, so post_only mode has something to change) around mid 0.500. */
+async function quotingBot(): Promise<Setup> {
+  const sim = await startHarnessSim();
+  cleanup.add(() => sim.close());
+  const slug = singleMarkets(sim)[0]!;
+  setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
+  const watcher = new VenueWatcher(sim, [slug], 'it');
+  cleanup.add(async () => watcher.stop());
+  const config = testConfig({ venue: { kind: 'live', sim }, markets: [slug], strategy: { postOnly: false }, orders: { postOnly: false } });
+  const running = await startBot(config, liveEnv(sim), cleanup);
+  await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 10_000, 'the first ladder', () => ladderOf(sim, slug, 'it'));
+  for (const { order } of liveOrders(sim, slug, 'it')) expect(order.postOnly).toBe(false);
+  return { sim, slug, running, watcher };
+}
+
+async function botKnowsMode(running: RunningBot, mode: string): Promise<void> {
+  await waitFor(async () => when((await gaugeValue(running.bot, 'outcome_maker_trading_mode', { mode })) === 1), 5_000, `the bot to see mode ${mode}`);
+}
+
+/** Moves the third party's book from mid 0.500 to mid 0.510 without ever leaving a side empty. */
+function moveBookUp(sim: RunningSimulator, slug: string): void {
+  setThirdPartyQuotes(sim, slug, { askTicks: 550 });
+  setThirdPartyQuotes(sim, slug, { bidTicks: 470 });
+}
+
+/** Requests of the bot's token after `sinceSeq` that trade (anything but a read). */
+function tradingRequests(sim: RunningSimulator, sinceSeq: number) {
+  return sim.control.requestLog({ sinceSeq }).filter((e) => e.tokenId === sim.demoAccount.tokenId && e.method !== 'GET');
+}
+
+const lastSeq = (sim: RunningSimulator): number => sim.control.requestLog({ limit: 1 })[0]?.seq ?? 0;
+
+describe('trading modes', () => {
+  it('post_only: only post-only placements reach the venue while it lasts; plain ones again after', async () => {
+    const { sim, slug, running, watcher } = await quotingBot();
+    const window = sim.control.setTradingMode({ mode: 'post_only', resumeAtMs: Date.now() + 60_000 });
+    await botKnowsMode(running, 'post_only');
+    const since = lastSeq(sim);
+    const setAt = Date.now();
+
+    moveBookUp(sim, slug);
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_510)), 8_000, 'the requote under post_only', () => ladderOf(sim, slug, 'it'));
+    const placedInWindow = sim.engine.orders(sim.demoAccount.profileId, slug, ['LIVE', 'CANCELED', 'MATCHED']).filter((o) => o.createdAtMs >= setAt);
+    expect(placedInWindow).toHaveLength(2);
+    for (const order of placedInWindow) expect(order.postOnly).toBe(true);
+    expect(tradingRequests(sim, since).filter((e) => e.status === 425)).toEqual([]);
+
+    // The window ends: quotes are no longer forced post-only.
+    sim.control.clearTradingMode(window.id);
+    await botKnowsMode(running, 'normal');
+    setThirdPartyQuotes(sim, slug, { bidTicks: 460 });
+    setThirdPartyQuotes(sim, slug, { askTicks: 540 });
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 8_000, 'the requote after post_only', () => ladderOf(sim, slug, 'it'));
+    for (const { order } of liveOrders(sim, slug, 'it')) expect(order.postOnly).toBe(false);
+    expect(watcher.violations).toEqual([]);
+    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+  });
+
+  it('cancel_only: the stale quotes are canceled, nothing is placed until the mode ends', async () => {
+    const { sim, slug, running, watcher } = await quotingBot();
+    const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
+    const window = sim.control.setTradingMode({ mode: 'cancel_only', resumeAtMs: Date.now() + 60_000 });
+    await botKnowsMode(running, 'cancel_only');
+    const since = lastSeq(sim);
+
+    moveBookUp(sim, slug);
+    await waitFor(() => when(liveOrders(sim, slug, 'it').length === 0), 8_000, 'the stale quotes to be canceled', () => ladderOf(sim, slug, 'it'));
+    for (const id of idsBefore) expect(sim.engine.orderById(id)?.status).toBe('CANCELED');
+    // A quote cycle later (the bot saw the book again), still nothing placed.
+    const cycles = (await gaugeValue(running.bot, 'outcome_maker_requotes_total', { market: slug })) ?? 0;
+    setThirdPartyQuotes(sim, slug, { bidTicks: 471 });
+    await waitFor(async () => when(((await gaugeValue(running.bot, 'outcome_maker_requotes_total', { market: slug })) ?? 0) > cycles), 5_000, 'another quote cycle');
+    const sent = tradingRequests(sim, since);
+    expect(sent.filter((e) => e.method === 'POST' && e.path === '/orders')).toEqual([]);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((e) => e.status < 400)).toBe(true);
+
+    sim.control.clearTradingMode(window.id);
+    setThirdPartyQuotes(sim, slug, { bidTicks: 470 });
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_510)), 8_000, 'quoting after cancel_only', () => ladderOf(sim, slug, 'it'));
+    expect(watcher.violations).toEqual([]);
+    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+  });
+
+  it('disabled with a near resumeAt: nothing is sent until resumeAt, then the bot quotes the new book', async () => {
+    const { sim, slug, running, watcher } = await quotingBot();
+    const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
+    const resumeAtMs = Date.now() + 3_000;
+    sim.control.setTradingMode({ mode: 'disabled', resumeAtMs });
+    await botKnowsMode(running, 'disabled');
+    const since = lastSeq(sim);
+
+    moveBookUp(sim, slug);
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_510)), 10_000, 'quoting after resumeAt', () => ladderOf(sim, slug, 'it'));
+    const sent = tradingRequests(sim, since);
+    expect(sent.length).toBeGreaterThan(0);
+    // Not one trading request before resumeAt (the venue would have answered 425), none refused after.
+    expect(sent.filter((e) => e.atMs < resumeAtMs)).toEqual([]);
+    expect(sent.filter((e) => e.status === 425)).toEqual([]);
+    for (const id of idsBefore) expect(sim.engine.orderById(id)?.status).toBe('CANCELED');
+    expect(watcher.violations).toEqual([]);
+    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+  });
+});

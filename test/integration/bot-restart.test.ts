@@ -1,0 +1,119 @@
+/**
+ * Restart: a bot stopped with `shutdown.leaveOrdersResting` leaves its quotes on the book; a new Bot on the same
+ * ledger and venue adopts them into their slots (same venue ids, nothing re-placed), cancels a stale duplicate of
+ * its own tag and an untagged order of the account, and then manages the adopted orders like its own: a price move
+ * replaces every one of them, with never two live orders in a slot.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
+import { limitOrderAmounts } from '../../src/exchange/eip712.js';
+import {
+  Cleanup,
+  ladderOf,
+  liveEnv,
+  liveOrders,
+  sameLadder,
+  setThirdPartyQuotes,
+  singleMarkets,
+  startBot,
+  startHarnessSim,
+  tempDatabasePath,
+  testConfig,
+  VenueWatcher,
+  waitFor,
+  when,
+} from '../support/bot-harness.js';
+import type { RunningSimulator } from '../../src/sim/index.js';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+/** An order of the bot's account placed behind the bot's back (straight into the engine). */
+function placeForAccount(sim: RunningSimulator, slug: string, priceTicks: number, clientOrderId: string | undefined): string {
+  const market = sim.engine.market(slug)!;
+  const amounts = limitOrderAmounts('BUY', priceTicks, 2_000_000);
+  const placed = sim.engine.place({
+    profileId: sim.demoAccount.profileId,
+    marketSlug: slug,
+    orderType: 'GTC',
+    tokenId: market.yesTokenId,
+    side: 'BUY',
+    makerAmount: amounts.makerAmount,
+    takerAmount: amounts.takerAmount,
+    priceTicks,
+    feeRateBps: 300,
+    salt: 424242 + priceTicks,
+    postOnly: true,
+    stpPolicy: 'cancel_maker',
+    signature: '0x',
+    signedOrderEcho: {},
+    ...(clientOrderId === undefined ? {} : { clientOrderId }),
+  });
+  if (!placed.ok) throw new Error(JSON.stringify(placed.body));
+  return placed.order.id;
+}
+
+describe('restart on the same ledger and venue', () => {
+  it('adopts the resting orders into their slots: no duplicate, no orphan', async () => {
+    const sim = await startHarnessSim();
+    cleanup.add(() => sim.close());
+    const slug = singleMarkets(sim)[0]!;
+    setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
+    const config = testConfig({
+      venue: { kind: 'live', sim },
+      markets: [slug],
+      strategy: { levels: 2, levelSpacing: 0.01 },
+      shutdown: { leaveOrdersResting: true },
+      database: tempDatabasePath(),
+    });
+    const ladder = {
+      'ask-0': 'BUY NO 480 x 5000000',
+      'ask-1': 'BUY NO 470 x 5000000',
+      'bid-0': 'BUY YES 480 x 5000000',
+      'bid-1': 'BUY YES 470 x 5000000',
+    };
+
+    const first = await startBot(config, liveEnv(sim), cleanup);
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), ladder)), 10_000, 'the first bot to quote', () => ladderOf(sim, slug, 'it'));
+    const idsBySlot = new Map(liveOrders(sim, slug, 'it').map(({ order, slot }) => [slot, order.id]));
+    const stopped = await first.stop();
+    expect(stopped.clean).toBe(true);
+    expect(sameLadder(ladderOf(sim, slug, 'it'), ladder)).toBe(true);
+
+    // While no bot runs: a stale duplicate in slot bid-0 (an older sequence of the same tag) and an order of the
+    // account that is not the bot's at all.
+    const staleSequence = 1_000;
+    const duplicate = placeForAccount(sim, slug, 450, formatClientOrderId({ botTag: 'it', marketKey: marketKey(slug), slot: 'bid-0', sequence: staleSequence }));
+    const untagged = placeForAccount(sim, slug, 440, undefined);
+    const seq = sim.control.requestLog({ limit: 1 })[0]?.seq ?? 0;
+
+    const second = await startBot(config, liveEnv(sim), cleanup);
+    await waitFor(
+      () => when(sim.engine.orderById(duplicate)?.status === 'CANCELED' && sim.engine.orderById(untagged)?.status === 'CANCELED'),
+      5_000,
+      'the duplicate and the untagged order to be canceled',
+    );
+    // The same four orders, in the same slots, and nothing placed by the second bot.
+    expect(new Map(liveOrders(sim, slug, 'it').map(({ order, slot }) => [slot, order.id]))).toEqual(idsBySlot);
+    const sent = sim.control.requestLog({ sinceSeq: seq }).filter((e) => e.tokenId === sim.demoAccount.tokenId);
+    expect(sent.filter((e) => e.method === 'POST' && e.path === '/orders')).toEqual([]);
+    expect(second.bot.summary().openOrders).toBe(4);
+
+    // The adopted orders are the second bot's own: a move replaces all four, one order per slot throughout.
+    const watcher = new VenueWatcher(sim, [slug], 'it');
+    cleanup.add(async () => watcher.stop());
+    setThirdPartyQuotes(sim, slug, { askTicks: 550 });
+    setThirdPartyQuotes(sim, slug, { bidTicks: 470 });
+    const moved = {
+      'ask-0': 'BUY NO 470 x 5000000',
+      'ask-1': 'BUY NO 460 x 5000000',
+      'bid-0': 'BUY YES 490 x 5000000',
+      'bid-1': 'BUY YES 480 x 5000000',
+    };
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), moved)), 8_000, 'the adopted orders to be replaced', () => ({ ladder: ladderOf(sim, slug, 'it'), warnings: second.warnings() }));
+    for (const id of idsBySlot.values()) expect(sim.engine.orderById(id)?.status).toBe('CANCELED');
+    expect(watcher.violations).toEqual([]);
+    expect(second.bot.summary().openOrders).toBe(4);
+    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+  });
+});

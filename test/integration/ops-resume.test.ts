@@ -1,0 +1,78 @@
+/**
+ * Kill switch and `outcome-maker resume` on the running bot (both real CLI child processes): a losing fill (the
+ * fair value jumps, informed takers hit the bot's stale bids) trips the daily-loss kill switch: orders canceled,
+ * /readyz 503 with the reason, the process keeps running; `resume --config <file>` lifts it and the bot quotes
+ * again. Resume on a bot that is not paused, or not running, exits 1 with the reason.
+ */
+import { afterEach, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../src/sim/index.js';
+import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig, type BotProcess } from '../support/bot-process.js';
+import { hasMsg, metricsUrlOf, pollFor, readiness, runCli, scrape, sumOf } from './ops-support.js';
+
+let sim: RunningSimulator | null = null;
+let bot: BotProcess | null = null;
+afterEach(async () => {
+  await bot?.stop('SIGKILL');
+  bot = null;
+  await sim?.close();
+  sim = null;
+});
+
+it('a losing fill trips the kill switch; `resume` lifts it and the bot quotes again', async () => {
+  // Informed takers trade whenever the book is mispriced against the hidden fair value by 5 ticks or more.
+  const venue = await startProcessSimulator({ synthetic: { informed: { ratePerMinute: 600 } } });
+  sim = venue;
+  const slugs = simMarketSlugs(venue, 1);
+  const slug = slugs[0] ?? '';
+  const { configPath } = writeBotConfig(venue, {
+    markets: slugs,
+    strategy: { name: 'fixed-spread', params: { bidSpread: 0.01, askSpread: 0.01, levels: 2, levelSpacing: 0.01, orderSize: 10 } },
+    orders: { filledOrderDelaySec: 0 },
+    risk: { dailyLossLimit: 0.5 },
+  });
+  const running = spawnBot(venue, configPath);
+  bot = running;
+  const url = await metricsUrlOf(running);
+  await running.waitForLine(isQuotingLine, 30_000);
+  await pollFor('the bot quoting', () => (liveOrders(venue, slugs).length >= 2 ? true : undefined), 10_000);
+
+  // Not paused yet: resume refuses and says why.
+  const early = await runCli(['resume', '--config', configPath]);
+  expect(early.code).toBe(1);
+  expect(early.stderr).toContain('not paused');
+
+  // The fair value drops 20 cents: the bot's bids are now far too high and informed takers sell into them.
+  const book = venue.engine.book(slug);
+  const bid = book?.bids[0]?.priceTicks;
+  if (bid === undefined) throw new Error('no bid on the simulator book');
+  venue.control.setFairValue(slug, bid - 200);
+
+  const t0 = Date.now();
+  await running.waitForLine(hasMsg('kill switch engaged: canceling everything, quoting paused'), 25_000);
+  if (process.env["OM_DEBUG_TEST"]) console.log("trip after", Date.now() - t0, running.lines.filter((l) => l.includes("fill") || l.includes("kill")).join("\n"));
+  await pollFor('orders canceled by the kill switch', () => (liveOrders(venue, slugs).length === 0 ? true : undefined), 5_000);
+  const paused = await readiness(url);
+  expect(paused.status).toBe(503);
+  expect(paused.body.reasons.some((reason) => reason.startsWith('quoting paused: daily-loss'))).toBe(true);
+  const tripped = (await scrape(url)).samples;
+  expect(sumOf(tripped, 'outcome_maker_kill_switch_engaged')).toBe(1);
+  expect(sumOf(tripped, 'outcome_maker_kill_switch_trips_total', { reason: 'daily-loss' })).toBe(1);
+  expect(running.child.exitCode).toBeNull(); // paused, not stopped
+
+  const resumed = await runCli(['resume', '--config', configPath]);
+  expect(resumed.stderr).toBe('');
+  expect(resumed.stdout).toBe('resumed: quoting restarts\n');
+  expect(resumed.code).toBe(0);
+  await running.waitForLine(hasMsg('kill switch lifted: quoting resumes'), 5_000);
+  await pollFor('quoting again', () => (liveOrders(venue, slugs).length > 0 ? true : undefined), 10_000);
+  expect(sumOf((await scrape(url)).samples, 'outcome_maker_kill_switch_engaged')).toBe(0);
+
+  const stopped = await running.stop('SIGTERM');
+  expect(stopped.code).toBe(0);
+  expect(liveOrders(venue, slugs)).toEqual([]);
+
+  // The bot is gone (its control file with it): resume says so.
+  const late = await runCli(['resume', '--config', configPath]);
+  expect(late.code).toBe(1);
+  expect(late.stderr).toContain('not running');
+}, 60_000);

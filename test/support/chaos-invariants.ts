@@ -1,0 +1,243 @@
+/**
+ * The invariants the chaos suite checks after (and during) every scenario, as pure functions over plain data
+ * read from the simulator (the venue's truth) and the bot's ledger (the bot's belief). Each returns a list of
+ * violations, one readable sentence each naming the ids and values involved; an empty list means the invariant
+ * holds. Kept pure so test/chaos/invariants.test.ts can show each one fails on a bad input.
+ *
+ * Invariants (DESIGN.md §4):
+ * 1. at most one live order per (market, slot) among the bot's tagged orders, and no live tagged order the
+ *    ledger does not hold as open (no orphan);
+ * 2. every fill the venue recorded for the account is in the ledger exactly once (by tradeEventId + orderId),
+ *    and the ledger's token positions equal the venue's balances;
+ * 3. exposure (positions + live orders, worst case) within the configured limits at every sample;
+ * 4. no request refused by the venue's rate limiter; no placement sent once the bot knew a mode forbade it.
+ */
+import { collateralRaw, type Outcome, type Side } from '../../src/core/units.js';
+import { tryParseClientOrderId } from '../../src/orders/client-order-id.js';
+
+/** A live order of the account on the venue. */
+export interface VenueLiveOrder {
+  readonly marketSlug: string;
+  readonly orderId: string;
+  readonly clientOrderId: string | null;
+  readonly outcome: Outcome;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly remainingRaw: number;
+}
+
+/** 1a. At most one live order per (market, slot) of the bot's tag. */
+export function slotViolations(live: readonly VenueLiveOrder[], botTag: string): string[] {
+  const bySlot = new Map<string, string[]>();
+  for (const order of live) {
+    const parts = order.clientOrderId === null ? null : tryParseClientOrderId(order.clientOrderId);
+    if (parts === null || parts.botTag !== botTag) continue;
+    const key = `${order.marketSlug}|${parts.slot}`;
+    bySlot.set(key, [...(bySlot.get(key) ?? []), order.clientOrderId ?? order.orderId]);
+  }
+  return [...bySlot.entries()].filter(([, ids]) => ids.length > 1).map(([key, ids]) => `slot ${key} holds ${ids.length} live orders: ${ids.join(', ')}`);
+}
+
+/** An order the ledger holds, as far as the orphan check needs it. */
+export interface LedgerOpenOrder {
+  readonly clientOrderId: string;
+  readonly venueOrderId: string | null;
+}
+
+/** 1b. Every live order of the bot's tag is open in the ledger (by clientOrderId or venue id). */
+export function orphanViolations(live: readonly VenueLiveOrder[], ledgerOpen: readonly LedgerOpenOrder[], botTag: string): string[] {
+  const cids = new Set(ledgerOpen.map((o) => o.clientOrderId));
+  const ids = new Set(ledgerOpen.flatMap((o) => (o.venueOrderId === null ? [] : [o.venueOrderId])));
+  return live
+    .filter((o) => o.clientOrderId !== null && tryParseClientOrderId(o.clientOrderId)?.botTag === botTag)
+    .filter((o) => !cids.has(o.clientOrderId ?? '') && !ids.has(o.orderId))
+    .map((o) => `orphan: live order ${o.orderId} (${o.clientOrderId}) in ${o.marketSlug} is not open in the ledger`);
+}
+
+/** One fill of the account as the venue recorded it. */
+export interface VenueFill {
+  readonly tradeEventId: string;
+  readonly orderId: string;
+  readonly sizeRaw: number;
+}
+
+/** One fill row of the ledger. */
+export interface LedgerFillRow {
+  readonly tradeEventId: string;
+  readonly orderId: string;
+  readonly sizeRaw: number;
+  readonly state: 'provisional' | 'mined' | 'failed';
+  readonly source: 'venue' | 'reconcile';
+  readonly kind: 'trade' | 'adjustment';
+}
+
+/**
+ * 2a. Every venue fill is in the ledger exactly once, and the ledger holds no trade the venue does not.
+ *
+ * A fill whose socket report was lost while the bot was down can only be learnt over REST as an order's filled
+ * size (the venue has no per-account trade list with ids): the ledger then holds a reconciliation stand-in for
+ * that order. Such a fill is accepted when the order's stand-ins cover exactly the size its unmatched fills miss;
+ * `standIns` says how many fills were accepted that way, so a scenario can tell a crash recovery from the rule.
+ */
+export function fillViolations(venue: readonly VenueFill[], ledger: readonly LedgerFillRow[]): { violations: string[]; standIns: number } {
+  const violations: string[] = [];
+  const trades = ledger.filter((row) => row.kind === 'trade' && row.state !== 'failed');
+  const byKey = new Map<string, LedgerFillRow[]>();
+  for (const row of trades) {
+    if (row.source !== 'venue') continue;
+    const key = `${row.tradeEventId}|${row.orderId}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), row]);
+  }
+  const missingByOrder = new Map<string, number>();
+  const venueKeys = new Set<string>();
+  for (const fill of venue) {
+    const key = `${fill.tradeEventId}|${fill.orderId}`;
+    venueKeys.add(key);
+    const rows = byKey.get(key) ?? [];
+    if (rows.length > 1) violations.push(`fill ${key} is in the ledger ${rows.length} times`);
+    else if (rows.length === 1 && rows[0]!.sizeRaw !== fill.sizeRaw) violations.push(`fill ${key}: ledger size ${rows[0]!.sizeRaw}, venue size ${fill.sizeRaw}`);
+    else if (rows.length === 0) missingByOrder.set(fill.orderId, (missingByOrder.get(fill.orderId) ?? 0) + fill.sizeRaw);
+  }
+  for (const [key, rows] of byKey) {
+    if (!venueKeys.has(key)) violations.push(`ledger fill ${key} (${rows[0]!.sizeRaw} raw) is not a fill the venue recorded`);
+  }
+  const standInByOrder = new Map<string, number>();
+  for (const row of trades) if (row.source === 'reconcile') standInByOrder.set(row.orderId, (standInByOrder.get(row.orderId) ?? 0) + row.sizeRaw);
+  let standIns = 0;
+  for (const orderId of new Set([...missingByOrder.keys(), ...standInByOrder.keys()])) {
+    const missing = missingByOrder.get(orderId) ?? 0;
+    const covered = standInByOrder.get(orderId) ?? 0;
+    if (missing !== covered) {
+      violations.push(`order ${orderId}: venue fills missing from the ledger total ${missing} raw, reconciliation stand-ins total ${covered} raw`);
+    } else {
+      standIns += venue.filter((f) => f.orderId === orderId && !byKey.has(`${f.tradeEventId}|${f.orderId}`)).length;
+    }
+  }
+  return { violations, standIns };
+}
+
+export interface TokenBalance {
+  readonly marketSlug: string;
+  readonly token: Outcome;
+  readonly balanceRaw: number;
+}
+
+/** 2b. The ledger's token positions equal the venue's balances (tokens absent on one side count as 0). */
+export function positionViolations(venue: readonly TokenBalance[], ledger: readonly TokenBalance[]): string[] {
+  const key = (b: TokenBalance): string => `${b.marketSlug}|${b.token}`;
+  const sums = new Map<string, { venue: number; ledger: number }>();
+  for (const b of venue) sums.set(key(b), { venue: (sums.get(key(b))?.venue ?? 0) + b.balanceRaw, ledger: sums.get(key(b))?.ledger ?? 0 });
+  for (const b of ledger) sums.set(key(b), { venue: sums.get(key(b))?.venue ?? 0, ledger: (sums.get(key(b))?.ledger ?? 0) + b.balanceRaw });
+  return [...sums.entries()]
+    .filter(([, s]) => s.venue !== s.ledger)
+    .map(([k, s]) => `position ${k}: venue ${s.venue} raw, ledger ${s.ledger} raw`);
+}
+
+/** The configured limits, raw. */
+export interface ExposureLimits {
+  readonly maxPositionPerTokenRaw: number;
+  readonly maxNetPositionRaw: number;
+  readonly maxOpenOrders: number;
+  readonly maxNotionalRaw: number;
+}
+
+/** One market's holdings and live orders at one instant, read from the venue. */
+export interface MarketExposure {
+  readonly marketSlug: string;
+  readonly yesRaw: number;
+  readonly noRaw: number;
+  /** Cost basis of what is held, raw USDC. */
+  readonly costRaw: number;
+  readonly live: readonly VenueLiveOrder[];
+}
+
+/**
+ * 3. Worst-case exposure within the limits (every live order fills): per token holding, |YES − NO| either way,
+ * live order count per market, and across markets position cost + collateral of live BUYs.
+ */
+export function exposureViolations(markets: readonly MarketExposure[], limits: ExposureLimits, atLabel: string): string[] {
+  const out: string[] = [];
+  let notional = 0;
+  for (const m of markets) {
+    let buyYes = 0;
+    let buyNo = 0;
+    let up = 0;
+    let down = 0;
+    let buyCollateral = 0;
+    for (const o of m.live) {
+      if (o.side === 'BUY') {
+        if (o.outcome === 'YES') buyYes += o.remainingRaw;
+        else buyNo += o.remainingRaw;
+        buyCollateral += collateralRaw(o.remainingRaw, o.priceTicks, 'BUY');
+      }
+      if ((o.outcome === 'YES') === (o.side === 'BUY')) up += o.remainingRaw;
+      else down += o.remainingRaw;
+    }
+    const net = m.yesRaw - m.noRaw;
+    const where = `${atLabel} ${m.marketSlug}`;
+    if (m.yesRaw + buyYes > limits.maxPositionPerTokenRaw) out.push(`${where}: YES held ${m.yesRaw} + live BUY YES ${buyYes} > ${limits.maxPositionPerTokenRaw}`);
+    if (m.noRaw + buyNo > limits.maxPositionPerTokenRaw) out.push(`${where}: NO held ${m.noRaw} + live BUY NO ${buyNo} > ${limits.maxPositionPerTokenRaw}`);
+    if (net + up > limits.maxNetPositionRaw) out.push(`${where}: worst-case YES − NO ${net + up} > ${limits.maxNetPositionRaw}`);
+    if (-net + down > limits.maxNetPositionRaw) out.push(`${where}: worst-case NO − YES ${-net + down} > ${limits.maxNetPositionRaw}`);
+    if (m.live.length > limits.maxOpenOrders) out.push(`${where}: ${m.live.length} live orders > ${limits.maxOpenOrders}`);
+    notional += m.costRaw + buyCollateral;
+  }
+  if (notional > limits.maxNotionalRaw) out.push(`${atLabel}: notional ${notional} raw > ${limits.maxNotionalRaw}`);
+  return out;
+}
+
+/** A request the venue logged. */
+export interface LoggedRequest {
+  readonly atMs: number;
+  readonly durationMs: number;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly outcome: 'handled' | 'rate_limited' | 'injected' | 'error';
+}
+
+/** 4a. No request answered 429 by the venue's rate limiter (injected 429s are the scenario's, not the bot's). */
+export function rateLimitViolations(requests: readonly LoggedRequest[]): string[] {
+  return requests.filter((r) => r.outcome === 'rate_limited').map((r) => `rate limited: ${r.method} ${r.path} at ${r.atMs}`);
+}
+
+export type RestrictiveMode = 'post_only' | 'cancel_only' | 'disabled';
+
+/** A trading-mode window the scenario set on the venue. */
+export interface ModeWindow {
+  readonly mode: RestrictiveMode;
+  readonly startsAtMs: number;
+  readonly resumeAtMs: number;
+}
+
+const isPlacement = (r: LoggedRequest): boolean => r.method === 'POST' && r.path === '/orders';
+const isCancel = (r: LoggedRequest): boolean =>
+  (r.method === 'DELETE' && r.path.startsWith('/orders/')) || (r.method === 'POST' && r.path === '/orders/cancel-batch');
+
+/**
+ * 4b. Once the bot could know a window's mode (the first answer inside the window that told it: a 425, or a
+ * maintenance-status read), it sends no request the mode forbids until resumeAt. Requests already in flight when
+ * it learnt are allowed (at most `maxInFlight` of them, all arriving before `graceMs` after that answer).
+ * post_only forbids non-post-only placements: the venue answers those 425, so a forbidden placement shows as a
+ * 425 on POST /orders past discovery.
+ */
+export function modeViolations(requests: readonly LoggedRequest[], windows: readonly ModeWindow[], options: { maxInFlight: number; graceMs: number }): string[] {
+  const out: string[] = [];
+  for (const w of windows) {
+    const inside = requests.filter((r) => r.atMs >= w.startsAtMs && r.atMs < w.resumeAtMs).sort((a, b) => a.atMs - b.atMs);
+    const teller = inside.find((r) => r.status === 425 || (r.method === 'GET' && r.path === '/maintenance/status' && r.status === 200));
+    if (teller === undefined) continue;
+    const learntAt = teller.atMs + teller.durationMs;
+    const forbidden = (r: LoggedRequest): boolean => {
+      if (w.mode === 'post_only') return isPlacement(r) && r.status === 425;
+      if (w.mode === 'cancel_only') return isPlacement(r);
+      return isPlacement(r) || isCancel(r);
+    };
+    const offending = inside.filter(forbidden);
+    const late = offending.filter((r) => r.atMs > learntAt + options.graceMs);
+    for (const r of late) out.push(`${w.mode} window: ${r.method} ${r.path} sent at ${r.atMs} (${r.atMs - learntAt} ms after the bot learnt the mode), answered ${r.status}`);
+    const early = offending.filter((r) => r.atMs <= learntAt + options.graceMs);
+    if (early.length > options.maxInFlight) out.push(`${w.mode} window: ${early.length} forbidden requests around discovery (more than ${options.maxInFlight} in flight)`);
+  }
+  return out;
+}

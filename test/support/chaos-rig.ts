@@ -1,0 +1,334 @@
+/**
+ * The chaos rig: one simulator in the test process (synthetic flow driven by the rig's own timer, so it can be
+ * paused to let the account settle), the real bot as a child process on a `live` config pointing at it, an
+ * exposure sampler, and the readers that turn the venue's and the ledger's state into the plain data of
+ * chaos-invariants.ts.
+ *
+ * Owns: the scenario lifecycle (start, launch/kill/restart the bot, flow on/off, settle, final checks, close).
+ * Invariants: every process the rig spawns is stopped by `close()`; the simulator outlives every bot process;
+ * `settle()` polls until every invariant holds or its timeout passes and then reports what still fails.
+ */
+import { rmSync } from 'node:fs';
+import { z } from 'zod';
+import { sharesToRaw } from '../../src/core/units.js';
+import { openLedger } from '../../src/ledger/index.js';
+import type { RunningSimulator, StartSimulatorOptions } from '../../src/sim/index.js';
+import type { SyntheticOptions } from '../../src/sim/engine/index.js';
+import { isQuotingLine, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig, type BotConfigOverrides, type BotProcess } from './bot-process.js';
+import {
+  exposureViolations,
+  fillViolations,
+  modeViolations,
+  orphanViolations,
+  positionViolations,
+  rateLimitViolations,
+  slotViolations,
+  type ExposureLimits,
+  type LedgerFillRow,
+  type LedgerOpenOrder,
+  type LoggedRequest,
+  type MarketExposure,
+  type ModeWindow,
+  type TokenBalance,
+  type VenueFill,
+  type VenueLiveOrder,
+} from './chaos-invariants.js';
+
+export const CHAOS_BOT_TAG = 'chaos';
+
+/** Limits of the chaos config, in shares/USDC as written in the YAML; tight enough that fills reach them. */
+export const CHAOS_RISK = { maxPositionPerToken: 30, maxNetPosition: 20, maxOpenOrders: 4, maxNotional: 60, dailyLossLimit: 1000 } as const;
+
+export const CHAOS_LIMITS: ExposureLimits = {
+  maxPositionPerTokenRaw: sharesToRaw('maxPositionPerToken', CHAOS_RISK.maxPositionPerToken),
+  maxNetPositionRaw: sharesToRaw('maxNetPosition', CHAOS_RISK.maxNetPosition),
+  maxOpenOrders: CHAOS_RISK.maxOpenOrders,
+  maxNotionalRaw: sharesToRaw('maxNotional', CHAOS_RISK.maxNotional),
+};
+
+/** Synthetic flow busy enough that the bot's quotes trade within seconds. */
+export const CHAOS_FLOW: SyntheticOptions = {
+  stepMs: 200,
+  fairValue: { volatilityPerSqrtHour: 1, jumpsPerHour: 10, jumpStdLogOdds: 0.2 },
+  noise: { ratePerMinute: 90, minSizeRaw: 1_000_000, maxSizeRaw: 6_000_000 },
+  informed: { ratePerMinute: 30, edgeTicks: 4, maxSizeRaw: 8_000_000 },
+};
+
+export interface ChaosRigOptions {
+  readonly name: string;
+  readonly seed: number;
+  /** Markets the bot trades (default 2 of the simulator's 6; the last ones form a group the bot leaves out). */
+  readonly botMarkets?: number;
+  readonly flow?: SyntheticOptions;
+  readonly sim?: StartSimulatorOptions;
+  readonly overrides?: BotConfigOverrides;
+}
+
+export interface InvariantReport {
+  readonly violations: readonly string[];
+  readonly liveOrders: number;
+  readonly venueFills: number;
+  readonly standIns: number;
+}
+
+const quotingLineSchema = z.object({ metrics: z.string().nullable() }).loose();
+const fillRowSchema = z.object({
+  trade_event_id: z.string(),
+  order_id: z.string(),
+  size_raw: z.number().int(),
+  state: z.enum(['provisional', 'mined', 'failed']),
+  source: z.enum(['venue', 'reconcile']),
+  kind: z.enum(['trade', 'adjustment']),
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The bot's config for chaos: tight limits, fast polls and watchdogs, the chaos tag. */
+export function chaosOverrides(extra: BotConfigOverrides = {}): BotConfigOverrides {
+  return {
+    botTag: CHAOS_BOT_TAG,
+    strategy: { name: 'fixed-spread', params: { bidSpread: 0.01, askSpread: 0.01, levels: 1, orderSize: 5, inventoryRange: 20 } },
+    risk: { ...CHAOS_RISK, staleGraceSec: 1, socketDownGraceSec: 2 },
+    orders: { filledOrderDelaySec: 1, refreshTolerance: { priceTicks: 2 } },
+    maintenance: { pollIntervalSec: 1 },
+    feed: { watchdogIntervalSec: 0.5, quietThresholdSec: 2, staleAfterSec: 4 },
+    shutdown: { budgetMs: 8000 },
+    ...extra,
+  };
+}
+
+export class ChaosRig {
+  bot: BotProcess | null = null;
+  metricsUrl: string | null = null;
+  readonly exposure: string[] = [];
+  readonly windows: ModeWindow[] = [];
+  private flowTimer: NodeJS.Timeout | null = null;
+  private sampleTimer: NodeJS.Timeout | null = null;
+  private samples = 0;
+  private readonly processes: BotProcess[] = [];
+
+  private constructor(
+    readonly name: string,
+    readonly seed: number,
+    readonly sim: RunningSimulator,
+    readonly slugs: readonly string[],
+    readonly paths: { readonly configPath: string; readonly dbPath: string; readonly dir: string },
+    private readonly flowStepMs: number,
+  ) {}
+
+  static async start(options: ChaosRigOptions): Promise<ChaosRig> {
+    const flow = { ...(options.flow ?? CHAOS_FLOW), autoStep: false };
+    const sim = await startProcessSimulator({ seed: options.seed, markets: 6, settlementDelayMs: 300, synthetic: flow, ...options.sim });
+    const slugs = simMarketSlugs(sim, options.botMarkets ?? 2);
+    const paths = writeBotConfig(sim, chaosOverrides({ markets: slugs, ...options.overrides }));
+    const rig = new ChaosRig(options.name, options.seed, sim, slugs, paths, flow.stepMs ?? 200);
+    // A few rounds so the synthetic makers have a book before the bot looks.
+    for (let i = 0; i < 3; i += 1) sim.control.syntheticStep();
+    return rig;
+  }
+
+  get profileId(): number {
+    return this.sim.demoAccount.profileId;
+  }
+
+  /** Spawns the bot and waits for its first quote cycle. */
+  async launch(timeoutMs = 30_000): Promise<BotProcess> {
+    const bot = spawnBot(this.sim, this.paths.configPath);
+    this.bot = bot;
+    this.processes.push(bot);
+    const line = await bot.waitForLine(isQuotingLine, timeoutMs);
+    const parsed = quotingLineSchema.safeParse(JSON.parse(line));
+    this.metricsUrl = parsed.success ? parsed.data.metrics : null;
+    return bot;
+  }
+
+  /** SIGKILL: no cleanup at all, the bot's orders stay on the venue. */
+  async kill(): Promise<void> {
+    if (this.bot) await this.bot.stop('SIGKILL');
+    this.bot = null;
+  }
+
+  /** SIGTERM; resolves with the exit code and how long the exit took. */
+  async terminate(): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
+    const bot = this.bot;
+    if (!bot) throw new Error('no bot running');
+    const result = await bot.stop('SIGTERM');
+    this.bot = null;
+    return result;
+  }
+
+  flowOn(): void {
+    if (this.flowTimer) return;
+    this.flowTimer = setInterval(() => this.sim.control.syntheticStep(), this.flowStepMs);
+  }
+
+  flowOff(): void {
+    if (this.flowTimer) clearInterval(this.flowTimer);
+    this.flowTimer = null;
+  }
+
+  /** Samples the venue's view of the account's exposure every `everyMs`; violations collect in `exposure`. */
+  startSampling(everyMs = 150): void {
+    if (this.sampleTimer) return;
+    this.sampleTimer = setInterval(() => {
+      this.samples += 1;
+      this.exposure.push(...exposureViolations(this.marketExposure(), CHAOS_LIMITS, `sample ${this.samples}`));
+    }, everyMs);
+  }
+
+  stopSampling(): number {
+    if (this.sampleTimer) clearInterval(this.sampleTimer);
+    this.sampleTimer = null;
+    return this.samples;
+  }
+
+  /** Sets a trading-mode window on the venue (now → now + ms) and remembers it for the mode check. */
+  setMode(mode: ModeWindow['mode'], durationMs: number): ModeWindow {
+    const now = this.sim.clock.now();
+    this.sim.control.setTradingMode({ mode, resumeAtMs: now + durationMs });
+    const window: ModeWindow = { mode, startsAtMs: now, resumeAtMs: now + durationMs };
+    this.windows.push(window);
+    return window;
+  }
+
+  // ─────────────── reads ───────────────
+
+  liveOrders(): VenueLiveOrder[] {
+    return this.slugs.flatMap((slug) =>
+      this.sim.engine.orders(this.profileId, slug, ['LIVE']).map((o) => ({
+        marketSlug: slug,
+        orderId: o.id,
+        clientOrderId: o.clientOrderId,
+        outcome: o.outcome,
+        side: o.side,
+        priceTicks: o.priceTicks ?? 0,
+        remainingRaw: o.remainingSizeRaw,
+      })),
+    );
+  }
+
+  marketExposure(): MarketExposure[] {
+    const positions = this.sim.control.positions(this.profileId);
+    const live = this.liveOrders();
+    return this.slugs.map((slug) => {
+      const p = positions.find((x) => x.marketSlug === slug);
+      return {
+        marketSlug: slug,
+        yesRaw: p?.yes.balanceRaw ?? 0,
+        noRaw: p?.no.balanceRaw ?? 0,
+        costRaw: (p?.yes.costBasisRaw ?? 0) + (p?.no.costBasisRaw ?? 0),
+        live: live.filter((o) => o.marketSlug === slug),
+      };
+    });
+  }
+
+  venueFills(): VenueFill[] {
+    return this.sim.control.accountTrades(this.profileId).map((f) => ({ tradeEventId: f.tradeEventId, orderId: f.orderId, sizeRaw: f.sizeRaw }));
+  }
+
+  venueBalances(): TokenBalance[] {
+    const balances = this.sim.control.balances(this.profileId);
+    return this.sim.engine.markets().flatMap((m) => [
+      { marketSlug: m.slug, token: 'YES' as const, balanceRaw: balances.tokens[m.yesTokenId]?.totalRaw ?? 0 },
+      { marketSlug: m.slug, token: 'NO' as const, balanceRaw: balances.tokens[m.noTokenId]?.totalRaw ?? 0 },
+    ]);
+  }
+
+  requests(): LoggedRequest[] {
+    const token = this.sim.demoAccount.tokenId;
+    return this.sim.control
+      .requestLog()
+      .filter((r) => r.tokenId === token)
+      .map((r) => ({ atMs: r.atMs, durationMs: r.durationMs, method: r.method, path: r.path, status: r.status, outcome: r.outcome }));
+  }
+
+  /** The ledger's open orders, fills and balances (a separate read connection: safe while the bot runs). */
+  ledgerView(): { open: LedgerOpenOrder[]; fills: LedgerFillRow[]; balances: TokenBalance[]; verify: string[] } {
+    const ledger = openLedger({ path: this.paths.dbPath, mustExist: true });
+    try {
+      const rows = z.array(fillRowSchema).parse(ledger.db.prepare('SELECT trade_event_id, order_id, size_raw, state, source, kind FROM fills').all());
+      return {
+        open: ledger.openOrders().map((o) => ({ clientOrderId: o.clientOrderId, venueOrderId: o.venueOrderId })),
+        fills: rows.map((r) => ({ tradeEventId: r.trade_event_id, orderId: r.order_id, sizeRaw: r.size_raw, state: r.state, source: r.source, kind: r.kind })),
+        balances: ledger.tokenBalances().map((b) => ({ marketSlug: b.marketSlug, token: b.token, balanceRaw: b.balanceRaw })),
+        verify: ledger.verify(),
+      };
+    } finally {
+      ledger.close();
+    }
+  }
+
+  /** Every invariant once, now. */
+  check(): InvariantReport {
+    const live = this.liveOrders();
+    const ledger = this.ledgerView();
+    const venueFills = this.venueFills();
+    const fills = fillViolations(venueFills, ledger.fills);
+    const requests = this.requests();
+    const violations = [
+      ...slotViolations(live, CHAOS_BOT_TAG),
+      ...orphanViolations(live, ledger.open, CHAOS_BOT_TAG),
+      ...fills.violations,
+      ...positionViolations(this.venueBalances(), ledger.balances),
+      ...ledger.verify.map((v) => `ledger verify: ${v}`),
+      ...rateLimitViolations(requests),
+      ...modeViolations(requests, this.windows, { maxInFlight: 2, graceMs: 250 }),
+      ...this.exposure,
+      ...this.sim.control.invariants().map((v) => `simulator invariant: ${v}`),
+    ];
+    return { violations, liveOrders: live.length, venueFills: venueFills.length, standIns: fills.standIns };
+  }
+
+  /** Flow off, then polls `check()` until it passes (fills in flight land) or `timeoutMs` passes. */
+  async settle(timeoutMs = 10_000): Promise<InvariantReport> {
+    this.flowOff();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const report = this.check();
+      if (report.violations.length === 0 || Date.now() > deadline) return report;
+      await sleep(200);
+    }
+  }
+
+  /** Polls until `probe` is true or fails after `timeoutMs` naming `what`. */
+  async until(probe: () => boolean, timeoutMs: number, what: string): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!probe()) {
+      if (Date.now() > deadline) throw new Error(`[${this.name} seed ${this.seed}] timed out after ${timeoutMs} ms waiting for ${what}; last bot lines:\n${this.bot?.lines.slice(-10).join('\n') ?? '(no bot)'}`);
+      await sleep(100);
+    }
+  }
+
+  /** Reads the bot's /metrics (text exposition). */
+  async metricsText(): Promise<string> {
+    if (this.metricsUrl === null) throw new Error('the bot reported no metrics URL');
+    const response = await fetch(`${this.metricsUrl}/metrics`);
+    return response.text();
+  }
+
+  /** The bot's recent output, for failure messages. */
+  tail(lines = 25): string {
+    return this.processes.flatMap((p, i) => [`--- bot process ${i + 1} ---`, ...p.lines.slice(-lines)]).join('\n');
+  }
+
+  async close(): Promise<void> {
+    this.flowOff();
+    this.stopSampling();
+    for (const bot of this.processes) await bot.stop('SIGKILL', 2_000);
+    await this.sim.close();
+    rmSync(this.paths.dir, { recursive: true, force: true });
+  }
+}
+
+/** Sum of one metric's samples whose label set contains every `labels` pair (0 when absent). */
+export function metricValue(text: string, name: string, labels: Readonly<Record<string, string>> = {}): number {
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const labelText = match[2] ?? '';
+    if (Object.entries(labels).every(([k, v]) => labelText.includes(`${k}="${v}"`))) total += Number(match[3]);
+  }
+  return total;
+}

@@ -1,0 +1,264 @@
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MarketSelectionError, resolveMarkets } from '../../../src/app/markets.js';
+import type { MarketSelector, MarketsConfig } from '../../../src/config/types.js';
+import { ExchangeApi } from '../../../src/exchange/api.js';
+import { HttpTransport } from '../../../src/exchange/http.js';
+import { RequestLimiter } from '../../../src/exchange/limiter.js';
+import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import { fakeTime } from '../../support/fake-time.js';
+import { startRecordingServer, type RecordedRequest, type RecordingServer, type Reply } from '../../support/recording-server.js';
+
+const VENUE = '0xa4409D988CA2218d956BeEFD3874100F444f0DC3';
+const log = pino({ level: 'silent' });
+
+interface Spec {
+  readonly venue?: boolean;
+  readonly resolved?: boolean;
+  readonly expired?: boolean;
+  readonly rewardable?: boolean;
+  /** Daily reward in USDC. */
+  readonly dailyReward?: number;
+}
+
+let nextId = 1;
+function wireMarket(slug: string, spec: Spec = {}): Record<string, unknown> {
+  nextId += 1;
+  return {
+    id: nextId,
+    slug,
+    title: `Market ${slug}`,
+    tokens: { yes: String(1000 + nextId * 2), no: String(1001 + nextId * 2) },
+    ...(spec.venue === false ? {} : { venue: { exchange: VENUE, adapter: VENUE } }),
+    expired: spec.expired ?? false,
+    winningOutcomeIndex: spec.resolved ? 0 : null,
+    isRewardable: spec.rewardable ?? true,
+    settings: { minSize: '10', maxSpread: 0.03, dailyReward: String(spec.dailyReward ?? 10), c: '3' },
+  };
+}
+
+/** A venue: details by slug, and the active listing (entries are markets or groups `{slug, markets}`). */
+class Venue {
+  readonly details = new Map<string, Record<string, unknown>>();
+  listing: Record<string, unknown>[] = [];
+  /** The venue's own page-size cap (not published). */
+  maxPageSize = 100;
+
+  add(slug: string, spec: Spec = {}, listed: Spec = spec): void {
+    this.details.set(slug, wireMarket(slug, spec));
+    this.listing.push(wireMarket(slug, listed));
+  }
+
+  addGroup(group: string, members: readonly (readonly [string, Spec])[]): void {
+    const markets = members.map(([slug, spec]) => {
+      const wire = wireMarket(slug, spec);
+      this.details.set(slug, wire);
+      return wire;
+    });
+    this.listing.push({ slug: group, markets });
+  }
+
+  answer(request: RecordedRequest): Reply {
+    if (request.pathname === '/markets/active') {
+      const page = Number(request.query.get('page') ?? '1');
+      const limit = Math.min(Number(request.query.get('limit') ?? '25'), this.maxPageSize);
+      return { status: 200, body: { data: this.listing.slice((page - 1) * limit, page * limit), totalMarketsCount: this.listing.length } };
+    }
+    const slug = decodeURIComponent(request.pathname.replace(/^\/markets\//, ''));
+    const market = this.details.get(slug);
+    return market ? { status: 200, body: market } : { status: 404, body: { message: 'Market not found', error: 'Not Found', statusCode: 404 } };
+  }
+}
+
+let server: RecordingServer;
+let venue: Venue;
+
+beforeEach(async () => {
+  venue = new Venue();
+  server = await startRecordingServer((request) => venue.answer(request));
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function api(baseUrl = server.url): ExchangeApi {
+  const time = fakeTime();
+  return new ExchangeApi({
+    transport: new HttpTransport({
+      baseUrl,
+      limiter: new RequestLimiter({ minTimeMs: 0 }, { now: time.now, setTimer: time.setTimer }),
+      now: time.now,
+      sleep: time.sleep,
+      retry: { maxServerErrorRetries: 0 },
+    }),
+  });
+}
+
+function config(overrides: Partial<MarketsConfig> = {}): MarketsConfig {
+  return { slugs: [], groups: [], select: null, exclude: [], ...overrides };
+}
+
+function selector(overrides: Partial<MarketSelector> = {}): MarketSelector {
+  return { top: 2, by: 'dailyReward', rewardableOnly: false, minDailyRewardRaw: 0, ...overrides };
+}
+
+async function slugs(markets: Promise<readonly { readonly slug: string }[]>): Promise<string[]> {
+  return (await markets).map((m) => m.slug);
+}
+
+async function selectionError(promise: Promise<unknown>): Promise<MarketSelectionError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof MarketSelectionError) return error;
+    throw error;
+  }
+  throw new Error('expected a MarketSelectionError');
+}
+
+function paths(): string[] {
+  return server.requests.map((r) => r.pathname);
+}
+
+describe('resolveMarkets: explicit slugs', () => {
+  it('returns the named markets with their details, without reading the listing', async () => {
+    venue.add('btc-100k');
+    venue.add('eth-5k');
+    expect(await slugs(resolveMarkets(api(), config({ slugs: ['btc-100k', 'eth-5k'] }), log))).toEqual(['btc-100k', 'eth-5k']);
+    expect(paths()).toEqual(['/markets/btc-100k', '/markets/eth-5k']);
+  });
+
+  it.each([
+    ['resolved', { resolved: true }],
+    ['expired', { expired: true }],
+    ['without a venue', { venue: false }],
+  ])('a named market that is %s is an error naming it', async (_what, spec: Spec) => {
+    venue.add('btc-100k');
+    venue.add('dead-market', spec);
+    const error = await selectionError(resolveMarkets(api(), config({ slugs: ['btc-100k', 'dead-market'] }), log));
+    expect(error.slug).toBe('dead-market');
+    expect(error.message).toContain('"dead-market"');
+    expect(error.message).toContain('not tradable');
+  });
+
+  it('a named market the venue does not know is an error naming it', async () => {
+    const error = await selectionError(resolveMarkets(api(), config({ slugs: ['no-such-market'] }), log));
+    expect(error.slug).toBe('no-such-market');
+    expect(error.message).toContain('not found');
+  });
+
+  it('an exclusion wins over an explicit slug', async () => {
+    venue.add('btc-100k');
+    venue.add('eth-5k');
+    expect(await slugs(resolveMarkets(api(), config({ slugs: ['btc-100k', 'eth-5k'], exclude: ['eth-5k'] }), log))).toEqual(['btc-100k']);
+  });
+});
+
+describe('resolveMarkets: groups', () => {
+  it('expands a group to its tradable submarkets, minus exclusions', async () => {
+    venue.add('btc-100k');
+    venue.addGroup('fed-rates', [
+      ['fed-cut-25', {}],
+      ['fed-cut-50', {}],
+      ['fed-hold', { resolved: true }],
+      ['fed-hike', {}],
+    ]);
+    const chosen = await slugs(resolveMarkets(api(), config({ groups: ['fed-rates'], exclude: ['fed-hike'] }), log));
+    expect(chosen).toEqual(['fed-cut-25', 'fed-cut-50']);
+  });
+
+  it('a group that is not active is an error naming it', async () => {
+    venue.add('btc-100k');
+    const error = await selectionError(resolveMarkets(api(), config({ groups: ['no-group'] }), log));
+    expect(error.slug).toBe('no-group');
+  });
+});
+
+describe('resolveMarkets: selector', () => {
+  beforeEach(() => {
+    venue.add('small', { dailyReward: 5 });
+    venue.add('big', { dailyReward: 50 });
+    venue.add('bigger', { dailyReward: 80, rewardable: false });
+    venue.add('mid-b', { dailyReward: 20 });
+    venue.add('mid-a', { dailyReward: 20 });
+    venue.add('huge-resolved', { dailyReward: 500, resolved: true });
+    venue.add('huge-expired', { dailyReward: 400, expired: true });
+  });
+
+  it('takes the top N tradable markets by daily reward (ties by slug)', async () => {
+    expect(await slugs(resolveMarkets(api(), config({ select: selector({ top: 3 }) }), log))).toEqual(['bigger', 'big', 'mid-a']);
+  });
+
+  it('rewardableOnly and minDailyReward filter before ranking', async () => {
+    const select = selector({ top: 5, rewardableOnly: true, minDailyRewardRaw: 20_000_000 });
+    expect(await slugs(resolveMarkets(api(), config({ select }), log))).toEqual(['big', 'mid-a', 'mid-b']);
+  });
+
+  it('excluded and explicitly named markets do not take a selector place', async () => {
+    const chosen = await slugs(resolveMarkets(api(), config({ slugs: ['small'], select: selector({ top: 2 }), exclude: ['bigger'] }), log));
+    expect(chosen).toEqual(['small', 'big', 'mid-a']);
+  });
+});
+
+describe('resolveMarkets: the listing', () => {
+  it('nothing configured → every active tradable market', async () => {
+    venue.add('a');
+    venue.add('b', { resolved: true });
+    venue.add('c', { expired: true });
+    venue.addGroup('g', [
+      ['g-1', {}],
+      ['g-2', {}],
+    ]);
+    venue.add('d');
+    expect(await slugs(resolveMarkets(api(), config(), log))).toEqual(['a', 'g-1', 'g-2', 'd']);
+  });
+
+  it('judges a listing entry without a venue on its details (GET /markets/{slug})', async () => {
+    venue.add('listed-bare', { dailyReward: 90 }, { dailyReward: 90, venue: false });
+    venue.add('really-bare', { dailyReward: 80, venue: false }, { dailyReward: 80, venue: false });
+    venue.add('full', { dailyReward: 10 });
+    expect(await slugs(resolveMarkets(api(), config({ select: selector({ top: 2 }) }), log))).toEqual(['listed-bare', 'full']);
+    expect(paths().filter((p) => p !== '/markets/active')).toEqual(['/markets/listed-bare', '/markets/really-bare']);
+    expect(await slugs(resolveMarkets(api(), config(), log))).toEqual(['listed-bare', 'full']);
+  });
+
+  it('reads every page, even when the venue caps the page size below what was asked', async () => {
+    venue.maxPageSize = 25;
+    for (let i = 0; i < 60; i += 1) venue.add(`m-${String(i).padStart(2, '0')}`);
+    const chosen = await resolveMarkets(api(), config(), log);
+    expect(chosen).toHaveLength(60);
+    expect(server.requests.map((r) => r.query.get('page'))).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('stops on a venue that ignores the page number', async () => {
+    venue.add('a');
+    server.setHandler((request) => {
+      if (request.pathname !== '/markets/active') return venue.answer(request);
+      return { status: 200, body: { data: venue.listing } };
+    });
+    expect(await slugs(resolveMarkets(api(), config(), log))).toEqual(['a']);
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('resolveMarkets against the simulator', () => {
+  let sim: RunningSimulator | null = null;
+  afterEach(async () => {
+    await sim?.close();
+    sim = null;
+  });
+
+  it('selects every active market of the simulator, groups flattened, all tradable', async () => {
+    sim = await startSimulator({ rateLimit: false, seed: 7 });
+    const expected = sim.engine
+      .markets()
+      .filter((m) => !m.expired && m.winningOutcomeIndex === null)
+      .map((m) => m.slug)
+      .sort();
+    const chosen = await resolveMarkets(api(sim.baseUrl), config(), log);
+    expect(chosen.map((m) => m.slug).sort()).toEqual(expected);
+    expect(chosen.every((m) => m.venue !== null && m.tokens !== null)).toBe(true);
+    const top = await resolveMarkets(api(sim.baseUrl), config({ select: selector({ top: 2 }) }), log);
+    expect(top).toHaveLength(2);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { BacktestConfigError, resolveOptions, runBacktest, type BacktestOptions } from '../../../src/backtest/index.js';
+import fixedSpread from '../../../strategies/fixed-spread.js';
+import { generateMarkets } from '../../../src/sim/engine/index.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const valid: BacktestOptions = { strategy: { module: fixedSpread }, seed: 1, durationMs: 60_000 };
+
+/** Runs with `overrides` on top of valid options (any shape: what a caller reading JSON or YAML might pass). */
+function failure(overrides: object): BacktestConfigError {
+  try {
+    runBacktest(Object.assign({}, valid, overrides));
+  } catch (error) {
+    if (error instanceof BacktestConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a BacktestConfigError');
+}
+
+describe('backtest options', () => {
+  it('fills in the bot defaults', () => {
+    const o = resolveOptions(valid);
+    expect(o.stepMs).toBe(1000);
+    expect(o.requoteIntervalMs).toBe(5000);
+    expect(o.latency).toEqual({ oneWayMs: 50, minRequestSpacingMs: 320, maxConcurrent: 2 });
+    expect(o.orders).toMatchObject({ priceToleranceTicks: 0, maxOrderAgeMs: 1_800_000, coolOffMs: 10_000, postOnly: true });
+    expect(o.risk).toMatchObject({ maxPositionPerTokenRaw: 500e6, maxNetPositionRaw: 250e6, maxOpenOrders: 6, maxNotionalRaw: 1000e6, priceBand: { minTicks: 20, maxTicks: 980 } });
+    expect(o.strategyName).toBe('fixed-spread');
+  });
+
+  it('names the field and the value of a bad option', () => {
+    const seed = failure({ seed: 1.5 });
+    expect(seed.field).toBe('seed');
+    expect(seed.value).toBe(1.5);
+    expect(failure({ durationMs: 0 }).field).toBe('durationMs');
+    expect(failure({ latency: { oneWayMs: -1 } }).field).toBe('latency.oneWayMs');
+    expect(failure({ risk: { priceBand: { minTicks: 500, maxTicks: 400 } } }).field).toBe('risk.priceBand.maxTicks');
+    const unknown = failure({ latencyMs: 5 });
+    expect(unknown.field).toBe('latencyMs');
+    expect(unknown.message).toContain('unknown option');
+    expect(failure({ synthetic: { stepMs: 1000 } }).field).toBe('synthetic.stepMs');
+  });
+
+  it('checks the strategy parameters against the module schema, naming the parameter', () => {
+    const error = failure({ strategy: { module: fixedSpread, params: { bidSpread: -1 } } });
+    expect(error.field).toBe('strategy.params.bidSpread');
+    expect(error.value).toBe(-1);
+    expect(failure({ strategy: { module: fixedSpread, params: { bidSpred: 0.01 } } }).field).toBe('strategy.params.bidSpred');
+    expect(failure({ strategy: { module: { name: 'x' } } }).field).toBe('strategy.module');
+  });
+
+  it('reports engine-level problems (markets, bands) as config errors too', () => {
+    const [m] = generateMarkets(1, 1, T0);
+    const duplicate = failure({ markets: [m, m] });
+    expect(duplicate.field).toMatch(/^markets\[1]/);
+    const band = failure({ venuePriceBand: { minTicks: 10, maxTicks: 15 }, risk: { priceBand: { minTicks: 20, maxTicks: 980 } } });
+    expect(band.field).toBe('risk.priceBand');
+  });
+});
