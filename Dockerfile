@@ -1,6 +1,7 @@
 # outcome-maker: multi-stage image. Stage 1 builds native modules (better-sqlite3) and compiles TypeScript;
 # stage 2 carries only production dependencies and the compiled output, and runs as a non-root user.
-# The same steps run in CI outside Docker: `npm ci`, `npm run build`, `npm prune --omit=dev`.
+# CI runs the same `npm ci` and `npm run build` outside Docker (.ci/run). Stop with `docker stop -t 15` (or run with
+# `--stop-timeout 15`): docker's default 10 s is shorter than the bot's default shutdown budget (10 s + 0.5 s).
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -19,9 +20,14 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
 COPY config ./config
-RUN mkdir -p /data && chown node:node /data
+# The configs keep their ledger at ../data/<name>.db (relative to config/), i.e. /app/data: writable by the bot's
+# user, and the volume to keep across containers (the ledger is the record of fills and PnL).
+RUN mkdir -p /app/data && chown node:node /app/data
 USER node
-VOLUME ["/app/config", "/data"]
+VOLUME ["/app/config", "/app/data"]
+# The metrics port of config/paper.yaml. To scrape from outside the container, the config needs
+# `metrics: { host: 0.0.0.0 }` (the default host is 127.0.0.1); set OM_METRICS_PORT for the health check when
+# the config uses another port.
 EXPOSE 9464
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.OM_METRICS_PORT||9464)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

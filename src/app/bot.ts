@@ -26,16 +26,17 @@ import { systemScheduler, type Scheduler } from '../book/scheduler.js';
 import { OrderExecutor, type FillEvent } from '../orders/executor.js';
 import { ClientOrderIdFactory, isOwnClientOrderId } from '../orders/client-order-id.js';
 import { TradingModeGate } from '../orders/trading-mode.js';
-import { fundIntents, type Balances, type FundingOrder } from '../orders/funding.js';
+import type { Balances } from '../orders/funding.js';
 import type { TrackedOrder } from '../orders/order-record.js';
-import { isFrozen, isOpen } from '../orders/order-state.js';
-import { riskGate, marketNotionalRaw, openBuyCollateralRaw, type RiskOrder } from '../risk/limits.js';
+import { isOpen } from '../orders/order-state.js';
+import { marketNotionalRaw, type RiskOrder } from '../risk/limits.js';
+import { gateIntents, type GateMarketState } from '../risk/gate.js';
 import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
 import { openLedger, type LedgerStore } from '../ledger/index.js';
 import { StrategyRunner, type GateResult } from '../strategy/runner.js';
 import type { FillView, MarketInfo, OwnOrderView, PositionView, QuoteIntent } from '../strategy/contract.js';
-import { collateralRaw, SIZE_STEP_RAW } from '../core/units.js';
+import { collateralRaw } from '../core/units.js';
 import { openVenue, type OpenVenue } from './venue.js';
 import { VenueAdapter } from './venue-adapter.js';
 import { DryRunVenue } from './dry-run-venue.js';
@@ -71,17 +72,6 @@ interface FillDetail {
 
 const FILL_MEMORY_MS = 30 * 60_000;
 
-/**
- * BUY collateral a market's latest gate decision commits it to: the allowed BUY intents plus the open orders that
- * stay at risk beside them (in slots without an allowed intent, or frozen: they may still fill).
- */
-function committedBuyCollateralRaw(allowed: readonly QuoteIntent[], orders: readonly RiskOrder[]): number {
-  const slots = new Set(allowed.map((intent) => intent.slot));
-  let total = openBuyCollateralRaw(orders.filter((order) => !slots.has(order.slot) || isFrozen(order.state)));
-  for (const intent of allowed) if (intent.side === 'BUY') total += collateralRaw(intent.sizeRaw, intent.priceTicks, 'BUY');
-  return total;
-}
-
 export class Bot {
   readonly registry = new Registry();
   readonly metrics: Metrics;
@@ -98,6 +88,8 @@ export class Bot {
   private metricsServer: { close(): Promise<void>; url: string } | null = null;
   private readonly fillDetails = new Map<string, FillDetail>();
   private readonly recentFills = new Map<string, FillView[]>();
+  /** Markets with a fill since their last book update: the next update re-marks positions (and the kill switch). */
+  private readonly markAfterFill = new Set<string>();
   /** Per market, the BUY collateral of its latest gate decision (see committedBuyCollateralRaw). */
   private readonly committedBuysRaw = new Map<string, number>();
   private markets = new Map<string, Market>();
@@ -295,6 +287,10 @@ export class Bot {
       }
     };
     books.onChange(() => confirmFreshness());
+    // A fill often comes just before the price moves against it: mark again on the book that follows.
+    books.onChange((slug) => {
+      if (this.markAfterFill.delete(slug)) this.publishPositions();
+    });
     books.onStaleChange((slug, stale) => {
       if (!stale) confirmFreshness();
       else this.runner?.trigger(slug, false);
@@ -577,6 +573,7 @@ export class Bot {
       this.recentFills.set(fill.marketSlug, list);
       this.log.info({ market: fill.marketSlug, slot: fill.slot, token: fill.token, side: fill.side, price: fill.priceTicks / 1000, size: fill.sizeRaw / 1e6 }, 'fill');
       this.publishPositions();
+      this.markAfterFill.add(fill.marketSlug);
       this.runner?.trigger(fill.marketSlug, false);
     }
   }
@@ -672,6 +669,7 @@ export class Bot {
   }
 
   /** Funding (complement-aware, never beyond free collateral or tokens held) then the risk gate. */
+  /** Funding (complement-aware, never beyond free collateral or tokens held) then the risk gate: src/risk/gate.ts. */
   private gate(slug: string, intents: readonly QuoteIntent[]): GateResult {
     const info = this.infos.get(slug);
     const ledger = this.ledger;
@@ -680,56 +678,35 @@ export class Bot {
       this.committedBuysRaw.delete(slug);
       return { intents: [], halt: 'market-resolved' };
     }
-    const all = this.openOrders();
-    const fundingOrders: FundingOrder[] = all.map((o) => ({
-      marketSlug: o.marketSlug,
-      slot: o.slot,
-      tokenId: o.tokenId,
-      side: o.side,
-      priceTicks: o.priceTicks,
-      sizeRaw: o.sizeRaw,
-      remainingRaw: o.remainingRaw,
-      state: o.state,
-    }));
-    const funded = fundIntents({ slug, tokens: info.tokens }, intents, this.balances(), fundingOrders, { minSizeRaw: SIZE_STEP_RAW });
-    for (const adjustment of funded.adjustments) {
-      if (adjustment.action === 'dropped') this.metrics.riskBlocked(slug, `funding-${adjustment.reason}`);
+    const holdings = new Map<string, GateMarketState>();
+    for (const market of this.infos.keys()) {
+      const position = ledger.marketPosition(market);
+      holdings.set(market, { yesRaw: position.yesRaw, noRaw: position.noRaw, costRaw: this.positionCostRaw(market) });
     }
     const limits = riskLimitsFor(this.config.risk, slug);
-    const marketOrders = this.riskOrders(slug, all);
-    let otherNotional = 0;
-    for (const other of this.infos.keys()) {
-      if (other === slug) continue;
-      // A market in the middle of a requote holds less than its decision commits it to (old orders canceled, new ones
-      // not yet placed): count the larger, or two markets quoting at once could overshoot maxNotional together.
-      const orders = this.riskOrders(other, all);
-      otherNotional += this.positionCostRaw(other) + Math.max(openBuyCollateralRaw(orders), this.committedBuysRaw.get(other) ?? 0);
-    }
-    const position = ledger.marketPosition(slug);
-    const decision = riskGate(
-      funded.intents,
-      {
-        nowMs: this.scheduler.now(),
-        market: { expiresAtMs: info.expiresAtMs, resolved: this.resolved.has(slug) },
-        position: { yesRaw: position.yesRaw, noRaw: position.noRaw },
-        positionCostRaw: this.positionCostRaw(slug),
-        openOrders: marketOrders,
-        otherMarketsNotionalRaw: otherNotional,
-        killSwitchTripped: this.killSwitch?.status().tripped ?? false,
-        stale: this.staleGuard?.isHalted(slug) ?? false,
-      },
-      {
+    const outcome = gateIntents({
+      market: info,
+      resolved: false,
+      intents,
+      openOrders: this.openOrders(),
+      holdings,
+      balances: this.balances(),
+      limits: {
         maxPositionPerTokenRaw: limits.maxPositionPerTokenRaw,
         maxNetPositionRaw: limits.maxNetPositionRaw,
         maxOpenOrders: limits.maxOpenOrders,
-        priceBand: info.band,
         stopBeforeExpiryMs: limits.stopBeforeExpirySec * 1000,
         maxNotionalRaw: this.config.risk.maxNotionalRaw,
       },
-    );
-    for (const dropped of decision.dropped) this.metrics.riskBlocked(slug, dropped.reason);
-    this.committedBuysRaw.set(slug, committedBuyCollateralRaw(decision.allowed, marketOrders));
-    return { intents: decision.allowed, halt: decision.halt };
+      nowMs: this.scheduler.now(),
+      killSwitchTripped: this.killSwitch?.status().tripped ?? false,
+      stale: this.staleGuard?.isHalted(slug) ?? false,
+      committedBuysRaw: this.committedBuysRaw,
+    });
+    for (const adjustment of outcome.funding) if (adjustment.action === 'dropped') this.metrics.riskBlocked(slug, `funding-${adjustment.reason}`);
+    for (const dropped of outcome.risk.dropped) this.metrics.riskBlocked(slug, dropped.reason);
+    this.committedBuysRaw.set(slug, outcome.committedBuyRaw);
+    return { intents: outcome.intents, halt: outcome.halt };
   }
 
   private dailyPnlRaw(dayStartMs: number): number {

@@ -2,7 +2,8 @@
  * Ledger ↔ venue synchronisation: the REST side of "every fill reaches the ledger exactly once".
  *
  * - Catch-up (start-up, before quoting): the orders the ledger last knew as open, pending or unknown, and those
- *   active recently, are looked up by venue id (`POST /orders/status/batch`); their filled size and the account's
+ *   active recently, are looked up by venue id (`POST /orders/status/batch`; by clientOrderId when the placement's
+ *   answer was lost in a crash, and the ledger record is then linked and closed as the venue says); their filled size and the account's
  *   token balances (`GET /portfolio/positions`) are compared with the ledger and the ledger is repaired from the
  *   venue's answer. A fill that happened while the bot was down is recorded here.
  * - Periodic check: the same comparison; a mismatch is logged with both values and counted at once, but repaired
@@ -12,7 +13,8 @@
  * Owns: nothing but the schedule; the comparison and repair rules are the ledger's (src/ledger/reconcile.ts).
  */
 import type { Logger } from 'pino';
-import type { ExchangeApi } from '../exchange/api.js';
+import type { ExchangeApi, OrderLookup } from '../exchange/api.js';
+import type { OrderStatusResult } from '../exchange/wire.js';
 import { reconcile, repairLedger, type LedgerStore, type VenueOrderFill, type VenuePosition, type VenueView } from '../ledger/index.js';
 
 export interface LedgerSyncOptions {
@@ -57,18 +59,54 @@ export class LedgerSync {
     return { mismatches: mismatches.length, repaired: result.actions.length };
   }
 
+  /**
+   * Start-up only (no order is tracked yet): brings a ledger order the previous run left open to what the venue
+   * says — its venue id when it was found by clientOrderId, 'rejected' when the venue never received it, and its
+   * final status when it ended while the bot was down (a live one is adopted by the executor instead).
+   */
+  private settleOrderRecord(lookup: OrderLookup, result: OrderStatusResult): void {
+    const { ledger, now, log } = this.options;
+    const atMs = now();
+    if ('clientOrderId' in lookup && result.status === 'not_found') {
+      ledger.updateOrder({ clientOrderId: lookup.clientOrderId }, { status: 'rejected', atMs });
+      log.warn({ clientOrderId: lookup.clientOrderId }, 'placement left pending by the previous run never reached the venue');
+      return;
+    }
+    const order = result.data?.order;
+    if (result.status !== 'found' || !order) return;
+    const ref = 'clientOrderId' in lookup ? { clientOrderId: lookup.clientOrderId } : { venueOrderId: lookup.orderId };
+    const status = order.status === 'MATCHED' ? 'filled' : order.status === 'CANCELED' || order.status === 'UNMATCHED' ? 'canceled' : null;
+    if (status === null && !('clientOrderId' in lookup)) return;
+    ledger.updateOrder(ref, {
+      venueOrderId: order.id,
+      ...(status === null ? {} : { status }),
+      ...(order.remainingSizeRaw === null ? {} : { remainingRaw: order.remainingSizeRaw }),
+      atMs,
+    });
+  }
+
   private async venueView(includePending: boolean): Promise<VenueView> {
     const { ledger, api } = this.options;
     const ids = new Set<string>();
-    if (includePending) for (const order of ledger.pendingCatchUp().orders) if (order.venueOrderId) ids.add(order.venueOrderId);
+    // A placement whose answer was lost (the process died with it in flight) has no venue id in the ledger: it is
+    // looked up by clientOrderId, linked to its venue id, and its fills are caught up like any other order's.
+    const unlinked = new Set<string>();
+    if (includePending) {
+      for (const order of ledger.pendingCatchUp().orders) {
+        if (order.venueOrderId) ids.add(order.venueOrderId);
+        else unlinked.add(order.clientOrderId);
+      }
+    }
     const since = this.options.now() - (this.options.recentWindowMs ?? 10 * 60_000);
     for (const order of ledger.recentlyActiveOrders(since)) if (order.venueOrderId) ids.add(order.venueOrderId);
     const orders: VenueOrderFill[] = [];
-    const list = [...ids];
+    const list: OrderLookup[] = [...[...ids].map((orderId) => ({ orderId })), ...[...unlinked].map((clientOrderId) => ({ clientOrderId }))];
     for (let start = 0; start < list.length; start += STATUS_BATCH) {
       const chunk = list.slice(start, start + STATUS_BATCH);
-      const results = await api.getOrderStatuses(chunk.map((orderId) => ({ orderId })));
+      const results = await api.getOrderStatuses(chunk);
       for (const result of results) {
+        const lookup = chunk[result.index];
+        if (includePending && lookup !== undefined) this.settleOrderRecord(lookup, result);
         const order = result.data?.order;
         if (result.status !== 'found' || !order || order.originalSizeRaw === null || order.remainingSizeRaw === null) continue;
         orders.push({

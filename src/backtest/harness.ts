@@ -42,7 +42,7 @@ import {
 import { BotAccounting } from './accounting.js';
 import { BotOrders } from './bot-orders.js';
 import { BacktestConfigError, BacktestInvariantError } from './errors.js';
-import { gateIntents, type GateMarketState } from './gate.js';
+import { gateIntents, type GateMarketState } from '../risk/gate.js';
 import { resolveOptions, type BacktestOptions, type ResolvedOptions } from './options.js';
 import { RequestPipe } from './request-pipe.js';
 import type { BacktestResult, MarketResult } from './result.js';
@@ -54,7 +54,7 @@ const BOT_ADDRESS = '0x00000000000000000000000000000000000B0071';
 /** The engine does not verify signatures (the server does); placements carry this placeholder. */
 const UNSIGNED = '0x';
 /** Fills the engine keeps per account: more than any step can produce, so none is missed between reads. */
-const FILL_RETENTION = 2000;
+const FILL_RETENTION = 500;
 
 /** Runs one backtest to the end. Throws `BacktestConfigError` (naming the option) before anything runs. */
 export function runBacktest<P>(options: BacktestOptions<P>): BacktestResult {
@@ -62,7 +62,6 @@ export function runBacktest<P>(options: BacktestOptions<P>): BacktestResult {
 }
 
 interface MarketRun {
-  readonly spec: MarketSpec;
   readonly info: MarketInfo;
   readonly mids: MidPointRecord[];
   readonly recentFills: FillView[];
@@ -199,7 +198,6 @@ class BacktestRun {
     const now = this.clock.now();
     const slug = run.info.slug;
     run.lastQuoteAtMs = now;
-    run.bookChanged = false;
     run.filled = false;
     run.reviewAtMs = null;
     run.cycles += 1;
@@ -622,7 +620,6 @@ class BacktestRun {
 
 function newRun(spec: MarketSpec, band: { minTicks: number; maxTicks: number }): MarketRun {
   return {
-    spec,
     info: {
       slug: spec.slug,
       tokens: { yes: spec.yesTokenId, no: spec.noTokenId },

@@ -9,3 +9,4 @@ export type { BacktestObserver, BacktestResult, MarketResult, RequestCounts, Run
 export { BacktestConfigError, BacktestInvariantError } from './errors.js';
 export { RequestPipe, type RequestTiming } from './request-pipe.js';
 export { comparisonTable, type LabelledResult } from './report.js';
+export { gateIntents, type GateInput, type GateMarketState, type GateOutcome } from '../risk/gate.js';

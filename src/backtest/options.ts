@@ -35,7 +35,25 @@ const sizeTolerance = z.union([
 /** The synthetic traders' options, less the stepping (the backtest drives the steps). */
 const syntheticSchema = syntheticOptionsSchema.omit({ stepMs: true, autoStep: true });
 
-const marketSpecs = z.array(z.custom<MarketSpec>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected a market spec object')).min(1);
+/** The fields of a market spec the backtest itself reads (the engine checks the rest when it starts). */
+const marketShape = z.looseObject({
+  slug: z.string(),
+  yesTokenId: z.string(),
+  noTokenId: z.string(),
+  expirationMs: z.int(),
+  isRewardable: z.boolean(),
+  settings: z.looseObject({ minSizeRaw: raw, maxSpreadTicks: int(0, MAX_TICK), dailyRewardRaw: raw, c: z.number().gt(0) }),
+});
+
+const marketSpecs = z
+  .array(z.custom<MarketSpec>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected a market spec object'))
+  .min(1)
+  .superRefine((specs, ctx) => {
+    specs.forEach((spec, i) => {
+      const issue = marketShape.safeParse(spec).error?.issues[0];
+      if (issue) ctx.addIssue({ code: 'custom', path: [i, ...issue.path.filter((k) => typeof k !== 'symbol')], message: issue.message });
+    });
+  });
 
 export const backtestSettingsSchema = z.strictObject({
   /** Seeds the engine: synthetic flow, order ids, everything random. */
@@ -138,7 +156,7 @@ export interface ResolvedOptions {
   readonly venuePriceBand: PriceBand;
   readonly settlementDelayMs: number;
   readonly account: { readonly usdcRaw: number; readonly feeRateBps: number };
-  readonly risk: RiskLimits & { readonly stopBeforeExpiryMs: number };
+  readonly risk: RiskLimits;
   readonly orders: {
     readonly botTag: string;
     readonly priceToleranceTicks: number;

@@ -7,7 +7,9 @@
  * Invariants: label values are bounded (each label keeps at most a fixed number of distinct values; the
  * rest are counted as `other`), so a bad caller cannot explode the series count; nothing here throws on a
  * bad number: a non-finite observation (or a negative counter increment) is dropped and counted in
- * `outcome_maker_metric_rejections_total`.
+ * `outcome_maker_metric_rejections_total`. Anomaly counters whose label values are known up front (malformed
+ * frames by event, ledger mismatches by kind, kill-switch trips by reason, rejections by metric) start at 0, so
+ * `increase()` alerts see their first event.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { RAW_PER_UNIT } from '../core/units.js';

@@ -12,7 +12,8 @@
 import type { FillView, MarketInfo, MarketViewWithOwnOrders, OwnOrderView, PositionView, QuoteIntent, Strategy } from './contract.js';
 import type { BookView } from './contract.js';
 import { validateIntents, type IntentRejection } from './validate.js';
-import { buildView, DEFAULT_MID_HISTORY, recordMid } from './view.js';
+import { buildView, DEFAULT_MID_HISTORY, recordMid, type MidPointRecord } from './view.js';
+import { othersBook, touchMid, touchOf } from './own-orders.js';
 
 export interface RunnerBooks {
   books(slug: string): { readonly yes: BookView; readonly no: BookView } | null;
@@ -56,7 +57,7 @@ export interface RunnerOptions {
 
 interface MarketLoop {
   readonly info: MarketInfo;
-  readonly mids: { atMs: number; mid: number }[];
+  readonly mids: MidPointRecord[];
   running: boolean;
   again: boolean;
   changedAtMs: number | null;
@@ -127,9 +128,11 @@ export class StrategyRunner {
     return this.loops.get(slug)?.cycles ?? 0;
   }
 
+  /** Records the mid of the OTHERS' book: the bot's own quotes must not move its own volatility estimate. */
   private recordMid(loop: MarketLoop): void {
     const books = this.options.books.books(loop.info.slug);
-    recordMid(loop.mids, this.options.now(), books?.yes.mid ?? null, {
+    const mid = books ? touchMid(touchOf(othersBook(books.yes, this.options.ownOrders(loop.info.slug)))) : null;
+    recordMid(loop.mids, this.options.now(), mid, {
       horizonMs: this.options.midHistoryMs ?? DEFAULT_MID_HISTORY.horizonMs,
       max: this.options.midHistoryMax ?? DEFAULT_MID_HISTORY.max,
     });

@@ -4,14 +4,16 @@
  *
  * Owns: the mid-history bookkeeping (`recordMid`) and the assembly of a view from its parts (`buildView`).
  * Invariants: a mid history is oldest first with strictly increasing times (a second mid in the same
- * millisecond replaces the first), holds only finite mids, and is trimmed to its horizon and size; a
- * built view owns a copy of the history (later appends never change a view already handed out).
+ * millisecond replaces the first, as a new point), holds only finite mids, and is trimmed to its horizon and
+ * size; a built view owns a copy of the history array and points are never mutated, so later appends and
+ * replacements never change a view already handed out.
  */
 import type { BookView, FillView, MarketInfo, MarketViewWithOwnOrders, OwnOrderView, PositionView } from './contract.js';
 
+/** Points are never changed once recorded (a replacement is a new object), so views can share them. */
 export interface MidPointRecord {
-  atMs: number;
-  mid: number;
+  readonly atMs: number;
+  readonly mid: number;
 }
 
 export interface MidHistoryLimits {
@@ -30,7 +32,7 @@ export const DEFAULT_MID_HISTORY: MidHistoryLimits = { horizonMs: 3_600_000, max
 export function recordMid(history: MidPointRecord[], atMs: number, mid: number | null, limits: MidHistoryLimits = DEFAULT_MID_HISTORY): void {
   if (mid === null || !Number.isFinite(mid)) return;
   const last = history[history.length - 1];
-  if (last && last.atMs === atMs) last.mid = mid;
+  if (last && last.atMs === atMs) history[history.length - 1] = { atMs, mid };
   else history.push({ atMs, mid });
   const horizon = atMs - limits.horizonMs;
   let drop = 0;
@@ -48,7 +50,7 @@ export interface ViewParts {
   readonly now: number;
 }
 
-/** The view of one market at `now`; the mid history is copied. */
+/** The view of one market at `now`; the mid history array is copied (its points are immutable). */
 export function buildView(parts: ViewParts): MarketViewWithOwnOrders {
   return {
     market: parts.info,
@@ -56,7 +58,7 @@ export function buildView(parts: ViewParts): MarketViewWithOwnOrders {
     no: parts.books.no,
     position: parts.position,
     recentFills: parts.recentFills,
-    midHistory: parts.midHistory.map((p) => ({ atMs: p.atMs, mid: p.mid })),
+    midHistory: parts.midHistory.slice(),
     ownOrders: parts.ownOrders,
     now: parts.now,
   };

@@ -8,6 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  allOrders,
   Cleanup,
   ladderOf,
   liveEnv,
@@ -16,6 +17,7 @@ import {
   sameLadder,
   setThirdPartyQuotes,
   singleMarkets,
+  slotOverlaps,
   startBot,
   startHarnessSim,
   testConfig,
@@ -97,6 +99,10 @@ describe('the bot quotes what the strategy intends', () => {
     const bid = ladderOf(sim, moved, 'it')['bid-0'];
     expect(bid).toBe(`BUY YES ${target - 20} x 5000000`);
     expect(watcher.violations).toEqual([]);
+    // Also before the watcher existed (the embedded simulator starts with the bot): never two orders in a slot.
+    for (const slug of slugs) expect(slotOverlaps(sim, slug, 'it')).toEqual([]);
+    expect(allOrders(sim, moved).length).toBeGreaterThanOrEqual(4);
+    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
   });
 
   it('a price move requotes only the slots that changed; the others keep their venue order ids', async () => {

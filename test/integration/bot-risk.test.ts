@@ -12,7 +12,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimOrder } from '../../src/sim/engine/index.js';
-import { generateMarkets } from '../../src/sim/engine/index.js';
 import { collateralRaw } from '../../src/core/units.js';
 import {
   allOrders,

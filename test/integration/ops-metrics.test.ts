@@ -94,7 +94,6 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   expect(positions.length).toBeGreaterThan(0);
   expect(value('outcome_maker_exposure_usdc')).toBeGreaterThan(0);
 
-  if (process.env["OM_DEBUG_TEST"]) console.log(running.lines.join("\n"));
   const stopped = await running.stop('SIGTERM');
   expect(stopped.code).toBe(0);
   expect(liveOrders(venue, slugs)).toEqual([]);

@@ -19,9 +19,11 @@ afterEach(async () => {
 });
 
 it('a losing fill trips the kill switch; `resume` lifts it and the bot quotes again', async () => {
-  // Informed takers trade whenever the book is mispriced against the hidden fair value by 5 ticks or more.
-  const venue = await startProcessSimulator({ synthetic: { informed: { ratePerMinute: 600 } } });
+  // The synthetic traders move only when the test steps them (so the bot's quotes stay put until then); informed
+  // takers trade whenever the book is mispriced against the hidden fair value by 5 ticks or more.
+  const venue = await startProcessSimulator({ synthetic: { autoStep: false, informed: { ratePerMinute: 600 } } });
   sim = venue;
+  venue.control.syntheticStep(); // the synthetic makers' first ladder
   const slugs = simMarketSlugs(venue, 1);
   const slug = slugs[0] ?? '';
   const { configPath } = writeBotConfig(venue, {
@@ -33,23 +35,23 @@ it('a losing fill trips the kill switch; `resume` lifts it and the bot quotes ag
   const running = spawnBot(venue, configPath);
   bot = running;
   const url = await metricsUrlOf(running);
+  // Not paused: resume refuses and says why (run while the bot starts quoting; the control file is there).
+  const early = runCli(['resume', '--config', configPath]);
   await running.waitForLine(isQuotingLine, 30_000);
   await pollFor('the bot quoting', () => (liveOrders(venue, slugs).length >= 2 ? true : undefined), 10_000);
-
-  // Not paused yet: resume refuses and says why.
-  const early = await runCli(['resume', '--config', configPath]);
-  expect(early.code).toBe(1);
-  expect(early.stderr).toContain('not paused');
+  const refused = await early;
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('not paused');
 
   // The fair value drops 20 cents: the bot's bids are now far too high and informed takers sell into them.
-  const book = venue.engine.book(slug);
-  const bid = book?.bids[0]?.priceTicks;
+  const bid = venue.engine.book(slug)?.bids[0]?.priceTicks;
   if (bid === undefined) throw new Error('no bid on the simulator book');
-  venue.control.setFairValue(slug, bid - 200);
+  venue.control.setFairValue(slug, Math.max(20, bid - 200));
+  venue.control.syntheticStep();
+  await running.waitForLine(hasMsg('fill'), 5_000);
+  venue.control.syntheticStep(); // the makers' ladder settles around the new value: the position is marked down
 
-  const t0 = Date.now();
-  await running.waitForLine(hasMsg('kill switch engaged: canceling everything, quoting paused'), 25_000);
-  if (process.env["OM_DEBUG_TEST"]) console.log("trip after", Date.now() - t0, running.lines.filter((l) => l.includes("fill") || l.includes("kill")).join("\n"));
+  await running.waitForLine(hasMsg('kill switch engaged: canceling everything, quoting paused'), 12_000);
   await pollFor('orders canceled by the kill switch', () => (liveOrders(venue, slugs).length === 0 ? true : undefined), 5_000);
   const paused = await readiness(url);
   expect(paused.status).toBe(503);

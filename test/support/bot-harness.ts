@@ -295,10 +295,8 @@ export async function startBot(config: AppConfig, env: Readonly<Record<string, s
     logs,
     warnings: () => logs.flatMap((line) => {
       const parsed: unknown = JSON.parse(line);
-      if (typeof parsed !== 'object' || parsed === null) return [];
-      const level = Reflect.get(parsed, 'level');
-      const msg = Reflect.get(parsed, 'msg');
-      return typeof level === 'number' && level >= 40 ? [typeof msg === 'string' ? msg : line] : [];
+      if (typeof parsed !== 'object' || parsed === null || !('level' in parsed) || typeof parsed.level !== 'number' || parsed.level < 40) return [];
+      return ['msg' in parsed && typeof parsed.msg === 'string' ? parsed.msg : line];
     }),
     stop,
   };
@@ -450,4 +448,30 @@ export function othersTouch(sim: RunningSimulator, slug: string): { readonly bid
   const best = (levels: readonly { readonly priceTicks: number; readonly sizeRaw: number }[], mine: Map<number, number>): number | null =>
     levels.find((level) => level.sizeRaw - (mine.get(level.priceTicks) ?? 0) > 0)?.priceTicks ?? null;
   return { bidTicks: best(book?.bids ?? [], own.bid), askTicks: best(book?.asks ?? [], own.ask) };
+}
+
+/**
+ * From the venue's order history (every status): pairs of the bot's orders in one slot whose lifetimes overlapped
+ * (created before the other ended; a live order has not ended). Catches a second order in a slot even for moments
+ * no watcher sampled (e.g. before the watcher existed).
+ */
+export function slotOverlaps(sim: RunningSimulator, slug: string, botTag: string): string[] {
+  const bySlotHistory = new Map<string, SimOrder[]>();
+  for (const order of allOrders(sim, slug)) {
+    if (!isOwnClientOrderId(order.clientOrderId, botTag) || order.clientOrderId === null) continue;
+    const slot = tryParseClientOrderId(order.clientOrderId)?.slot ?? order.id;
+    bySlotHistory.set(slot, [...(bySlotHistory.get(slot) ?? []), order]);
+  }
+  const end = (order: SimOrder): number => (order.status === 'LIVE' ? Number.POSITIVE_INFINITY : order.updatedAtMs);
+  const overlaps: string[] = [];
+  for (const [slot, orders] of bySlotHistory) {
+    for (let i = 0; i < orders.length; i += 1) {
+      for (let j = i + 1; j < orders.length; j += 1) {
+        const a = orders[i]!;
+        const b = orders[j]!;
+        if (a.createdAtMs < end(b) && b.createdAtMs < end(a)) overlaps.push(`${slug} ${slot}: ${a.id} and ${b.id}`);
+      }
+    }
+  }
+  return overlaps;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gateIntents, type GateInput } from '../../../src/backtest/gate.js';
+import { gateIntents, type GateInput } from '../../../src/risk/gate.js';
 import type { OpenOrder } from '../../../src/backtest/bot-orders.js';
 import type { MarketInfo, QuoteIntent } from '../../../src/strategy/contract.js';
 

@@ -57,3 +57,18 @@ describe('backtest options', () => {
     expect(band.field).toBe('risk.priceBand');
   });
 });
+
+describe('backtest options: market specs', () => {
+  it('names the field of a market spec the backtest cannot read', () => {
+    const [m] = generateMarkets(1, 1, T0);
+    const broken = { ...m!, settings: { ...m!.settings, minSizeRaw: -5 } };
+    let caught: unknown;
+    try {
+      runBacktest({ ...valid, markets: [broken] });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(BacktestConfigError);
+    expect(caught instanceof BacktestConfigError ? caught.field : '').toBe('markets[0].settings.minSizeRaw');
+  });
+});

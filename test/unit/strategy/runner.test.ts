@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BookView, MarketInfo, MarketView, QuoteIntent, Strategy } from '../../../src/strategy/contract.js';
+import type { BookView, MarketInfo, MarketView, OwnOrderView, QuoteIntent, Strategy } from '../../../src/strategy/contract.js';
 import { StrategyRunner, type GateResult, type RunnerBooks, type RunnerObserver } from '../../../src/strategy/runner.js';
 import type { IntentRejection } from '../../../src/strategy/validate.js';
 import { book, fill, market, noView, position, T0, type BookSpec } from '../../support/views.js';
@@ -117,6 +117,7 @@ interface HarnessOptions {
   readonly midHistoryMax?: number;
   /** Books present before start (default: every market at mid 0.5). */
   readonly initialBooks?: Readonly<Record<string, BookSpec | null>>;
+  readonly ownOrders?: (slug: string) => readonly OwnOrderView[];
 }
 
 function harness(options: HarnessOptions = {}): Harness {
@@ -154,7 +155,7 @@ function harness(options: HarnessOptions = {}): Harness {
     markets,
     books,
     position: (slug) => position({ yesRaw: slug === 'alpha' ? 5_000_000 : 0 }),
-    ownOrders: (slug) => (slug === 'alpha' ? [{ token: 'YES', side: 'BUY', priceTicks: 470, sizeRaw: 2_000_000 }] : []),
+    ownOrders: options.ownOrders ?? ((slug) => (slug === 'alpha' ? [{ token: 'YES', side: 'BUY', priceTicks: 470, sizeRaw: 2_000_000 }] : [])),
     recentFills: (slug) => (slug === 'alpha' ? [fill({ priceTicks: 470, atMs: T0 - 1000 })] : []),
     gate: (slug, intents) => {
       gated.push({ slug, intents });
@@ -396,6 +397,25 @@ describe('StrategyRunner: mid history', () => {
       await flush();
     }
     expect(h.views.at(-1)!.midHistory.map((p) => p.atMs - T0)).toEqual([12_000, 20_000]);
+  });
+});
+
+describe('StrategyRunner: mid history', () => {
+  it("records the mid of the others' book: the bot's own quotes at the touch do not move it", async () => {
+    const own: OwnOrderView[] = [];
+    const h = harness({
+      initialBooks: { alpha: { bids: [[480, 3], [470, 1]], asks: [[520, 1]] } },
+      ownOrders: () => own,
+    });
+    h.runner.start();
+    await flush();
+    expect(h.views.at(-1)!.midHistory.at(-1)!.mid).toBeCloseTo(0.5, 12);
+    // The bot now holds the whole 480 bid level itself: the others' touch is 470/520.
+    own.push({ token: 'YES', side: 'BUY', priceTicks: 480, sizeRaw: 3_000_000 });
+    h.clock.now += 1000;
+    h.books.change('alpha', { bids: [[480, 3], [470, 1]], asks: [[520, 1]] });
+    await flush();
+    expect(h.views.at(-1)!.midHistory.at(-1)!.mid).toBeCloseTo(0.495, 12);
   });
 });
 

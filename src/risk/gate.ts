@@ -1,17 +1,22 @@
 /**
- * The gate between a strategy's intents and the order manager, as the bot composes it (Bot.gate in
- * src/app/bot.ts): funding first (src/orders/funding.ts: complement-aware, never beyond the free collateral
+ * The gate between a strategy's intents and the order manager, the one composition shared by the bot
+ * (src/app/bot.ts) and the backtest (src/backtest): funding first (src/orders/funding.ts: complement-aware, never beyond the free collateral
  * or the tokens held), then the risk limits (src/risk/limits.ts: worst-case positions, open orders, price
  * band, notional across markets, stop before expiry). Pure: the caller gathers the state.
  *
- * Invariant: only the two shared pure functions decide; this module only feeds them the same inputs the
- * bot feeds them, so a backtest quotes what the bot would quote.
+ * Invariant: only the two pure functions decide; the bot and the backtest both call this, so a backtest
+ * quotes exactly what the bot would quote.
  */
 import { SIZE_STEP_RAW } from '../core/units.js';
 import { fundIntents, type Balances, type FundingAdjustment } from '../orders/funding.js';
-import { marketNotionalRaw, riskGate, type MarketRiskLimits, type RiskDecision } from '../risk/limits.js';
+import { collateralRaw } from '../core/units.js';
+import { isFrozen } from '../orders/order-state.js';
+import { openBuyCollateralRaw, riskGate, type MarketRiskLimits, type RiskDecision, type RiskOrder } from './limits.js';
+import type { FundingOrder } from '../orders/funding.js';
 import type { MarketInfo, QuoteIntent } from '../strategy/contract.js';
-import type { OpenOrder } from './bot-orders.js';
+
+/** What the gate reads of an open order: what funding and the risk limits read. */
+export type GateOrder = FundingOrder & RiskOrder;
 
 export interface GateMarketState {
   /** Raw tokens held in the market. */
@@ -26,7 +31,7 @@ export interface GateInput {
   readonly resolved: boolean;
   readonly intents: readonly QuoteIntent[];
   /** Every open order of the bot, all markets (pending and cancelling ones included). */
-  readonly openOrders: readonly OpenOrder[];
+  readonly openOrders: readonly GateOrder[];
   /** Holdings and cost per market slug (every traded market). */
   readonly holdings: ReadonlyMap<string, GateMarketState>;
   /** Collateral and tokens the bot may use (totals; funding subtracts what open orders lock). */
@@ -35,6 +40,12 @@ export interface GateInput {
   readonly nowMs: number;
   readonly killSwitchTripped: boolean;
   readonly stale: boolean;
+  /**
+   * Per other market, the BUY collateral its latest decision committed it to (see committedBuyCollateralRaw). A
+   * market in the middle of a requote holds less than that (old orders canceled, new ones not yet placed): the
+   * larger of the two is counted, or two markets requoting at once could overshoot maxNotional together.
+   */
+  readonly committedBuysRaw?: ReadonlyMap<string, number>;
 }
 
 export interface GateOutcome {
@@ -42,6 +53,19 @@ export interface GateOutcome {
   readonly halt: string | null;
   readonly funding: readonly FundingAdjustment[];
   readonly risk: RiskDecision;
+  /** BUY collateral this decision commits the market to: pass it back as `committedBuysRaw` for the other markets. */
+  readonly committedBuyRaw: number;
+}
+
+/**
+ * BUY collateral a market's gate decision commits it to: the allowed BUY intents plus the open orders that stay at
+ * risk beside them (in slots without an allowed intent, or frozen: they may still fill).
+ */
+export function committedBuyCollateralRaw(allowed: readonly QuoteIntent[], orders: readonly RiskOrder[]): number {
+  const slots = new Set(allowed.map((intent) => intent.slot));
+  let total = openBuyCollateralRaw(orders.filter((order) => !slots.has(order.slot) || isFrozen(order.state)));
+  for (const intent of allowed) if (intent.side === 'BUY') total += collateralRaw(intent.sizeRaw, intent.priceTicks, 'BUY');
+  return total;
 }
 
 export function gateIntents(input: GateInput): GateOutcome {
@@ -50,12 +74,11 @@ export function gateIntents(input: GateInput): GateOutcome {
   let otherNotional = 0;
   for (const [other, state] of input.holdings) {
     if (other === slug) continue;
-    otherNotional += marketNotionalRaw(
-      state.costRaw,
-      input.openOrders.filter((o) => o.marketSlug === other),
-    );
+    const orders = input.openOrders.filter((o) => o.marketSlug === other);
+    otherNotional += state.costRaw + Math.max(openBuyCollateralRaw(orders), input.committedBuysRaw?.get(other) ?? 0);
   }
   const own = input.holdings.get(slug) ?? { yesRaw: 0, noRaw: 0, costRaw: 0 };
+  const marketOrders = input.openOrders.filter((o) => o.marketSlug === slug);
   const risk = riskGate(
     funded.intents,
     {
@@ -63,7 +86,7 @@ export function gateIntents(input: GateInput): GateOutcome {
       market: { expiresAtMs: input.market.expiresAtMs, resolved: input.resolved },
       position: { yesRaw: own.yesRaw, noRaw: own.noRaw },
       positionCostRaw: own.costRaw,
-      openOrders: input.openOrders.filter((o) => o.marketSlug === slug),
+      openOrders: marketOrders,
       otherMarketsNotionalRaw: otherNotional,
       killSwitchTripped: input.killSwitchTripped,
       stale: input.stale,
@@ -77,5 +100,5 @@ export function gateIntents(input: GateInput): GateOutcome {
       maxNotionalRaw: input.limits.maxNotionalRaw,
     },
   );
-  return { intents: risk.allowed, halt: risk.halt, funding: funded.adjustments, risk };
+  return { intents: risk.allowed, halt: risk.halt, funding: funded.adjustments, risk, committedBuyRaw: committedBuyCollateralRaw(risk.allowed, marketOrders) };
 }
