@@ -28,7 +28,7 @@ import { ClientOrderIdFactory, isOwnClientOrderId } from '../orders/client-order
 import { TradingModeGate } from '../orders/trading-mode.js';
 import type { Balances } from '../orders/funding.js';
 import type { TrackedOrder } from '../orders/order-record.js';
-import { isOpen } from '../orders/order-state.js';
+import { isOpen, isResting } from '../orders/order-state.js';
 import { marketNotionalRaw, type RiskOrder } from '../risk/limits.js';
 import { gateIntents, type GateMarketState } from '../risk/gate.js';
 import { KillSwitch } from '../risk/kill-switch.js';
@@ -92,6 +92,8 @@ export class Bot {
   private readonly markAfterFill = new Set<string>();
   /** Per market, the BUY collateral of its latest gate decision (see committedBuyCollateralRaw). */
   private readonly committedBuysRaw = new Map<string, number>();
+  /** Per market, own liquidity that just left the book and may still show in its last book frame (see rememberDeparted). */
+  private readonly departedOwn = new Map<string, OwnOrderView[]>();
   private markets = new Map<string, Market>();
   private infos = new Map<string, MarketInfo>();
   private resolved = new Set<string>();
@@ -241,7 +243,7 @@ export class Bot {
     });
     this.feed = feed;
     feed.onOrderEvent((frame) => this.handleOrderEvent(frame));
-    feed.onMarketResolved((frame) => this.handleResolution(frame.slug));
+    feed.onMarketResolved((frame) => this.handleResolution(frame));
 
     const books = new BookStore({
       fetchSnapshot: async (slug) => {
@@ -287,6 +289,8 @@ export class Bot {
       }
     };
     books.onChange(() => confirmFreshness());
+    // A book that arrives after an own order left it no longer shows that order (the feed is one ordered stream).
+    books.onChange((slug) => this.departedOwn.delete(slug));
     // A fill often comes just before the price moves against it: mark again on the book that follows.
     books.onChange((slug) => {
       if (this.markAfterFill.delete(slug)) this.publishPositions();
@@ -296,9 +300,24 @@ export class Bot {
       else this.runner?.trigger(slug, false);
     });
     this.every(1_000, confirmFreshness);
+    // Order events sent while the socket was down (or frozen until the watchdog reconnected it) are never redelivered:
+    // after every RE-connect the executor re-reads its orders and the ledger catches up from REST.
+    let connectedBefore = false;
     feed.onStateChange((state) => {
-      if (state.status === 'connected') staleGuard.socketUp();
-      else staleGuard.socketDown();
+      if (state.status !== 'connected') {
+        staleGuard.socketDown();
+        return;
+      }
+      staleGuard.socketUp();
+      if (connectedBefore && !this.stopping) {
+        const resyncs = [...this.infos.keys()].map((slug) =>
+          executor.resync(slug).catch((error: unknown) => this.log.warn({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'resync after reconnect failed')),
+        );
+        void Promise.all(resyncs)
+          .then(() => (this.stopping ? 0 : ledgerSync.afterGap()))
+          .catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'ledger catch-up after reconnect failed; the periodic check will retry'));
+      }
+      connectedBefore = true;
     });
 
     const killSwitch = new KillSwitch({
@@ -579,6 +598,7 @@ export class Bot {
   }
 
   private recordOrder(order: TrackedOrder, previous: TrackedOrder | null): void {
+    if (previous !== null) this.rememberDeparted(order, previous);
     if (previous !== null && previous.state !== order.state) {
       const accepted = order.state === 'live' || order.state === 'partially-filled' || order.state === 'filled';
       if (accepted && (previous.state === 'pending-new' || previous.state === 'unknown')) this.metrics.orderPlaced(order.marketSlug, order.side);
@@ -611,11 +631,23 @@ export class Bot {
     );
   }
 
-  private handleResolution(slug: string): void {
+  private handleResolution(frame: { readonly slug: string; readonly winningIndex: number | null; readonly resolutionDateMs: number | null }): void {
+    const slug = frame.slug;
     if (!this.infos.has(slug) || this.resolved.has(slug)) return;
     this.resolved.add(slug);
     this.log.warn({ market: slug }, 'market resolved: canceling its orders, no more quotes');
     void this.executor?.submit(slug, []);
+    // The ledger values the holdings at the payout from now on (winner 1, loser 0) instead of the last mid.
+    const index = frame.winningIndex;
+    if (index !== 0 && index !== 1) {
+      this.log.warn({ market: slug, winningIndex: index }, 'resolution without a winning outcome (payout split?): not recorded in the ledger');
+      return;
+    }
+    try {
+      this.ledger?.recordResolution(slug, { winningOutcomeIndex: index }, frame.resolutionDateMs ?? this.scheduler.now());
+    } catch (error) {
+      this.log.error({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'could not record the resolution in the ledger');
+    }
   }
 
   private openOrders(): TrackedOrder[] {
@@ -629,10 +661,25 @@ export class Bot {
       .map((o) => ({ slot: o.slot, token: o.token, side: o.side, priceTicks: o.priceTicks, sizeRaw: o.sizeRaw, remainingRaw: o.remainingRaw, state: o.state }));
   }
 
+  /**
+   * Own liquidity that just left the book (filled, canceled, reduced). The order event often comes before the book
+   * frame that shows it gone: until that frame, the strategy must still see it as the bot's own, or it would take
+   * its own filled order for someone else's and quote around it. Cleared by the market's next book update.
+   */
+  private rememberDeparted(order: TrackedOrder, previous: TrackedOrder): void {
+    if (!isResting(previous.state) && previous.state !== 'pending-cancel') return;
+    const left = isOpen(order.state) ? previous.remainingRaw - order.remainingRaw : previous.remainingRaw;
+    if (!(left > 0)) return;
+    const list = this.departedOwn.get(order.marketSlug) ?? [];
+    list.push({ token: previous.token, side: previous.side, priceTicks: previous.priceTicks, sizeRaw: left });
+    this.departedOwn.set(order.marketSlug, list);
+  }
+
   private ownOrders(slug: string): OwnOrderView[] {
-    return this.openOrders()
+    const open = this.openOrders()
       .filter((o) => o.marketSlug === slug && o.remainingRaw > 0)
       .map((o) => ({ token: o.token, side: o.side, priceTicks: o.priceTicks, sizeRaw: o.remainingRaw }));
+    return [...open, ...(this.departedOwn.get(slug) ?? [])];
   }
 
   /** Collateral the bot may use: the notional budget less the cost of what it holds. */

@@ -6,6 +6,8 @@
  *   answer was lost in a crash, and the ledger record is then linked and closed as the venue says); their filled size and the account's
  *   token balances (`GET /portfolio/positions`) are compared with the ledger and the ledger is repaired from the
  *   venue's answer. A fill that happened while the bot was down is recorded here.
+ * - After a feed gap (reconnect): the orders' filled sizes over the recently active orders, repaired at once (the
+ *   events sent during the gap are never redelivered).
  * - Periodic check: the same comparison; a mismatch is logged with both values and counted at once, but repaired
  *   only when the same mismatch is seen on two consecutive checks, so a fill still in flight on the socket is never
  *   recorded twice.
@@ -41,6 +43,22 @@ export class LedgerSync {
     const result = repairLedger(this.options.ledger, view, { atMs: this.options.now() });
     for (const action of result.actions) this.options.log.warn({ action }, 'ledger caught up from the venue');
     for (const mismatch of result.remaining) this.options.log.error({ mismatch }, 'ledger mismatch left unrepaired');
+    return result.actions.length;
+  }
+
+  /**
+   * After a gap in the order-event stream (a feed reconnect): the events sent meanwhile are lost for good, so the
+   * orders' filled sizes are compared and repaired at once (recently active orders only: orders in flight belong to
+   * the executor). Only order-level repairs: a stand-in is superseded by the trade's own frame if that still
+   * arrives, whereas a position adjustment made while fills stream in could count a fill twice — positions stay
+   * with the periodic check and its two-sightings rule.
+   */
+  async afterGap(): Promise<number> {
+    const view = await this.venueView(false, false);
+    const result = repairLedger(this.options.ledger, view, { atMs: this.options.now() });
+    for (const action of result.actions) this.options.log.warn({ action }, 'ledger caught up from the venue after a feed gap');
+    for (const mismatch of result.remaining) this.options.log.error({ mismatch }, 'ledger mismatch left unrepaired');
+    this.previous = new Set();
     return result.actions.length;
   }
 
@@ -85,7 +103,7 @@ export class LedgerSync {
     });
   }
 
-  private async venueView(includePending: boolean): Promise<VenueView> {
+  private async venueView(includePending: boolean, withPositions = true): Promise<VenueView> {
     const { ledger, api } = this.options;
     const ids = new Set<string>();
     // A placement whose answer was lost (the process died with it in flight) has no venue id in the ledger: it is
@@ -116,6 +134,7 @@ export class LedgerSync {
         });
       }
     }
+    if (!withPositions) return { orders };
     const positions: VenuePosition[] = [];
     for (const position of await api.getPositions()) {
       // Every market the venue lists (the ledger takes the list as complete), token ids where this bot knows them.

@@ -25,6 +25,7 @@ import {
   DuplicateClientOrderIdError,
   OrderRejectedError,
   OutcomeUnknownError,
+  PlacementWithheldError,
   RateLimitedError,
   TradingModeError,
   VenueRequestError,
@@ -130,7 +131,7 @@ export class VenueAdapter implements VenuePort {
         ...(minSizeRaw === undefined ? {} : { minSizeRaw }),
         ...(this.options.recvWindowMs === null ? {} : { recvWindowMs: this.options.recvWindowMs }),
       });
-      result = await this.options.api.placeOrder(signed);
+      result = await this.options.api.placeOrder(signed, request.beforeSend ? { beforeSend: request.beforeSend } : {});
     } catch (error) {
       if (isDuplicateOrderError(error)) throw new DuplicateClientOrderIdError(request.clientOrderId);
       throw mapError('placeOrder', error);
@@ -254,6 +255,7 @@ const READ_OPERATIONS: ReadonlySet<VenueOperation> = new Set<VenueOperation>(['s
  * placement or cancel whose answer was lost or was a 5xx may have taken effect: OutcomeUnknownError.
  */
 export function mapError(operation: VenueOperation, error: unknown): Error {
+  if (error instanceof PlacementWithheldError) return error;
   if (error instanceof ClientTradingModeError) return new TradingModeError(operation, tradingModeOf(error.mode), error.resumeAtMs);
   if (error instanceof ClientRateLimitedError) return new RateLimitedError(operation, error.retryAfterMs);
   if (error instanceof OrderBuildError || error instanceof RequestInputError) {

@@ -97,6 +97,7 @@ interface Call {
   readonly auth: boolean;
   readonly priority: RequestPriority;
   readonly placement?: { readonly clientOrderId: string | null };
+  readonly beforeSend?: () => void;
 }
 
 function checkSlug(slug: string): string {
@@ -196,7 +197,8 @@ export class ExchangeApi {
    * or unreadable answer throws OutcomeUnknownError (resolve it by clientOrderId); a 409 means a placement with
    * the same clientOrderId was already accepted (see isDuplicateOrderError).
    */
-  async placeOrder(order: SignedOrder): Promise<PlacementResult> {
+  /** `beforeSend` runs right before each attempt leaves (after the limiter's wait); what it throws cancels it unsent. */
+  async placeOrder(order: SignedOrder, options: { readonly beforeSend?: () => void } = {}): Promise<PlacementResult> {
     const ownerId = placementOwnerId(this.profileId, this.onBehalfOf);
     const clientOrderId = order.options.clientOrderId;
     const { endpoint, answer } = await this.call({
@@ -207,6 +209,7 @@ export class ExchangeApi {
       auth: true,
       priority: 'place',
       placement: { clientOrderId },
+      ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}),
     });
     try {
       return parsePlacement(answer.body, endpoint, answer.status);
@@ -335,6 +338,7 @@ export class ExchangeApi {
       priority: call.priority,
       ...(body ? { body } : {}),
       ...(call.placement ? { placement: call.placement } : {}),
+      ...(call.beforeSend ? { beforeSend: call.beforeSend } : {}),
     });
     return { endpoint, answer };
   }

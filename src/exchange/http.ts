@@ -122,6 +122,8 @@ export interface HttpRequest {
   readonly priority: RequestPriority;
   /** Placement semantics: no answer, 5xx or an unreadable 2xx → OutcomeUnknownError with this clientOrderId. */
   readonly placement?: { readonly clientOrderId: string | null };
+  /** Runs when an attempt is about to be sent (after the limiter's wait); what it throws cancels the request unsent. */
+  readonly beforeSend?: () => void;
 }
 
 export interface HttpAnswer {
@@ -294,6 +296,7 @@ export class HttpTransport {
 
   /** One attempt: build the body and sign with this moment's clock, send, read the whole answer. */
   private async attempt(request: HttpRequest, label: string, attempt: number, markSent: () => void): Promise<AttemptResult> {
+    request.beforeSend?.();
     const nowMs = this.now();
     const pathWithQuery = `${this.basePath}${request.path}${buildQuery(request.query)}`;
     const bodyValue = request.body?.(nowMs);

@@ -6,20 +6,12 @@
  * times ms since the epoch. Signed amounts (positions, PnL) are raw integers that may be negative.
  */
 import type { OrderType, Outcome, Side } from '../core/units.js';
+import { ORDER_STATES } from '../orders/order-state.js';
 
 export type { OrderType, Outcome, Side };
 
-/** Order states as the order manager names them (DESIGN §3). */
-export const ORDER_STATUSES = [
-  'pending-new',
-  'live',
-  'partially-filled',
-  'filled',
-  'pending-cancel',
-  'canceled',
-  'rejected',
-  'unknown',
-] as const;
+/** Order states as the order manager names them (DESIGN §3): one list, the order manager's. */
+export const ORDER_STATUSES = ORDER_STATES;
 export type LedgerOrderStatus = (typeof ORDER_STATUSES)[number];
 /** Statuses after which an order can no longer trade (a later non-terminal update is stale). */
 export const TERMINAL_ORDER_STATUSES: readonly LedgerOrderStatus[] = ['filled', 'canceled', 'rejected'];

@@ -66,6 +66,7 @@ import {
   isVenueError,
   OrderRejectedError,
   OutcomeUnknownError,
+  PlacementWithheldError,
   RateLimitedError,
   STATUS_BATCH_MAX,
   TradingModeError,
@@ -577,6 +578,11 @@ export class OrderExecutor {
         sizeRaw: intent.sizeRaw,
         postOnly,
         orderType: 'GTC',
+        // The request may wait in the rate limiter behind others: re-check at the moment it would leave.
+        beforeSend: () => {
+          if (this.lifecycle !== 'running' && this.lifecycle !== 'starting') throw new PlacementWithheldError('stopping');
+          if (!this.gate.allowsPlacement({ postOnly, orderType: 'GTC' })) throw new PlacementWithheldError(`trading mode ${this.gate.mode}`);
+        },
       });
       this.applySnapshotLike(clientOrderId, { orderId: answer.orderId, status: answer.status, remainingRaw: answer.remainingRaw, reason: answer.reason }, answer.fills, true, false);
       const after = this.store.get(clientOrderId);
@@ -585,6 +591,11 @@ export class OrderExecutor {
       return null;
     } catch (error) {
       const current = this.store.get(clientOrderId) ?? created;
+      if (error instanceof PlacementWithheldError) {
+        // Withheld before it left: the order never existed.
+        this.commit(current, markRejected(current, `withheld: ${error.reason}`, this.scheduler.now()), false);
+        return error.reason === 'stopping' ? null : 'trading-mode';
+      }
       this.observer.onRequestError('placeOrder', slug, error);
       if (error instanceof DuplicateClientOrderIdError) {
         // 409: the venue already holds this clientOrderId. Find it; until found it is unknown.

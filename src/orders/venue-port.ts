@@ -67,6 +67,11 @@ export interface PlaceRequest {
   readonly sizeRaw: number;
   readonly postOnly: boolean;
   readonly orderType: OrderType;
+  /**
+   * Called right before the request leaves (after any rate-limiter wait, and before every retry); throwing
+   * `PlacementWithheldError` cancels it unsent. Lets the caller re-check what may have changed while it queued.
+   */
+  readonly beforeSend?: () => void;
 }
 
 /** The answer to an accepted placement. */
@@ -186,6 +191,15 @@ export class RateLimitedError extends VenuePortError {
     readonly retryAfterMs: number | null,
   ) {
     super(operation, `${operation}: rate limited${retryAfterMs === null ? '' : ` (retry after ${retryAfterMs} ms)`}`);
+  }
+}
+
+/** The placement was withheld by its own `beforeSend` check: nothing was sent, nothing is pending. */
+export class PlacementWithheldError extends VenuePortError {
+  override readonly name = 'PlacementWithheldError';
+  readonly kind = 'withheld';
+  constructor(readonly reason: string) {
+    super('placeOrder', `placeOrder: withheld before sending (${reason})`);
   }
 }
 

@@ -6,7 +6,7 @@
  * - an unknown placement (503 on POST /orders after the order took effect, then a failed status lookup): the bot
  *   finds the order by its clientOrderId and never places a second one in that slot.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
 import {
   allOrders,
@@ -26,8 +26,6 @@ import {
   type RunningBot,
 } from '../support/bot-harness.js';
 
-const cleanup = new Cleanup();
-afterEach(() => cleanup.run());
 
 const LADDER_500 = { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000' };
 const LADDER_510 = { 'ask-0': 'BUY NO 470 x 5000000', 'bid-0': 'BUY YES 490 x 5000000' };
@@ -39,7 +37,7 @@ interface Setup {
   readonly watcher: VenueWatcher;
 }
 
-async function quotingBot(): Promise<Setup> {
+async function quotingBot(cleanup: Cleanup): Promise<Setup> {
   const sim = await startHarnessSim();
   cleanup.add(() => sim.close());
   const slug = singleMarkets(sim)[0]!;
@@ -62,9 +60,11 @@ function stats(sim: RunningSimulator) {
   return sim.control.requestStats()[sim.demoAccount.tokenId] ?? { requests: 0, rateLimited: 0, injected: 0, errors: 0 };
 }
 
-describe('venue faults', () => {
-  it('a 429 burst longer than the retries: the bot recovers, one order per slot, zero 429s from the rate limiter', async () => {
-    const { sim, slug, running, watcher } = await quotingBot();
+describe.concurrent('venue faults', () => {
+  it('a 429 burst longer than the retries: the bot recovers, one order per slot, zero 429s from the rate limiter', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
+    const { sim, slug, running, watcher } = await quotingBot(cleanup);
     const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
     sim.control.failNextRequests({ status: 429, count: 4, pathPrefix: '/orders', retryAfterSeconds: 1 });
     moveBookUp(sim, slug);
@@ -79,8 +79,10 @@ describe('venue faults', () => {
     expect(watcher.violations).toEqual([]);
   });
 
-  it('a 5xx burst on the cancels (the first one took effect): the bot resolves it and requotes, one order per slot', async () => {
-    const { sim, slug, running, watcher } = await quotingBot();
+  it('a 5xx burst on the cancels (the first one took effect): the bot resolves it and requotes, one order per slot', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
+    const { sim, slug, running, watcher } = await quotingBot(cleanup);
     const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders/', phase: 'after' });
     sim.control.failNextRequests({ status: 500, count: 3, pathPrefix: '/orders/' });
@@ -96,7 +98,9 @@ describe('venue faults', () => {
     expect(watcher.violations).toEqual([]);
   });
 
-  it('an unknown placement (503 after it took effect) is found by clientOrderId: never a second order in its slot', async () => {
+  it('an unknown placement (503 after it took effect) is found by clientOrderId: never a second order in its slot', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
     const sim = await startHarnessSim();
     cleanup.add(() => sim.close());
     const slug = singleMarkets(sim)[0]!;

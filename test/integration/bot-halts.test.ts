@@ -6,7 +6,7 @@
  *   limit → every order canceled, quoting paused while the Bot stays up (it keeps seeing books and says why it does
  *   not quote), and `resume()` makes it quote again.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { generateMarkets } from '../../src/sim/engine/index.js';
 import {
   allOrders,
@@ -27,13 +27,13 @@ import {
   type RunningBot,
 } from '../support/bot-harness.js';
 
-const cleanup = new Cleanup();
-afterEach(() => cleanup.run());
 
 const requotes = async (running: RunningBot, slug: string): Promise<number> => (await gaugeValue(running.bot, 'outcome_maker_requotes_total', { market: slug })) ?? 0;
 
-describe('halts', () => {
-  it('stopBeforeExpirySec: quotes until the stop time, then cancels at once and places nothing more', async () => {
+describe.concurrent('halts', () => {
+  it('stopBeforeExpirySec: quotes until the stop time, then cancels at once and places nothing more', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
     // Two markets whose stop times are 2.5 s apart: half the periodic requote interval, so a halt that waited for
     // the next periodic requote would be late (by more than the 1.5 s allowed) in at least one of them.
     const now = Date.now();
@@ -73,7 +73,9 @@ describe('halts', () => {
     expect(watcher.violations).toEqual([]);
   });
 
-  it('kill switch: a losing round trip trips it; everything is canceled, the Bot stays up and paused; resume() quotes again', async () => {
+  it('kill switch: a losing round trip trips it; everything is canceled, the Bot stays up and paused; resume() quotes again', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
     const sim = await startHarnessSim();
     cleanup.add(() => sim.close());
     const slug = sim.engine.markets()[0]!.slug;

@@ -6,7 +6,7 @@
  * must follow the book it makes. Throughout, a watcher samples the venue after every order event of the bot's
  * account: never two live orders in one (market, slot), never a live order of the account without the bot's tag.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import {
   allOrders,
   Cleanup,
@@ -26,11 +26,11 @@ import {
   when,
 } from '../support/bot-harness.js';
 
-const cleanup = new Cleanup();
-afterEach(() => cleanup.run());
 
-describe('the bot quotes what the strategy intends', () => {
-  it('flow off: a two-level fixed-spread ladder around a third-party book, one order per slot, all tagged, post-only', async () => {
+describe.concurrent('the bot quotes what the strategy intends', () => {
+  it('flow off: a two-level fixed-spread ladder around a third-party book, one order per slot, all tagged, post-only', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
     const sim = await startHarnessSim();
     cleanup.add(() => sim.close());
     const slug = singleMarkets(sim)[0]!;
@@ -57,7 +57,9 @@ describe('the bot quotes what the strategy intends', () => {
     expect(watcher.violations).toEqual([]);
   });
 
-  it('flow on: the bot follows the synthetic maker as the fair value moves, in every market', async () => {
+  it('flow on: the bot follows the synthetic maker as the fair value moves, in every market', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
     const config = testConfig({
       venue: {
         kind: 'sim',
@@ -105,7 +107,9 @@ describe('the bot quotes what the strategy intends', () => {
     expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
   });
 
-  it('a price move requotes only the slots that changed; the others keep their venue order ids', async () => {
+  it('a price move requotes only the slots that changed; the others keep their venue order ids', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
     const sim = await startHarnessSim();
     cleanup.add(() => sim.close());
     const slug = singleMarkets(sim)[0]!;

@@ -4,7 +4,7 @@
  * its own tag and an untagged order of the account, and then manages the adopted orders like its own: a price move
  * replaces every one of them, with never two live orders in a slot.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
 import { limitOrderAmounts } from '../../src/exchange/eip712.js';
 import {
@@ -25,8 +25,6 @@ import {
 } from '../support/bot-harness.js';
 import type { RunningSimulator } from '../../src/sim/index.js';
 
-const cleanup = new Cleanup();
-afterEach(() => cleanup.run());
 
 /** An order of the bot's account placed behind the bot's back (straight into the engine). */
 function placeForAccount(sim: RunningSimulator, slug: string, priceTicks: number, clientOrderId: string | undefined): string {
@@ -53,8 +51,10 @@ function placeForAccount(sim: RunningSimulator, slug: string, priceTicks: number
   return placed.order.id;
 }
 
-describe('restart on the same ledger and venue', () => {
-  it('adopts the resting orders into their slots: no duplicate, no orphan', async () => {
+describe.concurrent('restart on the same ledger and venue', () => {
+  it('adopts the resting orders into their slots: no duplicate, no orphan', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
     const sim = await startHarnessSim();
     cleanup.add(() => sim.close());
     const slug = singleMarkets(sim)[0]!;
@@ -64,7 +64,7 @@ describe('restart on the same ledger and venue', () => {
       markets: [slug],
       strategy: { levels: 2, levelSpacing: 0.01 },
       shutdown: { leaveOrdersResting: true },
-      database: tempDatabasePath(),
+      database: tempDatabasePath(cleanup),
     });
     const ladder = {
       'ask-0': 'BUY NO 480 x 5000000',

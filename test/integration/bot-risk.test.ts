@@ -10,7 +10,7 @@
  * - the kill switch: a tiny dailyLossLimit tripped by a losing round trip → every order canceled, quoting paused
  *   while the Bot stays up, `resume()` quotes again.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { SimOrder } from '../../src/sim/engine/index.js';
 import { collateralRaw } from '../../src/core/units.js';
 import {
@@ -34,8 +34,6 @@ import {
 } from '../support/bot-harness.js';
 import type { RunningSimulator } from '../../src/sim/index.js';
 
-const cleanup = new Cleanup();
-afterEach(() => cleanup.run());
 
 const SHARE = 1_000_000;
 const isBuy = (outcome: 'YES' | 'NO') => (o: SimOrder): boolean => o.side === 'BUY' && o.outcome === outcome;
@@ -52,8 +50,10 @@ function hitBid(sim: RunningSimulator, slug: string, bidTicks: number, sizeRaw: 
   if (taker.filledSizeRaw !== sizeRaw) throw new Error(`hitBid: filled ${taker.filledSizeRaw} of ${sizeRaw}`);
 }
 
-describe('risk limits hold at the venue', () => {
-  it('per market: maxOpenOrders and the price band, also through a requote', async () => {
+describe.concurrent('risk limits hold at the venue', () => {
+  it('per market: maxOpenOrders and the price band, also through a requote', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
     const sim = await startHarnessSim();
     cleanup.add(() => sim.close());
     const [openM, bandM] = sim.engine.markets().map((m) => m.slug);
@@ -93,7 +93,9 @@ describe('risk limits hold at the venue', () => {
     expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
   });
 
-  it('per market: maxPositionPerToken and maxNetPosition count held tokens like open BUYs, also after fills', async () => {
+  it('per market: maxPositionPerToken and maxNetPosition count held tokens like open BUYs, also after fills', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
     const sim = await startHarnessSim();
     cleanup.add(() => sim.close());
     const [positionM, netM] = sim.engine.markets().map((m) => m.slug);
@@ -130,7 +132,9 @@ describe('risk limits hold at the venue', () => {
     await waitFor(() => when(sameLadder(ladderOf(sim, netM!, 'it'), { 'ask-0': 'BUY NO 480 x 8000000' })), 8_000, 'the net market to requote', state);
     await waitFor(() => when(running.bot.summary().fills === 2), 5_000, 'both fills in the ledger');
     await waitFor(async () => when(((await gaugeValue(running.bot, 'outcome_maker_requotes_total', { market: positionM! })) ?? 0) > cyclesAtFill + 1), 8_000, 'a requote of the position market after its fill');
+    // The ask did not move: the bot never took its own filled bid, still in the book frame, for someone else's.
     expect(ladderOf(sim, positionM!, 'it')).toEqual({ 'ask-0': 'BUY NO 480 x 6000000' });
+    expect(allOrders(sim, positionM!)).toHaveLength(2);
     for (const id of bids) expect(sim.engine.orderById(id)?.status).toBe('MATCHED');
 
     // Never beyond either limit, at any moment the venue saw (and the limits did bind).
@@ -147,7 +151,9 @@ describe('risk limits hold at the venue', () => {
     expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
   });
 
-  it('across markets: maxNotional holds, also while one market requotes as another starts quoting', async () => {
+  it('across markets: maxNotional holds, also while one market requotes as another starts quoting', async ({ expect, onTestFinished }) => {
+    const cleanup = new Cleanup();
+    onTestFinished(() => cleanup.run());
     const sim = await startHarnessSim();
     cleanup.add(() => sim.close());
     const [first, second] = sim.engine.markets().map((m) => m.slug);

@@ -13,11 +13,14 @@
  * - `VenueWatcher`: looks at the venue after EVERY order event of the bot's account (engine listener, state
  *   consistent) and keeps what it saw, so a test asserts "never", not just "at the end": at most one live order
  *   per (market, slot), every live order tagged, and any exposure figure a test computes over the samples.
+ * - `slotOverlaps`: the same invariant from the venue's order history, for moments no watcher sampled.
  * - `waitFor`: polls a condition (never a fixed sleep) with a deadline and a message.
  *
- * Invariants: every server listens on 127.0.0.1 port 0; everything started is stopped by `Cleanup.run()`.
+ * Invariants: every server listens on 127.0.0.1 port 0; everything started (bots, simulators, temp ledgers) is
+ * stopped or removed by `Cleanup.run()`; every simulator gets its own seed, hence its own API token, so tests can
+ * run concurrently (the REST client shares one rate limiter per token id in a process).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -99,11 +102,22 @@ export interface HarnessSimOptions {
   readonly extra?: Omit<StartSimulatorOptions, 'port' | 'seed' | 'markets' | 'synthetic' | 'settlementDelayMs'>;
 }
 
+let seedCounter = 1000;
+
+/**
+ * A fresh seed per simulator: the seed derives the demo account's API token, and the REST client shares one rate
+ * limiter per token id in the process, so concurrent tests must not share credentials.
+ */
+export function nextSeed(): number {
+  seedCounter += 1;
+  return seedCounter;
+}
+
 /** A standalone simulator (spec rate limits ON) with the third-party account funded. */
 export async function startHarnessSim(options: HarnessSimOptions = {}): Promise<RunningSimulator> {
   const sim = await startSimulator({
     port: 0,
-    seed: options.seed ?? 3,
+    seed: options.seed ?? nextSeed(),
     markets: options.markets ?? 3,
     synthetic: options.synthetic ?? false,
     settlementDelayMs: options.settlementDelayMs ?? 100,
@@ -216,9 +230,11 @@ export const CREDENTIAL_ENV = { apiTokenId: 'OM_IT_TOKEN_ID', apiSecret: 'OM_IT_
 
 export const DEFAULT_STRATEGY_PARAMS: Section = { bidSpread: 0.02, askSpread: 0.02, levels: 1, orderSize: 5, sizeSkew: 0, maxPriceShift: 0 };
 
-/** A fresh temp dir's ledger path (for tests that restart the bot on the same ledger). */
-export function tempDatabasePath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'om-bot-it-')), 'bot.db');
+/** A fresh temp dir's ledger path (for tests that restart the bot on the same ledger); removed by `cleanup`. */
+export function tempDatabasePath(cleanup: Cleanup): string {
+  const dir = mkdtempSync(join(tmpdir(), 'om-bot-it-'));
+  cleanup.add(async () => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'bot.db');
 }
 
 /** Builds and validates the bot's config exactly as `check-config` would (strict schema, defaults filled in). */
@@ -229,7 +245,7 @@ export function testConfig(options: TestConfigOptions): AppConfig {
       ? { kind: 'live', baseUrl: venue.sim.baseUrl, socketUrl: venue.sim.socketUrl, headerPrefix: venue.sim.headerPrefix }
       : {
           kind: 'sim',
-          seed: venue.seed ?? 3,
+          seed: venue.seed ?? nextSeed(),
           markets: venue.markets ?? 3,
           flow: venue.flow ?? { enabled: false },
           settlementDelayMs: venue.settlementDelayMs ?? 100,

@@ -8,7 +8,8 @@
  * Invariants: every process the rig spawns is stopped by `close()`; the simulator outlives every bot process;
  * `settle()` polls until every invariant holds or its timeout passes and then reports what still fails.
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setPriority } from 'node:os';
 import { z } from 'zod';
 import { sharesToRaw } from '../../src/core/units.js';
@@ -97,6 +98,8 @@ export function chaosOverrides(extra: BotConfigOverrides = {}): BotConfigOverrid
     risk: { ...CHAOS_RISK, staleGraceSec: 1, socketDownGraceSec: 2 },
     orders: { filledOrderDelaySec: 1, refreshTolerance: { priceTicks: 2 } },
     maintenance: { pollIntervalSec: 1 },
+    // Short enough that an injected delay turns answers into timeouts (outcome unknown) within a scenario.
+    rateLimits: { timeoutMs: 2000 },
     feed: { watchdogIntervalSec: 0.5, quietThresholdSec: 2, staleAfterSec: 4 },
     shutdown: { budgetMs: 8000 },
     ...extra,
@@ -123,6 +126,7 @@ export class ChaosRig {
     readonly slugs: readonly string[],
     readonly paths: { readonly configPath: string; readonly dbPath: string; readonly dir: string },
     private readonly flowStepMs: number,
+    private readonly connections: { readonly count: number },
   ) {
     let last = Date.now();
     this.stallTimer = setInterval(() => {
@@ -134,10 +138,18 @@ export class ChaosRig {
 
   static async start(options: ChaosRigOptions): Promise<ChaosRig> {
     const flow = { ...(options.flow ?? CHAOS_FLOW), autoStep: false };
-    const sim = await startProcessSimulator({ seed: options.seed, markets: 6, settlementDelayMs: 300, synthetic: flow, ...options.sim });
+    const connections = { count: 0 };
+    const sim = await startProcessSimulator({
+      seed: options.seed,
+      markets: 6,
+      settlementDelayMs: 300,
+      synthetic: flow,
+      hooks: { onSocketConnection: () => (connections.count += 1) },
+      ...options.sim,
+    });
     const slugs = simMarketSlugs(sim, options.botMarkets ?? 2);
     const paths = writeBotConfig(sim, chaosOverrides({ markets: slugs, ...options.overrides }));
-    const rig = new ChaosRig(options.name, options.seed, sim, slugs, paths, flow.stepMs ?? 200);
+    const rig = new ChaosRig(options.name, options.seed, sim, slugs, paths, flow.stepMs ?? 200, connections);
     // A few rounds so the synthetic makers have a book before the bot looks.
     for (let i = 0; i < 3; i += 1) sim.control.syntheticStep();
     return rig;
@@ -147,14 +159,21 @@ export class ChaosRig {
     return this.sim.demoAccount.profileId;
   }
 
-  /** Spawns the bot and waits for its first quote cycle. */
-  async launch(timeoutMs = 30_000): Promise<BotProcess> {
+  /** Spawns the bot without waiting for anything (to kill it at a random moment of its start-up). */
+  spawn(): BotProcess {
     const bot = spawnBot(this.sim, this.paths.configPath);
     // The venue is not starved by the bot in real life: on a small CI box the simulator (this process) keeps
     // the CPU first, so its arrival times (what its rate limiter measures) are not skewed by the bot's own load.
     if (bot.child.pid !== undefined) setPriority(bot.child.pid, 10);
     this.bot = bot;
     this.processes.push(bot);
+    this.metricsUrl = null;
+    return bot;
+  }
+
+  /** Spawns the bot and waits for its first quote cycle. */
+  async launch(timeoutMs = 30_000): Promise<BotProcess> {
+    const bot = this.spawn();
     const line = await bot.waitForLine(isQuotingLine, timeoutMs);
     const parsed = quotingLineSchema.safeParse(JSON.parse(line));
     this.metricsUrl = parsed.success ? parsed.data.metrics : null;
@@ -195,19 +214,70 @@ export class ChaosRig {
     }, everyMs);
   }
 
+  /** Exposure samples taken so far. */
+  get sampleCount(): number {
+    return this.samples;
+  }
+
   stopSampling(): number {
     if (this.sampleTimer) clearInterval(this.sampleTimer);
     this.sampleTimer = null;
     return this.samples;
   }
 
-  /** Sets a trading-mode window on the venue (now → now + ms) and remembers it for the mode check. */
-  setMode(mode: ModeWindow['mode'], durationMs: number): ModeWindow {
-    const now = this.sim.clock.now();
-    this.sim.control.setTradingMode({ mode, resumeAtMs: now + durationMs });
-    const window: ModeWindow = { mode, startsAtMs: now, resumeAtMs: now + durationMs };
+  /** Sets a trading-mode window on the venue (now + startsInMs → + durationMs) and remembers it for the mode check. */
+  setMode(mode: ModeWindow['mode'], durationMs: number, startsInMs = 0): ModeWindow {
+    const startsAtMs = this.sim.clock.now() + startsInMs;
+    const resumeAtMs = startsAtMs + durationMs;
+    this.sim.control.setTradingMode({ mode, resumeAtMs, ...(startsInMs > 0 ? { startsAtMs } : {}) });
+    const window: ModeWindow = { mode, startsAtMs, resumeAtMs };
     this.windows.push(window);
     return window;
+  }
+
+  /** The bot's orders on the venue (any status) in one market created at or after `sinceMs`. */
+  ordersCreatedSince(marketSlug: string, sinceMs: number): { readonly id: string; readonly postOnly: boolean; readonly createdAtMs: number }[] {
+    return this.sim.engine
+      .orders(this.profileId, marketSlug, ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'])
+      .filter((o) => o.createdAtMs >= sinceMs)
+      .map((o) => ({ id: o.id, postOnly: o.postOnly, createdAtMs: o.createdAtMs }));
+  }
+
+  /** Settles, and throws with the seed, the violations and the bot's recent output unless every invariant holds. */
+  async verify(label: string, timeoutMs = 12_000): Promise<InvariantReport> {
+    const report = await this.settle(timeoutMs);
+    const requests = this.requests();
+    console.log(
+      `[chaos] ${this.name} / ${label}: ${report.violations.length === 0 ? 'ok' : `${report.violations.length} VIOLATIONS`}; ` +
+        `${report.venueFills} fills (${report.standIns} via reconciliation stand-ins), ${report.liveOrders} live orders, ` +
+        `${requests.length} requests, ${this.sampleCount} exposure samples, ${report.rateLimitNoise.length} limiter 429s explained by simulator stalls`,
+    );
+    if (report.violations.length > 0) {
+      throw new Error(`[${this.name} / ${label}, seed ${this.seed}] invariants violated:\n  ${report.violations.slice(0, 30).join('\n  ')}\n${this.tail(20)}`);
+    }
+    return report;
+  }
+
+  /** Socket connections the simulator accepted so far (every bot process, every reconnect). */
+  get socketConnections(): number {
+    return this.connections.count;
+  }
+
+  /**
+   * Freezes the push stream (the connection stays open, nothing arrives) until the bot gives up on that connection
+   * and opens a new one, or `maxMs` passes; a new connection gets a working stream, as it would from a venue whose
+   * old connection hung. Resolves with how long the bot took to reconnect (null if it never did).
+   */
+  async freezeUntilReconnect(scope: 'books' | 'all', maxMs: number): Promise<number | null> {
+    const before = this.connections.count;
+    const started = Date.now();
+    this.sim.control.freezeFeed(scope);
+    try {
+      while (this.connections.count === before && Date.now() - started < maxMs) await sleep(20);
+    } finally {
+      this.sim.control.unfreezeFeed();
+    }
+    return this.connections.count === before ? null : Date.now() - started;
   }
 
   // ─────────────── reads ───────────────
@@ -332,6 +402,12 @@ export class ChaosRig {
   }
 
   async close(): Promise<void> {
+    // OM_CHAOS_LOG_DIR=<dir> keeps every bot process's output for a post-mortem.
+    const logDir = process.env['OM_CHAOS_LOG_DIR'];
+    if (logDir !== undefined && logDir !== '') {
+      mkdirSync(logDir, { recursive: true });
+      writeFileSync(join(logDir, `${this.name.replace(/[^a-z0-9-]/gi, '_')}-${this.seed}.log`), this.tail(Number.MAX_SAFE_INTEGER));
+    }
     clearInterval(this.stallTimer);
     this.flowOff();
     this.stopSampling();
