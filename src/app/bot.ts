@@ -224,8 +224,7 @@ export class Bot {
     } catch (error) {
       this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'ledger catch-up failed; the periodic check will retry');
     }
-    await modeGate.refresh().catch((error: unknown) => this.log.warn({ err: String(error) }, 'maintenance status unavailable'));
-    modeGate.start();
+    // executor.start() reads the trading mode first; periodic polling starts once quoting does (below).
     const sync = await executor.start();
     for (const report of sync) {
       if (!report.ok) this.log.warn({ market: report.marketSlug, error: report.error }, 'start-up sync failed');
@@ -299,7 +298,8 @@ export class Bot {
       if (!stale) confirmFreshness();
       else this.runner?.trigger(slug, false);
     });
-    this.every(1_000, confirmFreshness);
+    // More often than the guard's grace, or a quiet but healthy market flaps to halted between two confirmations.
+    this.every(Math.min(1_000, Math.max(100, Math.floor((config.risk.staleGraceSec * 1000) / 2))), confirmFreshness);
     // Order events sent while the socket was down (or frozen until the watchdog reconnected it) are never redelivered:
     // after every RE-connect the executor re-reads its orders and the ledger catches up from REST.
     let connectedBefore = false;
@@ -399,6 +399,7 @@ export class Bot {
         });
     });
     runner.start();
+    modeGate.start();
     this.armExpiryStops(runner);
   }
 

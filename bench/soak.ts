@@ -1,0 +1,244 @@
+/**
+ * Soak: the real bot (a child process: `outcome-maker run` on a `live` config) against the simulator in this process,
+ * N markets (default 50) of synthetic flow for M minutes (default 2), at the venue's real rate limits. The bot's own
+ * figures come from its /metrics (its process alone: prom-client's process and Node metrics, and the bot's), so the
+ * simulator's cost does not pollute them:
+ *   RSS over time and its slope after warm-up (memory must not grow), CPU seconds per wall second, event-loop delay
+ *   p50/p99 (nodejs_eventloop_lag_*), book updates/s, requests/s, 429s (the bot's count and the venue limiter's),
+ *   requote latency p50/p99 (outcome_maker_requote_latency_seconds, after warm-up).
+ *
+ *   npx tsx bench/soak.ts [markets] [minutes]        (or SOAK_MARKETS / SOAK_MINUTES; exports run() for bench/all.ts)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { stringify } from 'yaml';
+import { z } from 'zod';
+import { startSimulator, type RunningSimulator } from '../src/sim/index.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SAMPLE_EVERY_MS = 5_000;
+
+/** One scrape of the bot's /metrics: every sample as name{labels} → value. */
+type Scrape = Map<string, number>;
+
+interface Sample {
+  readonly atS: number;
+  readonly rssMb: number;
+  readonly cpuSeconds: number;
+  readonly lagP50Ms: number;
+  readonly lagP99Ms: number;
+  readonly bookUpdates: number;
+  readonly requests: number;
+  readonly limited: number;
+}
+
+function parseExposition(text: string): Scrape {
+  const out: Scrape = new Map();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?)\s+(\S+)/.exec(line);
+    if (match) out.set(match[1]!, Number(match[2]));
+  }
+  return out;
+}
+
+/** Sum of a metric's samples whose labels include every `labels` pair. */
+function total(scrape: Scrape, name: string, labels: Readonly<Record<string, string>> = {}): number {
+  let sum = 0;
+  for (const [key, value] of scrape) {
+    const brace = key.indexOf('{');
+    const base = brace === -1 ? key : key.slice(0, brace);
+    if (base !== name) continue;
+    if (Object.entries(labels).every(([k, v]) => key.includes(`${k}="${v}"`))) sum += value;
+  }
+  return sum;
+}
+
+/** Cumulative histogram buckets (le → count) of one metric, all label sets summed. */
+function buckets(scrape: Scrape, name: string): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const [key, value] of scrape) {
+    if (!key.startsWith(`${name}_bucket{`)) continue;
+    const le = /le="([^"]+)"/.exec(key)?.[1];
+    if (le === undefined) continue;
+    const bound = le === '+Inf' ? Number.POSITIVE_INFINITY : Number(le);
+    out.set(bound, (out.get(bound) ?? 0) + value);
+  }
+  return out;
+}
+
+/** Quantile of the observations between two scrapes (upper bucket bound: a conservative estimate). */
+function quantileBetween(before: Map<number, number>, after: Map<number, number>, q: number): number {
+  const bounds = [...after.keys()].sort((a, b) => a - b);
+  const count = (after.get(Number.POSITIVE_INFINITY) ?? 0) - (before.get(Number.POSITIVE_INFINITY) ?? 0);
+  if (count <= 0) return Number.NaN;
+  for (const bound of bounds) if ((after.get(bound) ?? 0) - (before.get(bound) ?? 0) >= q * count) return bound;
+  return Number.POSITIVE_INFINITY;
+}
+
+/** Least-squares slope of RSS over time, MB per minute. */
+function slopeMbPerMin(samples: readonly Sample[]): number {
+  if (samples.length < 3) return Number.NaN;
+  const n = samples.length;
+  const mx = samples.reduce((s, p) => s + p.atS, 0) / n;
+  const my = samples.reduce((s, p) => s + p.rssMb, 0) / n;
+  const num = samples.reduce((s, p) => s + (p.atS - mx) * (p.rssMb - my), 0);
+  const den = samples.reduce((s, p) => s + (p.atS - mx) ** 2, 0);
+  return den === 0 ? 0 : (num / den) * 60;
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].filter(Number.isFinite).sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : sorted[Math.floor(sorted.length / 2)]!;
+};
+const round = (value: number, digits = 2): number => (Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value);
+
+function botConfig(sim: RunningSimulator, slugs: readonly string[], dir: string): string {
+  const config = {
+    version: 1,
+    venue: { kind: 'live', baseUrl: sim.baseUrl, socketUrl: sim.socketUrl, headerPrefix: sim.headerPrefix },
+    credentials: { apiTokenId: 'OM_SOAK_TOKEN_ID', apiSecret: 'OM_SOAK_SECRET', privateKey: 'OM_SOAK_PRIVATE_KEY' },
+    markets: { slugs: [...slugs] },
+    strategy: { name: 'fixed-spread', params: { bidSpread: 0.01, askSpread: 0.01, levels: 1, orderSize: 5, inventoryRange: 50 } },
+    orders: { botTag: 'soak', refreshTolerance: { priceTicks: 2, size: '20%' } },
+    risk: { maxPositionPerToken: 200, maxNetPosition: 100, maxOpenOrders: 4, maxNotional: 50_000, dailyLossLimit: 10_000 },
+    metrics: { enabled: true, port: 0 },
+    database: { path: join(dir, 'soak.db') },
+    log: { level: 'warn', pretty: false },
+  };
+  const path = join(dir, 'soak.yaml');
+  writeFileSync(path, stringify(config));
+  return path;
+}
+
+const quotingLine = z.object({ msg: z.literal('quoting'), metrics: z.string() }).loose();
+
+/** Starts the bot and resolves with its /metrics base URL once it quotes. */
+function spawnBot(sim: RunningSimulator, configPath: string): { child: ChildProcess; ready: Promise<string> } {
+  const demo = sim.demoAccount;
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'outcome-maker.mjs'), 'run', '--config', configPath], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', OM_SOAK_TOKEN_ID: demo.tokenId, OM_SOAK_SECRET: demo.secret, OM_SOAK_PRIVATE_KEY: demo.privateKey, OM_LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The bot must not starve the venue's arrival clock (the simulator in this process): it yields the CPU first.
+  if (child.pid !== undefined) setPriority(child.pid, 5);
+  const ready = new Promise<string>((resolveReady, reject) => {
+    const tail: string[] = [];
+    const onLine = (buffer: Buffer): void => {
+      for (const line of buffer.toString('utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        tail.push(line);
+        if (tail.length > 20) tail.shift();
+        try {
+          const parsed = quotingLine.safeParse(JSON.parse(line));
+          if (parsed.success) resolveReady(parsed.data.metrics);
+        } catch {
+          // not JSON (the summary on exit)
+        }
+      }
+    };
+    child.stdout?.on('data', onLine);
+    child.stderr?.on('data', onLine);
+    child.once('exit', (code) => reject(new Error(`the bot exited (${code}) before quoting:\n${tail.join('\n')}`)));
+  });
+  return { child, ready };
+}
+
+async function scrape(url: string): Promise<Scrape> {
+  const response = await fetch(`${url}/metrics`);
+  return parseExposition(await response.text());
+}
+
+function sampleOf(scrapeNow: Scrape, atS: number): Sample {
+  return {
+    atS,
+    rssMb: total(scrapeNow, 'process_resident_memory_bytes') / 2 ** 20,
+    cpuSeconds: total(scrapeNow, 'process_cpu_seconds_total'),
+    lagP50Ms: total(scrapeNow, 'nodejs_eventloop_lag_p50_seconds') * 1000,
+    lagP99Ms: total(scrapeNow, 'nodejs_eventloop_lag_p99_seconds') * 1000,
+    bookUpdates: total(scrapeNow, 'outcome_maker_book_updates_total'),
+    requests: total(scrapeNow, 'outcome_maker_http_requests_total'),
+    limited: total(scrapeNow, 'outcome_maker_http_requests_total', { status: '429' }),
+  };
+}
+
+export async function run(
+  markets = Number(process.env['SOAK_MARKETS'] ?? 50),
+  minutes = Number(process.env['SOAK_MINUTES'] ?? 2),
+): Promise<Record<string, number | string>> {
+  if (!Number.isInteger(markets) || markets < 1 || markets > 200) throw new RangeError(`markets: an integer in [1, 200] (got ${markets})`);
+  if (!(minutes > 0) || minutes > 24 * 60) throw new RangeError(`minutes: a positive number of minutes (got ${minutes})`);
+  // The simulator groups its last markets; ask for a few more so the bot gets `markets` single ones.
+  const sim = await startSimulator({ port: 0, seed: 3, markets: markets + 3, settlementDelayMs: 500, synthetic: { stepMs: 1000 }, demo: { usdc: '100000' } });
+  const slugs = sim.engine
+    .markets()
+    .filter((m) => m.groupSlug === undefined)
+    .slice(0, markets)
+    .map((m) => m.slug);
+  const dir = mkdtempSync(join(tmpdir(), 'om-soak-'));
+  const { child, ready } = spawnBot(sim, botConfig(sim, slugs, dir));
+  try {
+    const url = await ready;
+    const started = Date.now();
+    const samples: Sample[] = [];
+    const scrapes: Scrape[] = [];
+    const warmUpS = Math.min(60, (minutes * 60) / 3);
+    while (Date.now() - started < minutes * 60_000) {
+      await new Promise((r) => setTimeout(r, SAMPLE_EVERY_MS));
+      const now = await scrape(url);
+      const sample = sampleOf(now, (Date.now() - started) / 1000);
+      samples.push(sample);
+      scrapes.push(now);
+      process.stderr.write(
+        `soak t=${sample.atS.toFixed(0).padStart(4)} s  rss ${sample.rssMb.toFixed(1)} MB  cpu ${sample.cpuSeconds.toFixed(1)} s  ` +
+          `loop p50/p99 ${sample.lagP50Ms.toFixed(1)}/${sample.lagP99Ms.toFixed(1)} ms  book updates ${sample.bookUpdates}  requests ${sample.requests}\n`,
+      );
+    }
+    const first = samples[0];
+    const last = samples.at(-1);
+    if (first === undefined || last === undefined) throw new Error('no sample taken');
+    const warmIndex = Math.max(0, samples.findIndex((s) => s.atS >= warmUpS));
+    const warm = samples.slice(warmIndex);
+    const spanS = last.atS - first.atS;
+    const requote = [buckets(scrapes[warmIndex] ?? new Map(), 'outcome_maker_requote_latency_seconds'), buckets(scrapes.at(-1) ?? new Map(), 'outcome_maker_requote_latency_seconds')] as const;
+    const venueLimited = Object.values(sim.control.requestStats()).reduce((sum, s) => sum + s.rateLimited, 0);
+    return {
+      markets,
+      minutes,
+      rssStartMb: round(first.rssMb, 1),
+      rssEndMb: round(last.rssMb, 1),
+      rssMaxMb: round(Math.max(...samples.map((s) => s.rssMb)), 1),
+      rssSlopeAfterWarmupMbPerMin: round(slopeMbPerMin(warm), 2),
+      cpuSecondsPerWallSecond: round((last.cpuSeconds - first.cpuSeconds) / spanS, 3),
+      eventLoopDelayP50Ms: round(median(samples.map((s) => s.lagP50Ms)), 2),
+      eventLoopDelayP99Ms: round(median(samples.map((s) => s.lagP99Ms)), 2),
+      eventLoopDelayP99WorstMs: round(Math.max(...samples.map((s) => s.lagP99Ms)), 2),
+      bookUpdatesPerSecond: round((last.bookUpdates - first.bookUpdates) / spanS, 1),
+      requestsPerSecond: round((last.requests - first.requests) / spanS, 2),
+      rateLimited429: last.limited,
+      venueLimiter429: venueLimited,
+      requoteLatencyP50Ms: round(quantileBetween(requote[0], requote[1], 0.5) * 1000, 1),
+      requoteLatencyP99Ms: round(quantileBetween(requote[0], requote[1], 0.99) * 1000, 1),
+    };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [marketsArg, minutesArg] = process.argv.slice(2);
+  const figures = await run(marketsArg ? Number(marketsArg) : undefined, minutesArg ? Number(minutesArg) : undefined);
+  console.table(figures);
+}
