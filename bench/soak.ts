@@ -204,7 +204,7 @@ export async function run(
     const warmIndex = Math.max(0, samples.findIndex((s) => s.atS >= warmUpS));
     const warm = samples.slice(warmIndex);
     const spanS = last.atS - first.atS;
-    const requote = [buckets(scrapes[warmIndex] ?? new Map(), 'outcome_maker_requote_latency_seconds'), buckets(scrapes.at(-1) ?? new Map(), 'outcome_maker_requote_latency_seconds')] as const;
+    const requote = [buckets(scrapes[warmIndex] ?? new Map<string, number>(), 'outcome_maker_requote_latency_seconds'), buckets(scrapes.at(-1) ?? new Map<string, number>(), 'outcome_maker_requote_latency_seconds')] as const;
     const venueLimited = Object.values(sim.control.requestStats()).reduce((sum, s) => sum + s.rateLimited, 0);
     return {
       markets,

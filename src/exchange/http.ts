@@ -271,12 +271,14 @@ export class HttpTransport {
       } else if (status === 429) {
         this.emit((o) => o.onErrorStatus?.(label, status, 'rate-limited'));
         const retryAfterMs = parseRetryAfter(result.retryAfter, this.now());
+        delayMs = retryAfterMs ?? exponentialDelay(retries['rate-limited'] + 1, this.retry.rateLimitBaseMs, this.retry.rateLimitMaxMs);
+        // Every start of these credentials waits, also when this request gives up: the venue's ban outlives it
+        // (bounded by maxRetryAfterMs, so an absurd Retry-After cannot freeze the client).
+        this.limiter.pauseFor(Math.min(delayMs, this.retry.maxRetryAfterMs));
         if (retries['rate-limited'] >= this.retry.maxRateLimitRetries || (retryAfterMs !== null && retryAfterMs > this.retry.maxRetryAfterMs)) {
           throw new RateLimitedError(endpoint, attempt, retryAfterMs);
         }
         reason = 'rate-limited';
-        delayMs = retryAfterMs ?? exponentialDelay(retries['rate-limited'] + 1, this.retry.rateLimitBaseMs, this.retry.rateLimitMaxMs);
-        this.limiter.pauseFor(delayMs);
       } else if (status >= 500) {
         this.emit((o) => o.onErrorStatus?.(label, status, 'server-error'));
         if (request.placement) {

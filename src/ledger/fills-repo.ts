@@ -10,7 +10,10 @@
  * - a mined report may amend a provisional fill's economics (size, price, collateral, fee); every other
  *   disagreement keeps the stored data and is reported to the observer as a conflict;
  * - the fill time is the earliest reported (match time ≤ mined time).
- * Reconciliation stand-ins (source 'reconcile') are superseded when the venue's own report arrives.
+ * Reconciliation stand-ins (source 'reconcile') are superseded when the venue's own report of the trade they stood
+ * for arrives: that trade's MATCHED was missed (that is why a stand-in exists), so its report can only be a first
+ * sighting in state mined. A trade first seen provisional (MATCHED) matched while the bot was listening, i.e. after
+ * the stand-in was made: a different trade, which must not retire it.
  */
 import { z } from 'zod';
 import { collateralRaw as collateralFor } from '../core/units.js';
@@ -390,7 +393,7 @@ export class FillsRepo {
       reason: failedReason ?? (fill.state === 'failed' ? 'settlement FAILED' : null),
     });
     if (tombstone !== undefined) this.dropTombstone.run(fill.tradeEventId, fill.orderId);
-    if (state !== 'failed') this.supersedePlaceholders(fill);
+    if (state === 'mined') this.supersedePlaceholders(fill);
     this.ctx.notify((observer) => observer.onFill?.('inserted', state, 'venue'));
     return 'inserted';
   }

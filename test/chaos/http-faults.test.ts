@@ -1,8 +1,9 @@
 /**
- * Chaos, HTTP faults: bursts of 429, 500 and 503 answers, injected before the request takes effect or after it
- * (then the outcome is unknown to the bot: the order may rest although the answer was an error). The bot must
- * honour Retry-After, retry only what is safe, resolve unknown placements by clientOrderId, and keep every
- * invariant (test/support/chaos-invariants.ts).
+ * Chaos, HTTP faults and shutdown: bursts of 429, 500 and 503 answers, injected before the request takes effect or
+ * after it (then the outcome is unknown to the bot: the order may rest although the answer was an error). The bot
+ * must honour Retry-After, retry only what is safe, resolve unknown placements by clientOrderId, and keep every
+ * invariant (test/support/chaos-invariants.ts). Then SIGTERM while fills keep coming: a clean exit within the
+ * budget, nothing left resting, the ledger equal to the venue.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ChaosRig, metricValue } from '../support/chaos-rig.js';
@@ -66,3 +67,18 @@ it('bursts of 429, 500 and 503 (before and after the request takes effect): Retr
   const resumedAt = rig.sim.clock.now();
   await rig.until(() => rig.slugs.some((slug) => rig.ordersCreatedSince(slug, resumedAt).length > 0), 15_000, 'a placement after the bursts');
 }, 90_000);
+
+it('SIGTERM while fills keep coming: clean exit within the budget, nothing left resting, the ledger equals the venue', async () => {
+  rig.flowOn();
+  await sleep(random.int(1500, 4000));
+  const { code, ms } = await rig.terminate();
+  console.log(`[chaos] http-faults: SIGTERM, exit ${code} after ${ms} ms (budget 8000 ms)`);
+  expect(code).toBe(0);
+  expect(ms).toBeLessThan(8000);
+  expect(rig.liveOrders(), 'orders of the bot still resting after it exited').toEqual([]);
+  // The bot is gone: nothing can change its ledger any more, so the check is immediate (no polling).
+  rig.flowOff();
+  const report = rig.check();
+  console.log(`[chaos] http-faults: after SIGTERM ${report.venueFills} fills, ${report.standIns} stand-ins`);
+  expect(report.violations).toEqual([]);
+}, 60_000);

@@ -23,17 +23,17 @@ afterAll(async () => {
 
 it('socket drops: the feed reconnects, resubscribes and the books move again; no invariant breaks', async () => {
   const before = metricValue(await rig.metricsText(), 'outcome_maker_feed_reconnects_total');
-  const drops = random.int(2, 4);
+  const drops = random.int(2, 3);
   let lastDropAt = 0;
   for (let i = 0; i < drops; i += 1) {
-    await sleep(random.int(800, 2500));
+    await sleep(random.int(700, 1800));
     const kind = random.pick(['transport', 'server'] as const);
     expect(rig.sim.control.dropConnections(kind), `drop ${i + 1} (${kind}) found the bot connected`).toBeGreaterThan(0);
     lastDropAt = Date.now();
   }
   await rig.until(() => rig.sim.control.state().socketConnections > 0, 10_000, 'the bot to reconnect');
   const updatesAfterDrop = metricValue(await rig.metricsText(), 'outcome_maker_book_updates_total');
-  await rig.until(() => rig.sim.control.state().socketConnections > 0 && Date.now() - lastDropAt > 2500, 10_000, 'time to pass');
+  await rig.until(() => rig.sim.control.state().socketConnections > 0 && Date.now() - lastDropAt > 2000, 10_000, 'time to pass');
   const text = await rig.metricsText();
   expect(metricValue(text, 'outcome_maker_feed_reconnects_total') - before).toBeGreaterThanOrEqual(drops);
   expect(metricValue(text, 'outcome_maker_book_updates_total'), 'book updates after the last reconnect').toBeGreaterThan(updatesAfterDrop);
@@ -43,7 +43,7 @@ it('socket drops: the feed reconnects, resubscribes and the books move again; no
 
 it('frozen feed: the watchdog notices a silent connection, resyncs over REST and reconnects; lost events are caught up', async () => {
   rig.flowOn();
-  await sleep(random.int(500, 1500));
+  await sleep(random.int(300, 800));
   const frozenBefore = metricValue(await rig.metricsText(), 'outcome_maker_feed_frozen_total');
   const scope = random.pick(['books', 'all'] as const);
   const tookMs = await rig.freezeUntilReconnect(scope, 20_000);
@@ -51,7 +51,7 @@ it('frozen feed: the watchdog notices a silent connection, resyncs over REST and
   expect(tookMs, 'the bot never gave up on the frozen connection').not.toBeNull();
   // quiet threshold (2 s) + REST confirmation + grace: well under 15 s.
   expect(tookMs ?? Infinity).toBeLessThan(15_000);
-  await sleep(1500);
+  await sleep(800);
   expect(metricValue(await rig.metricsText(), 'outcome_maker_feed_frozen_total')).toBeGreaterThan(frozenBefore);
   await rig.verify(`frozen feed (${scope})`);
 }, 60_000);
@@ -60,13 +60,12 @@ it('latency: slow answers, then answers slower than the client timeout; unknown 
   rig.flowOn();
   const unknownBefore = metricValue(await rig.metricsText(), 'outcome_maker_orders_unknown_total');
   rig.sim.control.setResponseDelay(random.int(300, 1200));
-  await sleep(random.int(2500, 4000));
+  await sleep(random.int(1500, 2500));
   // Above the bot's 2 s timeout (chaos config): every answer is lost, placements become unknown.
   rig.sim.control.setResponseDelay(random.int(2300, 3200));
-  await sleep(random.int(4000, 6000));
+  await sleep(random.int(3000, 4000));
   rig.sim.control.setResponseDelay(0);
   const clearedAt = rig.sim.clock.now();
-  await sleep(1000);
   await rig.until(() => rig.slugs.some((slug) => rig.ordersCreatedSince(slug, clearedAt).length > 0), 15_000, 'a placement after the delay cleared');
   const unknown = metricValue(await rig.metricsText(), 'outcome_maker_orders_unknown_total') - unknownBefore;
   console.log(`[chaos] network: ${unknown} placements or cancels of unknown outcome during the slow phase`);

@@ -8,9 +8,10 @@
  * Invariants: every process the rig spawns is stopped by `close()`; the simulator outlives every bot process;
  * `settle()` polls until every invariant holds or its timeout passes and then reports what still fails.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setPriority } from 'node:os';
+import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import { sharesToRaw } from '../../src/core/units.js';
 import { openLedger } from '../../src/ledger/index.js';
@@ -157,6 +158,12 @@ export class ChaosRig {
 
   get profileId(): number {
     return this.sim.demoAccount.profileId;
+  }
+
+  /** Points the bot's REST calls at `baseUrl` (e.g. a hostile proxy in front of the simulator); the socket stays. */
+  useRestBaseUrl(baseUrl: string): void {
+    const config = z.object({ venue: z.object({}).loose() }).loose().parse(parse(readFileSync(this.paths.configPath, 'utf8')));
+    writeFileSync(this.paths.configPath, stringify({ ...config, venue: { ...config.venue, baseUrl } }));
   }
 
   /** Spawns the bot without waiting for anything (to kill it at a random moment of its start-up). */

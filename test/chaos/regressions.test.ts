@@ -1,0 +1,103 @@
+/**
+ * Fast, deterministic regressions for the bugs the chaos suite found (each fails without its fix):
+ * - a reconciliation stand-in retired by a later, different trade of the same order (crash, then a new fill);
+ * - a placement whose answer was lost in a crash, never linked or caught up at restart;
+ * - a 429 that exhausted its retries without holding the next requests for its Retry-After.
+ * The end-to-end scenarios that found them are the other files of test/chaos.
+ */
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LedgerSync } from '../../src/app/ledger-sync.js';
+import { RateLimitedError } from '../../src/exchange/errors.js';
+import { HttpTransport } from '../../src/exchange/http.js';
+import { RequestLimiter } from '../../src/exchange/limiter.js';
+import { repairLedger } from '../../src/ledger/index.js';
+import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
+import { placeLimit, startClientSim, type ClientSim } from '../support/client-sim.js';
+import { fillInput, memoryLedger, orderInput, T0 } from '../support/ledger-fixtures.js';
+import { startRecordingServer, type RecordingServer } from '../support/recording-server.js';
+
+describe('ledger: a stand-in is retired only by the trade it stood for', () => {
+  it('a new trade first seen MATCHED leaves the stand-in; the missed trade reported MINED retires it', () => {
+    const ledger = memoryLedger();
+    ledger.recordOrder(orderInput({ clientOrderId: 'c1', venueOrderId: 'o1', sizeRaw: 10e6 }));
+    // Restart: the venue says 4 filled while the bot was down; the ledger had nothing.
+    repairLedger(ledger, { orders: [{ orderId: 'o1', filledRaw: 4e6 }] }, { atMs: T0 + 1 });
+    expect(ledger.tokenPosition('btc-100k', 'YES').positionRaw).toBe(4e6);
+    // A new fill after the restart, seen live: MATCHED, then MINED.
+    ledger.recordFill(fillInput({ tradeEventId: 'new', orderId: 'o1', sizeRaw: 3e6, state: 'provisional', atMs: T0 + 2 }));
+    expect(ledger.tokenPosition('btc-100k', 'YES').positionRaw).toBe(7e6);
+    ledger.recordFill(fillInput({ tradeEventId: 'new', orderId: 'o1', sizeRaw: 3e6, state: 'mined', atMs: T0 + 2 }));
+    expect(ledger.tokenPosition('btc-100k', 'YES').positionRaw).toBe(7e6);
+    // The MINED report of the trade missed while down arrives: it takes the stand-in's place.
+    ledger.recordFill(fillInput({ tradeEventId: 'missed', orderId: 'o1', sizeRaw: 4e6, state: 'mined', atMs: T0 }));
+    expect(ledger.tokenPosition('btc-100k', 'YES').positionRaw).toBe(7e6);
+    const live = ledger.fillsForOrder('o1').filter((f) => f.state !== 'failed').map((f) => [f.tradeEventId, f.source, f.sizeRaw]);
+    expect(live).toEqual([
+      ['missed', 'venue', 4e6],
+      ['new', 'venue', 3e6],
+    ]);
+    expect(ledger.verify()).toEqual([]);
+  });
+});
+
+describe('start-up catch-up: a placement whose answer died with the process', () => {
+  let cs: ClientSim;
+  beforeAll(async () => {
+    cs = await startClientSim({ seed: 23 });
+  }, 30_000);
+  afterAll(async () => {
+    await cs?.close();
+  });
+
+  it('is found by clientOrderId, linked, and its fills recorded; one that never reached the venue is closed', async () => {
+    const slug = cs.market.slug;
+    const tokens = cs.signing.tokens;
+    const placed = formatClientOrderId({ botTag: 'chaos', marketKey: marketKey(slug), slot: 'bid-0', sequence: 1 });
+    const lost = formatClientOrderId({ botTag: 'chaos', marketKey: marketKey(slug), slot: 'ask-0', sequence: 2 });
+    const answer = await placeLimit(cs.demo.client, cs.signing, { outcome: 'YES', side: 'BUY', priceTicks: 400, sizeRaw: 10e6, postOnly: true, clientOrderId: placed });
+    // The counterparty takes 4 of it (BUY NO at 0.60 matches BUY YES at 0.40).
+    await placeLimit(cs.counterparty.client, cs.signing, { outcome: 'NO', side: 'BUY', priceTicks: 600, sizeRaw: 4e6 });
+
+    // What the killed process had written: both placements pending, no venue id (the answers never came).
+    const ledger = memoryLedger({ now: () => cs.clock.now() });
+    for (const [clientOrderId, slot] of [[placed, 'bid-0'], [lost, 'ask-0']] as const) {
+      ledger.recordOrder(orderInput({ clientOrderId, marketSlug: slug, slot, tokenId: tokens.yes, priceTicks: 400, sizeRaw: 10e6, status: 'pending-new', atMs: cs.clock.now() }));
+    }
+    const sync = new LedgerSync({ ledger, api: cs.demo.client.api, markets: new Map([[slug, tokens]]), now: () => cs.clock.now(), log: pino({ level: 'silent' }) });
+    await sync.catchUp();
+
+    expect(ledger.getOrder({ clientOrderId: placed })).toMatchObject({ venueOrderId: answer.orderId, remainingRaw: 6e6 });
+    expect(ledger.getOrder({ clientOrderId: lost })?.status).toBe('rejected');
+    expect(ledger.orderFilledTotals([answer.orderId]).get(answer.orderId)).toBe(4e6);
+    expect(ledger.tokenPosition(slug, 'YES').positionRaw).toBe(4e6);
+  }, 30_000);
+});
+
+describe('HTTP: a 429 that gives up still holds the credentials for its Retry-After', () => {
+  let server: RecordingServer;
+  beforeAll(async () => {
+    server = await startRecordingServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('the next request waits out the Retry-After', async () => {
+    server.enqueue({ status: 429, body: { message: 'ThrottlerException: Too Many Requests' }, headers: { 'retry-after': '1' } }, { status: 200, body: {} });
+    const transport = new HttpTransport({
+      baseUrl: server.url,
+      limiter: new RequestLimiter({ maxConcurrent: 2, minTimeMs: 0 }),
+      retry: { maxRateLimitRetries: 0 },
+    });
+    try {
+      const request = { method: 'GET' as const, pathTemplate: '/x', path: '/x', auth: false, priority: 'read' as const };
+      await expect(transport.send(request)).rejects.toBeInstanceOf(RateLimitedError);
+      await transport.send(request);
+      const [first, second] = server.requests;
+      expect(second!.arrivedAt - first!.arrivedAt).toBeGreaterThanOrEqual(950);
+    } finally {
+      transport.close();
+    }
+  }, 10_000);
+});
