@@ -5,7 +5,11 @@
  * simulator's cost does not pollute them:
  *   RSS over time and its slope after warm-up (memory must not grow), CPU seconds per wall second, event-loop delay
  *   p50/p99 (nodejs_eventloop_lag_*), book updates/s, requests/s, 429s (the bot's count and the venue limiter's),
- *   requote latency p50/p99 (outcome_maker_requote_latency_seconds, after warm-up).
+ *   requote latency p50/p99 (outcome_maker_requote_latency_seconds, after warm-up: book change → plan, so it includes
+ *   waiting for the market's previous plan, which waits for the venue's rate limit).
+ * Event-loop delay is prom-client's monitorEventLoopDelay with a 10 ms sampling timer: the figures include those 10 ms
+ * (an idle loop reads ≈ 10.1 ms); `eventLoopExcess*` subtract them. A 429 from the venue's limiter is also checked
+ * against stalls of the simulator's own loop here (test/support/chaos-invariants.ts), which stamp arrivals late.
  *
  *   npx tsx bench/soak.ts [markets] [minutes]        (or SOAK_MARKETS / SOAK_MINUTES; exports run() for bench/all.ts)
  */
@@ -17,6 +21,8 @@ import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { startSimulator, type RunningSimulator } from '../src/sim/index.js';
+import { rateLimitViolations } from '../test/support/chaos-invariants.js';
+import { startStallRecorder } from '../test/support/chaos-stalls.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SAMPLE_EVERY_MS = 5_000;
@@ -107,7 +113,8 @@ function botConfig(sim: RunningSimulator, slugs: readonly string[], dir: string)
     risk: { maxPositionPerToken: 200, maxNetPosition: 100, maxOpenOrders: 4, maxNotional: 50_000, dailyLossLimit: 10_000 },
     metrics: { enabled: true, port: 0 },
     database: { path: join(dir, 'soak.db') },
-    log: { level: 'warn', pretty: false },
+    // info: the 'quoting' line carries the metrics URL.
+    log: { level: 'info', pretty: false },
   };
   const path = join(dir, 'soak.yaml');
   writeFileSync(path, stringify(config));
@@ -144,6 +151,7 @@ function spawnBot(sim: RunningSimulator, configPath: string): { child: ChildProc
     child.stdout?.on('data', onLine);
     child.stderr?.on('data', onLine);
     child.once('exit', (code) => reject(new Error(`the bot exited (${code}) before quoting:\n${tail.join('\n')}`)));
+    setTimeout(() => reject(new Error(`the bot did not quote within 120 s:\n${tail.join('\n')}`)), 120_000).unref();
   });
   return { child, ready };
 }
@@ -179,6 +187,7 @@ export async function run(
     .filter((m) => m.groupSlug === undefined)
     .slice(0, markets)
     .map((m) => m.slug);
+  const stalls = startStallRecorder();
   const dir = mkdtempSync(join(tmpdir(), 'om-soak-'));
   const { child, ready } = spawnBot(sim, botConfig(sim, slugs, dir));
   try {
@@ -206,6 +215,15 @@ export async function run(
     const spanS = last.atS - first.atS;
     const requote = [buckets(scrapes[warmIndex] ?? new Map<string, number>(), 'outcome_maker_requote_latency_seconds'), buckets(scrapes.at(-1) ?? new Map<string, number>(), 'outcome_maker_requote_latency_seconds')] as const;
     const venueLimited = Object.values(sim.control.requestStats()).reduce((sum, s) => sum + s.rateLimited, 0);
+    const token = sim.demoAccount.tokenId;
+    const limited = rateLimitViolations(
+      sim.control.requestLog().filter((r) => r.tokenId === token),
+      { minIntervalMs: 300, stalls: stalls.stalls },
+    );
+    const latency = (q: number): number | string => {
+      const seconds = quantileBetween(requote[0], requote[1], q);
+      return seconds === Number.POSITIVE_INFINITY ? '> 2500' : round(seconds * 1000, 1);
+    };
     return {
       markets,
       minutes,
@@ -217,12 +235,15 @@ export async function run(
       eventLoopDelayP50Ms: round(median(samples.map((s) => s.lagP50Ms)), 2),
       eventLoopDelayP99Ms: round(median(samples.map((s) => s.lagP99Ms)), 2),
       eventLoopDelayP99WorstMs: round(Math.max(...samples.map((s) => s.lagP99Ms)), 2),
+      eventLoopExcessP50Ms: round(median(samples.map((s) => s.lagP50Ms)) - 10, 2),
+      eventLoopExcessP99Ms: round(median(samples.map((s) => s.lagP99Ms)) - 10, 2),
       bookUpdatesPerSecond: round((last.bookUpdates - first.bookUpdates) / spanS, 1),
       requestsPerSecond: round((last.requests - first.requests) / spanS, 2),
       rateLimited429: last.limited,
       venueLimiter429: venueLimited,
-      requoteLatencyP50Ms: round(quantileBetween(requote[0], requote[1], 0.5) * 1000, 1),
-      requoteLatencyP99Ms: round(quantileBetween(requote[0], requote[1], 0.99) * 1000, 1),
+      venueLimiter429NotExplainedByStalls: limited.violations.length,
+      requoteLatencyP50Ms: latency(0.5),
+      requoteLatencyP99Ms: latency(0.99),
     };
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
@@ -232,6 +253,7 @@ export async function run(
       await exited;
       clearTimeout(timer);
     }
+    stalls.stop();
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -301,7 +301,9 @@ export class Bot {
     // More often than the guard's grace, or a quiet but healthy market flaps to halted between two confirmations.
     this.every(Math.min(1_000, Math.max(100, Math.floor((config.risk.staleGraceSec * 1000) / 2))), confirmFreshness);
     // Order events sent while the socket was down (or frozen until the watchdog reconnected it) are never redelivered:
-    // after every RE-connect the executor re-reads its orders and the ledger catches up from REST.
+    // after every RE-connect the executor re-reads its orders and the ledger catches up from REST. After the FIRST
+    // connect the ledger catches up once more too: fills between the start-up catch-up and the subscription had no
+    // socket to arrive on.
     let connectedBefore = false;
     feed.onStateChange((state) => {
       if (state.status !== 'connected') {
@@ -309,13 +311,15 @@ export class Bot {
         return;
       }
       staleGuard.socketUp();
-      if (connectedBefore && !this.stopping) {
-        const resyncs = [...this.infos.keys()].map((slug) =>
-          executor.resync(slug).catch((error: unknown) => this.log.warn({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'resync after reconnect failed')),
-        );
+      if (!this.stopping) {
+        const resyncs = connectedBefore
+          ? [...this.infos.keys()].map((slug) =>
+              executor.resync(slug).catch((error: unknown) => this.log.warn({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'resync after reconnect failed')),
+            )
+          : [];
         void Promise.all(resyncs)
           .then(() => (this.stopping ? 0 : ledgerSync.afterGap()))
-          .catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'ledger catch-up after reconnect failed; the periodic check will retry'));
+          .catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'ledger catch-up after (re)connect failed; the periodic check will retry'));
       }
       connectedBefore = true;
     });
@@ -607,7 +611,10 @@ export class Bot {
     }
     const ledger = this.ledger;
     if (!ledger) return;
-    if (previous === null) {
+    // An order adopted after a restart is already in the ledger, with details the venue's listing does not carry
+    // (postOnly, order type): bring its state up to date instead of recording it anew (which would be a conflict).
+    const adoptedKnown = previous === null && ledger.getOrder({ clientOrderId: order.clientOrderId }) !== null;
+    if (previous === null && !adoptedKnown) {
       ledger.recordOrder({
         clientOrderId: order.clientOrderId,
         ...(order.orderId === null ? {} : { venueOrderId: order.orderId }),

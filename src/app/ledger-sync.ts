@@ -40,7 +40,14 @@ export class LedgerSync {
   /** Start-up catch-up: compare and repair at once. Returns the number of repair actions. */
   async catchUp(): Promise<number> {
     const view = await this.venueView(true);
-    const result = repairLedger(this.options.ledger, view, { atMs: this.options.now() });
+    // Statuses and positions are two reads, and the previous run's orders still rest: one that fills between them
+    // makes the positions disagree with the orders, and adjusting a position to that would count the fill twice once
+    // its order's fill is caught up. The statuses are read again after the positions; if any moved, only the orders
+    // are repaired now (the periodic check, with its two sightings, takes care of the positions).
+    const again = await this.readOrderFills(view.orders.map((o) => ({ orderId: o.orderId })), false);
+    const moved = again.some((o) => view.orders.find((p) => p.orderId === o.orderId)?.filledRaw !== o.filledRaw);
+    if (moved) this.options.log.info('orders filled during the start-up catch-up: positions are left to the periodic check');
+    const result = repairLedger(this.options.ledger, moved ? { orders: again } : view, { atMs: this.options.now() });
     for (const action of result.actions) this.options.log.warn({ action }, 'ledger caught up from the venue');
     for (const mismatch of result.remaining) this.options.log.error({ mismatch }, 'ledger mismatch left unrepaired');
     return result.actions.length;
@@ -103,6 +110,27 @@ export class LedgerSync {
     });
   }
 
+  /** Filled size per order from `POST /orders/status/batch`; `settle` also brings the ledger's order records up to date. */
+  private async readOrderFills(list: readonly OrderLookup[], settle: boolean): Promise<VenueOrderFill[]> {
+    const orders: VenueOrderFill[] = [];
+    for (let start = 0; start < list.length; start += STATUS_BATCH) {
+      const chunk = list.slice(start, start + STATUS_BATCH);
+      const results = await this.options.api.getOrderStatuses(chunk);
+      for (const result of results) {
+        const lookup = chunk[result.index];
+        if (settle && lookup !== undefined) this.settleOrderRecord(lookup, result);
+        const order = result.data?.order;
+        if (result.status !== 'found' || !order || order.originalSizeRaw === null || order.remainingSizeRaw === null) continue;
+        orders.push({
+          orderId: result.data?.orderId ?? order.id,
+          ...(order.clientOrderId === null ? {} : { clientOrderId: order.clientOrderId }),
+          filledRaw: Math.max(0, order.originalSizeRaw - order.remainingSizeRaw),
+        });
+      }
+    }
+    return orders;
+  }
+
   private async venueView(includePending: boolean, withPositions = true): Promise<VenueView> {
     const { ledger, api } = this.options;
     const ids = new Set<string>();
@@ -117,23 +145,8 @@ export class LedgerSync {
     }
     const since = this.options.now() - (this.options.recentWindowMs ?? 10 * 60_000);
     for (const order of ledger.recentlyActiveOrders(since)) if (order.venueOrderId) ids.add(order.venueOrderId);
-    const orders: VenueOrderFill[] = [];
     const list: OrderLookup[] = [...[...ids].map((orderId) => ({ orderId })), ...[...unlinked].map((clientOrderId) => ({ clientOrderId }))];
-    for (let start = 0; start < list.length; start += STATUS_BATCH) {
-      const chunk = list.slice(start, start + STATUS_BATCH);
-      const results = await api.getOrderStatuses(chunk);
-      for (const result of results) {
-        const lookup = chunk[result.index];
-        if (includePending && lookup !== undefined) this.settleOrderRecord(lookup, result);
-        const order = result.data?.order;
-        if (result.status !== 'found' || !order || order.originalSizeRaw === null || order.remainingSizeRaw === null) continue;
-        orders.push({
-          orderId: result.data?.orderId ?? order.id,
-          ...(order.clientOrderId === null ? {} : { clientOrderId: order.clientOrderId }),
-          filledRaw: Math.max(0, order.originalSizeRaw - order.remainingSizeRaw),
-        });
-      }
-    }
+    const orders = await this.readOrderFills(list, includePending);
     if (!withPositions) return { orders };
     const positions: VenuePosition[] = [];
     for (const position of await api.getPositions()) {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
 import {
+  exposureUtilization,
   exposureViolations,
   fillViolations,
   modeViolations,
@@ -108,6 +109,12 @@ describe('exposure within the limits', () => {
   it('passes a position plus live orders inside every limit', () => {
     const market = { marketSlug: SLUG, yesRaw: 5_000_000, noRaw: 0, costRaw: 2_500_000, live: [live('a', null, { remainingRaw: 3_000_000 })] };
     expect(exposureViolations([market], limits, 't')).toEqual([]);
+  });
+
+  it('reports the highest share of a position limit used', () => {
+    const market = { marketSlug: SLUG, yesRaw: 5_000_000, noRaw: 0, costRaw: 0, live: [live('a', null, { remainingRaw: 3_000_000 })] };
+    expect(exposureUtilization([market], limits)).toBe(1); // worst-case YES − NO 8 of 8
+    expect(exposureUtilization([{ ...market, live: [] }], limits)).toBeCloseTo(5 / 8);
   });
 
   it('names each limit the worst case breaks', () => {

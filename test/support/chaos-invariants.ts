@@ -186,6 +186,23 @@ export function exposureViolations(markets: readonly MarketExposure[], limits: E
   return out;
 }
 
+/** The highest share of a limit the worst case used (1 = at a limit): shows the exposure check had teeth. */
+export function exposureUtilization(markets: readonly MarketExposure[], limits: ExposureLimits): number {
+  let highest = 0;
+  for (const m of markets) {
+    const sum = (pick: (o: VenueLiveOrder) => boolean): number => m.live.filter(pick).reduce((total, o) => total + o.remainingRaw, 0);
+    const net = m.yesRaw - m.noRaw;
+    highest = Math.max(
+      highest,
+      (m.yesRaw + sum((o) => o.side === 'BUY' && o.outcome === 'YES')) / limits.maxPositionPerTokenRaw,
+      (m.noRaw + sum((o) => o.side === 'BUY' && o.outcome === 'NO')) / limits.maxPositionPerTokenRaw,
+      (net + sum((o) => (o.outcome === 'YES') === (o.side === 'BUY'))) / limits.maxNetPositionRaw,
+      (-net + sum((o) => (o.outcome === 'YES') !== (o.side === 'BUY'))) / limits.maxNetPositionRaw,
+    );
+  }
+  return highest;
+}
+
 /** A request the venue logged. */
 export interface LoggedRequest {
   readonly atMs: number;

@@ -19,6 +19,7 @@ import type { RunningSimulator, StartSimulatorOptions } from '../../src/sim/inde
 import type { SyntheticOptions } from '../../src/sim/engine/index.js';
 import { isQuotingLine, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig, type BotConfigOverrides, type BotProcess } from './bot-process.js';
 import {
+  exposureUtilization,
   exposureViolations,
   fillViolations,
   modeViolations,
@@ -37,6 +38,7 @@ import {
   type VenueFill,
   type VenueLiveOrder,
 } from './chaos-invariants.js';
+import { startStallRecorder, type StallRecorder } from './chaos-stalls.js';
 
 export const CHAOS_BOT_TAG = 'chaos';
 
@@ -87,9 +89,23 @@ const fillRowSchema = z.object({
   kind: z.enum(['trade', 'adjustment']),
 });
 
-const STALL_PROBE_MS = 2;
-
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Error lines that mean a bug whatever the scenario (a hook or a component threw): the chaos faults explain venue
+ * failures, never these.
+ */
+const BUG_MESSAGES = [
+  'onFill failed',
+  'onOrderChange failed',
+  'order event failed',
+  'plan failed',
+  'observer hook failed',
+  'quote cycle failed',
+  'status lookup loop failed',
+  'could not record the resolution in the ledger',
+  'strategy threw',
+];
 
 /** The bot's config for chaos: tight limits, fast polls and watchdogs, the chaos tag. */
 export function chaosOverrides(extra: BotConfigOverrides = {}): BotConfigOverrides {
@@ -115,10 +131,11 @@ export class ChaosRig {
   private flowTimer: NodeJS.Timeout | null = null;
   private sampleTimer: NodeJS.Timeout | null = null;
   private samples = 0;
+  /** Highest share of a position limit the worst case reached in any sample (1 = at the limit). */
+  peakUtilization = 0;
   private readonly processes: BotProcess[] = [];
   /** Stalls of this process's event loop (the simulator's), for telling rate-limit noise from real 429s. */
-  readonly stalls: LoopStall[] = [];
-  private readonly stallTimer: NodeJS.Timeout;
+  private readonly stallRecorder: StallRecorder = startStallRecorder();
 
   private constructor(
     readonly name: string,
@@ -128,13 +145,10 @@ export class ChaosRig {
     readonly paths: { readonly configPath: string; readonly dbPath: string; readonly dir: string },
     private readonly flowStepMs: number,
     private readonly connections: { readonly count: number },
-  ) {
-    let last = Date.now();
-    this.stallTimer = setInterval(() => {
-      const now = Date.now();
-      if (now - last > STALL_PROBE_MS + 3) this.stalls.push({ endMs: now, ms: now - last - STALL_PROBE_MS });
-      last = now;
-    }, STALL_PROBE_MS);
+  ) {}
+
+  get stalls(): readonly LoopStall[] {
+    return this.stallRecorder.stalls;
   }
 
   static async start(options: ChaosRigOptions): Promise<ChaosRig> {
@@ -217,7 +231,9 @@ export class ChaosRig {
     if (this.sampleTimer) return;
     this.sampleTimer = setInterval(() => {
       this.samples += 1;
-      this.exposure.push(...exposureViolations(this.marketExposure(), CHAOS_LIMITS, `sample ${this.samples}`));
+      const markets = this.marketExposure();
+      this.exposure.push(...exposureViolations(markets, CHAOS_LIMITS, `sample ${this.samples}`));
+      this.peakUtilization = Math.max(this.peakUtilization, exposureUtilization(markets, CHAOS_LIMITS));
     }, everyMs);
   }
 
@@ -257,7 +273,8 @@ export class ChaosRig {
     console.log(
       `[chaos] ${this.name} / ${label}: ${report.violations.length === 0 ? 'ok' : `${report.violations.length} VIOLATIONS`}; ` +
         `${report.venueFills} fills (${report.standIns} via reconciliation stand-ins), ${report.liveOrders} live orders, ` +
-        `${requests.length} requests, ${this.sampleCount} exposure samples, ${report.rateLimitNoise.length} limiter 429s explained by simulator stalls`,
+        `${requests.length} requests, ${this.sampleCount} exposure samples (peak ${Math.round(this.peakUtilization * 100)}% of a position limit), ` +
+        `${report.rateLimitNoise.length} limiter 429s explained by simulator stalls`,
     );
     if (report.violations.length > 0) {
       throw new Error(`[${this.name} / ${label}, seed ${this.seed}] invariants violated:\n  ${report.violations.slice(0, 30).join('\n  ')}\n${this.tail(20)}`);
@@ -372,6 +389,7 @@ export class ChaosRig {
       ...modeViolations(requests, this.windows, { maxInFlight: 2, graceMs: 250 }),
       ...this.exposure,
       ...this.sim.control.invariants().map((v) => `simulator invariant: ${v}`),
+      ...this.processes.flatMap((p) => p.lines.filter((line) => BUG_MESSAGES.some((m) => line.includes(`"msg":"${m}`))).map((line) => `bot error: ${line.slice(0, 400)}`)),
     ];
     return { violations, liveOrders: live.length, venueFills: venueFills.length, standIns: fills.standIns, rateLimitNoise: limited.noise };
   }
@@ -415,7 +433,7 @@ export class ChaosRig {
       mkdirSync(logDir, { recursive: true });
       writeFileSync(join(logDir, `${this.name.replace(/[^a-z0-9-]/gi, '_')}-${this.seed}.log`), this.tail(Number.MAX_SAFE_INTEGER));
     }
-    clearInterval(this.stallTimer);
+    this.stallRecorder.stop();
     this.flowOff();
     this.stopSampling();
     for (const bot of this.processes) await bot.stop('SIGKILL', 2_000);
