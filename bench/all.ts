@@ -38,7 +38,8 @@ const BASELINES: Readonly<Record<string, string>> = {
   'ledger.fills/s*': 'fills arrive at most at the venue rate (≤ 3.3 placements/s, a few fills each)',
   'sim-server.place_sequential_per_s': `the bot needs ≤ 3.3/s (${VENUE_RATE})`,
   'sim-engine.syntheticInvariantViolations': '0',
-  'soak.rssSlopeAfterWarmupMbPerMin': '≈ 0 MB/min after warm-up (no growth)',
+  'soak.rssSlopeAfterWarmupMbPerMin': '≈ 0 MB/min after warm-up (no growth); a 1-minute soak mostly sees GC saw-tooth',
+  'soak.rssFloorSlopeMbPerMin': '≈ 0 MB/min (needs ≥ 3 min after warm-up: SOAK_MINUTES)',
   'soak.rateLimited429': '0 in normal operation',
   'soak.venueLimiter429NotExplainedByStalls': '0 (the bot never outpaces the venue)',
   'soak.requestsPerSecond': VENUE_RATE,
@@ -63,8 +64,15 @@ function peerComparison(figures: Readonly<Record<string, number | string>>, figu
   const metric = figure.slice(dot + 1);
   const peers = Object.keys(figures)
     .filter((key) => key !== figure && key.endsWith(`.${metric}`) && key.indexOf('.') === key.length - metric.length - 1)
-    .map((key) => `${key.slice(0, key.indexOf('.'))} ${String(figures[key])}`);
+    .map((key) => `${key.slice(0, key.indexOf('.'))} ${show(figures[key])}`);
   return peers.length === 0 ? '' : `vs ${peers.join(', ')}`;
+}
+
+/** Numbers grouped, at most 3 decimals; long strings cut at 70 characters. */
+function show(value: number | string | undefined): string {
+  if (typeof value === 'number') return value.toLocaleString('en-US', { maximumFractionDigits: 3 });
+  const text = value ?? '—';
+  return text.length > 70 ? `${text.slice(0, 69)}…` : text;
 }
 
 function isBenchModule(value: unknown): value is BenchModule {
@@ -116,7 +124,7 @@ async function main(): Promise<void> {
       const figures = await quietly(() => module.run());
       for (const [figure, value] of Object.entries(figures)) {
         const compare = [baselineFor(name, figure), peerComparison(figures, figure)].filter((text) => text !== '').join('; ');
-        rows.push({ benchmark: name, figure, value: typeof value === 'number' ? value.toLocaleString('en-US', { maximumFractionDigits: 3 }) : value, compare });
+        rows.push({ benchmark: name, figure, value: show(value), compare });
       }
       rows.push({ benchmark: name, figure: '(wall time)', value: `${((Date.now() - started) / 1000).toFixed(1)} s`, compare: '' });
     } catch (error) {

@@ -3,7 +3,9 @@
  * N markets (default 50) of synthetic flow for M minutes (default 2), at the venue's real rate limits. The bot's own
  * figures come from its /metrics (its process alone: prom-client's process and Node metrics, and the bot's), so the
  * simulator's cost does not pollute them:
- *   RSS over time and its slope after warm-up (memory must not grow), CPU seconds per wall second, event-loop delay
+ *   RSS over time and its slope after warm-up (memory must not grow; also the slope of each minute's lowest RSS, the
+ *   floor the GC returns to, which a saw-tooth cannot fake — it needs ≥ 3 minutes after warm-up), CPU seconds per
+ *   wall second, event-loop delay
  *   p50/p99 (nodejs_eventloop_lag_*), book updates/s, requests/s, 429s (the bot's count and the venue limiter's),
  *   requote latency p50/p99 (outcome_maker_requote_latency_seconds, after warm-up: book change → plan, so it includes
  *   waiting for the market's previous plan, which waits for the venue's rate limit).
@@ -94,6 +96,17 @@ function slopeMbPerMin(samples: readonly Sample[]): number {
   const num = samples.reduce((s, p) => s + (p.atS - mx) * (p.rssMb - my), 0);
   const den = samples.reduce((s, p) => s + (p.atS - mx) ** 2, 0);
   return den === 0 ? 0 : (num / den) * 60;
+}
+
+/** Slope of the lowest RSS of each minute (after warm-up), MB per minute: the floor the GC returns to. */
+function floorSlopeMbPerMin(samples: readonly Sample[]): number {
+  const floors = new Map<number, Sample>();
+  for (const sample of samples) {
+    const minute = Math.floor(sample.atS / 60);
+    const floor = floors.get(minute);
+    if (floor === undefined || sample.rssMb < floor.rssMb) floors.set(minute, sample);
+  }
+  return slopeMbPerMin([...floors.values()]);
 }
 
 const median = (values: readonly number[]): number => {
@@ -231,6 +244,7 @@ export async function run(
       rssEndMb: round(last.rssMb, 1),
       rssMaxMb: round(Math.max(...samples.map((s) => s.rssMb)), 1),
       rssSlopeAfterWarmupMbPerMin: round(slopeMbPerMin(warm), 2),
+      rssFloorSlopeMbPerMin: round(floorSlopeMbPerMin(warm), 2),
       cpuSecondsPerWallSecond: round((last.cpuSeconds - first.cpuSeconds) / spanS, 3),
       eventLoopDelayP50Ms: round(median(samples.map((s) => s.lagP50Ms)), 2),
       eventLoopDelayP99Ms: round(median(samples.map((s) => s.lagP99Ms)), 2),
