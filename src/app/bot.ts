@@ -44,6 +44,7 @@ import { toOrderEventInput } from './order-event-adapter.js';
 import { resolveMarkets } from './markets.js';
 import { wireTelemetry } from './telemetry.js';
 import { LedgerSync } from './ledger-sync.js';
+import { Settler } from '../settlement/settler.js';
 
 export interface BotOptions {
   readonly dryRun: boolean;
@@ -85,6 +86,7 @@ export class Bot {
   private modeGate: TradingModeGate | null = null;
   private killSwitch: KillSwitch | null = null;
   private staleGuard: StaleGuard | null = null;
+  private settler: Settler | null = null;
   private metricsServer: { close(): Promise<void>; url: string } | null = null;
   private readonly fillDetails = new Map<string, FillDetail>();
   private readonly recentFills = new Map<string, FillView[]>();
@@ -224,6 +226,21 @@ export class Bot {
     } catch (error) {
       this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'ledger catch-up failed; the periodic check will retry');
     }
+    // Resolved markets: their payout into the ledger and, for a server-managed wallet, redeemed once (src/settlement).
+    // Once quoting runs (end of start), it resumes what the previous run left unredeemed and checks the held
+    // markets this run does not trade.
+    const settler = new Settler({
+      api: client.api,
+      ledger,
+      scheduler: this.scheduler,
+      log: componentLogger(this.log, 'settlement'),
+      redeem: config.redemption.mode,
+      dryRun: this.options.dryRun,
+      retry: { initialMs: config.redemption.retryInitialSec * 1000, maxMs: config.redemption.retryMaxSec * 1000 },
+      conditionIds: new Map(markets.map((m) => [m.slug, m.conditionId])),
+      observer: { onResult: (market, result, amountRaw) => this.metrics.redemption(market, result, amountRaw), onPending: (count) => this.metrics.redemptionsPending(count) },
+    });
+    this.settler = settler;
     // executor.start() reads the trading mode first; periodic polling starts once quoting does (below).
     const sync = await executor.start();
     for (const report of sync) {
@@ -405,6 +422,7 @@ export class Bot {
     runner.start();
     modeGate.start();
     this.armExpiryStops(runner);
+    settler.resume(new Set(this.markets.keys()));
   }
 
   /** Resolves after the first quote cycle in every market with a book. */
@@ -427,6 +445,7 @@ export class Bot {
     for (const cancel of this.timers) cancel();
     this.killSwitch?.stop();
     this.staleGuard?.stop();
+    this.settler?.stop();
     this.modeGate?.stop();
     let clean = true;
     if (this.executor) {
@@ -645,17 +664,9 @@ export class Bot {
     this.resolved.add(slug);
     this.log.warn({ market: slug }, 'market resolved: canceling its orders, no more quotes');
     void this.executor?.submit(slug, []);
-    // The ledger values the holdings at the payout from now on (winner 1, loser 0) instead of the last mid.
-    const index = frame.winningIndex;
-    if (index !== 0 && index !== 1) {
-      this.log.warn({ market: slug, winningIndex: index }, 'resolution without a winning outcome (payout split?): not recorded in the ledger');
-      return;
-    }
-    try {
-      this.ledger?.recordResolution(slug, { winningOutcomeIndex: index }, frame.resolutionDateMs ?? this.scheduler.now());
-    } catch (error) {
-      this.log.error({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'could not record the resolution in the ledger');
-    }
+    // The ledger values the holdings at the payout from now on (winner 1, loser 0) instead of the last mid; the
+    // settler records it (reading the venue when the frame names no winner) and redeems once the payout is posted.
+    this.settler?.resolved(slug, frame.winningIndex, frame.resolutionDateMs ?? this.scheduler.now());
   }
 
   private openOrders(): TrackedOrder[] {

@@ -11,13 +11,30 @@
  * - Periodic check: the same comparison; a mismatch is logged with both values and counted at once, but repaired
  *   only when the same mismatch is seen on two consecutive checks, so a fill still in flight on the socket is never
  *   recorded twice.
+ * - Stale provisional fills (MATCHED, then no MINED/FAILED for `staleProvisionalMs`, default 5 min: a killed process
+ *   or a dropped frame). A key whose stale fills the venue balance counts, or excludes, agrees with the venue, so it
+ *   is never a mismatch: the ledger's separate pass (`settleStaleProvisional`) handles it. The start-up catch-up
+ *   settles them at once (inside `repairLedger`). The periodic check runs the pass every time: confirming a fill the
+ *   venue already counts changes no balance, so it is safe at once; failing one (the venue balance excludes it)
+ *   moves the balance, so it waits for the same verdict on two consecutive checks, like any other repair. The
+ *   feed-gap repair has no balances, so it never settles them.
  *
  * Owns: nothing but the schedule; the comparison and repair rules are the ledger's (src/ledger/reconcile.ts).
  */
 import type { Logger } from 'pino';
 import type { ExchangeApi, OrderLookup } from '../exchange/api.js';
 import type { OrderStatusResult } from '../exchange/wire.js';
-import { reconcile, repairLedger, type LedgerStore, type VenueOrderFill, type VenuePosition, type VenueView } from '../ledger/index.js';
+import {
+  reconcile,
+  repairLedger,
+  settleStaleProvisional,
+  type LedgerStore,
+  type Mismatch,
+  type StaleProvisional,
+  type VenueOrderFill,
+  type VenuePosition,
+  type VenueView,
+} from '../ledger/index.js';
 
 export interface LedgerSyncOptions {
   readonly ledger: LedgerStore;
@@ -28,12 +45,22 @@ export interface LedgerSyncOptions {
   readonly log: Logger;
   /** Orders active within this window are re-checked by each periodic pass. */
   readonly recentWindowMs?: number;
+  /** A fill provisional this long is settled from the venue's balances (default: the ledger's, 5 min). */
+  readonly staleProvisionalMs?: number;
 }
 
 const STATUS_BATCH = 50;
 
+/** Identity of a stale verdict across checks: the same key, balances and fills. */
+function staleSighting(key: StaleProvisional): string {
+  const fills = key.fills.map((f) => [f.tradeEventId, f.orderId, f.sizeRaw]);
+  return JSON.stringify([key.verdict, key.marketSlug, key.token, key.venueRaw, key.ledgerRaw, key.pendingRaw, fills]);
+}
+
 export class LedgerSync {
   private previous = new Set<string>();
+  /** Stale verdicts left undecided by the previous check: a 'failed' one seen again is acted on. */
+  private previousStale = new Set<string>();
 
   constructor(private readonly options: LedgerSyncOptions) {}
 
@@ -47,7 +74,7 @@ export class LedgerSync {
     const again = await this.readOrderFills(view.orders.map((o) => ({ orderId: o.orderId })), false);
     const moved = again.some((o) => view.orders.find((p) => p.orderId === o.orderId)?.filledRaw !== o.filledRaw);
     if (moved) this.options.log.info('orders filled during the start-up catch-up: positions are left to the periodic check');
-    const result = repairLedger(this.options.ledger, moved ? { orders: again } : view, { atMs: this.options.now() });
+    const result = repairLedger(this.options.ledger, moved ? { orders: again } : view, { atMs: this.options.now(), ...this.staleOption() });
     for (const action of result.actions) this.options.log.warn({ action }, 'ledger caught up from the venue');
     for (const mismatch of result.remaining) this.options.log.error({ mismatch }, 'ledger mismatch left unrepaired');
     return result.actions.length;
@@ -69,19 +96,45 @@ export class LedgerSync {
     return result.actions.length;
   }
 
-  /** Periodic check: report every mismatch; repair the ones that persisted since the previous check. */
+  /**
+   * Periodic check: settle stale provisional fills (confirm at once, fail on the second sighting), then report every
+   * mismatch and repair the ones that persisted since the previous check.
+   */
   async check(): Promise<{ mismatches: number; repaired: number }> {
     const view = await this.venueView(false);
-    const { mismatches } = reconcile(this.options.ledger, view, { atMs: this.options.now() });
+    const seenStale = this.previousStale;
+    const failStale = (key: StaleProvisional) => seenStale.has(staleSighting(key));
+    const stale = settleStaleProvisional(this.options.ledger, view, { atMs: this.options.now(), failStale, ...this.staleOption() });
+    for (const action of stale.actions) this.options.log.warn({ action }, 'stale provisional fill settled from the venue balance');
+    // Undecided keys stay until they change (each logged once); a 'failed' one not acted on is failed if seen again.
+    const undecided = stale.stale.filter((key) => key.verdict === 'ambiguous' || (key.verdict === 'failed' && !failStale(key)));
+    for (const key of undecided) {
+      if (seenStale.has(staleSighting(key))) continue;
+      const what = key.verdict === 'failed' ? 'the venue does not count them: failed if seen again' : 'left undecided';
+      this.options.log.warn({ stale: key }, `stale provisional fills: ${what}`);
+    }
+    this.previousStale = new Set(undecided.map(staleSighting));
+    const { mismatches } = reconcile(this.options.ledger, view, { atMs: this.options.now(), ...this.staleOption() });
     const keys = new Set(mismatches.map((m) => JSON.stringify(m)));
-    const persistent = [...keys].some((key) => this.previous.has(key));
-    this.previous = keys;
+    const seenBefore = this.previous;
+    const persistent = [...keys].some((key) => seenBefore.has(key));
     for (const mismatch of mismatches) this.options.log.warn({ mismatch }, 'ledger and venue disagree');
-    if (!persistent) return { mismatches: mismatches.length, repaired: 0 };
-    const result = repairLedger(this.options.ledger, view, { atMs: this.options.now() });
+    if (!persistent) {
+      this.previous = keys;
+      return { mismatches: mismatches.length, repaired: stale.actions.length };
+    }
+    // Only the mismatches seen on the previous check too are repaired (a first sighting may be a fill still in flight);
+    // the stale pass inside the repair follows the same rule: a 'failed' verdict seen for the first time waits.
+    const repairOnly = (mismatch: Mismatch): boolean => seenBefore.has(JSON.stringify(mismatch));
+    const result = repairLedger(this.options.ledger, view, { atMs: this.options.now(), failStale, repairOnly, ...this.staleOption() });
     for (const action of result.actions) this.options.log.warn({ action }, 'ledger repaired from the venue');
-    this.previous = new Set();
-    return { mismatches: mismatches.length, repaired: result.actions.length };
+    // First sightings wait for the next check.
+    this.previous = new Set([...keys].filter((key) => !seenBefore.has(key)));
+    return { mismatches: mismatches.length, repaired: stale.actions.length + result.actions.length };
+  }
+
+  private staleOption(): { staleProvisionalMs?: number } {
+    return this.options.staleProvisionalMs === undefined ? {} : { staleProvisionalMs: this.options.staleProvisionalMs };
   }
 
   /**

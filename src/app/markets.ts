@@ -4,8 +4,10 @@
  * trading on the simulator). Reads the venue once at start-up.
  *
  * Invariant: only tradable markets are returned (venue and tokens present, not resolved, not expired); a slug
- * named explicitly that is not tradable, or not found, is an error naming it, not a silent skip. A listing entry
- * may lack the venue (the spec returns it with GET /markets/{slug}): such entries are judged on their details.
+ * named explicitly that is not found, or lacks its venue or tokens, is an error naming it, not a silent skip. A
+ * named market that has ended (resolved or expired) is skipped with a warning naming it: a bot restarted after
+ * one of its markets resolved keeps quoting the others (the settler redeems the resolved one). A listing entry may
+ * lack the venue (the spec returns it with GET /markets/{slug}): such entries are judged on their details.
  */
 import type { Logger } from 'pino';
 import type { MarketsConfig } from '../config/types.js';
@@ -75,7 +77,11 @@ export async function resolveMarkets(api: ExchangeApi, config: MarketsConfig, lo
   const excluded = new Set(config.exclude);
   for (const slug of config.slugs) {
     const market = await marketNamed(api, slug);
-    if (!isTradable(market)) throw new MarketSelectionError(slug, 'is not tradable (resolved, expired, or missing venue or tokens)');
+    if (market.resolved || market.expired) {
+      log.warn({ market: slug, resolved: market.resolved, expired: market.expired }, 'a market named in the config has ended: not quoted');
+      continue;
+    }
+    if (!isTradable(market)) throw new MarketSelectionError(slug, 'is not tradable (missing venue or tokens)');
     chosen.set(slug, market);
   }
   const everything = config.slugs.length === 0 && config.groups.length === 0 && select === null;

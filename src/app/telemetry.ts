@@ -49,6 +49,9 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
         metrics.httpRequest(endpoint, status, ms);
       },
       onRetry: (endpoint, reason) => metrics.httpRetry(endpoint, RETRY_REASONS[reason] ?? 'server_error'),
+      // Counted here, once per answer; not logged here: the caller that gets the error logs it (its message names the
+      // endpoint, the field and the value), so a second line would only repeat it.
+      onInvalidAnswer: (endpoint) => metrics.invalidAnswer(endpoint),
       onQueueDepth: (depth) => metrics.limiterQueueDepth(depth),
       onQueueWait: (_priority, ms) => metrics.limiterWaited(ms),
     },

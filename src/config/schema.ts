@@ -326,6 +326,16 @@ const rootShape = z.strictObject({
   risk: risk.prefault({}),
   rateLimits: rateLimits.prefault({}),
   maintenance: z.strictObject({ pollIntervalSec: positiveSeconds(30, 3600) }).prefault({}),
+  redemption: z
+    .strictObject({
+      mode: z.enum(['auto', 'off'], { error: 'expected "auto" (redeem through the API; a 403 turns it off) or "off"' }).default('auto'),
+      retryInitialSec: positiveSeconds(30, 3600),
+      retryMaxSec: positiveSeconds(600, 86_400),
+    })
+    .superRefine((r, ctx) => {
+      if (r.retryMaxSec < r.retryInitialSec) ctx.addIssue({ code: 'custom', path: ['retryMaxSec'], message: 'must be at least retryInitialSec', input: r.retryMaxSec });
+    })
+    .prefault({}),
   metrics: z
     .strictObject({
       enabled: z.boolean().default(true),
@@ -417,6 +427,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     },
     rateLimits: c.rateLimits,
     maintenance: c.maintenance,
+    redemption: c.redemption,
     metrics: c.metrics,
     database: { path: databasePath },
     log: c.log,

@@ -194,6 +194,14 @@ export interface MaintenanceConfig {
   readonly pollIntervalSec: number;
 }
 
+export interface RedemptionConfig {
+  /** 'auto': redeem resolved markets' winnings through the API (server-managed wallets; a 403 turns it off); 'off': never. */
+  readonly mode: 'auto' | 'off';
+  /** First wait before retrying a redemption the venue cannot do yet (payout not posted); doubles up to retryMaxSec. */
+  readonly retryInitialSec: number;
+  readonly retryMaxSec: number;
+}
+
 export interface MetricsConfig {
   /** Serve /metrics, /healthz, /readyz and the resume control endpoint. */
   readonly enabled: boolean;
@@ -240,6 +248,7 @@ export interface AppConfig {
   readonly risk: RiskConfig;
   readonly rateLimits: RateLimitsConfig;
   readonly maintenance: MaintenanceConfig;
+  readonly redemption: RedemptionConfig;
   readonly metrics: MetricsConfig;
   readonly database: DatabaseConfig;
   readonly log: LogConfig;

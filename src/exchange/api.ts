@@ -1,23 +1,18 @@
 /**
  * The venue's REST endpoints over an HttpTransport: arguments checked against the spec before anything is sent,
- * every answer validated (wire.ts) and returned as typed domain values.
+ * every answer validated (wire.ts, run inside `HttpTransport.request`, which reports each failure to the observer
+ * once) and returned as typed domain values.
  *
  * Owns: paths, query parameters, priorities (cancel > place > read), which requests are signed, delegation per
- * endpoint (delegation.ts), and the placement rule that an answer the client cannot read is an unknown outcome.
+ * endpoint (delegation.ts), and marking placements so that an answer the client cannot read is an unknown outcome.
  *
  * Invariants: a RequestInputError means nothing was sent; public endpoints are sent unsigned; path segments and
  * query values are encoded once and that exact text is what is signed.
  */
 import { isAddress } from 'viem';
-import {
-  OutcomeUnknownError,
-  RequestInputError,
-  ResponseValidationError,
-  endpointLabel,
-  type EndpointRef,
-  type HttpMethod,
-} from './errors.js';
+import { RequestInputError, endpointLabel, type EndpointRef } from './errors.js';
 import { checkProfileId, delegationParts, placementOwnerId } from './delegation.js';
+import { API_ENDPOINTS, type ApiEndpointRef } from './endpoints.js';
 import { encodePathSegment, type HttpAnswer, type HttpTransport } from './http.js';
 import type { RequestPriority } from './limiter.js';
 import { orderRequestBody, MAX_CLIENT_ORDER_ID_LENGTH, type SignedOrder } from './signer.js';
@@ -89,8 +84,7 @@ export interface ActiveMarketsQuery extends PageQuery {
 export type OrderLookup = { readonly orderId: string } | { readonly clientOrderId: string };
 
 interface Call {
-  readonly method: HttpMethod;
-  readonly pathTemplate: string;
+  readonly endpoint: ApiEndpointRef;
   readonly path: string;
   readonly query?: readonly (readonly [string, string])[];
   readonly body?: (nowMs: number) => unknown;
@@ -144,8 +138,7 @@ export class ExchangeApi {
   /** GET /markets/{slug}: market details incl. venue (cache it: it is static per market). */
   async getMarket(slug: string): Promise<Market> {
     const path = `/markets/${checkSlug(slug)}`;
-    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/markets/{slug}', path, auth: false, priority: 'read' });
-    return parseMarket(answer.body, endpoint, answer.status);
+    return this.call({ endpoint: API_ENDPOINTS.getMarket, path, auth: false, priority: 'read' }, (answer, endpoint) => parseMarket(answer.body, endpoint, answer.status));
   }
 
   /** GET /markets/active or /markets/active/{categoryId}. */
@@ -154,22 +147,24 @@ export class ExchangeApi {
     if (query.page !== undefined) params.push(['page', String(checkIntegerRange('page', query.page, 1, Number.MAX_SAFE_INTEGER))]);
     if (query.limit !== undefined) params.push(['limit', String(checkIntegerRange('limit', query.limit, 1, 10_000))]);
     const byCategory = query.categoryId !== undefined;
-    const { endpoint, answer } = await this.call({
-      method: 'GET',
-      pathTemplate: byCategory ? '/markets/active/{categoryId}' : '/markets/active',
-      path: byCategory ? `/markets/active/${checkIntegerRange('categoryId', query.categoryId ?? 0, 1, Number.MAX_SAFE_INTEGER)}` : '/markets/active',
-      query: params,
-      auth: false,
-      priority: 'read',
-    });
-    return parseActiveMarkets(answer.body, endpoint, answer.status);
+    return this.call(
+      {
+        endpoint: byCategory ? API_ENDPOINTS.getActiveMarketsByCategory : API_ENDPOINTS.getActiveMarkets,
+        path: byCategory ? `/markets/active/${checkIntegerRange('categoryId', query.categoryId ?? 0, 1, Number.MAX_SAFE_INTEGER)}` : '/markets/active',
+        query: params,
+        auth: false,
+        priority: 'read',
+      },
+      (answer, endpoint) => parseActiveMarkets(answer.body, endpoint, answer.status),
+    );
   }
 
   /** GET /markets/{slug}/orderbook: the YES book (NO folded in) in ticks and raw sizes. */
   async getOrderbook(slug: string): Promise<OrderbookSnapshot> {
     const path = `/markets/${checkSlug(slug)}/orderbook`;
-    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/markets/{slug}/orderbook', path, auth: false, priority: 'read' });
-    return parseOrderbook(slug, answer.body, endpoint, answer.status, this.bookSizeUnit);
+    return this.call({ endpoint: API_ENDPOINTS.getOrderbook, path, auth: false, priority: 'read' }, (answer, endpoint) =>
+      parseOrderbook(slug, answer.body, endpoint, answer.status, this.bookSizeUnit),
+    );
   }
 
   /** GET /markets/{slug}/user-orders: the effective profile's orders, newest first. */
@@ -177,8 +172,9 @@ export class ExchangeApi {
     const params: [string, string][] = (query.statuses ?? []).map((s, i) => ['statuses', checkStatus(`statuses[${i}]`, s)]);
     if (query.limit !== undefined) params.push(['limit', String(checkIntegerRange('limit', query.limit, 1, MAX_USER_ORDERS_LIMIT))]);
     const path = `/markets/${checkSlug(slug)}/user-orders`;
-    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/markets/{slug}/user-orders', path, query: params, auth: true, priority: 'read' });
-    return parseUserOrders(answer.body, endpoint, answer.status);
+    return this.call({ endpoint: API_ENDPOINTS.getUserOrders, path, query: params, auth: true, priority: 'read' }, (answer, endpoint) =>
+      parseUserOrders(answer.body, endpoint, answer.status),
+    );
   }
 
   /** GET /markets/{slug}/events: finalized trades, newest first (public). */
@@ -188,8 +184,9 @@ export class ExchangeApi {
     if (query.page !== undefined) params.push(['page', String(page)]);
     if (query.limit !== undefined) params.push(['limit', String(checkIntegerRange('limit', query.limit, 1, MAX_EVENTS_LIMIT))]);
     const path = `/markets/${checkSlug(slug)}/events`;
-    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/markets/{slug}/events', path, query: params, auth: false, priority: 'read' });
-    return parseMarketTrades(answer.body, endpoint, answer.status, page);
+    return this.call({ endpoint: API_ENDPOINTS.getMarketTrades, path, query: params, auth: false, priority: 'read' }, (answer, endpoint) =>
+      parseMarketTrades(answer.body, endpoint, answer.status, page),
+    );
   }
 
   /**
@@ -201,53 +198,41 @@ export class ExchangeApi {
   async placeOrder(order: SignedOrder, options: { readonly beforeSend?: () => void } = {}): Promise<PlacementResult> {
     const ownerId = placementOwnerId(this.profileId, this.onBehalfOf);
     const clientOrderId = order.options.clientOrderId;
-    const { endpoint, answer } = await this.call({
-      method: 'POST',
-      pathTemplate: '/orders',
-      path: '/orders',
-      body: (nowMs) => orderRequestBody(order, ownerId, nowMs),
-      auth: true,
-      priority: 'place',
-      placement: { clientOrderId },
-      ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}),
-    });
-    try {
-      return parsePlacement(answer.body, endpoint, answer.status);
-    } catch (error) {
-      if (error instanceof ResponseValidationError) {
-        throw new OutcomeUnknownError(endpoint, clientOrderId, 'unparseable-answer', answer.status, error.message);
-      }
-      throw error;
-    }
+    // The transport turns an answer that fails parsePlacement into OutcomeUnknownError (`placement` below).
+    return this.call(
+      {
+        endpoint: API_ENDPOINTS.placeOrder,
+        path: '/orders',
+        body: (nowMs) => orderRequestBody(order, ownerId, nowMs),
+        auth: true,
+        priority: 'place',
+        placement: { clientOrderId },
+        ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}),
+      },
+      (answer, endpoint) => parsePlacement(answer.body, endpoint, answer.status),
+    );
   }
 
   /** DELETE /orders/{orderId}. */
   async cancelOrder(orderId: string): Promise<CancelResult> {
     const path = `/orders/${checkOrderId('orderId', orderId)}`;
-    const { endpoint, answer } = await this.call({ method: 'DELETE', pathTemplate: '/orders/{orderId}', path, auth: true, priority: 'cancel' });
-    return parseCancel(answer.body, endpoint, answer.status);
+    return this.call({ endpoint: API_ENDPOINTS.cancelOrder, path, auth: true, priority: 'cancel' }, (answer, endpoint) => parseCancel(answer.body, endpoint, answer.status));
   }
 
   /** POST /orders/cancel-batch (ids of one market): 200, or 207 with the failures listed. */
   async cancelOrders(orderIds: readonly string[]): Promise<BatchCancelResult> {
     if (orderIds.length === 0) throw new RequestInputError('orderIds', orderIds, 'must list at least one order id');
     const ids = orderIds.map((id, i) => checkOrderId(`orderIds[${i}]`, id));
-    const { endpoint, answer } = await this.call({
-      method: 'POST',
-      pathTemplate: '/orders/cancel-batch',
-      path: '/orders/cancel-batch',
-      body: () => ({ orderIds: ids }),
-      auth: true,
-      priority: 'cancel',
-    });
-    return parseBatchCancel(answer.body, endpoint, answer.status, ids);
+    return this.call(
+      { endpoint: API_ENDPOINTS.cancelOrders, path: '/orders/cancel-batch', body: () => ({ orderIds: ids }), auth: true, priority: 'cancel' },
+      (answer, endpoint) => parseBatchCancel(answer.body, endpoint, answer.status, ids),
+    );
   }
 
   /** DELETE /orders/all/{slug}: every order of the effective profile in one market. */
   async cancelAll(slug: string): Promise<BatchCancelResult> {
     const path = `/orders/all/${checkSlug(slug)}`;
-    const { endpoint, answer } = await this.call({ method: 'DELETE', pathTemplate: '/orders/all/{slug}', path, auth: true, priority: 'cancel' });
-    return parseBatchCancel(answer.body, endpoint, answer.status);
+    return this.call({ endpoint: API_ENDPOINTS.cancelAll, path, auth: true, priority: 'cancel' }, (answer, endpoint) => parseBatchCancel(answer.body, endpoint, answer.status));
   }
 
   /** POST /orders/status/batch: 1–50 lookups by orderId or clientOrderId, results in request order. */
@@ -263,40 +248,32 @@ export class ExchangeApi {
       }
       return { clientOrderId: id };
     });
-    const { endpoint, answer } = await this.call({
-      method: 'POST',
-      pathTemplate: '/orders/status/batch',
-      path: '/orders/status/batch',
-      body: () => ({ items: lookups }),
-      auth: true,
-      priority: 'read',
-    });
-    return parseStatusBatch(answer.body, endpoint, answer.status);
+    return this.call(
+      { endpoint: API_ENDPOINTS.getOrderStatuses, path: '/orders/status/batch', body: () => ({ items: lookups }), auth: true, priority: 'read' },
+      (answer, endpoint) => parseStatusBatch(answer.body, endpoint, answer.status),
+    );
   }
 
   /** GET /maintenance/status (public): active and scheduled trading restrictions. */
   async getMaintenanceStatus(): Promise<MaintenanceStatus> {
-    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/maintenance/status', path: '/maintenance/status', auth: false, priority: 'read' });
-    return parseMaintenance(answer.body, endpoint, answer.status);
+    return this.call({ endpoint: API_ENDPOINTS.getMaintenanceStatus, path: '/maintenance/status', auth: false, priority: 'read' }, (answer, endpoint) =>
+      parseMaintenance(answer.body, endpoint, answer.status),
+    );
   }
 
   /** GET /profiles/{address}: the profile id (ownerId) and rank.feeRateBps. Signed when credentials are set. */
   async getProfile(account: string): Promise<Profile> {
     if (typeof account !== 'string' || !isAddress(account, { strict: false })) throw new RequestInputError('address', account, 'is not an address');
-    const { endpoint, answer } = await this.call({
-      method: 'GET',
-      pathTemplate: '/profiles/{address}',
-      path: `/profiles/${account}`,
-      auth: this.transport.hasCredentials,
-      priority: 'read',
-    });
-    return parseProfile(answer.body, endpoint, answer.status);
+    return this.call({ endpoint: API_ENDPOINTS.getProfile, path: `/profiles/${account}`, auth: this.transport.hasCredentials, priority: 'read' }, (answer, endpoint) =>
+      parseProfile(answer.body, endpoint, answer.status),
+    );
   }
 
   /** GET /portfolio/positions: CLOB positions of the effective profile. */
   async getPositions(): Promise<ClobPosition[]> {
-    const { endpoint, answer } = await this.call({ method: 'GET', pathTemplate: '/portfolio/positions', path: '/portfolio/positions', auth: true, priority: 'read' });
-    return parsePositions(answer.body, endpoint, answer.status);
+    return this.call({ endpoint: API_ENDPOINTS.getPositions, path: '/portfolio/positions', auth: true, priority: 'read' }, (answer, endpoint) =>
+      parsePositions(answer.body, endpoint, answer.status),
+    );
   }
 
   /** POST /portfolio/redeem: one resolved market's winning positions (server-managed wallets only). */
@@ -304,20 +281,18 @@ export class ExchangeApi {
     if (typeof conditionId !== 'string' || !CONDITION_ID.test(conditionId)) {
       throw new RequestInputError('conditionId', conditionId, 'must be 0x followed by 64 hex digits');
     }
-    const { endpoint, answer } = await this.call({
-      method: 'POST',
-      pathTemplate: '/portfolio/redeem',
-      path: '/portfolio/redeem',
-      body: () => ({ conditionId }),
-      auth: true,
-      priority: 'place',
-    });
-    return parseRedeem(answer.body, endpoint, answer.status);
+    return this.call(
+      { endpoint: API_ENDPOINTS.redeem, path: '/portfolio/redeem', body: () => ({ conditionId }), auth: true, priority: 'place' },
+      (answer, endpoint) => parseRedeem(answer.body, endpoint, answer.status),
+    );
   }
 
-  /** Adds the endpoint's delegation parts and sends. */
-  private async call(call: Call): Promise<{ endpoint: EndpointRef; answer: HttpAnswer }> {
-    const endpoint: EndpointRef = { method: call.method, pathTemplate: call.pathTemplate };
+  /**
+   * Adds the endpoint's delegation parts, sends, and validates the answer with `read` inside the transport, which
+   * reports every answer that fails validation to its observer (`onInvalidAnswer`) once.
+   */
+  private async call<T>(call: Call, read: (answer: HttpAnswer, endpoint: EndpointRef) => T): Promise<T> {
+    const endpoint: EndpointRef = call.endpoint;
     const delegation = delegationParts(endpointLabel(endpoint), this.onBehalfOf);
     const build = call.body;
     const hasBodyDelegation = Object.keys(delegation.body).length > 0;
@@ -328,18 +303,20 @@ export class ExchangeApi {
             return typeof value === 'object' && value !== null ? { ...value, ...delegation.body } : value;
           }
         : build;
-    const answer = await this.transport.send({
-      method: call.method,
-      pathTemplate: call.pathTemplate,
-      path: call.path,
-      query: [...(call.query ?? []), ...delegation.query],
-      headers: delegation.headers,
-      auth: call.auth,
-      priority: call.priority,
-      ...(body ? { body } : {}),
-      ...(call.placement ? { placement: call.placement } : {}),
-      ...(call.beforeSend ? { beforeSend: call.beforeSend } : {}),
-    });
-    return { endpoint, answer };
+    return this.transport.request(
+      {
+        method: endpoint.method,
+        pathTemplate: endpoint.pathTemplate,
+        path: call.path,
+        query: [...(call.query ?? []), ...delegation.query],
+        headers: delegation.headers,
+        auth: call.auth,
+        priority: call.priority,
+        ...(body ? { body } : {}),
+        ...(call.placement ? { placement: call.placement } : {}),
+        ...(call.beforeSend ? { beforeSend: call.beforeSend } : {}),
+      },
+      read,
+    );
   }
 }

@@ -11,7 +11,9 @@
  * retried; 429 → wait Retry-After (seconds or HTTP date) else 1 s doubling (capped), pausing the whole limiter,
  * then RateLimitedError when retries run out; 5xx → backoff with jitter; every other status → its typed error at
  * once. A placement (POST /orders) that timed out, lost its connection, got a 5xx or an unreadable 2xx is never
- * retried: OutcomeUnknownError carrying the clientOrderId.
+ * retried: OutcomeUnknownError carrying the clientOrderId. A 2xx answer that fails validation (`request` reads it
+ * with the caller's wire.ts parser) is reported once to `observer.onInvalidAnswer`: the one place every invalid
+ * answer passes.
  *
  * Invariants: every attempt is built and signed afresh inside its limiter slot; the API secret and the signature
  * never appear in an error (server text is scrubbed); observers cannot break a request.
@@ -79,6 +81,11 @@ export interface TransportObserver extends LimiterObserver {
   onRetry?(endpoint: string, reason: RetryReason, attempt: number, delayMs: number): void;
   /** 425 (receive window or trading mode), 429 and 5xx answers. */
   onErrorStatus?(endpoint: string, status: number, kind: ErrorStatusKind): void;
+  /**
+   * A 2xx answer failed validation (not JSON, or its schema in wire.ts): once per answer, before the error is thrown
+   * (for a placement as OutcomeUnknownError). `error` names the field path and the value.
+   */
+  onInvalidAnswer?(endpoint: string, status: number, error: ResponseValidationError): void;
 }
 
 export interface HttpTransportOptions {
@@ -163,6 +170,18 @@ export function jittered(delayMs: number, random: () => number): number {
   return Math.round(delayMs / 2 + (delayMs / 2) * random());
 }
 
+/** A 2xx body: undefined when empty, else its JSON; ResponseValidationError when it is not JSON. */
+function parseJsonAnswer(endpoint: EndpointRef, status: number, text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed;
+  } catch {
+    const excerpt = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+    throw new ResponseValidationError(endpoint, status, [{ path: '(root)', message: 'answer is not JSON', value: JSON.stringify(excerpt) }]);
+  }
+}
+
 type AttemptResult =
   | { readonly kind: 'answer'; readonly status: number; readonly text: string; readonly retryAfter: string | null }
   | { readonly kind: 'failed'; readonly failure: NetworkFailure; readonly detail: string };
@@ -239,9 +258,31 @@ export class HttpTransport {
     this.closeSender();
   }
 
-  /** Sends `request` with the retry table; resolves with a 2xx answer or throws a typed error. */
+  /** Sends `request` with the retry table; resolves with a 2xx answer (its body JSON-parsed) or throws a typed error. */
   async send(request: HttpRequest): Promise<HttpAnswer> {
+    return this.request(request, (answer) => answer);
+  }
+
+  /**
+   * Sends `request` and reads its 2xx answer with `read` (a wire.ts parser). Every answer's validation passes here:
+   * a ResponseValidationError (the body is not JSON, or `read` refused it) is reported once to
+   * `observer.onInvalidAnswer`, then thrown; for a placement it becomes OutcomeUnknownError (`unparseable-answer`).
+   */
+  async request<T>(request: HttpRequest, read: (answer: HttpAnswer, endpoint: EndpointRef) => T): Promise<T> {
     const endpoint: EndpointRef = { method: request.method, pathTemplate: request.pathTemplate };
+    const { status, text } = await this.exchange(request, endpoint);
+    try {
+      return read({ status, body: parseJsonAnswer(endpoint, status, text) }, endpoint);
+    } catch (error) {
+      if (!(error instanceof ResponseValidationError)) throw error;
+      this.emit((o) => o.onInvalidAnswer?.(endpointLabel(endpoint), status, error));
+      if (request.placement) throw new OutcomeUnknownError(endpoint, request.placement.clientOrderId, 'unparseable-answer', status, error.message);
+      throw error;
+    }
+  }
+
+  /** The retry loop: the first 2xx answer's status and text, or a typed error. */
+  private async exchange(request: HttpRequest, endpoint: EndpointRef): Promise<{ readonly status: number; readonly text: string }> {
     const label = endpointLabel(endpoint);
     if (request.auth && !this.credentials) throw new RequestInputError('credentials', undefined, `are required for ${label}`);
     const retries: Record<RetryReason, number> = { 'receive-window': 0, 'rate-limited': 0, 'server-error': 0 };
@@ -254,7 +295,7 @@ export class HttpTransport {
         throw new NetworkError(endpoint, result.failure, result.detail);
       }
       const { status, text } = result;
-      if (status >= 200 && status < 300) return { status, body: this.parseSuccess(endpoint, request, status, text) };
+      if (status >= 200 && status < 300) return { status, text };
 
       const error = errorFromBody(status, endpoint, text);
       if (error instanceof TradingModeError) {
@@ -350,20 +391,6 @@ export class HttpTransport {
       return { kind: 'failed', failure, detail: scrubSecrets(detail, secrets) };
     } finally {
       clearTimeout(timer);
-    }
-  }
-
-  private parseSuccess(endpoint: EndpointRef, request: HttpRequest, status: number, text: string): unknown {
-    if (text.trim() === '') return undefined;
-    try {
-      const parsed: unknown = JSON.parse(text);
-      return parsed;
-    } catch {
-      const excerpt = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-      if (request.placement) {
-        throw new OutcomeUnknownError(endpoint, request.placement.clientOrderId, 'unparseable-answer', status, `answer is not JSON: ${JSON.stringify(excerpt)}`);
-      }
-      throw new ResponseValidationError(endpoint, status, [{ path: '(root)', message: 'answer is not JSON', value: JSON.stringify(excerpt) }]);
     }
   }
 

@@ -226,6 +226,18 @@ export class FillsRepo {
     });
   }
 
+  /**
+   * Advances a provisional fill to mined without touching its economics (size, price, collateral, fee, time): the
+   * venue's balances show it settled though its MINED report never came. Keeps the merge rule (a mined or failed
+   * fill is left as it is). True when the state advanced. Inside a transaction.
+   */
+  confirm(stored: FillRecord, reason: string): boolean {
+    if (stored.state !== 'provisional') return false;
+    this.setState.run({ id: stored.id, state: 'mined', reason, txHash: null, now: this.ctx.now() });
+    this.ctx.notify((observer) => observer.onFill?.('updated', 'mined', stored.source));
+    return true;
+  }
+
   find(key: FillKey): FillRecord | null {
     const row = this.byKey.get(key.tradeEventId, key.orderId);
     return row === undefined ? null : toFill(row);

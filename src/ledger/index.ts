@@ -9,8 +9,29 @@ export type { SynchronousMode, OpenDatabaseOptions } from './database.js';
 export { MIGRATIONS, migrate, latestVersion, schemaVersion } from './migrations.js';
 export type { Migration } from './migrations.js';
 export { LedgerInputError, LedgerConflictError, LedgerSchemaError, LedgerAbortedError, ReportArgsError } from './errors.js';
-export { reconcile, repairLedger, diffOrderFills, diffPositions } from './reconcile.js';
-export type { VenueOrderFill, VenuePosition, VenueView, ReconcileResult, RepairResult, RepairOptions } from './reconcile.js';
+export {
+  reconcile,
+  repairLedger,
+  settleStaleProvisional,
+  classifyStaleProvisional,
+  diffOrderFills,
+  diffPositions,
+  DEFAULT_STALE_PROVISIONAL_MS,
+} from './reconcile.js';
+export type {
+  VenueOrderFill,
+  VenuePosition,
+  VenueView,
+  ReconcileOptions,
+  ReconcileResult,
+  RepairResult,
+  RepairOptions,
+  StaleProvisional,
+  StaleProvisionalOptions,
+  StaleProvisionalResult,
+  StaleFill,
+  StaleVerdict,
+} from './reconcile.js';
 export { runReport, parseReportArgs, parseSince, DEFAULT_LEDGER_PATH } from './report.js';
 export type { ReportOptions } from './report.js';
 export { formatReport, REPORT_FORMATS } from './report-format.js';

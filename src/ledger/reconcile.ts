@@ -9,11 +9,33 @@
  *   'reconcile', superseded automatically when the venue's own report of that trade arrives, so a late
  *   socket frame never double-counts). Ledger ahead → reverse reconcile stand-ins, then provisional
  *   fills, newest first, while they fit the excess; a mined excess is left for an operator.
+ * - Stale provisional fills: a fill still provisional (MATCHED, no MINED or FAILED) for at least
+ *   `staleProvisionalMs` (default DEFAULT_STALE_PROVISIONAL_MS, 5 min, counted from its trade time or its
+ *   recording, whichever is later; settlement takes seconds) lost its settlement report: the process was killed
+ *   before it, or the socket dropped it. For a (market, token) key whose provisional fills are ALL stale, the venue
+ *   balance decides: equal to the ledger's balance with them → they settled: confirmed (state mined, economics
+ *   unchanged); equal to it without them → they failed: failed like a FAILED report (reversed, row kept). Anything
+ *   else is ambiguous and they stay provisional: a balance matching neither (the position check then reports the
+ *   key unrepaired, for an operator), a net size of 0 (a buy and a sell of one size: the balance cannot tell), a
+ *   resolved or redeemed market (its balance may already be redeemed). A key with any provisional fill younger than
+ *   the threshold is left whole: its settlement is still in flight. No subset is guessed: either all of a key's
+ *   stale fills settled or all failed, else nothing is decided.
  * - Positions: the venue balance may or may not include provisional fills yet, so a key agrees when the
  *   venue equals the ledger with or without them, and a key with provisional fills is never adjusted.
  *   Otherwise a position adjustment (realizes nothing) is recorded, priced at the ledger's average cost,
  *   else the mark, else the caller's fallback price; with none it is left unrepaired.
  * Every write carries its reason; mismatches and repairs are reported through the observer.
+ *
+ * How stale fills are surfaced (schedule: src/app/ledger-sync.ts). A key whose stale fills the venue counts, or
+ * excludes, AGREES with the venue by the position rule above, so it is never a mismatch and the periodic check's
+ * two-sightings rule would never reach it. It is therefore a pass of its own, `settleStaleProvisional`, with its
+ * own result (`StaleProvisional`, also listed by `reconcile`), which `repairLedger` runs after the order repairs
+ * (their per-order evidence is stronger and may itself reverse a provisional fill) and before the position check
+ * (so a key settled here is judged with nothing pending; it was unrepairable while its fills were provisional).
+ * Confirming is safe at once: the venue already counts the fill and the ledger's balance does not move, only the
+ * fill's state, so the periodic check runs the pass every time. Failing moves the balance, so it follows the
+ * two-sightings rule like any other repair: `failStale` names the 'failed' verdicts that may be acted on now
+ * (default all, as the start-up catch-up wants; the periodic check passes "seen identically on the previous check").
  */
 import { RAW_PER_UNIT } from '../core/units.js';
 import type { Outcome } from '../core/units.js';
@@ -21,7 +43,7 @@ import { LedgerInputError } from './errors.js';
 import { averageCostMicros, toSafe } from './position-math.js';
 import { KV_LAST_RECONCILIATION } from './kv-repo.js';
 import type { LedgerStore, LedgerTokenBalance } from './store.js';
-import type { Mismatch, RepairAction } from './types.js';
+import type { FillRecord, Mismatch, RepairAction } from './types.js';
 import { checkId, checkOptionalId, checkRaw, checkTimeMs } from './validate.js';
 
 export interface VenueOrderFill {
@@ -50,17 +72,68 @@ export interface VenueView {
   readonly positions?: readonly VenuePosition[] | undefined;
 }
 
+/** How long a fill may stay provisional before its key is settled from the venue's balance (see the header). */
+export const DEFAULT_STALE_PROVISIONAL_MS = 5 * 60_000;
+
 export interface ReconcileOptions {
   readonly atMs: number;
+  /**
+   * A fill provisional for at least this long (from its trade time or its recording, whichever is later) is stale.
+   * Default DEFAULT_STALE_PROVISIONAL_MS.
+   */
+  readonly staleProvisionalMs?: number | undefined;
 }
 
-export interface RepairOptions extends ReconcileOptions {
+export interface StaleProvisionalOptions extends ReconcileOptions {
+  /** Which 'failed' verdicts may be acted on now (default: all). 'settled' ones are always confirmed. */
+  readonly failStale?: ((key: StaleProvisional) => boolean) | undefined;
+}
+
+export interface RepairOptions extends StaleProvisionalOptions {
   /** Price (millionths of a unit) for a position increase when the ledger has neither average cost nor mark. */
   readonly fallbackPriceMicros?: number | undefined;
+  /** Repair only the mismatches this accepts (default: all), e.g. those seen on the previous check too. */
+  readonly repairOnly?: ((mismatch: Mismatch) => boolean) | undefined;
 }
 
 export interface ReconcileResult {
   readonly mismatches: readonly Mismatch[];
+  /** Keys whose provisional fills are all stale, with the venue balance's verdict (empty without positions). */
+  readonly staleProvisional: readonly StaleProvisional[];
+}
+
+/** What the venue balance says of a key's stale provisional fills. */
+export type StaleVerdict = 'settled' | 'failed' | 'ambiguous';
+
+/** A (market, token) key whose provisional fills are all stale. */
+export interface StaleProvisional {
+  readonly marketSlug: string;
+  readonly token: Outcome;
+  readonly venueRaw: number;
+  /** The ledger's balance counting the provisional fills. */
+  readonly ledgerRaw: number;
+  /** Their signed size: ledgerRaw − pendingRaw is the balance without them. */
+  readonly pendingRaw: number;
+  readonly verdict: StaleVerdict;
+  /** Why, with the three balances. */
+  readonly detail: string;
+  /** The stale fills, oldest first. */
+  readonly fills: readonly StaleFill[];
+}
+
+export interface StaleFill {
+  readonly tradeEventId: string;
+  readonly orderId: string;
+  readonly side: FillRecord['side'];
+  readonly sizeRaw: number;
+  /** Its trade time or its recording, whichever is later: the age is counted from here. */
+  readonly sinceMs: number;
+}
+
+export interface StaleProvisionalResult {
+  readonly actions: readonly RepairAction[];
+  /** Every key classified, whether acted on or not. */
+  readonly stale: readonly StaleProvisional[];
 }
 
 export interface RepairResult {
@@ -116,6 +189,74 @@ export function diffPositions(venue: readonly VenuePosition[], ledger: readonly 
     .map((key) => ({ kind: 'position', ...key }));
 }
 
+/**
+ * Classifies the keys whose provisional fills are all stale (pure; see the header for the rule). The venue list is
+ * complete (a market it lacks holds 0); `closedMarkets` are markets resolved or redeemed, whose balance no longer
+ * tells. Sorted by market, then YES before NO.
+ */
+export function classifyStaleProvisional(
+  venue: readonly VenuePosition[],
+  ledger: readonly LedgerTokenBalance[],
+  provisional: readonly FillRecord[],
+  options: { readonly atMs: number; readonly staleProvisionalMs: number; readonly closedMarkets?: ReadonlySet<string> | undefined },
+): StaleProvisional[] {
+  const groups = new Map<string, { marketSlug: string; token: Outcome; fills: FillRecord[] }>();
+  for (const fill of provisional) {
+    if (fill.state !== 'provisional') continue;
+    const name = `${fill.marketSlug}|${fill.token}`;
+    const group = groups.get(name) ?? { marketSlug: fill.marketSlug, token: fill.token, fills: [] };
+    group.fills.push(fill);
+    groups.set(name, group);
+  }
+  const sinceOf = (fill: FillRecord) => Math.max(fill.atMs, fill.recordedAtMs);
+  const keys: StaleProvisional[] = [];
+  for (const { marketSlug, token, fills } of groups.values()) {
+    if (fills.some((fill) => options.atMs - sinceOf(fill) < options.staleProvisionalMs)) continue;
+    const venueRaw = venue
+      .filter((position) => position.marketSlug === marketSlug)
+      .reduce((sum, position) => sum + (token === 'YES' ? position.yesRaw : position.noRaw), 0);
+    const ledgerRaw = ledger
+      .filter((balance) => balance.marketSlug === marketSlug && balance.token === token)
+      .reduce((sum, balance) => sum + balance.balanceRaw, 0);
+    const pendingRaw = fills.reduce((sum, fill) => sum + (fill.side === 'BUY' ? fill.sizeRaw : -fill.sizeRaw), 0);
+    const withoutRaw = ledgerRaw - pendingRaw;
+    const balances = `venue balance ${venueRaw}, ledger ${ledgerRaw} with them, ${withoutRaw} without`;
+    let verdict: StaleVerdict = 'ambiguous';
+    let detail: string;
+    if (options.closedMarkets?.has(marketSlug) === true) {
+      detail = `the market is resolved or redeemed: its balance no longer tells (${balances})`;
+    } else if (pendingRaw === 0) {
+      detail = `their net size is 0: the balance cannot tell (${balances})`;
+    } else if (venueRaw === ledgerRaw) {
+      verdict = 'settled';
+      detail = `the venue counts them (${balances})`;
+    } else if (venueRaw === withoutRaw) {
+      verdict = 'failed';
+      detail = `the venue does not count them (${balances})`;
+    } else {
+      detail = `the venue balance matches the ledger neither with them nor without (${balances})`;
+    }
+    const ordered = [...fills].sort((a, b) => a.atMs - b.atMs || a.id - b.id);
+    keys.push({
+      marketSlug,
+      token,
+      venueRaw,
+      ledgerRaw,
+      pendingRaw,
+      verdict,
+      detail,
+      fills: ordered.map((fill) => ({
+        tradeEventId: fill.tradeEventId,
+        orderId: fill.orderId,
+        side: fill.side,
+        sizeRaw: fill.sizeRaw,
+        sinceMs: sinceOf(fill),
+      })),
+    });
+  }
+  return keys.sort((a, b) => a.marketSlug.localeCompare(b.marketSlug) || TOKEN_ORDER[a.token] - TOKEN_ORDER[b.token]);
+}
+
 function assertArray(field: string, value: unknown): void {
   if (!Array.isArray(value)) throw new LedgerInputError(field, value, 'must be an array');
 }
@@ -146,31 +287,72 @@ function findMismatches(store: LedgerStore, venue: VenueView): Mismatch[] {
   return mismatches;
 }
 
+/** The stale keys of the ledger as it stands (empty when the view has no positions). */
+function findStale(store: LedgerStore, positions: readonly VenuePosition[] | undefined, atMs: number, staleProvisionalMs: number): StaleProvisional[] {
+  if (positions === undefined) return [];
+  const provisional = store.provisionalFills();
+  if (provisional.length === 0) return [];
+  const closedMarkets = new Set(
+    provisional
+      .map((fill) => fill.marketSlug)
+      .filter((slug) => store.getResolution(slug) !== null || store.hasRedemption(slug)),
+  );
+  return classifyStaleProvisional(positions, store.tokenBalances(), provisional, { atMs, staleProvisionalMs, closedMarkets });
+}
+
 /** Compares; writes only the last-reconciliation time. Each mismatch goes to observer.onMismatch. */
 export function reconcile(store: LedgerStore, venue: VenueView, options: ReconcileOptions): ReconcileResult {
   const view = checkVenueView(venue);
   const atMs = checkTimeMs('atMs', options.atMs);
+  const staleMs = staleThreshold(options);
   const mismatches = findMismatches(store, view);
+  const staleProvisional = findStale(store, view.positions, atMs, staleMs);
   store.setKv(KV_LAST_RECONCILIATION, String(atMs));
   for (const mismatch of mismatches) store.notify((observer) => observer.onMismatch?.(mismatch));
-  return { mismatches };
+  return { mismatches, staleProvisional };
+}
+
+/**
+ * Settles the stale provisional fills the venue's balances decide (confirms 'settled' keys, fails the 'failed' keys
+ * `failStale` allows), in one transaction; each write goes to observer.onRepair. Needs the view's positions.
+ */
+export function settleStaleProvisional(store: LedgerStore, venue: VenueView, options: StaleProvisionalOptions): StaleProvisionalResult {
+  const view = checkVenueView(venue);
+  const atMs = checkTimeMs('atMs', options.atMs);
+  const staleMs = staleThreshold(options);
+  const result = store.atomically(() => settleStale(store, view.positions, atMs, staleMs, options.failStale));
+  for (const action of result.actions) store.notify((observer) => observer.onRepair?.(action));
+  return result;
 }
 
 /** Brings the ledger to the venue's answer where it safely can, in one transaction. */
 export function repairLedger(store: LedgerStore, venue: VenueView, options: RepairOptions): RepairResult {
   const view = checkVenueView(venue);
   const atMs = checkTimeMs('atMs', options.atMs);
+  const staleMs = staleThreshold(options);
   const fallback =
     options.fallbackPriceMicros === undefined ? null : checkPriceMicros('fallbackPriceMicros', options.fallbackPriceMicros);
   const actions: RepairAction[] = [];
   const remaining = store.atomically(() => {
     const filled = store.orderFilledTotals(view.orders.map((order) => order.orderId));
+    const accepted = options.repairOnly ?? (() => true);
     for (const mismatch of diffOrderFills(view.orders, filled)) {
-      if (mismatch.kind === 'order-filled') actions.push(...repairOrder(store, mismatch, atMs));
+      if (mismatch.kind === 'order-filled' && accepted(mismatch)) actions.push(...repairOrder(store, mismatch, atMs));
     }
     if (view.positions !== undefined) {
+      const settled = settleStale(store, view.positions, atMs, staleMs, options.failStale);
+      actions.push(...settled.actions);
+      const undecided = new Map(
+        settled.stale.filter((key) => key.verdict === 'ambiguous').map((key) => [`${key.marketSlug}|${key.token}`, key]),
+      );
       for (const mismatch of diffPositions(view.positions, store.tokenBalances())) {
-        if (mismatch.kind === 'position') actions.push(repairPosition(store, mismatch, view.positions, atMs, fallback));
+        if (mismatch.kind !== 'position' || !accepted(mismatch)) continue;
+        const stale = undecided.get(`${mismatch.marketSlug}|${mismatch.token}`);
+        actions.push(
+          stale === undefined
+            ? repairPosition(store, mismatch, view.positions, atMs, fallback)
+            : { kind: 'unrepaired', mismatch, reason: `stale provisional fills left undecided: ${stale.detail}` },
+        );
       }
     }
     store.setKv(KV_LAST_RECONCILIATION, String(atMs));
@@ -178,6 +360,41 @@ export function repairLedger(store: LedgerStore, venue: VenueView, options: Repa
   });
   for (const action of actions) store.notify((observer) => observer.onRepair?.(action));
   return { actions, remaining };
+}
+
+/** The stale pass inside an open transaction: classify, then confirm or fail. */
+function settleStale(
+  store: LedgerStore,
+  positions: readonly VenuePosition[] | undefined,
+  atMs: number,
+  staleProvisionalMs: number,
+  failStale: ((key: StaleProvisional) => boolean) | undefined,
+): StaleProvisionalResult {
+  const stale = findStale(store, positions, atMs, staleProvisionalMs);
+  const actions: RepairAction[] = [];
+  for (const key of stale) {
+    if (key.verdict === 'ambiguous' || (key.verdict === 'failed' && failStale !== undefined && !failStale(key))) continue;
+    for (const fill of key.fills) {
+      const age = `provisional for ${Math.round((atMs - fill.sinceMs) / 1000)} s with no settlement report`;
+      const common = { tradeEventId: fill.tradeEventId, orderId: fill.orderId, marketSlug: key.marketSlug, token: key.token, side: fill.side, sizeRaw: fill.sizeRaw };
+      if (key.verdict === 'settled') {
+        const reason = `${age}; confirmed: ${key.detail}`;
+        if (store.confirmFill(fill, reason)) actions.push({ kind: 'fill-confirmed', ...common, reason });
+      } else {
+        const reason = `${age}; failed: ${key.detail}`;
+        if (store.failFill(fill, { reason, atMs }) === 'updated') actions.push({ kind: 'fill-failed', ...common, reason });
+      }
+    }
+  }
+  return { actions, stale };
+}
+
+function staleThreshold(options: ReconcileOptions): number {
+  const value = options.staleProvisionalMs ?? DEFAULT_STALE_PROVISIONAL_MS;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new LedgerInputError('staleProvisionalMs', value, 'must be a positive integer of milliseconds');
+  }
+  return value;
 }
 
 function repairOrder(store: LedgerStore, mismatch: Extract<Mismatch, { kind: 'order-filled' }>, atMs: number): RepairAction[] {

@@ -225,6 +225,11 @@ export class LedgerStore {
     return this.fills.find(normaliseFillKey(key));
   }
 
+  /** Fills still provisional (MATCHED, not yet MINED or FAILED), oldest first. */
+  provisionalFills(): FillRecord[] {
+    return this.fills.provisional();
+  }
+
   fillsForOrder(orderId: string): FillRecord[] {
     return this.fills.forOrder(checkId('orderId', orderId));
   }
@@ -260,8 +265,26 @@ export class LedgerStore {
     return this.market.getResolution(marketSlug);
   }
 
+  /** Every market with a recorded resolution. */
+  resolutions(): Resolution[] {
+    return this.market.resolutions();
+  }
+
+  /** A resolved market's payout as the ledger sees it (what the holding pays, redeemed so far, still receivable); null when unresolved. */
+  settlement(marketSlug: string): { readonly payoutRaw: number; readonly redeemedRaw: number; readonly receivableRaw: number } | null {
+    const state = this.marketState(checkId('marketSlug', marketSlug));
+    if (state.resolution === null) return null;
+    const figures = marketPnl(state);
+    return { payoutRaw: figures.payoutRaw ?? 0, redeemedRaw: state.redeemedRaw, receivableRaw: figures.receivableRaw };
+  }
+
   recordRedemption(marketSlug: string, amountRaw: number, details: RedemptionDetails): RedemptionOutcome {
     return this.market.recordRedemption(marketSlug, amountRaw, details);
+  }
+
+  /** A redemption was recorded for the market (its tokens are gone: balances read 0). */
+  hasRedemption(marketSlug: string): boolean {
+    return this.market.redeemed().has(checkId('marketSlug', marketSlug));
   }
 
   getKv(key: string): string | null {
@@ -408,6 +431,19 @@ export class LedgerStore {
       if (stored === null || stored.state === 'failed') return false;
       this.fills.markFailed(stored, why);
       return true;
+    });
+  }
+
+  /**
+   * Marks a provisional fill mined, its economics unchanged (reconciliation found it settled: see reconcile.ts).
+   * False when the fill is unknown or no longer provisional (the merge rule failed > mined > provisional holds).
+   */
+  confirmFill(key: FillKey, reason: string): boolean {
+    const checked = normaliseFillKey(key);
+    const why = checkReason('reason', reason);
+    return this.ctx.write('confirmFill', () => {
+      const stored = this.fills.find(checked);
+      return stored !== null && this.fills.confirm(stored, why);
     });
   }
 

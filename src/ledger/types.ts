@@ -213,6 +213,20 @@ export type RepairAction =
       readonly reason: string;
     }
   | {
+      /**
+       * A provisional fill whose settlement report never came: confirmed (state mined) because the venue's balance
+       * counts it, or failed (reversed) because it excludes it.
+       */
+      readonly kind: 'fill-confirmed' | 'fill-failed';
+      readonly tradeEventId: string;
+      readonly orderId: string;
+      readonly marketSlug: string;
+      readonly token: Outcome;
+      readonly side: Side;
+      readonly sizeRaw: number;
+      readonly reason: string;
+    }
+  | {
       readonly kind: 'position-adjusted';
       readonly tradeEventId: string;
       readonly marketSlug: string;

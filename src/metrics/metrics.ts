@@ -8,11 +8,12 @@
  * rest are counted as `other`), so a bad caller cannot explode the series count; nothing here throws on a
  * bad number: a non-finite observation (or a negative counter increment) is dropped and counted in
  * `outcome_maker_metric_rejections_total`. Anomaly counters whose label values are known up front (malformed
- * frames by event, ledger mismatches by kind, kill-switch trips by reason, rejections by metric) start at 0, so
- * `increase()` alerts see their first event.
+ * frames by event, invalid venue answers by endpoint, ledger mismatches by kind, kill-switch trips by reason,
+ * rejections by metric) start at 0, so `increase()` alerts see their first event.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { RAW_PER_UNIT } from '../core/units.js';
+import { API_ENDPOINT_LABELS } from '../exchange/endpoints.js';
 import type { Mismatch } from '../ledger/types.js';
 import type { KillReason } from '../risk/kill-switch.js';
 
@@ -35,6 +36,7 @@ export const METRIC_NAMES = [
   'outcome_maker_http_requests_total',
   'outcome_maker_http_request_duration_seconds',
   'outcome_maker_http_retries_total',
+  'outcome_maker_invalid_answers_total',
   'outcome_maker_limiter_queue_depth',
   'outcome_maker_limiter_wait_seconds',
   'outcome_maker_orders_placed_total',
@@ -54,6 +56,9 @@ export const METRIC_NAMES = [
   'outcome_maker_kill_switch_trips_total',
   'outcome_maker_expected_reward_usdc_per_day',
   'outcome_maker_ledger_mismatches_total',
+  'outcome_maker_redemptions_total',
+  'outcome_maker_redeemed_usdc_total',
+  'outcome_maker_redemptions_pending',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -71,6 +76,9 @@ export type HttpStatus = number | 'timeout' | 'network';
 export type RetryReason = 'too_early' | 'rate_limited' | 'server_error' | 'timeout' | 'network';
 export type TradingModeName = 'normal' | 'post_only' | 'cancel_only' | 'disabled';
 export type OrderSide = 'BUY' | 'SELL';
+/** How one redemption step ended (see src/settlement/settler.ts). */
+export type RedemptionResult = 'redeemed' | 'inferred' | 'nothing' | 'retry' | 'refused' | 'failed';
+const REDEMPTION_RESULTS: readonly RedemptionResult[] = ['redeemed', 'inferred', 'nothing', 'retry', 'refused', 'failed'];
 
 export const TRADING_MODES: readonly TradingModeName[] = ['normal', 'post_only', 'cancel_only', 'disabled'];
 const RESYNC_REASONS: readonly ResyncReason[] = ['subscribe', 'reconnect', 'frozen', 'invalid', 'stale', 'manual'];
@@ -92,6 +100,8 @@ const VALIDATED_METRICS: readonly MetricName[] = [
   'outcome_maker_daily_pnl_usdc',
   'outcome_maker_exposure_usdc',
   'outcome_maker_expected_reward_usdc_per_day',
+  'outcome_maker_redeemed_usdc_total',
+  'outcome_maker_redemptions_pending',
 ];
 
 /** The bot's metrics. Sizes and amounts are raw integers (1e6 = 1 share / 1 USDC), durations milliseconds. */
@@ -115,6 +125,8 @@ export interface Metrics {
   /** One HTTP attempt finished (`endpoint` is a route template such as `POST /orders`, never a raw path). */
   httpRequest(endpoint: string, status: HttpStatus, durationMs: number): void;
   httpRetry(endpoint: string, reason: RetryReason): void;
+  /** A 2xx answer of the venue failed validation (not JSON, or a field out of its schema); `endpoint` as in httpRequest. */
+  invalidAnswer(endpoint: string): void;
   limiterQueueDepth(depth: number): void;
   /** Time a request waited in the limiter before it started. */
   limiterWaited(waitMs: number): void;
@@ -137,6 +149,10 @@ export interface Metrics {
   killSwitch(engaged: boolean, reason?: string): void;
   expectedRewardPerDay(market: string, usdcPerDay: number): void;
   ledgerMismatch(kind: string): void;
+  /** A redemption step for a resolved market ended with `result`; `amountRaw` is the payout recorded (redeemed, inferred). */
+  redemption(market: string, result: RedemptionResult, amountRaw?: number): void;
+  /** Resolved markets whose winnings are not yet redeemed and recorded. */
+  redemptionsPending(count: number): void;
 }
 
 export interface CreateMetricsOptions {
@@ -183,6 +199,8 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
 
   const markets = new BoundedLabel(500);
   const endpoints = new BoundedLabel(64);
+  /** Its own bound: the endpoints pre-set at 0 below must not use up the HTTP metrics' label budget. */
+  const answerEndpoints = new BoundedLabel(64);
   const reasons = new BoundedLabel(64);
   const statuses = new BoundedLabel(64);
   const bookUpdatedAt = new Map<string, number>();
@@ -256,6 +274,12 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     labelNames: ['endpoint', 'reason'] as const,
     registers,
   });
+  const invalidAnswers = new Counter({
+    name: 'outcome_maker_invalid_answers_total',
+    help: 'Venue answers with a 2xx status refused by validation (not JSON, or a field out of its schema), by endpoint.',
+    labelNames: ['endpoint'] as const,
+    registers,
+  });
   const queueDepth = new Gauge({ name: 'outcome_maker_limiter_queue_depth', help: 'Requests waiting in the rate limiter.', registers });
   queueDepth.set(0);
   const limiterWait = new Histogram({
@@ -307,13 +331,24 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     labelNames: ['kind'] as const,
     registers,
   });
+  const redemptions = new Counter({
+    name: 'outcome_maker_redemptions_total',
+    help: 'Redemption steps for resolved markets, by result (redeemed, inferred, nothing, retry, refused, failed).',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  const redeemedUsdc = new Counter({ name: 'outcome_maker_redeemed_usdc_total', help: 'USDC payouts of resolved markets recorded in the ledger.', labelNames: ['market'] as const, registers });
+  const redemptionsPending = new Gauge({ name: 'outcome_maker_redemptions_pending', help: 'Resolved markets whose winnings are not yet redeemed and recorded.', registers });
   for (const mode of TRADING_MODES) tradingMode.set({ mode }, mode === 'normal' ? 1 : 0);
   // Anomaly counters start at 0 for every label value known up front: a series that first appears at 1 is
   // invisible to `increase()`/`rate()`, so the alert on the first malformed frame or mismatch would never fire.
   for (const event of FEED_EVENTS) malformed.inc({ event }, 0);
   for (const kind of LEDGER_MISMATCH_KINDS) ledgerMismatches.inc({ kind: reasons.value(kind) }, 0);
+  for (const endpoint of API_ENDPOINT_LABELS) invalidAnswers.inc({ endpoint: answerEndpoints.value(endpoint) }, 0);
   for (const metric of VALIDATED_METRICS) rejections.inc({ metric }, 0);
   for (const reason of KILL_REASONS) killTrips.inc({ reason: reasons.value(reason) }, 0);
+  for (const result of REDEMPTION_RESULTS) redemptions.inc({ result }, 0);
+  redemptionsPending.set(0);
 
   const finite = (metric: string, value: number): boolean => {
     if (Number.isFinite(value)) return true;
@@ -331,7 +366,7 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
 
   /** Every per-market series, as remove() needs the full label set of each. */
   const forgetSeries = (market: string): void => {
-    for (const metric of [bookUpdates, bookAge, requotes, ordersCanceled, ordersUnknown, openOrders, exposure, expectedReward]) metric.remove({ market });
+    for (const metric of [bookUpdates, bookAge, requotes, ordersCanceled, ordersUnknown, openOrders, exposure, expectedReward, redeemedUsdc]) metric.remove({ market });
     requoteLatency.remove({ market });
     for (const side of ['BUY', 'SELL'] as const) for (const metric of [ordersPlaced, fills, fillShares, fillUsdc]) metric.remove({ market, side });
     for (const token of ['YES', 'NO'] as const) position.remove({ market, token });
@@ -386,6 +421,9 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     httpRetry(endpoint, reason) {
       httpRetries.inc({ endpoint: endpoints.value(endpoint), reason });
+    },
+    invalidAnswer(endpoint) {
+      invalidAnswers.inc({ endpoint: answerEndpoints.value(endpoint) });
     },
     limiterQueueDepth(depth) {
       if (finite('outcome_maker_limiter_queue_depth', depth)) queueDepth.set(depth);
@@ -443,6 +481,13 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     ledgerMismatch(kind) {
       ledgerMismatches.inc({ kind: reasons.value(kind) });
+    },
+    redemption(market, result, amountRaw) {
+      redemptions.inc({ result });
+      if (amountRaw !== undefined && countable('outcome_maker_redeemed_usdc_total', amountRaw)) redeemedUsdc.inc({ market: markets.value(market) }, usdc(amountRaw));
+    },
+    redemptionsPending(count) {
+      if (countable('outcome_maker_redemptions_pending', count)) redemptionsPending.set(count);
     },
   };
 }

@@ -44,7 +44,8 @@ export interface StartSimulatorOptions {
   /** Accounts besides the demo account. */
   readonly accounts?: readonly AccountConfigInput[];
   /** The demo account: profile id (default 1) and starting USDC in units (default 10000). */
-  readonly demo?: { readonly profileId?: number; readonly usdc?: string | number; readonly feeRateBps?: number };
+  /** The demo account; `serverManagedWallet` (default true) decides whether POST /portfolio/redeem accepts it (else 403). */
+  readonly demo?: { readonly profileId?: number; readonly usdc?: string | number; readonly feeRateBps?: number; readonly serverManagedWallet?: boolean };
   /** HMAC header prefix (default `svc`). */
   readonly headerPrefix?: string;
   /** Partial overrides of the spec's limits (2 concurrent, 300 ms); `false` turns them off. */
@@ -123,7 +124,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
         profileId: demo.profileId,
         address: demo.address,
         usdcRaw: parseScaled('demo.usdc', demoUsdc, 6),
-        serverManagedWallet: true,
+        serverManagedWallet: options.demo?.serverManagedWallet ?? true,
         ...(options.demo?.feeRateBps === undefined ? {} : { feeRateBps: options.demo.feeRateBps }),
       },
       ...configs.map(accountSpecOf),

@@ -6,26 +6,21 @@
  * run through the real CLI as a child process against a recording venue: exit code 2, the problems on stderr,
  * zero requests, no secret echoed.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfigFile, validateStrategy } from '../../src/config/index.js';
-import { startRecordingServer, type RecordingServer } from '../support/recording-server.js';
+import { runCliFromSource, type ProcessResult } from '../support/cli-process.js';
+import { recordingServerForFile } from '../support/recording-server.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'om-badconfig-'));
 const KEY = `0x${'3c'.repeat(32)}`;
 const SECRET = Buffer.from('bad-input-config-secret-value').toString('base64');
 const TOKEN = 'badinput-token-1234';
 
-let venue: RecordingServer;
-beforeAll(async () => {
-  venue = await startRecordingServer(() => ({ status: 500, body: { message: 'a config error must never get here' } }));
-});
-afterAll(async () => {
-  await venue?.close();
+const venue = recordingServerForFile(() => ({ status: 500, body: { message: 'a config error must never get here' } }));
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -121,20 +116,8 @@ describe('hostile config files are refused with every problem named, in-process'
   }
 });
 
-function runCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'outcome-maker.mjs'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: dir, OUTCOME_MAKER_FROM_SOURCE: '1', OM_API_TOKEN_ID: TOKEN, OM_API_SECRET: SECRET, OM_PRIVATE_KEY: KEY },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-  });
+function runCli(args: readonly string[]): Promise<ProcessResult> {
+  return runCliFromSource(args, dir, { OM_API_TOKEN_ID: TOKEN, OM_API_SECRET: SECRET, OM_PRIVATE_KEY: KEY });
 }
 
 describe('the real CLI: exit 2, every problem on stderr, nothing sent, no secret echoed', () => {

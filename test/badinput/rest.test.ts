@@ -1,10 +1,10 @@
 /**
  * Bad input, REST answers: a hostile proxy between the bot (a child process) and the simulator answers chosen
  * requests with bad JSON, wrong types, NaN or impossible values (test/support/chaos-hostile-proxy.ts). Each must be
- * refused with a clear error naming the endpoint, the field and the value (in the log; counted where the bot has a
- * metric for it), change nothing (no order placed from it, the quotes as they were), and the daemon keeps running
- * and quoting. A placement answer that cannot be read leaves the outcome unknown: it is counted and resolved by
- * clientOrderId without a duplicate.
+ * refused with a clear error naming the endpoint, the field and the value (in the log), be counted once per answer in
+ * `outcome_maker_invalid_answers_total{endpoint}` on the bot's /metrics, change nothing (no order placed from it,
+ * the quotes as they were), and the daemon keeps running and quoting. A placement answer that cannot be read leaves
+ * the outcome unknown: it is counted and resolved by clientOrderId without a duplicate.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChaosRig, metricValue } from '../support/chaos-rig.js';
@@ -12,6 +12,7 @@ import { startHostileProxy, type HostileProxy, type HostileRule } from '../suppo
 import { isRecord } from '../support/sim-http.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const INVALID_ANSWERS = 'outcome_maker_invalid_answers_total';
 let rig: ChaosRig;
 let proxy: HostileProxy;
 
@@ -52,10 +53,31 @@ function quotes(): string[] {
 
 const asObject = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
 
+/** The bot's count of invalid answers of one endpoint (a route template). */
+async function invalidAnswers(endpoint: string): Promise<number> {
+  return metricValue(await rig.metricsText(), INVALID_ANSWERS, { endpoint });
+}
+
+/**
+ * Waits (up to 5 s) until the bot's count of invalid `endpoint` answers has grown from `before` by the number of
+ * answers the proxy poisoned (`poisoned`, read at the same moment); returns both, for one assertion.
+ */
+async function invalidAnswersCounted(endpoint: string, before: number, poisoned: () => number): Promise<{ counted: number; poisoned: number }> {
+  let last = { counted: 0, poisoned: poisoned() };
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    const counted = (await invalidAnswers(endpoint)) - before;
+    last = { counted, poisoned: poisoned() };
+    if (last.counted === last.poisoned) break;
+    await sleep(100);
+  }
+  return last;
+}
+
 interface Case {
   readonly rule: HostileRule;
-  /** Substrings of the bot's log line that must name the problem (endpoint, field, value). */
-  readonly logged: readonly string[];
+  /** Substrings of the bot's log line that must name the problem: the endpoint (its route template) first, then field and value. */
+  readonly logged: readonly [endpoint: string, ...details: string[]];
   readonly trigger?: () => void;
 }
 
@@ -100,12 +122,21 @@ describe('hostile REST answers: refused with a clear error, nothing changes, the
       await quiet(800);
       const quotesBefore = quotes();
       const linesBefore = rig.bot!.lines.length;
+      const endpoint = c.logged[0];
+      const metricsBefore = await rig.metricsText();
+      // Pre-set at 0 when the bot starts, so an `increase()` alert sees the first invalid answer.
+      expect(metricsBefore, `${INVALID_ANSWERS}{endpoint="${endpoint}"} exposed before any invalid answer`).toContain(`${INVALID_ANSWERS}{endpoint="${endpoint}"}`);
+      const countedBefore = metricValue(metricsBefore, INVALID_ANSWERS, { endpoint });
       const fired = proxy.poison(c.rule);
       c.trigger?.();
       await rig.until(() => fired() > 0, 15_000, `the bot to ask for what "${c.rule.name}" poisons`);
       const sentAt = rig.sim.clock.now();
       await rig.until(() => rig.bot!.lines.slice(linesBefore).some((line) => c.logged.every((part) => line.includes(part))), 5_000, `a log line naming ${c.logged.join(', ')}`);
       await sleep(1500);
+      // Once per poisoned answer, under the route template (never the raw path).
+      const counted = await invalidAnswersCounted(endpoint, countedBefore, fired);
+      expect(counted.poisoned).toBeGreaterThan(0);
+      expect(counted.counted, `${INVALID_ANSWERS}{endpoint="${endpoint}"} increase`).toBe(counted.poisoned);
       expect(trading().filter((r) => r.atMs >= sentAt), 'placements or cancels after the bad answer').toEqual([]);
       expect(quotes(), 'the resting quotes').toEqual(quotesBefore);
       expect((await fetch(`${rig.metricsUrl}/healthz`)).status).toBe(200);
@@ -115,6 +146,7 @@ describe('hostile REST answers: refused with a clear error, nothing changes, the
 
   it('a placement answer that is not JSON: outcome unknown, counted, resolved by clientOrderId without a duplicate', async () => {
     const unknownBefore = metricValue(await rig.metricsText(), 'outcome_maker_orders_unknown_total');
+    const invalidBefore = await invalidAnswers('POST /orders');
     const fired = proxy.poison({ name: 'placement answer not JSON', method: 'POST', path: /^\/orders$/, answer: { status: 201, rawBody: 'not json at all' } });
     rig.sim.control.setFairValue(rig.slugs[0]!, 250);
     rig.flowOn();
@@ -127,6 +159,8 @@ describe('hostile REST answers: refused with a clear error, nothing changes, the
       await sleep(100);
     }
     expect(unknown, 'orders of unknown outcome counted').toBeGreaterThan(0);
+    const counted = await invalidAnswersCounted('POST /orders', invalidBefore, fired);
+    expect(counted.counted, 'unreadable placement answers counted').toBe(counted.poisoned);
     await rig.verify('placement answer not JSON');
   }, 40_000);
 
@@ -138,6 +172,7 @@ describe('hostile REST answers: refused with a clear error, nothing changes, the
     await rig.launch();
     expect(fired()).toBe(1);
     expect(rig.bot!.lines.some((line) => line.includes('GET /portfolio/positions') && line.includes('clob') && line.includes('ledger catch-up failed'))).toBe(true);
+    expect(await invalidAnswers('GET /portfolio/positions'), 'the bad start-up answer counted by the new process').toBe(1);
     const since = rig.sim.clock.now();
     await rig.until(() => rig.slugs.some((slug) => rig.ordersCreatedSince(slug, since - 5000).length > 0), 15_000, 'quotes after the bad start-up answer');
     await rig.verify('after a bad start-up answer');

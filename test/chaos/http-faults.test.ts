@@ -15,10 +15,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 let rig: ChaosRig;
 
 beforeAll(async () => {
-  rig = await ChaosRig.start({ name: 'http-faults', seed: random.seed });
-  rig.startSampling();
-  rig.flowOn();
-  await rig.launch();
+  rig = await ChaosRig.launched({ name: 'http-faults', seed: random.seed });
 }, 60_000);
 afterAll(async () => {
   await rig?.close();

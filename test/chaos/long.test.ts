@@ -75,10 +75,7 @@ const FAULTS: Readonly<Record<string, Fault>> = {
 
 it.skipIf(!CHAOS_LONG)(`long randomized run (${CHAOS_LONG_MINUTES} min)`, async () => {
   const random = scenarioRandom('long');
-  rig = await ChaosRig.start({ name: 'long', seed: random.seed });
-  rig.startSampling();
-  rig.flowOn();
-  await rig.launch();
+  rig = await ChaosRig.launched({ name: 'long', seed: random.seed });
   const deadline = Date.now() + CHAOS_LONG_MINUTES * 60_000;
   const names = Object.keys(FAULTS);
   const log: string[] = [];

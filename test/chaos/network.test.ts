@@ -12,10 +12,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 let rig: ChaosRig;
 
 beforeAll(async () => {
-  rig = await ChaosRig.start({ name: 'network', seed: random.seed });
-  rig.startSampling();
-  rig.flowOn();
-  await rig.launch();
+  rig = await ChaosRig.launched({ name: 'network', seed: random.seed });
 }, 60_000);
 afterAll(async () => {
   await rig?.close();

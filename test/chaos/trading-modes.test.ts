@@ -19,7 +19,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 let rig: ChaosRig;
 
 beforeAll(async () => {
-  rig = await ChaosRig.start({
+  rig = await ChaosRig.launched({
     name: 'trading-modes',
     seed: random.seed,
     overrides: {
@@ -27,9 +27,6 @@ beforeAll(async () => {
       orders: { filledOrderDelaySec: 1, refreshTolerance: { priceTicks: 2 }, postOnly: false },
     },
   });
-  rig.startSampling();
-  rig.flowOn();
-  await rig.launch();
 }, 60_000);
 afterAll(async () => {
   await rig?.close();

@@ -10,51 +10,23 @@ import { describe, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
 import {
   allOrders,
-  Cleanup,
+  cleanupAfterTest,
+  LADDER_500,
+  LADDER_510,
   ladderOf,
-  liveEnv,
   liveOrders,
+  moveBookUp,
   sameLadder,
-  setThirdPartyQuotes,
-  singleMarkets,
-  startBot,
-  startHarnessSim,
-  testConfig,
-  VenueWatcher,
+  startBookedSim,
+  startLiveBot,
+  startQuotingBot,
   waitFor,
+  watchVenue,
   when,
-  type RunningBot,
 } from '../support/bot-harness.js';
 
-
-const LADDER_500 = { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000' };
-const LADDER_510 = { 'ask-0': 'BUY NO 470 x 5000000', 'bid-0': 'BUY YES 490 x 5000000' };
-
-interface Setup {
-  readonly sim: RunningSimulator;
-  readonly slug: string;
-  readonly running: RunningBot;
-  readonly watcher: VenueWatcher;
-}
-
-async function quotingBot(cleanup: Cleanup): Promise<Setup> {
-  const sim = await startHarnessSim();
-  cleanup.add(() => sim.close());
-  const slug = singleMarkets(sim)[0]!;
-  setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
-  const watcher = new VenueWatcher(sim, [slug], 'it');
-  cleanup.add(async () => watcher.stop());
-  // Short 5xx backoff so a burst plays out in a second or two (429s wait the venue's Retry-After regardless).
-  const config = testConfig({ venue: { kind: 'live', sim }, markets: [slug], rateLimits: { retry: { initialBackoffMs: 200, maxBackoffMs: 1000 } } });
-  const running = await startBot(config, liveEnv(sim), cleanup);
-  await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 10_000, 'the first ladder', () => ladderOf(sim, slug, 'it'));
-  return { sim, slug, running, watcher };
-}
-
-function moveBookUp(sim: RunningSimulator, slug: string): void {
-  setThirdPartyQuotes(sim, slug, { askTicks: 550 });
-  setThirdPartyQuotes(sim, slug, { bidTicks: 470 });
-}
+// Short 5xx backoff so a burst plays out in a second or two (429s wait the venue's Retry-After regardless).
+const FAST_RETRY = { rateLimits: { retry: { initialBackoffMs: 200, maxBackoffMs: 1000 } } };
 
 function stats(sim: RunningSimulator) {
   return sim.control.requestStats()[sim.demoAccount.tokenId] ?? { requests: 0, rateLimited: 0, injected: 0, errors: 0 };
@@ -62,9 +34,8 @@ function stats(sim: RunningSimulator) {
 
 describe.concurrent('venue faults', () => {
   it('a 429 burst longer than the retries: the bot recovers, one order per slot, zero 429s from the rate limiter', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
-    const { sim, slug, running, watcher } = await quotingBot(cleanup);
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const { sim, slug, running, watcher } = await startQuotingBot(cleanup, FAST_RETRY);
     const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
     sim.control.failNextRequests({ status: 429, count: 4, pathPrefix: '/orders', retryAfterSeconds: 1 });
     moveBookUp(sim, slug);
@@ -80,9 +51,8 @@ describe.concurrent('venue faults', () => {
   });
 
   it('a 5xx burst on the cancels (the first one took effect): the bot resolves it and requotes, one order per slot', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
-    const { sim, slug, running, watcher } = await quotingBot(cleanup);
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const { sim, slug, running, watcher } = await startQuotingBot(cleanup, FAST_RETRY);
     const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders/', phase: 'after' });
     sim.control.failNextRequests({ status: 500, count: 3, pathPrefix: '/orders/' });
@@ -99,22 +69,16 @@ describe.concurrent('venue faults', () => {
   });
 
   it('an unknown placement (503 after it took effect) is found by clientOrderId: never a second order in its slot', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
-    const sim = await startHarnessSim();
-    cleanup.add(() => sim.close());
-    const slug = singleMarkets(sim)[0]!;
-    setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
-    const watcher = new VenueWatcher(sim, [slug], 'it');
-    cleanup.add(async () => watcher.stop());
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const { sim, slug } = await startBookedSim(cleanup);
+    const watcher = watchVenue(cleanup, sim, [slug]);
     // The bot's first trading request is its first placement: it takes effect, the answer is a 503. The first
     // status lookup that follows fails too. Every socket push is held back, so the order's own frames cannot
     // resolve it: only the lookup by clientOrderId can.
     sim.control.freezeFeed('all');
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders', phase: 'after' });
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders/status' });
-    const config = testConfig({ venue: { kind: 'live', sim }, markets: [slug] });
-    const running = await startBot(config, liveEnv(sim), cleanup);
+    const running = await startLiveBot(sim, cleanup, { markets: [slug] });
 
     await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 10_000, 'the ladder', () => ({ ladder: ladderOf(sim, slug, 'it'), warnings: running.warnings() }));
     // The venue holds both orders at once; the bot looks the unknown one up (the first lookup fails, it retries).

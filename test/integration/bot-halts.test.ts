@@ -10,46 +10,38 @@ import { describe, it } from 'vitest';
 import { generateMarkets } from '../../src/sim/engine/index.js';
 import {
   allOrders,
-  Cleanup,
+  cleanupAfterTest,
+  firstMarkets,
   gaugeValue,
   ladderOf,
-  liveEnv,
+  LADDER_500,
   liveOrders,
   sameLadder,
   setThirdPartyQuotes,
-  startBot,
-  startHarnessSim,
-  testConfig,
+  startBookedSim,
+  startLiveBot,
   thirdPartyPlace,
-  VenueWatcher,
   waitFor,
+  watchVenue,
   when,
   type RunningBot,
 } from '../support/bot-harness.js';
-
 
 const requotes = async (running: RunningBot, slug: string): Promise<number> => (await gaugeValue(running.bot, 'outcome_maker_requotes_total', { market: slug })) ?? 0;
 
 describe.concurrent('halts', () => {
   it('stopBeforeExpirySec: quotes until the stop time, then cancels at once and places nothing more', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
+    const cleanup = cleanupAfterTest(onTestFinished);
     // Two markets whose stop times are 2.5 s apart: half the periodic requote interval, so a halt that waited for
     // the next periodic requote would be late (by more than the 1.5 s allowed) in at least one of them.
     const now = Date.now();
     const stopBeforeSec = 60;
     const stopAt = [now + 7_000, now + 9_500];
     const specs = generateMarkets(3, 3, now).map((spec, i) => (i < 2 ? { ...spec, expirationMs: stopAt[i]! + stopBeforeSec * 1000 } : spec));
-    const sim = await startHarnessSim({ markets: specs });
-    cleanup.add(() => sim.close());
-    const slugs = [specs[0]!.slug, specs[1]!.slug];
-    for (const slug of slugs) setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
-    const watcher = new VenueWatcher(sim, slugs, 'it');
-    cleanup.add(async () => watcher.stop());
-    const config = testConfig({ venue: { kind: 'live', sim }, markets: slugs, risk: { stopBeforeExpirySec: stopBeforeSec } });
-    const running = await startBot(config, liveEnv(sim), cleanup);
-    const ladder = { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000' };
-    await waitFor(() => when(slugs.every((slug) => sameLadder(ladderOf(sim, slug, 'it'), ladder))), 6_500, 'quotes before the stop times');
+    const { sim, slugs } = await startBookedSim(cleanup, { sim: { markets: specs }, markets: () => [specs[0]!.slug, specs[1]!.slug] });
+    const watcher = watchVenue(cleanup, sim, slugs);
+    const running = await startLiveBot(sim, cleanup, { markets: slugs, risk: { stopBeforeExpirySec: stopBeforeSec } });
+    await waitFor(() => when(slugs.every((slug) => sameLadder(ladderOf(sim, slug, 'it'), LADDER_500))), 6_500, 'quotes before the stop times');
     expect(Date.now()).toBeLessThan(stopAt[0]!);
 
     for (const [i, slug] of slugs.entries()) {
@@ -74,18 +66,12 @@ describe.concurrent('halts', () => {
   });
 
   it('kill switch: a losing round trip trips it; everything is canceled, the Bot stays up and paused; resume() quotes again', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
-    const sim = await startHarnessSim();
-    cleanup.add(() => sim.close());
-    const slug = sim.engine.markets()[0]!.slug;
-    setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
-    const watcher = new VenueWatcher(sim, [slug], 'it');
-    cleanup.add(async () => watcher.stop());
-    const config = testConfig({ venue: { kind: 'live', sim }, markets: [slug], risk: { dailyLossLimit: 0.25 } });
-    const running = await startBot(config, liveEnv(sim), cleanup);
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const { sim, slug } = await startBookedSim(cleanup, { markets: firstMarkets(1) });
+    const watcher = watchVenue(cleanup, sim, [slug]);
+    const running = await startLiveBot(sim, cleanup, { markets: [slug], risk: { dailyLossLimit: 0.25 } });
     const state = () => ({ ladder: ladderOf(sim, slug, 'it'), warnings: running.warnings().slice(-6) });
-    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000' })), 8_000, 'quotes', state);
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 8_000, 'quotes', state);
 
     // Buy: the third party sells 5 YES into the bot's bid at 0.480. The bot then holds YES, so its ask is a SELL YES.
     thirdPartyPlace(sim, slug, { outcome: 'NO', side: 'BUY', priceTicks: 520, sizeRaw: 5_000_000, orderType: 'FAK' });

@@ -10,58 +10,34 @@
 import { describe, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
 import {
-  Cleanup,
+  cleanupAfterTest,
   gaugeValue,
+  LADDER_500,
+  LADDER_510,
   ladderOf,
-  liveEnv,
   liveOrders,
+  moveBookUp,
   sameLadder,
   setThirdPartyQuotes,
-  singleMarkets,
-  startBot,
-  startHarnessSim,
-  testConfig,
-  VenueWatcher,
+  startQuotingBot,
   waitFor,
   when,
+  type Cleanup,
+  type QuotingBot,
   type RunningBot,
 } from '../support/bot-harness.js';
 
-
-const LADDER_500 = { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000' };
-const LADDER_510 = { 'ask-0': 'BUY NO 470 x 5000000', 'bid-0': 'BUY YES 490 x 5000000' };
-
-interface Setup {
-  readonly sim: RunningSimulator;
-  readonly slug: string;
-  readonly running: RunningBot;
-  readonly watcher: VenueWatcher;
-}
-
 /** A bot quoting one level (non-post-only, so post_only mode has something to change) around mid 0.500. */
-async function quotingBot(cleanup: Cleanup): Promise<Setup> {
-  const sim = await startHarnessSim();
-  cleanup.add(() => sim.close());
-  const slug = singleMarkets(sim)[0]!;
-  setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
-  const watcher = new VenueWatcher(sim, [slug], 'it');
-  cleanup.add(async () => watcher.stop());
-  const config = testConfig({ venue: { kind: 'live', sim }, markets: [slug], strategy: { postOnly: false }, orders: { postOnly: false } });
-  const running = await startBot(config, liveEnv(sim), cleanup);
-  await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 10_000, 'the first ladder', () => ladderOf(sim, slug, 'it'));
+async function quotingBot(cleanup: Cleanup): Promise<QuotingBot> {
+  const setup = await startQuotingBot(cleanup, { strategy: { postOnly: false }, orders: { postOnly: false } });
+  const { sim, slug } = setup;
   const plain = liveOrders(sim, slug, 'it').filter(({ order }) => !order.postOnly);
   if (plain.length !== 2) throw new Error(`expected two quotes that are not post-only, got ${JSON.stringify(ladderOf(sim, slug, 'it'))}`);
-  return { sim, slug, running, watcher };
+  return setup;
 }
 
 async function botKnowsMode(running: RunningBot, mode: string): Promise<void> {
   await waitFor(async () => when((await gaugeValue(running.bot, 'outcome_maker_trading_mode', { mode })) === 1), 5_000, `the bot to see mode ${mode}`);
-}
-
-/** Moves the third party's book from mid 0.500 to mid 0.510 without ever leaving a side empty. */
-function moveBookUp(sim: RunningSimulator, slug: string): void {
-  setThirdPartyQuotes(sim, slug, { askTicks: 550 });
-  setThirdPartyQuotes(sim, slug, { bidTicks: 470 });
 }
 
 /** Requests of the bot's token after `sinceSeq` that trade (anything but a read). */
@@ -73,8 +49,7 @@ const lastSeq = (sim: RunningSimulator): number => sim.control.requestLog({ limi
 
 describe.concurrent('trading modes', () => {
   it('post_only: only post-only placements reach the venue while it lasts; plain ones again after', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
+    const cleanup = cleanupAfterTest(onTestFinished);
     const { sim, slug, running, watcher } = await quotingBot(cleanup);
     const window = sim.control.setTradingMode({ mode: 'post_only', resumeAtMs: Date.now() + 60_000 });
     await botKnowsMode(running, 'post_only');
@@ -100,8 +75,7 @@ describe.concurrent('trading modes', () => {
   });
 
   it('cancel_only: the stale quotes are canceled, nothing is placed until the mode ends', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
+    const cleanup = cleanupAfterTest(onTestFinished);
     const { sim, slug, running, watcher } = await quotingBot(cleanup);
     const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
     const window = sim.control.setTradingMode({ mode: 'cancel_only', resumeAtMs: Date.now() + 60_000 });
@@ -128,8 +102,7 @@ describe.concurrent('trading modes', () => {
   });
 
   it('disabled with a near resumeAt: nothing is sent until resumeAt, then the bot quotes the new book', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
+    const cleanup = cleanupAfterTest(onTestFinished);
     const { sim, slug, running, watcher } = await quotingBot(cleanup);
     const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
     const resumeAtMs = Date.now() + 3_000;

@@ -9,37 +9,29 @@
 import { describe, it } from 'vitest';
 import {
   allOrders,
-  Cleanup,
+  cleanupAfterTest,
   ladderOf,
-  liveEnv,
   liveOrders,
   othersTouch,
   sameLadder,
   setThirdPartyQuotes,
-  singleMarkets,
   slotOverlaps,
+  startBookedSim,
   startBot,
-  startHarnessSim,
+  startLiveBot,
   testConfig,
-  VenueWatcher,
   waitFor,
+  watchVenue,
   when,
 } from '../support/bot-harness.js';
 
-
 describe.concurrent('the bot quotes what the strategy intends', () => {
   it('flow off: a two-level fixed-spread ladder around a third-party book, one order per slot, all tagged, post-only', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
-    const sim = await startHarnessSim();
-    cleanup.add(() => sim.close());
-    const slug = singleMarkets(sim)[0]!;
-    setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
-    const watcher = new VenueWatcher(sim, [slug], 'it');
-    cleanup.add(async () => watcher.stop());
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const { sim, slug } = await startBookedSim(cleanup);
+    const watcher = watchVenue(cleanup, sim, [slug]);
 
-    const config = testConfig({ venue: { kind: 'live', sim }, markets: [slug], strategy: { levels: 2, levelSpacing: 0.01, orderSize: 5, sizeIncrement: 2 } });
-    const running = await startBot(config, liveEnv(sim), cleanup);
+    const running = await startLiveBot(sim, cleanup, { markets: [slug], strategy: { levels: 2, levelSpacing: 0.01, orderSize: 5, sizeIncrement: 2 } });
 
     // mid 0.500: bids 0.480 / 0.470 (BUY YES), asks 0.520 / 0.530 as BUY NO at 0.480 / 0.470 (no YES held).
     const expected = {
@@ -58,8 +50,7 @@ describe.concurrent('the bot quotes what the strategy intends', () => {
   });
 
   it('flow on: the bot follows the synthetic maker as the fair value moves, in every market', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
+    const cleanup = cleanupAfterTest(onTestFinished);
     const config = testConfig({
       venue: {
         kind: 'sim',
@@ -74,8 +65,7 @@ describe.concurrent('the bot quotes what the strategy intends', () => {
     if (sim === null) throw new Error('the embedded simulator is missing');
     const slugs = sim.engine.markets().map((m) => m.slug);
     expect(slugs).toHaveLength(3);
-    const watcher = new VenueWatcher(sim, slugs, 'it');
-    cleanup.add(async () => watcher.stop());
+    const watcher = watchVenue(cleanup, sim, slugs);
 
     /** The one-level ladder around the book without the bot's orders: bid rounded down, ask rounded up. */
     const expectedLadder = (slug: string): Record<string, string> | undefined => {
@@ -108,16 +98,10 @@ describe.concurrent('the bot quotes what the strategy intends', () => {
   });
 
   it('a price move requotes only the slots that changed; the others keep their venue order ids', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
-    const sim = await startHarnessSim();
-    cleanup.add(() => sim.close());
-    const slug = singleMarkets(sim)[0]!;
-    setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
-    const watcher = new VenueWatcher(sim, [slug], 'it');
-    cleanup.add(async () => watcher.stop());
-    const config = testConfig({ venue: { kind: 'live', sim }, markets: [slug], strategy: { levels: 2, levelSpacing: 0.01 } });
-    const running = await startBot(config, liveEnv(sim), cleanup);
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const { sim, slug } = await startBookedSim(cleanup);
+    const watcher = watchVenue(cleanup, sim, [slug]);
+    const running = await startLiveBot(sim, cleanup, { markets: [slug], strategy: { levels: 2, levelSpacing: 0.01 } });
     const before = {
       'ask-0': 'BUY NO 480 x 5000000',
       'ask-1': 'BUY NO 470 x 5000000',

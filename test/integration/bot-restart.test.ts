@@ -8,20 +8,18 @@ import { describe, it } from 'vitest';
 import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
 import { limitOrderAmounts } from '../../src/exchange/eip712.js';
 import {
-  Cleanup,
+  cleanupAfterTest,
   ladderOf,
-  liveEnv,
   liveOrders,
+  moveBookUp,
   sameLadder,
-  setThirdPartyQuotes,
-  singleMarkets,
-  startBot,
-  startHarnessSim,
+  startBookedSim,
+  startLiveBot,
   tempDatabasePath,
-  testConfig,
-  VenueWatcher,
   waitFor,
+  watchVenue,
   when,
+  type TestConfigOptions,
 } from '../support/bot-harness.js';
 import type { RunningSimulator } from '../../src/sim/index.js';
 
@@ -53,19 +51,15 @@ function placeForAccount(sim: RunningSimulator, slug: string, priceTicks: number
 
 describe.concurrent('restart on the same ledger and venue', () => {
   it('adopts the resting orders into their slots: no duplicate, no orphan', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
-    const sim = await startHarnessSim();
-    cleanup.add(() => sim.close());
-    const slug = singleMarkets(sim)[0]!;
-    setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
-    const config = testConfig({
-      venue: { kind: 'live', sim },
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const { sim, slug } = await startBookedSim(cleanup);
+    // Both bots run on the same config, hence the same ledger.
+    const config: Omit<TestConfigOptions, 'venue'> = {
       markets: [slug],
       strategy: { levels: 2, levelSpacing: 0.01 },
       shutdown: { leaveOrdersResting: true },
       database: tempDatabasePath(cleanup),
-    });
+    };
     const ladder = {
       'ask-0': 'BUY NO 480 x 5000000',
       'ask-1': 'BUY NO 470 x 5000000',
@@ -73,7 +67,7 @@ describe.concurrent('restart on the same ledger and venue', () => {
       'bid-1': 'BUY YES 470 x 5000000',
     };
 
-    const first = await startBot(config, liveEnv(sim), cleanup);
+    const first = await startLiveBot(sim, cleanup, config);
     await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), ladder)), 10_000, 'the first bot to quote', () => ladderOf(sim, slug, 'it'));
     const idsBySlot = new Map(liveOrders(sim, slug, 'it').map(({ order, slot }) => [slot, order.id]));
     const stopped = await first.stop();
@@ -87,7 +81,7 @@ describe.concurrent('restart on the same ledger and venue', () => {
     const untagged = placeForAccount(sim, slug, 440, undefined);
     const seq = sim.control.requestLog({ limit: 1 })[0]?.seq ?? 0;
 
-    const second = await startBot(config, liveEnv(sim), cleanup);
+    const second = await startLiveBot(sim, cleanup, config);
     await waitFor(
       () => when(sim.engine.orderById(duplicate)?.status === 'CANCELED' && sim.engine.orderById(untagged)?.status === 'CANCELED'),
       5_000,
@@ -100,10 +94,8 @@ describe.concurrent('restart on the same ledger and venue', () => {
     expect(second.bot.summary().openOrders).toBe(4);
 
     // The adopted orders are the second bot's own: a move replaces all four, one order per slot throughout.
-    const watcher = new VenueWatcher(sim, [slug], 'it');
-    cleanup.add(async () => watcher.stop());
-    setThirdPartyQuotes(sim, slug, { askTicks: 550 });
-    setThirdPartyQuotes(sim, slug, { bidTicks: 470 });
+    const watcher = watchVenue(cleanup, sim, [slug]);
+    moveBookUp(sim, slug);
     const moved = {
       'ask-0': 'BUY NO 470 x 5000000',
       'ask-1': 'BUY NO 460 x 5000000',

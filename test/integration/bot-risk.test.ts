@@ -15,25 +15,25 @@ import type { SimOrder } from '../../src/sim/engine/index.js';
 import { collateralRaw } from '../../src/core/units.js';
 import {
   allOrders,
-  Cleanup,
+  cleanupAfterTest,
+  firstMarkets,
   gaugeValue,
   ladderOf,
-  liveEnv,
+  laddersAndWarnings,
   liveOrders,
+  moveBookUp,
   sameLadder,
   setThirdPartyQuotes,
-  startBot,
-  startHarnessSim,
+  startBookedSim,
+  startLiveBot,
   sumRemaining,
-  testConfig,
   thirdPartyPlace,
-  VenueWatcher,
   waitFor,
+  watchVenue,
   when,
   type VenueSample,
 } from '../support/bot-harness.js';
 import type { RunningSimulator } from '../../src/sim/index.js';
-
 
 const SHARE = 1_000_000;
 const isBuy = (outcome: 'YES' | 'NO') => (o: SimOrder): boolean => o.side === 'BUY' && o.outcome === outcome;
@@ -52,35 +52,27 @@ function hitBid(sim: RunningSimulator, slug: string, bidTicks: number, sizeRaw: 
 
 describe.concurrent('risk limits hold at the venue', () => {
   it('per market: maxOpenOrders and the price band, also through a requote', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
-    const sim = await startHarnessSim();
-    cleanup.add(() => sim.close());
-    const [openM, bandM] = sim.engine.markets().map((m) => m.slug);
-    const slugs = [openM!, bandM!];
-    for (const slug of slugs) setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
-    const watcher = new VenueWatcher(sim, slugs, 'it');
-    cleanup.add(async () => watcher.stop());
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const { sim, slugs } = await startBookedSim(cleanup, { markets: firstMarkets(2) });
+    const [openM, bandM] = slugs;
+    const watcher = watchVenue(cleanup, sim, slugs);
     // Wanted in each market: bids at 0.480 and 0.470, asks at 0.520 and 0.530 (BUY NO at 0.480 and 0.470).
-    const config = testConfig({
-      venue: { kind: 'live', sim },
+    const running = await startLiveBot(sim, cleanup, {
       markets: slugs,
       strategy: { levels: 2, levelSpacing: 0.01 },
       risk: { perMarket: { [openM!]: { maxOpenOrders: 3 }, [bandM!]: { priceBand: { min: 0.475, max: 0.6 } } } },
     });
-    const running = await startBot(config, liveEnv(sim), cleanup);
     const expected: Record<string, Record<string, string>> = {
       // The first three intents fit.
       [openM!]: { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000', 'bid-1': 'BUY YES 470 x 5000000' },
       // 0.470 is below the band, for the YES bid and for the NO bid (the YES ask at 0.530).
       [bandM!]: { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000' },
     };
-    const state = () => ({ ladders: Object.fromEntries(slugs.map((slug) => [slug, ladderOf(sim, slug, 'it')])), warnings: running.warnings().slice(-5) });
+    const state = laddersAndWarnings(sim, slugs, running);
     await waitFor(() => when(slugs.every((slug) => sameLadder(ladderOf(sim, slug, 'it'), expected[slug]!))), 10_000, 'both markets quoting within their limits', state);
 
     // Every slot of the open-orders market changes: still never more than three live.
-    setThirdPartyQuotes(sim, openM!, { askTicks: 550 });
-    setThirdPartyQuotes(sim, openM!, { bidTicks: 470 });
+    moveBookUp(sim, openM!);
     const moved = { 'ask-0': 'BUY NO 470 x 5000000', 'bid-0': 'BUY YES 490 x 5000000', 'bid-1': 'BUY YES 480 x 5000000' };
     await waitFor(() => when(sameLadder(ladderOf(sim, openM!, 'it'), moved)), 8_000, 'the requote', state);
 
@@ -94,24 +86,17 @@ describe.concurrent('risk limits hold at the venue', () => {
   });
 
   it('per market: maxPositionPerToken and maxNetPosition count held tokens like open BUYs, also after fills', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
-    const sim = await startHarnessSim();
-    cleanup.add(() => sim.close());
-    const [positionM, netM] = sim.engine.markets().map((m) => m.slug);
-    const slugs = [positionM!, netM!];
-    for (const slug of slugs) setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
-    const watcher = new VenueWatcher(sim, slugs, 'it');
-    cleanup.add(async () => watcher.stop());
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const { sim, slugs } = await startBookedSim(cleanup, { markets: firstMarkets(2) });
+    const [positionM, netM] = slugs;
+    const watcher = watchVenue(cleanup, sim, slugs);
     // Wanted in each market: 10 shares each side at 0.480 / 0.520.
-    const config = testConfig({
-      venue: { kind: 'live', sim },
+    const running = await startLiveBot(sim, cleanup, {
       markets: slugs,
       strategy: { orderSize: 10 },
       risk: { perMarket: { [positionM!]: { maxPositionPerToken: 6 }, [netM!]: { maxNetPosition: 4 } } },
     });
-    const running = await startBot(config, liveEnv(sim), cleanup);
-    const state = () => ({ ladders: Object.fromEntries(slugs.map((slug) => [slug, ladderOf(sim, slug, 'it')])), warnings: running.warnings().slice(-5) });
+    const state = laddersAndWarnings(sim, slugs, running);
     await waitFor(
       () =>
         when(
@@ -152,27 +137,20 @@ describe.concurrent('risk limits hold at the venue', () => {
   });
 
   it('across markets: maxNotional holds, also while one market requotes as another starts quoting', async ({ expect, onTestFinished }) => {
-    const cleanup = new Cleanup();
-    onTestFinished(() => cleanup.run());
-    const sim = await startHarnessSim();
-    cleanup.add(() => sim.close());
-    const [first, second] = sim.engine.markets().map((m) => m.slug);
-    const slugs = [first!, second!];
+    const cleanup = cleanupAfterTest(onTestFinished);
     // Only the first market has a book at the start; each market wants 10 shares each side (≈ 9.6 USDC of BUYs).
-    setThirdPartyQuotes(sim, first!, { bidTicks: 460, askTicks: 540 });
-    const watcher = new VenueWatcher(sim, slugs, 'it');
-    cleanup.add(async () => watcher.stop());
-    const config = testConfig({ venue: { kind: 'live', sim }, markets: slugs, strategy: { orderSize: 10 }, risk: { maxNotional: 10 } });
-    const running = await startBot(config, liveEnv(sim), cleanup);
-    const state = () => ({ ladders: Object.fromEntries(slugs.map((slug) => [slug, ladderOf(sim, slug, 'it')])), warnings: running.warnings().slice(-5) });
+    const { sim, slugs } = await startBookedSim(cleanup, { markets: firstMarkets(2), book: 'first' });
+    const [first, second] = slugs;
+    const watcher = watchVenue(cleanup, sim, slugs);
+    const running = await startLiveBot(sim, cleanup, { markets: slugs, strategy: { orderSize: 10 }, risk: { maxNotional: 10 } });
+    const state = laddersAndWarnings(sim, slugs, running);
     await waitFor(() => when(sameLadder(ladderOf(sim, first!, 'it'), { 'ask-0': 'BUY NO 480 x 10000000', 'bid-0': 'BUY YES 480 x 10000000' })), 10_000, 'the first market', state);
     const oldIds = liveOrders(sim, first!, 'it').map(({ order }) => order.id);
 
     // Slow answers; the first market requotes (cancel both, then place two), and the moment its old orders are
     // gone the second market gets a book: its quotes must leave room for what the first is still placing.
     sim.control.setResponseDelay(1_000);
-    setThirdPartyQuotes(sim, first!, { askTicks: 550 });
-    setThirdPartyQuotes(sim, first!, { bidTicks: 470 });
+    moveBookUp(sim, first!);
     await waitFor(() => when(oldIds.every((id) => sim.engine.orderById(id)?.status === 'CANCELED')), 8_000, 'the first market to cancel', state);
     setThirdPartyQuotes(sim, second!, { bidTicks: 460, askTicks: 540 });
     await waitFor(() => when(liveOrders(sim, second!, 'it').length > 0 && liveOrders(sim, first!, 'it').length === 2), 12_000, 'both markets quoting', state);

@@ -5,33 +5,23 @@
  * spec's real rate limits with zero 429s from the simulator's limiter.
  */
 import { performance } from 'node:perf_hooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FrameworkError, isDuplicateOrderError, OutcomeUnknownError, TradingModeError } from '../../src/exchange/errors.js';
 import type { FetchLike } from '../../src/exchange/http.js';
 import { deriveAccountCredentials } from '../../src/sim/index.js';
 import { waitUntil } from '../support/sim-http.js';
 import {
   ARRIVAL_MARGIN_MS,
+  clientSimPerTest,
   lastSeq,
   placeLimit,
-  rateLimitedCount,
   rejectionOf,
   signLimit,
-  startClientSim,
   tokenLog,
   type ClientSim,
 } from '../support/client-sim.js';
 
-let h: ClientSim | null = null;
-afterEach(async () => {
-  if (h === null) return;
-  const { sim, demo, counterparty } = h;
-  expect(rateLimitedCount(sim, demo.account.tokenId)).toBe(0);
-  expect(rateLimitedCount(sim, counterparty.account.tokenId)).toBe(0);
-  expect(sim.control.invariants()).toEqual([]);
-  await h.close();
-  h = null;
-});
+const startHarness = clientSimPerTest({ invariants: true });
 
 /** Statuses the simulator answered a token on one method + path since `seq`. */
 function answered(sim: ClientSim['sim'], tokenId: string, method: string, path: string, sinceSeq: number): number[] {
@@ -42,7 +32,7 @@ function answered(sim: ClientSim['sim'], tokenId: string, method: string, path: 
 
 describe('client ↔ simulator: trading modes', () => {
   it('reports each mode in the maintenance status and blocks what it forbids with TradingModeError (never retried)', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim, clock, simMarket, signing } = h;
     const api = demo.client.api;
     const token = sim.demoAccount.tokenId;
@@ -105,7 +95,7 @@ describe('client ↔ simulator: trading modes', () => {
 
 describe('client ↔ simulator: receive window', () => {
   it('a placement that arrives outside its receive window (425) is re-stamped and retried, and rests once', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim, clock, signing } = h;
     const order = await signLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 420, sizeRaw: 2_000_000, postOnly: true, clientOrderId: 'om-t-rw-1', recvWindowMs: 1_000 });
     // The first attempt spends 1.5 s "in transit": stamped at T, it reaches the venue at T + 1.5 s.
@@ -122,7 +112,7 @@ describe('client ↔ simulator: receive window', () => {
   });
 
   it('when every attempt arrives stale the 425 surfaces after the re-stamp budget, and nothing was placed', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim, clock, signing } = h;
     const order = await signLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 420, sizeRaw: 2_000_000, postOnly: true, clientOrderId: 'om-t-rw-2', recvWindowMs: 500 });
     demo.observer.onStart = (endpoint) => {
@@ -140,7 +130,7 @@ describe('client ↔ simulator: receive window', () => {
 
 describe('client ↔ simulator: injected server errors', () => {
   it('a 500 on a read is retried with backoff and succeeds', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim, simMarket, signing } = h;
     const resting = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 300, sizeRaw: 1_000_000, postOnly: true });
     const path = `/markets/${simMarket.slug}/user-orders`;
@@ -163,7 +153,7 @@ describe('client ↔ simulator: injected server errors', () => {
   });
 
   it('a 503 on POST /orders before it took effect: OutcomeUnknownError, not retried; the lookup says not_found', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim, signing } = h;
     const order = await signLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 410, sizeRaw: 3_000_000, postOnly: true, clientOrderId: 'om-t-u-1' });
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders', phase: 'before' });
@@ -182,7 +172,7 @@ describe('client ↔ simulator: injected server errors', () => {
   });
 
   it('a 503 on POST /orders after it took effect: OutcomeUnknownError; the lookup finds it live, a re-send is a 409', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, counterparty, sim, simMarket, signing } = h;
     const order = await signLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 410, sizeRaw: 3_000_000, postOnly: true, clientOrderId: 'om-t-u-2' });
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders', phase: 'after' });
@@ -215,7 +205,7 @@ describe('client ↔ simulator: injected server errors', () => {
   });
 
   it('a cancel answered 503 after it took effect is retried; the retry is told the order is already canceled', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim, signing } = h;
     const order = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 300, sizeRaw: 1_000_000, postOnly: true });
     const path = `/orders/${order.orderId}`;
@@ -231,7 +221,7 @@ describe('client ↔ simulator: injected server errors', () => {
 
 describe('client ↔ simulator: rate limits', () => {
   it('a 429 burst: the client waits Retry-After each time (holding its other requests) and succeeds', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim, simMarket } = h;
     const token = sim.demoAccount.tokenId;
     const path = `/markets/${simMarket.slug}/user-orders`;
@@ -269,7 +259,7 @@ describe('client ↔ simulator: rate limits', () => {
   it('why the margin: spacing sends exactly 300 ms apart draws a 429 once one request is slower in transit than the next', async () => {
     // A third account whose network path holds its second request 50 ms between "sent" and "arrived".
     const jitter = deriveAccountCredentials(11, 'jitter', 3);
-    h = await startClientSim({
+    const h = await startHarness({
       simLimits: { enabled: true, maxConcurrent: 2, minIntervalMs: 300 },
       accounts: [{ profileId: 3, address: jitter.address, usdc: '10', apiTokens: [{ tokenId: jitter.tokenId, secret: jitter.secret, scopes: ['trading'] }] }],
     });
@@ -290,7 +280,7 @@ describe('client ↔ simulator: rate limits', () => {
   it('at the spec’s limits (2 in flight, 300 ms) the simulator serves the client zero 429s; cancels start first', async () => {
     // The simulator enforces exactly the spec's limits; the client runs 2 in flight and 300 ms plus a margin
     // for arrival jitter (ARRIVAL_MARGIN_MS): the venue counts arrivals, the client can only space sends.
-    h = await startClientSim({
+    const h = await startHarness({
       simLimits: { enabled: true, maxConcurrent: 2, minIntervalMs: 300 },
       clientLimits: { maxConcurrent: 2, minTimeMs: 300 + ARRIVAL_MARGIN_MS },
     });

@@ -3,24 +3,15 @@
  * options besides resting BUYs (GTC SELL, FAK, FOK market orders, self-trade prevention), placed and then read
  * back through user-orders, the status batch, the trade feed and positions.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { limitOrderAmounts, marketOrderAmounts } from '../../src/exchange/eip712.js';
-import { placeLimit, rateLimitedCount, startClientSim, type ClientSim } from '../support/client-sim.js';
+import { clientSimPerTest, placeLimit } from '../support/client-sim.js';
 
-let h: ClientSim | null = null;
-afterEach(async () => {
-  if (h === null) return;
-  const { sim, demo, counterparty } = h;
-  expect(rateLimitedCount(sim, demo.account.tokenId)).toBe(0);
-  expect(rateLimitedCount(sim, counterparty.account.tokenId)).toBe(0);
-  expect(sim.control.invariants()).toEqual([]);
-  await h.close();
-  h = null;
-});
+const startHarness = clientSimPerTest({ invariants: true });
 
 describe('client ↔ simulator: order types', () => {
   it('GTC SELL, FOK BUY, FAK BUY and an unfilled FOK SELL round-trip through user-orders, status batch and trades', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, counterparty, sim, clock, simMarket, signing } = h;
     const cp = counterparty.client;
     sim.control.deposit(sim.demoAccount.profileId, { tokens: { [simMarket.yesTokenId]: 20_000_000 } });
@@ -95,7 +86,7 @@ describe('client ↔ simulator: order types', () => {
   });
 
   it('self-trade prevention: cancel_taker rejects the taker, cancel_maker cancels the resting own order', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim, simMarket, signing } = h;
     const maker = await placeLimit(demo.client, signing, { outcome: 'NO', side: 'BUY', priceTicks: 450, sizeRaw: 2_000_000, postOnly: true });
     const rejected = await demo.client.api.placeOrder(

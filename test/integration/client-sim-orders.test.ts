@@ -5,22 +5,13 @@
  * after resolution. Outcomes are checked against the simulator's engine, which is the source of truth here.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { limitOrderAmounts } from '../../src/exchange/eip712.js';
 import { FrameworkError, isDuplicateOrderError, RequestInputError } from '../../src/exchange/errors.js';
 import { signingMarketOf } from '../../src/exchange/signer.js';
-import { lastSeq, placeLimit, rateLimitedCount, rejectionOf, startClientSim, tokenLog, type ClientSim } from '../support/client-sim.js';
+import { clientSimPerTest, lastSeq, placeLimit, rejectionOf, tokenLog, type ClientSim } from '../support/client-sim.js';
 
-let h: ClientSim | null = null;
-afterEach(async () => {
-  if (h === null) return;
-  const { sim, demo, counterparty } = h;
-  expect(rateLimitedCount(sim, demo.account.tokenId)).toBe(0);
-  expect(rateLimitedCount(sim, counterparty.account.tokenId)).toBe(0);
-  expect(sim.control.invariants()).toEqual([]);
-  await h.close();
-  h = null;
-});
+const startHarness = clientSimPerTest({ invariants: true });
 
 /** POST /orders requests of a token since `seq`, as the simulator logged them. */
 function placements(sim: ClientSim['sim'], tokenId: string, sinceSeq: number): number[] {
@@ -31,7 +22,7 @@ function placements(sim: ClientSim['sim'], tokenId: string, sinceSeq: number): n
 
 describe('client ↔ simulator: placing orders', () => {
   it('rests post-only GTC BUY YES and BUY NO; the NO bid shows as a YES ask at 1 − p', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim, simMarket, signing } = h;
     const yes = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 455, sizeRaw: 10_000_000, postOnly: true, clientOrderId: 'om-t-bid-0-1' });
     const yesAmounts = limitOrderAmounts('BUY', 455, 10_000_000);
@@ -69,7 +60,7 @@ describe('client ↔ simulator: placing orders', () => {
   });
 
   it('a crossing order fills against the resting maker: execution, makerMatches, settlement, positions, trades', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, counterparty, sim, clock, simMarket, signing } = h;
     // The counterparty's BUY NO @ 0.450 is a YES ask @ 0.550.
     const maker = await placeLimit(counterparty.client, signing, { outcome: 'NO', side: 'BUY', priceTicks: 450, sizeRaw: 10_000_000, postOnly: true });
@@ -128,7 +119,7 @@ describe('client ↔ simulator: placing orders', () => {
   });
 
   it('the venue’s rejections: duplicate clientOrderId → 409, post-only crossing and insufficient balance → 400, none retried', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, counterparty, sim, simMarket, signing } = h;
     const token = sim.demoAccount.tokenId;
     const first = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 400, sizeRaw: 5_000_000, postOnly: true, clientOrderId: 'om-t-dup-1' });
@@ -169,7 +160,7 @@ describe('client ↔ simulator: placing orders', () => {
 
 describe('client ↔ simulator: reading own orders', () => {
   it('getUserOrders by statuses and limit, newest first; getOrderStatuses by orderId and clientOrderId', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, counterparty, sim, simMarket, signing } = h;
     const o1 = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 300, sizeRaw: 1_000_000, postOnly: true, clientOrderId: 'om-t-o-1' });
     const o2 = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 310, sizeRaw: 2_000_000, postOnly: true, clientOrderId: 'om-t-o-2' });
@@ -242,7 +233,7 @@ describe('client ↔ simulator: reading own orders', () => {
 
 describe('client ↔ simulator: cancelling', () => {
   it('cancelOrder and its failure answers (already canceled 400, unknown 404, another profile’s 401)', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, counterparty, sim, simMarket, signing } = h;
     const order = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 350, sizeRaw: 5_000_000, postOnly: true });
     const lockedBefore = sim.control.balances(sim.demoAccount.profileId).usdc.lockedRaw;
@@ -272,7 +263,7 @@ describe('client ↔ simulator: cancelling', () => {
   });
 
   it('cancelOrders: 200 for a clean batch, 207 listing the id that was already canceled', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim, signing } = h;
     const [a, b, c] = await Promise.all(
       [300, 301, 302].map((priceTicks) => placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks, sizeRaw: 1_000_000, postOnly: true })),
@@ -296,7 +287,7 @@ describe('client ↔ simulator: cancelling', () => {
   });
 
   it('cancelAll cancels every live order of the account in one market only', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, counterparty, sim, simMarket, signing, otherMarket } = h;
     const mine = await Promise.all([
       placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 300, sizeRaw: 1_000_000, postOnly: true }),
@@ -320,7 +311,7 @@ describe('client ↔ simulator: cancelling', () => {
 
 describe('client ↔ simulator: resolution and redemption', () => {
   it('redeems a winning position once the payout is posted (server-managed wallet only)', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, counterparty, sim, clock, simMarket, signing } = h;
     await placeLimit(counterparty.client, signing, { outcome: 'NO', side: 'BUY', priceTicks: 400, sizeRaw: 5_000_000, postOnly: true });
     const fill = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 600, sizeRaw: 5_000_000 });

@@ -3,27 +3,18 @@
  * (profile → ownerId and fee rate), market listings and details, the orderbook, the maintenance status.
  * Everything the client returns is compared with what the simulator's engine holds.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FrameworkError, OrderBuildError, RequestInputError } from '../../src/exchange/errors.js';
 import { signingMarketOf } from '../../src/exchange/signer.js';
 import { normalizeRewardSettings } from '../../src/exchange/wire.js';
 import { adjustedMidpoint } from '../../src/sim/server/wire-format.js';
-import { lastSeq, placeLimit, rateLimitedCount, rejectionOf, startClientSim, type ClientSim } from '../support/client-sim.js';
+import { clientSimPerTest, lastSeq, placeLimit, rejectionOf, startClientSim } from '../support/client-sim.js';
 
-let h: ClientSim | null = null;
-afterEach(async () => {
-  if (h === null) return;
-  const { sim, demo, counterparty } = h;
-  // Invariant 4: the client's limiter kept both tokens inside the simulator's limits throughout.
-  expect(rateLimitedCount(sim, demo.account.tokenId)).toBe(0);
-  expect(rateLimitedCount(sim, counterparty.account.tokenId)).toBe(0);
-  await h.close();
-  h = null;
-});
+const startHarness = clientSimPerTest({ invariants: false });
 
 describe('client ↔ simulator: connect and read', () => {
   it('connectExchange reads the profile: ownerId and the fee rate it then signs into orders', async () => {
-    h = await startClientSim({ sim: { demo: { feeRateBps: 120 } } });
+    const h = await startHarness({ sim: { demo: { feeRateBps: 120 } } });
     const { demo, sim } = h;
     expect(demo.client.profile).toEqual({ id: sim.demoAccount.profileId, account: sim.demoAccount.address, feeRateBps: 120 });
     expect(demo.client.api.profileId).toBe(sim.demoAccount.profileId);
@@ -41,7 +32,7 @@ describe('client ↔ simulator: connect and read', () => {
 
   it('venue branding is configuration: another header prefix and EIP-712 domain work end to end', async () => {
     const branded = { domainName: 'Branded CTF Exchange', chainId: 84_532 };
-    h = await startClientSim({ sim: { headerPrefix: 'brand', ...branded }, signerDomain: branded });
+    const h = await startHarness({ sim: { headerPrefix: 'brand', ...branded }, signerDomain: branded });
     const { demo, sim, signing } = h;
     expect(sim.headerPrefix).toBe('brand');
     const placed = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 300, sizeRaw: 1_000_000, postOnly: true });
@@ -66,7 +57,7 @@ describe('client ↔ simulator: connect and read', () => {
   });
 
   it('getActiveMarkets lists every tradable market once, group members flattened with their group slug', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim } = h;
     const page = await demo.client.api.getActiveMarkets();
     const engineMarkets = sim.engine.markets().filter((m) => m.tradable);
@@ -109,7 +100,7 @@ describe('client ↔ simulator: connect and read', () => {
   });
 
   it('getMarket: venue, tokens and reward settings normalized to exact units; a group is not signable', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, sim, simMarket, market } = h;
     expect(market).toMatchObject({
       id: simMarket.id,
@@ -166,7 +157,7 @@ describe('client ↔ simulator: connect and read', () => {
   });
 
   it('getOrderbook equals the engine book in ticks and raw sizes, NO bids folded in as YES asks at 1 − p', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const { demo, counterparty, sim, simMarket, signing } = h;
     const empty = await demo.client.api.getOrderbook(simMarket.slug);
     expect(empty).toMatchObject({ bids: [], asks: [], tokenId: simMarket.yesTokenId, adjustedMidpoint: null, lastTradePrice: null });
@@ -198,7 +189,7 @@ describe('client ↔ simulator: connect and read', () => {
   });
 
   it('getMaintenanceStatus in normal trading: no active or scheduled windows', async () => {
-    h = await startClientSim();
+    const h = await startHarness();
     const status = await h.demo.client.api.getMaintenanceStatus();
     expect(status).toEqual({ active: [], scheduled: [], mode: 'normal', resumeAtMs: null });
   });

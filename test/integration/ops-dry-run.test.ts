@@ -3,30 +3,22 @@
  * live (the plans are logged as 'dry-run: would place'), but the venue never receives a state-changing request:
  * no placement, no cancel, not even at shutdown. Checked on the simulator's own request log.
  */
-import { afterEach, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/index.js';
-import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig, type BotProcess } from '../support/bot-process.js';
-import { hasMsg, jsonLines, pollFor } from './ops-support.js';
+import { expect, it } from 'vitest';
+import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
+import { hasMsg, jsonLines, pollFor, stopAfterEach } from './ops-support.js';
 
-let sim: RunningSimulator | null = null;
-let bot: BotProcess | null = null;
-afterEach(async () => {
-  await bot?.stop('SIGKILL');
-  bot = null;
-  await sim?.close();
-  sim = null;
-});
+const started = stopAfterEach();
 
 /** Reads the bot may send in a dry run: GETs and the order-status lookup (a POST that changes nothing). */
 const isRead = (entry: { method: string; path: string }): boolean => entry.method === 'GET' || (entry.method === 'POST' && entry.path === '/orders/status/batch');
 
 it('--dry-run: live books and plans, logged; the venue receives no placement and no cancel', async () => {
   const venue = await startProcessSimulator({ synthetic: { noise: { ratePerMinute: 60 } } });
-  sim = venue;
+  started.sim = venue;
   const slugs = simMarketSlugs(venue);
   const { configPath } = writeBotConfig(venue, { markets: slugs, orders: { filledOrderDelaySec: 0 } });
   const running = spawnBot(venue, configPath, ['--dry-run']);
-  bot = running;
+  started.bot = running;
   await running.waitForLine(isQuotingLine, 30_000);
 
   // Plans keep coming as the book moves: the first quotes, then requotes.

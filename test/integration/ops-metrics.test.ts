@@ -1,28 +1,21 @@
 /**
  * The running bot's /metrics: after a short run on the simulator (the real CLI as a child process) EVERY metric
  * of METRIC_NAMES has at least one sample, each fed by a real event (a venue rejection, a lost placement answer, a
- * retried 5xx, a malformed frame, fills, requotes), and the exposition passes the project's lint.
+ * retried 5xx, a malformed frame, fills, requotes, a resolution whose payout is redeemed), and the exposition passes
+ * the project's lint.
  */
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { lintExposition, METRIC_NAMES } from '../../src/metrics/index.js';
-import type { RunningSimulator } from '../../src/sim/index.js';
-import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig, type BotProcess } from '../support/bot-process.js';
-import { familySamples, metricsUrlOf, pollFor, scrape, sumOf, type Sample } from './ops-support.js';
+import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
+import { familySamples, metricsUrlOf, pollFor, scrape, stopAfterEach, sumOf, type Sample } from './ops-support.js';
 
-let sim: RunningSimulator | null = null;
-let bot: BotProcess | null = null;
-afterEach(async () => {
-  await bot?.stop('SIGKILL');
-  bot = null;
-  await sim?.close();
-  sim = null;
-});
+const started = stopAfterEach();
 
 it('serves every metric, each fed by a real event, and the exposition passes the lint', async () => {
   // Brisk noise takers so the bot's quotes (inside the synthetic makers') fill within seconds; a demo wallet too
   // small for every quote, so the venue rejects placements until the test tops it up.
-  const venue = await startProcessSimulator({ synthetic: { noise: { ratePerMinute: 120 } }, demo: { usdc: 3 } });
-  sim = venue;
+  const venue = await startProcessSimulator({ synthetic: { noise: { ratePerMinute: 120 } }, demo: { usdc: 3 }, payoutDelayMs: 300 });
+  started.sim = venue;
   const slugs = simMarketSlugs(venue);
   const { configPath } = writeBotConfig(venue, {
     markets: slugs,
@@ -31,9 +24,10 @@ it('serves every metric, each fed by a real event, and the exposition passes the
     risk: { maxOpenOrders: 3 }, // two levels a side = four intents: the risk gate always blocks one
     maintenance: { pollIntervalSec: 0.5 },
     rateLimits: { retry: { maxRetries: 2, initialBackoffMs: 50, maxBackoffMs: 200 } },
+    redemption: { retryInitialSec: 0.2, retryMaxSec: 0.5 },
   });
   const running = spawnBot(venue, configPath);
-  bot = running;
+  started.bot = running;
   const url = await metricsUrlOf(running);
   await running.waitForLine(isQuotingLine);
   const metric = async (name: string, labels: Record<string, string> = {}): Promise<number> => sumOf((await scrape(url)).samples, name, labels);
@@ -71,6 +65,19 @@ it('serves every metric, each fed by a real event, and the exposition passes the
     15_000,
   );
 
+  // 4. A market where the account holds tokens resolves in their favour: the payout is redeemed once posted.
+  const held = slugs.flatMap((slug) => {
+    const market = venue.engine.market(slug);
+    const tokens = venue.engine.balances(venue.demoAccount.profileId)?.tokens ?? {};
+    if (market === undefined) return [];
+    const yes = tokens[market.yesTokenId]?.totalRaw ?? 0;
+    const no = tokens[market.noTokenId]?.totalRaw ?? 0;
+    return yes > 0 || no > 0 ? [{ slug, winningOutcomeIndex: yes >= no ? (0 as const) : (1 as const) }] : [];
+  })[0];
+  if (held === undefined) throw new Error('the account holds no tokens after the fills');
+  venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
+  await pollFor('the redemption', async () => ((await metric('outcome_maker_redeemed_usdc_total', { market: held.slug })) > 0 ? true : undefined), 15_000);
+
   const { text, samples } = await scrape(url);
   expect(lintExposition(text)).toEqual([]);
   const missing = METRIC_NAMES.filter((name) => familySamples(samples, name).length === 0);
@@ -93,6 +100,8 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   const positions: Sample[] = samples.filter((s) => s.name === 'outcome_maker_position_shares' && s.value > 0);
   expect(positions.length).toBeGreaterThan(0);
   expect(value('outcome_maker_exposure_usdc')).toBeGreaterThan(0);
+  expect(value('outcome_maker_redemptions_total', { result: 'redeemed' })).toBe(1);
+  expect(value('outcome_maker_redemptions_pending')).toBe(0);
 
   const stopped = await running.stop('SIGTERM');
   expect(stopped.code).toBe(0);

@@ -7,13 +7,13 @@
  * minute): OM_PM2_TEST=1 npx vitest run test/integration/ops-pm2.test.ts
  * A private PM2_HOME in a temp dir is used and its daemon killed at the end: a user's own pm2 is never touched.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { runNodeScript, type ProcessResult } from '../support/cli-process.js';
 import { httpGet, pollFor, ROOT } from './ops-support.js';
 
 const enabled = process.env['OM_PM2_TEST'] === '1';
@@ -32,26 +32,12 @@ const processList = z.array(
 );
 type ProcessList = z.infer<typeof processList>;
 
-function pm2(home: string, args: readonly string[], timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [PM2, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PM2_HOME: home },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`pm2 ${args.join(' ')} did not finish within ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
+function pm2(home: string, args: readonly string[], timeoutMs = 120_000): Promise<ProcessResult> {
+  return runNodeScript(PM2, args, {
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PM2_HOME: home },
+    until: 'exit',
+    timeoutMs,
+    name: `pm2 ${args.join(' ')}`,
   });
 }
 

@@ -4,35 +4,24 @@
  * 503 naming the reason, the bot pulls its orders after socketDownGraceSec, and /healthz stays 200; once the
  * feed is back the bot is ready and quoting again.
  */
-import { afterEach, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/index.js';
-import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig, type BotProcess } from '../support/bot-process.js';
-import { editConfig, httpGet, metricsUrlOf, pollFor, readiness, scrape, startFeedProxy, sumOf, type FeedProxy } from './ops-support.js';
+import { expect, it } from 'vitest';
+import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
+import { editConfig, httpGet, metricsUrlOf, pollFor, readiness, scrape, startFeedProxy, stopAfterEach, sumOf } from './ops-support.js';
 
-let sim: RunningSimulator | null = null;
-let bot: BotProcess | null = null;
-let proxy: FeedProxy | null = null;
-afterEach(async () => {
-  await bot?.stop('SIGKILL');
-  bot = null;
-  await proxy?.close();
-  proxy = null;
-  await sim?.close();
-  sim = null;
-});
+const started = stopAfterEach();
 
 it('/readyz is 200 while quoting, 503 with the reason while the feed is down, 200 again after; /healthz stays 200', async () => {
   const venue = await startProcessSimulator({ synthetic: {} });
-  sim = venue;
+  started.sim = venue;
   const feedProxy = await startFeedProxy(venue.port);
-  proxy = feedProxy;
+  started.proxy = feedProxy;
   const slugs = simMarketSlugs(venue);
   const { configPath } = writeBotConfig(venue, { markets: slugs, risk: { socketDownGraceSec: 1 } });
   editConfig(configPath, (config) => {
     config['venue'] = { kind: 'live', baseUrl: venue.baseUrl, socketUrl: feedProxy.url, headerPrefix: venue.headerPrefix };
   });
   const running = spawnBot(venue, configPath);
-  bot = running;
+  started.bot = running;
   const url = await metricsUrlOf(running);
   await running.waitForLine(isQuotingLine);
 

@@ -4,25 +4,17 @@
  * /readyz 503 with the reason, the process keeps running; `resume --config <file>` lifts it and the bot quotes
  * again. Resume on a bot that is not paused, or not running, exits 1 with the reason.
  */
-import { afterEach, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/index.js';
-import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig, type BotProcess } from '../support/bot-process.js';
-import { hasMsg, metricsUrlOf, pollFor, readiness, runCli, scrape, sumOf } from './ops-support.js';
+import { expect, it } from 'vitest';
+import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
+import { hasMsg, metricsUrlOf, pollFor, readiness, runCli, scrape, stopAfterEach, sumOf } from './ops-support.js';
 
-let sim: RunningSimulator | null = null;
-let bot: BotProcess | null = null;
-afterEach(async () => {
-  await bot?.stop('SIGKILL');
-  bot = null;
-  await sim?.close();
-  sim = null;
-});
+const started = stopAfterEach();
 
 it('a losing fill trips the kill switch; `resume` lifts it and the bot quotes again', async () => {
   // The synthetic traders move only when the test steps them (so the bot's quotes stay put until then); informed
   // takers trade whenever the book is mispriced against the hidden fair value by 5 ticks or more.
   const venue = await startProcessSimulator({ synthetic: { autoStep: false, informed: { ratePerMinute: 600 } } });
-  sim = venue;
+  started.sim = venue;
   venue.control.syntheticStep(); // the synthetic makers' first ladder
   const slugs = simMarketSlugs(venue, 1);
   const slug = slugs[0] ?? '';
@@ -33,7 +25,7 @@ it('a losing fill trips the kill switch; `resume` lifts it and the bot quotes ag
     risk: { dailyLossLimit: 0.5 },
   });
   const running = spawnBot(venue, configPath);
-  bot = running;
+  started.bot = running;
   const url = await metricsUrlOf(running);
   // Not paused: resume refuses and says why (run while the bot starts quoting; the control file is there).
   const early = runCli(['resume', '--config', configPath]);

@@ -4,29 +4,22 @@
  * within the configured shutdown budget, also when the venue answers slowly; a second signal exits at once;
  * a venue that never answers cannot hold the process past its budget.
  */
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
 import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig, type BotProcess } from '../support/bot-process.js';
-import { hasMsg, jsonLines, pollFor } from './ops-support.js';
+import { hasMsg, jsonLines, pollFor, stopAfterEach } from './ops-support.js';
 
 const BUDGET_MS = 4000;
 
-let sim: RunningSimulator | null = null;
-let bot: BotProcess | null = null;
-afterEach(async () => {
-  await bot?.stop('SIGKILL');
-  bot = null;
-  await sim?.close();
-  sim = null;
-});
+const started = stopAfterEach();
 
 async function quotingBot(): Promise<{ venue: RunningSimulator; running: BotProcess; slugs: string[] }> {
   const venue = await startProcessSimulator({ synthetic: {} });
-  sim = venue;
+  started.sim = venue;
   const slugs = simMarketSlugs(venue);
   const { configPath } = writeBotConfig(venue, { markets: slugs, shutdown: { budgetMs: BUDGET_MS } });
   const running = spawnBot(venue, configPath);
-  bot = running;
+  started.bot = running;
   await running.waitForLine(isQuotingLine, 30_000);
   // Both slots (a bid and an ask) live on the venue, not just the first answer.
   await pollFor('a bid and an ask live', () => (liveOrders(venue, slugs).length >= 2 ? true : undefined), 10_000, 20);

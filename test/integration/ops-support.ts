@@ -1,37 +1,34 @@
 /**
  * Helpers of the operations tests (ops-*.test.ts): the running bot's operations endpoint (URL from its log,
- * polling, the Prometheus text), config rewrites, and a loopback TCP proxy that can cut the market feed.
+ * polling, the Prometheus text), config rewrites, a loopback TCP proxy that can cut the market feed, and the
+ * per-test teardown of what a test started (`stopAfterEach`).
  *
  * Everything listens on 127.0.0.1 port 0 and is closed by the test that opened it. Polling, never fixed sleeps.
  */
-import { spawn } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { afterEach } from 'vitest';
 import { z } from 'zod';
+import type { RunningSimulator } from '../../src/sim/index.js';
 import type { BotProcess } from '../support/bot-process.js';
+import { runNodeScript, type ProcessResult } from '../support/cli-process.js';
+import { poll } from '../support/poll.js';
 
 /** The checkout's root (where bin/, config/ and ecosystem.config.cjs are). */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
 /** Polls `probe` every `intervalMs` until it returns a non-undefined value; rejects after `timeoutMs`. */
 export async function pollFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown = null;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) {
+  return poll(probe, {
+    timeoutMs,
+    intervalMs,
+    failure: (lastError) => {
       const detail = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
+      return `timed out after ${timeoutMs} ms waiting for ${what}${detail}`;
+    },
+  });
 }
 
 const logLine = z.looseObject({ msg: z.string() });
@@ -175,32 +172,38 @@ export async function startFeedProxy(targetPort: number): Promise<FeedProxy> {
   };
 }
 
-export interface CliResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type CliResult = ProcessResult;
 
 /** Runs `outcome-maker <args>` (this checkout's bin) to completion. */
 export function runCli(args: readonly string[], options: { env?: Readonly<Record<string, string>>; timeoutMs?: number } = {}): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'outcome-maker.mjs'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`outcome-maker ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms`));
-    }, options.timeoutMs ?? 20_000);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
+  return runNodeScript(join(ROOT, 'bin', 'outcome-maker.mjs'), args, {
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...options.env },
+    until: 'exit',
+    timeoutMs: options.timeoutMs ?? 20_000,
+    name: `outcome-maker ${args.join(' ')}`,
   });
+}
+
+/** What the current test started, handed over as it starts each one; `stopAfterEach` stops them after the test. */
+export interface StartedByTest {
+  sim: RunningSimulator | null;
+  bot: BotProcess | null;
+  proxy: FeedProxy | null;
+}
+
+/**
+ * Registers, in the calling test file, an afterEach that stops what the test handed over: the bot (SIGKILL) first,
+ * then the feed proxy, the simulator last; and clears them for the next test.
+ */
+export function stopAfterEach(): StartedByTest {
+  const started: StartedByTest = { sim: null, bot: null, proxy: null };
+  afterEach(async () => {
+    await started.bot?.stop('SIGKILL');
+    started.bot = null;
+    await started.proxy?.close();
+    started.proxy = null;
+    await started.sim?.close();
+    started.sim = null;
+  });
+  return started;
 }

@@ -15,6 +15,9 @@
  *   per (market, slot), every live order tagged, and any exposure figure a test computes over the samples.
  * - `slotOverlaps`: the same invariant from the venue's order history, for moments no watcher sampled.
  * - `waitFor`: polls a condition (never a fixed sleep) with a deadline and a message.
+ * - the common scenario set-ups: `cleanupAfterTest`, `startBookedSim` (a simulator whose markets carry the third
+ *   party's opening book), `watchVenue`, `startLiveBot`, and `startQuotingBot` (all of those, until the bot quotes
+ *   `LADDER_500`), plus `moveBookUp` (to `LADDER_510`) and `laddersAndWarnings` (what a timeout shows).
  *
  * Invariants: every server listens on 127.0.0.1 port 0; everything started (bots, simulators, temp ledgers) is
  * stopped or removed by `Cleanup.run()`; every simulator gets its own seed, hence its own API token, so tests can
@@ -24,6 +27,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import type { TestContext } from 'vitest';
 import { Bot, type BotSummary } from '../../src/app/bot.js';
 import type { AppConfig } from '../../src/config/index.js';
 import { parseConfig } from '../../src/config/index.js';
@@ -32,6 +36,7 @@ import { isOwnClientOrderId, tryParseClientOrderId } from '../../src/orders/clie
 import type { Outcome, Side } from '../../src/core/units.js';
 import type { MarketSpec, SimOrder, SyntheticOptions } from '../../src/sim/engine/index.js';
 import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from '../../src/sim/index.js';
+import { poll } from './poll.js';
 
 // ─────────────────────────────────────────── waiting ───────────────────────────────────────────
 
@@ -42,22 +47,15 @@ export async function waitFor<T>(
   what: string,
   state?: () => unknown,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown = null;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) {
+  return poll(probe, {
+    timeoutMs,
+    intervalMs: 20,
+    failure: (lastError) => {
       const detail = lastError instanceof Error ? `: ${lastError.message}` : '';
       const seen = state === undefined ? '' : `; last seen: ${JSON.stringify(state())}`;
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}${seen}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+      return `timed out after ${timeoutMs} ms waiting for ${what}${detail}${seen}`;
+    },
+  });
 }
 
 /** Turns a boolean probe into a waitFor probe. */
@@ -85,6 +83,13 @@ export class Cleanup {
     }
     if (errors.length > 0) throw errors[0];
   }
+}
+
+/** A Cleanup that runs when the current test finishes (pass the test context's `onTestFinished`). */
+export function cleanupAfterTest(onTestFinished: TestContext['onTestFinished']): Cleanup {
+  const cleanup = new Cleanup();
+  onTestFinished(() => cleanup.run());
+  return cleanup;
 }
 
 // ─────────────────────────────────────────── simulator ───────────────────────────────────────────
@@ -490,4 +495,91 @@ export function slotOverlaps(sim: RunningSimulator, slug: string, botTag: string
     }
   }
   return overlaps;
+}
+
+// ─────────────────────────────────────────── scenario set-ups ───────────────────────────────────────────
+
+/** The third party's opening book in a booked market: YES bid 0.460 / ask 0.540, mid 0.500. */
+export const OPENING_BOOK = { bidTicks: 460, askTicks: 540 } as const;
+
+/** The default ladder (one level, 5 shares, 2 cents each side) around the opening book's mid 0.500. */
+export const LADDER_500: Readonly<Record<string, string>> = { 'ask-0': 'BUY NO 480 x 5000000', 'bid-0': 'BUY YES 480 x 5000000' };
+
+/** The default ladder around mid 0.510, after `moveBookUp`. */
+export const LADDER_510: Readonly<Record<string, string>> = { 'ask-0': 'BUY NO 470 x 5000000', 'bid-0': 'BUY YES 490 x 5000000' };
+
+/** Moves the third party's book from mid 0.500 to mid 0.510 without ever leaving a side empty. */
+export function moveBookUp(sim: RunningSimulator, slug: string): void {
+  setThirdPartyQuotes(sim, slug, { askTicks: 550 });
+  setThirdPartyQuotes(sim, slug, { bidTicks: 470 });
+}
+
+/** Picks the simulator's first `count` markets (group members included), in its order. */
+export function firstMarkets(count: number): (sim: RunningSimulator) => string[] {
+  return (sim) => sim.engine.markets().slice(0, count).map((m) => m.slug);
+}
+
+export interface BookedSimOptions {
+  readonly sim?: HarnessSimOptions;
+  /** The test's markets, picked from the simulator. Default: its first single market. */
+  readonly markets?: (sim: RunningSimulator) => readonly string[];
+  /** Which of them get the opening book: every one (default) or only the first. */
+  readonly book?: 'all' | 'first';
+}
+
+export interface BookedSim {
+  readonly sim: RunningSimulator;
+  /** The test's markets, in the order picked. */
+  readonly slugs: readonly string[];
+  /** The first of `slugs`. */
+  readonly slug: string;
+}
+
+/**
+ * A standalone simulator (`startHarnessSim`, closed by `cleanup`) whose picked markets carry the third party's
+ * opening book (`OPENING_BOOK`).
+ */
+export async function startBookedSim(cleanup: Cleanup, options: BookedSimOptions = {}): Promise<BookedSim> {
+  const sim = await startHarnessSim(options.sim);
+  cleanup.add(() => sim.close());
+  const slugs = (options.markets ?? ((s: RunningSimulator) => singleMarkets(s).slice(0, 1)))(sim);
+  const slug = slugs[0];
+  if (slug === undefined) throw new Error('startBookedSim: no market picked');
+  for (const booked of options.book === 'first' ? [slug] : slugs) setThirdPartyQuotes(sim, booked, OPENING_BOOK);
+  return { sim, slugs, slug };
+}
+
+/** A VenueWatcher on the bot's orders (tag 'it') in `slugs`, stopped by `cleanup`. */
+export function watchVenue(cleanup: Cleanup, sim: RunningSimulator, slugs: readonly string[]): VenueWatcher {
+  const watcher = new VenueWatcher(sim, slugs, 'it');
+  cleanup.add(async () => watcher.stop());
+  return watcher;
+}
+
+/** `startBot` on `testConfig` with the standalone simulator as a `live` venue, and its demo account's credentials. */
+export async function startLiveBot(sim: RunningSimulator, cleanup: Cleanup, options: Omit<TestConfigOptions, 'venue'> = {}): Promise<RunningBot> {
+  return startBot(testConfig({ venue: { kind: 'live', sim }, ...options }), liveEnv(sim), cleanup);
+}
+
+export interface QuotingBot extends BookedSim {
+  readonly watcher: VenueWatcher;
+  readonly running: RunningBot;
+}
+
+/**
+ * The usual start of a test: a booked market (mid 0.500) with a watcher, and a bot on it (config `options`: the
+ * default one-level strategy unless they change it) that has placed `LADDER_500` at the venue.
+ */
+export async function startQuotingBot(cleanup: Cleanup, options: Omit<TestConfigOptions, 'venue' | 'markets'> = {}): Promise<QuotingBot> {
+  const booked = await startBookedSim(cleanup);
+  const { sim, slug } = booked;
+  const watcher = watchVenue(cleanup, sim, [slug]);
+  const running = await startLiveBot(sim, cleanup, { markets: [slug], ...options });
+  await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 10_000, 'the first ladder', () => ladderOf(sim, slug, 'it'));
+  return { ...booked, watcher, running };
+}
+
+/** What a multi-market `waitFor` shows on timeout: each market's ladder and the bot's last five warnings. */
+export function laddersAndWarnings(sim: RunningSimulator, slugs: readonly string[], running: RunningBot): () => unknown {
+  return () => ({ ladders: Object.fromEntries(slugs.map((slug) => [slug, ladderOf(sim, slug, 'it')])), warnings: running.warnings().slice(-5) });
 }

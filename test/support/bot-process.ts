@@ -25,6 +25,7 @@ export interface BotConfigOverrides {
   readonly maintenance?: Readonly<Record<string, unknown>>;
   readonly rateLimits?: Readonly<Record<string, unknown>>;
   readonly metrics?: Readonly<Record<string, unknown>>;
+  readonly redemption?: Readonly<Record<string, unknown>>;
   readonly botTag?: string;
 }
 
@@ -56,6 +57,7 @@ export function writeBotConfig(sim: RunningSimulator, overrides: BotConfigOverri
     ...(overrides.rateLimits ? { rateLimits: overrides.rateLimits } : {}),
     ...(overrides.feed ? { feed: overrides.feed } : {}),
     ...(overrides.maintenance ? { maintenance: overrides.maintenance } : {}),
+    ...(overrides.redemption ? { redemption: overrides.redemption } : {}),
     metrics: { enabled: true, port: 0, ...overrides.metrics },
     shutdown: { budgetMs: 8000, ...overrides.shutdown },
     database: { path: dbPath },

@@ -170,6 +170,23 @@ export class ChaosRig {
     return rig;
   }
 
+  /**
+   * A rig in the state most scenarios start from: exposure sampled, synthetic flow on, the bot launched and quoting.
+   * Closed again if the launch fails.
+   */
+  static async launched(options: ChaosRigOptions): Promise<ChaosRig> {
+    const rig = await ChaosRig.start(options);
+    try {
+      rig.startSampling();
+      rig.flowOn();
+      await rig.launch();
+    } catch (error) {
+      await rig.close();
+      throw error;
+    }
+    return rig;
+  }
+
   get profileId(): number {
     return this.sim.demoAccount.profileId;
   }
@@ -447,7 +464,8 @@ export function metricValue(text: string, name: string, labels: Readonly<Record<
   let total = 0;
   for (const line of text.split('\n')) {
     if (!line.startsWith(name)) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$/.exec(line);
+    // Label values are quoted and may hold braces (`endpoint="GET /markets/{slug}"`).
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[^}"]|"(?:[^"\\]|\\.)*")*\})?\s+(\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
     const labelText = match[2] ?? '';
     if (Object.entries(labels).every(([k, v]) => labelText.includes(`${k}="${v}"`))) total += Number(match[3]);

@@ -12,12 +12,15 @@
  *   not a server-managed wallet), and one connected client per account, each with a recording observer. Clients
  *   of the same API token share one RequestLimiter (as the bot's `sharedLimiters` does); no state is shared
  *   between harnesses.
+ * - clientSimPerTest: one harness per test, checked (zero 429s from the simulator's limiter, optionally the
+ *   simulator's invariants) and closed after each test.
  * - small helpers: sign/place a limit order, read the simulator's request log for one token, await a rejection
  *   of a given error class.
  *
  * Invariants: every server listens on 127.0.0.1 only and is closed by `close()`; nothing here sleeps a fixed
  * time (tests poll with waitUntil from sim-http.ts).
  */
+import { afterEach, expect } from 'vitest';
 import type { Side } from '../../src/core/units.js';
 import { connectExchange, type ExchangeClient } from '../../src/exchange/client.js';
 import type { FetchLike, RetryPolicy, TransportObserver } from '../../src/exchange/http.js';
@@ -253,6 +256,33 @@ export async function connectClient(
     },
   });
   return { client, observer, account };
+}
+
+/**
+ * For a test file whose tests each start one harness: registers an afterEach that checks that the client's limiter
+ * kept both tokens (demo and counterparty) inside the simulator's limits throughout (zero 429s from its rate
+ * limiter), with `invariants` also that the simulator's own invariants hold, and then closes the harness. Returns
+ * what the tests start their harness with, in place of `startClientSim`.
+ */
+export function clientSimPerTest(checks: { readonly invariants: boolean }): (options?: ClientSimOptions) => Promise<ClientSim> {
+  let current: ClientSim | null = null;
+  afterEach(async () => {
+    if (current === null) return;
+    const h = current;
+    try {
+      const { sim, demo, counterparty } = h;
+      expect(rateLimitedCount(sim, demo.account.tokenId)).toBe(0);
+      expect(rateLimitedCount(sim, counterparty.account.tokenId)).toBe(0);
+      if (checks.invariants) expect(sim.control.invariants()).toEqual([]);
+    } finally {
+      current = null;
+      await h.close();
+    }
+  });
+  return async (options = {}) => {
+    current = await startClientSim(options);
+    return current;
+  };
 }
 
 /** A simulator with rate limits on, and connected clients for the demo account and a counterparty. */

@@ -5,6 +5,7 @@
  * It prints "open" before opening the database and "ready" after the migrations. The parent SIGKILLs it.
  */
 import { openLedger } from '../../src/ledger/store.js';
+import { seededRandom } from './fake-time.js';
 
 const [path, seedText] = process.argv.slice(2);
 if (path === undefined || seedText === undefined) {
@@ -12,18 +13,7 @@ if (path === undefined || seedText === undefined) {
   process.exit(2);
 }
 
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = mulberry32(Number(seedText));
+const random = seededRandom(Number(seedText));
 const BASE_MS = Date.UTC(2025, 0, 15);
 process.stdout.write('open\n');
 const ledger = openLedger({ path, synchronous: process.env.SYNC === 'NORMAL' ? 'NORMAL' : 'FULL', now: () => BASE_MS });

@@ -4,10 +4,12 @@
  *
  * Answers come from queued replies first (`enqueue`, consumed in order), then from the handler (`setHandler`),
  * else 200 `{}`. A reply can delay, hang until the client gives up, or destroy the connection.
+ * `recordingServerForFile` keeps one such server for a whole test file.
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { perFile } from './lifecycle.js';
 
 export interface RecordedRequest {
   readonly index: number;
@@ -150,5 +152,32 @@ export async function startRecordingServer(initial?: Handler): Promise<Recording
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * One recording server for a whole test file: started before its first test (beforeAll), closed after its last
+ * (afterAll). Call it at the top level of the file; the handle it returns stands for that server, so use it inside
+ * tests and hooks only.
+ */
+export function recordingServerForFile(initial?: Handler): RecordingServer {
+  const server = perFile(
+    () => startRecordingServer(initial),
+    (running) => running.close(),
+  );
+  return {
+    get url() {
+      return server().url;
+    },
+    get requests() {
+      return server().requests;
+    },
+    get maxInFlight() {
+      return server().maxInFlight;
+    },
+    setHandler: (next) => server().setHandler(next),
+    enqueue: (...replies) => server().enqueue(...replies),
+    waitForRequests: (count, timeoutMs) => server().waitForRequests(count, timeoutMs),
+    close: () => server().close(),
   };
 }

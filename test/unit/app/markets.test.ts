@@ -128,17 +128,26 @@ describe('resolveMarkets: explicit slugs', () => {
     expect(paths()).toEqual(['/markets/btc-100k', '/markets/eth-5k']);
   });
 
-  it.each([
-    ['resolved', { resolved: true }],
-    ['expired', { expired: true }],
-    ['without a venue', { venue: false }],
-  ])('a named market that is %s is an error naming it', async (_what, spec: Spec) => {
+  it('a named market without a venue is an error naming it', async () => {
     venue.add('btc-100k');
-    venue.add('dead-market', spec);
+    venue.add('dead-market', { venue: false });
     const error = await selectionError(resolveMarkets(api(), config({ slugs: ['btc-100k', 'dead-market'] }), log));
     expect(error.slug).toBe('dead-market');
     expect(error.message).toContain('"dead-market"');
     expect(error.message).toContain('not tradable');
+  });
+
+  it.each([
+    ['resolved', { resolved: true }],
+    ['expired', { expired: true }],
+  ])('a named market that is %s is skipped with a warning naming it (a restart after a resolution keeps quoting the rest)', async (what, spec: Spec) => {
+    venue.add('btc-100k');
+    venue.add('ended-market', spec);
+    const lines: string[] = [];
+    const recording = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    expect(await slugs(resolveMarkets(api(), config({ slugs: ['btc-100k', 'ended-market'] }), recording))).toEqual(['btc-100k']);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ market: 'ended-market', [what]: true, msg: 'a market named in the config has ended: not quoted' });
   });
 
   it('a named market the venue does not know is an error naming it', async () => {

@@ -1,9 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cancelFailureReason, fillsOfExecution, mapError, VenueAdapter } from '../../../src/app/venue-adapter.js';
 import { ExchangeApi } from '../../../src/exchange/api.js';
 import { NetworkError, ResponseValidationError, type EndpointRef } from '../../../src/exchange/errors.js';
-import { HttpTransport } from '../../../src/exchange/http.js';
-import { RequestLimiter } from '../../../src/exchange/limiter.js';
 import { OrderSigner, type SigningMarket } from '../../../src/exchange/signer.js';
 import type { Execution, PlacementResult } from '../../../src/exchange/wire.js';
 import {
@@ -16,8 +14,8 @@ import {
   type PlaceRequest,
   type VenueOperation,
 } from '../../../src/orders/venue-port.js';
-import { fakeTime, type FakeTime } from '../../support/fake-time.js';
-import { startRecordingServer, type RecordedRequest, type RecordingServer, type Reply } from '../../support/recording-server.js';
+import type { RecordedRequest, Reply } from '../../support/recording-server.js';
+import { useTransportRig } from '../../support/transport-rig.js';
 
 const CREDS = { tokenId: 'tok-1', secret: Buffer.from('adapter-test-secret').toString('base64') };
 const KEY = `0x${'11'.repeat(32)}`;
@@ -43,38 +41,21 @@ const REQUEST: PlaceRequest = {
   orderType: 'GTC',
 };
 
-let server: RecordingServer;
-let time: FakeTime;
-
-beforeEach(async () => {
-  server = await startRecordingServer();
-  time = fakeTime();
-});
-afterEach(async () => {
-  await server.close();
-});
+const rig = useTransportRig(CREDS);
 
 function adapter(options: { recvWindowMs?: number | null } = {}): VenueAdapter {
-  const transport = new HttpTransport({
-    baseUrl: server.url,
-    credentials: CREDS,
-    limiter: new RequestLimiter({ minTimeMs: 0 }, { now: time.now, setTimer: time.setTimer }),
-    now: time.now,
-    sleep: time.sleep,
-    retry: { maxServerErrorRetries: 0, maxRateLimitRetries: 0, maxReceiveWindowRetries: 0 },
-    timeoutMs: 5_000,
-  });
+  const transport = rig.transport({ retry: { maxServerErrorRetries: 0, maxRateLimitRetries: 0, maxReceiveWindowRetries: 0 }, timeoutMs: 5_000 });
   return new VenueAdapter({
     api: new ExchangeApi({ transport, profileId: 9 }),
-    signer: new OrderSigner({ privateKey: KEY, now: time.now, random: () => 0.25 }),
+    signer: new OrderSigner({ privateKey: KEY, now: rig.time.now, random: () => 0.25 }),
     markets: new Map([['btc', BTC]]),
     recvWindowMs: options.recvWindowMs ?? null,
   });
 }
 
 function only(): RecordedRequest {
-  expect(server.requests).toHaveLength(1);
-  return server.requests[0]!;
+  expect(rig.server.requests).toHaveLength(1);
+  return rig.server.requests[0]!;
 }
 
 function bodyOf(request: RecordedRequest): Record<string, unknown> {
@@ -111,7 +92,7 @@ const TRADING_MODE_BODY = { code: 'trading_disabled', message: 'Trading is restr
 
 describe('VenueAdapter.placeOrder', () => {
   it('signs and sends the order, and maps a resting answer', async () => {
-    server.setHandler(() => ({ status: 201, body: { order: echo(), execution: { matched: false, settlementStatus: 'UNMATCHED', totalsRaw: { contracts: '0', collateral: '0' } } } }));
+    rig.server.setHandler(() => ({ status: 201, body: { order: echo(), execution: { matched: false, settlementStatus: 'UNMATCHED', totalsRaw: { contracts: '0', collateral: '0' } } } }));
     const result = await adapter({ recvWindowMs: 5_000 }).placeOrder(REQUEST);
     expect(result).toEqual({ orderId: ORDER_A, status: 'LIVE', remainingRaw: 10_000_000, fills: [], reason: null });
     const request = only();
@@ -122,7 +103,7 @@ describe('VenueAdapter.placeOrder', () => {
   });
 
   it('reports a taker fill whose average price is on a tick, with its settlement state', async () => {
-    server.setHandler(() => ({
+    rig.server.setHandler(() => ({
       status: 201,
       body: {
         order: echo({ status: 'MATCHED', remainingSize: '0' }),
@@ -136,13 +117,13 @@ describe('VenueAdapter.placeOrder', () => {
   });
 
   it('passes the execution reason through (e.g. STP_TAKER_REJECTED)', async () => {
-    server.setHandler(() => ({ status: 201, body: { order: echo({ status: 'CANCELED', remainingSize: '0' }), execution: { matched: false, reason: 'STP_TAKER_REJECTED' } } }));
+    rig.server.setHandler(() => ({ status: 201, body: { order: echo({ status: 'CANCELED', remainingSize: '0' }), execution: { matched: false, reason: 'STP_TAKER_REJECTED' } } }));
     const result = await adapter().placeOrder(REQUEST);
     expect(result).toMatchObject({ status: 'CANCELED', fills: [], reason: 'STP_TAKER_REJECTED' });
   });
 
   it('409 on the placement → DuplicateClientOrderIdError (the first one was accepted)', async () => {
-    server.setHandler(() => ({ status: 409, body: { message: 'Duplicate clientOrderId' } }));
+    rig.server.setHandler(() => ({ status: 409, body: { message: 'Duplicate clientOrderId' } }));
     const error = await failure(adapter().placeOrder(REQUEST));
     expect(error).toBeInstanceOf(DuplicateClientOrderIdError);
     expect(error).toMatchObject({ clientOrderId: REQUEST.clientOrderId, operation: 'placeOrder' });
@@ -155,14 +136,14 @@ describe('VenueAdapter.placeOrder', () => {
     [{ message: 'Unauthorized', error: 'Unauthorized', statusCode: 401 }, 401, 'unauthorized'],
     [{ message: 'Market has already been resolved' }, 400, 'market-closed'],
   ])('a 4xx on the placement → OrderRejectedError (%j → %s)', async (body, status, reason) => {
-    server.setHandler(() => ({ status, body }));
+    rig.server.setHandler(() => ({ status, body }));
     const error = await failure(adapter().placeOrder(REQUEST));
     expect(error).toBeInstanceOf(OrderRejectedError);
     expect(error).toMatchObject({ reason, status, operation: 'placeOrder' });
   });
 
   it('a trading-mode body (425) → TradingModeError with the mode and resumeAt parsed', async () => {
-    server.setHandler(() => ({ status: 425, body: TRADING_MODE_BODY }));
+    rig.server.setHandler(() => ({ status: 425, body: TRADING_MODE_BODY }));
     const error = await failure(adapter().placeOrder(REQUEST));
     expect(error).toBeInstanceOf(TradingModeError);
     expect(error).toMatchObject({ operation: 'placeOrder', mode: 'post_only', resumeAtMs: Date.parse(RESUME_AT) });
@@ -174,15 +155,15 @@ describe('VenueAdapter.placeOrder', () => {
     ['an unreadable 2xx', { status: 201, rawBody: '<html>ok</html>' }],
   ];
   it.each(lostAnswers)('%s on the placement → OutcomeUnknownError (look it up, never a rejection)', async (_name, reply) => {
-    server.enqueue(reply);
+    rig.server.enqueue(reply);
     const error = await failure(adapter().placeOrder(REQUEST));
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(error).toMatchObject({ operation: 'placeOrder' });
-    expect(server.requests).toHaveLength(1);
+    expect(rig.server.requests).toHaveLength(1);
   });
 
   it('429 after the client retries → RateLimitedError with the venue Retry-After', async () => {
-    server.setHandler(() => ({ status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '2' } }));
+    rig.server.setHandler(() => ({ status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '2' } }));
     const error = await failure(adapter().placeOrder(REQUEST));
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({ operation: 'placeOrder', retryAfterMs: 2_000 });
@@ -198,13 +179,13 @@ describe('VenueAdapter.placeOrder', () => {
     const fok = await failure(venue.placeOrder({ ...REQUEST, orderType: 'FOK' }));
     expect(fok).toBeInstanceOf(OrderRejectedError);
     expect(fok).toMatchObject({ reason: 'invalid-order' });
-    expect(server.requests).toHaveLength(0);
+    expect(rig.server.requests).toHaveLength(0);
   });
 });
 
 describe('VenueAdapter cancels', () => {
   it('maps 207 failures onto port reasons and keeps the canceled ids', async () => {
-    server.setHandler(() => ({
+    rig.server.setHandler(() => ({
       status: 207,
       body: {
         message: 'Some orders failed',
@@ -231,15 +212,15 @@ describe('VenueAdapter cancels', () => {
   });
 
   it('a 200 without a list cancels every id asked; an empty list sends nothing', async () => {
-    server.setHandler(() => ({ status: 200, body: { message: 'Orders canceled' } }));
+    rig.server.setHandler(() => ({ status: 200, body: { message: 'Orders canceled' } }));
     const venue = adapter();
     expect(await venue.cancelOrders('btc', [])).toEqual({ canceled: [], failed: [] });
-    expect(server.requests).toHaveLength(0);
+    expect(rig.server.requests).toHaveLength(0);
     expect(await venue.cancelOrders('btc', [ORDER_A, ORDER_B])).toEqual({ canceled: [ORDER_A, ORDER_B], failed: [] });
   });
 
   it('cancelAll sends DELETE /orders/all/{slug} and maps its answer', async () => {
-    server.setHandler(() => ({ status: 200, body: { message: 'ok', canceled: [ORDER_A], failed: [{ orderId: ORDER_B, reason: 'ALREADY_CANCELED' }] } }));
+    rig.server.setHandler(() => ({ status: 200, body: { message: 'ok', canceled: [ORDER_A], failed: [{ orderId: ORDER_B, reason: 'ALREADY_CANCELED' }] } }));
     const result = await adapter().cancelAll('btc');
     expect(result).toEqual({ canceled: [ORDER_A], failed: [{ orderId: ORDER_B, reason: 'already-canceled', message: 'ALREADY_CANCELED' }] });
     expect(only()).toMatchObject({ method: 'DELETE', pathname: '/orders/all/btc' });
@@ -247,9 +228,9 @@ describe('VenueAdapter cancels', () => {
 
   it('a cancel whose answer was lost or was a 5xx may have taken effect → OutcomeUnknownError', async () => {
     const venue = adapter();
-    server.enqueue({ destroy: true });
+    rig.server.enqueue({ destroy: true });
     expect(await failure(venue.cancelOrders('btc', [ORDER_A]))).toBeInstanceOf(OutcomeUnknownError);
-    server.enqueue({ status: 500, body: { message: 'Internal error', error: 'Internal Server Error', statusCode: 500 } });
+    rig.server.enqueue({ status: 500, body: { message: 'Internal error', error: 'Internal Server Error', statusCode: 500 } });
     const error = await failure(venue.cancelAll('btc'));
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(error).toMatchObject({ operation: 'cancelAll' });
@@ -257,11 +238,11 @@ describe('VenueAdapter cancels', () => {
 
   it('a definite refusal of a cancel → VenueRequestError with the status; a trading mode → TradingModeError', async () => {
     const venue = adapter();
-    server.enqueue({ status: 404, body: { message: 'Order not found', error: 'Not Found', statusCode: 404 } });
+    rig.server.enqueue({ status: 404, body: { message: 'Order not found', error: 'Not Found', statusCode: 404 } });
     const refused = await failure(venue.cancelOrders('btc', [ORDER_A]));
     expect(refused).toBeInstanceOf(VenueRequestError);
     expect(refused).toMatchObject({ operation: 'cancelOrders', status: 404 });
-    server.enqueue({ status: 503, body: { ...TRADING_MODE_BODY, mode: 'DISABLED' } });
+    rig.server.enqueue({ status: 503, body: { ...TRADING_MODE_BODY, mode: 'DISABLED' } });
     const mode = await failure(venue.cancelAll('btc'));
     expect(mode).toBeInstanceOf(TradingModeError);
     expect(mode).toMatchObject({ operation: 'cancelAll', mode: 'disabled', resumeAtMs: Date.parse(RESUME_AT) });
@@ -270,13 +251,13 @@ describe('VenueAdapter cancels', () => {
   it('an id the client refuses (not a UUID) → VenueRequestError, nothing sent', async () => {
     const error = await failure(adapter().cancelOrders('btc', ['not-an-id']));
     expect(error).toBeInstanceOf(VenueRequestError);
-    expect(server.requests).toHaveLength(0);
+    expect(rig.server.requests).toHaveLength(0);
   });
 });
 
 describe('VenueAdapter reads', () => {
   it('statusBatch answers one result per query, in query order, whatever order the venue used', async () => {
-    server.setHandler(() => ({
+    rig.server.setHandler(() => ({
       status: 200,
       body: {
         results: [
@@ -325,7 +306,7 @@ describe('VenueAdapter reads', () => {
   });
 
   it('listLiveOrders asks for LIVE orders of the market and maps them', async () => {
-    server.setHandler(() => ({
+    rig.server.setHandler(() => ({
       status: 200,
       body: [
         {
@@ -368,21 +349,21 @@ describe('VenueAdapter reads', () => {
   });
 
   it('maintenanceStatus folds the active windows into one mode', async () => {
-    server.setHandler(() => ({ status: 200, body: { active: [{ mode: 'cancel_only', resumeAt: RESUME_AT }], scheduled: [] } }));
+    rig.server.setHandler(() => ({ status: 200, body: { active: [{ mode: 'cancel_only', resumeAt: RESUME_AT }], scheduled: [] } }));
     expect(await adapter().maintenanceStatus()).toEqual({ mode: 'cancel_only', resumeAtMs: Date.parse(RESUME_AT) });
   });
 
   it('a failed read changed nothing: 5xx, lost answer or unreadable answer → VenueRequestError, never an unknown outcome', async () => {
     const venue = adapter();
-    server.enqueue({ status: 500, body: { message: 'Internal error', error: 'Internal Server Error', statusCode: 500 } });
+    rig.server.enqueue({ status: 500, body: { message: 'Internal error', error: 'Internal Server Error', statusCode: 500 } });
     const serverError = await failure(venue.statusBatch([{ orderId: ORDER_A }]));
     expect(serverError).toBeInstanceOf(VenueRequestError);
     expect(serverError).toMatchObject({ operation: 'statusBatch', status: 500 });
-    server.enqueue({ destroy: true });
+    rig.server.enqueue({ destroy: true });
     const lost = await failure(venue.listLiveOrders('btc'));
     expect(lost).toBeInstanceOf(VenueRequestError);
     expect(lost).toMatchObject({ operation: 'listLiveOrders', status: null });
-    server.enqueue({ status: 200, body: { active: 'nope' } });
+    rig.server.enqueue({ status: 200, body: { active: 'nope' } });
     const unreadable = await failure(venue.maintenanceStatus());
     expect(unreadable).toBeInstanceOf(VenueRequestError);
     expect(unreadable).toMatchObject({ operation: 'maintenanceStatus' });
@@ -390,9 +371,9 @@ describe('VenueAdapter reads', () => {
 
   it('reads: 429 → RateLimitedError; a trading-mode body → TradingModeError', async () => {
     const venue = adapter();
-    server.enqueue({ status: 429, body: { message: 'slow down' } });
+    rig.server.enqueue({ status: 429, body: { message: 'slow down' } });
     expect(await failure(venue.listLiveOrders('btc'))).toBeInstanceOf(RateLimitedError);
-    server.enqueue({ status: 425, body: { ...TRADING_MODE_BODY, mode: 'something_new', resumeAt: null } });
+    rig.server.enqueue({ status: 425, body: { ...TRADING_MODE_BODY, mode: 'something_new', resumeAt: null } });
     const mode = await failure(venue.statusBatch([{ clientOrderId: 'c-1' }]));
     expect(mode).toBeInstanceOf(TradingModeError);
     // An unknown restriction is read as the most restrictive mode, as the maintenance status reads it.

@@ -2,57 +2,32 @@
  * The real CLI as a child process (`node bin/outcome-maker.mjs`, from source through tsx): exit codes,
  * redaction and "nothing sent before the config is valid", end to end. Kept to two spawns (~1.5 s each).
  */
-import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCliFromSource, type ProcessResult } from '../../support/cli-process.js';
+import { recordingServerForFile } from '../../support/recording-server.js';
 
-const root = resolve(__dirname, '../../..');
 const dir = mkdtempSync(join(tmpdir(), 'om-cli-child-'));
 const FAKE_KEY = `0x${'5a'.repeat(32)}`;
 const FAKE_SECRET = Buffer.from('child-process-fake-secret-value').toString('base64');
 const FAKE_TOKEN = 'fake-token-id-7f3e2d1c';
 
-let venue: Server;
-let requests = 0;
-let venueUrl = '';
-beforeAll(async () => {
-  venue = createServer((_request, response) => {
-    requests += 1;
-    response.writeHead(500).end();
-  });
-  await new Promise<void>((resolveListen) => venue.listen(0, '127.0.0.1', resolveListen));
-  const address = venue.address();
-  if (address === null || typeof address === 'string') throw new Error('no address');
-  venueUrl = `http://127.0.0.1:${address.port}`;
-});
-afterAll(async () => {
-  await new Promise<void>((resolveClose) => venue.close(() => resolveClose()));
+/** A stand-in venue that must never be reached: it answers 500 to everything and records what arrives. */
+const venue = recordingServerForFile(() => ({ status: 500 }));
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin/outcome-maker.mjs'), ...args], {
-      cwd: root,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? dir, OUTCOME_MAKER_FROM_SOURCE: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-  });
+function runCli(args: string[], env: Record<string, string>): Promise<ProcessResult> {
+  return runCliFromSource(args, process.env['HOME'] ?? dir, env);
 }
 
 describe('outcome-maker as a child process', () => {
   it('check-config shows credential variable names and whether they are set, never their values', async () => {
     const config = join(dir, 'live.yaml');
-    writeFileSync(config, `venue: {kind: live, baseUrl: "${venueUrl}", socketUrl: "${venueUrl}"}\nmarkets: [alpha-market]\nstrategy: {name: fixed-spread}\n`);
+    writeFileSync(config, `venue: {kind: live, baseUrl: "${venue.url}", socketUrl: "${venue.url}"}\nmarkets: [alpha-market]\nstrategy: {name: fixed-spread}\n`);
     const result = await runCli(['check-config', config], { OM_API_TOKEN_ID: FAKE_TOKEN, OM_API_SECRET: FAKE_SECRET, OM_PRIVATE_KEY: FAKE_KEY });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -62,14 +37,14 @@ describe('outcome-maker as a child process', () => {
       expect(result.stdout).not.toContain(secret);
       expect(result.stderr).not.toContain(secret);
     }
-    expect(requests).toBe(0);
+    expect(venue.requests.length).toBe(0);
   });
 
   it('run with an invalid config exits 2 listing every problem, before any request, without echoing a secret', async () => {
     const config = join(dir, 'bad.yaml');
     writeFileSync(
       config,
-      `venue: {kind: live, baseUrl: "${venueUrl}", socketUrl: "${venueUrl}"}
+      `venue: {kind: live, baseUrl: "${venue.url}", socketUrl: "${venue.url}"}
 markets: [alpha-market]
 strategy: {name: fixed-spread}
 credentials: {privateKey: "${FAKE_KEY}"}
@@ -83,6 +58,6 @@ risk: {maxPositionPerToken: "lots", maxOpenOrdersPerMarket: 3}
     expect(result.stderr).toContain('risk.maxPositionPerToken: not a non-negative decimal number (got "lots")');
     expect(result.stderr).toContain('risk.maxOpenOrdersPerMarket: unknown key (got 3)');
     expect(result.stderr + result.stdout).not.toContain(FAKE_KEY.slice(2, 30));
-    expect(requests).toBe(0);
+    expect(venue.requests.length).toBe(0);
   });
 });

@@ -1,36 +1,23 @@
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main, type CliIo } from '../../../src/cli.js';
 import type { AppConfig } from '../../../src/config/index.js';
 import { openLedger } from '../../../src/ledger/index.js';
 import { controlFilePath, startMetricsServer } from '../../../src/metrics/index.js';
+import { recordingServerForFile } from '../../support/recording-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'om-cli-'));
 const KEY = '22'.repeat(32);
 const SECRET = Buffer.from('cli-test-secret-0123456789').toString('base64');
 const FULL_ENV = { OM_API_TOKEN_ID: 'tok-cli-test', OM_API_SECRET: SECRET, OM_PRIVATE_KEY: KEY };
 
-/** A stand-in venue on loopback that counts every request it receives. */
-let venue: Server;
-let venueRequests = 0;
-let venueUrl = '';
-beforeAll(async () => {
-  venue = createServer((request, response) => {
-    venueRequests += 1;
-    response.writeHead(500).end();
-  });
-  await new Promise<void>((resolveListen) => venue.listen(0, '127.0.0.1', resolveListen));
-  const address = venue.address();
-  if (address === null || typeof address === 'string') throw new Error('no address');
-  venueUrl = `http://127.0.0.1:${address.port}`;
-});
-afterAll(async () => {
-  await new Promise<void>((resolveClose) => venue.close(() => resolveClose()));
+/** A stand-in venue on loopback that records every request it receives (and answers 500). */
+const venue = recordingServerForFile(() => ({ status: 500 }));
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -57,7 +44,7 @@ function harness(env: Record<string, string> = {}, modules: Record<string, unkno
   return { io, out: () => out.join(''), err: () => err.join(''), loaded };
 }
 
-const liveConfig = (extra = ''): string => `venue: {kind: live, baseUrl: "${venueUrl}", socketUrl: "ws://${venueUrl.slice('http://'.length)}"}
+const liveConfig = (extra = ''): string => `venue: {kind: live, baseUrl: "${venue.url}", socketUrl: "ws://${venue.url.slice('http://'.length)}"}
 markets: [alpha-market]
 strategy: {name: fixed-spread}
 metrics: {port: 0}
@@ -95,7 +82,7 @@ describe('check-config', () => {
     expect(await main(['check-config', path], h.io)).toBe(EXIT_OK);
     const printed: unknown = parse(h.out());
     expect(printed).toMatchObject({
-      venue: { kind: 'live', baseUrl: venueUrl },
+      venue: { kind: 'live', baseUrl: venue.url },
       credentials: { apiSecret: { env: 'OM_API_SECRET', set: true }, privateKey: { env: 'OM_PRIVATE_KEY', set: false } },
       strategy: { name: 'fixed-spread', params: { bidSpread: 0.02, levels: 1 } },
     });
@@ -135,7 +122,7 @@ describe('run', () => {
     expect(await main(['run', '--config', path], h.io)).toBe(EXIT_USAGE);
     expect(h.err()).toContain('orders.botTag');
     expect(h.loaded).toEqual([]);
-    expect(venueRequests).toBe(0);
+    expect(venue.requests.length).toBe(0);
   });
 
   it('refuses to start without the credentials, naming the variables', async () => {
@@ -144,7 +131,7 @@ describe('run', () => {
     expect(h.err()).toContain('credentials.apiSecret: environment variable OM_API_SECRET is not set');
     expect(h.err()).toContain('credentials.privateKey: environment variable OM_PRIVATE_KEY is not set');
     expect(h.loaded).toEqual([]);
-    expect(venueRequests).toBe(0);
+    expect(venue.requests.length).toBe(0);
   });
 
   it('hands the validated, frozen config and the options to runBot and returns its exit code', async () => {

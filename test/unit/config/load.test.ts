@@ -179,6 +179,17 @@ markets: [a, a]
     expect(byPath.get('markets.slugs[1]')).toMatchObject({ message: 'listed twice', value: '"a"' });
   });
 
+  it('redemption: mode and retry delays, checked with their paths', () => {
+    const issues = issuesOf('strategy: {name: x}\nredemption: {mode: sometimes, retryInitialSec: 60, retryMaxSec: 30}\n');
+    const byPath = new Map(issues.map((i) => [i.path, i]));
+    expect(byPath.get('redemption.mode')).toMatchObject({ value: '"sometimes"' });
+    expect(byPath.get('redemption.mode')?.message).toContain('"auto"');
+    expect(issuesOf('strategy: {name: x}\nredemption: {retryInitialSec: 60, retryMaxSec: 30}\n')).toContainEqual(
+      expect.objectContaining({ path: 'redemption.retryMaxSec', message: 'must be at least retryInitialSec', value: '30' }),
+    );
+    expect(issuesOf('strategy: {name: x}\nredemption: {retryInitialSec: 0}\n').map((i) => i.path)).toEqual(['redemption.retryInitialSec']);
+  });
+
   it('cross-field rules of a live venue', () => {
     const issues = issuesOf(`venue: {kind: live, baseUrl: "ftp://x", socketUrl: "wss://a.test", priceBand: {min: 0.1, max: 0.2}}
 strategy: {name: x}

@@ -1,52 +1,31 @@
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExchangeApi } from '../../../src/exchange/api.js';
 import { computeSignature, signingMessage } from '../../../src/exchange/auth.js';
 import { connectExchange, credentialsFromEnv } from '../../../src/exchange/client.js';
 import { isDuplicateOrderError, OutcomeUnknownError, RequestInputError } from '../../../src/exchange/errors.js';
-import { HttpTransport, type HttpTransportOptions } from '../../../src/exchange/http.js';
 import { RequestLimiter } from '../../../src/exchange/limiter.js';
-import { orderRequestBody, OrderSigner, type SignedOrder } from '../../../src/exchange/signer.js';
-import { fakeTime, type FakeTime } from '../../support/fake-time.js';
-import { headerOf, startRecordingServer, type RecordedRequest, type RecordingServer } from '../../support/recording-server.js';
+import { orderRequestBody, type SignedOrder } from '../../../src/exchange/signer.js';
+import { headerOf, type RecordedRequest } from '../../support/recording-server.js';
+import { rejection, signedTestOrder, TEST_ORDER_KEY, TEST_VENUE, useTransportRig } from '../../support/transport-rig.js';
 
 const SECRET = Buffer.from('another-secret').toString('base64');
 const CREDS = { tokenId: 'tok-9', secret: SECRET };
-const KEY = `0x${'11'.repeat(32)}`;
+const KEY = TEST_ORDER_KEY;
 const ADDRESS = '0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A';
-const VENUE = '0xa4409D988CA2218d956BeEFD3874100F444f0DC3';
+const VENUE = TEST_VENUE;
 const ORDER_ID = '0b5b2a4e-6f0a-4c1e-9d2b-3f4e5a6b7c8d';
 const ORDER_ID_2 = '1c6c3b5f-7a1b-4d2f-8e3c-4a5b6c7d8e9f';
 const CONDITION = `0x${'cd'.repeat(32)}`;
 
-let server: RecordingServer;
-let time: FakeTime;
-
-beforeEach(async () => {
-  server = await startRecordingServer();
-  time = fakeTime();
-});
-afterEach(async () => {
-  await server.close();
-});
-
-function transport(overrides: Partial<HttpTransportOptions> = {}): HttpTransport {
-  return new HttpTransport({
-    baseUrl: server.url,
-    credentials: CREDS,
-    limiter: new RequestLimiter({ minTimeMs: 0 }, { now: time.now, setTimer: time.setTimer }),
-    now: time.now,
-    sleep: time.sleep,
-    ...overrides,
-  });
-}
+const rig = useTransportRig(CREDS);
 
 function api(options: { profileId?: number; onBehalfOf?: number } = { profileId: 9 }): ExchangeApi {
-  return new ExchangeApi({ transport: transport(), ...options });
+  return new ExchangeApi({ transport: rig.transport(), ...options });
 }
 
 function last(): RecordedRequest {
-  const request = server.requests.at(-1);
+  const request = rig.server.requests.at(-1);
   if (!request) throw new Error('no request arrived');
   return request;
 }
@@ -55,16 +34,6 @@ function isSigned(request: RecordedRequest): boolean {
   const timestamp = headerOf(request.headers, 'svc-timestamp');
   if (timestamp === undefined) return false;
   return headerOf(request.headers, 'svc-signature') === computeSignature(SECRET, signingMessage(timestamp, request.method, request.url, request.body));
-}
-
-async function rejection<T extends Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof type) return error;
-    throw error;
-  }
-  throw new Error(`expected ${type.name}`);
 }
 
 const MARKET = {
@@ -94,30 +63,20 @@ const USER_ORDER = {
   createdAt: '2026-03-23T12:00:00.000Z',
 };
 
-async function signedOrder(clientOrderId?: string): Promise<SignedOrder> {
-  const signer = new OrderSigner({ privateKey: KEY, now: time.now, random: () => 0 });
-  return signer.createOrder({
-    market: { slug: 'btc-100k', venueExchange: VENUE, tokens: { yes: '101', no: '102' } },
-    tokenId: '101',
-    side: 'BUY',
-    orderType: 'GTC',
-    priceTicks: 450,
-    sizeRaw: 10_000_000,
-    postOnly: true,
-    ...(clientOrderId === undefined ? {} : { clientOrderId }),
-  });
+function signedOrder(clientOrderId?: string): Promise<SignedOrder> {
+  return signedTestOrder(rig.time.now, clientOrderId);
 }
 
 describe('public reads (unsigned)', () => {
   it('GET /markets/{slug}', async () => {
-    server.setHandler(() => ({ body: MARKET }));
+    rig.server.setHandler(() => ({ body: MARKET }));
     const market = await api().getMarket('btc-100k');
     expect(market).toMatchObject({ slug: 'btc-100k', venue: { exchange: VENUE }, tokens: { yes: '101', no: '102' } });
     expect([last().method, last().url, isSigned(last())]).toEqual(['GET', '/markets/btc-100k', false]);
   });
 
   it('GET /markets/active and /markets/active/{categoryId} with paging', async () => {
-    server.setHandler(() => ({ body: { data: [MARKET], totalMarketsCount: 1 } }));
+    rig.server.setHandler(() => ({ body: { data: [MARKET], totalMarketsCount: 1 } }));
     expect((await api().getActiveMarkets({ page: 2, limit: 10 })).markets).toHaveLength(1);
     expect(last().url).toBe('/markets/active?page=2&limit=10');
     await api().getActiveMarkets({ categoryId: 4 });
@@ -127,7 +86,7 @@ describe('public reads (unsigned)', () => {
 
   it('GET /markets/{slug}/orderbook → ticks and raw sizes (gzip answers decoded)', async () => {
     const book = { bids: [{ price: 0.45, size: 10 }], asks: [{ price: '0.47', size: '2.5' }], tokenId: '101', adjustedMidpoint: 0.46, maxSpread: 0.05, minSize: 1, lastTradePrice: 0.46 };
-    server.setHandler(() => ({ rawBody: gzipSync(JSON.stringify(book)), headers: { 'content-encoding': 'gzip' } }));
+    rig.server.setHandler(() => ({ rawBody: gzipSync(JSON.stringify(book)), headers: { 'content-encoding': 'gzip' } }));
     const snapshot = await api().getOrderbook('btc-100k');
     expect(snapshot.bids).toEqual([{ priceTicks: 450, sizeRaw: 10_000_000 }]);
     expect(snapshot.asks).toEqual([{ priceTicks: 470, sizeRaw: 2_500_000 }]);
@@ -135,7 +94,7 @@ describe('public reads (unsigned)', () => {
   });
 
   it('GET /markets/{slug}/events with page and limit, including the empty-page shape', async () => {
-    server.setHandler(() => ({ body: { events: [], totalPages: 0 } }));
+    rig.server.setHandler(() => ({ body: { events: [], totalPages: 0 } }));
     const page = await api().getMarketTrades('btc-100k', { page: 3, limit: 50 });
     expect(page).toEqual({ trades: [], page: 3, limit: null, totalPages: 0, totalRows: 0 });
     expect([last().url, isSigned(last())]).toEqual(['/markets/btc-100k/events?page=3&limit=50', false]);
@@ -143,7 +102,7 @@ describe('public reads (unsigned)', () => {
   });
 
   it('GET /maintenance/status', async () => {
-    server.setHandler(() => ({ body: { active: [{ mode: 'cancel_only', resumeAt: '2026-03-23T13:00:00Z' }], scheduled: [] } }));
+    rig.server.setHandler(() => ({ body: { active: [{ mode: 'cancel_only', resumeAt: '2026-03-23T13:00:00Z' }], scheduled: [] } }));
     const status = await api().getMaintenanceStatus();
     expect([status.mode, status.resumeAtMs]).toEqual(['cancel_only', Date.parse('2026-03-23T13:00:00Z')]);
     expect([last().url, isSigned(last())]).toEqual(['/maintenance/status', false]);
@@ -152,7 +111,7 @@ describe('public reads (unsigned)', () => {
 
 describe('authenticated reads (signed)', () => {
   it('GET /markets/{slug}/user-orders with repeated statuses (upper-cased) and limit', async () => {
-    server.setHandler(() => ({ body: [USER_ORDER] }));
+    rig.server.setHandler(() => ({ body: [USER_ORDER] }));
     const orders = await api().getUserOrders('btc-100k', { statuses: ['live', 'Matched'], limit: 50 });
     expect(orders[0]).toMatchObject({ id: ORDER_ID, side: 'SELL', priceTicks: 550, remainingSizeRaw: 2_000_000 });
     expect(last().url).toBe('/markets/btc-100k/user-orders?statuses=LIVE&statuses=MATCHED&limit=50');
@@ -166,11 +125,11 @@ describe('authenticated reads (signed)', () => {
     expect([status.field, status.value]).toEqual(['statuses[0]', 'OPEN']);
     expect((await rejection(a.getUserOrders('btc-100k', { limit: 201 }), RequestInputError)).field).toBe('limit');
     expect((await rejection(a.getUserOrders('', {}), RequestInputError)).field).toBe('slug');
-    expect(server.requests).toHaveLength(0);
+    expect(rig.server.requests).toHaveLength(0);
   });
 
   it('GET /profiles/{address} and GET /portfolio/positions', async () => {
-    server.setHandler((r) => ({ body: r.pathname.startsWith('/profiles') ? { id: 9, account: ADDRESS, rank: { feeRateBps: 100 } } : { clob: [] } }));
+    rig.server.setHandler((r) => ({ body: r.pathname.startsWith('/profiles') ? { id: 9, account: ADDRESS, rank: { feeRateBps: 100 } } : { clob: [] } }));
     expect(await api().getProfile(ADDRESS)).toEqual({ id: 9, account: ADDRESS, feeRateBps: 100 });
     expect([last().url, isSigned(last())]).toEqual([`/profiles/${ADDRESS}`, true]);
     expect(await api().getPositions()).toEqual([]);
@@ -179,7 +138,7 @@ describe('authenticated reads (signed)', () => {
   });
 
   it('POST /orders/status/batch with 1–50 lookups by orderId or clientOrderId', async () => {
-    server.setHandler(() => ({ body: { results: [{ index: 0, status: 'not_found', orderId: ORDER_ID }, { index: 1, status: 'found', clientOrderId: 'om-1', data: { order: { id: ORDER_ID_2, status: 'LIVE' } } }] } }));
+    rig.server.setHandler(() => ({ body: { results: [{ index: 0, status: 'not_found', orderId: ORDER_ID }, { index: 1, status: 'found', clientOrderId: 'om-1', data: { order: { id: ORDER_ID_2, status: 'LIVE' } } }] } }));
     const results = await api().getOrderStatuses([{ orderId: ORDER_ID }, { clientOrderId: 'om-1' }]);
     expect(results.map((r) => [r.status, r.orderId])).toEqual([['not_found', ORDER_ID], ['found', ORDER_ID_2]]);
     expect(last().body).toBe(JSON.stringify({ items: [{ orderId: ORDER_ID }, { clientOrderId: 'om-1' }] }));
@@ -193,7 +152,7 @@ describe('authenticated reads (signed)', () => {
 describe('trading', () => {
   it('POST /orders sends the exact body with ownerId and returns the placement', async () => {
     const order = await signedOrder('om-btc-bid-0-1');
-    server.setHandler(() => ({
+    rig.server.setHandler(() => ({
       status: 201,
       body: { order: { id: ORDER_ID, clientOrderId: 'om-btc-bid-0-1' }, makerMatches: [], execution: { matched: false, settlementStatus: 'UNMATCHED' } },
     }));
@@ -201,38 +160,38 @@ describe('trading', () => {
     expect(result.orderId).toBe(ORDER_ID);
     expect(result.execution?.settlementStatus).toBe('UNMATCHED');
     expect(last().url).toBe('/orders');
-    expect(last().body).toBe(JSON.stringify(orderRequestBody(order, 9, time.now())));
+    expect(last().body).toBe(JSON.stringify(orderRequestBody(order, 9, rig.time.now())));
     expect(isSigned(last())).toBe(true);
   });
 
   it('POST /orders: 409 is "already accepted"; an unreadable 201 is an unknown outcome', async () => {
     const order = await signedOrder('om-btc-bid-0-2');
-    server.enqueue({ status: 409, body: { message: 'Duplicate clientOrderId', error: 'Conflict', statusCode: 409 } });
+    rig.server.enqueue({ status: 409, body: { message: 'Duplicate clientOrderId', error: 'Conflict', statusCode: 409 } });
     const duplicate = await api().placeOrder(order).catch((error: unknown) => error);
     expect(isDuplicateOrderError(duplicate)).toBe(true);
-    server.enqueue({ status: 201, body: { order: { status: 'LIVE' } } });
+    rig.server.enqueue({ status: 201, body: { order: { status: 'LIVE' } } });
     const unknown = await rejection(api().placeOrder(order), OutcomeUnknownError);
     expect([unknown.reason, unknown.clientOrderId, unknown.status]).toEqual(['unparseable-answer', 'om-btc-bid-0-2', 201]);
-    expect(server.requests).toHaveLength(2);
+    expect(rig.server.requests).toHaveLength(2);
   });
 
   it('POST /orders needs a profile id', async () => {
     const error = await rejection(api({}).placeOrder(await signedOrder()), RequestInputError);
     expect(error.field).toBe('profileId');
-    expect(server.requests).toHaveLength(0);
+    expect(rig.server.requests).toHaveLength(0);
   });
 
   it('DELETE /orders/{orderId}, only for UUID v4 ids', async () => {
-    server.setHandler(() => ({ body: { message: 'Delayed order canceled successfully' } }));
+    rig.server.setHandler(() => ({ body: { message: 'Delayed order canceled successfully' } }));
     expect(await api().cancelOrder(ORDER_ID)).toEqual({ message: 'Delayed order canceled successfully', delayed: true });
     expect([last().method, last().url, isSigned(last())]).toEqual(['DELETE', `/orders/${ORDER_ID}`, true]);
     const error = await rejection(api().cancelOrder('12345'), RequestInputError);
     expect([error.field, error.value]).toEqual(['orderId', '12345']);
-    expect(server.requests).toHaveLength(1);
+    expect(rig.server.requests).toHaveLength(1);
   });
 
   it('POST /orders/cancel-batch: 207 partial', async () => {
-    server.setHandler(() => ({ status: 207, body: { message: 'Some orders failed', canceled: [ORDER_ID], failed: [{ orderId: ORDER_ID_2, reason: 'NOT_FOUND', message: 'Order not found' }] } }));
+    rig.server.setHandler(() => ({ status: 207, body: { message: 'Some orders failed', canceled: [ORDER_ID], failed: [{ orderId: ORDER_ID_2, reason: 'NOT_FOUND', message: 'Order not found' }] } }));
     const result = await api().cancelOrders([ORDER_ID, ORDER_ID_2]);
     expect(result).toMatchObject({ status: 207, partial: true, canceled: [ORDER_ID], failed: [{ orderId: ORDER_ID_2, reason: 'NOT_FOUND' }] });
     expect(last().body).toBe(JSON.stringify({ orderIds: [ORDER_ID, ORDER_ID_2] }));
@@ -240,13 +199,13 @@ describe('trading', () => {
   });
 
   it('DELETE /orders/all/{slug}', async () => {
-    server.setHandler(() => ({ body: { message: 'ok', canceled: [ORDER_ID], failed: [] } }));
+    rig.server.setHandler(() => ({ body: { message: 'ok', canceled: [ORDER_ID], failed: [] } }));
     expect((await api().cancelAll('btc-100k')).canceled).toEqual([ORDER_ID]);
     expect([last().method, last().url, isSigned(last())]).toEqual(['DELETE', '/orders/all/btc-100k', true]);
   });
 
   it('POST /portfolio/redeem', async () => {
-    server.setHandler(() => ({ status: 201, body: { txHash: '0xabc' } }));
+    rig.server.setHandler(() => ({ status: 201, body: { txHash: '0xabc' } }));
     expect(await api().redeem(CONDITION)).toEqual({ txHash: '0xabc' });
     expect(last().body).toBe(JSON.stringify({ conditionId: CONDITION }));
     await expect(api().redeem('0x12')).rejects.toThrow(RequestInputError);
@@ -255,7 +214,7 @@ describe('trading', () => {
 
 describe('delegation (on behalf of a managed sub-account)', () => {
   it('reads carry the x-on-behalf-of header', async () => {
-    server.setHandler((r) => ({ body: r.pathname.endsWith('user-orders') ? [] : r.pathname.includes('status') ? { results: [] } : { clob: [] } }));
+    rig.server.setHandler((r) => ({ body: r.pathname.endsWith('user-orders') ? [] : r.pathname.includes('status') ? { results: [] } : { clob: [] } }));
     const delegated = api({ profileId: 9, onBehalfOf: 77 });
     await delegated.getUserOrders('btc-100k');
     expect(headerOf(last().headers, 'x-on-behalf-of')).toBe('77');
@@ -263,11 +222,11 @@ describe('delegation (on behalf of a managed sub-account)', () => {
     expect(headerOf(last().headers, 'x-on-behalf-of')).toBe('77');
     await delegated.getOrderStatuses([{ clientOrderId: 'x' }]);
     expect(headerOf(last().headers, 'x-on-behalf-of')).toBe('77');
-    expect(server.requests.every(isSigned)).toBe(true);
+    expect(rig.server.requests.every(isSigned)).toBe(true);
   });
 
   it('cancels carry onBehalfOf in the signed query', async () => {
-    server.setHandler(() => ({ body: { message: 'Order canceled successfully', canceled: [], failed: [] } }));
+    rig.server.setHandler(() => ({ body: { message: 'Order canceled successfully', canceled: [], failed: [] } }));
     const delegated = api({ onBehalfOf: 77 });
     await delegated.cancelOrder(ORDER_ID);
     expect(last().url).toBe(`/orders/${ORDER_ID}?onBehalfOf=77`);
@@ -275,23 +234,23 @@ describe('delegation (on behalf of a managed sub-account)', () => {
     expect(last().url).toBe('/orders/cancel-batch?onBehalfOf=77');
     await delegated.cancelAll('btc-100k');
     expect(last().url).toBe('/orders/all/btc-100k?onBehalfOf=77');
-    expect(server.requests.every(isSigned)).toBe(true);
-    expect(server.requests.some((r) => headerOf(r.headers, 'x-on-behalf-of') !== undefined)).toBe(false);
+    expect(rig.server.requests.every(isSigned)).toBe(true);
+    expect(rig.server.requests.some((r) => headerOf(r.headers, 'x-on-behalf-of') !== undefined)).toBe(false);
   });
 
   it('redeem carries onBehalfOf in the body; a placement uses the sub-account as ownerId', async () => {
-    server.setHandler((r) => ({ status: 201, body: r.pathname === '/orders' ? { order: { id: ORDER_ID } } : {} }));
+    rig.server.setHandler((r) => ({ status: 201, body: r.pathname === '/orders' ? { order: { id: ORDER_ID } } : {} }));
     const delegated = api({ profileId: 9, onBehalfOf: 77 });
     await delegated.redeem(CONDITION);
     expect(last().body).toBe(JSON.stringify({ conditionId: CONDITION, onBehalfOf: 77 }));
     const order = await signedOrder();
     await delegated.placeOrder(order);
-    expect(last().body).toBe(JSON.stringify(orderRequestBody(order, 77, time.now())));
+    expect(last().body).toBe(JSON.stringify(orderRequestBody(order, 77, rig.time.now())));
     expect(last().url).toBe('/orders');
   });
 
   it('public reads are never delegated, and the profile id range is enforced', async () => {
-    server.setHandler(() => ({ body: MARKET }));
+    rig.server.setHandler(() => ({ body: MARKET }));
     await api({ onBehalfOf: 77 }).getMarket('btc-100k');
     expect(headerOf(last().headers, 'x-on-behalf-of')).toBeUndefined();
     expect(() => api({ onBehalfOf: 0 })).toThrow(RequestInputError);
@@ -301,18 +260,18 @@ describe('delegation (on behalf of a managed sub-account)', () => {
 
 describe('client composition', () => {
   it('connectExchange reads the profile for ownerId and fee rate', async () => {
-    server.setHandler((r) =>
+    rig.server.setHandler((r) =>
       r.pathname.startsWith('/profiles/') ? { body: { id: 31, account: ADDRESS.toLowerCase(), rank: { feeRateBps: 120 } } } : { status: 201, body: { order: { id: ORDER_ID } } },
     );
     const client = await connectExchange({
-      baseUrl: server.url,
+      baseUrl: rig.server.url,
       credentials: CREDS,
       signer: { privateKey: KEY },
       transport: { limiter: new RequestLimiter({ minTimeMs: 0 }) },
     });
     expect(client.profile).toEqual({ id: 31, account: ADDRESS, feeRateBps: 120 });
     expect(client.signer.feeRateBps).toBe(120);
-    expect(server.requests[0]!.url).toBe(`/profiles/${ADDRESS}`);
+    expect(rig.server.requests[0]!.url).toBe(`/profiles/${ADDRESS}`);
     const order = await client.signer.createOrder({
       market: { slug: 'm', venueExchange: VENUE, tokens: { yes: '1', no: '2' } },
       tokenId: '1',

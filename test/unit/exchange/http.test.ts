@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { computeSignature, signingMessage } from '../../../src/exchange/auth.js';
 import {
   ExchangeClientError,
@@ -15,34 +15,17 @@ import {
 } from '../../../src/exchange/errors.js';
 import { HttpTransport, parseRetryAfter, strictEncode, type HttpRequest, type HttpTransportOptions, type TransportObserver } from '../../../src/exchange/http.js';
 import { RequestLimiter } from '../../../src/exchange/limiter.js';
-import { fakeTime, seededRandom, type FakeTime } from '../../support/fake-time.js';
-import { headerOf, startRecordingServer, type RecordedRequest, type RecordingServer } from '../../support/recording-server.js';
+import { seededRandom } from '../../support/fake-time.js';
+import { headerOf, type RecordedRequest } from '../../support/recording-server.js';
+import { rejection, useTransportRig } from '../../support/transport-rig.js';
 
 const SECRET = Buffer.from('super-secret-key').toString('base64');
 const CREDS = { tokenId: 'tok-1', secret: SECRET };
 
-let server: RecordingServer;
-let time: FakeTime;
-
-beforeEach(async () => {
-  server = await startRecordingServer();
-  time = fakeTime();
-});
-afterEach(async () => {
-  await server.close();
-});
+const rig = useTransportRig(CREDS);
 
 function transport(overrides: Partial<HttpTransportOptions> = {}): HttpTransport {
-  return new HttpTransport({
-    baseUrl: server.url,
-    credentials: CREDS,
-    limiter: new RequestLimiter({ minTimeMs: 0 }, { now: time.now, setTimer: time.setTimer }),
-    now: time.now,
-    sleep: time.sleep,
-    random: seededRandom(7),
-    timeoutMs: 2000,
-    ...overrides,
-  });
+  return rig.transport({ random: seededRandom(7), timeoutMs: 2000, ...overrides });
 }
 
 const GET: HttpRequest = { method: 'GET', pathTemplate: '/markets/{slug}', path: '/markets/btc', auth: true, priority: 'read' };
@@ -56,16 +39,6 @@ const PLACE: HttpRequest = {
   placement: { clientOrderId: 'om-btc-bid-0-7' },
 };
 
-async function failure<T extends Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof type) return error;
-    throw error;
-  }
-  throw new Error(`expected ${type.name}`);
-}
-
 /** The signature the server should have received for this request. */
 function expectSigned(request: RecordedRequest, prefix = 'svc'): void {
   const timestamp = headerOf(request.headers, `${prefix}-timestamp`) ?? '';
@@ -77,10 +50,10 @@ describe('signing', () => {
   it('signs timestamp, method, the exact path with query and the exact body', async () => {
     const t = transport();
     await t.send({ ...PLACE, path: '/orders', query: [['onBehalfOf', '12']], placement: { clientOrderId: null } });
-    const [request] = server.requests;
+    const [request] = rig.server.requests;
     expect(request!.url).toBe('/orders?onBehalfOf=12');
-    expect(request!.body).toBe(JSON.stringify({ order: { salt: 1 }, timestamp: time.now(), recvWindow: 1000 }));
-    expect(headerOf(request!.headers, 'svc-timestamp')).toBe(new Date(time.now()).toISOString());
+    expect(request!.body).toBe(JSON.stringify({ order: { salt: 1 }, timestamp: rig.time.now(), recvWindow: 1000 }));
+    expect(headerOf(request!.headers, 'svc-timestamp')).toBe(new Date(rig.time.now()).toISOString());
     expect(headerOf(request!.headers, 'content-type')).toBe('application/json');
     expectSigned(request!);
   });
@@ -88,25 +61,25 @@ describe('signing', () => {
   it('encodes path and query strictly so the URL parser sends what was signed', async () => {
     const slug = strictEncode("odd slug's (1)*!");
     await transport().send({ ...GET, path: `/markets/${slug}`, query: [['statuses', 'LIVE'], ['statuses', 'MATCHED'], ['q', "a b'c"]] });
-    const [request] = server.requests;
+    const [request] = rig.server.requests;
     expect(request!.url).toBe("/markets/odd%20slug%27s%20%281%29%2A%21?statuses=LIVE&statuses=MATCHED&q=a%20b%27c");
     expectSigned(request!);
   });
 
   it('uses the configured header prefix and keeps a base path prefix in the signed path', async () => {
-    await transport({ headerPrefix: 'Acme', baseUrl: `${server.url}/api/` }).send(GET);
-    const [request] = server.requests;
+    await transport({ headerPrefix: 'Acme', baseUrl: `${rig.server.url}/api/` }).send(GET);
+    const [request] = rig.server.requests;
     expect(request!.url).toBe('/api/markets/btc');
     expectSigned(request!, 'acme');
   });
 
   it('sends public requests without auth headers, and refuses an authenticated one without credentials', async () => {
     await transport().send({ ...GET, auth: false });
-    expect(Object.keys(server.requests[0]!.headers).filter((h) => h.startsWith('svc-'))).toEqual([]);
-    const noCreds = new HttpTransport({ baseUrl: server.url, limiter: new RequestLimiter({ minTimeMs: 0 }) });
-    const error = await failure(noCreds.send(GET), RequestInputError);
+    expect(Object.keys(rig.server.requests[0]!.headers).filter((h) => h.startsWith('svc-'))).toEqual([]);
+    const noCreds = new HttpTransport({ baseUrl: rig.server.url, limiter: new RequestLimiter({ minTimeMs: 0 }) });
+    const error = await rejection(noCreds.send(GET), RequestInputError);
     expect(error.field).toBe('credentials');
-    expect(server.requests).toHaveLength(1);
+    expect(rig.server.requests).toHaveLength(1);
   });
 
   it('rejects a base URL that is not http(s)', () => {
@@ -123,23 +96,23 @@ describe('retry table', () => {
     [404, { message: 'Order not found' }, MessageError],
     [409, { message: 'Duplicate clientOrderId', error: 'Conflict', statusCode: 409 }, FrameworkError],
   ] as const)('%i is not retried', async (status, body, type) => {
-    server.setHandler(() => ({ status, body }));
-    const error = await failure<ValidationError | FrameworkError | MessageError>(transport().send(GET), type);
+    rig.server.setHandler(() => ({ status, body }));
+    const error = await rejection<ValidationError | FrameworkError | MessageError>(transport().send(GET), type);
     expect(error.status).toBe(status);
     expect(error.endpoint).toEqual({ method: 'GET', pathTemplate: '/markets/{slug}' });
     expect(error.body).toEqual(body);
-    expect(server.requests).toHaveLength(1);
-    expect(time.sleeps).toEqual([]);
+    expect(rig.server.requests).toHaveLength(1);
+    expect(rig.time.sleeps).toEqual([]);
   });
 
   it('425 receive window: re-stamps the HMAC timestamp, signature and body timestamp, then succeeds', async () => {
-    server.setHandler((request) => {
-      time.advance(1500);
+    rig.server.setHandler((request) => {
+      rig.time.advance(1500);
       return request.index === 0 ? { status: 425, body: { message: 'Request outside receive window' } } : { status: 201, body: { ok: true } };
     });
     const answer = await transport().send(PLACE);
     expect(answer).toEqual({ status: 201, body: { ok: true } });
-    const [first, second] = server.requests;
+    const [first, second] = rig.server.requests;
     const stamp = (r: RecordedRequest): unknown => {
       const body: unknown = JSON.parse(r.body);
       return typeof body === 'object' && body !== null ? Reflect.get(body, 'timestamp') : undefined;
@@ -152,126 +125,126 @@ describe('retry table', () => {
   });
 
   it('425 receive window gives up after the configured retries with the typed body error', async () => {
-    server.setHandler(() => ({ status: 425, body: { message: 'stale' } }));
-    const error = await failure(transport({ retry: { maxReceiveWindowRetries: 2 } }).send(GET), MessageError);
+    rig.server.setHandler(() => ({ status: 425, body: { message: 'stale' } }));
+    const error = await rejection(transport({ retry: { maxReceiveWindowRetries: 2 } }).send(GET), MessageError);
     expect(error.status).toBe(425);
-    expect(server.requests).toHaveLength(3);
+    expect(rig.server.requests).toHaveLength(3);
   });
 
   it.each([425, 503])('%i with a trading-mode body is a maintenance block: TradingModeError, not retried', async (status) => {
-    server.setHandler(() => ({
+    rig.server.setHandler(() => ({
       status,
       body: { code: 'trading_disabled', message: 'Trading is disabled', mode: 'disabled', resumeAt: '2026-03-23T13:00:00.000Z' },
     }));
     const kinds: string[] = [];
-    const error = await failure(transport({ observer: { onErrorStatus: (_e, _s, kind) => kinds.push(kind) } }).send(PLACE), TradingModeError);
+    const error = await rejection(transport({ observer: { onErrorStatus: (_e, _s, kind) => kinds.push(kind) } }).send(PLACE), TradingModeError);
     expect([error.status, error.mode, error.resumeAtMs]).toEqual([status, 'disabled', Date.parse('2026-03-23T13:00:00.000Z')]);
-    expect(server.requests).toHaveLength(1);
+    expect(rig.server.requests).toHaveLength(1);
     expect(kinds).toEqual(['trading-mode']);
   });
 
   it('429 with Retry-After waits exactly that long, then retries', async () => {
-    server.enqueue({ status: 429, headers: { 'retry-after': '2' }, body: { message: 'Too Many Requests' } });
+    rig.server.enqueue({ status: 429, headers: { 'retry-after': '2' }, body: { message: 'Too Many Requests' } });
     const answer = await transport().send(GET);
     expect(answer.status).toBe(200);
-    expect(time.sleeps).toEqual([2000]);
-    expect(server.requests).toHaveLength(2);
-    expectSigned(server.requests[1]!);
-    expect(headerOf(server.requests[1]!.headers, 'svc-timestamp')).not.toBe(headerOf(server.requests[0]!.headers, 'svc-timestamp'));
+    expect(rig.time.sleeps).toEqual([2000]);
+    expect(rig.server.requests).toHaveLength(2);
+    expectSigned(rig.server.requests[1]!);
+    expect(headerOf(rig.server.requests[1]!.headers, 'svc-timestamp')).not.toBe(headerOf(rig.server.requests[0]!.headers, 'svc-timestamp'));
   });
 
   it('429 with an HTTP-date Retry-After waits until that date', async () => {
-    server.enqueue({ status: 429, headers: { 'retry-after': new Date(time.now() + 3000).toUTCString() }, body: {} });
+    rig.server.enqueue({ status: 429, headers: { 'retry-after': new Date(rig.time.now() + 3000).toUTCString() }, body: {} });
     await transport().send(GET);
-    expect(time.sleeps).toEqual([3000]);
+    expect(rig.time.sleeps).toEqual([3000]);
   });
 
   it('429 without Retry-After backs off from 1 s doubling, capped, then RateLimitedError', async () => {
-    server.setHandler(() => ({ status: 429, body: { message: 'Too Many Requests' } }));
-    const error = await failure(transport({ retry: { maxRateLimitRetries: 4, rateLimitMaxMs: 3000 } }).send(GET), RateLimitedError);
-    expect(time.sleeps).toEqual([1000, 2000, 3000, 3000]);
-    expect(server.requests).toHaveLength(5);
+    rig.server.setHandler(() => ({ status: 429, body: { message: 'Too Many Requests' } }));
+    const error = await rejection(transport({ retry: { maxRateLimitRetries: 4, rateLimitMaxMs: 3000 } }).send(GET), RateLimitedError);
+    expect(rig.time.sleeps).toEqual([1000, 2000, 3000, 3000]);
+    expect(rig.server.requests).toHaveLength(5);
     expect([error.attempts, error.retryAfterMs]).toEqual([5, null]);
   });
 
   it('429 with a Retry-After beyond the limit fails at once, carrying the wait', async () => {
-    server.setHandler(() => ({ status: 429, headers: { 'retry-after': '120' }, body: {} }));
-    const error = await failure(transport({ retry: { maxRetryAfterMs: 60_000 } }).send(GET), RateLimitedError);
+    rig.server.setHandler(() => ({ status: 429, headers: { 'retry-after': '120' }, body: {} }));
+    const error = await rejection(transport({ retry: { maxRetryAfterMs: 60_000 } }).send(GET), RateLimitedError);
     expect(error.retryAfterMs).toBe(120_000);
-    expect(server.requests).toHaveLength(1);
-    expect(time.sleeps).toEqual([]);
+    expect(rig.server.requests).toHaveLength(1);
+    expect(rig.time.sleeps).toEqual([]);
   });
 
   it('429 on a placement is retried (the venue did not take it)', async () => {
-    server.enqueue({ status: 429, headers: { 'retry-after': '1' }, body: {} });
-    server.setHandler(() => ({ status: 201, body: { order: { id: 'x' } } }));
+    rig.server.enqueue({ status: 429, headers: { 'retry-after': '1' }, body: {} });
+    rig.server.setHandler(() => ({ status: 201, body: { order: { id: 'x' } } }));
     expect((await transport().send(PLACE)).status).toBe(201);
-    expect(server.requests).toHaveLength(2);
+    expect(rig.server.requests).toHaveLength(2);
   });
 
   it.each([500, 502, 503, 504])('%i is retried with jittered, doubling backoff from the seeded random', async (status) => {
-    server.enqueue({ status, body: { message: 'boom', error: 'Internal', statusCode: status } }, { status, rawBody: '<html>x</html>' });
+    rig.server.enqueue({ status, body: { message: 'boom', error: 'Internal', statusCode: status } }, { status, rawBody: '<html>x</html>' });
     const answer = await transport({ retry: { serverErrorBaseMs: 400, serverErrorMaxMs: 10_000 } }).send(GET);
     expect(answer.status).toBe(200);
     const random = seededRandom(7);
     const expected = [400, 800].map((d) => Math.round(d / 2 + (d / 2) * random()));
-    expect(time.sleeps).toEqual(expected);
-    expect(time.sleeps[0]).toBeGreaterThanOrEqual(200);
-    expect(time.sleeps[0]).toBeLessThan(400);
-    expect(time.sleeps[1]).toBeGreaterThanOrEqual(400);
-    expect(time.sleeps[1]).toBeLessThan(800);
-    for (const request of server.requests) expectSigned(request);
+    expect(rig.time.sleeps).toEqual(expected);
+    expect(rig.time.sleeps[0]).toBeGreaterThanOrEqual(200);
+    expect(rig.time.sleeps[0]).toBeLessThan(400);
+    expect(rig.time.sleeps[1]).toBeGreaterThanOrEqual(400);
+    expect(rig.time.sleeps[1]).toBeLessThan(800);
+    for (const request of rig.server.requests) expectSigned(request);
   });
 
   it('5xx gives up after the configured retries with the typed error of the last answer', async () => {
-    server.setHandler(() => ({ status: 502, rawBody: 'Bad Gateway' }));
-    const error = await failure(transport({ retry: { maxServerErrorRetries: 2 } }).send(GET), UnexpectedResponseError);
+    rig.server.setHandler(() => ({ status: 502, rawBody: 'Bad Gateway' }));
+    const error = await rejection(transport({ retry: { maxServerErrorRetries: 2 } }).send(GET), UnexpectedResponseError);
     expect(error.status).toBe(502);
-    expect(server.requests).toHaveLength(3);
+    expect(rig.server.requests).toHaveLength(3);
   });
 });
 
 describe('placements whose outcome is unknown are never retried', () => {
   it('5xx → OutcomeUnknownError carrying the clientOrderId', async () => {
-    server.setHandler(() => ({ status: 500, body: { message: 'Internal server error', error: 'Internal', statusCode: 500 } }));
-    const error = await failure(transport().send(PLACE), OutcomeUnknownError);
+    rig.server.setHandler(() => ({ status: 500, body: { message: 'Internal server error', error: 'Internal', statusCode: 500 } }));
+    const error = await rejection(transport().send(PLACE), OutcomeUnknownError);
     expect([error.clientOrderId, error.reason, error.status]).toEqual(['om-btc-bid-0-7', 'server-error', 500]);
-    expect(server.requests).toHaveLength(1);
+    expect(rig.server.requests).toHaveLength(1);
   });
 
   it('timeout → OutcomeUnknownError (timeout); for a read → NetworkError (timeout)', async () => {
-    server.setHandler(() => ({ hang: true }));
-    const placement = await failure(transport({ timeoutMs: 100 }).send(PLACE), OutcomeUnknownError);
+    rig.server.setHandler(() => ({ hang: true }));
+    const placement = await rejection(transport({ timeoutMs: 100 }).send(PLACE), OutcomeUnknownError);
     expect([placement.reason, placement.clientOrderId]).toEqual(['timeout', 'om-btc-bid-0-7']);
-    const read = await failure(transport({ timeoutMs: 100 }).send(GET), NetworkError);
+    const read = await rejection(transport({ timeoutMs: 100 }).send(GET), NetworkError);
     expect(read.failure).toBe('timeout');
-    expect(server.requests).toHaveLength(2);
+    expect(rig.server.requests).toHaveLength(2);
   });
 
   it('lost connection → OutcomeUnknownError (connection); for a read → NetworkError (connection)', async () => {
-    server.setHandler(() => ({ destroy: true }));
-    const placement = await failure(transport().send(PLACE), OutcomeUnknownError);
+    rig.server.setHandler(() => ({ destroy: true }));
+    const placement = await rejection(transport().send(PLACE), OutcomeUnknownError);
     expect(placement.reason).toBe('connection');
-    const read = await failure(transport().send(GET), NetworkError);
+    const read = await rejection(transport().send(GET), NetworkError);
     expect(read.failure).toBe('connection');
-    expect(server.requests).toHaveLength(2);
+    expect(rig.server.requests).toHaveLength(2);
   });
 
   it('an unreadable 2xx → OutcomeUnknownError for a placement, ResponseValidationError for a read', async () => {
-    server.setHandler(() => ({ status: 201, rawBody: 'OK!' }));
-    expect((await failure(transport().send(PLACE), OutcomeUnknownError)).reason).toBe('unparseable-answer');
-    expect((await failure(transport().send(GET), ResponseValidationError)).path).toBe('(root)');
+    rig.server.setHandler(() => ({ status: 201, rawBody: 'OK!' }));
+    expect((await rejection(transport().send(PLACE), OutcomeUnknownError)).reason).toBe('unparseable-answer');
+    expect((await rejection(transport().send(GET), ResponseValidationError)).path).toBe('(root)');
   });
 });
 
 describe('secrets stay out of errors', () => {
   it('scrubs the secret and the signature echoed by the server', async () => {
-    server.setHandler((request) => ({
+    rig.server.setHandler((request) => ({
       status: 401,
       body: { message: `bad signature ${headerOf(request.headers, 'svc-signature') ?? ''} for secret ${SECRET}`, error: 'Unauthorized', statusCode: 401 },
     }));
-    const error = await failure(transport().send(GET), FrameworkError);
-    const signature = headerOf(server.requests[0]!.headers, 'svc-signature')!;
+    const error = await rejection(transport().send(GET), FrameworkError);
+    const signature = headerOf(rig.server.requests[0]!.headers, 'svc-signature')!;
     for (const text of [error.message, JSON.stringify(error), JSON.stringify(error.body)]) {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain(signature);
@@ -280,8 +253,8 @@ describe('secrets stay out of errors', () => {
   });
 
   it('every error is an ExchangeClientError with a code', async () => {
-    server.setHandler(() => ({ status: 418, rawBody: '' }));
-    const error = await failure(transport().send(GET), ExchangeClientError);
+    rig.server.setHandler(() => ({ status: 418, rawBody: '' }));
+    const error = await rejection(transport().send(GET), ExchangeClientError);
     expect(error.code).toBe('EXCHANGE_UNEXPECTED_RESPONSE');
   });
 });
@@ -295,7 +268,7 @@ describe('observer hooks', () => {
       onRetry: (endpoint, reason, attempt, delayMs) => events.push(`retry ${endpoint} ${reason} #${attempt} ${delayMs}`),
       onErrorStatus: (endpoint, status, kind) => events.push(`status ${endpoint} ${status} ${kind}`),
     };
-    server.enqueue({ status: 429, headers: { 'retry-after': '1' }, body: {} });
+    rig.server.enqueue({ status: 429, headers: { 'retry-after': '1' }, body: {} });
     await transport({ observer }).send(GET);
     expect(events).toEqual([
       'start GET /markets/{slug} #1',

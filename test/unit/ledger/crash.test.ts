@@ -9,22 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { latestVersion, schemaVersion } from '../../../src/ledger/migrations.js';
 import { openLedger } from '../../../src/ledger/store.js';
+import { seededRandom } from '../../support/fake-time.js';
 import { makeTempDir } from '../../support/ledger-fixtures.js';
 
 const WRITER = fileURLToPath(new URL('../../support/ledger-crash-writer.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SEED = 0x5eed_1ed9;
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Run {
   readonly child: ChildProcessWithoutNullStreams;
@@ -67,7 +57,7 @@ afterAll(() => temp.cleanup());
 
 describe('crash safety', () => {
   it('SIGKILL at random moments never leaves a partial or inconsistent ledger', async () => {
-    const random = mulberry32(SEED);
+    const random = seededRandom(SEED);
     const path = join(temp.dir, 'crash.sqlite');
     // Round 0 kills while the database is being opened/migrated; the others mid-stream.
     const rounds = 3;

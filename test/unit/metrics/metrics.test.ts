@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { API_ENDPOINT_LABELS } from '../../../src/exchange/endpoints.js';
 import { createMetrics, DROPPED_DEFAULT_METRICS, lintExposition, METRIC_NAMES, type Metrics } from '../../../src/metrics/index.js';
 
 function setup(options: { collectDefault?: boolean; now?: () => number } = {}): { registry: Registry; metrics: Metrics } {
@@ -30,6 +31,7 @@ function exerciseAll(metrics: Metrics): void {
   metrics.httpRequest('POST /orders', 429, 40);
   metrics.httpRequest('DELETE /orders/:id', 'timeout', 10_000);
   metrics.httpRetry('POST /orders', 'rate_limited');
+  metrics.invalidAnswer('GET /markets/{slug}/orderbook');
   metrics.limiterQueueDepth(3);
   metrics.limiterWaited(450);
   metrics.orderPlaced('alpha', 'BUY');
@@ -46,6 +48,9 @@ function exerciseAll(metrics: Metrics): void {
   metrics.killSwitch(true, 'daily_loss');
   metrics.expectedRewardPerDay('alpha', 1.25);
   metrics.ledgerMismatch('position');
+  metrics.redemption('alpha', 'retry');
+  metrics.redemption('alpha', 'redeemed', 12_500_000);
+  metrics.redemptionsPending(2);
 }
 
 describe('createMetrics', () => {
@@ -64,6 +69,11 @@ describe('createMetrics', () => {
     expect(await value(registry, 'outcome_maker_position_shares', { market: 'alpha', token: 'NO' })).toBe(2.5);
     expect(await value(registry, 'outcome_maker_pnl_usdc', { market: 'alpha', kind: 'realized' })).toBe(-1.5);
     expect(await value(registry, 'outcome_maker_daily_pnl_usdc')).toBe(-1.25);
+    expect(await value(registry, 'outcome_maker_redeemed_usdc_total', { market: 'alpha' })).toBe(12.5);
+    expect(await value(registry, 'outcome_maker_redemptions_total', { result: 'redeemed' })).toBe(1);
+    expect(await value(registry, 'outcome_maker_redemptions_total', { result: 'retry' })).toBe(1);
+    expect(await value(registry, 'outcome_maker_redemptions_total', { result: 'refused' }), 'pre-set to 0 for alerts').toBe(0);
+    expect(await value(registry, 'outcome_maker_redemptions_pending')).toBe(2);
     const text = await registry.metrics();
     expect(text).toContain('outcome_maker_limiter_wait_seconds_sum 0.45');
     expect(text).toContain('outcome_maker_requote_latency_seconds_sum{market="alpha"} 0.0025');
@@ -108,6 +118,16 @@ describe('createMetrics', () => {
     expect(text).not.toContain('endpoint="GET /x64"');
   });
 
+  it('pre-sets invalid venue answers at 0 for every endpoint (without using up the HTTP endpoint labels) and counts them', async () => {
+    const { registry, metrics } = setup();
+    for (const endpoint of API_ENDPOINT_LABELS) expect(await value(registry, 'outcome_maker_invalid_answers_total', { endpoint })).toBe(0);
+    metrics.invalidAnswer('GET /maintenance/status');
+    metrics.invalidAnswer('GET /maintenance/status');
+    expect(await value(registry, 'outcome_maker_invalid_answers_total', { endpoint: 'GET /maintenance/status' })).toBe(2);
+    for (let i = 0; i < 64; i += 1) metrics.httpRequest(`GET /y${i}`, 200, 1);
+    expect(await registry.metrics()).not.toContain('outcome_maker_http_requests_total{endpoint="other"');
+  });
+
   it('drops non-finite observations and negative counter increments, and counts them', async () => {
     const { registry, metrics } = setup();
     metrics.requoted('alpha', Number.NaN);
@@ -118,6 +138,9 @@ describe('createMetrics', () => {
     expect(() => metrics.fill('alpha', 'BUY', -1_000_000, 500_000)).not.toThrow();
     expect(await value(registry, 'outcome_maker_metric_rejections_total', { metric: 'outcome_maker_fill_volume_shares_total' })).toBe(1);
     expect(await value(registry, 'outcome_maker_fill_notional_usdc_total', { market: 'alpha', side: 'BUY' })).toBe(0.5);
+    metrics.redemption('alpha', 'inferred', -5);
+    expect(await value(registry, 'outcome_maker_redemptions_total', { result: 'inferred' })).toBe(1);
+    expect(await value(registry, 'outcome_maker_metric_rejections_total', { metric: 'outcome_maker_redeemed_usdc_total' })).toBe(1);
   });
 
   it('forgets every per-market series of a market', async () => {

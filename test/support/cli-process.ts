@@ -1,0 +1,66 @@
+/**
+ * Child processes of the CLI and operations tests: a Node script run to completion with its output collected
+ * (`runNodeScript`), and the real CLI run that way from source (`runCliFromSource`).
+ *
+ * Every child gets only the environment it is given (no inherited secrets) and runs in the checkout's root.
+ */
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+/** The checkout's root (where bin/, config/ and node_modules/ are). */
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+export interface ProcessResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface RunOptions {
+  /** The child's whole environment. */
+  readonly env: Readonly<Record<string, string>>;
+  /**
+   * When the run counts as done: 'close' (its output streams closed too, so all of it is collected) or 'exit'
+   * (the process exited; for launchers whose daemons inherit the streams and hold them open).
+   */
+  readonly until: 'close' | 'exit';
+  /** Kill it (SIGKILL) and reject when it has not finished by then; no limit without it. */
+  readonly timeoutMs?: number;
+  /** How a timeout names the command (default: the script's path and the args). */
+  readonly name?: string;
+}
+
+/** Runs `node <script> <args>` from the checkout's root to completion, collecting stdout and stderr. */
+export function runNodeScript(script: string, args: readonly string[], options: RunOptions): Promise<ProcessResult> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timeoutMs = options.timeoutMs;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            child.kill('SIGKILL');
+            reject(new Error(`${options.name ?? [script, ...args].join(' ')} did not finish within ${timeoutMs} ms`));
+          }, timeoutMs);
+    child.once('error', reject);
+    child.once(options.until, (code: number | null) => {
+      clearTimeout(timer);
+      resolveRun({ code, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Runs `outcome-maker <args>` (this checkout's bin/outcome-maker.mjs) from the TypeScript source, never a build,
+ * with only PATH, HOME (`home`) and `env` in its environment; resolves once its output is complete.
+ */
+export function runCliFromSource(args: readonly string[], home: string, env: Readonly<Record<string, string>> = {}): Promise<ProcessResult> {
+  return runNodeScript(join(ROOT, 'bin', 'outcome-maker.mjs'), args, {
+    env: { PATH: process.env['PATH'] ?? '', HOME: home, OUTCOME_MAKER_FROM_SOURCE: '1', ...env },
+    until: 'close',
+  });
+}
