@@ -45,6 +45,7 @@ import { resolveMarkets } from './markets.js';
 import { wireTelemetry } from './telemetry.js';
 import { LedgerSync } from './ledger-sync.js';
 import { Settler } from '../settlement/settler.js';
+import { OrderStreamWatch } from '../orders/order-stream-watch.js';
 
 export interface BotOptions {
   readonly dryRun: boolean;
@@ -87,6 +88,7 @@ export class Bot {
   private killSwitch: KillSwitch | null = null;
   private staleGuard: StaleGuard | null = null;
   private settler: Settler | null = null;
+  private orderStreamWatch: OrderStreamWatch | null = null;
   private metricsServer: { close(): Promise<void>; url: string } | null = null;
   private readonly fillDetails = new Map<string, FillDetail>();
   private readonly recentFills = new Map<string, FillView[]>();
@@ -307,6 +309,22 @@ export class Bot {
     books.onChange(() => confirmFreshness());
     // A book that arrives after an own order left it no longer shows that order (the feed is one ordered stream).
     books.onChange((slug) => this.departedOwn.delete(slug));
+    // A book that keeps showing less than the bot's own resting orders: their order events were lost (the stream can
+    // go silent while the connection and the books look healthy). Resync that market at once, as after a reconnect.
+    const orderStreamWatch = new OrderStreamWatch({
+      scheduler: this.scheduler,
+      ownOrders: (slug) => executor.openOrders(slug),
+      book: (slug) => (books.isStale(slug) ? null : (books.books(slug)?.yes ?? null)),
+      resync: async (slug) => {
+        await executor.resync(slug);
+        if (!this.stopping) await ledgerSync.afterGap();
+      },
+      log: componentLogger(this.log, 'orders'),
+      onGap: () => this.metrics.orderEventGap(),
+    });
+    this.orderStreamWatch = orderStreamWatch;
+    books.onChange((slug) => orderStreamWatch.onBook(slug));
+    this.every(1_000, () => orderStreamWatch.sweep(this.infos.keys()));
     // A fill often comes just before the price moves against it: mark again on the book that follows.
     books.onChange((slug) => {
       if (this.markAfterFill.delete(slug)) this.publishPositions();
@@ -446,6 +464,7 @@ export class Bot {
     this.killSwitch?.stop();
     this.staleGuard?.stop();
     this.settler?.stop();
+    this.orderStreamWatch?.stop();
     this.modeGate?.stop();
     let clean = true;
     if (this.executor) {

@@ -59,6 +59,7 @@ export const METRIC_NAMES = [
   'outcome_maker_redemptions_total',
   'outcome_maker_redeemed_usdc_total',
   'outcome_maker_redemptions_pending',
+  'outcome_maker_order_event_gaps_total',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -153,6 +154,8 @@ export interface Metrics {
   redemption(market: string, result: RedemptionResult, amountRaw?: number): void;
   /** Resolved markets whose winnings are not yet redeemed and recorded. */
   redemptionsPending(count: number): void;
+  /** The book showed less than the bot's own resting orders past the grace period: order events lost, market resynced. */
+  orderEventGap(): void;
 }
 
 export interface CreateMetricsOptions {
@@ -338,6 +341,11 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     registers,
   });
   const redeemedUsdc = new Counter({ name: 'outcome_maker_redeemed_usdc_total', help: 'USDC payouts of resolved markets recorded in the ledger.', labelNames: ['market'] as const, registers });
+  const orderEventGaps = new Counter({
+    name: 'outcome_maker_order_event_gaps_total',
+    help: 'Times the book showed less than the bot\'s own resting orders past the grace period (order events lost); the market was resynced.',
+    registers,
+  });
   const redemptionsPending = new Gauge({ name: 'outcome_maker_redemptions_pending', help: 'Resolved markets whose winnings are not yet redeemed and recorded.', registers });
   for (const mode of TRADING_MODES) tradingMode.set({ mode }, mode === 'normal' ? 1 : 0);
   // Anomaly counters start at 0 for every label value known up front: a series that first appears at 1 is
@@ -485,6 +493,9 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     redemption(market, result, amountRaw) {
       redemptions.inc({ result });
       if (amountRaw !== undefined && countable('outcome_maker_redeemed_usdc_total', amountRaw)) redeemedUsdc.inc({ market: markets.value(market) }, usdc(amountRaw));
+    },
+    orderEventGap() {
+      orderEventGaps.inc();
     },
     redemptionsPending(count) {
       if (countable('outcome_maker_redemptions_pending', count)) redemptionsPending.set(count);

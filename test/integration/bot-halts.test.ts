@@ -25,6 +25,7 @@ import {
   watchVenue,
   when,
   type RunningBot,
+  unexplainedRateLimits,
 } from '../support/bot-harness.js';
 
 const requotes = async (running: RunningBot, slug: string): Promise<number> => (await gaugeValue(running.bot, 'outcome_maker_requotes_total', { market: slug })) ?? 0;
@@ -101,6 +102,6 @@ describe.concurrent('halts', () => {
     await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), { 'ask-0': 'BUY NO 575 x 5000000', 'bid-0': 'BUY YES 385 x 5000000' })), 8_000, 'quotes after resume', state);
     expect(await gaugeValue(running.bot, 'outcome_maker_kill_switch_engaged', {})).toBe(0);
     expect(watcher.violations).toEqual([]);
-    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
   });
 });

@@ -25,6 +25,7 @@ import {
   type Cleanup,
   type QuotingBot,
   type RunningBot,
+  unexplainedRateLimits,
 } from '../support/bot-harness.js';
 
 /** A bot quoting one level (non-post-only, so post_only mode has something to change) around mid 0.500. */
@@ -71,7 +72,7 @@ describe.concurrent('trading modes', () => {
     await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 8_000, 'the requote after post_only', () => ladderOf(sim, slug, 'it'));
     for (const { order } of liveOrders(sim, slug, 'it')) expect(order.postOnly).toBe(false);
     expect(watcher.violations).toEqual([]);
-    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
   });
 
   it('cancel_only: the stale quotes are canceled, nothing is placed until the mode ends', async ({ expect, onTestFinished }) => {
@@ -98,7 +99,7 @@ describe.concurrent('trading modes', () => {
     setThirdPartyQuotes(sim, slug, { bidTicks: 470 });
     await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_510)), 8_000, 'quoting after cancel_only', () => ladderOf(sim, slug, 'it'));
     expect(watcher.violations).toEqual([]);
-    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
   });
 
   it('disabled with a near resumeAt: nothing is sent until resumeAt, then the bot quotes the new book', async ({ expect, onTestFinished }) => {
@@ -119,6 +120,6 @@ describe.concurrent('trading modes', () => {
     expect(sent.filter((e) => e.status === 425)).toEqual([]);
     for (const id of idsBefore) expect(sim.engine.orderById(id)?.status).toBe('CANCELED');
     expect(watcher.violations).toEqual([]);
-    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
   });
 });

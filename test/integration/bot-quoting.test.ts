@@ -23,6 +23,7 @@ import {
   waitFor,
   watchVenue,
   when,
+  unexplainedRateLimits,
 } from '../support/bot-harness.js';
 
 describe.concurrent('the bot quotes what the strategy intends', () => {
@@ -94,7 +95,7 @@ describe.concurrent('the bot quotes what the strategy intends', () => {
     // Also before the watcher existed (the embedded simulator starts with the bot): never two orders in a slot.
     for (const slug of slugs) expect(slotOverlaps(sim, slug, 'it')).toEqual([]);
     expect(allOrders(sim, moved).length).toBeGreaterThanOrEqual(4);
-    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
   });
 
   it('a price move requotes only the slots that changed; the others keep their venue order ids', async ({ expect, onTestFinished }) => {

@@ -20,6 +20,7 @@ import {
   watchVenue,
   when,
   type TestConfigOptions,
+  unexplainedRateLimits,
 } from '../support/bot-harness.js';
 import type { RunningSimulator } from '../../src/sim/index.js';
 
@@ -106,6 +107,6 @@ describe.concurrent('restart on the same ledger and venue', () => {
     for (const id of idsBySlot.values()) expect(sim.engine.orderById(id)?.status).toBe('CANCELED');
     expect(watcher.violations).toEqual([]);
     expect(second.bot.summary().openOrders).toBe(4);
-    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
   });
 });

@@ -32,6 +32,7 @@ import {
   watchVenue,
   when,
   type VenueSample,
+  unexplainedRateLimits,
 } from '../support/bot-harness.js';
 import type { RunningSimulator } from '../../src/sim/index.js';
 
@@ -82,7 +83,7 @@ describe.concurrent('risk limits hold at the venue', () => {
       expect(order.priceTicks).toBeLessThanOrEqual(600);
     }
     expect(watcher.violations).toEqual([]);
-    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
   });
 
   it('per market: maxPositionPerToken and maxNetPosition count held tokens like open BUYs, also after fills', async ({ expect, onTestFinished }) => {
@@ -133,7 +134,7 @@ describe.concurrent('risk limits hold at the venue', () => {
     expect(watcher.max(netUp)).toBe(4 * SHARE);
     expect(watcher.max(netDown)).toBe(4 * SHARE);
     expect(watcher.violations).toEqual([]);
-    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
   });
 
   it('across markets: maxNotional holds, also while one market requotes as another starts quoting', async ({ expect, onTestFinished }) => {
@@ -166,6 +167,6 @@ describe.concurrent('risk limits hold at the venue', () => {
     expect(watcher.max(notional)).toBeLessThanOrEqual(10 * SHARE);
     expect(watcher.max(notional)).toBeGreaterThan(9 * SHARE);
     expect(watcher.violations).toEqual([]);
-    expect(sim.control.requestStats()[sim.demoAccount.tokenId]?.rateLimited).toBe(0);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
   });
 });

@@ -36,6 +36,8 @@ import { isOwnClientOrderId, tryParseClientOrderId } from '../../src/orders/clie
 import type { Outcome, Side } from '../../src/core/units.js';
 import type { MarketSpec, SimOrder, SyntheticOptions } from '../../src/sim/engine/index.js';
 import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from '../../src/sim/index.js';
+import { rateLimitViolations } from './chaos-invariants.js';
+import { startStallRecorder } from './chaos-stalls.js';
 import { poll } from './poll.js';
 
 // ─────────────────────────────────────────── waiting ───────────────────────────────────────────
@@ -324,6 +326,24 @@ export async function startBot(config: AppConfig, env: Readonly<Record<string, s
 }
 
 // ─────────────────────────────────────────── the venue's view ───────────────────────────────────────────
+
+/** Stalls of this process's event loop, where the in-process simulator stamps request arrivals (unref'd timer). */
+const loopStalls = startStallRecorder();
+
+/**
+ * The simulator's rate-limiter 429s to the bot's account that the bot is to blame for: all of them, except one a
+ * recorded stall of this process's event loop explains (the simulator stamped the previous request late, so the
+ * next one, sent on time, looked early — the chaos suite's rule, chaos-invariants.ts `rateLimitViolations`). A 429
+ * that fell out of the simulator's request log counts as unexplained.
+ */
+export function unexplainedRateLimits(sim: RunningSimulator): string[] {
+  const token = sim.demoAccount.tokenId;
+  const entries = sim.control.requestLog().filter((entry) => entry.tokenId === token);
+  const total = sim.control.requestStats()[token]?.rateLimited ?? 0;
+  const logged = entries.filter((entry) => entry.outcome === 'rate_limited').length;
+  const { violations } = rateLimitViolations(entries, { minIntervalMs: 300, stalls: loopStalls.stalls });
+  return logged < total ? [...violations, `${total - logged} limiter 429s no longer in the request log`] : violations;
+}
 
 /** A live order of the bot as the venue holds it, with its slot parsed from the clientOrderId. */
 export interface BotOrder {

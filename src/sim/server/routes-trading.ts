@@ -138,6 +138,8 @@ export function tradingRoutes(deps: RouteDeps): RouteDef[] {
         const market = engine.market(body.marketSlug);
         if (!market) throw notFound('Market not found');
         await verifyOrderSignature(placement, { verifyingContract: market.venue.exchange, ...deps.signing });
+        // The mode may have changed while the signature was checked: the one in force when the order reaches the book wins.
+        deps.modes.assertAllowed({ kind: 'place', orderType: body.orderType, postOnly: body.postOnly ?? false }, deps.clock.now());
         const outcome = engine.place(placeInput(placement, profileId));
         if (!outcome.ok) return failure(outcome.status, outcome.body);
         deps.placements.remember(outcome.order.id, outcome.makerMatches, outcome.execution);

@@ -10,7 +10,8 @@
  * current book; while frozen no `orderbookUpdate` leaves (connections stay open); unfreezing sends the
  * current book of every subscribed market; a bad client payload answers `exception`, never throws.
  * Coalescing is leading-edge: a change after a quiet period goes out at once, bursts are held to one
- * frame per market per `coalesceMs`.
+ * frame per market per `coalesceMs`. The `orders` freeze stops only `orderEvent` pushes (an account's order stream
+ * gone silent while the connection and the books look healthy).
  */
 import type { Server, Socket } from 'socket.io';
 import { z } from 'zod';
@@ -41,7 +42,8 @@ export interface SocketData {
 export type FeedServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type FeedSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-export type FreezeScope = 'books' | 'all';
+/** `books`: no orderbookUpdate; `orders`: no orderEvent (a silent order stream, books still flowing); `all`: no push at all. */
+export type FreezeScope = 'books' | 'orders' | 'all';
 export type DropKind = 'transport' | 'server';
 
 export type InjectedFrame =
@@ -110,10 +112,16 @@ export class SocketFeed {
     this.frozenScope = scope;
   }
 
+  private get booksFrozen(): boolean {
+    return this.frozenScope === 'books' || this.frozenScope === 'all';
+  }
+
   /** Resumes the feed and pushes the current book of every subscribed market. */
   unfreeze(): void {
     if (this.frozenScope === null) return;
+    const booksWereFrozen = this.booksFrozen;
     this.frozenScope = null;
+    if (!booksWereFrozen) return;
     for (const room of this.nsp.adapter.rooms.keys()) {
       if (room.startsWith('prices:')) this.dirtyBooks.add(room.slice('prices:'.length));
     }
@@ -215,7 +223,7 @@ export class SocketFeed {
     if (!slugs) return;
     this.replaceRooms(socket, 'prices:', slugs.known.map(pricesRoom));
     socket.emit('system', { message: 'Subscribed to market prices', event: 'subscribe_market_prices', marketSlugs: slugs.known, unknownMarketSlugs: slugs.unknown });
-    if (this.frozenScope !== null) return;
+    if (this.booksFrozen) return;
     for (const slug of slugs.known) {
       const frame = this.bookFrame(slug);
       if (frame) this.emitCounted(socket, 'orderbookUpdate', frame);
@@ -272,7 +280,7 @@ export class SocketFeed {
   }
 
   private pushOrderEvent(profileId: number, frame: OrderEventFrame): void {
-    if (this.frozenScope === 'all') return;
+    if (this.frozenScope === 'all' || this.frozenScope === 'orders') return;
     this.nsp.to(ordersRoom(profileId)).emit('orderEvent', frame);
     this.options.hooks?.onFeedFrame?.('orderEvent');
   }
@@ -299,7 +307,7 @@ export class SocketFeed {
 
   private flush(): void {
     this.lastFlushMs = this.options.clock.now();
-    if (this.frozenScope === null) {
+    if (!this.booksFrozen) {
       for (const slug of this.dirtyBooks) {
         const frame = this.bookFrame(slug);
         if (frame) {

@@ -50,6 +50,30 @@ describe('socket faults', () => {
     }
   });
 
+  it("freeze {scope: 'orders'} silences only the account's orderEvent stream; books keep flowing", async () => {
+    const s = await connectMarkets(t.sim.socketUrl, { creds: t.demo.creds });
+    try {
+      await s.waitFor('system', (p) => obj(p)['message'] === 'Connected');
+      s.socket.emit('subscribe_order_events');
+      await s.waitFor('system', (p) => obj(p)['event'] === 'subscribe_order_events');
+      s.socket.emit('subscribe_market_prices', { marketSlugs: [t.market.slug] });
+      await s.waitFor('orderbookUpdate');
+      expect((await admin('POST', '/socket/freeze', { scope: 'orders' })).body).toEqual({ frozen: 'orders' });
+      const mark = s.mark();
+      placedId(await placeOrder(t.sim, t.demo, { market: t.market, side: 'BUY', priceTicks: 223, sizeRaw: 1_000_000 }));
+      const book = obj(await s.waitFor('orderbookUpdate', (p) => arr(obj(obj(p)['orderbook'])['bids']).some((l) => obj(l)['price'] === 0.223), 3_000, mark));
+      expect(book['marketSlug']).toBe(t.market.slug);
+      await new Promise((r) => setTimeout(r, 120));
+      expect(s.events.slice(mark).filter((e) => e.name === 'orderEvent')).toEqual([]);
+      await admin('POST', '/socket/unfreeze');
+      const after = s.mark();
+      placedId(await placeOrder(t.sim, t.demo, { market: t.market, side: 'BUY', priceTicks: 224, sizeRaw: 1_000_000 }));
+      await s.waitFor('orderEvent', () => true, 3_000, after);
+    } finally {
+      s.close();
+    }
+  });
+
   it('drops every connection; clients reconnect and resubscribe', async () => {
     const s = await subscribed();
     try {

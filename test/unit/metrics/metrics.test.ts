@@ -51,6 +51,7 @@ function exerciseAll(metrics: Metrics): void {
   metrics.redemption('alpha', 'retry');
   metrics.redemption('alpha', 'redeemed', 12_500_000);
   metrics.redemptionsPending(2);
+  metrics.orderEventGap();
 }
 
 describe('createMetrics', () => {
@@ -74,6 +75,7 @@ describe('createMetrics', () => {
     expect(await value(registry, 'outcome_maker_redemptions_total', { result: 'retry' })).toBe(1);
     expect(await value(registry, 'outcome_maker_redemptions_total', { result: 'refused' }), 'pre-set to 0 for alerts').toBe(0);
     expect(await value(registry, 'outcome_maker_redemptions_pending')).toBe(2);
+    expect(await value(registry, 'outcome_maker_order_event_gaps_total')).toBe(1);
     const text = await registry.metrics();
     expect(text).toContain('outcome_maker_limiter_wait_seconds_sum 0.45');
     expect(text).toContain('outcome_maker_requote_latency_seconds_sum{market="alpha"} 0.0025');

@@ -1,0 +1,128 @@
+/**
+ * OrderStreamWatch: notices order events that never came. On every book change of a market it compares the book
+ * with the bot's own resting orders (book-check.ts); a shortfall still there `graceMs` later, on the latest book and
+ * for orders unchanged all that time (the order event normally follows the book frame within milliseconds, and a
+ * new placement shows in the book within one frame), means a fill or cancel the bot was not told about, and the
+ * market is resynced at once (its live orders re-read, vanished ones looked up, the ledger caught up) instead of
+ * waiting for the periodic ledger check.
+ *
+ * The bot also sweeps every market once a second (`sweep`): a fill can leave the book exactly as it was before the
+ * bot's order appeared in it, and then no book change ever comes.
+ *
+ * Owns: one grace timer per market and the resync cooldown. Invariants: at most one resync per market in flight
+ * and at most one per `cooldownMs`; a market with a stale or missing book is never judged; nothing runs after stop().
+ */
+import type { Logger } from 'pino';
+import type { Scheduler } from '../book/scheduler.js';
+import { bookShortfalls, type BookLevels, type OwnRestingOrder, type Shortfall } from './book-check.js';
+
+export interface OrderStreamWatchOptions {
+  readonly scheduler: Scheduler;
+  /** The bot's open orders in a market (any state: only settled live ones are judged). */
+  readonly ownOrders: (slug: string) => readonly OwnRestingOrder[];
+  /** The market's fresh YES book; null when missing or stale. */
+  readonly book: (slug: string) => BookLevels | null;
+  /** Re-reads the market's orders and catches the ledger up. */
+  readonly resync: (slug: string) => Promise<void>;
+  readonly log: Logger;
+  /** Called once per resync started for a shortfall. */
+  readonly onGap?: (slug: string, shortfalls: readonly Shortfall[]) => void;
+  readonly graceMs?: number;
+  readonly cooldownMs?: number;
+  readonly toleranceRaw?: number;
+}
+
+interface MarketWatch {
+  cancelTimer: (() => void) | null;
+  resyncing: boolean;
+  lastResyncMs: number;
+}
+
+export class OrderStreamWatch {
+  private readonly markets = new Map<string, MarketWatch>();
+  private stopped = false;
+  private readonly graceMs: number;
+  private readonly cooldownMs: number;
+  private readonly toleranceRaw: number;
+
+  constructor(private readonly options: OrderStreamWatchOptions) {
+    this.graceMs = options.graceMs ?? 2_000;
+    this.cooldownMs = options.cooldownMs ?? 15_000;
+    this.toleranceRaw = options.toleranceRaw ?? 10_000;
+  }
+
+  /** A book change in `slug`: starts the grace timer on a shortfall, clears it when the book agrees again. */
+  onBook(slug: string): void {
+    if (this.stopped) return;
+    const watch = this.watchOf(slug);
+    if (this.shortfalls(slug, 0).length === 0) {
+      watch.cancelTimer?.();
+      watch.cancelTimer = null;
+      return;
+    }
+    if (watch.cancelTimer !== null) return;
+    watch.cancelTimer = this.options.scheduler.schedule(this.graceMs, () => {
+      watch.cancelTimer = null;
+      this.confirm(slug, watch);
+    });
+  }
+
+  /**
+   * Judges every market as if its book had changed: a fill that leaves the book as it was before the bot's order
+   * showed in it (placement and fill inside one coalesced frame) changes nothing there, so call this periodically.
+   */
+  sweep(slugs: Iterable<string>): void {
+    for (const slug of slugs) this.onBook(slug);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const watch of this.markets.values()) watch.cancelTimer?.();
+    this.markets.clear();
+  }
+
+  private confirm(slug: string, watch: MarketWatch): void {
+    if (this.stopped || watch.resyncing) return;
+    // Judged again on the latest book, counting only orders unchanged through the whole grace period.
+    const shortfalls = this.shortfalls(slug, this.graceMs);
+    if (shortfalls.length === 0) return;
+    const now = this.options.scheduler.now();
+    if (now - watch.lastResyncMs < this.cooldownMs) {
+      // Judge again once the cooldown is over (the book may not change in between).
+      watch.cancelTimer = this.options.scheduler.schedule(watch.lastResyncMs + this.cooldownMs - now, () => {
+        watch.cancelTimer = null;
+        this.confirm(slug, watch);
+      });
+      return;
+    }
+    watch.resyncing = true;
+    watch.lastResyncMs = now;
+    this.options.onGap?.(slug, shortfalls);
+    this.options.log.warn({ market: slug, shortfalls, graceMs: this.graceMs }, 'the book shows less than the bot\'s own resting orders: order events missing; resyncing the market');
+    this.options
+      .resync(slug)
+      .catch((error: unknown) => this.options.log.warn({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'resync after missing order events failed'))
+      .finally(() => {
+        watch.resyncing = false;
+      });
+  }
+
+  private shortfalls(slug: string, settledForMs: number): Shortfall[] {
+    const book = this.options.book(slug);
+    if (book === null) return [];
+    return bookShortfalls(this.options.ownOrders(slug), book, {
+      nowMs: this.options.scheduler.now(),
+      settledForMs,
+      toleranceRaw: this.toleranceRaw,
+    });
+  }
+
+  private watchOf(slug: string): MarketWatch {
+    let watch = this.markets.get(slug);
+    if (watch === undefined) {
+      watch = { cancelTimer: null, resyncing: false, lastResyncMs: Number.NEGATIVE_INFINITY };
+      this.markets.set(slug, watch);
+    }
+    return watch;
+  }
+}
