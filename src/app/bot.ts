@@ -264,8 +264,9 @@ export class Bot {
     feed.onMarketResolved((frame) => this.handleResolution(frame));
 
     const books = new BookStore({
-      fetchSnapshot: async (slug) => {
-        const snapshot = await client.api.getOrderbook(slug);
+      // A market without a usable book cannot be quoted: its snapshot goes ahead of other markets' placements.
+      fetchSnapshot: async (slug, { urgent }) => {
+        const snapshot = await client.api.getOrderbook(slug, { priority: urgent ? 'place' : 'read' });
         return { bids: snapshot.bids, asks: snapshot.asks, adjustedMidpoint: snapshot.adjustedMidpoint };
       },
       feed,

@@ -73,8 +73,12 @@ export interface BookStoreObserver {
 }
 
 export interface BookStoreOptions {
-  /** REST `GET /markets/{slug}/orderbook`, adapted to a snapshot. Every call spends rate-limit budget. */
-  readonly fetchSnapshot: (slug: string) => Promise<BookSnapshot>;
+  /**
+   * REST `GET /markets/{slug}/orderbook`, adapted to a snapshot. Every call spends rate-limit budget. `urgent`: the
+   * market has no usable book (none yet, stale or rejected), so nothing can be quoted there until this answers (the
+   * bot then sends it ahead of placements); otherwise it is a routine check of a fresh book.
+   */
+  readonly fetchSnapshot: (slug: string, request: { readonly urgent: boolean }) => Promise<BookSnapshot>;
   /** The live feed. Without one the store runs on REST alone (every market is then probed when quiet). */
   readonly feed?: FeedPort;
   readonly scheduler?: Scheduler;
@@ -396,7 +400,7 @@ export class BookStore {
     );
     let pending: Promise<BookSnapshot>;
     try {
-      pending = Promise.resolve(this.options.fetchSnapshot(entry.slug));
+      pending = Promise.resolve(this.options.fetchSnapshot(entry.slug, { urgent: this.reasonFor(entry) !== null }));
     } catch (error) {
       pending = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }

@@ -159,10 +159,13 @@ export class ExchangeApi {
     );
   }
 
-  /** GET /markets/{slug}/orderbook: the YES book (NO folded in) in ticks and raw sizes. */
-  async getOrderbook(slug: string): Promise<OrderbookSnapshot> {
+  /**
+   * GET /markets/{slug}/orderbook: the YES book (NO folded in) in ticks and raw sizes. `priority: 'place'` sends it
+   * ahead of queued placements (for a market without a usable book); routine checks stay at 'read'.
+   */
+  async getOrderbook(slug: string, options: { readonly priority?: 'place' | 'read' } = {}): Promise<OrderbookSnapshot> {
     const path = `/markets/${checkSlug(slug)}/orderbook`;
-    return this.call({ endpoint: API_ENDPOINTS.getOrderbook, path, auth: false, priority: 'read' }, (answer, endpoint) =>
+    return this.call({ endpoint: API_ENDPOINTS.getOrderbook, path, auth: false, priority: options.priority ?? 'read' }, (answer, endpoint) =>
       parseOrderbook(slug, answer.body, endpoint, answer.status, this.bookSizeUnit),
     );
   }

@@ -223,6 +223,14 @@ describe('BookStore: staleness watchdog', () => {
     expect(rest.inFlight()).toEqual([]);
   });
 
+  it('asks for a snapshot urgently (ahead of placements) only while the market has no usable book', async () => {
+    const { rest, scheduler } = await synced();
+    expect(rest.urgent).toEqual([true]);
+    scheduler.advance(5_000);
+    expect(rest.inFlight()).toEqual(['m']);
+    expect(rest.urgent).toEqual([true, false]);
+  });
+
   it('equal REST book → confirmed fresh, no resync, no reconnect', async () => {
     const { rest, scheduler, store, feed, observer, changes } = await synced();
     changes.length = 0;

@@ -93,6 +93,17 @@ describe('public reads (unsigned)', () => {
     expect(last().url).toBe('/markets/btc-100k/orderbook');
   });
 
+  it('GET /markets/{slug}/orderbook goes through the limiter at read priority unless asked to go ahead of placements', async () => {
+    rig.server.setHandler(() => ({ body: { bids: [], asks: [] } }));
+    const limiter = new RequestLimiter({ minTimeMs: 0 }, { now: rig.time.now, setTimer: rig.time.setTimer });
+    const priorities: string[] = [];
+    limiter.observe({ onQueueWait: (priority) => void priorities.push(priority) });
+    const client = new ExchangeApi({ transport: rig.transport({ limiter }), profileId: 9 });
+    await client.getOrderbook('btc-100k');
+    await client.getOrderbook('btc-100k', { priority: 'place' });
+    expect(priorities).toEqual(['read', 'place']);
+  });
+
   it('GET /markets/{slug}/events with page and limit, including the empty-page shape', async () => {
     rig.server.setHandler(() => ({ body: { events: [], totalPages: 0 } }));
     const page = await api().getMarketTrades('btc-100k', { page: 3, limit: 50 });

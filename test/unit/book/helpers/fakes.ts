@@ -69,10 +69,13 @@ interface PendingFetch {
 /** `fetchSnapshot` whose answers the test gives explicitly, in call order. */
 export class ScriptedRest {
   readonly calls: string[] = [];
+  /** The `urgent` flag of each call, in call order. */
+  readonly urgent: boolean[] = [];
   private pending: PendingFetch[] = [];
 
-  readonly fetchSnapshot = (slug: string): Promise<BookSnapshot> => {
+  readonly fetchSnapshot = (slug: string, request?: { readonly urgent: boolean }): Promise<BookSnapshot> => {
     this.calls.push(slug);
+    this.urgent.push(request?.urgent ?? false);
     return new Promise<BookSnapshot>((resolve, reject) => {
       this.pending.push({ slug, resolve, reject });
     });
