@@ -31,8 +31,8 @@ import { BookState } from '../src/book/book-state.js';
 import { systemScheduler } from '../src/book/scheduler.js';
 import { connectExchange, type ExchangeClient } from '../src/exchange/client.js';
 import { signingMarketOf, type SigningMarket } from '../src/exchange/signer.js';
-import { normalizeRewardSettings } from '../src/exchange/wire.js';
 import { VenueAdapter } from '../src/app/venue-adapter.js';
+import { marketInfoOf } from '../src/app/markets.js';
 import { ClientOrderIdFactory, tryParseClientOrderId } from '../src/orders/client-order-id.js';
 import { OrderExecutor } from '../src/orders/executor.js';
 import { TradingModeGate } from '../src/orders/trading-mode.js';
@@ -354,20 +354,8 @@ export async function runPolicy(policyName: PolicyName, durationMs: number): Pro
     const infos = new Map<string, MarketInfo>();
     for (const slug of slugs) {
       const market = await client.api.getMarket(slug);
-      const signingMarket = signingMarketOf(market);
-      signing.set(slug, signingMarket);
-      const reward = normalizeRewardSettings(market.settings);
-      infos.set(slug, {
-        slug,
-        tokens: signingMarket.tokens,
-        minSizeRaw: reward.minSizeRaw,
-        maxSpreadTicks: reward.maxSpreadTicks,
-        rewardC: reward.c,
-        dailyRewardRaw: reward.dailyRewardRaw,
-        rewardable: market.isRewardable,
-        expiresAtMs: market.expirationMs,
-        band: { minTicks: 20, maxTicks: 980 },
-      });
+      signing.set(slug, signingMarketOf(market));
+      infos.set(slug, marketInfoOf(market, { minTicks: 20, maxTicks: 980 }));
     }
     const venue = new VenueAdapter({ api: client.api, signer: client.signer, markets: signing, recvWindowMs: null });
     const ids = new ClientOrderIdFactory(policyName === 'diff' ? 'bench' : 'naive', () => Date.now());

@@ -19,7 +19,6 @@ import { controlFilePath, createMetrics, startMetricsServer, type Metrics } from
 import { connectExchange, type ExchangeClient } from '../exchange/client.js';
 import { signingMarketOf, type SigningMarket } from '../exchange/signer.js';
 import type { Market } from '../exchange/wire.js';
-import { normalizeRewardSettings } from '../exchange/wire.js';
 import { MarketFeed } from '../exchange/socket.js';
 import { BookStore } from '../book/book-store.js';
 import { systemScheduler, type Scheduler } from '../book/scheduler.js';
@@ -41,7 +40,7 @@ import { openVenue, type OpenVenue } from './venue.js';
 import { VenueAdapter } from './venue-adapter.js';
 import { DryRunVenue } from './dry-run-venue.js';
 import { toOrderEventInput } from './order-event-adapter.js';
-import { resolveMarkets } from './markets.js';
+import { marketInfoOf, resolveMarkets } from './markets.js';
 import { wireTelemetry } from './telemetry.js';
 import { LedgerSync } from './ledger-sync.js';
 import { Settler } from '../settlement/settler.js';
@@ -171,7 +170,7 @@ export class Bot {
     if (markets.length === 0) throw new Error('markets: the selection matched no tradable market');
     this.markets = new Map(markets.map((m) => [m.slug, m]));
     const signing = new Map<string, SigningMarket>(markets.map((m) => [m.slug, signingMarketOf(m)]));
-    for (const market of markets) this.infos.set(market.slug, this.marketInfo(market));
+    for (const market of markets) this.infos.set(market.slug, marketInfoOf(market, effectivePriceBand(this.config, market.slug)));
     this.log.info({ markets: markets.map((m) => m.slug) }, 'markets selected');
 
     const ledger = openLedger({ path: config.database.path, observer: telemetry.ledger });
@@ -549,21 +548,6 @@ export class Bot {
     return stop;
   }
 
-  private marketInfo(market: Market): MarketInfo {
-    const band = effectivePriceBand(this.config, market.slug);
-    const reward = normalizeRewardSettings(market.settings);
-    return {
-      slug: market.slug,
-      tokens: market.tokens ?? { yes: '', no: '' },
-      minSizeRaw: reward.minSizeRaw,
-      maxSpreadTicks: reward.maxSpreadTicks,
-      rewardC: reward.c,
-      dailyRewardRaw: reward.dailyRewardRaw,
-      rewardable: market.isRewardable,
-      expiresAtMs: market.expirationMs,
-      band,
-    };
-  }
 
   private handleOrderEvent(frame: Parameters<Parameters<MarketFeed['onOrderEvent']>[0]>[0]): void {
     const executor = this.executor;

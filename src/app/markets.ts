@@ -14,6 +14,8 @@ import type { MarketsConfig } from '../config/types.js';
 import type { ExchangeApi } from '../exchange/api.js';
 import { ExchangeHttpError } from '../exchange/errors.js';
 import { normalizeRewardSettings, type Market } from '../exchange/wire.js';
+import type { PriceBand } from '../config/types.js';
+import type { MarketInfo } from '../strategy/contract.js';
 
 export class MarketSelectionError extends Error {
   override readonly name = 'MarketSelectionError';
@@ -122,4 +124,20 @@ export async function resolveMarkets(api: ExchangeApi, config: MarketsConfig, lo
     log.debug({ market: market.slug, reward: reward.assumptions }, 'reward settings units as read');
   }
   return [...chosen.values()].filter(isTradable);
+}
+
+/** The strategy's view of a venue market: tokens, reward settings in exact units, expiry, and the band it may quote in. */
+export function marketInfoOf(market: Market, band: PriceBand): MarketInfo {
+  const reward = normalizeRewardSettings(market.settings);
+  return {
+    slug: market.slug,
+    tokens: market.tokens ?? { yes: '', no: '' },
+    minSizeRaw: reward.minSizeRaw,
+    maxSpreadTicks: reward.maxSpreadTicks,
+    rewardC: reward.c,
+    dailyRewardRaw: reward.dailyRewardRaw,
+    rewardable: market.isRewardable,
+    expiresAtMs: market.expirationMs,
+    band,
+  };
 }

@@ -12,6 +12,7 @@ import type { Outcome, Side } from '../core/units.js';
 import type { OrderState } from '../orders/order-state.js';
 import type { OwnOrderView } from '../strategy/contract.js';
 import type { SimEngine, SimOrder } from '../sim/engine/index.js';
+import { getOrInsert } from '../core/maps.js';
 
 /** One open order: satisfies reconcile's ReconcileOrder, funding's FundingOrder and the risk gate's RiskOrder. */
 export interface OpenOrder {
@@ -174,20 +175,10 @@ export class BotOrders {
   }
 
   private restingOf(slug: string): Map<string, string> {
-    let map = this.resting.get(slug);
-    if (map === undefined) {
-      map = new Map();
-      this.resting.set(slug, map);
-    }
-    return map;
+    return getOrInsert(this.resting, slug, () => new Map<string, string>());
   }
 
   private pendingOf(slug: string): Map<string, PendingPlacement> {
-    let map = this.pending.get(slug);
-    if (map === undefined) {
-      map = new Map();
-      this.pending.set(slug, map);
-    }
-    return map;
+    return getOrInsert(this.pending, slug, () => new Map<string, PendingPlacement>());
   }
 }

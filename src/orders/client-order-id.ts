@@ -20,6 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describeValue } from '../core/units.js';
+import { getOrInsert } from '../core/maps.js';
 
 export const MAX_CLIENT_ORDER_ID_LENGTH = 128;
 /** Sequence numbers per millisecond of wall clock: the seed is clock ms × this. */
@@ -157,12 +158,7 @@ export class ClientOrderIdFactory {
   }
 
   keyOf(marketSlug: string): string {
-    let key = this.keys.get(marketSlug);
-    if (key === undefined) {
-      key = marketKey(marketSlug);
-      this.keys.set(marketSlug, key);
-    }
-    return key;
+    return getOrInsert(this.keys, marketSlug, () => marketKey(marketSlug));
   }
 
   next(marketSlug: string, slot: string): string {

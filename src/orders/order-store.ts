@@ -9,6 +9,7 @@
  */
 import { isOpen } from './order-state.js';
 import type { TrackedOrder } from './order-record.js';
+import { getOrInsert } from '../core/maps.js';
 
 export class OrderStore {
   private readonly byClientOrderId = new Map<string, TrackedOrder>();
@@ -34,12 +35,7 @@ export class OrderStore {
   /** Inserts or replaces. Returns true when the order gained a venue id it did not have indexed before. */
   put(order: TrackedOrder): boolean {
     this.byClientOrderId.set(order.clientOrderId, order);
-    let slugSet = this.byMarket.get(order.marketSlug);
-    if (slugSet === undefined) {
-      slugSet = new Set();
-      this.byMarket.set(order.marketSlug, slugSet);
-    }
-    slugSet.add(order.clientOrderId);
+    getOrInsert(this.byMarket, order.marketSlug, () => new Set<string>()).add(order.clientOrderId);
     if (order.orderId !== null && !this.clientOrderIdByOrderId.has(order.orderId)) {
       this.clientOrderIdByOrderId.set(order.orderId, order.clientOrderId);
       return true;

@@ -15,6 +15,7 @@
 import type { Logger } from 'pino';
 import type { Scheduler } from '../book/scheduler.js';
 import { bookShortfalls, type BookLevels, type OwnRestingOrder, type Shortfall } from './book-check.js';
+import { getOrInsert } from '../core/maps.js';
 
 export interface OrderStreamWatchOptions {
   readonly scheduler: Scheduler;
@@ -118,11 +119,6 @@ export class OrderStreamWatch {
   }
 
   private watchOf(slug: string): MarketWatch {
-    let watch = this.markets.get(slug);
-    if (watch === undefined) {
-      watch = { cancelTimer: null, resyncing: false, lastResyncMs: Number.NEGATIVE_INFINITY };
-      this.markets.set(slug, watch);
-    }
-    return watch;
+    return getOrInsert(this.markets, slug, () => ({ cancelTimer: null, resyncing: false, lastResyncMs: Number.NEGATIVE_INFINITY }));
   }
 }

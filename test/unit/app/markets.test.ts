@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MarketSelectionError, resolveMarkets } from '../../../src/app/markets.js';
+import { marketInfoOf, MarketSelectionError, resolveMarkets } from '../../../src/app/markets.js';
 import type { MarketSelector, MarketsConfig } from '../../../src/config/types.js';
 import { ExchangeApi } from '../../../src/exchange/api.js';
 import { HttpTransport } from '../../../src/exchange/http.js';
@@ -269,5 +269,20 @@ describe('resolveMarkets against the simulator', () => {
     expect(chosen.every((m) => m.venue !== null && m.tokens !== null)).toBe(true);
     const top = await resolveMarkets(api(sim.baseUrl), config({ select: selector({ top: 2 }) }), log);
     expect(top).toHaveLength(2);
+  });
+
+  it('marketInfoOf: the strategy view of a venue market, reward settings in exact units, the given band', async () => {
+    sim = await startSimulator({ rateLimit: false, seed: 7 });
+    const engineMarket = sim.engine.markets().find((m) => m.groupSlug === undefined && m.tradable)!;
+    const market = await api(sim.baseUrl).getMarket(engineMarket.slug);
+    const info = marketInfoOf(market, { minTicks: 30, maxTicks: 970 });
+    expect(info).toMatchObject({
+      slug: engineMarket.slug,
+      tokens: { yes: engineMarket.yesTokenId, no: engineMarket.noTokenId },
+      rewardable: market.isRewardable,
+      expiresAtMs: market.expirationMs,
+      band: { minTicks: 30, maxTicks: 970 },
+    });
+    for (const figure of [info.minSizeRaw, info.maxSpreadTicks, info.dailyRewardRaw]) expect(Number.isSafeInteger(figure)).toBe(true);
   });
 });
