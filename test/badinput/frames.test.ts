@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChaosRig, metricValue } from '../support/chaos-rig.js';
+import { isCancel, isPlacement } from '../support/chaos-invariants.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 let rig: ChaosRig;
@@ -36,7 +37,8 @@ async function quiet(ms: number): Promise<void> {
 }
 
 function trading(): { atMs: number; method: string; path: string }[] {
-  return rig.requests().filter((r) => (r.method === 'POST' && r.path.startsWith('/orders')) || (r.method === 'DELETE' && r.path.startsWith('/orders')));
+  // Placements and cancels only: status lookups (the periodic ledger check, a resync) are reads.
+  return rig.requests().filter((r) => isPlacement(r) || isCancel(r));
 }
 
 const price = (p: unknown, size: unknown = 10): Record<string, unknown> => ({ price: p, size });

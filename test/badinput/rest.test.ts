@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChaosRig, metricValue } from '../support/chaos-rig.js';
+import { isCancel, isPlacement } from '../support/chaos-invariants.js';
 import { startHostileProxy, type HostileProxy, type HostileRule } from '../support/chaos-hostile-proxy.js';
 import { isRecord } from '../support/sim-http.js';
 
@@ -32,7 +33,8 @@ afterAll(async () => {
 });
 
 function trading(): { atMs: number }[] {
-  return rig.requests().filter((r) => (r.method === 'POST' && r.path.startsWith('/orders') && r.path !== '/orders/status/batch') || (r.method === 'DELETE' && r.path.startsWith('/orders')));
+  // Placements and cancels only: status lookups (the periodic ledger check, a resync) are reads.
+  return rig.requests().filter((r) => isPlacement(r) || isCancel(r));
 }
 
 /** Waits until the bot has sent no placement or cancel for `ms`. */

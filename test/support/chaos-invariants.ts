@@ -265,8 +265,10 @@ export interface ModeWindow {
   readonly resumeAtMs: number;
 }
 
-const isPlacement = (r: LoggedRequest): boolean => r.method === 'POST' && r.path === '/orders';
-const isCancel = (r: LoggedRequest): boolean =>
+/** A placement request (POST /orders). */
+export const isPlacement = (r: Pick<LoggedRequest, 'method' | 'path'>): boolean => r.method === 'POST' && r.path === '/orders';
+/** A cancel request (one order, all of a market, or a batch). Status lookups (POST /orders/status/batch) are reads. */
+export const isCancel = (r: Pick<LoggedRequest, 'method' | 'path'>): boolean =>
   (r.method === 'DELETE' && r.path.startsWith('/orders/')) || (r.method === 'POST' && r.path === '/orders/cancel-batch');
 
 /**
