@@ -136,6 +136,8 @@ interface MarketEntry {
   fetch: FetchInFlight | null;
   /** A sync was asked for while a fetch was in flight. */
   resyncAfterFetch: boolean;
+  /** When a rejected feed frame last started a REST sync at once (at most one per watchdog interval). */
+  lastRejectSyncMs: number | null;
   frozenSuspicion: CancelTimer | null;
   reportedReason: MarketStaleReason | null;
 }
@@ -342,6 +344,7 @@ export class BookStore {
       return;
     }
     if (this.applySnapshot(entry, snapshot, 'feed')) entry.feedApplied++;
+    else this.syncAfterRejection(entry);
     this.evaluate(entry);
   }
 
@@ -364,6 +367,19 @@ export class BookStore {
       const entry = this.entries.get(slug);
       if (entry !== undefined) this.startFetch(entry, 'sync');
     }
+  }
+
+  /**
+   * A rejected frame leaves the market stale until a valid book comes: fetch one now rather than at the watchdog's
+   * next tick (which could come after the risk grace and cancel the market's quotes for nothing). A hostile feed
+   * repeating bad frames gets at most one such fetch per watchdog interval; the watchdog covers the rest.
+   */
+  private syncAfterRejection(entry: MarketEntry): void {
+    const now = this.scheduler.now();
+    if (!this.started || entry.fetch !== null) return;
+    if (entry.lastRejectSyncMs !== null && now - entry.lastRejectSyncMs < this.config.intervalMs) return;
+    entry.lastRejectSyncMs = now;
+    this.startFetch(entry, 'sync');
   }
 
   private removeMarket(slug: string): void {
@@ -605,6 +621,7 @@ function newEntry(slug: string): MarketEntry {
     heldFrame: null,
     fetch: null,
     resyncAfterFetch: false,
+    lastRejectSyncMs: null,
     frozenSuspicion: null,
     // A market starts stale (no snapshot); only the transition to fresh is announced.
     reportedReason: 'no-snapshot',

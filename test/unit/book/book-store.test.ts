@@ -190,6 +190,22 @@ describe('BookStore: feed frames', () => {
     ]);
   });
 
+  it('a rejected frame starts the REST sync at once (not at the next watchdog tick), at most once per watchdog interval', async () => {
+    const { feed, rest, scheduler } = await synced();
+    const crossed = snap([[520, 1]], [[510, 1]]);
+    const before = rest.calls.length;
+    feed.push('m', crossed);
+    expect(rest.calls.length - before).toBe(1);
+    expect(rest.inFlight()).toEqual(['m']);
+    rest.answer('m', BOOK_A);
+    await settle();
+    // Another bad frame right after: no second immediate fetch within the interval.
+    feed.push('m', crossed);
+    expect(rest.inFlight()).toEqual([]);
+    scheduler.advance(WATCHDOG.intervalMs ?? 1_000);
+    expect(rest.inFlight()).toEqual(['m']);
+  });
+
   it('recovers over REST from a feed that keeps sending invalid books', async () => {
     const { feed, store, rest, scheduler, observer } = await synced();
     const crossed = snap([[520, 1]], [[510, 1]]);
