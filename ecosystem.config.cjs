@@ -2,26 +2,91 @@
 // `npx pm2 start ecosystem.config.cjs` on a fresh clone brings them online; paper configs trade on their own
 // embedded simulator, so nothing here reaches a real exchange. A live config is added by copying
 // config/live.example.yaml to config/<name>.yaml (files named *.example.yaml are skipped). Every config needs
-// its own metrics.port (and database.path) so all apps can run at once.
+// its own metrics.port (and database.path) so all apps can run at once. Configs that trade on `om-sim` as a live venue
+// (config/shared-limit-*.yaml) get its demo credentials; when a config asks for a shared rate limiter on loopback
+// (rateLimits.shared.redis), `om-redis` (redis-server, 127.0.0.1, no persistence) runs too: docs/rate-limits.md.
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 
+const { spawnSync } = require('node:child_process');
+
 const DEFAULT_SHUTDOWN_BUDGET_MS = 10000; // shutdown.budgetMs when a config does not set it (src/config/schema.ts)
+const SIM_PORT = 7070;
+const SIM_SEED = 1;
 const configDir = path.join(__dirname, 'config');
 const configs = fs
   .readdirSync(configDir)
   .filter((file) => /\.ya?ml$/.test(file) && !file.includes('.example.'))
   .sort();
 
+/** The parsed YAML of a config (null when unreadable: `run` reports the config error itself). */
+function readConfig(file) {
+  try {
+    return YAML.parse(fs.readFileSync(path.join(configDir, file), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 /** The config's shutdown budget: the bot cancels its orders and exits within it (at the latest 0.5 s after). */
 function shutdownBudgetMs(file) {
-  try {
-    const budget = YAML.parse(fs.readFileSync(path.join(configDir, file), 'utf8'))?.shutdown?.budgetMs;
-    return Number.isInteger(budget) && budget > 0 ? budget : DEFAULT_SHUTDOWN_BUDGET_MS;
-  } catch {
-    return DEFAULT_SHUTDOWN_BUDGET_MS; // `run` reports the config error itself
-  }
+  const budget = readConfig(file)?.shutdown?.budgetMs;
+  return Number.isInteger(budget) && budget > 0 ? budget : DEFAULT_SHUTDOWN_BUDGET_MS;
+}
+
+/**
+ * The loopback Redis port a config's shared rate limiter asks for (rateLimits.shared.redis: a URL, or the name of
+ * an environment variable holding one), or null when it asks for none or for a Redis elsewhere (the user runs it).
+ */
+function loopbackRedisPort(file) {
+  const written = readConfig(file)?.rateLimits?.shared?.redis;
+  if (typeof written !== 'string') return null;
+  const url = /^[A-Z_][A-Z0-9_]*$/.test(written) ? process.env[written] : written;
+  if (typeof url !== 'string' || !URL.canParse(url)) return null;
+  const parsed = new URL(url);
+  if (!/^rediss?:$/.test(parsed.protocol) || !['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname)) return null;
+  return Number(parsed.port || 6379);
+}
+
+/**
+ * A config that trades on the standalone simulator (`om-sim`, 127.0.0.1:7070) as a live venue gets the simulator's
+ * demo credentials in its environment: derived from the seed exactly as the simulator does
+ * (src/sim/server/demo-account.ts, checked by test/unit/config/shared-credentials.test.ts). Simulator credentials only.
+ */
+function simDemoEnv(file) {
+  const config = readConfig(file);
+  if (config?.venue?.kind !== 'live' || config.venue.baseUrl !== `http://127.0.0.1:${SIM_PORT}`) return {};
+  const { keccak256, stringToHex } = require('viem');
+  const { privateKeyToAccount } = require('viem/accounts');
+  const derive = (label) => keccak256(stringToHex(`outcome-maker-sim/${label}/${SIM_SEED}`));
+  const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+  let key = derive('demo/key');
+  for (let round = 1; BigInt(key) === 0n || BigInt(key) >= n; round++) key = derive(`demo/key/${round}`);
+  privateKeyToAccount(key); // a valid key, or throw here rather than in the bot
+  const hex = derive('demo/token').slice(2, 34).split('');
+  hex[12] = '4';
+  hex[16] = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  const t = hex.join('');
+  const credentials = config.credentials ?? {};
+  return {
+    [credentials.apiTokenId ?? 'OM_API_TOKEN_ID']: `${t.slice(0, 8)}-${t.slice(8, 12)}-${t.slice(12, 16)}-${t.slice(16, 20)}-${t.slice(20, 32)}`,
+    [credentials.apiSecret ?? 'OM_API_SECRET']: Buffer.from(derive('demo/secret').slice(2), 'hex').toString('base64'),
+    [credentials.privateKey ?? 'OM_PRIVATE_KEY']: key,
+  };
+}
+
+/** redis-server on PATH (apt-get install redis-server), or null. */
+function redisServerPath() {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  return found.status === 0 && found.stdout.trim() !== '' ? found.stdout.trim() : null;
+}
+
+// One redis-server per loopback port some config's shared rate limiter asks for (pm2 delete all stops it too).
+const redisPorts = [...new Set(configs.map(loopbackRedisPort).filter((port) => port !== null))].sort();
+const redisBinary = redisPorts.length > 0 ? redisServerPath() : null;
+if (redisPorts.length > 0 && redisBinary === null) {
+  console.warn('ecosystem: a config asks for a shared rate limiter on loopback but redis-server is not installed (apt-get install redis-server); its bots run on their fallback share');
 }
 
 const common = {
@@ -44,14 +109,29 @@ module.exports = {
     {
       ...common,
       name: 'om-sim',
-      args: ['sim', '--port', '7070', '--seed', '1'],
+      args: ['sim', '--port', String(SIM_PORT), '--seed', String(SIM_SEED)],
       wait_ready: false,
       kill_timeout: 5000,
     },
+    ...(redisBinary === null
+      ? []
+      : redisPorts.map((port) => ({
+          name: redisPorts.length === 1 ? 'om-redis' : `om-redis-${port}`,
+          script: redisBinary,
+          interpreter: 'none',
+          // Loopback only, nothing on disk: it holds leases of a few seconds, nothing worth keeping.
+          args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+          exec_mode: 'fork',
+          instances: 1,
+          autorestart: true,
+          kill_timeout: 3000,
+          merge_logs: true,
+        }))),
     ...configs.map((file) => ({
       ...common,
       name: `om-${path.basename(file).replace(/\.ya?ml$/, '')}`,
       args: ['run', '--config', path.join('config', file)],
+      env: { ...common.env, ...simDemoEnv(file) },
       wait_ready: true, // the bot sends process.send('ready') after its first quote cycle
       listen_timeout: 60000,
       // pm2 stops with SIGINT, then SIGKILL after kill_timeout: above the bot's budget, so a stop is always clean.

@@ -20,7 +20,7 @@ interface Row {
   readonly compare: string;
 }
 
-const BENCHES = ['signing', 'book', 'metrics', 'ledger', 'sim-engine', 'sim-server', 'strategies', 'requote', 'soak'] as const;
+const BENCHES = ['signing', 'tick-to-trade', 'book', 'metrics', 'ledger', 'sim-engine', 'sim-server', 'strategies', 'requote', 'soak'] as const;
 
 /** The venue's limit per API key: 2 in flight, 300 ms between requests → at most 3.3 requests/s. */
 const VENUE_RATE = 'venue allows ≤ 3.3 requests/s per key';
@@ -28,6 +28,9 @@ const VENUE_RATE = 'venue allows ≤ 3.3 requests/s per key';
 /** Baselines by `benchmark.figure` (exact) or by a prefix ending in '*'. */
 const BASELINES: Readonly<Record<string, string>> = {
   'signing.signedOrdersPerSec': `${VENUE_RATE} (signing must never be the bottleneck)`,
+  'signing.speedupVsViem': 'target ≥ 2 (× viem signTypedData, same inputs, same run)',
+  'tick-to-trade.totalP99Us': 'target ≤ 2,000 µs from book frame to signed request on the wire',
+  'tick-to-trade.meetsTarget': 'p99 ≤ 2 ms',
   'book.apply_100_levels_per_s': 'target ≥ 50,000/s on one core',
   'book.apply_plus_no_view_100_levels_per_s': 'target ≥ 50,000/s on one core',
   'book.meets_target': '≥ 50,000 applies/s',

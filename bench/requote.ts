@@ -10,10 +10,15 @@
  * fixed-spread strategy (2 levels a side, 2 cents from the mid, 1 cent apart: 4 slots per market). A requote runs
  * when a market's intents change (the book without the bot's own orders moved) and every 5 s (the Bot's periodic
  * requote), one at a time per market; the policies differ only in what a requote sends:
- * - `diff`: OrderExecutor.submit (the order manager of this project);
  * - `naive`: cancel every order of the market (DELETE /orders/all/{slug}), then place every intent;
- * - `allOrNothing`: the same, but a requote whose intents equal the orders it placed last is skipped
- *   (Hummingbot's refresh with a zero tolerance).
+ * - `diff`: OrderExecutor.submit with cancel-replace off (per-order reconcile: a cancel batch, then one POST /orders
+ *   per changed slot once the cancel is confirmed);
+ * - `replace`: OrderExecutor.submit with cancel-replace on (the changed slots of a market in one
+ *   POST /orders/cancel-replace/batch, STOP_ON_FAILURE);
+ * - `allOrNothing` (not in the default table): naive, but a requote whose intents equal the orders it placed last
+ *   is skipped (Hummingbot's refresh with a zero tolerance).
+ * Then, per policy, the capacity: the most markets (1, 2, 3, 6, 12, tried upwards until one fails) one account
+ * quotes at no more than 1 tick of mean quote error (BENCH_REQUOTE_CAPACITY_SECONDS per run, default 30).
  *
  * Figures per policy, over the measured window (after every slot is first quoted):
  * - requests per market-minute (every request of the account the simulator logged);
@@ -50,9 +55,14 @@ const PENALTY_TICKS = 20;
 const REQUOTE_INTERVAL_MS = 5_000;
 const CYCLE_MS = 12_000;
 const START_FAIR_TICKS = [500, 420, 610] as const;
+/** Market i's starting fair value (the first three as before; more markets spread around them). */
+function startFair(i: number): number {
+  return START_FAIR_TICKS[i % START_FAIR_TICKS.length]! + 10 * Math.floor(i / START_FAIR_TICKS.length);
+}
 const STRATEGY_PARAMS = { bidSpread: 0.02, askSpread: 0.02, levels: 2, levelSpacing: 0.01, orderSize: 10, postOnly: true };
 
-export type PolicyName = 'diff' | 'naive' | 'allOrNothing';
+/** naive: cancel-all + place all; diff: per-order reconcile, cancels then placements; replace: reconcile + cancel-replace batches. */
+export type PolicyName = 'naive' | 'diff' | 'replace' | 'allOrNothing';
 
 export type PathEvent =
   | { readonly atMs: number; readonly market: number; readonly kind: 'fair'; readonly fairTicks: number }
@@ -64,13 +74,13 @@ export type PathEvent =
  * a small third-party order one tick inside the maker's best bid or ask, which moves the mid by half a tick, so
  * only one side's quotes change (bids round down, asks up). The touch order is withdrawn at the next fair move.
  */
-export function pricePath(durationMs: number, seed = SEED): PathEvent[] {
+export function pricePath(durationMs: number, seed = SEED, markets = MARKETS): PathEvent[] {
   const rng = new Prng(seed);
-  const fair: number[] = [...START_FAIR_TICKS];
+  const fair: number[] = Array.from({ length: markets }, (_, i) => startFair(i));
   const events: PathEvent[] = [];
-  const step = CYCLE_MS / MARKETS;
+  const step = CYCLE_MS / markets;
   for (let n = 0; 500 + n * step < durationMs; n += 1) {
-    const market = n % MARKETS;
+    const market = n % markets;
     const atMs = Math.round(500 + n * step);
     let delta = Math.round(rng.normal() * 4);
     if (delta === 0) delta = rng.chance(0.5) ? 1 : -1;
@@ -329,11 +339,11 @@ async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<b
 }
 
 /** One policy over the fixed path, on a fresh simulator. */
-export async function runPolicy(policyName: PolicyName, durationMs: number): Promise<PolicyFigures> {
+export async function runPolicy(policyName: PolicyName, durationMs: number, marketCount = MARKETS): Promise<PolicyFigures> {
   const sim = await startSimulator({
     port: 0,
     seed: SEED,
-    markets: MARKETS,
+    markets: marketCount,
     settlementDelayMs: 200,
     synthetic: {
       stepMs: 100,
@@ -344,7 +354,7 @@ export async function runPolicy(policyName: PolicyName, durationMs: number): Pro
     },
   });
   const slugs = sim.engine.markets().map((m) => m.slug);
-  slugs.forEach((slug, i) => sim.control.setFairValue(slug, START_FAIR_TICKS[i]!));
+  slugs.forEach((slug, i) => sim.control.setFairValue(slug, startFair(i)));
   sim.control.addAccount({ profileId: THIRD_PARTY.profileId, address: THIRD_PARTY.address, feeRateBps: 0, usdc: '1000000' });
   const client = await connect(sim);
   const timers: NodeJS.Timeout[] = [];
@@ -358,9 +368,10 @@ export async function runPolicy(policyName: PolicyName, durationMs: number): Pro
       infos.set(slug, marketInfoOf(market, { minTicks: 20, maxTicks: 980 }));
     }
     const venue = new VenueAdapter({ api: client.api, signer: client.signer, markets: signing, recvWindowMs: null });
-    const ids = new ClientOrderIdFactory(policyName === 'diff' ? 'bench' : 'naive', () => Date.now());
+    const reconciling = policyName === 'diff' || policyName === 'replace';
+    const ids = new ClientOrderIdFactory(reconciling ? 'bench' : 'naive', () => Date.now());
     const tokens = new Map([...signing].map(([slug, m]) => [slug, m.tokens]));
-    if (policyName === 'diff') {
+    if (reconciling) {
       const executor = new OrderExecutor({
         venue,
         scheduler: systemScheduler,
@@ -370,6 +381,7 @@ export async function runPolicy(policyName: PolicyName, durationMs: number): Pro
         onFill: () => undefined,
         reconcile: { priceToleranceTicks: 0, sizeTolerance: { kind: 'raw', raw: 0 }, maxOrderAgeMs: 0, coolOffMs: 0 },
         defaultPostOnly: true,
+        cancelReplace: { enabled: policyName === 'replace', batchSize: 10 },
       });
       await executor.start();
       policy = new DiffPolicy(executor);
@@ -423,7 +435,7 @@ export async function runPolicy(policyName: PolicyName, durationMs: number): Pro
     const placedBefore = slugs.reduce((n, slug) => n + sim.engine.orders(sim.demoAccount.profileId, slug, ['LIVE', 'CANCELED', 'MATCHED']).length, 0);
     meter.start();
     const started = performance.now();
-    pricePath(durationMs).forEach((event, i) => timers.push(setTimeout(() => applyEvent(sim, slugs, event, i + 1), event.atMs)));
+    pricePath(durationMs, SEED, slugs.length).forEach((event, i) => timers.push(setTimeout(() => applyEvent(sim, slugs, event, i + 1), event.atMs)));
     await new Promise((resolve) => setTimeout(resolve, durationMs));
     const quality = meter.stop();
     const minutes = (performance.now() - started) / 60_000;
@@ -452,7 +464,9 @@ function round(value: number, digits: number): number {
   return Math.round(value * f) / f;
 }
 
-const POLICIES: readonly PolicyName[] = ['diff', 'naive', 'allOrNothing'];
+const POLICIES: readonly PolicyName[] = ['naive', 'diff', 'replace'];
+/** Market counts tried for the capacity figure (markets one account quotes at ≤ 1 tick of mean quote error). */
+const CAPACITY_STEPS: readonly number[] = [1, 2, 3, 6, 12];
 const FIGURE_KEYS: readonly (keyof PolicyFigures)[] = ['requestsPerMarketMinute', 'placementsPerMarketMinute', 'errorTicks', 'quotedErrorTicks', 'unquotedPct', 'rateLimited'];
 
 export async function run(): Promise<Record<string, number | string>> {
@@ -462,6 +476,18 @@ export async function run(): Promise<Record<string, number | string>> {
   for (const name of POLICIES) {
     const figures = await runPolicy(name, durationMs);
     for (const key of FIGURE_KEYS) out[`${name}.${key}`] = figures[key];
+  }
+  // Capacity: the most markets (of CAPACITY_STEPS, tried upwards until one fails) quoted at ≤ 1 tick mean error.
+  const capacitySeconds = Number(process.env['BENCH_REQUOTE_CAPACITY_SECONDS'] ?? Math.min(30, durationMs / 1000));
+  for (const name of POLICIES) {
+    let capacity = 0;
+    for (const count of CAPACITY_STEPS) {
+      const figures = await runPolicy(name, capacitySeconds * 1000, count);
+      out[`${name}.errorTicksAt${count}`] = figures.errorTicks;
+      if (figures.errorTicks > 1) break;
+      capacity = count;
+    }
+    out[`${name}.marketsAtOneTick`] = capacity;
   }
   return out;
 }
@@ -476,7 +502,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     ['unquoted slot-time, %', 'unquotedPct'],
     ['429s from the venue limiter', 'rateLimited'],
   ];
+  const most = CAPACITY_STEPS[CAPACITY_STEPS.length - 1]!;
+  const capacityOf = (p: PolicyName): string => (figures[`${p}.marketsAtOneTick`] === most ? `>= ${most}` : String(figures[`${p}.marketsAtOneTick`]));
+  const capacityRow = `${'markets at <= 1 tick mean error'.padEnd(30)}${POLICIES.map((p) => capacityOf(p).padStart(14)).join('')}`;
   console.log(`requote bench: ${MARKETS} markets x 4 slots, ${figures['windowSecondsPerPolicy']} s per policy, missing quote = ${PENALTY_TICKS} ticks`);
   console.log(`${''.padEnd(30)}${POLICIES.map((p) => p.padStart(14)).join('')}`);
   for (const [label, key] of rows) console.log(`${label.padEnd(30)}${POLICIES.map((p) => String(figures[`${p}.${key}`]).padStart(14)).join('')}`);
+  console.log(capacityRow);
+  const tried = Object.keys(figures).filter((k) => k.includes('.errorTicksAt'));
+  console.log(`capacity runs (error ticks per slot by market count): ${tried.map((k) => `${k}=${String(figures[k])}`).join(' ')}`);
 }

@@ -3,7 +3,9 @@
  * duration, pm2's `ready` message, the paper-trading ledger reset, and the summary printed on exit.
  *
  * Invariants: SIGINT/SIGTERM stop quoting and cancel the bot's orders within the shutdown budget; a second
- * signal exits at once; SIGUSR2 lifts a kill-switch pause; the exit code is 0 only for a clean stop.
+ * signal exits at once, but only when it comes more than SECOND_SIGNAL_GRACE_MS after the first: one signal
+ * delivered twice (to the process group and to the process, as `timeout` and some supervisors do) still cancels
+ * cleanly; SIGUSR2 lifts a kill-switch pause; the exit code is 0 only for a clean stop.
  */
 import { existsSync, renameSync } from 'node:fs';
 import type { AppConfig } from './config/types.js';
@@ -17,6 +19,18 @@ export interface RunOptions {
 }
 
 const usdc = (raw: number): string => (raw / 1e6).toFixed(2);
+
+/** A second SIGINT/SIGTERM within this long of the first is the same request delivered twice, not "exit now". */
+export const SECOND_SIGNAL_GRACE_MS = 1000;
+
+/**
+ * What a stop signal means, given when the first one came (null: none yet): 'stop' (a clean shutdown), 'repeat'
+ * (the same request delivered twice: ignored) or 'exit-now' (an operator insisting). Pure.
+ */
+export function signalAction(firstAtMs: number | null, nowMs: number, graceMs = SECOND_SIGNAL_GRACE_MS): 'stop' | 'repeat' | 'exit-now' {
+  if (firstAtMs === null) return 'stop';
+  return nowMs - firstAtMs <= graceMs ? 'repeat' : 'exit-now';
+}
 
 export function formatSummary(summary: BotSummary): string {
   return [
@@ -61,13 +75,19 @@ export async function runBot(config: AppConfig, options: RunOptions): Promise<nu
     })();
     return stopping;
   };
-  let signals = 0;
+  let firstSignalAtMs: number | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
-    signals += 1;
-    if (signals > 1) {
+    const now = Date.now();
+    const action = signalAction(firstSignalAtMs, now);
+    if (action === 'repeat') {
+      logger.info({ signal }, 'signal repeated within the grace period: the clean shutdown goes on');
+      return;
+    }
+    if (action === 'exit-now') {
       logger.error({ signal }, 'second signal: exiting at once');
       process.exit(130);
     }
+    firstSignalAtMs = now;
     void stop(signal);
   };
   const onResume = (): void => {

@@ -1,5 +1,5 @@
 /**
- * The `outcome-maker` command line: run, sim, report, check-config, resume.
+ * The `outcome-maker` command line: run, sim, report, check-config, resume, doctor.
  *
  * Owns: argument parsing (commander), the order of start-up checks and the exit codes:
  *   0 = done, 1 = runtime failure (the bot, the simulator, the report or a resume failed),
@@ -24,6 +24,7 @@ import {
   type Environment,
 } from './config/index.js';
 import { controlFilePath, requestResume } from './metrics/control.js';
+import { unsharedSiblings } from './config/sibling-configs.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -124,23 +125,43 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
 
   program
     .command('report')
-    .description('print fills, volume, positions and PnL from the ledger')
-    .option('--db <path>', 'ledger database (default: database.path of --config, else the ledger default)')
-    .option('-c, --config <file>', 'take the ledger path from this config')
+    .description('print fills, volume, positions and PnL from the ledger; --account: the account\'s balances against every bot\'s ledger')
+    .option('--db <path>', 'ledger database (default: database.path of --config, else the ledger default); repeatable with --account', collect, [])
+    .option('-c, --config <file>', 'take the ledger path from this config; repeatable with --account', collect, [])
+    .option('--account', 'several bots share one account: compare the account\'s balances (last read by any of them) with the sum of their ledgers')
     .option('--since <when>', 'from: today, 90m, 24h, 7d, 2025-01-31, an ISO date-time, or epoch ms')
     .option('--market <slug>', 'one market only')
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'json', 'csv']).default('table'))
-    .action(async (options: { db?: string; config?: string; since?: string; market?: string; format: 'table' | 'json' | 'csv' }) => {
-      if (options.db !== undefined && options.config !== undefined) throw new CliExit(EXIT_USAGE, 'report: give --db or --config, not both');
+    .action(async (options: { db: string[]; config: string[]; account?: boolean; since?: string; market?: string; format: 'table' | 'json' | 'csv' }) => {
       const ledger = await importModule(() => import('./ledger/index.js'), 'src/ledger');
       const nowMs = Date.now();
+      if (options.account === true) {
+        if (options.since !== undefined) throw new CliExit(EXIT_USAGE, 'report --account: --since does not apply (balances are as of the last read)');
+        const ledgers = [
+          ...options.config.map((file) => {
+            const config = loadConfigFile(file);
+            return { label: config.orders.botTag, db: config.database.path };
+          }),
+          ...options.db.map((db) => ({ label: db, db })),
+        ];
+        if (ledgers.length === 0) throw new CliExit(EXIT_USAGE, 'report --account: name every bot of the account with --config <file> (or --db <path>), repeated');
+        try {
+          io.stdout(await ledger.runAccountReport({ ledgers, market: options.market, format: options.format, nowMs }));
+        } catch (error) {
+          if (error instanceof ledger.ReportArgsError) throw new CliExit(EXIT_USAGE, error.message);
+          throw new CliExit(EXIT_FAILURE, `report: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        return;
+      }
+      if (options.db.length + options.config.length > 1) throw new CliExit(EXIT_USAGE, 'report: give one --db or one --config (several only with --account)');
       let sinceMs: number | undefined;
       try {
         sinceMs = options.since === undefined ? undefined : ledger.parseSince(options.since, nowMs);
       } catch (error) {
         throw new CliExit(EXIT_USAGE, error instanceof Error ? error.message : String(error));
       }
-      const db = options.db ?? (options.config === undefined ? ledger.DEFAULT_LEDGER_PATH : loadConfigFile(options.config).database.path);
+      const configFile = options.config[0];
+      const db = options.db[0] ?? (configFile === undefined ? ledger.DEFAULT_LEDGER_PATH : loadConfigFile(configFile).database.path);
       try {
         const text = await ledger.runReport({ db, sinceMs, market: options.market, format: options.format, nowMs });
         io.stdout(text.endsWith('\n') ? text : `${text}\n`);
@@ -160,9 +181,39 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       const header = [
         `# ${file}: config OK, strategy "${config.strategy.name}" accepts its params (shown with their defaults)`,
         ...warnings.map((issue) => `# warning: ${issue.path}: ${issue.message} (\`run\` will refuse to start)`),
+        ...unsharedSiblings(file, config, io.env).map((found) => `# warning: rateLimits.shared: ${found.message}`),
       ];
       const view = resolvedConfigView(config, io.env);
       io.stdout(`${header.join('\n')}\n${stringify({ ...view, strategy: { name: config.strategy.name, params: strategyParams } })}`);
+    });
+
+  program
+    .command('doctor')
+    .description('read-only checks before the first live order: venue, clock, token scope, profile, markets, balance, approvals, trading mode, socket units, rate limits, budgets')
+    .requiredOption('-c, --config <file>', 'the live bot\'s YAML config')
+    .option('--json', 'print one JSON object')
+    .option('--rpc-url <url>', 'a JSON-RPC endpoint of the chain: reads the USDC balance and the SELL approvals on-chain')
+    .addOption(new Option('--socket-wait <seconds>', 'how long to wait for the socket and its first books').argParser(parsePositiveSeconds))
+    .action(async (options: { config: string; json?: boolean; rpcUrl?: string; socketWait?: number }) => {
+      const { config } = await loadCheckedConfig(options.config, io, { requireCredentials: true });
+      const doctor = await importModule(() => import('./doctor/index.js'), 'src/doctor');
+      try {
+        const { code } = await doctor.runDoctorCommand(
+          {
+            configPath: options.config,
+            config,
+            env: io.env,
+            json: options.json === true,
+            ...(options.rpcUrl === undefined ? {} : { rpcUrl: options.rpcUrl }),
+            ...(options.socketWait === undefined ? {} : { socketWaitMs: Math.round(options.socketWait * 1000) }),
+          },
+          io.stdout,
+        );
+        setExit(code);
+      } catch (error) {
+        if (error instanceof doctor.DoctorUsageError) throw new CliExit(EXIT_USAGE, error.message);
+        throw new CliExit(EXIT_FAILURE, `doctor: ${error instanceof Error ? error.message : String(error)}`);
+      }
     });
 
   program
@@ -203,6 +254,11 @@ async function loadCheckedConfig(
   if (options.requireCredentials) problems.push(...credentialIssues(config.credentials, io.env));
   if (problems.length > 0) throw new ConfigError(file, problems);
   return { config, strategyParams };
+}
+
+/** commander's accumulator for a repeatable option. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function parsePositiveSeconds(value: string): number {

@@ -1,8 +1,9 @@
 /**
  * The bot: builds every component from a validated config and starts and stops them in order.
  *
- * Start: venue → client (profile: ownerId, fee rate) → markets → ledger → order manager (adopts the bot's live
- * orders; no quote before) → feed and books → risk → strategy runner → metrics server. Stop: runner stops
+ * Start: local resources first (ledger opened and migrated, metrics port bound, control file; a failure here stops
+ * the bot before its first request) → venue → client (profile: ownerId, fee rate) → markets → order manager (adopts
+ * the bot's live orders, by its tag only; no quote before) → feed and books → risk → strategy runner. Stop: runner stops
  * quoting → executor cancels the bot's orders (confirmed, within the budget) → feed, books, ledger, metrics,
  * venue close. Owns: the wiring only — every rule lives in the module that owns it.
  *
@@ -17,13 +18,15 @@ import { effectivePriceBand, riskLimitsFor, validateStrategy } from '../config/i
 import { componentLogger } from '../log.js';
 import { controlFilePath, createMetrics, startMetricsServer, type Metrics } from '../metrics/index.js';
 import { connectExchange, type ExchangeClient } from '../exchange/client.js';
+import { sharedLimitDegraded, sharedTransportOptions } from '../exchange/shared-limiter-config.js';
 import { signingMarketOf, type SigningMarket } from '../exchange/signer.js';
 import type { Market } from '../exchange/wire.js';
-import { MarketFeed } from '../exchange/socket.js';
+import { MarketFeed, type FeedAuthState } from '../exchange/socket.js';
 import { BookStore } from '../book/book-store.js';
+import { amountUnitFromSize, SocketUnits } from '../book/size-units.js';
 import { systemScheduler, type Scheduler } from '../book/scheduler.js';
 import { OrderExecutor, type FillEvent } from '../orders/executor.js';
-import { ClientOrderIdFactory, isOwnClientOrderId } from '../orders/client-order-id.js';
+import { ClientOrderIdFactory, isOwnClientOrderId, tryParseClientOrderId } from '../orders/client-order-id.js';
 import { TradingModeGate } from '../orders/trading-mode.js';
 import type { Balances } from '../orders/funding.js';
 import type { TrackedOrder } from '../orders/order-record.js';
@@ -32,17 +35,21 @@ import { marketNotionalRaw, type RiskOrder } from '../risk/limits.js';
 import { gateIntents, type GateMarketState } from '../risk/gate.js';
 import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
-import { openLedger, type LedgerStore } from '../ledger/index.js';
+import { compareAccount, KV_ACCOUNT_POSITIONS, openLedger, type LedgerStore, type VenuePosition } from '../ledger/index.js';
+import { BalanceShortfalls, INSUFFICIENT_BALANCE } from '../risk/balance-shortfall.js';
+import type { MarketSyncReport } from '../orders/executor-types.js';
 import { StrategyRunner, type GateResult } from '../strategy/runner.js';
 import type { FillView, MarketInfo, OwnOrderView, PositionView, QuoteIntent } from '../strategy/contract.js';
 import { collateralRaw } from '../core/units.js';
 import { openVenue, type OpenVenue } from './venue.js';
-import { VenueAdapter } from './venue-adapter.js';
+import { portMaintenanceOf, VenueAdapter } from './venue-adapter.js';
+import { bookFill, takerFillDetail, type FillDetail } from './fill-booking.js';
 import { DryRunVenue } from './dry-run-venue.js';
-import { toOrderEventInput } from './order-event-adapter.js';
+import { OrderEventAdapter, orderEventHints, type OrderEventHints, type OrderIds } from './order-event-adapter.js';
 import { marketInfoOf, resolveMarkets } from './markets.js';
 import { wireTelemetry } from './telemetry.js';
 import { LedgerSync } from './ledger-sync.js';
+import { retryStartupRead, STARTUP_READ_BUDGET_MS } from './startup-retry.js';
 import { Settler } from '../settlement/settler.js';
 import { OrderStreamWatch } from '../orders/order-stream-watch.js';
 
@@ -65,11 +72,6 @@ export interface BotSummary {
   readonly openOrders: number;
 }
 
-interface FillDetail {
-  readonly collateralRaw: number | undefined;
-  readonly feeRaw: number;
-  readonly role: 'maker' | 'taker';
-}
 
 const FILL_MEMORY_MS = 30 * 60_000;
 
@@ -87,6 +89,7 @@ export class Bot {
   private killSwitch: KillSwitch | null = null;
   private staleGuard: StaleGuard | null = null;
   private settler: Settler | null = null;
+  private orderEvents: OrderEventAdapter | null = null;
   private orderStreamWatch: OrderStreamWatch | null = null;
   private metricsServer: { close(): Promise<void>; url: string } | null = null;
   private readonly fillDetails = new Map<string, FillDetail>();
@@ -103,6 +106,9 @@ export class Bot {
   private readonly scheduler: Scheduler;
   private readonly log: Logger;
   private stopping = false;
+  private ledgerSync: LedgerSync | null = null;
+  /** Placements refused for want of balance (several bots may share the account's balances): see BalanceShortfalls. */
+  private readonly shortfalls: BalanceShortfalls;
   private counters = { requests: 0, rateLimited: 0, fills: 0, volumeRaw: 0 };
   private timers: (() => void)[] = [];
 
@@ -113,6 +119,7 @@ export class Bot {
     this.scheduler = options.scheduler ?? systemScheduler;
     this.log = options.logger;
     this.metrics = createMetrics({ registry: this.registry });
+    this.shortfalls = new BalanceShortfalls(() => this.scheduler.now());
   }
 
   get simulator(): OpenVenue['simulator'] {
@@ -130,12 +137,19 @@ export class Bot {
     if (!strategyCheck.ok) throw new Error(`strategy: ${strategyCheck.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
     const strategy = strategyCheck.module.create(strategyCheck.params);
 
+    // Preflight: every local resource before the first request to the venue. The ledger file is opened and migrated,
+    // the metrics port bound and the control file written here; any of them failing stops the bot having sent nothing
+    // (no cancel, no read) to the exchange.
+    const telemetry = wireTelemetry(this.metrics, this.log, this.counters);
+    const ledger = openLedger({ path: config.database.path, observer: telemetry.ledger });
+    this.ledger = ledger;
+    if (config.metrics.enabled) await this.startMetricsServer();
+
     const venue = await openVenue(config, this.options.env);
     this.venue = venue;
     for (const secret of [venue.credentials.secret, venue.privateKey]) this.options.onSecret?.(secret);
     this.log.info({ venue: venue.kind, baseUrl: venue.baseUrl, dryRun: this.options.dryRun }, 'venue open');
 
-    const telemetry = wireTelemetry(this.metrics, this.log, this.counters);
     const client = await connectExchange({
       baseUrl: venue.baseUrl,
       credentials: venue.credentials,
@@ -149,6 +163,8 @@ export class Bot {
       },
       transport: {
         limits: { maxConcurrent: config.rateLimits.maxConcurrent, minTimeMs: config.rateLimits.minTimeMs },
+        // One limit per API token across every bot on it (Redis), when configured: docs/rate-limits.md.
+        ...sharedTransportOptions(config.rateLimits.shared, this.options.env),
         retry: {
           maxRateLimitRetries: config.rateLimits.retry.maxRetries,
           maxServerErrorRetries: config.rateLimits.retry.maxRetries,
@@ -162,24 +178,22 @@ export class Bot {
         observer: telemetry.http,
       },
       ...(venue.onBehalfOf === null ? {} : { onBehalfOf: venue.onBehalfOf }),
+      startupRead: (read) => this.startupRead('profile', read),
     });
     this.client = client;
     this.log.info({ ownerId: client.api.profileId, maker: client.signer.makerAddress }, 'profile loaded');
 
-    const markets = await resolveMarkets(client.api, config.markets, this.log);
+    const markets = await this.startupRead('markets', () => resolveMarkets(client.api, config.markets, this.log));
     if (markets.length === 0) throw new Error('markets: the selection matched no tradable market');
     this.markets = new Map(markets.map((m) => [m.slug, m]));
     const signing = new Map<string, SigningMarket>(markets.map((m) => [m.slug, signingMarketOf(m)]));
     for (const market of markets) this.infos.set(market.slug, marketInfoOf(market, effectivePriceBand(this.config, market.slug)));
     this.log.info({ markets: markets.map((m) => m.slug) }, 'markets selected');
 
-    const ledger = openLedger({ path: config.database.path, observer: telemetry.ledger });
-    this.ledger = ledger;
-
     const modeGate = new TradingModeGate({
       scheduler: this.scheduler,
       pollIntervalMs: config.maintenance.pollIntervalSec * 1000,
-      fetchStatus: () => client.api.getMaintenanceStatus().then((s) => ({ mode: s.mode, resumeAtMs: s.resumeAtMs })),
+      fetchStatus: () => client.api.getMaintenanceStatus().then(portMaintenanceOf),
       observer: telemetry.mode,
     });
     this.modeGate = modeGate;
@@ -188,6 +202,8 @@ export class Bot {
       signer: client.signer,
       markets: signing,
       recvWindowMs: config.orders.recvWindowMs,
+      // A taker fill in a placement or lookup answer: its exact collateral and fee, keyed like a settlement frame's.
+      onTakerFill: (d) => this.rememberFillDetail(`${d.tradeEventId}|${d.orderId}`, takerFillDetail(d)),
     });
     const port = this.options.dryRun ? new DryRunVenue(adapter, this.log, this.metrics) : adapter;
     const ids = new ClientOrderIdFactory(config.orders.botTag, () => this.scheduler.now());
@@ -208,7 +224,12 @@ export class Bot {
         coolOffMs: config.orders.filledOrderDelaySec * 1000,
       },
       defaultPostOnly: config.orders.postOnly,
-      foreignPolicy: config.orders.cancelUnknownOrdersOnStart ? 'cancel' : 'leave',
+      foreignPolicy: config.orders.foreignOrders === 'cancel' ? 'cancel' : 'leave',
+      exclusiveMarkets: config.markets.exclusive,
+      cancelReplace: config.orders.cancelReplace,
+      // Listing the live orders at start-up is retried with backoff (0.5 s doubling to 10 s: about 45 s in all, on top
+      // of the client's own 429/5xx retries), so a bot can join an account other bots keep busy.
+      startupAttempts: 8,
     });
     this.executor = executor;
 
@@ -220,9 +241,12 @@ export class Bot {
       markets: new Map([...signing.values()].map((m) => [m.slug, m.tokens])),
       now: () => this.scheduler.now(),
       log: componentLogger(this.log, 'ledger'),
+      exclusive: config.markets.exclusive,
+      onAccount: (positions) => this.onAccountBalances(positions),
     });
+    this.ledgerSync = ledgerSync;
     try {
-      const repaired = await ledgerSync.catchUp();
+      const repaired = await this.startupRead('ledger catch-up', () => ledgerSync.catchUp());
       if (repaired > 0) this.log.warn({ repaired }, 'ledger caught up from the venue before quoting');
     } catch (error) {
       this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'ledger catch-up failed; the periodic check will retry');
@@ -247,27 +271,61 @@ export class Bot {
     for (const report of sync) {
       if (!report.ok) this.log.warn({ market: report.marketSlug, error: report.error }, 'start-up sync failed');
       else if (report.adopted + report.canceled > 0) this.log.info(report, 'adopted live orders');
+      this.noteForeign(report);
     }
 
+    // Units of the socket's sizes: configured, or settled from evidence (src/book/size-units.ts) and logged.
+    const units = new SocketUnits(config.venue.units);
+    this.log.info({ units: units.describe() }, 'socket units at start');
+    units.onSettled((settled) => {
+      this.log.warn({ what: settled.what, unit: settled.unit, switched: settled.switched, evidence: settled.evidence }, 'socket unit settled from evidence');
+      if (settled.switched) this.metrics.feedUnitSwitch(settled.what);
+      // Amounts read in the assumed unit before the evidence: re-read every market's orders from REST.
+      if (settled.what === 'amounts' && settled.switched) for (const slug of this.infos.keys()) this.orderStreamWatch?.reportGap(slug, 'socket amount unit switched');
+    });
     const feed = new MarketFeed({
+      units,
+      amountEvidence: (payload) => this.amountEvidence(payload),
       url: venue.socketUrl,
       namespace: venue.socketNamespace,
       credentials: venue.credentials,
       headerPrefix: venue.headerPrefix,
       scheduler: this.scheduler,
       logger: componentLogger(this.log, 'feed'),
-      observer: telemetry.feed,
+      observer: { ...telemetry.feed, onAuthFailure: () => this.metrics.feedAuthFailure() },
     });
     this.feed = feed;
+    const marketByKey = new Map(markets.map((m) => [ids.keyOf(m.slug), m.slug]));
+    const marketOfOrder = ({ orderId, clientOrderId }: OrderIds): string | null =>
+      executor.openOrders().find((o) => (orderId !== undefined && o.orderId === orderId) || (clientOrderId !== undefined && o.clientOrderId === clientOrderId))?.marketSlug ??
+      (clientOrderId === undefined ? null : (marketByKey.get(tryParseClientOrderId(clientOrderId)?.marketKey ?? '') ?? null));
+    this.orderEvents = new OrderEventAdapter({
+      account: client.signer.makerAddress,
+      isOwnOrder: ({ orderId, clientOrderId }) =>
+        (clientOrderId !== undefined && isOwnClientOrderId(clientOrderId, this.config.orders.botTag)) ||
+        (orderId !== undefined && executor.openOrders().some((o) => o.orderId === orderId)),
+      marketOf: marketOfOrder,
+      now: () => this.scheduler.now(),
+      onInexactPrice: (tradeEventId, priceMicros) => this.log.warn({ tradeEventId, priceMicros }, 'taker fill average price off the tick grid; rounded'),
+    });
     feed.onOrderEvent((frame) => this.handleOrderEvent(frame));
+    // An order frame that fails validation is a lost event: resync its market (every market when it names none).
+    feed.onUnreadableOrderEvent((lost) =>
+      this.orderEventGap(this.marketOfHints(orderEventHints(lost.payload), marketOfOrder), `unreadable order event (${lost.path}: ${lost.reason})`, 'unreadable'),
+    );
+    // A refused socket authentication: no order event can reach the bot, so no market is quoted until it is accepted.
+    feed.onAuthChange((state, message) => this.feedAuthChanged(state, message));
     feed.onMarketResolved((frame) => this.handleResolution(frame));
 
     const books = new BookStore({
       // A market without a usable book cannot be quoted: its snapshot goes ahead of other markets' placements.
       fetchSnapshot: async (slug, { urgent }) => {
         const snapshot = await client.api.getOrderbook(slug, { priority: urgent ? 'place' : 'read' });
-        return { bids: snapshot.bids, asks: snapshot.asks, adjustedMidpoint: snapshot.adjustedMidpoint };
+        return { bids: snapshot.bids, asks: snapshot.asks, adjustedMidpoint: snapshot.adjustedMidpoint, tokenId: snapshot.tokenId };
       },
+      // A book of another token than the market's YES token would invert every quote: rejected (src/book).
+      yesTokenOf: (slug) => signing.get(slug)?.tokens.yes ?? null,
+      units,
       feed,
       scheduler: this.scheduler,
       watchdog: {
@@ -276,7 +334,7 @@ export class Bot {
         staleAfterMs: config.feed.staleAfterSec * 1000,
         socketDownGraceMs: config.risk.socketDownGraceSec * 1000,
       },
-      observer: telemetry.books,
+      observer: { ...telemetry.books, onTokenMismatch: (_slug, source) => this.metrics.bookTokenMismatch(source) },
       logger: componentLogger(this.log, 'books'),
     });
     this.books = books;
@@ -316,11 +374,11 @@ export class Bot {
       ownOrders: (slug) => executor.openOrders(slug),
       book: (slug) => (books.isStale(slug) ? null : (books.books(slug)?.yes ?? null)),
       resync: async (slug) => {
-        await executor.resync(slug);
+        this.noteForeign(await executor.resync(slug));
         if (!this.stopping) await ledgerSync.afterGap();
       },
       log: componentLogger(this.log, 'orders'),
-      onGap: () => this.metrics.orderEventGap(),
+      onGap: () => this.metrics.orderEventGap('book-shortfall'),
     });
     this.orderStreamWatch = orderStreamWatch;
     books.onChange((slug) => orderStreamWatch.onBook(slug));
@@ -349,7 +407,7 @@ export class Bot {
       if (!this.stopping) {
         const resyncs = connectedBefore
           ? [...this.infos.keys()].map((slug) =>
-              executor.resync(slug).catch((error: unknown) => this.log.warn({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'resync after reconnect failed')),
+              executor.resync(slug).then((report) => this.noteForeign(report)).catch((error: unknown) => this.log.warn({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'resync after reconnect failed')),
             )
           : [];
         void Promise.all(resyncs)
@@ -397,29 +455,6 @@ export class Bot {
     });
     this.runner = runner;
 
-    if (config.metrics.enabled) {
-      const controlPath = controlFilePath(config.database.path);
-      this.metricsServer = await startMetricsServer({
-        host: config.metrics.host,
-        port: config.metrics.port,
-        registry: this.registry,
-        readiness: () => ({
-          feedConnected: feed.connectionState().status === 'connected',
-          staleMarkets: [...this.infos.keys()].filter((slug) => books.isStale(slug) || staleGuard.isHalted(slug)),
-          paused: killSwitch.status().tripped,
-          pauseReason: killSwitch.status().trip?.reason ?? null,
-        }),
-        ...(controlPath === null
-          ? {}
-          : {
-              control: {
-                filePath: controlPath,
-                resume: () => (this.resume() ? { resumed: true as const, wasPaused: true } : { resumed: false as const, reason: 'not paused' }),
-              },
-            }),
-      });
-      this.log.info({ url: this.metricsServer.url }, 'metrics server listening');
-    }
 
     feed.start();
     books.start();
@@ -432,7 +467,13 @@ export class Bot {
       checking = true;
       ledgerSync
         .check()
-        .catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'ledger check failed'))
+        .then((result) => this.log.debug(result, 'ledger check done'))
+        // A check that shutdown cut short (its reads aborted, the ledger closed to it) is not a failure.
+        .catch((error: unknown) => {
+          const err = error instanceof Error ? error.message : String(error);
+          if (this.stopping) this.log.debug({ err }, 'ledger check cut short by shutdown');
+          else this.log.warn({ err }, 'ledger check failed');
+        })
         .finally(() => {
           checking = false;
         });
@@ -478,7 +519,11 @@ export class Bot {
     this.books?.stop();
     this.feed?.close();
     const summary = this.summary();
+    // Nothing touches the ledger once it is closed: passes still in flight (periodic check, feed-gap catch-up) end
+    // without writing, and every later callback sees no ledger.
+    this.ledgerSync?.close();
     this.ledger?.close();
+    this.ledger = null;
     await this.metricsServer?.close();
     this.client?.transport.close();
     await this.venue?.close();
@@ -507,6 +552,81 @@ export class Bot {
   }
 
   // ─────────────── wiring helpers ───────────────
+
+  /** A start-up read, retried with the limiter's backoff while the account is busy (src/app/startup-retry.ts). */
+  private startupRead<T>(what: string, read: () => Promise<T>): Promise<T> {
+    const retry = this.config.rateLimits.retry;
+    return retryStartupRead(what, read, {
+      initialBackoffMs: retry.initialBackoffMs,
+      maxBackoffMs: retry.maxBackoffMs,
+      budgetMs: STARTUP_READ_BUDGET_MS,
+      sleep: (ms) => new Promise((resolve) => this.scheduler.schedule(ms, () => resolve())),
+      onRetry: (step, attempt, waitMs, error) =>
+        this.log.warn({ step, attempt, waitMs, err: error instanceof Error ? error.message : String(error) }, 'start-up read refused or failed: retrying (the account may be busy)'),
+    });
+  }
+
+  /**
+   * Binds the metrics port and writes the control file (preflight: before any request to the venue). Readiness is
+   * read from the components as they come up: not ready until the feed is connected.
+   */
+  private async startMetricsServer(): Promise<void> {
+    const config = this.config;
+    const controlPath = controlFilePath(config.database.path);
+    this.metricsServer = await startMetricsServer({
+      host: config.metrics.host,
+      port: config.metrics.port,
+      registry: this.registry,
+      readiness: () => {
+        const books = this.books;
+        const kill = this.killSwitch?.status();
+        return {
+          feedConnected: this.feed?.connectionState().status === 'connected' && this.feed.authState() === 'ok',
+          staleMarkets: [...this.infos.keys()].filter((slug) => books === null || books.isStale(slug) || this.staleGuard?.isHalted(slug) === true),
+          paused: kill?.tripped ?? false,
+          pauseReason: kill?.trip?.reason ?? null,
+          degraded: sharedLimitDegraded(this.client?.transport.limiter.sharedState() ?? null),
+        };
+      },
+      ...(controlPath === null
+        ? {}
+        : {
+            control: {
+              filePath: controlPath,
+              resume: () => (this.resume() ? { resumed: true as const, wasPaused: true } : { resumed: false as const, reason: 'not paused' }),
+            },
+          }),
+    });
+    this.log.info({ url: this.metricsServer.url }, 'metrics server listening');
+  }
+
+  /** Orders of other bot tags (or without clientOrderId) seen in a market's listing: left alone, counted, shown. */
+  private noteForeign(report: MarketSyncReport): void {
+    if (!report.ok) return;
+    this.metrics.foreignOrders(report.marketSlug, report.foreign);
+    if (report.foreign > 0) {
+      this.log.info(
+        { market: report.marketSlug, foreign: report.foreign, policy: this.config.orders.foreignOrders },
+        'orders of other bots (other tags or no clientOrderId) in this market: not adopted, canceled or booked',
+      );
+    }
+  }
+
+  /**
+   * A read of the account's balances (the whole account, every bot of it): lifts balance shortfalls (funding sees
+   * fresh figures), and reports what the account holds beyond this bot's ledger, per traded market (a metric, and a
+   * snapshot in the ledger's key-value table that `outcome-maker report --account` reads). Never booked.
+   */
+  private onAccountBalances(positions: readonly VenuePosition[]): void {
+    this.shortfalls.balancesRead();
+    const ledger = this.ledger;
+    if (!ledger) return;
+    for (const row of compareAccount(positions, [ledger.tokenBalances()], new Set(this.infos.keys()))) {
+      this.metrics.accountUnbooked(row.marketSlug, row.token, row.unbookedRaw);
+    }
+    const snapshot = { atMs: this.scheduler.now(), positions: positions.map((p) => ({ marketSlug: p.marketSlug, yesRaw: p.yesRaw, noRaw: p.noRaw })) };
+    ledger.setKv(KV_ACCOUNT_POSITIONS, JSON.stringify(snapshot));
+  }
 
   /**
    * Requotes each market at its stop-before-expiry time, so the risk gate's halt (cancel everything, quote nothing)
@@ -551,30 +671,89 @@ export class Bot {
 
   private handleOrderEvent(frame: Parameters<Parameters<MarketFeed['onOrderEvent']>[0]>[0]): void {
     const executor = this.executor;
-    if (!executor) return;
-    if (frame.source === 'SETTLEMENT') this.rememberFillDetails(frame);
-    const event = toOrderEventInput(frame, {
-      account: this.client?.signer.makerAddress ?? '',
-      isOwnOrder: ({ orderId, clientOrderId }) =>
-        (clientOrderId !== undefined && isOwnClientOrderId(clientOrderId, this.config.orders.botTag)) ||
-        (orderId !== undefined && executor.openOrders().some((o) => o.orderId === orderId)),
-      now: () => this.scheduler.now(),
-      onInexactPrice: (tradeEventId, priceMicros) => this.log.warn({ tradeEventId, priceMicros }, 'taker fill average price off the tick grid; rounded'),
-    });
-    if (event) executor.onOrderEvent(event);
+    const adapter = this.orderEvents;
+    if (!executor || !adapter) return;
+    const adapted = adapter.adapt(frame);
+    if (adapted.kind === 'none') return;
+    if (adapted.kind === 'gap') {
+      this.orderEventGap(adapted.marketSlug, adapted.reason, 'unattributable');
+      return;
+    }
+    for (const d of adapted.details) {
+      this.rememberFillDetail(`${d.tradeEventId}|${d.orderId}`, {
+        collateralRaw: d.collateralRaw,
+        feeRaw: d.feeRaw,
+        role: d.role,
+        ...(d.feeContractsRaw === undefined ? {} : { feeContractsRaw: d.feeContractsRaw }),
+      });
+    }
+    executor.onOrderEvent(adapted.event);
   }
 
-  private rememberFillDetails(frame: Extract<Parameters<Parameters<MarketFeed['onOrderEvent']>[0]>[0], { source: 'SETTLEMENT' }>): void {
-    const maker = this.client?.signer.makerAddress.toLowerCase() ?? '';
-    if (frame.orderId !== undefined) {
-      const feeRaw = frame.feeUnit === 'contracts' ? Math.round(((frame.feeRaw ?? 0) * (frame.priceTicks ?? 500)) / 1000) : (frame.feeRaw ?? 0);
-      this.fillDetails.set(`${frame.tradeEventId}|${frame.orderId}`, { collateralRaw: frame.amountCollateralRaw, feeRaw, role: 'taker' });
+  /**
+   * The unit of the socket's amounts shown by a PLACEMENT frame of one of the bot's own orders: its remaining size is
+   * the order's size, known exactly. Null for any other frame.
+   */
+  private amountEvidence(payload: unknown): { unit: 'raw' | 'shares'; evidence: Record<string, unknown> } | null {
+    if (payload === null || typeof payload !== 'object') return null;
+    if (Reflect.get(payload, 'source') !== 'OME' || String(Reflect.get(payload, 'type')).toUpperCase() !== 'PLACEMENT') return null;
+    const hints = orderEventHints(payload);
+    const order = this.executor
+      ?.openOrders()
+      .find((o) => (hints.clientOrderId !== null && o.clientOrderId === hints.clientOrderId) || (o.orderId !== null && hints.orderIds.includes(o.orderId)));
+    if (order === undefined) return null;
+    const sent: unknown = Reflect.get(payload, 'remainingSize');
+    const unit = amountUnitFromSize(sent, order.sizeRaw);
+    return unit === null ? null : { unit, evidence: { clientOrderId: order.clientOrderId, remainingSizeSent: sent, orderSizeRaw: order.sizeRaw } };
+  }
+
+  /** The market an unreadable order frame was about, from what it still names; null when unknown. */
+  private marketOfHints(hints: OrderEventHints, marketOfOrder: (ids: OrderIds) => string | null): string | null {
+    if (hints.marketSlug !== null) return hints.marketSlug;
+    if (hints.marketId !== null) {
+      for (const market of this.markets.values()) if (String(market.id) === hints.marketId) return market.slug;
     }
-    for (const match of frame.makerMatches) {
-      if (match.account.toLowerCase() === maker) {
-        this.fillDetails.set(`${frame.tradeEventId}|${match.orderId}`, { collateralRaw: undefined, feeRaw: 0, role: 'maker' });
+    for (const orderId of hints.orderIds) {
+      const slug = marketOfOrder({ orderId });
+      if (slug !== null) return slug;
+    }
+    return hints.clientOrderId === null ? null : marketOfOrder({ clientOrderId: hints.clientOrderId });
+  }
+
+  /**
+   * Order events lost or unreadable (src/app/order-event-adapter.ts): the market's orders are re-read and the ledger
+   * caught up at once (src/orders/order-stream-watch.ts), every market's when the market is unknown. A market this bot
+   * does not trade is none of its business.
+   */
+  private orderEventGap(slug: string | null, reason: string, cause: 'unreadable' | 'unattributable'): void {
+    const watch = this.orderStreamWatch;
+    if (slug !== null && !this.infos.has(slug)) {
+      this.log.debug({ market: slug, reason }, 'order event of a market this bot does not trade ignored');
+      return;
+    }
+    this.metrics.orderEventGap(cause);
+    const slugs = slug === null ? [...this.infos.keys()] : [slug];
+    this.log.warn({ market: slug, reason, resync: slugs }, 'order event lost or unreadable: resyncing and catching the ledger up');
+    if (!watch || this.stopping) return;
+    for (const market of slugs) watch.reportGap(market, reason);
+  }
+
+  /** The venue refused (or accepted again) the socket's authentication. */
+  private feedAuthChanged(state: FeedAuthState, message: string | null): void {
+    if (state === 'failed') {
+      this.log.error({ message }, 'feed authentication refused: no order events can arrive; every market halted and its orders canceled');
+      for (const slug of this.infos.keys()) {
+        this.metrics.riskBlocked(slug, 'feed-auth');
+        void this.executor?.submit(slug, []);
       }
+      return;
     }
+    this.log.warn('feed authenticated again: quoting resumes');
+    for (const slug of this.infos.keys()) this.runner?.trigger(slug, false);
+  }
+
+  private rememberFillDetail(key: string, detail: FillDetail): void {
+    this.fillDetails.set(key, detail);
     if (this.fillDetails.size > 10_000) {
       const oldest = this.fillDetails.keys().next().value;
       if (oldest !== undefined) this.fillDetails.delete(oldest);
@@ -588,26 +767,9 @@ export class Bot {
       return;
     }
     const detail = this.fillDetails.get(`${fill.tradeEventId.split('/')[0]}|${fill.orderId}`);
-    if (fill.state === 'failed') {
-      ledger.failFill({ tradeEventId: fill.tradeEventId, orderId: fill.orderId }, { reason: 'settlement failed', atMs: fill.atMs });
-      return;
-    }
-    const outcome = ledger.recordFill({
-      tradeEventId: fill.tradeEventId,
-      orderId: fill.orderId,
-      clientOrderId: fill.clientOrderId,
-      marketSlug: fill.marketSlug,
-      token: fill.token,
-      tokenId: fill.tokenId,
-      side: fill.side,
-      priceTicks: fill.priceTicks,
-      sizeRaw: fill.sizeRaw,
-      ...(detail?.collateralRaw === undefined ? {} : { collateralRaw: detail.collateralRaw }),
-      feeRaw: detail?.feeRaw ?? 0,
-      role: detail?.role ?? 'maker',
-      state: fill.state,
-      atMs: fill.atMs,
-    });
+    // Fee in USDC → fee; fee in contracts → fee at its value and the contracts removed (src/app/fill-booking.ts).
+    const outcome = bookFill(ledger, { ...fill, orderId: fill.orderId }, detail);
+    if (outcome === 'failed') return;
     if (outcome === 'inserted') {
       const notional = collateralRaw(fill.sizeRaw, fill.priceTicks, fill.side);
       this.counters.fills += 1;
@@ -627,6 +789,7 @@ export class Bot {
 
   private recordOrder(order: TrackedOrder, previous: TrackedOrder | null): void {
     if (previous !== null) this.rememberDeparted(order, previous);
+    if (order.state === 'rejected' && previous !== null && previous.state !== 'rejected' && order.reason === INSUFFICIENT_BALANCE) this.noteShortfall(order);
     if (previous !== null && previous.state !== order.state) {
       const accepted = order.state === 'live' || order.state === 'partially-filled' || order.state === 'filled';
       if (accepted && (previous.state === 'pending-new' || previous.state === 'unknown')) this.metrics.orderPlaced(order.marketSlug, order.side);
@@ -705,6 +868,20 @@ export class Bot {
     return [...open, ...(this.departedOwn.get(slug) ?? [])];
   }
 
+  /**
+   * The venue refused a placement for want of balance: the account's USDC or tokens are shared with other bots, so
+   * this is a normal outcome, counted, and the refused side leaves the bot's funding until the balances are read
+   * again (no retry of the same order: funding quotes the other way, or not at all).
+   */
+  private noteShortfall(order: TrackedOrder): void {
+    this.metrics.riskBlocked(order.marketSlug, INSUFFICIENT_BALANCE);
+    if (!this.shortfalls.note({ marketSlug: order.marketSlug, tokenId: order.tokenId, side: order.side })) return;
+    this.log.info(
+      { market: order.marketSlug, token: order.token, side: order.side, clientOrderId: order.clientOrderId },
+      `placement refused for insufficient ${order.side === 'BUY' ? 'collateral' : 'tokens'} (shared by the account's bots): that side is not quoted until balances are read again`,
+    );
+  }
+
   /** Collateral the bot may use: the notional budget less the cost of what it holds. */
   private balances(): Balances {
     const ledger = this.ledger;
@@ -713,11 +890,16 @@ export class Bot {
     if (ledger) {
       for (const balance of ledger.tokenBalances()) {
         const tokenId = ledger.tokenIdFor(balance.marketSlug, balance.token);
-        if (tokenId !== null) tokens.set(tokenId, Math.max(0, balance.balanceRaw));
+        if (tokenId !== null) tokens.set(tokenId, this.shortfalls.tokenShort(tokenId) ? 0 : Math.max(0, balance.balanceRaw));
       }
       for (const slug of this.infos.keys()) positionCost += this.positionCostRaw(slug);
     }
-    return { collateralRaw: Math.max(0, this.config.risk.maxNotionalRaw - positionCost), tokensRaw: tokens };
+    const budgetRaw = Math.max(0, this.config.risk.maxNotionalRaw - positionCost);
+    if (!this.shortfalls.collateralShort()) return { collateralRaw: budgetRaw, tokensRaw: tokens };
+    // Short of USDC: no BUY beyond what the bot's resting BUYs already lock.
+    let lockedRaw = 0;
+    for (const order of this.openOrders()) if (order.side === 'BUY') lockedRaw += collateralRaw(order.remainingRaw, order.priceTicks, 'BUY');
+    return { collateralRaw: Math.min(budgetRaw, lockedRaw), tokensRaw: tokens };
   }
 
   private positionCostRaw(slug: string): number {
@@ -770,7 +952,8 @@ export class Bot {
       },
       nowMs: this.scheduler.now(),
       killSwitchTripped: this.killSwitch?.status().tripped ?? false,
-      stale: this.staleGuard?.isHalted(slug) ?? false,
+      // A feed whose authentication the venue refused carries no order events: halted like a stale one.
+      stale: (this.staleGuard?.isHalted(slug) ?? false) || this.feed?.authState() === 'failed',
       committedBuysRaw: this.committedBuysRaw,
     });
     for (const adjustment of outcome.funding) if (adjustment.action === 'dropped') this.metrics.riskBlocked(slug, `funding-${adjustment.reason}`);

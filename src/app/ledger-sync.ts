@@ -19,6 +19,12 @@
  *   moves the balance, so it waits for the same verdict on two consecutive checks, like any other repair. The
  *   feed-gap repair has no balances, so it never settles them.
  *
+ * - Several bots on one account (`markets.exclusive: false`, the default): `GET /portfolio/positions` is the whole
+ *   account's, so it is only reported (`onAccount`: a metric, and the snapshot `report --account` reads); the ledger
+ *   is compared with the venue through this bot's own orders' filled sizes alone and never adjusted from balances
+ *   another process may have made. With `exclusive: true` the balances of the bot's markets are compared and
+ *   repaired as above. After `close()` (shutdown) no pass writes to the ledger.
+ *
  * Owns: nothing but the schedule; the comparison and repair rules are the ledger's (src/ledger/reconcile.ts).
  */
 import type { Logger } from 'pino';
@@ -47,6 +53,14 @@ export interface LedgerSyncOptions {
   readonly recentWindowMs?: number;
   /** A fill provisional this long is settled from the venue's balances (default: the ledger's, 5 min). */
   readonly staleProvisionalMs?: number;
+  /**
+   * The bot alone trades its markets on this account (`markets.exclusive`): the account's balances of those markets
+   * are this bot's, compared and repaired. Default false: other bots of the account hold tokens too, so balances are
+   * only reported (`onAccount`) and the ledger is compared with the venue by the bot's own orders only.
+   */
+  readonly exclusive?: boolean;
+  /** Every read of the account's balances (whole account, every market listed), for reporting. */
+  readonly onAccount?: (positions: readonly VenuePosition[]) => void;
 }
 
 const STATUS_BATCH = 50;
@@ -61,17 +75,26 @@ export class LedgerSync {
   private previous = new Set<string>();
   /** Stale verdicts left undecided by the previous check: a 'failed' one seen again is acted on. */
   private previousStale = new Set<string>();
+  /** Set by `close()` (the bot's shutdown): a pass whose venue reads come back later writes nothing. */
+  private closed = false;
 
   constructor(private readonly options: LedgerSyncOptions) {}
 
+  /** No pass touches the ledger after this (the ledger is about to be closed); passes in flight end quietly. */
+  close(): void {
+    this.closed = true;
+  }
+
   /** Start-up catch-up: compare and repair at once. Returns the number of repair actions. */
   async catchUp(): Promise<number> {
-    const view = await this.venueView(true);
+    const read = await this.venueView(true);
     // Statuses and positions are two reads, and the previous run's orders still rest: one that fills between them
     // makes the positions disagree with the orders, and adjusting a position to that would count the fill twice once
     // its order's fill is caught up. The statuses are read again after the positions; if any moved, only the orders
     // are repaired now (the periodic check, with its two sightings, takes care of the positions).
-    const again = await this.readOrderFills(view.orders.map((o) => ({ orderId: o.orderId })), false);
+    const again = await this.readOrderFills(read.orders.map((o) => ({ orderId: o.orderId })), false);
+    if (this.closed) return 0;
+    const view = this.scoped(read);
     const moved = again.some((o) => view.orders.find((p) => p.orderId === o.orderId)?.filledRaw !== o.filledRaw);
     if (moved) this.options.log.info('orders filled during the start-up catch-up: positions are left to the periodic check');
     const result = repairLedger(this.options.ledger, moved ? { orders: again } : view, { atMs: this.options.now(), ...this.staleOption() });
@@ -87,8 +110,38 @@ export class LedgerSync {
    * arrives, whereas a position adjustment made while fills stream in could count a fill twice — positions stay
    * with the periodic check and its two-sightings rule.
    */
-  async afterGap(): Promise<number> {
+  afterGap(): Promise<number> {
+    // Several markets' gaps at once (an unattributable order event resyncs every market) share one read: a call
+    // while one runs gets one more run after it (its reads may predate the lost event), shared by every such call.
+    if (this.gapNext !== null) return this.gapNext;
+    const running = this.gapRunning;
+    if (running === null) return this.startGapRun();
+    const next = running.then(
+      () => undefined,
+      () => undefined,
+    ).then(() => {
+      this.gapNext = null;
+      return this.startGapRun();
+    });
+    this.gapNext = next;
+    return next;
+  }
+
+  private gapRunning: Promise<number> | null = null;
+  private gapNext: Promise<number> | null = null;
+
+  private startGapRun(): Promise<number> {
+    const run = this.afterGapOnce().finally(() => {
+      if (this.gapRunning === run) this.gapRunning = null;
+    });
+    this.gapRunning = run;
+    return run;
+  }
+
+  private async afterGapOnce(): Promise<number> {
+    if (this.closed) return 0;
     const view = await this.venueView(false, false);
+    if (this.closed) return 0;
     const result = repairLedger(this.options.ledger, view, { atMs: this.options.now() });
     for (const action of result.actions) this.options.log.warn({ action }, 'ledger caught up from the venue after a feed gap');
     for (const mismatch of result.remaining) this.options.log.error({ mismatch }, 'ledger mismatch left unrepaired');
@@ -101,7 +154,10 @@ export class LedgerSync {
    * mismatch and repair the ones that persisted since the previous check.
    */
   async check(): Promise<{ mismatches: number; repaired: number }> {
-    const view = await this.venueView(false);
+    if (this.closed) return { mismatches: 0, repaired: 0 };
+    const read = await this.venueView(false);
+    if (this.closed) return { mismatches: 0, repaired: 0 };
+    const view = this.scoped(read);
     const seenStale = this.previousStale;
     const failStale = (key: StaleProvisional) => seenStale.has(staleSighting(key));
     const stale = settleStaleProvisional(this.options.ledger, view, { atMs: this.options.now(), failStale, ...this.staleOption() });
@@ -131,6 +187,18 @@ export class LedgerSync {
     // First sightings wait for the next check.
     this.previous = new Set([...keys].filter((key) => !seenBefore.has(key)));
     return { mismatches: mismatches.length, repaired: stale.actions.length + result.actions.length };
+  }
+
+  /**
+   * The positions answer is the whole ACCOUNT's, and other bots may share the account: it is reported on every read
+   * (`onAccount`), and compared with (and repaired into) this ledger only when the bot owns its markets alone
+   * (`exclusive`), and then for those markets only. Otherwise the ledger is checked by its own orders' fills alone.
+   */
+  private scoped(view: VenueView): VenueView {
+    if (view.positions === undefined) return view;
+    this.options.onAccount?.(view.positions);
+    if (this.options.exclusive !== true) return { orders: view.orders };
+    return { ...view, positions: view.positions.filter((p) => this.options.markets.has(p.marketSlug)), positionsComplete: false };
   }
 
   private staleOption(): { staleProvisionalMs?: number } {
@@ -171,7 +239,7 @@ export class LedgerSync {
       const results = await this.options.api.getOrderStatuses(chunk);
       for (const result of results) {
         const lookup = chunk[result.index];
-        if (settle && lookup !== undefined) this.settleOrderRecord(lookup, result);
+        if (settle && lookup !== undefined && !this.closed) this.settleOrderRecord(lookup, result);
         const order = result.data?.order;
         if (result.status !== 'found' || !order || order.originalSizeRaw === null || order.remainingSizeRaw === null) continue;
         orders.push({
@@ -203,7 +271,7 @@ export class LedgerSync {
     if (!withPositions) return { orders };
     const positions: VenuePosition[] = [];
     for (const position of await api.getPositions()) {
-      // Every market the venue lists (the ledger takes the list as complete), token ids where this bot knows them.
+      // Every market the venue lists with balances (`clob` and `group` lists), token ids where this bot knows them.
       const tokens = this.options.markets.get(position.marketSlug);
       positions.push({
         marketSlug: position.marketSlug,
@@ -212,10 +280,12 @@ export class LedgerSync {
         ...(tokens ? { yesTokenId: tokens.yes, noTokenId: tokens.no } : {}),
       });
     }
-    // Markets the bot trades that the venue did not list hold nothing there.
-    for (const [slug, tokens] of this.options.markets) {
-      if (!positions.some((p) => p.marketSlug === slug)) positions.push({ marketSlug: slug, yesRaw: 0, noRaw: 0, yesTokenId: tokens.yes, noTokenId: tokens.no });
-    }
-    return { orders, positions };
+    // A market the answer lists nowhere is no evidence of a balance of 0 (the venue has several lists): it is
+    // reported, and neither compared nor repaired (positionsComplete: false).
+    if (this.closed) return { orders }; // shutdown closed the ledger while the read was in flight
+    const listed = new Set(positions.map((p) => p.marketSlug));
+    const held = ledger.tokenBalances().filter((b) => b.balanceRaw !== 0 && !listed.has(b.marketSlug));
+    if (held.length > 0) this.options.log.warn({ balances: held }, 'positions answer lists no balance for markets the ledger holds: no evidence, not compared');
+    return { orders, positions, positionsComplete: false };
   }
 }

@@ -11,7 +11,7 @@
  */
 import type { Logger } from 'pino';
 import type { MarketsConfig } from '../config/types.js';
-import type { ExchangeApi } from '../exchange/api.js';
+import { MAX_ACTIVE_MARKETS_LIMIT, type ExchangeApi } from '../exchange/api.js';
 import { ExchangeHttpError } from '../exchange/errors.js';
 import { normalizeRewardSettings, type Market } from '../exchange/wire.js';
 import type { PriceBand } from '../config/types.js';
@@ -31,8 +31,9 @@ export function isTradable(market: Market): boolean {
   return market.venue !== null && market.tokens !== null && !market.resolved && !market.expired;
 }
 
-const LISTING_PAGE_SIZE = 100;
-const LISTING_MAX_PAGES = 20;
+/** The venue's largest `limit` (25, the official client's ActiveMarketsParams). */
+const LISTING_PAGE_SIZE = MAX_ACTIVE_MARKETS_LIMIT;
+const LISTING_MAX_PAGES = 80;
 
 /**
  * Every active market, each once. The venue's largest page size is not published (a short page does not prove

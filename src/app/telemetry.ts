@@ -41,6 +41,7 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
   const synced = new Set<string>();
   const rejectedBooks = new Set<string>();
   let connectsSeen = 0;
+  let sharedFallback = false;
   return {
     http: {
       onRequestEnd: (endpoint, status, ms) => {
@@ -54,6 +55,13 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
       onInvalidAnswer: (endpoint) => metrics.invalidAnswer(endpoint),
       onQueueDepth: (depth) => metrics.limiterQueueDepth(depth),
       onQueueWait: (_priority, ms) => metrics.limiterWaited(ms),
+      // The shared (Redis) limiter: every entry into its fallback share is logged and counted; the return too.
+      onSharedLimitState: (state) => {
+        if (state.mode === 'fallback' && !sharedFallback) log.warn({ reason: state.reason }, 'shared rate limiter: redis unreachable, using the fallback share');
+        if (state.mode === 'shared' && sharedFallback) log.info('shared rate limiter: redis reachable again, shared limit restored');
+        if ((state.mode === 'fallback') !== sharedFallback) metrics.sharedLimiterFallback(state.mode === 'fallback');
+        sharedFallback = state.mode === 'fallback';
+      },
     },
     feed: {
       onStateChange: (state) => {
@@ -100,6 +108,7 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
       onIllegalTransition: (error) => log.warn({ err: error.message }, 'illegal order transition ignored'),
       onRequestError: (operation, slug, error) => log.warn({ operation, market: slug, err: error instanceof Error ? error.message : String(error) }, 'venue request failed'),
       onStrayOrder: (slug, orderId, reason) => log.warn({ market: slug, orderId, reason }, 'stray order of the bot found; canceling'),
+      onCancelReplaceUnsupported: () => metrics.venueAnomaly('cancel_replace_unsupported'),
     },
     mode: {
       onModeChange: (change) => {
@@ -107,6 +116,14 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
         log.warn({ from: change.from, to: change.to, resumeAt: change.resumeAtMs === null ? null : new Date(change.resumeAtMs).toISOString(), source: change.source }, 'trading mode changed');
       },
       onPollError: (error) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'maintenance poll failed'),
+      onUnknownMode: (raw, first) => {
+        metrics.venueAnomaly('unknown_trading_mode');
+        if (first) log.warn({ mode: raw }, 'unknown trading mode from the venue: treated as cancel_only');
+      },
+      onHold: (action, reason) => {
+        if (reason === 'unexplained-425') metrics.venueAnomaly('maintenance_block_425');
+        log.warn({ action, reason }, 'venue refused; held until the trading mode allows');
+      },
     },
     ledger: {
       onMismatch: (mismatch) => {

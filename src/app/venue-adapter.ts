@@ -4,8 +4,9 @@
  * Owns: the mapping of the client's typed errors onto the port's error contract, and of wire answers onto the
  * port's venue-neutral values. Invariants: a placement whose answer never came is OutcomeUnknownError (never a
  * rejection); a 409 is DuplicateClientOrderIdError ("already accepted"); a 425 trading-mode body is
- * TradingModeError; a fill is reported only when its price is exact on the tick grid (otherwise the settlement
- * frame, which carries exact amounts, reports it).
+ * TradingModeError; a size or status the venue left out (the official client's CreatedOrder has neither) is
+ * unknown: never read as 0 or as terminal. A taker fill in a placement or lookup answer (`execution.totalsRaw`) is
+ * reported at its gross contracts (what the order matched) and its exact collateral and fee go to `onTakerFill`.
  */
 import type { ExchangeApi } from '../exchange/api.js';
 import {
@@ -18,11 +19,14 @@ import {
   TradingModeError as ClientTradingModeError,
   isDuplicateOrderError,
 } from '../exchange/errors.js';
-import type { OrderSigner, SigningMarket } from '../exchange/signer.js';
-import { tradingModeOf, type BatchCancelResult, type PlacementResult, type UserOrder } from '../exchange/wire.js';
+import type { OrderSigner, SignedOrder, SigningMarket } from '../exchange/signer.js';
+import type { CancelReplaceOutcome } from '../exchange/cancel-replace-wire.js';
+import { isKnownTradingMode, tradingModeOf, type BatchCancelResult, type MaintenanceStatus as WireMaintenanceStatus, type PlacementResult, type UserOrder } from '../exchange/wire.js';
 import { TICKS_PER_UNIT } from '../core/units.js';
 import {
+  CancelReplaceUnsupportedError,
   DuplicateClientOrderIdError,
+  MaintenanceBlockError,
   OrderRejectedError,
   OutcomeUnknownError,
   PlacementWithheldError,
@@ -30,6 +34,8 @@ import {
   TradingModeError,
   VenueRequestError,
   type CancelFailureReason,
+  type CancelReplaceBatch,
+  type CancelReplaceItemResult,
   type CancelResult,
   type MaintenanceStatus,
   type PlaceRequest,
@@ -53,6 +59,25 @@ export interface VenueAdapterOptions {
   readonly recvWindowMs: number | null;
   /** A placement's smallest accepted size (raw) per market, or undefined for one size step. */
   readonly minSizeRaw?: (marketSlug: string) => number | undefined;
+  /**
+   * Called with the exact economics of each taker fill an answer reports, before the fill itself is returned (so a
+   * ledger keyed by (tradeEventId, orderId) can book its collateral and fee, whichever source reports it first).
+   */
+  readonly onTakerFill?: (detail: TakerFillDetail) => void;
+}
+
+/** A taker fill's economics from `execution.totalsRaw` (raw integers). */
+export interface TakerFillDetail {
+  readonly tradeEventId: string;
+  readonly orderId: string;
+  /** Contracts matched (gross), as reported in the fill. */
+  readonly sizeRaw: number;
+  /** USDC paid (BUY) or received (SELL) before the fee: `usdGross`. */
+  readonly collateralRaw: number;
+  /** Fee taken in USDC (`usdFee`). */
+  readonly feeUsdRaw: number;
+  /** Fee taken in contracts (`contractsFee`): the shares received are `sizeRaw − feeContractsRaw`. */
+  readonly feeContractsRaw: number;
 }
 
 const CANCEL_REASONS: readonly (readonly [RegExp, CancelFailureReason])[] = [
@@ -76,22 +101,49 @@ function settlementOf(status: string | null): SettlementState {
   return 'provisional';
 }
 
-/**
- * The fill a placement (or a status lookup) reports for this order as taker: total contracts and collateral of the
- * execution. Reported only when the average price lies exactly on a tick; otherwise the SETTLEMENT frame, with
- * exact amounts, is the source.
- */
-export function fillsOfExecution(result: PlacementResult): VenueFill[] {
-  const execution = result.execution;
-  if (!execution?.tradeEventId) return [];
-  const contracts = execution.totalsRaw['contracts'];
-  const collateral = execution.totalsRaw['collateral'];
-  if (contracts === undefined || collateral === undefined || contracts <= 0) return [];
-  const scaled = collateral * TICKS_PER_UNIT;
-  if (scaled % contracts !== 0) return [];
-  return [{ tradeEventId: execution.tradeEventId, sizeRaw: contracts, priceTicks: scaled / contracts, settlement: settlementOf(execution.settlementStatus) }];
+/** A taker fill of an answer: the fill as the order saw it, and its exact economics. */
+export interface ExecutionFill {
+  readonly fill: VenueFill;
+  readonly detail: TakerFillDetail;
 }
 
+/**
+ * The fill a placement (or a status lookup) reports for this order as taker, from `execution.totalsRaw` (typed by
+ * the official client as {contractsGross, contractsNet, contractsFee, usdGross, usdNet, usdFee}): the gross
+ * contracts matched at the average price usdGross / contractsGross (rounded to the nearest tick when a sweep put it
+ * off the grid, as the settlement frame's is; the exact collateral is in `detail`). None without a trade event id
+ * (nothing to key it by: the settlement frame reports it) or without the gross totals.
+ */
+export function executionFill(result: PlacementResult): ExecutionFill | null {
+  const execution = result.execution;
+  const totals = execution?.totals;
+  if (!execution?.tradeEventId || !totals) return null;
+  const contracts = totals.contractsGross;
+  const collateral = totals.usdGross;
+  if (contracts === null || collateral === null || contracts <= 0) return null;
+  const priceTicks = Math.min(TICKS_PER_UNIT - 1, Math.max(1, Math.round((collateral * TICKS_PER_UNIT) / contracts)));
+  return {
+    fill: { tradeEventId: execution.tradeEventId, sizeRaw: contracts, priceTicks, settlement: settlementOf(execution.settlementStatus) },
+    detail: {
+      tradeEventId: execution.tradeEventId,
+      orderId: result.orderId,
+      sizeRaw: contracts,
+      collateralRaw: collateral,
+      feeUsdRaw: totals.usdFee ?? 0,
+      feeContractsRaw: totals.contractsFee ?? 0,
+    },
+  };
+}
+
+export function fillsOfExecution(result: PlacementResult): VenueFill[] {
+  const found = executionFill(result);
+  return found === null ? [] : [found.fill];
+}
+
+/**
+ * The venue's status → the port's. A missing status is not terminal on that evidence alone: the order rests unless
+ * the venue said its remaining size is 0.
+ */
 function venueStatus(status: string | null, remainingRaw: number | null): VenueOrderStatus {
   const upper = status?.toUpperCase();
   if (upper === 'LIVE' || upper === 'MATCHED' || upper === 'CANCELED' || upper === 'UNMATCHED') return upper;
@@ -118,30 +170,80 @@ export class VenueAdapter implements VenuePort {
     }
     let result: PlacementResult;
     try {
-      const minSizeRaw = this.options.minSizeRaw?.(request.marketSlug);
-      const signed = await this.options.signer.createOrder({
-        market,
-        tokenId: request.tokenId,
-        side: request.side,
-        orderType: request.orderType,
-        priceTicks: request.priceTicks,
-        sizeRaw: request.sizeRaw,
-        postOnly: request.postOnly,
-        clientOrderId: request.clientOrderId,
-        ...(minSizeRaw === undefined ? {} : { minSizeRaw }),
-        ...(this.options.recvWindowMs === null ? {} : { recvWindowMs: this.options.recvWindowMs }),
-      });
+      const signed = await this.sign(market, request);
       result = await this.options.api.placeOrder(signed, request.beforeSend ? { beforeSend: request.beforeSend } : {});
     } catch (error) {
       if (isDuplicateOrderError(error)) throw new DuplicateClientOrderIdError(request.clientOrderId);
       throw mapError('placeOrder', error);
     }
-    const remainingRaw = result.order.remainingSizeRaw ?? request.sizeRaw;
+    return this.placeResultOf(result, request.sizeRaw);
+  }
+
+  /**
+   * POST /orders/cancel-replace/batch. A 404 for the endpoint is CancelReplaceUnsupportedError (the venue does not
+   * offer it: nothing took effect); every other failure of the whole request maps as for a cancel (mapError).
+   */
+  async cancelReplace(batch: CancelReplaceBatch): Promise<readonly CancelReplaceItemResult[]> {
+    const market = this.options.markets.get(batch.marketSlug);
+    if (!market) throw new VenueRequestError('cancelReplace', null, `market ${batch.marketSlug} is not configured`);
+    let outcomes: readonly CancelReplaceOutcome[];
+    try {
+      const operations = await Promise.all(
+        batch.items.map(async (item) => ({ cancel: { orderId: item.cancelOrderId }, order: await this.sign(market, item.place), mode: batch.mode })),
+      );
+      outcomes = await this.options.api.cancelReplaceBatch(operations, batch.beforeSend ? { beforeSend: batch.beforeSend } : {});
+    } catch (error) {
+      if (error instanceof ExchangeHttpError && error.status === 404) throw new CancelReplaceUnsupportedError(error.message);
+      throw mapError('cancelReplace', error);
+    }
+    return batch.items.map((item, index): CancelReplaceItemResult => {
+      const outcome = outcomes[index];
+      const cancel = outcome?.cancel;
+      const replacement = outcome?.replacement;
+      return {
+        cancelOrderId: item.cancelOrderId,
+        cancel: cancel === undefined ? { status: 'UNKNOWN', reason: 'no result' } : { status: cancel.status, reason: cancel.status === 'SUCCESS' ? null : errorText(cancel.error) },
+        replacement:
+          replacement === undefined
+            ? { status: 'UNKNOWN', clientOrderId: item.place.clientOrderId, placed: null, reason: 'no result' }
+            : replacement.status === 'SUCCESS'
+              ? { status: 'SUCCESS', clientOrderId: item.place.clientOrderId, placed: this.placeResultOf(replacement.placement, item.place.sizeRaw), reason: null }
+              : {
+                  status: replacement.status,
+                  clientOrderId: item.place.clientOrderId,
+                  placed: null,
+                  reason: replacement.status === 'NOT_ATTEMPTED' ? null : errorText(replacement.error),
+                },
+      };
+    });
+  }
+
+  private async sign(market: SigningMarket, request: Omit<PlaceRequest, 'beforeSend'>): Promise<SignedOrder> {
+    const minSizeRaw = this.options.minSizeRaw?.(request.marketSlug);
+    const orderType = request.orderType;
+    if (orderType === 'FOK') throw new OrderRejectedError('invalid-order', `orderType FOK is not supported by the venue adapter (clientOrderId ${request.clientOrderId})`);
+    return this.options.signer.createOrder({
+      market,
+      tokenId: request.tokenId,
+      side: request.side,
+      orderType,
+      priceTicks: request.priceTicks,
+      sizeRaw: request.sizeRaw,
+      postOnly: request.postOnly,
+      clientOrderId: request.clientOrderId,
+      ...(minSizeRaw === undefined ? {} : { minSizeRaw }),
+      ...(this.options.recvWindowMs === null ? {} : { recvWindowMs: this.options.recvWindowMs }),
+    });
+  }
+
+  private placeResultOf(result: PlacementResult, sizeRaw: number): PlaceResult {
+    // An absent remaining size is unknown: report the full size (no news; fills in the answer lower it).
+    const remainingRaw = result.order.remainingSizeRaw ?? sizeRaw;
     return {
       orderId: result.orderId,
       status: venueStatus(result.order.status, result.order.remainingSizeRaw),
       remainingRaw,
-      fills: fillsOfExecution(result),
+      fills: this.takerFills(result),
       reason: result.execution?.reason ?? null,
     };
   }
@@ -175,7 +277,7 @@ export class VenueAdapter implements VenuePort {
       if (!answer || answer.status === 'not_found') return { query, outcome: 'not_found' };
       if (answer.status === 'invalid' || !answer.data) return { query, outcome: 'invalid', message: `status lookup ${answer.status}` };
       const snapshot = this.snapshotOfPlacement(answer.data, answer.clientOrderId);
-      return snapshot ? { query, outcome: 'found', order: snapshot } : { query, outcome: 'invalid', message: 'order of an unknown market' };
+      return typeof snapshot === 'string' ? { query, outcome: 'invalid', message: snapshot } : { query, outcome: 'found', order: snapshot };
     });
   }
 
@@ -190,19 +292,32 @@ export class VenueAdapter implements VenuePort {
 
   async maintenanceStatus(): Promise<MaintenanceStatus> {
     try {
-      const status = await this.options.api.getMaintenanceStatus();
-      return { mode: status.mode, resumeAtMs: status.resumeAtMs };
+      return portMaintenanceOf(await this.options.api.getMaintenanceStatus());
     } catch (error) {
       throw mapError('maintenanceStatus', error);
     }
   }
 
-  private snapshotOfPlacement(result: PlacementResult, clientOrderId: string | null): VenueOrderSnapshot | null {
+  private takerFills(result: PlacementResult): VenueFill[] {
+    const found = executionFill(result);
+    if (found === null) return [];
+    this.options.onTakerFill?.(found.detail);
+    return [found.fill];
+  }
+
+  /**
+   * A lookup's order → a snapshot. Sizes the answer left out (the official client's CreatedOrder carries neither
+   * originalSize nor remainingSize) are unknown, never 0: the size comes from the signed amounts, and the remaining
+   * size is then reported as that full size, which tells the order record nothing new (it only ever lowers its
+   * remaining size) — the tracked value stands. Without any size the order cannot be read: the reason is returned.
+   */
+  private snapshotOfPlacement(result: PlacementResult, clientOrderId: string | null): VenueOrderSnapshot | string {
     const order = result.order;
     const slug = order.tokenId ? this.slugByToken.get(order.tokenId) : undefined;
-    if (!slug || !order.tokenId || !order.side || order.priceTicks === null) return null;
-    const sizeRaw = order.originalSizeRaw ?? order.remainingSizeRaw ?? 0;
-    const remainingRaw = order.remainingSizeRaw ?? 0;
+    if (!slug || !order.tokenId || !order.side || order.priceTicks === null) return 'order of an unknown market';
+    const sizeRaw = order.sizeRaw ?? order.remainingSizeRaw;
+    if (sizeRaw === null) return 'order without a size (no originalSize, no readable amounts)';
+    const remainingRaw = order.remainingSizeRaw ?? sizeRaw;
     return {
       orderId: result.orderId,
       clientOrderId: order.clientOrderId ?? clientOrderId,
@@ -213,10 +328,14 @@ export class VenueAdapter implements VenuePort {
       sizeRaw,
       remainingRaw,
       status: venueStatus(order.status, order.remainingSizeRaw),
-      createdAtMs: 0,
-      fills: fillsOfExecution(result),
+      createdAtMs: order.createdAtMs ?? 0,
+      fills: this.takerFills(result),
     };
   }
+}
+
+function errorText(error: { readonly code: string; readonly message: string } | null): string {
+  return error === null ? 'no reason given' : `${error.code}: ${error.message}`;
 }
 
 export function snapshotOfUserOrder(marketSlug: string, order: UserOrder): VenueOrderSnapshot {
@@ -246,6 +365,12 @@ function toCancelResult(result: BatchCancelResult): CancelResult {
   };
 }
 
+/** The wire's maintenance status → the port's: the folded mode, and the mode strings it did not know (to report). */
+export function portMaintenanceOf(status: WireMaintenanceStatus): MaintenanceStatus {
+  const unknownModes = status.active.flatMap((w) => (isKnownTradingMode(w.mode) ? [] : [w.mode ?? '(missing)']));
+  return { mode: status.mode, resumeAtMs: status.resumeAtMs, ...(unknownModes.length > 0 ? { unknownModes } : {}) };
+}
+
 /** Operations that change nothing on the venue: whatever went wrong, nothing took effect. */
 const READ_OPERATIONS: ReadonlySet<VenueOperation> = new Set<VenueOperation>(['statusBatch', 'listLiveOrders', 'maintenanceStatus']);
 
@@ -256,7 +381,11 @@ const READ_OPERATIONS: ReadonlySet<VenueOperation> = new Set<VenueOperation>(['s
  */
 export function mapError(operation: VenueOperation, error: unknown): Error {
   if (error instanceof PlacementWithheldError) return error;
-  if (error instanceof ClientTradingModeError) return new TradingModeError(operation, tradingModeOf(error.mode), error.resumeAtMs);
+  if (error instanceof ClientTradingModeError) {
+    return new TradingModeError(operation, tradingModeOf(error.mode), error.resumeAtMs, isKnownTradingMode(error.mode) ? null : error.mode);
+  }
+  // A 425 without the trading-mode body that the transport did not re-stamp: a maintenance block (nothing took effect).
+  if (error instanceof ExchangeHttpError && error.status === 425) return new MaintenanceBlockError(operation, error.message);
   if (error instanceof ClientRateLimitedError) return new RateLimitedError(operation, error.retryAfterMs);
   if (error instanceof OrderBuildError || error instanceof RequestInputError) {
     return operation === 'placeOrder' ? new OrderRejectedError('invalid-order', error.message) : new VenueRequestError(operation, null, error.message);

@@ -17,6 +17,14 @@
  * - A probe that finds the local book different applies the REST book at once (resync). If no feed frame
  *   for that market follows within `frozenConfirmMs` while the feed claims to be connected, the feed is
  *   frozen: counted, logged, and the feed is asked to reconnect (which resyncs every market).
+ * - Socket units (`units`, src/book/size-units.ts): while the unit of the feed's book sizes is unsettled, the feed's
+ *   frames come read both ways (`onUnsettledBook`) and are never applied; each is compared with the market's latest
+ *   REST book (and each REST answer with the latest such frame) until one reading equals it level for level, which
+ *   settles the unit for every market; a frame that matches neither starts a REST sync (at most one per watchdog
+ *   interval). Until then every market with a non-empty book is stale (`units-unsettled`): nothing is quoted on a
+ *   book of unknown unit (an empty book has no sizes to misread, and its market runs on REST meanwhile).
+ * - A snapshot whose `tokenId` is not the market's YES token (`yesTokenOf`) is rejected the same way, from either
+ *   source: counted (`onTokenMismatch`), logged once per market, source and token with both token ids.
  * - A rejected snapshot (crossed, malformed…) leaves the previous book in place, is counted, logged once per
  *   kind, and makes the market stale ('rejected') until a valid snapshot or a matching probe arrives; the
  *   watchdog syncs such a market over REST at its next tick (a rejected frame never supersedes REST).
@@ -28,6 +36,7 @@
  *   into the feed, a timer or a listener.
  */
 import { BookRejectedError, MarketDataConfigError } from './errors.js';
+import { bookUnitFromEvidence, type BookCandidates, type SocketUnits } from './size-units.js';
 import type { BookState } from './book-state.js';
 import { ChangeCoalescer } from './coalescer.js';
 import type { FeedConnectionState, FeedPort } from './feed-port.js';
@@ -60,12 +69,14 @@ export type FetchOutcome = 'applied' | 'confirmed' | 'mismatch' | 'superseded' |
 export type FrameIgnoredReason = 'unsubscribed' | 'before-snapshot';
 
 /** Why a market is stale: see `staleReason` (watchdog.ts), plus a rejected latest snapshot, or removal. */
-export type MarketStaleReason = StaleReason | 'rejected' | 'unsubscribed';
+export type MarketStaleReason = StaleReason | 'rejected' | 'unsubscribed' | 'units-unsettled';
 
 /** Everything an operator would want counted; every hook is optional and must not throw (errors are swallowed). */
 export interface BookStoreObserver {
   onSnapshotApplied?(slug: string, source: SnapshotSource, changed: boolean): void;
   onSnapshotRejected?(slug: string, source: SnapshotSource, error: BookRejectedError): void;
+  /** A snapshot for another token than the market's YES token (also reported as rejected). */
+  onTokenMismatch?(slug: string, source: SnapshotSource, tokenId: string, yesTokenId: string): void;
   onFrameIgnored?(slug: string, reason: FrameIgnoredReason): void;
   onFetch?(slug: string, purpose: FetchPurpose, outcome: FetchOutcome, durationMs: number): void;
   onFrozenFeed?(slug: string): void;
@@ -79,6 +90,13 @@ export interface BookStoreOptions {
    * bot then sends it ahead of placements); otherwise it is a routine check of a fresh book.
    */
   readonly fetchSnapshot: (slug: string, request: { readonly urgent: boolean }) => Promise<BookSnapshot>;
+  /**
+   * The market's YES token id, when known: a snapshot naming another token is rejected. A snapshot without a token
+   * id is accepted (the venue may leave it out).
+   */
+  readonly yesTokenOf?: (slug: string) => string | null;
+  /** The socket's units; while its book-size unit is unsettled, the store settles it from REST (see the header). */
+  readonly units?: SocketUnits;
   /** The live feed. Without one the store runs on REST alone (every market is then probed when quiet). */
   readonly feed?: FeedPort;
   readonly scheduler?: Scheduler;
@@ -140,6 +158,9 @@ interface MarketEntry {
   lastRejectSyncMs: number | null;
   frozenSuspicion: CancelTimer | null;
   reportedReason: MarketStaleReason | null;
+  /** Latest REST book received, and latest feed frame read both ways, while the socket's book unit is unsettled. */
+  lastRest: BookSnapshot | null;
+  unitFrame: BookCandidates | null;
 }
 
 type FetchResult = { readonly ok: true; readonly snapshot: BookSnapshot } | { readonly ok: false; readonly error: unknown; readonly timedOut: boolean };
@@ -197,6 +218,7 @@ export class BookStore {
         feed.onBook((slug, snapshot) => this.handleFeedBook(slug, snapshot)),
         feed.onStateChange((state) => this.handleFeedState(state)),
       );
+      if (feed.onUnsettledBook !== undefined) this.feedSubscriptions.push(feed.onUnsettledBook((slug, candidates) => this.handleUnsettledBook(slug, candidates)));
       this.feedState = feed.connectionState();
       if (this.order.length > 0) feed.setMarkets(this.order);
       if (this.feedState.status === 'connected') this.syncAll();
@@ -348,6 +370,38 @@ export class BookStore {
     this.evaluate(entry);
   }
 
+  /** A feed book frame read both ways while the socket's book-size unit is unsettled. Public like `handleFeedBook`. */
+  handleUnsettledBook(slug: string, candidates: BookCandidates): void {
+    if (this.stopped) return;
+    const entry = this.entries.get(slug);
+    if (entry === undefined) {
+      this.notify(() => this.observer.onFrameIgnored?.(slug, 'unsubscribed'));
+      return;
+    }
+    entry.feedFrames++;
+    this.clearSuspicion(entry);
+    entry.unitFrame = candidates;
+    if (!this.trySettleUnits(entry)) this.syncAfterRejection(entry);
+    this.evaluate(entry);
+  }
+
+  /** Compares the market's latest REST book with its latest unsettled frame; settles the unit on a match. */
+  private trySettleUnits(entry: MarketEntry): boolean {
+    const units = this.options.units;
+    if (units === undefined || units.bookSize() !== null || entry.lastRest === null || entry.unitFrame === null) return false;
+    const found = bookUnitFromEvidence(entry.unitFrame, entry.lastRest);
+    if (found === null) return false;
+    units.settleBookSize(found.unit, { market: entry.slug, ...found.evidence });
+    safeLog(() => this.logger.info({ market: entry.slug, unit: found.unit, ...found.evidence }, 'socket book-size unit settled from the REST book'));
+    for (const other of this.entries.values()) {
+      other.unitFrame = null;
+      other.lastRest = null;
+    }
+    // From now on frames come parsed in the settled unit; the REST books in place are current.
+    this.evaluateAll();
+    return true;
+  }
+
   /** A feed connection-state change. Public for the same reason as `handleFeedBook`. */
   handleFeedState(state: FeedConnectionState): void {
     if (this.stopped) return;
@@ -452,6 +506,10 @@ export class BookStore {
 
   private useSnapshot(entry: MarketEntry, fetch: FetchInFlight, snapshot: BookSnapshot): FetchOutcome {
     this.onceLog.reset(`fetch:${entry.slug}`);
+    if (this.options.units !== undefined && this.options.units.bookSize() === null) {
+      entry.lastRest = snapshot;
+      this.trySettleUnits(entry);
+    }
     if (!entry.book.hasSnapshot) {
       const applied = this.applySnapshot(entry, snapshot, 'rest');
       const held = entry.heldFrame;
@@ -477,6 +535,7 @@ export class BookStore {
   private applySnapshot(entry: MarketEntry, snapshot: BookSnapshot, source: SnapshotSource): boolean {
     let changed: boolean;
     try {
+      this.checkToken(entry, snapshot, source);
       changed = entry.book.apply(snapshot).changed;
     } catch (caught) {
       const error =
@@ -499,6 +558,21 @@ export class BookStore {
     }
     this.notify(() => this.observer.onSnapshotApplied?.(entry.slug, source, changed));
     return true;
+  }
+
+  /** Throws BookRejectedError for a snapshot of another token than the market's YES token. */
+  private checkToken(entry: MarketEntry, snapshot: BookSnapshot, source: SnapshotSource): void {
+    const tokenId = snapshot.tokenId;
+    if (tokenId === undefined || tokenId === null) return;
+    const yesTokenId = this.options.yesTokenOf?.(entry.slug) ?? null;
+    if (yesTokenId === null || tokenId === yesTokenId) return;
+    this.notify(() => this.observer.onTokenMismatch?.(entry.slug, source, tokenId, yesTokenId));
+    this.onceLog.warnOnce(
+      `token:${entry.slug}:${source}:${tokenId}`,
+      { market: entry.slug, source, field: 'tokenId', tokenId, yesTokenId },
+      'order book for another token than the market\'s YES token rejected; keeping the previous book',
+    );
+    throw new BookRejectedError('tokenId', tokenId, `not the market's YES token ${yesTokenId}`);
   }
 
   private suspectFrozen(entry: MarketEntry): void {
@@ -565,6 +639,8 @@ export class BookStore {
   private reasonFor(entry: MarketEntry): MarketStaleReason | null {
     const reason = staleReason(facts(entry), this.feedState, this.scheduler.now(), this.config);
     if (reason !== null) return reason;
+    // A book of unknown unit is not quoted on; an empty one has no sizes to misread.
+    if (this.options.units !== undefined && this.options.units.bookSize() === null && !isEmpty(entry.book.yes)) return 'units-unsettled';
     return entry.invalid ? 'rejected' : null;
   }
 
@@ -625,7 +701,13 @@ function newEntry(slug: string): MarketEntry {
     frozenSuspicion: null,
     // A market starts stale (no snapshot); only the transition to fresh is announced.
     reportedReason: 'no-snapshot',
+    lastRest: null,
+    unitFrame: null,
   };
+}
+
+function isEmpty(book: { readonly bids: readonly unknown[]; readonly asks: readonly unknown[] } | null): boolean {
+  return book === null || book.bids.length + book.asks.length === 0;
 }
 
 function facts(entry: MarketEntry): FreshnessFacts {

@@ -8,6 +8,7 @@
  * reconnect loop, so "down for longer than a grace period" is measurable.
  */
 import type { Unsubscribe } from './listeners.js';
+import type { BookCandidates } from './size-units.js';
 import type { BookSnapshot } from './snapshot.js';
 
 export type FeedStatus = 'connecting' | 'connected' | 'disconnected';
@@ -34,4 +35,6 @@ export interface FeedPort {
   connectionState(): FeedConnectionState;
   onBook(listener: (slug: string, snapshot: BookSnapshot) => void): Unsubscribe;
   onStateChange(listener: (state: FeedConnectionState) => void): Unsubscribe;
+  /** Book frames read both ways while the socket's book-size unit is unsettled (src/book/size-units.ts); optional. */
+  onUnsettledBook?(listener: (slug: string, candidates: BookCandidates) => void): Unsubscribe;
 }

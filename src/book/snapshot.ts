@@ -13,6 +13,11 @@ export interface BookSnapshot {
   readonly bids: readonly Level[];
   readonly asks: readonly Level[];
   readonly adjustedMidpoint?: number | null;
+  /**
+   * The token the venue says the book is for (it sends the market's YES token id); absent or null when not sent. The
+   * book store rejects a book whose token is not the market's YES token (it would invert every quote).
+   */
+  readonly tokenId?: string | null;
 }
 
 /** Where a snapshot came from; used in counters and logs. */

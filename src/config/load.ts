@@ -113,7 +113,8 @@ function normaliseForLookup(data: object): object {
 
 function toConfigIssues(issue: z.core.$ZodIssue, data: unknown): ConfigIssue[] {
   const path = [...issue.path];
-  const redact = path[0] === 'credentials';
+  // A Redis URL may carry a password (rateLimits.shared.redis): never echoed either.
+  const redact = path[0] === 'credentials' || (path[0] === 'rateLimits' && path[1] === 'shared');
   const make = (kind: ConfigIssueKind, message: string, at: PropertyKey[] = path): ConfigIssue => ({
     kind,
     path: formatPath(at),

@@ -17,7 +17,9 @@ import type {
   CredentialsConfig,
   MarketRiskOverride,
   MarketsConfig,
+  OrdersConfig,
   PriceBand,
+  SharedRateLimitConfig,
   SimFlowConfig,
   SizeTolerance,
   VenueConfig,
@@ -101,6 +103,16 @@ const flow = z
     }),
   );
 
+/**
+ * Units of the socket feed's sizes (no capture of the live venue's socket exists): `auto` settles them from evidence
+ * (book sizes against the REST book, amounts against the bot's own order sizes; src/book/size-units.ts).
+ */
+const unitSetting = z.enum(['auto', 'raw', 'shares'], { error: 'expected auto, raw or shares' });
+const socketUnits = z.strictObject({
+  socketBookSize: unitSetting.default('auto'),
+  socketAmounts: unitSetting.default('auto'),
+});
+
 const simVenue = z.strictObject({
   kind: z.literal('sim'),
   seed: z.int().min(0).max(2 ** 32 - 1).default(1),
@@ -110,6 +122,7 @@ const simVenue = z.strictObject({
   settlementDelayMs: milliseconds(500, 0, 600_000),
   port: z.int().min(0).max(65_535).default(0),
   priceBand: priceBand(0.01, 0.99),
+  units: socketUnits.prefault({}),
 });
 
 const httpUrl = z.string().refine((text) => /^https?:\/\/[^\s/]+/.test(text) && URL.canParse(text), 'expected an http(s) URL');
@@ -125,6 +138,7 @@ const liveVenue = z.strictObject({
   eip712DomainName: z.string().min(1).max(200).default('Limitless CTF Exchange'),
   signatureType: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: 'expected 0, 1, 2 or 3' }).default(0),
   priceBand: priceBand(0.01, 0.99),
+  units: socketUnits.prefault({}),
 });
 
 const venue = z.discriminatedUnion('kind', [simVenue, liveVenue], {
@@ -192,6 +206,7 @@ const markets = z.preprocess(
       groups: slugList.default([]),
       select: selector.optional(),
       exclude: slugList.default([]),
+      exclusive: z.boolean().default(false),
     })
     .superRefine((m, ctx) => {
       if (m.slugs.length === 0 && m.groups.length === 0 && m.select === undefined) {
@@ -207,6 +222,7 @@ const markets = z.preprocess(
           m.select === undefined
             ? null
             : { top: m.select.top, by: m.select.by, rewardableOnly: m.select.rewardableOnly, minDailyRewardRaw: m.select.minDailyReward },
+        exclusive: m.exclusive,
       }),
     ),
 );
@@ -249,9 +265,28 @@ const orders = z.strictObject({
   maxOrderAgeSec: seconds(1800),
   filledOrderDelaySec: seconds(10, 86_400),
   postOnly: z.boolean().default(true),
-  cancelUnknownOrdersOnStart: z.boolean().default(true),
+  foreignOrders: z.enum(['ignore', 'cancel'], { error: 'expected "ignore" (leave other bots\' orders alone) or "cancel"' }).default('ignore'),
+  /** Removed (several bots may share one account): present only to name its replacement. */
+  cancelUnknownOrdersOnStart: z.unknown().optional(),
   recvWindowMs: z.int().min(1).max(10_000).nullable().default(null),
-});
+  cancelReplace: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      batchSize: z.int().min(1).max(50).default(10),
+    })
+    .prefault({}),
+})
+  .superRefine((o, ctx) => {
+    if (o.cancelUnknownOrdersOnStart === undefined) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cancelUnknownOrdersOnStart'],
+      message:
+        'removed: use orders.foreignOrders: ignore | cancel (orders of other bot tags in the traded markets; default ignore), and markets.exclusive: true where this bot alone trades its markets',
+      input: o.cancelUnknownOrdersOnStart,
+    });
+  })
+  .transform(({ cancelUnknownOrdersOnStart: _removed, ...rest }): OrdersConfig => rest);
 
 // ---------------------------------------------------------------------------------------------- risk
 
@@ -294,7 +329,33 @@ const risk = z.strictObject({
 
 // ---------------------------------------------------------------------------------------------- the rest
 
+/**
+ * rateLimits.shared: one limit per API token across processes through Redis (src/exchange/shared-limiter.ts). `redis`
+ * is a redis:// or rediss:// URL without a password, or the NAME of an environment variable holding the URL.
+ */
+const sharedRateLimit = z
+  .strictObject({
+    redis: z.string().superRefine((text, ctx) => {
+      if (ENV_NAME.test(text)) return;
+      if (!/^rediss?:\/\/[^\s/]+/.test(text) || !URL.canParse(text)) {
+        ctx.addIssue({ code: 'custom', input: text, message: 'expected a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379), or the NAME of an environment variable holding it' });
+        return;
+      }
+      if (new URL(text).password !== '') {
+        ctx.addIssue({ code: 'custom', input: '[redacted]', params: { secretLiteral: true }, message: 'a URL with a password is a secret: put it in an environment variable and write the variable NAME here' });
+      }
+    }),
+    fallbackShare: z.number().gt(0).max(1).default(1 / 3),
+  })
+  .transform(
+    (s): SharedRateLimitConfig => ({
+      redis: ENV_NAME.test(s.redis) ? { kind: 'env', env: s.redis } : { kind: 'url', url: s.redis },
+      fallbackShare: s.fallbackShare,
+    }),
+  );
+
 const rateLimits = z.strictObject({
+  shared: sharedRateLimit.nullable().default(null),
   maxConcurrent: z.int().min(1).max(16).default(VENUE_MAX_CONCURRENT),
   // Default above the venue minimum: the venue spaces by ARRIVAL, and network jitter shortens gaps in flight.
   minTimeMs: milliseconds(VENUE_MIN_TIME_MS + 20, 0, 60_000),
@@ -402,6 +463,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
           settlementDelayMs: v.settlementDelayMs,
           port: v.port,
           priceBand: v.priceBand,
+          units: v.units,
         }
       : v;
   const defaultCredentials: CredentialsConfig = { ...DEFAULT_CREDENTIAL_ENV };
@@ -410,7 +472,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     version: 1,
     venue: venueConfig,
     credentials: c.credentials ?? (v.kind === 'live' ? defaultCredentials : null),
-    markets: c.markets ?? { slugs: [], groups: [], exclude: [], select: { top: v.kind === 'sim' ? v.markets : 1, by: 'dailyReward', rewardableOnly: false, minDailyRewardRaw: 0 } },
+    markets: c.markets ?? { slugs: [], groups: [], exclude: [], select: { top: v.kind === 'sim' ? v.markets : 1, by: 'dailyReward', rewardableOnly: false, minDailyRewardRaw: 0 }, exclusive: false },
     strategy: c.strategy,
     orders: c.orders,
     risk: {

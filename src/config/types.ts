@@ -59,6 +59,14 @@ export interface SimVenueConfig {
   readonly port: number;
   /** Prices the simulated venue accepts. */
   readonly priceBand: PriceBand;
+  /** Units of the socket feed's sizes (see SocketUnitsConfig). */
+  readonly units: SocketUnitsConfig;
+}
+
+/** `auto` (default): settled from evidence (src/book/size-units.ts); `raw`: 1e6 integers; `shares`: whole units. */
+export interface SocketUnitsConfig {
+  readonly socketBookSize: 'auto' | 'raw' | 'shares';
+  readonly socketAmounts: 'auto' | 'raw' | 'shares';
 }
 
 /** The real exchange. */
@@ -80,6 +88,8 @@ export interface LiveVenueConfig {
   readonly signatureType: 0 | 1 | 2 | 3;
   /** Prices the venue accepts for GTC orders. */
   readonly priceBand: PriceBand;
+  /** Units of the socket feed's sizes (see SocketUnitsConfig). */
+  readonly units: SocketUnitsConfig;
 }
 
 export type VenueConfig = SimVenueConfig | LiveVenueConfig;
@@ -113,6 +123,12 @@ export interface MarketsConfig {
   readonly select: MarketSelector | null;
   /** Slugs never traded, whatever the lines above select. */
   readonly exclude: readonly string[];
+  /**
+   * True when this bot alone trades its markets on this account (no other bot or person): shutdown may then use
+   * `DELETE /orders/all/{slug}` and the ledger check repairs positions from the account's balances. Default false:
+   * cancels go by the bot's own order ids and account balances are only reported.
+   */
+  readonly exclusive: boolean;
 }
 
 export interface StrategyConfig {
@@ -135,10 +151,15 @@ export interface OrdersConfig {
   readonly filledOrderDelaySec: number;
   /** Default of `postOnly` for intents that do not say. */
   readonly postOnly: boolean;
-  /** At start-up, cancel live orders in the traded markets that the ledger does not know. */
-  readonly cancelUnknownOrdersOnStart: boolean;
+  /**
+   * Orders in the traded markets that are not this bot's (another bot tag, or no clientOrderId): 'ignore' leaves
+   * them alone (counted and logged), 'cancel' cancels them at start-up and resync. Never adopted or booked.
+   */
+  readonly foreignOrders: 'ignore' | 'cancel';
   /** Receive window sent with placements (1–10,000 ms); null = not sent. */
   readonly recvWindowMs: number | null;
+  /** Requote a changed slot with one cancel-replace operation; several slots of a market per batch request. */
+  readonly cancelReplace: { readonly enabled: boolean; readonly batchSize: number };
 }
 
 /** Per-market limits, after applying `risk.perMarket` overrides (see `riskLimitsFor`). */
@@ -179,7 +200,17 @@ export interface RetryConfig {
   readonly maxRetryAfterSec: number;
 }
 
+/** One rate limit per API token across processes, through Redis (docs/rate-limits.md). */
+export interface SharedRateLimitConfig {
+  /** The Redis URL, or the environment variable holding it. */
+  readonly redis: { readonly kind: 'url'; readonly url: string } | { readonly kind: 'env'; readonly env: string };
+  /** Share of the budget one process uses while Redis is unreachable, in (0, 1]. */
+  readonly fallbackShare: number;
+}
+
 export interface RateLimitsConfig {
+  /** Cross-process limiter; null = this process limits only itself. */
+  readonly shared: SharedRateLimitConfig | null;
   /** Requests in flight at once, per credentials (venue limit: 2). */
   readonly maxConcurrent: number;
   /** Minimum time between request starts (venue limit: 300 ms). */

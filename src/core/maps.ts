@@ -11,3 +11,11 @@ export function getOrInsert<K, V>(map: Map<K, V>, key: K, create: () => V): V {
   map.set(key, value);
   return value;
 }
+
+/** `items` cut into consecutive pieces of at most `size` (≥ 1) items. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const step = Math.max(1, Math.floor(size));
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += step) out.push(items.slice(i, i + step));
+  return out;
+}

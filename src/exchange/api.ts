@@ -13,10 +13,20 @@ import { isAddress } from 'viem';
 import { RequestInputError, endpointLabel, type EndpointRef } from './errors.js';
 import { checkProfileId, delegationParts, placementOwnerId } from './delegation.js';
 import { API_ENDPOINTS, type ApiEndpointRef } from './endpoints.js';
+import { ALLOWANCE_TYPES, parseApiTokens, parseTradingAllowance, type AllowanceType, type ApiTokenInfo, type TradingAllowance } from './account-wire.js';
 import { encodePathSegment, type HttpAnswer, type HttpTransport } from './http.js';
 import type { RequestPriority } from './limiter.js';
 import { orderRequestBody, MAX_CLIENT_ORDER_ID_LENGTH, type SignedOrder } from './signer.js';
 import {
+  cancelReplaceBody,
+  MAX_CANCEL_REPLACE_BATCH,
+  parseCancelReplace,
+  parseCancelReplaceBatch,
+  type CancelReplaceOperation,
+  type CancelReplaceOutcome,
+} from './cancel-replace-wire.js';
+import {
+  DEFAULT_BOOK_SIZE_UNIT,
   ORDER_STATUSES,
   parseActiveMarkets,
   parseBatchCancel,
@@ -26,6 +36,7 @@ import {
   parseMarketTrades,
   parseOrderbook,
   parsePlacement,
+  parsePortfolio,
   parsePositions,
   parseProfile,
   parseRedeem,
@@ -43,6 +54,7 @@ import {
   type OrderStatus,
   type OrderStatusResult,
   type PlacementResult,
+  type PortfolioPositions,
   type Profile,
   type UserOrder,
 } from './wire.js';
@@ -53,6 +65,8 @@ const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
 export const MAX_STATUS_BATCH = 50;
 export const MAX_USER_ORDERS_LIMIT = 200;
 export const MAX_EVENTS_LIMIT = 100;
+/** `limit` of GET /markets/active: at most 25 (the official client's ActiveMarketsParams). */
+export const MAX_ACTIVE_MARKETS_LIMIT = 25;
 
 export interface ExchangeApiOptions {
   readonly transport: HttpTransport;
@@ -60,7 +74,10 @@ export interface ExchangeApiOptions {
   readonly profileId?: number;
   /** A managed sub-account to act for (token needs `delegated_signing`). */
   readonly onBehalfOf?: number;
-  /** Unit of `size` in REST orderbook levels (unconfirmed for the live venue); default `shares`. */
+  /**
+   * Unit of `size` in REST orderbook levels; default `raw` (1e6 integers), as every recorded answer of the live
+   * venue sends them (docs/venue-facts.md). `shares` reads decimals in shares.
+   */
   readonly bookSizeUnit?: BookSizeUnit;
 }
 
@@ -92,6 +109,7 @@ interface Call {
   readonly priority: RequestPriority;
   readonly placement?: { readonly clientOrderId: string | null };
   readonly beforeSend?: () => void;
+  readonly acceptStatuses?: readonly number[];
 }
 
 function checkSlug(slug: string): string {
@@ -132,7 +150,7 @@ export class ExchangeApi {
     this.transport = options.transport;
     this.profileId = options.profileId === undefined ? null : checkProfileId('profileId', options.profileId);
     this.onBehalfOf = options.onBehalfOf === undefined ? null : checkProfileId('onBehalfOf', options.onBehalfOf);
-    this.bookSizeUnit = options.bookSizeUnit ?? 'shares';
+    this.bookSizeUnit = options.bookSizeUnit ?? DEFAULT_BOOK_SIZE_UNIT;
   }
 
   /** GET /markets/{slug}: market details incl. venue (cache it: it is static per market). */
@@ -145,7 +163,7 @@ export class ExchangeApi {
   async getActiveMarkets(query: ActiveMarketsQuery = {}): Promise<ActiveMarketsPage> {
     const params: [string, string][] = [];
     if (query.page !== undefined) params.push(['page', String(checkIntegerRange('page', query.page, 1, Number.MAX_SAFE_INTEGER))]);
-    if (query.limit !== undefined) params.push(['limit', String(checkIntegerRange('limit', query.limit, 1, 10_000))]);
+    if (query.limit !== undefined) params.push(['limit', String(checkIntegerRange('limit', query.limit, 1, MAX_ACTIVE_MARKETS_LIMIT))]);
     const byCategory = query.categoryId !== undefined;
     return this.call(
       {
@@ -216,6 +234,58 @@ export class ExchangeApi {
     );
   }
 
+  /**
+   * POST /orders/cancel-replace: cancel one order, then place a signed one, in one request (priority cancel). Like a
+   * placement, an answer that never came (timeout, 5xx, unreadable) is OutcomeUnknownError: both halves unknown. The
+   * venue answers 409 with the same body when a half did not succeed: that is an answer, not an error.
+   */
+  async cancelReplace(operation: CancelReplaceOperation, options: { readonly beforeSend?: () => void } = {}): Promise<CancelReplaceOutcome> {
+    const body = this.cancelReplaceOperationBody(operation, 'operation');
+    return this.call(
+      {
+        endpoint: API_ENDPOINTS.cancelReplace,
+        path: '/orders/cancel-replace',
+        body,
+        auth: true,
+        priority: 'cancel',
+        placement: { clientOrderId: operation.order.options.clientOrderId },
+        acceptStatuses: [409],
+        ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}),
+      },
+      (answer, endpoint) => parseCancelReplace(answer.body, endpoint, answer.status),
+    );
+  }
+
+  /**
+   * POST /orders/cancel-replace/batch: 1–50 operations in one request (one slot of the rate limiter, priority cancel),
+   * answered per operation in request order. No answer (timeout, 5xx, unreadable) is OutcomeUnknownError.
+   */
+  async cancelReplaceBatch(operations: readonly CancelReplaceOperation[], options: { readonly beforeSend?: () => void } = {}): Promise<CancelReplaceOutcome[]> {
+    if (operations.length < 1 || operations.length > MAX_CANCEL_REPLACE_BATCH) {
+      throw new RequestInputError('operations', `${operations.length} operations`, `must hold 1 to ${MAX_CANCEL_REPLACE_BATCH} operations`);
+    }
+    const bodies = operations.map((operation, i) => this.cancelReplaceOperationBody(operation, `operations[${i}]`));
+    return this.call(
+      {
+        endpoint: API_ENDPOINTS.cancelReplaceBatch,
+        path: '/orders/cancel-replace/batch',
+        body: (nowMs) => ({ operations: bodies.map((build) => build(nowMs)) }),
+        auth: true,
+        priority: 'cancel',
+        placement: { clientOrderId: null },
+        ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}),
+      },
+      (answer, endpoint) => parseCancelReplaceBatch(answer.body, endpoint, answer.status, operations.length),
+    );
+  }
+
+  private cancelReplaceOperationBody(operation: CancelReplaceOperation, field: string): (nowMs: number) => unknown {
+    const cancel = 'orderId' in operation.cancel ? { orderId: checkOrderId(`${field}.cancel.orderId`, operation.cancel.orderId) } : operation.cancel;
+    const ownerId = placementOwnerId(this.profileId, this.onBehalfOf);
+    const delegated = this.onBehalfOf === null ? {} : { onBehalfOf: this.onBehalfOf };
+    return (nowMs) => ({ ...cancelReplaceBody({ ...operation, cancel }, ownerId, nowMs), ...delegated });
+  }
+
   /** DELETE /orders/{orderId}. */
   async cancelOrder(orderId: string): Promise<CancelResult> {
     const path = `/orders/${checkOrderId('orderId', orderId)}`;
@@ -272,10 +342,20 @@ export class ExchangeApi {
     );
   }
 
-  /** GET /portfolio/positions: CLOB positions of the effective profile. */
+  /**
+   * GET /portfolio/positions: token balances of the effective profile from the answer's `clob` and `group` lists. A
+   * market missing here is not known to hold 0 (see getPortfolio: it may be in no list at all).
+   */
   async getPositions(): Promise<ClobPosition[]> {
     return this.call({ endpoint: API_ENDPOINTS.getPositions, path: '/portfolio/positions', auth: true, priority: 'read' }, (answer, endpoint) =>
       parsePositions(answer.body, endpoint, answer.status),
+    );
+  }
+
+  /** GET /portfolio/positions, every list (`clob`, `group`, `amm`) and the set of markets the answer mentions. */
+  async getPortfolio(): Promise<PortfolioPositions> {
+    return this.call({ endpoint: API_ENDPOINTS.getPositions, path: '/portfolio/positions', auth: true, priority: 'read' }, (answer, endpoint) =>
+      parsePortfolio(answer.body, endpoint, answer.status),
     );
   }
 
@@ -287,6 +367,30 @@ export class ExchangeApi {
     return this.call(
       { endpoint: API_ENDPOINTS.redeem, path: '/portfolio/redeem', body: () => ({ conditionId }), auth: true, priority: 'place' },
       (answer, endpoint) => parseRedeem(answer.body, endpoint, answer.status),
+    );
+  }
+
+  /**
+   * GET /portfolio/trading/allowance (read-only; used by `doctor`): the collateral allowance of the account for a
+   * trading type, optionally for one spender (a market's `venue.exchange` or `venue.adapter`). The query names
+   * `type` and `spender` are not shown in the spec (it names "a trading type" and "a spender address override").
+   */
+  async getTradingAllowance(query: { readonly type: AllowanceType; readonly spender?: string }): Promise<TradingAllowance> {
+    if (!ALLOWANCE_TYPES.includes(query.type)) throw new RequestInputError('type', query.type, `must be one of ${ALLOWANCE_TYPES.join(', ')}`);
+    const params: [string, string][] = [['type', query.type]];
+    if (query.spender !== undefined) {
+      if (typeof query.spender !== 'string' || !isAddress(query.spender, { strict: false })) throw new RequestInputError('spender', query.spender, 'is not an address');
+      params.push(['spender', query.spender]);
+    }
+    return this.call({ endpoint: API_ENDPOINTS.getTradingAllowance, path: '/portfolio/trading/allowance', query: params, auth: true, priority: 'read' }, (answer, endpoint) =>
+      parseTradingAllowance(answer.body, endpoint, answer.status),
+    );
+  }
+
+  /** GET /auth/api-tokens (read-only; used by `doctor`): the caller's active API tokens with their scopes. */
+  async listApiTokens(): Promise<ApiTokenInfo[]> {
+    return this.call({ endpoint: API_ENDPOINTS.listApiTokens, path: '/auth/api-tokens', auth: true, priority: 'read' }, (answer, endpoint) =>
+      parseApiTokens(answer.body, endpoint, answer.status),
     );
   }
 
@@ -318,6 +422,7 @@ export class ExchangeApi {
         ...(body ? { body } : {}),
         ...(call.placement ? { placement: call.placement } : {}),
         ...(call.beforeSend ? { beforeSend: call.beforeSend } : {}),
+        ...(call.acceptStatuses ? { acceptStatuses: call.acceptStatuses } : {}),
       },
       read,
     );

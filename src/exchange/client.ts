@@ -61,6 +61,8 @@ export interface ConnectOptions {
   readonly profileId?: number;
   readonly onBehalfOf?: number;
   readonly bookSizeUnit?: BookSizeUnit;
+  /** Wraps the profile read (e.g. retries while the account is busy: src/app/startup-retry.ts). */
+  readonly startupRead?: <T>(read: () => Promise<T>) => Promise<T>;
 }
 
 export interface ExchangeClient {
@@ -91,7 +93,10 @@ export async function connectExchange(options: ConnectOptions): Promise<Exchange
   if (options.profileId !== undefined) {
     return { transport, signer, api: new ExchangeApi({ ...common, profileId: checkProfileId('profileId', options.profileId) }), profile: null };
   }
-  const profile = await new ExchangeApi(common).getProfile(signer.makerAddress);
+  // A bot joining an account other bots keep busy may meet 429s: the caller's start-up patience wraps the read.
+  const profileApi = new ExchangeApi(common);
+  const patience = options.startupRead ?? (<T>(read: () => Promise<T>) => read());
+  const profile = await patience(() => profileApi.getProfile(signer.makerAddress));
   signer.setFeeRateBps(profile.feeRateBps);
   return { transport, signer, api: new ExchangeApi({ ...common, profileId: profile.id }), profile };
 }

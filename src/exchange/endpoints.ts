@@ -18,11 +18,15 @@ export const API_ENDPOINTS = {
   cancelOrder: { method: 'DELETE', pathTemplate: '/orders/{orderId}' },
   cancelOrders: { method: 'POST', pathTemplate: '/orders/cancel-batch' },
   cancelAll: { method: 'DELETE', pathTemplate: '/orders/all/{slug}' },
+  cancelReplace: { method: 'POST', pathTemplate: '/orders/cancel-replace' },
+  cancelReplaceBatch: { method: 'POST', pathTemplate: '/orders/cancel-replace/batch' },
   getOrderStatuses: { method: 'POST', pathTemplate: '/orders/status/batch' },
   getMaintenanceStatus: { method: 'GET', pathTemplate: '/maintenance/status' },
   getProfile: { method: 'GET', pathTemplate: '/profiles/{address}' },
   getPositions: { method: 'GET', pathTemplate: '/portfolio/positions' },
   redeem: { method: 'POST', pathTemplate: '/portfolio/redeem' },
+  getTradingAllowance: { method: 'GET', pathTemplate: '/portfolio/trading/allowance' },
+  listApiTokens: { method: 'GET', pathTemplate: '/auth/api-tokens' },
 } as const satisfies Readonly<Record<string, EndpointRef>>;
 
 /** One of the endpoints above (method and path template together). */

@@ -6,8 +6,11 @@
  * decision per status; turning failures into typed errors. The wire itself is http-sender.ts (node:http(s) with
  * keep-alive by default, or an injected fetch).
  *
- * Retry table: 425 receive-window failure → re-stamp (HMAC timestamp, signature and the body's `timestamp`) and
- * retry; a trading-mode body `{code, message, mode, resumeAt}` (any status, 425 or 503) → TradingModeError, never
+ * Retry table: 425 receive-window failure of a request that opted into the receive window (its body carries
+ * `recvWindow`) → re-stamp (HMAC timestamp, signature and the body's `timestamp`) and retry; any other 425 without
+ * the trading-mode body is a maintenance block of unknown shape → its typed error at once, reported as
+ * `maintenance` (the caller refreshes GET /maintenance/status; never retried blindly); a trading-mode body
+ * `{code, message, mode, resumeAt}` (any status, 425 or 503) → TradingModeError, never
  * retried; 429 → wait Retry-After (seconds or HTTP date) else 1 s doubling (capped), pausing the whole limiter,
  * then RateLimitedError when retries run out; 5xx → backoff with jitter; every other status → its typed error at
  * once. A placement (POST /orders) that timed out, lost its connection, got a 5xx or an unreadable 2xx is never
@@ -35,12 +38,13 @@ import {
 } from './errors.js';
 import { fetchSender, nodeSender, type FetchLike, type Sender } from './http-sender.js';
 import { realSleep, sharedLimiters, type LimiterConfig, type LimiterObserver, type RequestLimiter, type RequestPriority } from './limiter.js';
+import { createSharedGate, type SharedLimiterOptions } from './shared-limiter.js';
 
 export type { FetchLike } from './http-sender.js';
 import { errorFromBody } from './wire.js';
 
 export type RetryReason = 'receive-window' | 'rate-limited' | 'server-error';
-export type ErrorStatusKind = RetryReason | 'trading-mode';
+export type ErrorStatusKind = RetryReason | 'trading-mode' | 'maintenance';
 
 export interface RetryPolicy {
   /** Re-stamped retries after a 425 receive-window failure. */
@@ -100,6 +104,11 @@ export interface HttpTransportOptions {
   /** Default: the shared limiter of these credentials (sharedLimiters), built with `limits`. */
   readonly limiter?: RequestLimiter;
   readonly limits?: Partial<LimiterConfig>;
+  /**
+   * One limit per API token across processes (shared-limiter.ts): the default limiter of these credentials gets a
+   * Redis gate. Ignored with an explicit `limiter` or without credentials.
+   */
+  readonly shared?: Pick<SharedLimiterOptions, 'redisUrl' | 'fallbackShare'> & Partial<SharedLimiterOptions>;
   readonly retry?: Partial<RetryPolicy>;
   /** Per-attempt timeout; default 10 s. */
   readonly timeoutMs?: number;
@@ -131,6 +140,8 @@ export interface HttpRequest {
   readonly placement?: { readonly clientOrderId: string | null };
   /** Runs when an attempt is about to be sent (after the limiter's wait); what it throws cancels the request unsent. */
   readonly beforeSend?: () => void;
+  /** Error statuses whose body is an answer for this endpoint (e.g. 409 of POST /orders/cancel-replace). */
+  readonly acceptStatuses?: readonly number[];
 }
 
 export interface HttpAnswer {
@@ -183,7 +194,7 @@ function parseJsonAnswer(endpoint: EndpointRef, status: number, text: string): u
 }
 
 type AttemptResult =
-  | { readonly kind: 'answer'; readonly status: number; readonly text: string; readonly retryAfter: string | null }
+  | { readonly kind: 'answer'; readonly status: number; readonly text: string; readonly retryAfter: string | null; readonly receiveWindow: boolean }
   | { readonly kind: 'failed'; readonly failure: NetworkFailure; readonly detail: string };
 
 function isAbort(error: unknown): boolean {
@@ -215,6 +226,8 @@ export class HttpTransport {
   private readonly observer: TransportObserver;
   private readonly userAgent: string | undefined;
   private readonly unobserve: () => void;
+  private readonly releaseLimiter: () => Promise<void>;
+  private closing: Promise<void> | null = null;
 
   constructor(options: HttpTransportOptions) {
     const url = URL.canParse(options.baseUrl) ? new URL(options.baseUrl) : null;
@@ -242,9 +255,30 @@ export class HttpTransport {
     this.random = options.random ?? Math.random;
     this.observer = options.observer ?? {};
     this.userAgent = options.userAgent;
-    this.limiter =
-      options.limiter ??
-      sharedLimiters.get(options.credentials?.tokenId ?? 'anonymous', options.limits, { now: this.monotonicNow });
+    if (options.limiter) {
+      this.limiter = options.limiter;
+      this.releaseLimiter = async () => undefined;
+    } else {
+      const tokenId = options.credentials?.tokenId;
+      const shared = options.shared;
+      const limits = options.limits;
+      const use = sharedLimiters.use(tokenId ?? 'anonymous', limits, {
+        now: this.monotonicNow,
+        ...(shared && tokenId !== undefined
+          ? {
+              gate: () =>
+                createSharedGate({
+                  ...shared,
+                  tokenId,
+                  maxConcurrent: shared.maxConcurrent ?? limits?.maxConcurrent ?? 2,
+                  minTimeMs: shared.minTimeMs ?? limits?.minTimeMs ?? 300,
+                }),
+            }
+          : {}),
+      });
+      this.limiter = use.limiter;
+      this.releaseLimiter = () => use.release();
+    }
     this.unobserve = this.limiter.observe(this.observer);
   }
 
@@ -252,10 +286,19 @@ export class HttpTransport {
     return this.credentials !== undefined;
   }
 
-  /** Detaches this transport's observer from its (possibly shared) limiter and closes idle connections. */
+  /**
+   * Detaches this transport's observer from its (possibly shared) limiter and closes idle connections; the last
+   * transport of a Redis-gated limiter closes its gate (the promise settles when its connection is closed).
+   */
   close(): void {
     this.unobserve();
     this.closeSender();
+    this.closing ??= this.releaseLimiter().catch(() => undefined);
+  }
+
+  /** Resolves once `close()` has released everything (a gated limiter's Redis connection included). */
+  whenClosed(): Promise<void> {
+    return this.closing ?? Promise.resolve();
   }
 
   /** Sends `request` with the retry table; resolves with a 2xx answer (its body JSON-parsed) or throws a typed error. */
@@ -295,7 +338,7 @@ export class HttpTransport {
         throw new NetworkError(endpoint, result.failure, result.detail);
       }
       const { status, text } = result;
-      if (status >= 200 && status < 300) return { status, text };
+      if ((status >= 200 && status < 300) || request.acceptStatuses?.includes(status) === true) return { status, text };
 
       const error = errorFromBody(status, endpoint, text);
       if (error instanceof TradingModeError) {
@@ -304,6 +347,11 @@ export class HttpTransport {
       }
       let reason: RetryReason;
       let delayMs: number;
+      if (status === 425 && !result.receiveWindow) {
+        // Not a receive-window failure (the request did not opt in): a maintenance block without its body.
+        this.emit((o) => o.onErrorStatus?.(label, status, 'maintenance'));
+        throw error;
+      }
       if (status === 425) {
         this.emit((o) => o.onErrorStatus?.(label, status, 'receive-window'));
         if (retries['receive-window'] >= this.retry.maxReceiveWindowRetries) throw error;
@@ -383,7 +431,8 @@ export class HttpTransport {
         },
       );
       this.emit((o) => o.onRequestEnd?.(label, response.status, this.monotonicNow() - started, attempt));
-      return { kind: 'answer', status: response.status, text: scrubSecrets(response.text, secrets), retryAfter: response.retryAfter };
+      const receiveWindow = typeof bodyValue === 'object' && bodyValue !== null && typeof Reflect.get(bodyValue, 'recvWindow') === 'number';
+      return { kind: 'answer', status: response.status, text: scrubSecrets(response.text, secrets), retryAfter: response.retryAfter, receiveWindow };
     } catch (error) {
       const failure: NetworkFailure = controller.signal.aborted || isAbort(error) ? 'timeout' : 'connection';
       this.emit((o) => o.onRequestEnd?.(label, failure === 'timeout' ? 'timeout' : 'network', this.monotonicNow() - started, attempt));

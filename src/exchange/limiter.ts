@@ -15,9 +15,16 @@
  * maxConcurrent × minTime), and its spacing is measured from when a job was picked, not when it started. Here
  * the choice and the spacing are both made at the moment of starting, on an injectable monotonic clock.
  *
+ * Several processes on one API token (one bot per strategy file): an optional StartGate (shared-limiter.ts, Redis)
+ * decides WHEN the next start may happen across every process; this limiter still decides WHAT starts: it asks
+ * the gate for a permit only when its own rules allow a start, and picks the highest-priority waiting request at
+ * the moment the permit arrives (a cancel queued while the permit was awaited goes first). The permit is told
+ * when the request was sent (the shared spacing counts from then) and when it finished (its in-flight lease ends).
+ *
  * Invariants: starts are ≥ minTimeMs apart on the limiter's clock; running ≤ maxConcurrent; the highest-priority
  * waiting request is the next to start; every attempt of every request (retries included) passes through
- * `schedule`, and a request holds its slot only while its HTTP attempt runs (backoff sleeps happen outside).
+ * `schedule`, and a request holds its slot only while its HTTP attempt runs (backoff sleeps happen outside);
+ * with a gate, no request starts without a permit, and every permit is given back exactly once.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -42,6 +49,39 @@ export interface LimiterObserver {
   onQueueDepth?(depth: number): void;
   /** How long a request waited for its slot. */
   onQueueWait?(priority: RequestPriority, waitMs: number): void;
+  /** The shared limiter (if any) changed mode: `fallback` = its coordinator is unreachable (see shared-limiter.ts). */
+  onSharedLimitState?(state: SharedLimitState): void;
+}
+
+/** Where a shared limiter stands: `shared` = coordinated across processes; `fallback` = a conservative local share. */
+export interface SharedLimitState {
+  readonly mode: 'shared' | 'fallback';
+  /** Why it is in fallback (null while shared). Never contains a secret or a credential. */
+  readonly reason: string | null;
+  /** Wall-clock ms of the last change. */
+  readonly sinceMs: number;
+}
+
+/** One start granted by a StartGate. Each method may be called more than once; only the first call counts. */
+export interface StartPermit {
+  /** The request was handed to the OS (or will never be sent): the spacing to the next start counts from now. */
+  sent(): void;
+  /** The request finished: its in-flight slot is free. Implies `sent`. */
+  release(): void;
+  /** The permit was not used: give everything back at once. */
+  cancel(): void;
+}
+
+/** Decides when this process may start a request, in concert with other processes on the same credentials. */
+export interface StartGate {
+  /** Resolves with a permit when a start is allowed; never rejects while the gate is open. */
+  acquire(): Promise<StartPermit>;
+  /** The current state, for readiness and logs. */
+  state(): SharedLimitState;
+  /** Told about every state change. */
+  onState(listener: (state: SharedLimitState) => void): () => void;
+  /** Stops every timer and connection; a pending `acquire` is abandoned. */
+  close(): Promise<void>;
 }
 
 export interface LimiterDeps {
@@ -49,12 +89,14 @@ export interface LimiterDeps {
   readonly now?: () => number;
   /** Runs `fn` after `ms`; returns a cancel function. */
   readonly setTimer?: (fn: () => void, ms: number) => () => void;
+  /** Cross-process coordination (shared-limiter.ts); without it the limiter is this process's own. */
+  readonly gate?: StartGate;
 }
 
 interface Job {
   readonly priority: RequestPriority;
   readonly enqueuedAt: number;
-  readonly start: () => void;
+  readonly start: (permit: StartPermit | null) => void;
 }
 
 function checkConfig(config: LimiterConfig): LimiterConfig {
@@ -91,11 +133,38 @@ export class RequestLimiter {
   private cancelTimer: (() => void) | null = null;
   private pumping = false;
   private pumpAgain = false;
+  private readonly gate: StartGate | null;
+  /** A permit granted by the gate and not used yet. */
+  private permit: StartPermit | null = null;
+  private acquiring = false;
+  private closed = false;
+  private readonly unwatchGate: () => void;
 
   constructor(config: Partial<LimiterConfig> = {}, deps: LimiterDeps = {}) {
     this.config = checkConfig({ ...DEFAULT_LIMITER_CONFIG, ...config });
     this.now = deps.now ?? (() => performance.now());
     this.setTimer = deps.setTimer ?? realTimer;
+    this.gate = deps.gate ?? null;
+    this.unwatchGate = this.gate ? this.gate.onState((state) => this.emit((o) => o.onSharedLimitState?.(state))) : () => undefined;
+  }
+
+  /** The shared limiter's state, or null when this limiter has no gate. */
+  sharedState(): SharedLimitState | null {
+    return this.gate?.state() ?? null;
+  }
+
+  /** Closes the gate (if any). Requests still queued wait forever: close only once no client uses this limiter. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.unwatchGate();
+    if (this.cancelTimer) {
+      this.cancelTimer();
+      this.cancelTimer = null;
+    }
+    this.permit?.cancel();
+    this.permit = null;
+    await this.gate?.close();
   }
 
   /** Registers an observer; returns its removal. */
@@ -111,12 +180,13 @@ export class RequestLimiter {
   schedule<T>(priority: RequestPriority, task: (markSent: () => void) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const enqueuedAt = this.now();
-      const start = (): void => {
+      const start = (permit: StartPermit | null): void => {
         this.emit((o) => o.onQueueWait?.(priority, Math.max(0, this.now() - enqueuedAt)));
         const entry = { startedAt: this.now() };
         this.unsent.add(entry);
         const markSent = (): void => {
           if (!this.unsent.delete(entry)) return;
+          permit?.sent();
           this.lastStartAt = Math.max(this.lastStartAt, this.now());
           this.pump();
         };
@@ -130,6 +200,7 @@ export class RequestLimiter {
         const release = (): void => {
           this.inFlight -= 1;
           markSent();
+          permit?.release();
           this.pump();
         };
         running.then(
@@ -194,25 +265,68 @@ export class RequestLimiter {
       this.cancelTimer();
       this.cancelTimer = null;
     }
+    if (this.closed) return;
     while (this.inFlight < this.config.maxConcurrent && this.queued() > 0) {
       const now = this.now();
       let earliest = Math.max(this.lastStartAt + this.config.minTimeMs, this.pausedUntilAt);
       // A request still being sent holds the next start back until it is sent, for at most maxSendWaitMs.
       for (const { startedAt } of this.unsent) earliest = Math.max(earliest, startedAt + this.config.maxSendWaitMs);
       if (now < earliest) {
+        // A permit must not sit unused while this process waits (it holds back every other process): give it back.
+        this.dropPermit();
         this.cancelTimer = this.setTimer(() => {
           this.cancelTimer = null;
           this.pump();
         }, Math.max(1, Math.ceil(earliest - now)));
         return;
       }
+      let permit: StartPermit | null = null;
+      if (this.gate) {
+        if (!this.permit) {
+          this.requestPermit(this.gate);
+          return;
+        }
+        permit = this.permit;
+        this.permit = null;
+      }
+      // Chosen now, at the start: what was queued while the permit was awaited competes on priority.
       const job = this.next();
-      if (!job) return;
+      if (!job) {
+        permit?.cancel();
+        return;
+      }
       this.inFlight += 1;
       this.lastStartAt = now;
       this.emit((o) => o.onQueueDepth?.(this.queued()));
-      job.start();
+      job.start(permit);
     }
+    if (this.queued() === 0) this.dropPermit();
+  }
+
+  /** Asks the gate for one permit (one request at a time); the pump runs again when it arrives. */
+  private requestPermit(gate: StartGate): void {
+    if (this.acquiring) return;
+    this.acquiring = true;
+    gate.acquire().then(
+      (permit) => {
+        this.acquiring = false;
+        if (this.closed) {
+          permit.cancel();
+          return;
+        }
+        this.permit = permit;
+        this.pump();
+      },
+      () => {
+        // Only a closing gate rejects; nothing can start any more.
+        this.acquiring = false;
+      },
+    );
+  }
+
+  private dropPermit(): void {
+    this.permit?.cancel();
+    this.permit = null;
   }
 
   private next(): Job | undefined {
@@ -234,18 +348,49 @@ export class RequestLimiter {
   }
 }
 
+/** What a registry needs to build a gated limiter on first use: the gate is made only when the limiter is. */
+export interface RegistryDeps extends Omit<LimiterDeps, 'gate'> {
+  readonly gate?: () => StartGate;
+}
+
 /** One limiter per credentials key (the API token id; `anonymous` for public-only clients). */
 export class LimiterRegistry {
-  private readonly limiters = new Map<string, RequestLimiter>();
+  private readonly limiters = new Map<string, { limiter: RequestLimiter; users: number }>();
 
   /** The limiter of `key`, created with `config` on first use (later configs for the same key are ignored). */
-  get(key: string, config: Partial<LimiterConfig> = {}, deps: LimiterDeps = {}): RequestLimiter {
-    let limiter = this.limiters.get(key);
-    if (!limiter) {
-      limiter = new RequestLimiter(config, deps);
-      this.limiters.set(key, limiter);
+  get(key: string, config: Partial<LimiterConfig> = {}, deps: RegistryDeps = {}): RequestLimiter {
+    return this.entry(key, config, deps).limiter;
+  }
+
+  /**
+   * The limiter of `key` for one user (a transport), and its release. When the last user of a GATED limiter
+   * releases it, the gate is closed (its Redis connection and timers end) and the next user gets a fresh one.
+   */
+  use(key: string, config: Partial<LimiterConfig> = {}, deps: RegistryDeps = {}): { readonly limiter: RequestLimiter; release(): Promise<void> } {
+    const entry = this.entry(key, config, deps);
+    entry.users += 1;
+    let released = false;
+    return {
+      limiter: entry.limiter,
+      release: async () => {
+        if (released) return;
+        released = true;
+        entry.users -= 1;
+        if (entry.users > 0 || entry.limiter.sharedState() === null) return;
+        if (this.limiters.get(key) === entry) this.limiters.delete(key);
+        await entry.limiter.close();
+      },
+    };
+  }
+
+  private entry(key: string, config: Partial<LimiterConfig>, deps: RegistryDeps): { limiter: RequestLimiter; users: number } {
+    let entry = this.limiters.get(key);
+    if (!entry) {
+      const { gate, ...rest } = deps;
+      entry = { limiter: new RequestLimiter(config, { ...rest, ...(gate ? { gate: gate() } : {}) }), users: 0 };
+      this.limiters.set(key, entry);
     }
-    return limiter;
+    return entry;
   }
 }
 

@@ -5,12 +5,17 @@
  * Owns: order input validation (tick, band, step, minimum, token, options), salts, the per-venue domain cache and
  * the request body's exact shape. Amounts and the digest come from eip712.ts (shared with the simulator).
  *
+ * Signing speed (docs/latency.md): the domain (and with it the EIP-712 domain separator) is built once per venue,
+ * the digest from precomputed parts (eip712.ts), and a private key signs through ecdsa.ts (same bytes as viem's
+ * account, about twice as fast); an injected `account` (a remote signer) is called through its `sign({hash})`.
+ *
  * Invariants: nothing off the grid is ever signed (a violation is an OrderBuildError naming code, field and value,
  * and nothing is signed); salts are unique within the process and below 2^53; maker and signer are EIP-55
- * checksummed; the private key is held only inside the viem account (never stored, logged or put in an error).
+ * checksummed; the private key is held only inside the signing account's closure (never stored, logged or put in an
+ * error).
  */
 import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { localDigestAccount, type DigestSigningAccount } from './ecdsa.js';
 import { MAX_TICK, MIN_TICK, SIZE_STEP_RAW, ticksToFloat, UnitError, type OrderType, type Side } from '../core/units.js';
 import {
   DEFAULT_CHAIN_ID,
@@ -18,6 +23,7 @@ import {
   limitOrderAmounts,
   marketOrderAmounts,
   orderDigest,
+  orderDigestBytes,
   orderDomain,
   SIDE_CODE,
   ZERO_ADDRESS,
@@ -209,7 +215,7 @@ function checkFeeRate(feeRateBps: number): number {
   return feeRateBps;
 }
 
-function accountFrom(options: OrderSignerOptions): OrderSigningAccount {
+function accountFrom(options: OrderSignerOptions): OrderSigningAccount | DigestSigningAccount {
   if (options.account && options.privateKey !== undefined) {
     throw new OrderBuildError('SIGNER_CONFIG_INVALID', 'privateKey', '[redacted]', 'and account are exclusive');
   }
@@ -221,14 +227,18 @@ function accountFrom(options: OrderSignerOptions): OrderSigningAccount {
   const lowered = key.toLowerCase();
   if (!isHex(lowered)) throw new OrderBuildError('SIGNER_CONFIG_INVALID', 'privateKey', '[redacted]', 'must be hex');
   try {
-    return privateKeyToAccount(lowered);
+    return localDigestAccount(lowered);
   } catch {
     throw new OrderBuildError('SIGNER_CONFIG_INVALID', 'privateKey', '[redacted]', 'is not a valid secp256k1 key');
   }
 }
 
+function isDigestAccount(account: OrderSigningAccount | DigestSigningAccount): account is DigestSigningAccount {
+  return 'signDigest' in account && typeof account.signDigest === 'function';
+}
+
 export class OrderSigner {
-  private readonly account: OrderSigningAccount;
+  private readonly account: OrderSigningAccount | DigestSigningAccount;
   private readonly salts: SaltSource;
   private readonly domains = new Map<string, OrderDomain>();
   private readonly domainName: string;
@@ -333,7 +343,10 @@ export class OrderSigner {
 
   /** Signs the EIP-712 digest of a built order. */
   async signOrder(order: UnsignedOrder): Promise<SignedOrder> {
-    const signature = await this.account.sign({ hash: orderDigest(order.domain, order.struct) });
+    const account = this.account;
+    const signature = isDigestAccount(account)
+      ? account.signDigest(orderDigestBytes(order.domain, order.struct))
+      : await account.sign({ hash: orderDigest(order.domain, order.struct) });
     if (!SIGNATURE.test(signature)) {
       throw new OrderBuildError('SIGNER_CONFIG_INVALID', 'signature', `${signature.length} chars`, 'is not 65 bytes of hex');
     }

@@ -18,10 +18,13 @@
  *   specification writes the same order fields (UserOrder.remainingSize, MarketTrade.matchedSize, …) as
  *   "raw 6-decimal units, decimal string", so "5000000" is 5 shares; a fractional raw value must have only
  *   zeros after the point. 'shares' reads them as whole units with up to 6 decimals ("5" → 5,000,000).
- *   The venue's choice is not documented for the socket: it is configuration, and the feed logs it.
+ *   The venue's choice is not documented for the socket: the feed takes it from src/book/size-units.ts
+ *   (configured, or settled from evidence) and logs it.
+ * - SETTLEMENT frames: only `eventId`, `source`, `type`, `timestamp` are required (the official client types every
+ *   other field optional); `tradeEventId` falls back to `settlement:<id>` in the event id, else the event id itself.
  * - Numbers may arrive as strings; ids may arrive as numbers (kept as decimal strings; an unsafe integer id
  *   is rejected, since it already lost digits in JSON).
- * - Timestamps: ISO-8601 strings, or numbers / numeric strings in ms since the epoch; absent → null.
+ * - Timestamps: ISO-8601 strings, Date objects, or numbers / numeric strings in ms since the epoch; absent → null.
  *
  * Invariant: a parse either returns a fully typed frame or a failure naming the first offending field path
  * and the value found there; it never throws. Unknown extra fields are ignored (the venue adds fields).
@@ -107,27 +110,39 @@ export interface SettlementMakerMatch {
 
 export type FeeUnit = 'collateral' | 'contracts';
 
-/** Settlement lifecycle of one trade (source SETTLEMENT): MATCHED (provisional) then MINED or FAILED. */
+/**
+ * Settlement lifecycle of one trade (source SETTLEMENT): MATCHED (provisional) then MINED or FAILED.
+ * Only what identifies the frame is certain (the official client types every other field optional): a fill is
+ * read from `makerMatches` (this account's maker orders) or from the taker's order and amounts; a frame with
+ * neither is a bare status update of a trade (see src/app/order-event-adapter.ts).
+ */
 export interface SettlementOrderEvent {
   readonly source: 'SETTLEMENT';
   readonly type: SettlementType;
   /** `settlement:<tradeEventId>` on the wire; dedupe key. */
   readonly eventId: string;
-  /** Shared by the MATCHED and the terminal MINED/FAILED of one fill. */
+  /** Shared by the MATCHED and the terminal MINED/FAILED of one fill (`tradeEventId`, else from `eventId`). */
   readonly tradeEventId: string;
+  /** `orderId` as sent: the taker's order, or (on some venues) the receiving account's own order. */
   readonly orderId?: string;
+  /** The taker's order, when the venue names it explicitly (preferred over `orderId`). */
+  readonly takerOrderId?: string;
+  /** The taker's account address, when sent. */
+  readonly takerAccount?: string;
   readonly clientOrderId?: string;
   readonly makerMatches: readonly SettlementMakerMatch[];
-  readonly marketSlug: string;
-  /** Position token id of the recipient's side. */
-  readonly tokenId: string;
-  readonly side: Side;
-  /** The trade price (the taker's weighted average over its makers), exact in micro-units (price × 1e6). */
-  readonly priceMicros: number;
+  readonly marketSlug?: string;
+  /** Position token id of the taker's side. */
+  readonly tokenId?: string;
+  /** 'YES' | 'NO' label of the taker's token, when sent. */
+  readonly token?: 'YES' | 'NO';
+  readonly side?: Side;
+  /** The trade price (the taker's weighted average over its makers), exact in micro-units (price × 1e6); null when absent. */
+  readonly priceMicros: number | null;
   /** The same price in ticks when it lies on the tick grid, else null. */
   readonly priceTicks: number | null;
-  readonly amountContractsRaw: number;
-  readonly amountCollateralRaw: number;
+  readonly amountContractsRaw?: number;
+  readonly amountCollateralRaw?: number;
   /** Taker fee: in contracts (feeAmountContracts, BUY fills) or collateral (feeAmountCollateral / feeAmount / fee). */
   readonly feeRaw?: number;
   readonly feeUnit?: FeeUnit;
@@ -264,11 +279,11 @@ const optionalId = z
   .transform((value) => value ?? undefined);
 
 const timestampMs = z
-  .union([z.number(), z.string(), z.null()])
+  .union([z.number(), z.string(), z.date(), z.null()])
   .optional()
   .transform((value, ctx): number | null => {
     if (value === undefined || value === null) return null;
-    const ms = typeof value === 'number' ? value : /^\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value) : Date.parse(value);
+    const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : /^\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value) : Date.parse(value);
     if (!Number.isFinite(ms) || ms < 0) {
       ctx.addIssue({ code: 'custom', message: 'not an ISO-8601 date or a ms timestamp' });
       return z.NEVER;
@@ -378,7 +393,12 @@ function orderbookUpdateSchema(sizeUnit: BookSizeUnit) {
     .transform(
       (frame): OrderbookFrame => ({
         slug: frame.marketSlug,
-        snapshot: { bids: frame.orderbook.bids, asks: frame.orderbook.asks, adjustedMidpoint: frame.orderbook.adjustedMidpoint },
+        snapshot: {
+          bids: frame.orderbook.bids,
+          asks: frame.orderbook.asks,
+          adjustedMidpoint: frame.orderbook.adjustedMidpoint,
+          tokenId: frame.orderbook.tokenId ?? null,
+        },
         tokenId: frame.orderbook.tokenId ?? null,
         venueTimestampMs: frame.timestamp,
       }),
@@ -440,6 +460,10 @@ function settlementSchema(unit: AmountUnit) {
     .union([amount, z.null()])
     .optional()
     .transform((v) => v ?? undefined);
+  const optionalSide = z
+    .union([side, z.null()])
+    .optional()
+    .transform((v) => v ?? undefined);
   return z
     .object({
       source: z.literal('SETTLEMENT'),
@@ -447,6 +471,8 @@ function settlementSchema(unit: AmountUnit) {
       eventId: id,
       tradeEventId: optionalId,
       orderId: optionalId,
+      takerOrderId: optionalId,
+      takerAccount: optionalText,
       clientOrderId: optionalId,
       makerMatches: z
         .array(
@@ -462,12 +488,16 @@ function settlementSchema(unit: AmountUnit) {
         .nullable()
         .optional()
         .transform((v) => v ?? []),
-      marketSlug: z.string().min(1),
-      tokenId: id,
-      side,
-      price: averagePrice,
-      amountContracts: amount,
-      amountCollateral: amount,
+      marketSlug: optionalText,
+      tokenId: optionalId,
+      token: upperEnum(['YES', 'NO'] as const)
+        .nullable()
+        .optional()
+        .transform((v) => v ?? undefined),
+      side: optionalSide,
+      price: optionalAveragePrice,
+      amountContracts: optionalAmount,
+      amountCollateral: optionalAmount,
       feeAmountContracts: optionalAmount,
       feeAmountCollateral: optionalAmount,
       feeAmount: optionalAmount,
@@ -481,13 +511,11 @@ function settlementSchema(unit: AmountUnit) {
       txHash: optionalText,
       timestamp: timestampMs,
     })
-    .transform((f, ctx): SettlementOrderEvent => {
-      const tradeEventId =
-        f.tradeEventId ?? (f.eventId.startsWith(SETTLEMENT_PREFIX) ? f.eventId.slice(SETTLEMENT_PREFIX.length) : undefined);
-      if (tradeEventId === undefined || tradeEventId === '') {
-        ctx.addIssue({ code: 'custom', path: ['tradeEventId'], message: 'missing, and eventId is not settlement:<tradeEventId>' });
-        return z.NEVER;
-      }
+    .transform((f): SettlementOrderEvent => {
+      // The trade's id: sent, else the event id's `settlement:<tradeEventId>`, else the event id itself (it is
+      // shared by the MATCHED and the MINED/FAILED of one trade either way).
+      const fromEventId = f.eventId.startsWith(SETTLEMENT_PREFIX) ? f.eventId.slice(SETTLEMENT_PREFIX.length) : '';
+      const tradeEventId = f.tradeEventId ?? (fromEventId === '' ? f.eventId : fromEventId);
       const fee = pickFee(f.side, f.feeAmountContracts, f.feeAmountCollateral ?? f.feeAmount ?? f.fee);
       return {
         source: 'SETTLEMENT',
@@ -495,15 +523,18 @@ function settlementSchema(unit: AmountUnit) {
         eventId: f.eventId,
         tradeEventId,
         ...(f.orderId === undefined ? {} : { orderId: f.orderId }),
+        ...(f.takerOrderId === undefined ? {} : { takerOrderId: f.takerOrderId }),
+        ...(f.takerAccount === undefined ? {} : { takerAccount: f.takerAccount }),
         ...(f.clientOrderId === undefined ? {} : { clientOrderId: f.clientOrderId }),
         makerMatches: f.makerMatches,
-        marketSlug: f.marketSlug,
-        tokenId: f.tokenId,
-        side: f.side,
+        ...(f.marketSlug === undefined ? {} : { marketSlug: f.marketSlug }),
+        ...(f.tokenId === undefined ? {} : { tokenId: f.tokenId }),
+        ...(f.token === undefined ? {} : { token: f.token }),
+        ...(f.side === undefined ? {} : { side: f.side }),
         priceMicros: f.price,
-        priceTicks: ticksIfOnGrid(f.price),
-        amountContractsRaw: f.amountContracts,
-        amountCollateralRaw: f.amountCollateral,
+        priceTicks: f.price === null ? null : ticksIfOnGrid(f.price),
+        ...(f.amountContracts === undefined ? {} : { amountContractsRaw: f.amountContracts }),
+        ...(f.amountCollateral === undefined ? {} : { amountCollateralRaw: f.amountCollateral }),
         ...(fee === null ? {} : { feeRaw: fee.raw, feeUnit: fee.unit }),
         ...(f.effectiveFeeBps === null ? {} : { effectiveFeeBps: f.effectiveFeeBps }),
         isEstimate: f.isEstimate ?? f.type === 'MATCHED',
@@ -513,9 +544,13 @@ function settlementSchema(unit: AmountUnit) {
     });
 }
 
-/** BUY fills pay the fee in contracts, SELL fills in collateral; a lone field is taken as sent. */
-function pickFee(s: Side, contracts: number | undefined, collateral: number | undefined): { raw: number; unit: FeeUnit } | null {
+/**
+ * BUY fills pay the fee in contracts, SELL fills in collateral; a lone field is taken as sent; both without a side:
+ * the non-zero one, collateral when both are.
+ */
+function pickFee(s: Side | undefined, contracts: number | undefined, collateral: number | undefined): { raw: number; unit: FeeUnit } | null {
   if (contracts !== undefined && collateral !== undefined) {
+    if (s === undefined) return collateral === 0 && contracts > 0 ? { raw: contracts, unit: 'contracts' } : { raw: collateral, unit: 'collateral' };
     return s === 'BUY' ? { raw: contracts, unit: 'contracts' } : { raw: collateral, unit: 'collateral' };
   }
   if (contracts !== undefined) return { raw: contracts, unit: 'contracts' };

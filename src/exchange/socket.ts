@@ -15,6 +15,14 @@
  *   unknown events are counted and ignored. Nothing a frame or a listener does throws out of a handler.
  * - After `close()` nothing reconnects, no timer stays armed and no listener is called.
  * - Secrets never reach a log line: only the token id's presence is ever mentioned, never headers.
+ * - An authenticated feed whose authentication the venue refuses (an `exception` naming authentication, or a
+ *   `system` frame saying `authenticated: false`) is no feed of the account's order events: the auth state turns
+ *   `failed` (listeners halt quoting), the connection is dropped and retried with freshly computed headers and the
+ *   usual backoff. It turns `ok` again on a later connection once the venue shows the account authenticated (a
+ *   `system` frame with `authenticated: true`, an order event or a positions frame) or no refusal came within
+ *   `authConfirmMs` of connecting.
+ * - An `orderEvent` frame that fails validation is reported to the unreadable-order-event listeners with its raw
+ *   payload (the account's order stream has a gap).
  */
 import { Manager, type Socket } from 'socket.io-client';
 import { describeValue } from '../core/units.js';
@@ -24,6 +32,7 @@ import { OnceLog, safeLog, silentLogger, type MarketDataLogger } from '../book/l
 import { systemScheduler, type CancelTimer, type Scheduler } from '../book/scheduler.js';
 import type { BookSnapshot } from '../book/snapshot.js';
 import { MarketDataConfigError } from '../book/errors.js';
+import type { BookCandidates, SizeUnit, SocketUnits } from '../book/size-units.js';
 import { socketHandshakeHeaders, type ApiCredentials } from './auth.js';
 import {
   frameParsers,
@@ -79,6 +88,26 @@ export interface MarketFeedObserver {
   onMalformedFrame?(event: FeedEventName, path: string): void;
   onUnknownEvent?(event: string): void;
   onListenerError?(event: string): void;
+  /** The venue refused the socket's authentication (an `exception` or a `system` frame saying so). */
+  onAuthFailure?(message: string): void;
+}
+
+/** Authentication of an authenticated feed: `ok` until the venue refuses it, `failed` until it is accepted again. */
+export type FeedAuthState = 'ok' | 'failed';
+
+/** An `orderEvent` frame that failed validation: the account's order stream has a gap. */
+export interface UnreadableOrderEvent {
+  readonly path: string;
+  readonly reason: string;
+  readonly payload: unknown;
+}
+
+/** Is this venue notice a refusal of the connection's authentication? */
+export function isAuthFailureNotice(frame: NoticeFrame): boolean {
+  const payload = frame.payload;
+  if (payload !== null && typeof payload === 'object' && Reflect.get(payload, 'authenticated') === false) return true;
+  const message = frame.message ?? '';
+  return /auth|unauthori[sz]ed|forbidden|signature|expired|invalid (api )?(key|token)/i.test(message);
 }
 
 export interface MarketFeedOptions {
@@ -93,11 +122,21 @@ export interface MarketFeedOptions {
   readonly amountUnit?: AmountUnit;
   /** Units of book level sizes. Default 'shares' (exchange-facts §5). */
   readonly bookSizeUnit?: BookSizeUnit;
+  /**
+   * Units settled from evidence (src/book/size-units.ts); when given, it decides both units and the two options above
+   * are ignored. While its book unit is unsettled, book frames are parsed both ways and go to the unsettled-book
+   * listeners (the book store compares them with REST) instead of the book listeners.
+   */
+  readonly units?: SocketUnits;
+  /** While `units` has no evidence for amounts: the unit an order frame's amounts show (an own order's placement). */
+  readonly amountEvidence?: (payload: unknown) => { readonly unit: SizeUnit; readonly evidence: Readonly<Record<string, unknown>> } | null;
   /** Subscribe to the account's order events (authenticated only). Default true when authenticated. */
   readonly subscribeOrderEvents?: boolean;
   readonly backoff?: Partial<BackoffOptions>;
   /** An attempt that has not connected after this long is abandoned and retried. */
   readonly connectTimeoutMs?: number;
+  /** After an authentication failure, a new connection with no refusal this long counts as authenticated. Default 3000. */
+  readonly authConfirmMs?: number;
   /** Socket.IO HTTP path. Default '/socket.io'. */
   readonly socketPath?: string;
   /** Clock for handshake timestamps and state times, and timers for backoff and timeouts. */
@@ -112,6 +151,7 @@ interface Connection {
   connected: boolean;
   connectedAtMs: number | null;
   cancelConnectTimeout: CancelTimer | null;
+  cancelAuthConfirm: CancelTimer | null;
 }
 
 export class MarketFeed implements FeedPort {
@@ -131,6 +171,8 @@ export class MarketFeed implements FeedPort {
   private cancelRetry: CancelTimer | null = null;
   private started = false;
   private state: FeedConnectionState;
+  private auth: FeedAuthState = 'ok';
+  private readonly authConfirmMs: number;
 
   private readonly bookListeners: ListenerSet<[slug: string, snapshot: BookSnapshot, frame: OrderbookFrame]>;
   private readonly orderEventListeners: ListenerSet<[event: OrderEvent]>;
@@ -139,6 +181,9 @@ export class MarketFeed implements FeedPort {
   private readonly systemListeners: ListenerSet<[frame: NoticeFrame]>;
   private readonly exceptionListeners: ListenerSet<[frame: NoticeFrame]>;
   private readonly stateListeners: ListenerSet<[state: FeedConnectionState]>;
+  private readonly authListeners: ListenerSet<[state: FeedAuthState, message: string | null]>;
+  private readonly unreadableListeners: ListenerSet<[event: UnreadableOrderEvent]>;
+  private readonly unsettledBookListeners: ListenerSet<[slug: string, candidates: BookCandidates]>;
 
   constructor(private readonly options: MarketFeedOptions) {
     if (typeof options.url !== 'string' || !/^(wss?|https?):\/\//i.test(options.url)) {
@@ -148,6 +193,10 @@ export class MarketFeed implements FeedPort {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     if (!Number.isSafeInteger(this.connectTimeoutMs) || this.connectTimeoutMs <= 0) {
       throw new MarketDataConfigError('feed.connectTimeoutMs', options.connectTimeoutMs, 'must be a positive integer');
+    }
+    this.authConfirmMs = options.authConfirmMs ?? 3_000;
+    if (!Number.isSafeInteger(this.authConfirmMs) || this.authConfirmMs <= 0) {
+      throw new MarketDataConfigError('feed.authConfirmMs', options.authConfirmMs, 'must be a positive integer');
     }
     this.namespace = options.namespace ?? MARKETS_NAMESPACE;
     this.scheduler = options.scheduler ?? systemScheduler;
@@ -172,6 +221,9 @@ export class MarketFeed implements FeedPort {
     this.systemListeners = new ListenerSet(listenerError('system'));
     this.exceptionListeners = new ListenerSet(listenerError('exception'));
     this.stateListeners = new ListenerSet(listenerError('state'));
+    this.authListeners = new ListenerSet(listenerError('auth'));
+    this.unreadableListeners = new ListenerSet(listenerError('orderEvent'));
+    this.unsettledBookListeners = new ListenerSet(listenerError('orderbookUpdate'));
   }
 
   get authenticated(): boolean {
@@ -188,8 +240,9 @@ export class MarketFeed implements FeedPort {
           url: urlForLog(this.options.url),
           namespace: this.namespace,
           authenticated: this.authenticated,
-          amountUnit: this.options.amountUnit ?? 'raw',
-          bookSizeUnit: this.options.bookSizeUnit ?? 'shares',
+          ...(this.options.units === undefined
+            ? { amountUnit: this.options.amountUnit ?? 'raw', bookSizeUnit: this.options.bookSizeUnit ?? 'shares' }
+            : this.options.units.describe()),
         },
         'market feed starting',
       ),
@@ -214,6 +267,9 @@ export class MarketFeed implements FeedPort {
       this.systemListeners,
       this.exceptionListeners,
       this.stateListeners,
+      this.authListeners,
+      this.unreadableListeners,
+      this.unsettledBookListeners,
     ]) {
       set.clear();
     }
@@ -282,6 +338,26 @@ export class MarketFeed implements FeedPort {
     return this.stateListeners.add(listener);
   }
 
+  /** The venue's verdict on the socket's authentication (always `ok` for a public feed). */
+  authState(): FeedAuthState {
+    return this.auth;
+  }
+
+  /** Authentication refused (`failed`, with the venue's message) or accepted again (`ok`). */
+  onAuthChange(listener: (state: FeedAuthState, message: string | null) => void): Unsubscribe {
+    return this.authListeners.add(listener);
+  }
+
+  /** Book frames read both ways while the book-size unit is unsettled (see `MarketFeedOptions.units`). */
+  onUnsettledBook(listener: (slug: string, candidates: BookCandidates) => void): Unsubscribe {
+    return this.unsettledBookListeners.add(listener);
+  }
+
+  /** An `orderEvent` frame that failed validation (the frame is dropped; the account's order stream has a gap). */
+  onUnreadableOrderEvent(listener: (event: UnreadableOrderEvent) => void): Unsubscribe {
+    return this.unreadableListeners.add(listener);
+  }
+
   // -------------------------------------------------------------------------------------------------------
 
   private connect(): void {
@@ -314,13 +390,14 @@ export class MarketFeed implements FeedPort {
       connected: false,
       connectedAtMs: null,
       cancelConnectTimeout: null,
+      cancelAuthConfirm: null,
     };
     this.connection = connection;
     socket.on('connect', () => this.guard(connection, () => this.connected(connection)));
     socket.on('connect_error', (error: Error) => this.guard(connection, () => this.failed(connection, error.message)));
     socket.on('disconnect', (reason: string) => this.guard(connection, () => this.lose(connection, reason)));
     socket.onAny((event: unknown, ...args: unknown[]) =>
-      this.guard(connection, () => this.handleFrame(typeof event === 'string' ? event : String(event), args[0])),
+      this.guard(connection, () => this.handleFrame(connection, typeof event === 'string' ? event : String(event), args[0])),
     );
     connection.cancelConnectTimeout = this.scheduler.schedule(this.connectTimeoutMs, () =>
       this.guard(connection, () => {
@@ -349,6 +426,34 @@ export class MarketFeed implements FeedPort {
     this.emitAllSubscriptions(connection.socket);
     this.setState('connected');
     safeLog(() => this.logger.info({ connects: this.state.connects, markets: this.markets.length }, 'market feed connected'));
+    if (this.auth === 'failed' && this.connection === connection) {
+      connection.cancelAuthConfirm = this.scheduler.schedule(this.authConfirmMs, () =>
+        this.guard(connection, () => this.authAccepted(`no refusal within ${this.authConfirmMs} ms`)),
+      );
+    }
+  }
+
+  /** The venue refused the authentication: halt (listeners), drop the connection, retry with fresh headers. */
+  private authRefused(connection: Connection, message: string): void {
+    this.notify(() => this.observer.onAuthFailure?.(message));
+    safeLog(() => this.logger.warn({ message: message.slice(0, 300) }, 'market feed authentication refused: no order events; reconnecting with fresh headers'));
+    if (this.auth !== 'failed') {
+      this.auth = 'failed';
+      this.authListeners.emit('failed', message);
+    }
+    if (this.connection === connection) this.lose(connection, `authentication refused: ${message.slice(0, 200)}`);
+  }
+
+  private authAccepted(evidence: string): void {
+    const connection = this.connection;
+    if (connection !== null) {
+      connection.cancelAuthConfirm?.();
+      connection.cancelAuthConfirm = null;
+    }
+    if (this.auth === 'ok') return;
+    this.auth = 'ok';
+    safeLog(() => this.logger.info({ evidence }, 'market feed authenticated again'));
+    this.authListeners.emit('ok', null);
   }
 
   private failed(connection: Connection | null, message: string): void {
@@ -384,6 +489,8 @@ export class MarketFeed implements FeedPort {
   private teardown(connection: Connection): void {
     connection.cancelConnectTimeout?.();
     connection.cancelConnectTimeout = null;
+    connection.cancelAuthConfirm?.();
+    connection.cancelAuthConfirm = null;
     connection.connected = false;
     const socket = connection.socket;
     try {
@@ -406,13 +513,22 @@ export class MarketFeed implements FeedPort {
     if (this.authenticated) socket.emit('subscribe_positions', { marketSlugs: [...marketSlugs] });
   }
 
-  private handleFrame(event: string, payload: unknown): void {
+  private handleFrame(connection: Connection, event: string, payload: unknown): void {
     if (!isFeedEventName(event)) {
       this.notify(() => this.observer.onUnknownEvent?.(event));
       this.onceLog.warnOnce(`unknown:${event}`, { event }, 'market feed: unknown event ignored');
       return;
     }
-    const result = this.parsers.parse(event, payload);
+    const units = this.options.units;
+    if (units !== undefined && event === 'orderbookUpdate' && units.bookSize() === null) {
+      this.handleUnsettledBook(payload);
+      return;
+    }
+    if (units !== undefined && event === 'orderEvent' && !units.amountsSettledByEvidence() && this.options.amountEvidence !== undefined) {
+      const shown = this.options.amountEvidence(payload);
+      if (shown !== null) units.settleAmounts(shown.unit, shown.evidence);
+    }
+    const result = this.currentParsers().parse(event, payload);
     if (!result.ok) {
       const path = result.path;
       this.notify(() => this.observer.onMalformedFrame?.(event, path));
@@ -421,10 +537,48 @@ export class MarketFeed implements FeedPort {
         { event, path, value: describeValue(result.value), reason: result.message },
         'market feed: malformed frame dropped (logged once per event and field)',
       );
+      if (event === 'orderEvent') this.unreadableListeners.emit({ path, reason: result.message, payload });
       return;
     }
     this.notify(() => this.observer.onFrame?.(event));
-    this.dispatch(result.value);
+    const parsed = result.value;
+    if (this.authenticated) {
+      if ((parsed.event === 'exception' || parsed.event === 'system') && isAuthFailureNotice(parsed.frame)) {
+        this.dispatch(parsed);
+        this.authRefused(connection, parsed.frame.message ?? '(no message)');
+        return;
+      }
+      if (this.auth === 'failed' && authEvidence(parsed)) this.authAccepted(parsed.event);
+    }
+    this.dispatch(parsed);
+  }
+
+  private currentParsers(): FrameParsers {
+    const units = this.options.units;
+    if (units === undefined) return this.parsers;
+    return frameParsers({ amountUnit: units.amounts(), bookSizeUnit: units.bookSize() ?? 'raw' });
+  }
+
+  /** A book frame while its unit is unsettled: read both ways, for the book store to compare with REST. */
+  private handleUnsettledBook(payload: unknown): void {
+    const raw = frameParsers({ bookSizeUnit: 'raw' }).parse('orderbookUpdate', payload);
+    const shares = frameParsers({ bookSizeUnit: 'shares' }).parse('orderbookUpdate', payload);
+    const rawFrame = raw.ok && raw.value.event === 'orderbookUpdate' ? raw.value.frame : null;
+    const sharesFrame = shares.ok && shares.value.event === 'orderbookUpdate' ? shares.value.frame : null;
+    const slug = rawFrame?.slug ?? sharesFrame?.slug;
+    if (slug === undefined) {
+      const failure = raw.ok ? shares : raw;
+      const path = failure.ok ? '(frame)' : failure.path;
+      this.notify(() => this.observer.onMalformedFrame?.('orderbookUpdate', path));
+      this.onceLog.warnOnce(
+        `malformed:orderbookUpdate:${path.replace(/\[\d+\]/g, '[]')}`,
+        { event: 'orderbookUpdate', path, value: failure.ok ? undefined : describeValue(failure.value), reason: failure.ok ? 'invalid' : failure.message },
+        'market feed: malformed frame dropped (logged once per event and field)',
+      );
+      return;
+    }
+    this.notify(() => this.observer.onFrame?.('orderbookUpdate'));
+    this.unsettledBookListeners.emit(slug, { raw: rawFrame?.snapshot ?? null, shares: sharesFrame?.snapshot ?? null });
   }
 
   private dispatch(parsed: ParsedFrame): void {
@@ -536,6 +690,14 @@ function urlForLog(url: string): string {
   } catch {
     return '(unparseable url)';
   }
+}
+
+/** A frame only an authenticated connection gets, or a `system` frame saying the connection is authenticated. */
+function authEvidence(parsed: ParsedFrame): boolean {
+  if (parsed.event === 'orderEvent' || parsed.event === 'positions') return true;
+  if (parsed.event !== 'system') return false;
+  const payload = parsed.frame.payload;
+  return payload !== null && typeof payload === 'object' && Reflect.get(payload, 'authenticated') === true;
 }
 
 function describeError(error: unknown): string {

@@ -6,15 +6,16 @@
  * Prices become integer ticks and amounts raw 1e6 integers wherever the bot signs, books or compares them; floats
  * remain only for figures that are averages or venue metadata (weighted trade price, midpoints, PnL as reported).
  *
- * Unit choices the spec leaves open (documented in docs/exchange-client.md): raw amount strings with a fractional
- * part are floored to the raw unit; the REST orderbook's `size` unit is a parameter (`shares` by default, as the
- * socket feed and the simulator send it); `expirationTimestamp` below 1e11 is read as seconds. An order's `price`
+ * Unit choices the spec leaves open (documented in docs/exchange-client.md and docs/venue-facts.md): raw amount
+ * strings with a fractional part are floored to the raw unit; the REST orderbook's `size` is raw 1e6 integers by
+ * default (recorded from the live venue, see test/contract), `shares` on request; `expirationTimestamp` below 1e11 is
+ * read as seconds. A size the venue left out is unknown (null), never 0. An order's `price`
  * must be a tick only for limit orders: a FOK order has no limit, and the venue prints its average fill price (or 0)
  * in that field, which is accepted and not read as a limit.
  */
 import { getAddress, isAddress, type Address } from 'viem';
 import { z } from 'zod';
-import { parseScaled, priceToTicks, RAW_PER_UNIT, UnitError, type OrderType, type Side } from '../core/units.js';
+import { parseScaled, priceToTicks, RAW_PER_UNIT, TICKS_PER_UNIT, UnitError, type OrderType, type Side } from '../core/units.js';
 import type { Level } from '../strategy/contract.js';
 import {
   FrameworkError,
@@ -398,6 +399,11 @@ export interface NormalizedRewardSettings {
   };
 }
 
+/** A max spread → ticks: below 1 it is a price distance (0.035 → 35, as recorded), at or above 1 cents (3.5 → 35). */
+function spreadTicks(spread: number): number {
+  return spread < 1 ? Math.round(spread * 1000) : Math.round(spread * 10);
+}
+
 /** Integers at or above this are read as raw 1e6 units; below it, as whole units (shares / USDC). */
 const RAW_THRESHOLD = 100_000;
 
@@ -415,7 +421,7 @@ export function normalizeRewardSettings(settings: RewardSettings | null): Normal
   const [minSizeRaw, minSizeUnit] = toRaw(settings?.minSize ?? null);
   const [dailyRewardRaw, dailyUnit] = toRaw(settings?.dailyReward ?? null);
   const spread = settings?.maxSpread ?? null;
-  const maxSpreadTicks = spread === null || spread < 0 ? 0 : spread < 1 ? Math.round(spread * 1000) : Math.round(spread * 10);
+  const maxSpreadTicks = spread === null || spread < 0 ? 0 : spreadTicks(spread);
   return {
     minSizeRaw,
     maxSpreadTicks,
@@ -432,18 +438,36 @@ export function normalizeRewardSettings(settings: RewardSettings | null): Normal
 // ---------------------------------------------------------------------------------------------------------------
 // Orderbook.
 
-/** The unit of `size` in REST orderbook levels: shares (as the socket feed sends) or raw 1e6 integers. */
+/**
+ * The unit of `size` in REST orderbook levels: raw 1e6 integers (what the live venue sends: recorded answers in
+ * test/contract) or shares (an older guess; kept for a venue that sends decimals).
+ */
 export type BookSizeUnit = 'shares' | 'raw';
 
+/** The REST client's default book size unit: the live venue's REST orderbook sends raw 1e6 integers. */
+export const DEFAULT_BOOK_SIZE_UNIT: BookSizeUnit = 'raw';
+
 function orderbookSchema(unit: BookSizeUnit) {
-  const level = z.object({ price: priceTicks, size: unit === 'shares' ? sharesAsRaw : rawAmount });
+  const level = (side: Side) =>
+    z.object({
+      price: priceTicks,
+      size: unit === 'shares' ? sharesAsRaw : rawAmount,
+      // Each recorded level carries its side (BUY in bids, SELL in asks); one on the wrong list is refused.
+      side: z
+        .string()
+        .transform((value) => value.toUpperCase())
+        .pipe(z.literal(side, { error: `not ${side} (the side of this list)` }))
+        .nullish(),
+    });
   return z.object({
-    bids: z.array(level),
-    asks: z.array(level),
+    bids: z.array(level('BUY')),
+    asks: z.array(level('SELL')),
     tokenId: tokenId.nullish(),
     adjustedMidpoint: numeric.nullish(),
+    // Recorded: a string in price units ("0.035"); numbers accepted too.
     maxSpread: numeric.nullish(),
-    minSize: numeric.nullish(),
+    // Recorded: a string of raw units ("100000000" = 100 shares).
+    minSize: rawAmount.nullish(),
     lastTradePrice: numeric.nullish(),
   });
 }
@@ -462,8 +486,11 @@ export interface OrderbookSnapshot {
   readonly asks: readonly Level[];
   /** The venue's adjusted midpoint in price units (0..1). */
   readonly adjustedMidpoint: number | null;
-  /** As sent (units unconfirmed; see normalizeRewardSettings). */
+  /** `maxSpread` as sent, in price units (0.035). */
   readonly maxSpread: number | null;
+  /** `maxSpread` in ticks (0.035 → 35); null when absent. */
+  readonly maxSpreadTicks: number | null;
+  /** `minSize` in raw units ("100000000" → 100000000 = 100 shares); null when absent. */
   readonly minSize: number | null;
   readonly lastTradePrice: number | null;
 }
@@ -487,6 +514,7 @@ export function parseOrderbook(slug: string, data: unknown, endpoint: EndpointRe
     asks: aggregate(wire.asks, false),
     adjustedMidpoint: orNull(wire.adjustedMidpoint),
     maxSpread: orNull(wire.maxSpread),
+    maxSpreadTicks: wire.maxSpread === null || wire.maxSpread === undefined ? null : spreadTicks(wire.maxSpread),
     minSize: orNull(wire.minSize),
     lastTradePrice: orNull(wire.lastTradePrice),
   };
@@ -638,6 +666,7 @@ const OrderEchoWire = z.object({
   orderType: z.string().nullish(),
   type: z.string().nullish(),
   createdAt: z.string().nullish(),
+  marketId: idText.nullish(),
 });
 const MakerMatchWire = z.object({
   id: idText,
@@ -645,6 +674,19 @@ const MakerMatchWire = z.object({
   matchedSize: rawAmount,
   orderId: idText,
 });
+/**
+ * `execution.totalsRaw` as the official client types it (ExecutionTotalsRaw): raw integer strings; gross = before the
+ * fee, fee = taken (in contracts or in USDC), net = after it. Each is optional here: an absent total is unknown.
+ */
+const TotalsRawWire = z.object({
+  contractsGross: rawAmount.nullish(),
+  contractsNet: rawAmount.nullish(),
+  contractsFee: rawAmount.nullish(),
+  usdGross: rawAmount.nullish(),
+  usdNet: rawAmount.nullish(),
+  usdFee: rawAmount.nullish(),
+});
+
 const ExecutionWire = z.object({
   matched: z.union([z.boolean(), numeric]).nullish(),
   settlementStatus: z.string().nullish(),
@@ -653,7 +695,7 @@ const ExecutionWire = z.object({
   clientOrderId: z.string().nullish(),
   feeRateBps: numeric.nullish(),
   effectiveFeeBps: numeric.nullish(),
-  totalsRaw: z.record(z.string(), z.unknown()).nullish(),
+  totalsRaw: TotalsRawWire.nullish(),
   eligibleAt: z.string().nullish(),
   reason: z.string().nullish(),
   stpMakerCancels: z.array(z.unknown()).nullish(),
@@ -676,10 +718,20 @@ export interface OrderEcho {
   readonly priceTicks: number | null;
   readonly makerAmountRaw: number | null;
   readonly takerAmountRaw: number | null;
+  /** As sent; null when absent (the official client's CreatedOrder has none): unknown, never 0. */
   readonly originalSizeRaw: number | null;
+  /** As sent; null when absent (CreatedOrder has none): unknown, never 0. */
   readonly remainingSizeRaw: number | null;
+  /**
+   * The order's size in contracts: `originalSize` when sent, else derived from the signed amounts (a BUY receives
+   * `takerAmount` contracts, a SELL gives `makerAmount`), checked against the price when one was sent; null when
+   * neither tells.
+   */
+  readonly sizeRaw: number | null;
   readonly tokenId: string | null;
   readonly orderType: string | null;
+  /** `createdAt`, ms since epoch; null when absent or unreadable. */
+  readonly createdAtMs: number | null;
 }
 
 export interface MakerMatch {
@@ -687,6 +739,16 @@ export interface MakerMatch {
   readonly orderId: string;
   readonly matchedSizeRaw: number;
   readonly createdAt: string | null;
+}
+
+/** `execution.totalsRaw`, raw integers; each null when the venue left it out. */
+export interface ExecutionTotals {
+  readonly contractsGross: number | null;
+  readonly contractsNet: number | null;
+  readonly contractsFee: number | null;
+  readonly usdGross: number | null;
+  readonly usdNet: number | null;
+  readonly usdFee: number | null;
 }
 
 export interface Execution {
@@ -697,8 +759,8 @@ export interface Execution {
   readonly clientOrderId: string | null;
   readonly feeRateBps: number | null;
   readonly effectiveFeeBps: number | null;
-  /** The numeric entries of `totalsRaw`. */
-  readonly totalsRaw: Readonly<Record<string, number>>;
+  /** `totalsRaw` as typed by the official client; null when the venue sent none. */
+  readonly totals: ExecutionTotals | null;
   readonly eligibleAt: string | null;
   /** e.g. STP_TAKER_REJECTED. */
   readonly reason: string | null;
@@ -714,13 +776,18 @@ export interface PlacementResult {
   readonly execution: Execution | null;
 }
 
-function numericEntries(record: Readonly<Record<string, unknown>>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [key, value] of Object.entries(record)) {
-    const parsed = numeric.safeParse(value);
-    if (parsed.success) out[key] = parsed.data;
-  }
-  return out;
+/**
+ * An order's contract size from its signed amounts: a BUY pays `makerAmount` USDC for `takerAmount` contracts, a SELL
+ * gives `makerAmount` contracts for `takerAmount` USDC. When a limit price is known the pair must agree with it (within
+ * the one raw unit a collateral amount is rounded to); otherwise the amounts are not read as a size (null: unknown).
+ */
+export function sizeFromAmounts(side: Side | null, makerAmountRaw: number | null, takerAmountRaw: number | null, priceTicks: number | null): number | null {
+  if (side === null || makerAmountRaw === null || takerAmountRaw === null) return null;
+  const contracts = side === 'BUY' ? takerAmountRaw : makerAmountRaw;
+  const collateral = side === 'BUY' ? makerAmountRaw : takerAmountRaw;
+  if (!Number.isSafeInteger(contracts) || contracts <= 0) return null;
+  if (priceTicks !== null && Math.abs(contracts * priceTicks - collateral * TICKS_PER_UNIT) > TICKS_PER_UNIT) return null;
+  return contracts;
 }
 
 function stpIds(entries: readonly unknown[]): string[] {
@@ -741,20 +808,28 @@ function toPlacement(wire: z.output<typeof PlacementWire>, endpoint: EndpointRef
   const o = wire.order;
   const e = wire.execution;
   const orderType = o.orderType ?? o.type ?? null;
+  const side = orNull(o.side);
+  const priceTicks = o.price === null || o.price === undefined ? null : orderPriceTicks(orderType, o.price, endpoint, status, [...path, 'order', 'price'], root);
+  const makerAmountRaw = orNull(o.makerAmount);
+  const takerAmountRaw = orNull(o.takerAmount);
+  const createdAtMs = o.createdAt ? Date.parse(o.createdAt) : Number.NaN;
+  const t = e?.totalsRaw;
   return {
     orderId: o.id,
     order: {
       id: o.id,
       status: orNull(o.status),
       clientOrderId: orNull(o.clientOrderId),
-      side: orNull(o.side),
-      priceTicks: o.price === null || o.price === undefined ? null : orderPriceTicks(orderType, o.price, endpoint, status, [...path, 'order', 'price'], root),
-      makerAmountRaw: orNull(o.makerAmount),
-      takerAmountRaw: orNull(o.takerAmount),
+      side,
+      priceTicks,
+      makerAmountRaw,
+      takerAmountRaw,
       originalSizeRaw: orNull(o.originalSize),
       remainingSizeRaw: orNull(o.remainingSize),
+      sizeRaw: o.originalSize ?? sizeFromAmounts(side, makerAmountRaw, takerAmountRaw, priceTicks),
       tokenId: o.tokenId ?? o.token ?? null,
       orderType,
+      createdAtMs: Number.isFinite(createdAtMs) ? createdAtMs : null,
     },
     makerMatches: (wire.makerMatches ?? []).map((m) => ({ id: m.id, orderId: m.orderId, matchedSizeRaw: m.matchedSize, createdAt: orNull(m.createdAt) })),
     execution: e
@@ -766,7 +841,16 @@ function toPlacement(wire: z.output<typeof PlacementWire>, endpoint: EndpointRef
           clientOrderId: orNull(e.clientOrderId),
           feeRateBps: orNull(e.feeRateBps),
           effectiveFeeBps: orNull(e.effectiveFeeBps),
-          totalsRaw: numericEntries(e.totalsRaw ?? {}),
+          totals: t
+            ? {
+                contractsGross: orNull(t.contractsGross),
+                contractsNet: orNull(t.contractsNet),
+                contractsFee: orNull(t.contractsFee),
+                usdGross: orNull(t.usdGross),
+                usdNet: orNull(t.usdNet),
+                usdFee: orNull(t.usdFee),
+              }
+            : null,
           eligibleAt: orNull(e.eligibleAt),
           reason: orNull(e.reason),
           stpMakerCancelOrderIds: stpIds(e.stpMakerCancels ?? []),
@@ -893,7 +977,7 @@ export interface MaintenanceWindow {
 export interface MaintenanceStatus {
   readonly active: readonly MaintenanceWindow[];
   readonly scheduled: readonly MaintenanceWindow[];
-  /** The most restrictive active mode; an active entry with an unknown or missing mode counts as `disabled`. */
+  /** The most restrictive active mode; an active entry with an unknown or missing mode counts as `cancel_only`. */
   readonly mode: TradingMode;
   /** Latest end among the active windows that set `mode`, when known. */
   readonly resumeAtMs: number | null;
@@ -901,10 +985,20 @@ export interface MaintenanceStatus {
 
 const MODE_RANK: Readonly<Record<TradingMode, number>> = { normal: 0, post_only: 1, cancel_only: 2, disabled: 3 };
 
-/** A venue mode string → TradingMode; unknown strings are treated as the most restrictive mode. */
+/** True when `mode` is one of the venue's four mode strings (any case). */
+export function isKnownTradingMode(mode: string | null | undefined): boolean {
+  const lower = mode?.toLowerCase() ?? null;
+  return lower === 'post_only' || lower === 'cancel_only' || lower === 'disabled' || lower === 'normal';
+}
+
+/**
+ * A venue mode string → TradingMode. An unknown or missing mode of a restriction is read as `cancel_only`: placements
+ * stop, cancels are still tried (the bot never blocks its own cancels; a refusal teaches the real mode). Callers
+ * report unknown strings (see `isKnownTradingMode`).
+ */
 export function tradingModeOf(mode: string | null): TradingMode {
   const lower = mode?.toLowerCase() ?? null;
-  return lower === 'post_only' || lower === 'cancel_only' || lower === 'disabled' || lower === 'normal' ? lower : 'disabled';
+  return lower !== null && isKnownTradingMode(lower) ? (lower as TradingMode) : 'cancel_only';
 }
 
 function dateMs(value: string | null | undefined): number | null {
@@ -962,13 +1056,30 @@ const PositionSideWire = z.object({
   realisedPnl: numeric.nullish(),
   unrealizedPnl: numeric.nullish(),
 });
+const PositionMarketWire = z.object({ slug: z.string().min(1) });
+/** A CLOBPosition of the official client's types; only what the bot reads is required to be readable. */
 const ClobPositionWire = z.object({
-  market: z.object({ slug: z.string().min(1) }),
+  market: PositionMarketWire,
   tokensBalance: z.object({ yes: rawAmount.nullish(), no: rawAmount.nullish() }).nullish(),
   positions: z.object({ yes: PositionSideWire.nullish(), no: PositionSideWire.nullish() }).nullish(),
   orders: z.object({ totalCollateralLocked: rawAmount.nullish() }).nullish(),
 });
-const PositionsWire = z.object({ clob: z.array(ClobPositionWire).nullish() });
+/** An AMMPosition: amounts are decimal strings (units unconfirmed); kept as text. */
+const AmmPositionWire = z.object({
+  market: PositionMarketWire,
+  outcomeIndex: integer.nullish(),
+  outcomeTokenAmount: z.union([z.string(), z.number()]).transform(String).nullish(),
+});
+/**
+ * GET /portfolio/positions (PortfolioPositionsResponse): `clob`, `group` (NegRisk positions, typed `any[]` by the
+ * official client) and `amm` lists, each optional here. A `group` entry is read as a CLOB position when it has that
+ * shape, or as a group holding CLOB positions under `markets`/`positions`; anything else is counted, not guessed.
+ */
+const PositionsWire = z.object({
+  clob: z.array(ClobPositionWire).nullish(),
+  group: z.array(z.unknown()).nullish(),
+  amm: z.array(AmmPositionWire).nullish(),
+});
 
 /** Figures as the venue reports them (units as sent). */
 export interface PositionFigures {
@@ -985,19 +1096,88 @@ export interface ClobPosition {
   readonly yes: PositionFigures | null;
   readonly no: PositionFigures | null;
   readonly collateralLockedRaw: number | null;
+  /** The list of the answer it came from (`clob` when absent). */
+  readonly list?: 'clob' | 'group';
 }
 
-export function parsePositions(data: unknown, endpoint: EndpointRef, status: number): ClobPosition[] {
+export interface AmmPosition {
+  readonly marketSlug: string;
+  readonly outcomeIndex: number | null;
+  /** `outcomeTokenAmount` as sent (a decimal string; its unit is not confirmed). */
+  readonly outcomeTokenAmount: string | null;
+}
+
+export interface PortfolioPositions {
+  /**
+   * Token balances per market, from `clob` and from `group` (a market in both: the `clob` entry). Entries without
+   * `tokensBalance` are left out: a balance the venue did not send is unknown, never 0.
+   */
+  readonly clob: readonly ClobPosition[];
+  readonly amm: readonly AmmPosition[];
+  /** Every market slug the answer mentions, in any list (entries without balances too). */
+  readonly marketSlugs: ReadonlySet<string>;
+  /** `group` entries that are neither a CLOB position nor a group of them (their markets are not evidence). */
+  readonly unreadableGroupEntries: number;
+}
+
+type ClobPositionWireOut = z.output<typeof ClobPositionWire>;
+
+function toClobPosition(p: ClobPositionWireOut, list: 'clob' | 'group'): ClobPosition | null {
   const figures = (f: z.output<typeof PositionSideWire> | null | undefined): PositionFigures | null =>
     f ? { cost: orNull(f.cost), fillPrice: orNull(f.fillPrice), realisedPnl: orNull(f.realisedPnl), unrealizedPnl: orNull(f.unrealizedPnl) } : null;
-  return (parseAnswer(PositionsWire, data, endpoint, status).clob ?? []).map((p) => ({
+  const balance = p.tokensBalance;
+  if (!balance || balance.yes === null || balance.yes === undefined || balance.no === null || balance.no === undefined) return null;
+  return {
     marketSlug: p.market.slug,
-    yesBalanceRaw: p.tokensBalance?.yes ?? 0,
-    noBalanceRaw: p.tokensBalance?.no ?? 0,
+    yesBalanceRaw: balance.yes,
+    noBalanceRaw: balance.no,
     yes: figures(p.positions?.yes),
     no: figures(p.positions?.no),
     collateralLockedRaw: p.orders?.totalCollateralLocked ?? null,
-  }));
+    list,
+  };
+}
+
+const GroupOfPositions = z.object({ markets: z.array(z.unknown()) }).or(z.object({ positions: z.array(z.unknown()) }));
+
+/** One `group` entry → the CLOB positions in it; null when its shape is not one of those (see PositionsWire). */
+function groupEntryPositions(entry: unknown, endpoint: EndpointRef, status: number, path: readonly PropertyKey[], root: unknown): ClobPositionWireOut[] | null {
+  const group = GroupOfPositions.safeParse(entry);
+  if (!group.success) {
+    const direct = ClobPositionWire.safeParse(entry);
+    return direct.success ? [direct.data] : null;
+  }
+  const key = 'markets' in group.data ? 'markets' : 'positions';
+  const items = 'markets' in group.data ? group.data.markets : group.data.positions;
+  return items.map((item, index) => parseAnswer(ClobPositionWire, item, endpoint, status, [...path, key, index], root));
+}
+
+export function parsePortfolio(data: unknown, endpoint: EndpointRef, status: number): PortfolioPositions {
+  const wire = parseAnswer(PositionsWire, data, endpoint, status);
+  const marketSlugs = new Set<string>();
+  const bySlug = new Map<string, ClobPosition>();
+  const add = (p: ClobPositionWireOut, list: 'clob' | 'group'): void => {
+    marketSlugs.add(p.market.slug);
+    const position = toClobPosition(p, list);
+    if (position !== null && !bySlug.has(position.marketSlug)) bySlug.set(position.marketSlug, position);
+  };
+  for (const p of wire.clob ?? []) add(p, 'clob');
+  let unreadableGroupEntries = 0;
+  (wire.group ?? []).forEach((entry, index) => {
+    const positions = groupEntryPositions(entry, endpoint, status, ['group', index], data);
+    if (positions === null) unreadableGroupEntries += 1;
+    else for (const p of positions) add(p, 'group');
+  });
+  const amm = (wire.amm ?? []).map((p) => {
+    marketSlugs.add(p.market.slug);
+    return { marketSlug: p.market.slug, outcomeIndex: orNull(p.outcomeIndex), outcomeTokenAmount: orNull(p.outcomeTokenAmount) };
+  });
+  return { clob: [...bySlug.values()], amm, marketSlugs, unreadableGroupEntries };
+}
+
+/** The token balances of `parsePortfolio` (CLOB and group lists). */
+export function parsePositions(data: unknown, endpoint: EndpointRef, status: number): ClobPosition[] {
+  return [...parsePortfolio(data, endpoint, status).clob];
 }
 
 /** POST /portfolio/redeem: the answer's shape is not published; an object is returned as is, anything else as null. */

@@ -16,12 +16,14 @@ export {
   classifyStaleProvisional,
   diffOrderFills,
   diffPositions,
+  compareAccount,
   DEFAULT_STALE_PROVISIONAL_MS,
 } from './reconcile.js';
 export type {
   VenueOrderFill,
   VenuePosition,
   VenueView,
+  AccountRow,
   ReconcileOptions,
   ReconcileResult,
   RepairResult,
@@ -42,3 +44,5 @@ export type { OrderRecordOutcome, OrderUpdateOutcome } from './orders-repo.js';
 export * from './pnl.js';
 export * from './position-math.js';
 export * from './types.js';
+export { runAccountReport, formatAccountReport, parseAccountSnapshot, KV_ACCOUNT_POSITIONS } from './report-account.js';
+export type { AccountReport, AccountReportOptions, AccountLedger, AccountSnapshot } from './report-account.js';

@@ -70,6 +70,11 @@ export interface VenueView {
    * a market the ledger holds and the list lacks counts as a venue balance of 0.
    */
   readonly positions?: readonly VenuePosition[] | undefined;
+  /**
+   * false: `positions` lists only the markets the venue's answer mentioned, and a market it lacks is NO EVIDENCE
+   * (neither compared nor repaired), rather than a balance of 0. Default true (the list is complete).
+   */
+  readonly positionsComplete?: boolean | undefined;
 }
 
 /** How long a fill may stay provisional before its key is settled from the venue's balance (see the header). */
@@ -270,6 +275,7 @@ function checkVenueView(venue: VenueView): VenueView {
   }));
   if (venue.positions === undefined) return { orders };
   assertArray('venue.positions', venue.positions);
+  const complete = venue.positionsComplete !== false;
   const positions = venue.positions.map((position, index) => ({
     marketSlug: checkId(`venue.positions[${index}].marketSlug`, position.marketSlug),
     yesRaw: checkRaw(`venue.positions[${index}].yesRaw`, position.yesRaw),
@@ -277,27 +283,37 @@ function checkVenueView(venue: VenueView): VenueView {
     yesTokenId: checkOptionalId(`venue.positions[${index}].yesTokenId`, position.yesTokenId) ?? undefined,
     noTokenId: checkOptionalId(`venue.positions[${index}].noTokenId`, position.noTokenId) ?? undefined,
   }));
-  return { orders, positions };
+  return { orders, positions, positionsComplete: complete };
+}
+
+/** The ledger's balances the view can speak for: all of them, or (positionsComplete false) the listed markets only. */
+function balancesInView(store: LedgerStore, view: VenueView): LedgerTokenBalance[] {
+  const balances = store.tokenBalances();
+  if (view.positionsComplete !== false || view.positions === undefined) return [...balances];
+  const listed = new Set(view.positions.map((position) => position.marketSlug));
+  return balances.filter((balance) => listed.has(balance.marketSlug));
 }
 
 function findMismatches(store: LedgerStore, venue: VenueView): Mismatch[] {
   const filled = store.orderFilledTotals(venue.orders.map((order) => order.orderId));
   const mismatches = diffOrderFills(venue.orders, filled);
-  if (venue.positions !== undefined) mismatches.push(...diffPositions(venue.positions, store.tokenBalances()));
+  if (venue.positions !== undefined) mismatches.push(...diffPositions(venue.positions, balancesInView(store, venue)));
   return mismatches;
 }
 
 /** The stale keys of the ledger as it stands (empty when the view has no positions). */
-function findStale(store: LedgerStore, positions: readonly VenuePosition[] | undefined, atMs: number, staleProvisionalMs: number): StaleProvisional[] {
+function findStale(store: LedgerStore, view: VenueView, atMs: number, staleProvisionalMs: number): StaleProvisional[] {
+  const positions = view.positions;
   if (positions === undefined) return [];
-  const provisional = store.provisionalFills();
+  const listed = new Set(positions.map((position) => position.marketSlug));
+  const provisional = store.provisionalFills().filter((fill) => view.positionsComplete !== false || listed.has(fill.marketSlug));
   if (provisional.length === 0) return [];
   const closedMarkets = new Set(
     provisional
       .map((fill) => fill.marketSlug)
       .filter((slug) => store.getResolution(slug) !== null || store.hasRedemption(slug)),
   );
-  return classifyStaleProvisional(positions, store.tokenBalances(), provisional, { atMs, staleProvisionalMs, closedMarkets });
+  return classifyStaleProvisional(positions, balancesInView(store, view), provisional, { atMs, staleProvisionalMs, closedMarkets });
 }
 
 /** Compares; writes only the last-reconciliation time. Each mismatch goes to observer.onMismatch. */
@@ -306,7 +322,7 @@ export function reconcile(store: LedgerStore, venue: VenueView, options: Reconci
   const atMs = checkTimeMs('atMs', options.atMs);
   const staleMs = staleThreshold(options);
   const mismatches = findMismatches(store, view);
-  const staleProvisional = findStale(store, view.positions, atMs, staleMs);
+  const staleProvisional = findStale(store, view, atMs, staleMs);
   store.setKv(KV_LAST_RECONCILIATION, String(atMs));
   for (const mismatch of mismatches) store.notify((observer) => observer.onMismatch?.(mismatch));
   return { mismatches, staleProvisional };
@@ -320,7 +336,7 @@ export function settleStaleProvisional(store: LedgerStore, venue: VenueView, opt
   const view = checkVenueView(venue);
   const atMs = checkTimeMs('atMs', options.atMs);
   const staleMs = staleThreshold(options);
-  const result = store.atomically(() => settleStale(store, view.positions, atMs, staleMs, options.failStale));
+  const result = store.atomically(() => settleStale(store, view, atMs, staleMs, options.failStale));
   for (const action of result.actions) store.notify((observer) => observer.onRepair?.(action));
   return result;
 }
@@ -340,12 +356,12 @@ export function repairLedger(store: LedgerStore, venue: VenueView, options: Repa
       if (mismatch.kind === 'order-filled' && accepted(mismatch)) actions.push(...repairOrder(store, mismatch, atMs));
     }
     if (view.positions !== undefined) {
-      const settled = settleStale(store, view.positions, atMs, staleMs, options.failStale);
+      const settled = settleStale(store, view, atMs, staleMs, options.failStale);
       actions.push(...settled.actions);
       const undecided = new Map(
         settled.stale.filter((key) => key.verdict === 'ambiguous').map((key) => [`${key.marketSlug}|${key.token}`, key]),
       );
-      for (const mismatch of diffPositions(view.positions, store.tokenBalances())) {
+      for (const mismatch of diffPositions(view.positions, balancesInView(store, view))) {
         if (mismatch.kind !== 'position' || !accepted(mismatch)) continue;
         const stale = undecided.get(`${mismatch.marketSlug}|${mismatch.token}`);
         actions.push(
@@ -365,12 +381,12 @@ export function repairLedger(store: LedgerStore, venue: VenueView, options: Repa
 /** The stale pass inside an open transaction: classify, then confirm or fail. */
 function settleStale(
   store: LedgerStore,
-  positions: readonly VenuePosition[] | undefined,
+  view: VenueView,
   atMs: number,
   staleProvisionalMs: number,
   failStale: ((key: StaleProvisional) => boolean) | undefined,
 ): StaleProvisionalResult {
-  const stale = findStale(store, positions, atMs, staleProvisionalMs);
+  const stale = findStale(store, view, atMs, staleProvisionalMs);
   const actions: RepairAction[] = [];
   for (const key of stale) {
     if (key.verdict === 'ambiguous' || (key.verdict === 'failed' && failStale !== undefined && !failStale(key))) continue;
@@ -511,4 +527,55 @@ function checkPriceMicros(field: string, value: unknown): number {
     throw new LedgerInputError(field, value, 'must be an integer price in millionths, 0..1000000');
   }
   return value;
+}
+
+/** One (market, token) of the account: its venue balance, each ledger's balance, and what no ledger books. */
+export interface AccountRow {
+  readonly marketSlug: string;
+  readonly token: Outcome;
+  readonly venueRaw: number;
+  /** Balance per ledger (bot), in the order the ledgers were given. */
+  readonly ledgersRaw: readonly number[];
+  /** venueRaw − Σ ledgersRaw: held by the account but booked by none of these ledgers. */
+  readonly unbookedRaw: number;
+}
+
+/**
+ * The account-level comparison (pure): the venue's balances (the whole account) against several bots' ledgers.
+ * Reported, never written into any ledger: with several bots on one account no single ledger owns the difference.
+ * `markets`, when given, limits the rows to those markets (and lists each of them, held or not). Sorted by market,
+ * then YES before NO.
+ */
+export function compareAccount(
+  venue: readonly VenuePosition[],
+  ledgers: readonly (readonly LedgerTokenBalance[])[],
+  markets?: ReadonlySet<string>,
+): AccountRow[] {
+  const rows = new Map<string, { marketSlug: string; token: Outcome; venueRaw: number; ledgersRaw: number[] }>();
+  const row = (marketSlug: string, token: Outcome) => {
+    const name = `${marketSlug}|${token}`;
+    let found = rows.get(name);
+    if (found === undefined) {
+      found = { marketSlug, token, venueRaw: 0, ledgersRaw: ledgers.map(() => 0) };
+      rows.set(name, found);
+    }
+    return found;
+  };
+  const wanted = (slug: string): boolean => markets === undefined || markets.has(slug);
+  for (const position of venue) {
+    if (!wanted(position.marketSlug)) continue;
+    row(position.marketSlug, 'YES').venueRaw += position.yesRaw;
+    row(position.marketSlug, 'NO').venueRaw += position.noRaw;
+  }
+  ledgers.forEach((balances, index) => {
+    for (const balance of balances) {
+      if (!wanted(balance.marketSlug)) continue;
+      const found = row(balance.marketSlug, balance.token);
+      found.ledgersRaw[index] = (found.ledgersRaw[index] ?? 0) + balance.balanceRaw;
+    }
+  });
+  if (markets !== undefined) for (const slug of markets) for (const token of ['YES', 'NO'] as const) row(slug, token);
+  return [...rows.values()]
+    .sort((a, b) => a.marketSlug.localeCompare(b.marketSlug) || TOKEN_ORDER[a.token] - TOKEN_ORDER[b.token])
+    .map((r) => ({ ...r, unbookedRaw: r.venueRaw - r.ledgersRaw.reduce((sum, raw) => sum + raw, 0) }));
 }

@@ -39,6 +39,8 @@ export const METRIC_NAMES = [
   'outcome_maker_invalid_answers_total',
   'outcome_maker_limiter_queue_depth',
   'outcome_maker_limiter_wait_seconds',
+  'outcome_maker_shared_limiter_fallback',
+  'outcome_maker_shared_limiter_fallbacks_total',
   'outcome_maker_orders_placed_total',
   'outcome_maker_orders_canceled_total',
   'outcome_maker_orders_rejected_total',
@@ -60,6 +62,12 @@ export const METRIC_NAMES = [
   'outcome_maker_redeemed_usdc_total',
   'outcome_maker_redemptions_pending',
   'outcome_maker_order_event_gaps_total',
+  'outcome_maker_feed_auth_failures_total',
+  'outcome_maker_book_token_mismatches_total',
+  'outcome_maker_feed_unit_switches_total',
+  'outcome_maker_foreign_orders',
+  'outcome_maker_account_unbooked_shares',
+  'outcome_maker_venue_anomalies_total',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -70,7 +78,16 @@ export type MetricName = (typeof METRIC_NAMES)[number];
  */
 export const DROPPED_DEFAULT_METRICS: readonly string[] = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
+/**
+ * Venue behaviour the bot works around: a trading-mode string it does not know (read as cancel_only), a 425 without
+ * the trading-mode body (maintenance status refreshed), cancel-replace not offered (404: cancels and placements used).
+ */
+export type VenueAnomaly = 'unknown_trading_mode' | 'maintenance_block_425' | 'cancel_replace_unsupported';
+const VENUE_ANOMALIES: readonly VenueAnomaly[] = ['unknown_trading_mode', 'maintenance_block_425', 'cancel_replace_unsupported'];
+
 export type FeedEvent = 'orderbookUpdate' | 'orderEvent' | 'positions' | 'marketResolved' | 'system' | 'exception' | 'other';
+export type OrderEventGapCause = 'book-shortfall' | 'unreadable' | 'unattributable';
+const ORDER_EVENT_GAP_CAUSES: readonly OrderEventGapCause[] = ['book-shortfall', 'unreadable', 'unattributable'];
 export type ResyncReason = 'subscribe' | 'reconnect' | 'frozen' | 'invalid' | 'stale' | 'manual';
 /** An HTTP status code, or why there was none. */
 export type HttpStatus = number | 'timeout' | 'network';
@@ -103,6 +120,8 @@ const VALIDATED_METRICS: readonly MetricName[] = [
   'outcome_maker_expected_reward_usdc_per_day',
   'outcome_maker_redeemed_usdc_total',
   'outcome_maker_redemptions_pending',
+  'outcome_maker_foreign_orders',
+  'outcome_maker_account_unbooked_shares',
 ];
 
 /** The bot's metrics. Sizes and amounts are raw integers (1e6 = 1 share / 1 USDC), durations milliseconds. */
@@ -131,6 +150,8 @@ export interface Metrics {
   limiterQueueDepth(depth: number): void;
   /** Time a request waited in the limiter before it started. */
   limiterWaited(waitMs: number): void;
+  /** The shared (Redis) rate limiter entered (true) or left (false) its fallback share; each entry is counted. */
+  sharedLimiterFallback(active: boolean): void;
   orderPlaced(market: string, side: OrderSide): void;
   orderCanceled(market: string): void;
   orderRejected(market: string, reason: string): void;
@@ -154,8 +175,27 @@ export interface Metrics {
   redemption(market: string, result: RedemptionResult, amountRaw?: number): void;
   /** Resolved markets whose winnings are not yet redeemed and recorded. */
   redemptionsPending(count: number): void;
-  /** The book showed less than the bot's own resting orders past the grace period: order events lost, market resynced. */
-  orderEventGap(): void;
+  /**
+   * Order events lost, market(s) resynced: `book-shortfall` (the book showed less than the bot's own resting orders
+   * past the grace period, the default), `unreadable` (an order frame failed validation), `unattributable` (a frame of
+   * the account's that could not be turned into fills).
+   */
+  orderEventGap(cause?: OrderEventGapCause): void;
+  /** The venue refused the socket's authentication (no order events): every market halted until it is accepted. */
+  feedAuthFailure(): void;
+  /** A book (socket or REST) for another token than the market's YES token: rejected. */
+  bookTokenMismatch(source: 'feed' | 'rest'): void;
+  /** The socket's unit of book sizes or amounts settled to another unit than assumed (evidence from REST). */
+  feedUnitSwitch(what: 'bookSize' | 'amounts'): void;
+  /** Live orders in a traded market that are not this bot's (other bot tags, no clientOrderId), at the last listing. */
+  foreignOrders(market: string, count: number): void;
+  /**
+   * The account's token balance less this bot's ledger balance (raw): what other bots (or people) of the account hold.
+   * Reported only, never booked (see src/app/ledger-sync.ts).
+   */
+  accountUnbooked(market: string, token: 'YES' | 'NO', raw: number): void;
+  /** One occurrence of a venue behaviour the bot works around (see VenueAnomaly). */
+  venueAnomaly(kind: VenueAnomaly): void;
 }
 
 export interface CreateMetricsOptions {
@@ -252,6 +292,13 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     buckets: LATENCY_BUCKETS,
     registers,
   });
+  const venueAnomalies = new Counter({
+    name: 'outcome_maker_venue_anomalies_total',
+    help: 'Venue behaviour worked around: unknown trading-mode strings, 425 without a trading-mode body, cancel-replace not offered.',
+    labelNames: ['kind'] as const,
+    registers,
+  });
+  for (const kind of VENUE_ANOMALIES) venueAnomalies.inc({ kind }, 0);
   const riskBlocks = new Counter({
     name: 'outcome_maker_risk_blocks_total',
     help: 'Quotes or orders stopped by the risk gate or the trading mode, by reason.',
@@ -291,6 +338,14 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     buckets: WAIT_BUCKETS,
     registers,
   });
+  const sharedFallback = new Gauge({
+    name: 'outcome_maker_shared_limiter_fallback',
+    help: '1 while the shared rate limiter cannot reach Redis and uses its fallback share of the budget, else 0.',
+    registers,
+  });
+  sharedFallback.set(0);
+  const sharedFallbacks = new Counter({ name: 'outcome_maker_shared_limiter_fallbacks_total', help: 'Times the shared rate limiter fell back to its local share (Redis unreachable).', registers });
+  sharedFallbacks.inc(0);
   const ordersPlaced = new Counter({ name: 'outcome_maker_orders_placed_total', help: 'Orders accepted by the venue.', labelNames: ['market', 'side'] as const, registers });
   const ordersCanceled = new Counter({ name: 'outcome_maker_orders_canceled_total', help: 'Orders canceled.', labelNames: ['market'] as const, registers });
   const ordersRejected = new Counter({
@@ -341,12 +396,42 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     registers,
   });
   const redeemedUsdc = new Counter({ name: 'outcome_maker_redeemed_usdc_total', help: 'USDC payouts of resolved markets recorded in the ledger.', labelNames: ['market'] as const, registers });
+  const feedAuthFailures = new Counter({
+    name: 'outcome_maker_feed_auth_failures_total',
+    help: 'Times the venue refused the socket\'s authentication (no order events); markets halted until it is accepted.',
+    registers,
+  });
+  const bookTokenMismatches = new Counter({
+    name: 'outcome_maker_book_token_mismatches_total',
+    help: 'Books rejected because their tokenId is not the market\'s YES token, by source (feed, rest).',
+    labelNames: ['source'] as const,
+    registers,
+  });
+  const feedUnitSwitches = new Counter({
+    name: 'outcome_maker_feed_unit_switches_total',
+    help: 'Times the socket\'s unit (bookSize, amounts) was found to differ from the one assumed and switched.',
+    labelNames: ['what'] as const,
+    registers,
+  });
   const orderEventGaps = new Counter({
     name: 'outcome_maker_order_event_gaps_total',
-    help: 'Times the book showed less than the bot\'s own resting orders past the grace period (order events lost); the market was resynced.',
+    help: 'Order events lost, the market(s) resynced, by cause: book-shortfall (the book showed less than the bot\'s own resting orders past the grace period), unreadable (an order frame failed validation), unattributable (the account\'s frame could not be turned into fills).',
+    labelNames: ['cause'] as const,
     registers,
   });
   const redemptionsPending = new Gauge({ name: 'outcome_maker_redemptions_pending', help: 'Resolved markets whose winnings are not yet redeemed and recorded.', registers });
+  const foreignOrders = new Gauge({
+    name: 'outcome_maker_foreign_orders',
+    help: 'Live orders in a traded market that are not this bot\'s (another bot tag or no clientOrderId): left alone unless orders.foreignOrders is cancel.',
+    labelNames: ['market'] as const,
+    registers,
+  });
+  const accountUnbooked = new Gauge({
+    name: 'outcome_maker_account_unbooked_shares',
+    help: 'Account token balance minus this bot\'s ledger balance, by token: held by other bots of the account (reported, never booked).',
+    labelNames: ['market', 'token'] as const,
+    registers,
+  });
   for (const mode of TRADING_MODES) tradingMode.set({ mode }, mode === 'normal' ? 1 : 0);
   // Anomaly counters start at 0 for every label value known up front: a series that first appears at 1 is
   // invisible to `increase()`/`rate()`, so the alert on the first malformed frame or mismatch would never fire.
@@ -356,6 +441,9 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
   for (const metric of VALIDATED_METRICS) rejections.inc({ metric }, 0);
   for (const reason of KILL_REASONS) killTrips.inc({ reason: reasons.value(reason) }, 0);
   for (const result of REDEMPTION_RESULTS) redemptions.inc({ result }, 0);
+  for (const cause of ORDER_EVENT_GAP_CAUSES) orderEventGaps.inc({ cause }, 0);
+  for (const source of ['feed', 'rest'] as const) bookTokenMismatches.inc({ source }, 0);
+  for (const what of ['bookSize', 'amounts'] as const) feedUnitSwitches.inc({ what }, 0);
   redemptionsPending.set(0);
 
   const finite = (metric: string, value: number): boolean => {
@@ -374,7 +462,8 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
 
   /** Every per-market series, as remove() needs the full label set of each. */
   const forgetSeries = (market: string): void => {
-    for (const metric of [bookUpdates, bookAge, requotes, ordersCanceled, ordersUnknown, openOrders, exposure, expectedReward, redeemedUsdc]) metric.remove({ market });
+    for (const metric of [bookUpdates, bookAge, requotes, ordersCanceled, ordersUnknown, openOrders, exposure, expectedReward, redeemedUsdc, foreignOrders]) metric.remove({ market });
+    for (const token of ['YES', 'NO'] as const) accountUnbooked.remove({ market, token });
     requoteLatency.remove({ market });
     for (const side of ['BUY', 'SELL'] as const) for (const metric of [ordersPlaced, fills, fillShares, fillUsdc]) metric.remove({ market, side });
     for (const token of ['YES', 'NO'] as const) position.remove({ market, token });
@@ -419,6 +508,9 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
       requotes.inc({ market: label });
       if (finite('outcome_maker_requote_latency_seconds', latencyMs)) requoteLatency.observe({ market: label }, Math.max(0, latencyMs) / 1000);
     },
+    venueAnomaly(kind) {
+      venueAnomalies.inc({ kind });
+    },
     riskBlocked(market, reason) {
       riskBlocks.inc({ market: markets.value(market), reason: reasons.value(reason) });
     },
@@ -438,6 +530,10 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     limiterWaited(waitMs) {
       if (finite('outcome_maker_limiter_wait_seconds', waitMs)) limiterWait.observe(Math.max(0, waitMs) / 1000);
+    },
+    sharedLimiterFallback(active) {
+      if (active) sharedFallbacks.inc();
+      sharedFallback.set(active ? 1 : 0);
     },
     orderPlaced(market, side) {
       ordersPlaced.inc({ market: markets.value(market), side });
@@ -494,11 +590,26 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
       redemptions.inc({ result });
       if (amountRaw !== undefined && countable('outcome_maker_redeemed_usdc_total', amountRaw)) redeemedUsdc.inc({ market: markets.value(market) }, usdc(amountRaw));
     },
-    orderEventGap() {
-      orderEventGaps.inc();
+    feedAuthFailure() {
+      feedAuthFailures.inc();
+    },
+    bookTokenMismatch(source) {
+      bookTokenMismatches.inc({ source });
+    },
+    feedUnitSwitch(what) {
+      feedUnitSwitches.inc({ what });
+    },
+    orderEventGap(cause = 'book-shortfall') {
+      orderEventGaps.inc({ cause });
     },
     redemptionsPending(count) {
       if (countable('outcome_maker_redemptions_pending', count)) redemptionsPending.set(count);
+    },
+    foreignOrders(market, count) {
+      if (countable('outcome_maker_foreign_orders', count)) foreignOrders.set({ market: markets.value(market) }, count);
+    },
+    accountUnbooked(market, token, raw) {
+      if (finite('outcome_maker_account_unbooked_shares', raw)) accountUnbooked.set({ market: markets.value(market), token }, raw / RAW_PER_UNIT);
     },
   };
 }

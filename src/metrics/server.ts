@@ -1,7 +1,8 @@
 /**
  * The bot's operations endpoint (node:http): `GET /metrics` (Prometheus text), `GET /healthz` (the process
  * answers: 200), `GET /readyz` (200 only while the feed is connected, books are fresh and quoting is not
- * paused; 503 with the reasons otherwise) and, when a resume handler is given, `POST /control/resume`
+ * paused; 503 with the reasons otherwise; a `degraded` list, e.g. the shared rate limiter on its fallback share, is
+ * shown without changing readiness) and, when a resume handler is given, `POST /control/resume`
  * (bearer token from the control file, see control.ts).
  *
  * Owns: routing, status codes and the control file's life cycle (written once listening, removed on close).
@@ -21,11 +22,15 @@ export interface ReadinessState {
   /** Quoting paused by the kill switch (or another stop). */
   readonly paused: boolean;
   readonly pauseReason?: string | null;
+  /** Running, but below par (e.g. the shared rate limiter on its fallback share): listed, not a reason to be unready. */
+  readonly degraded?: readonly string[];
 }
 
 export interface Readiness {
   readonly ready: boolean;
   readonly reasons: readonly string[];
+  /** Present when something runs degraded; readiness is unaffected. */
+  readonly degraded?: readonly string[];
 }
 
 export function evaluateReadiness(state: ReadinessState): Readiness {
@@ -33,7 +38,8 @@ export function evaluateReadiness(state: ReadinessState): Readiness {
   if (!state.feedConnected) reasons.push('feed disconnected');
   if (state.staleMarkets.length > 0) reasons.push(`stale books: ${state.staleMarkets.join(', ')}`);
   if (state.paused) reasons.push(`quoting paused${state.pauseReason ? `: ${state.pauseReason}` : ''}`);
-  return { ready: reasons.length === 0, reasons };
+  const degraded = state.degraded ?? [];
+  return { ready: reasons.length === 0, reasons, ...(degraded.length > 0 ? { degraded } : {}) };
 }
 
 export interface MetricsServerOptions {

@@ -76,6 +76,8 @@ export interface ExecutorObserver {
   onUntrackedEvent?(reason: UntrackedReason, detail: string): void;
   onLookup?(marketSlug: string, found: number, notFound: number): void;
   onStrayOrder?(marketSlug: string, orderId: string, reason: string): void;
+  /** The venue answered 404 for cancel-replace: the executor uses cancels and placements from now on (once). */
+  onCancelReplaceUnsupported?(marketSlug: string): void;
 }
 
 export interface ExecutorOptions {
@@ -107,7 +109,17 @@ export interface ExecutorOptions {
   readonly orphanEvents?: { readonly capacity?: number; readonly ttlMs?: number };
   /** Live orders of the account that are not the bot's: left alone (default) or canceled at start-up/resync. */
   readonly foreignPolicy?: ForeignPolicy;
+  /**
+   * The bot alone trades these markets on this account: shutdown may cancel with `DELETE /orders/all/{slug}`.
+   * Default false: shutdown cancels by the bot's own order ids only (other bots of the account keep theirs).
+   */
+  readonly exclusiveMarkets?: boolean;
   readonly cancelBatchSize?: number;
+  /**
+   * Replace a changed quote with one cancel-replace operation (cancel old + place new, STOP_ON_FAILURE), several slots
+   * of a market in one batch request of at most `batchSize` (default on, 10). Needs `venue.cancelReplace`.
+   */
+  readonly cancelReplace?: { readonly enabled?: boolean; readonly batchSize?: number };
   /** Attempts to list a market's live orders at start-up before the market is left blocked. */
   readonly startupAttempts?: number;
   /** Terminal orders are forgotten this long after their last change (default 1 h). */
@@ -128,7 +140,6 @@ export type PlanOutcome =
       readonly aborted: AbortReason | null;
     }
   | { readonly status: 'superseded' }
-  | { readonly status: 'deferred'; readonly reason: 'trading-disabled'; readonly untilMs: number | null }
   | { readonly status: 'not-ready' }
   | { readonly status: 'stopped' }
   | { readonly status: 'failed'; readonly error: string };
@@ -190,5 +201,6 @@ export function guardObserver(observer: ExecutorObserver, onError: (hook: string
     onUntrackedEvent: (reason, detail) => guard('onUntrackedEvent', () => observer.onUntrackedEvent?.(reason, detail)),
     onLookup: (slug, found, notFound) => guard('onLookup', () => observer.onLookup?.(slug, found, notFound)),
     onStrayOrder: (slug, orderId, reason) => guard('onStrayOrder', () => observer.onStrayOrder?.(slug, orderId, reason)),
+    onCancelReplaceUnsupported: (slug) => guard('onCancelReplaceUnsupported', () => observer.onCancelReplaceUnsupported?.(slug)),
   };
 }

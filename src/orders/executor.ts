@@ -8,12 +8,16 @@
  *   shutdown work for that market); a newer submission SUPERSEDES a queued one (the older caller gets
  *   `superseded` at once); the plan is computed when it starts, from the state at that moment;
  * - cancels go first; a slot is re-placed only once its previous order is confirmed gone (reconcile re-runs on
- *   the state after the cancels), so at most one order per (market, slot) can rest;
+ *   the state after the cancels), so at most one order per (market, slot) can rest; with cancel-replace, a slot's
+ *   (cancel old, place new) pair goes as one operation with STOP_ON_FAILURE (the venue places only once the cancel
+ *   succeeded), several slots per batch request; the pairing and the outcome mapping are cancel-replace.ts;
  * - a placement without an answer is UNKNOWN, never rejected: its slot stays frozen until a status lookup by
  *   clientOrderId (with backoff) or a socket frame resolves it; only `notFoundLimit` not_found answers after
  *   `notFoundGraceMs` mark it lost;
  * - every venue request is first checked against the trading-mode gate; a TradingModeError updates the gate and
- *   drops the rest of the plan;
+ *   drops the rest of the plan; cancels are attempted in every mode (also `disabled`: the bot never blocks its own
+ *   cancels), and one the venue refused (425) is held by the gate and re-run when the gate releases it; a 425
+ *   without the trading-mode body refreshes the maintenance status (never a blind retry);
  * - every fill reaches `onFill` once per (order, tradeEventId, settlement state), including late fills of a
  *   canceled order; socket events are deduplicated (bounded memory) and may come in any order;
  * - nothing here throws into the caller for venue trouble: failures become outcomes, observations and logs.
@@ -36,6 +40,7 @@ import {
 } from './executor-types.js';
 import type { CancelTimer, Scheduler } from '../book/scheduler.js';
 import { describeValue, type Outcome } from '../core/units.js';
+import { chunks } from '../core/maps.js';
 import type { QuoteIntent } from '../strategy/contract.js';
 import { isOwnClientOrderId, tryParseClientOrderId, type ClientOrderIdFactory } from './client-order-id.js';
 import { BoundedDedupe, eventKey, validateOrderEvent, type OmeEventInput, type OrderEventInput, type SettlementEventInput, type SettlementFillInput } from './order-events.js';
@@ -58,23 +63,28 @@ import {
 import { isFrozen, isOpen, isResting, isTerminal, type IllegalTransitionError } from './order-state.js';
 import { OrderStore } from './order-store.js';
 import { OrphanEvents, type OrphanPart } from './orphan-events.js';
+import { outcomeEffects, pairReplacements, type OutcomeEffects, type Replacement } from './cancel-replace.js';
 import { reconcile, type Plan, type PlannedCancel, type PlannedPlace } from './reconcile.js';
 import { adopt, type ForeignPolicy } from './startup.js';
 import type { TradingModeGate } from './trading-mode.js';
 import {
+  CancelReplaceUnsupportedError,
   DuplicateClientOrderIdError,
   isVenueError,
+  MaintenanceBlockError,
   OrderRejectedError,
   OutcomeUnknownError,
   PlacementWithheldError,
   RateLimitedError,
   STATUS_BATCH_MAX,
   TradingModeError,
+  type CancelReplaceItem,
   type CancelResult,
+  type PlaceRequest,
+  type PlaceResult,
   type SettlementState,
   type StatusQuery,
   type StatusResult,
-  type TradingMode,
   type VenueOrderSnapshot,
   type VenuePort,
 } from './venue-port.js';
@@ -132,17 +142,13 @@ interface PlanTally {
   rejected: string[];
   unknown: string[];
   attemptedCancels: Set<string>;
+  /** Slots whose replacement the venue refused in this run: not placed again before the next run. */
+  refusedSlots: Set<string>;
 }
 
 const NOOP_LOG: OrderLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
-const MODE_RANK: Readonly<Record<TradingMode, number>> = { normal: 0, post_only: 1, cancel_only: 2, disabled: 3 };
 const SETTLEMENT_OF: Readonly<Record<SettlementEventInput['type'], SettlementState>> = { MATCHED: 'provisional', MINED: 'mined', FAILED: 'failed' };
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 
 /**
@@ -179,6 +185,8 @@ export class OrderExecutor {
   private readonly orphans: OrphanEvents;
   private readonly strayCancels = new BoundedDedupe(1000);
   private lifecycle: Lifecycle = 'created';
+  /** False once the venue answered 404 for cancel-replace. */
+  private cancelReplaceOffered = true;
   private readonly unsubscribeMode: () => void;
   private readonly cfg: {
     readonly defaultPostOnly: boolean;
@@ -187,7 +195,10 @@ export class OrderExecutor {
     readonly notFoundLimit: number;
     readonly notFoundGraceMs: number;
     readonly foreignPolicy: ForeignPolicy;
+    readonly exclusiveMarkets: boolean;
     readonly cancelBatchSize: number;
+    readonly cancelReplace: boolean;
+    readonly replaceBatchSize: number;
     readonly startupAttempts: number;
     readonly retainTerminalMs: number;
   };
@@ -207,15 +218,17 @@ export class OrderExecutor {
       notFoundLimit: unknown.notFoundLimit ?? 3,
       notFoundGraceMs: unknown.notFoundGraceMs ?? 10_000,
       foreignPolicy: options.foreignPolicy ?? 'leave',
+      exclusiveMarkets: options.exclusiveMarkets ?? false,
       cancelBatchSize: Math.min(Math.max(1, options.cancelBatchSize ?? 50), 500),
+      cancelReplace: options.cancelReplace?.enabled ?? true,
+      replaceBatchSize: Math.min(Math.max(1, options.cancelReplace?.batchSize ?? 10), 50),
       startupAttempts: Math.max(1, options.startupAttempts ?? 3),
       retainTerminalMs: options.retainTerminalMs ?? 3_600_000,
     };
     this.dedupe = new BoundedDedupe(options.dedupeCapacity ?? 10_000);
     this.orphans = new OrphanEvents(options.orphanEvents?.capacity ?? 1000, options.orphanEvents?.ttlMs ?? 60_000);
     for (const market of options.markets) this.registerMarket(market);
-    this.unsubscribeMode = this.gate.onChange((change) => {
-      if (MODE_RANK[change.to] >= MODE_RANK[change.from]) return;
+    this.unsubscribeMode = this.gate.onRelease(() => {
       for (const market of this.marketsBySlug.values()) {
         this.flushStrays(market);
         this.kick(market);
@@ -400,9 +413,11 @@ export class OrderExecutor {
     this.enqueueRun(market, { submission: market.lastSubmission, resolve: null });
   }
 
-  private planFor(market: MarketState, submission: Submission): Plan {
+  /** Reconcile of the submission over the market's open orders (less `without`, as if those were gone). */
+  private planFor(market: MarketState, submission: Submission, without: ReadonlySet<string> = new Set()): Plan {
     const settings = this.options.reconcile ?? {};
-    return reconcile(submission.intents, this.store.openInMarket(market.ref.slug), {
+    const orders = this.store.openInMarket(market.ref.slug).filter((o) => !without.has(o.clientOrderId));
+    return reconcile(submission.intents, orders, {
       nowMs: this.scheduler.now(),
       ...settings,
       lastFillAtBySlot: market.lastFillAtBySlot,
@@ -413,17 +428,18 @@ export class OrderExecutor {
   private async runPlan(market: MarketState, submission: Submission): Promise<PlanOutcome> {
     if (this.lifecycle === 'stopping' || this.lifecycle === 'stopped') return { status: 'stopped' };
     if (!market.ready) return { status: 'not-ready' };
-    if (this.gate.mode === 'disabled') return { status: 'deferred', reason: 'trading-disabled', untilMs: this.gate.resumeAtMs };
     const started = this.scheduler.now();
     this.store.pruneTerminal(market.ref.slug, started - this.cfg.retainTerminalMs);
-    const tally: PlanTally = { placed: [], canceled: [], rejected: [], unknown: [], attemptedCancels: new Set() };
+    const tally: PlanTally = { placed: [], canceled: [], rejected: [], unknown: [], attemptedCancels: new Set(), refusedSlots: new Set() };
     let blockedPlaces = 0;
     let blockedCancels = 0;
     let converted = 0;
 
     const first = this.gate.gate(this.planFor(market, submission));
     blockedCancels += first.blockedCancels;
-    let aborted = await this.executeCancels(market, first.plan.cancels, tally);
+    const split = this.replacementsOf(market, submission, first.plan);
+    let aborted = await this.executeCancels(market, split.cancels, tally);
+    if (aborted === null && split.replacements.length > 0) aborted = await this.executeReplacements(market, split.replacements, tally);
     let plan = first.plan;
     if (aborted === null) {
       const second = this.gate.gate(this.planFor(market, submission));
@@ -499,8 +515,7 @@ export class OrderExecutor {
         );
       } catch (error) {
         this.observer.onRequestError('cancelOrders', slug, error);
-        if (error instanceof TradingModeError) {
-          this.gate.fromError(error);
+        if (this.refusedByMode(error, 'cancel')) {
           this.refuseAll(targets);
           return 'trading-mode';
         }
@@ -551,43 +566,45 @@ export class OrderExecutor {
       const postOnly = place.intent.postOnly ?? this.cfg.defaultPostOnly;
       if (!this.gate.allowsPlacement({ postOnly, orderType: 'GTC' })) return 'trading-mode';
       // Re-check the slot: an event may have changed it while earlier requests were in flight.
-      if (this.store.openInMarket(market.ref.slug).some((o) => o.slot === place.slot)) continue;
+      if (tally.refusedSlots.has(place.slot) || this.store.openInMarket(market.ref.slug).some((o) => o.slot === place.slot)) continue;
       const result = await this.placeOne(market, place.intent, postOnly, tally);
       if (result !== null) return result;
     }
     return null;
   }
 
-  private async placeOne(market: MarketState, intent: QuoteIntent, postOnly: boolean, tally: PlanTally): Promise<AbortReason | null> {
+  /** A new order for `intent`, inserted pending-new, and its request (not sent). */
+  private newPlacement(market: MarketState, intent: QuoteIntent, postOnly: boolean): { readonly order: TrackedOrder; readonly request: Omit<PlaceRequest, 'beforeSend'> } {
     const slug = market.ref.slug;
     const tokenId = intent.token === 'YES' ? market.ref.tokens.yes : market.ref.tokens.no;
     const clientOrderId = this.ids.next(slug, intent.slot);
-    const created = newOrder(
-      { clientOrderId, marketSlug: slug, slot: intent.slot, token: intent.token, tokenId, side: intent.side, priceTicks: intent.priceTicks, sizeRaw: intent.sizeRaw, postOnly, orderType: 'GTC' },
-      this.scheduler.now(),
-    );
-    this.insert(created);
+    const request = { marketSlug: slug, clientOrderId, token: intent.token, tokenId, side: intent.side, priceTicks: intent.priceTicks, sizeRaw: intent.sizeRaw, postOnly, orderType: 'GTC' } as const;
+    const order = newOrder({ ...request, slot: intent.slot }, this.scheduler.now());
+    this.insert(order);
+    return { order, request };
+  }
+
+  /** The request may wait in the rate limiter behind others: re-checked at the moment it would leave. */
+  private withholdUnlessAllowed(postOnly: boolean): void {
+    if (this.lifecycle !== 'running' && this.lifecycle !== 'starting') throw new PlacementWithheldError('stopping');
+    if (!this.gate.allowsPlacement({ postOnly, orderType: 'GTC' })) throw new PlacementWithheldError(`trading mode ${this.gate.mode}`);
+  }
+
+  /** Applies a placement answer to the new order and tallies it. */
+  private applyPlaced(clientOrderId: string, answer: PlaceResult, tally: PlanTally): void {
+    this.applySnapshotLike(clientOrderId, { orderId: answer.orderId, status: answer.status, remainingRaw: answer.remainingRaw, reason: answer.reason }, answer.fills, true, false);
+    const after = this.store.get(clientOrderId);
+    if (after?.state === 'rejected') tally.rejected.push(clientOrderId);
+    else tally.placed.push(clientOrderId);
+  }
+
+  private async placeOne(market: MarketState, intent: QuoteIntent, postOnly: boolean, tally: PlanTally): Promise<AbortReason | null> {
+    const slug = market.ref.slug;
+    const { order: created, request } = this.newPlacement(market, intent, postOnly);
+    const clientOrderId = created.clientOrderId;
     try {
-      const answer = await this.venue.placeOrder({
-        marketSlug: slug,
-        clientOrderId,
-        token: intent.token,
-        tokenId,
-        side: intent.side,
-        priceTicks: intent.priceTicks,
-        sizeRaw: intent.sizeRaw,
-        postOnly,
-        orderType: 'GTC',
-        // The request may wait in the rate limiter behind others: re-check at the moment it would leave.
-        beforeSend: () => {
-          if (this.lifecycle !== 'running' && this.lifecycle !== 'starting') throw new PlacementWithheldError('stopping');
-          if (!this.gate.allowsPlacement({ postOnly, orderType: 'GTC' })) throw new PlacementWithheldError(`trading mode ${this.gate.mode}`);
-        },
-      });
-      this.applySnapshotLike(clientOrderId, { orderId: answer.orderId, status: answer.status, remainingRaw: answer.remainingRaw, reason: answer.reason }, answer.fills, true, false);
-      const after = this.store.get(clientOrderId);
-      if (after?.state === 'rejected') tally.rejected.push(clientOrderId);
-      else tally.placed.push(clientOrderId);
+      const answer = await this.venue.placeOrder({ ...request, beforeSend: () => this.withholdUnlessAllowed(postOnly) });
+      this.applyPlaced(clientOrderId, answer, tally);
       return null;
     } catch (error) {
       const current = this.store.get(clientOrderId) ?? created;
@@ -609,9 +626,8 @@ export class OrderExecutor {
         }
         return null;
       }
-      if (error instanceof TradingModeError) {
-        this.gate.fromError(error);
-        this.commit(current, markRejected(current, `trading mode ${error.mode}`, this.scheduler.now()), false);
+      if (this.refusedByMode(error, 'place', { postOnly })) {
+        this.commit(current, markRejected(current, error instanceof TradingModeError ? `trading mode ${error.mode}` : 'maintenance block', this.scheduler.now()), false);
         tally.rejected.push(clientOrderId);
         return 'trading-mode';
       }
@@ -639,6 +655,108 @@ export class OrderExecutor {
       this.scheduleResolve(market, this.cfg.initialBackoffMs);
       return null;
     }
+  }
+
+  // ───────────────────────────── cancel-replace ─────────────────────────────
+
+  private replacing(): boolean {
+    return this.cfg.cancelReplace && this.cancelReplaceOffered && this.venue.cancelReplace !== undefined;
+  }
+
+  /** The plan's cancels split into replacements (cancel + place in one slot) and plain cancels. */
+  private replacementsOf(market: MarketState, submission: Submission, plan: Plan): { readonly replacements: readonly Replacement[]; readonly cancels: readonly PlannedCancel[] } {
+    if (!this.replacing() || plan.cancels.length === 0 || this.lifecycle !== 'running') return { replacements: [], cancels: plan.cancels };
+    const after = this.gate.gate(this.planFor(market, submission, new Set(plan.cancels.map((c) => c.clientOrderId))));
+    return pairReplacements(plan, after.plan);
+  }
+
+  /** Carries replacements out as cancel-replace batches (STOP_ON_FAILURE); falls back to cancels on a 404. */
+  private async executeReplacements(market: MarketState, replacements: readonly Replacement[], tally: PlanTally): Promise<AbortReason | null> {
+    const slug = market.ref.slug;
+    const batches = chunks(replacements, this.cfg.replaceBatchSize);
+    for (const [index, batch] of batches.entries()) {
+      if (!this.replacing()) return this.executeCancels(market, batches.slice(index).flat().map((r) => r.cancel), tally);
+      if (!this.gate.allowsCancel()) return 'trading-mode';
+      const pairs: { old: TrackedOrder; fresh: TrackedOrder }[] = [];
+      const items: CancelReplaceItem[] = [];
+      let postOnlyAll = true;
+      for (const { cancel, place } of batch) {
+        const old = this.store.get(cancel.clientOrderId);
+        if (old === undefined || old.orderId === null || !isResting(old.state)) continue;
+        if (this.store.openInMarket(slug).some((o) => o.slot === place.slot && o.clientOrderId !== old.clientOrderId)) continue;
+        const postOnly = place.intent.postOnly ?? this.cfg.defaultPostOnly;
+        postOnlyAll &&= postOnly;
+        tally.attemptedCancels.add(old.clientOrderId);
+        const pending = this.commit(old, requestCancel(old, this.scheduler.now()), false);
+        const { order: fresh, request } = this.newPlacement(market, place.intent, postOnly);
+        pairs.push({ old: pending, fresh });
+        items.push({ cancelOrderId: old.orderId, place: request });
+      }
+      if (items.length === 0) continue;
+      let results;
+      try {
+        results = await this.venue.cancelReplace!({ marketSlug: slug, items, mode: 'STOP_ON_FAILURE', beforeSend: () => this.withholdUnlessAllowed(postOnlyAll) });
+      } catch (error) {
+        const failure = isVenueError(error) && !(error instanceof OutcomeUnknownError) ? 'not-sent' : 'unknown';
+        if (!(error instanceof PlacementWithheldError)) this.observer.onRequestError('cancelReplace', slug, error);
+        for (const pair of pairs) this.applyReplaceOutcome(market, pair.old, pair.fresh, outcomeEffects(failure), null, errorText(error), tally, failure === 'not-sent');
+        if (failure === 'unknown') {
+          this.log.warn({ market: slug, items: items.length, err: errorText(error) }, 'cancel-replace outcome unknown: looking the orders up');
+          this.scheduleResolve(market, this.cfg.initialBackoffMs);
+          continue;
+        }
+        if (error instanceof CancelReplaceUnsupportedError) {
+          this.cancelReplaceOffered = false;
+          this.observer.onCancelReplaceUnsupported(slug);
+          this.log.warn({ market: slug, err: error.detail }, 'the venue does not offer cancel-replace (404): replacing by cancel, then placement, from now on');
+          for (const pair of pairs) tally.attemptedCancels.delete(pair.old.clientOrderId);
+          return this.executeCancels(market, batches.slice(index).flat().map((r) => r.cancel), tally);
+        }
+        if (error instanceof PlacementWithheldError) return error.reason === 'stopping' ? null : 'trading-mode';
+        if (this.refusedByMode(error, 'cancel')) return 'trading-mode';
+        return error instanceof RateLimitedError ? 'rate-limited' : 'request-failed';
+      }
+      const lookups: TrackedOrder[] = [];
+      pairs.forEach((pair, i) => {
+        const result = results[i];
+        const effects = result === undefined ? outcomeEffects('unknown') : outcomeEffects(result.cancel.status, result.replacement.status);
+        const reason = result === undefined ? 'no result' : (result.replacement.reason ?? result.cancel.reason ?? result.replacement.status);
+        const notAttempted = result?.replacement.status === 'NOT_ATTEMPTED';
+        this.applyReplaceOutcome(market, pair.old, pair.fresh, effects, result?.replacement.placed ?? null, reason, tally, notAttempted);
+        if (effects.old.kind === 'look-up') lookups.push(this.store.get(pair.old.clientOrderId) ?? pair.old);
+      });
+      if (lookups.length > 0) await this.lookupNow(market, lookups);
+    }
+    return null;
+  }
+
+  /** Applies one operation's effects (cancel-replace.ts) to the old order and its replacement. */
+  private applyReplaceOutcome(market: MarketState, old: TrackedOrder, fresh: TrackedOrder, effects: OutcomeEffects, placed: PlaceResult | null, reason: string, tally: PlanTally, neverSent: boolean): void {
+    const now = this.scheduler.now();
+    const current = this.store.get(old.clientOrderId) ?? old;
+    if (effects.old.kind === 'canceled') {
+      const applied = this.commit(current, confirmCancel(current, 'canceled by cancel-replace', now), false);
+      if (applied.state === 'canceled') tally.canceled.push(applied.clientOrderId);
+    } else if (effects.old.kind === 'restored') {
+      this.commit(current, refuseCancel(current, now), false);
+    } else {
+      market.lookups.add(current.clientOrderId);
+    }
+    const newer = this.store.get(fresh.clientOrderId) ?? fresh;
+    if (effects.fresh.kind === 'apply-answer' && placed !== null) {
+      this.applyPlaced(fresh.clientOrderId, placed, tally);
+    } else if (effects.fresh.kind === 'unknown' || (effects.fresh.kind === 'apply-answer' && placed === null)) {
+      this.commit(newer, markUnknown(newer, now), false);
+      tally.unknown.push(fresh.clientOrderId);
+      this.scheduleResolve(market, this.cfg.initialBackoffMs);
+    } else {
+      this.commit(newer, markRejected(newer, neverSent ? `not sent: ${reason}` : reason, now), false);
+      if (!neverSent) {
+        tally.rejected.push(fresh.clientOrderId);
+        tally.refusedSlots.add(fresh.slot);
+      }
+    }
+    if (effects.slotAtRisk) this.log.warn({ market: market.ref.slug, slot: fresh.slot, old: old.clientOrderId, fresh: fresh.clientOrderId }, 'cancel-replace: old order not confirmed gone; looked up before the slot is used again');
   }
 
   // ───────────────────────────── state commits ─────────────────────────────
@@ -741,10 +859,7 @@ export class OrderExecutor {
           await this.venue.cancelOrders(market.ref.slug, ids);
         } catch (error) {
           this.observer.onRequestError('cancelOrders', market.ref.slug, error);
-          if (error instanceof TradingModeError) {
-            this.gate.fromError(error);
-            for (const id of ids) market.strays.add(id);
-          }
+          if (this.refusedByMode(error, 'cancel')) for (const id of ids) market.strays.add(id);
         }
       })
       .catch((error: unknown) => this.log.error({ market: market.ref.slug, err: errorText(error) }, 'stray cancel failed'));
@@ -1030,21 +1145,41 @@ export class OrderExecutor {
     );
   }
 
-  /** Best-effort cancel of venue ids (untracked or tracked); returns how many the venue confirmed. */
-  private async cancelIds(market: MarketState, orderIds: readonly string[]): Promise<number> {
+  /**
+   * Best-effort cancel of venue ids (untracked or tracked); returns how many the venue confirmed. `evenIfHeld`: try
+   * although the venue refused cancels before (shutdown's first attempt).
+   */
+  private async cancelIds(market: MarketState, orderIds: readonly string[], evenIfHeld = false): Promise<number> {
     let confirmed = 0;
     for (const batch of chunks(orderIds, this.cfg.cancelBatchSize)) {
-      if (!this.gate.allowsCancel()) break;
+      if (!evenIfHeld && !this.gate.allowsCancel()) break;
       try {
         const result = await this.venue.cancelOrders(market.ref.slug, batch);
         confirmed += result.canceled.length;
         this.applyCancelConfirmations(result);
       } catch (error) {
         this.observer.onRequestError('cancelOrders', market.ref.slug, error);
-        if (error instanceof TradingModeError) this.gate.fromError(error);
+        if (this.refusedByMode(error, 'cancel')) break;
       }
     }
     return confirmed;
+  }
+
+  /**
+   * A refusal by the venue's trading mode (425 with its body) or an unexplained 425 (maintenance block): the gate
+   * learns it and holds `action`; the latter also refreshes the maintenance status. True when it was one of them.
+   */
+  private refusedByMode(error: unknown, action: 'cancel' | 'place', placement?: { readonly postOnly: boolean }): boolean {
+    if (error instanceof TradingModeError) {
+      this.gate.fromError(error, action, placement === undefined ? undefined : { postOnly: placement.postOnly, orderType: 'GTC' });
+      return true;
+    }
+    if (error instanceof MaintenanceBlockError) {
+      this.log.warn({ operation: error.operation, err: error.detail }, '425 without a trading-mode body: maintenance status refreshed, not retried');
+      void this.gate.fromUnexplainedBlock(action);
+      return true;
+    }
+    return false;
   }
 
   private applyCancelConfirmations(result: CancelResult): void {
@@ -1058,18 +1193,21 @@ export class OrderExecutor {
   private async cancelEverything(market: MarketState, deadline: number): Promise<boolean> {
     const slug = market.ref.slug;
     for (let attempt = 0; this.scheduler.now() < deadline; attempt += 1) {
-      if (this.gate.allowsCancel()) {
+      // The first attempt goes out whatever the venue refused before (its mode may have changed since); later ones
+      // only once the gate releases a refused cancel.
+      if (attempt === 0 || this.gate.allowsCancel()) {
         try {
-          if (market.hasForeign && this.cfg.foreignPolicy === 'leave') {
+          // Cancel-all takes every order of the ACCOUNT in the market (other bots' too): only when this bot owns it alone.
+          if (!this.cfg.exclusiveMarkets || (market.hasForeign && this.cfg.foreignPolicy === 'leave')) {
             const ids = this.store.openInMarket(slug).flatMap((o) => (o.orderId === null ? [] : [o.orderId]));
-            if (ids.length > 0) await this.untilDeadline(this.cancelIds(market, ids), deadline);
+            if (ids.length > 0) await this.untilDeadline(this.cancelIds(market, ids, attempt === 0), deadline);
           } else {
             const result = await this.untilDeadline(this.venue.cancelAll(slug), deadline);
             if (result !== false) this.applyCancelConfirmations(result);
           }
         } catch (error) {
           this.observer.onRequestError('cancelAll', slug, error);
-          if (error instanceof TradingModeError) this.gate.fromError(error);
+          this.refusedByMode(error, 'cancel');
         }
       }
       await this.untilDeadline(this.resolveOnce(market), deadline);
@@ -1090,7 +1228,7 @@ export class OrderExecutor {
         // A placement still in flight may land after this listing: not confirmed until it has answered.
         const inFlight = this.store.openInMarket(slug).some((o) => o.state === 'pending-new');
         if (own.length === 0 && !inFlight) return true;
-        if (market.hasForeign && this.cfg.foreignPolicy === 'leave') {
+        if (!this.cfg.exclusiveMarkets || (market.hasForeign && this.cfg.foreignPolicy === 'leave')) {
           // Ours but untracked: cancel by id next round.
           for (const snapshot of own) {
             if (this.store.getByOrderId(snapshot.orderId) === undefined && snapshot.clientOrderId !== null) {

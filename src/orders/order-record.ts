@@ -4,7 +4,7 @@
  *
  * Invariants:
  * - remainingRaw only goes down (out-of-order frames cannot un-fill an order); it never exceeds
- *   sizeRaw − filledRaw once fills are known;
+ *   sizeRaw − filledRaw once fills are known; a report without a remaining size (unknown) leaves it as it is;
  * - a fill is recorded once per tradeEventId; a later settlement state (provisional → mined | failed)
  *   updates it and is emitted again, never the same state twice;
  * - fills are recorded whatever the state (money moved), while an illegal state change is refused and
@@ -138,7 +138,8 @@ export function adoptedOrder(params: AdoptParams, nowMs: number): TrackedOrder {
 export interface OrderReport {
   readonly orderId: string;
   readonly status: VenueOrderStatus;
-  readonly remainingRaw: number;
+  /** null: the venue did not say (unknown, never 0): the tracked remaining size stands. */
+  readonly remainingRaw: number | null;
   readonly reason: string | null;
 }
 
@@ -170,7 +171,7 @@ export function applyReport(order: TrackedOrder, report: OrderReport, nowMs: num
 
 function reportTransition(order: TrackedOrder, report: OrderReport, nowMs: number, options: { atPlacement?: boolean }): Applied {
   const orderId = order.orderId ?? report.orderId;
-  const remainingRaw = Math.max(0, Math.min(order.remainingRaw, report.remainingRaw));
+  const remainingRaw = report.remainingRaw === null ? order.remainingRaw : Math.max(0, Math.min(order.remainingRaw, report.remainingRaw));
   const reason = report.reason ?? order.reason;
   switch (report.status) {
     case 'LIVE': {

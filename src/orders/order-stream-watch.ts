@@ -9,8 +9,14 @@
  * The bot also sweeps every market once a second (`sweep`): a fill can leave the book exactly as it was before the
  * bot's order appeared in it, and then no book change ever comes.
  *
- * Owns: one grace timer per market and the resync cooldown. Invariants: at most one resync per market in flight
- * and at most one per `cooldownMs`; a market with a stale or missing book is never judged; nothing runs after stop().
+ * Order events known to be lost (an order frame that failed validation, a settlement frame that is the account's but
+ * cannot be attributed: src/app/order-event-adapter.ts) come in through `reportGap` and resync the market at once,
+ * without the grace period: the same resync, with its own shorter cooldown (`gapCooldownMs`).
+ *
+ * Owns: one grace timer per market and the resync cooldowns. Invariants: at most one resync per market in flight
+ * (a gap reported during one runs one more resync after it, since the lost event may postdate its reads); at most one
+ * shortfall resync per `cooldownMs` and one gap resync per `gapCooldownMs` (a gap inside the cooldown is deferred to
+ * its end, never dropped); a market with a stale or missing book is never judged; nothing runs after stop().
  */
 import type { Logger } from 'pino';
 import type { Scheduler } from '../book/scheduler.js';
@@ -30,6 +36,8 @@ export interface OrderStreamWatchOptions {
   readonly onGap?: (slug: string, shortfalls: readonly Shortfall[]) => void;
   readonly graceMs?: number;
   readonly cooldownMs?: number;
+  /** Minimum time between two resyncs of one market for reported gaps (default 1 s). */
+  readonly gapCooldownMs?: number;
   readonly toleranceRaw?: number;
 }
 
@@ -37,6 +45,9 @@ interface MarketWatch {
   cancelTimer: (() => void) | null;
   resyncing: boolean;
   lastResyncMs: number;
+  /** A gap was reported while a resync ran, or during the gap cooldown: the reason of the resync still owed. */
+  gapPending: string | null;
+  cancelGapTimer: (() => void) | null;
 }
 
 export class OrderStreamWatch {
@@ -44,11 +55,13 @@ export class OrderStreamWatch {
   private stopped = false;
   private readonly graceMs: number;
   private readonly cooldownMs: number;
+  private readonly gapCooldownMs: number;
   private readonly toleranceRaw: number;
 
   constructor(private readonly options: OrderStreamWatchOptions) {
     this.graceMs = options.graceMs ?? 2_000;
     this.cooldownMs = options.cooldownMs ?? 15_000;
+    this.gapCooldownMs = options.gapCooldownMs ?? 1_000;
     this.toleranceRaw = options.toleranceRaw ?? 10_000;
   }
 
@@ -76,10 +89,42 @@ export class OrderStreamWatch {
     for (const slug of slugs) this.onBook(slug);
   }
 
+  /**
+   * Order events of `slug` were lost or unreadable (`reason` says which): resync the market at once (after the one in
+   * flight, or at the end of the gap cooldown).
+   */
+  reportGap(slug: string, reason: string): void {
+    if (this.stopped) return;
+    const watch = this.watchOf(slug);
+    if (watch.resyncing || watch.cancelGapTimer !== null) {
+      watch.gapPending = reason;
+      return;
+    }
+    const waitMs = watch.lastResyncMs + this.gapCooldownMs - this.options.scheduler.now();
+    if (waitMs > 0) {
+      watch.gapPending = reason;
+      watch.cancelGapTimer = this.options.scheduler.schedule(waitMs, () => {
+        watch.cancelGapTimer = null;
+        this.owedGap(slug, watch);
+      });
+      return;
+    }
+    this.runResync(slug, watch, { reason });
+  }
+
   stop(): void {
     this.stopped = true;
-    for (const watch of this.markets.values()) watch.cancelTimer?.();
+    for (const watch of this.markets.values()) {
+      watch.cancelTimer?.();
+      watch.cancelGapTimer?.();
+    }
     this.markets.clear();
+  }
+
+  private owedGap(slug: string, watch: MarketWatch): void {
+    const reason = watch.gapPending;
+    watch.gapPending = null;
+    if (reason !== null) this.reportGap(slug, reason);
   }
 
   private confirm(slug: string, watch: MarketWatch): void {
@@ -96,15 +141,21 @@ export class OrderStreamWatch {
       });
       return;
     }
-    watch.resyncing = true;
-    watch.lastResyncMs = now;
     this.options.onGap?.(slug, shortfalls);
     this.options.log.warn({ market: slug, shortfalls, graceMs: this.graceMs }, 'the book shows less than the bot\'s own resting orders: order events missing; resyncing the market');
+    this.runResync(slug, watch, null);
+  }
+
+  private runResync(slug: string, watch: MarketWatch, gap: { readonly reason: string } | null): void {
+    watch.resyncing = true;
+    watch.lastResyncMs = this.options.scheduler.now();
+    if (gap !== null) this.options.log.warn({ market: slug, reason: gap.reason }, 'order events lost or unreadable; resyncing the market at once');
     this.options
       .resync(slug)
       .catch((error: unknown) => this.options.log.warn({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'resync after missing order events failed'))
       .finally(() => {
         watch.resyncing = false;
+        if (!this.stopped && watch.gapPending !== null && watch.cancelGapTimer === null) this.owedGap(slug, watch);
       });
   }
 
@@ -119,6 +170,12 @@ export class OrderStreamWatch {
   }
 
   private watchOf(slug: string): MarketWatch {
-    return getOrInsert(this.markets, slug, () => ({ cancelTimer: null, resyncing: false, lastResyncMs: Number.NEGATIVE_INFINITY }));
+    return getOrInsert(this.markets, slug, () => ({
+      cancelTimer: null,
+      resyncing: false,
+      lastResyncMs: Number.NEGATIVE_INFINITY,
+      gapPending: null,
+      cancelGapTimer: null,
+    }));
   }
 }

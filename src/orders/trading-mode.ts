@@ -8,8 +8,15 @@
  *   (a maker quote that would not cross rests the same either way; one that would cross is refused by the venue
  *   instead of taking), so quoting goes on; FAK/FOK placements are refused by `allows`;
  * - cancel_only: cancels only; placements are dropped;
- * - disabled: nothing, not even cancels (the venue refuses them with 425); plans wait for `resumeAt`.
- * Cancels are never blocked by the bot itself outside `disabled`.
+ * - disabled: placements are dropped; cancels are still ATTEMPTED (the bot itself never blocks a cancel: quotes must
+ *   not rest unmanaged while the venue may still match them).
+ * An unknown or missing mode string is read as `cancel_only` and reported (`onUnknownMode`, once per value as first).
+ *
+ * Holds: when the venue refuses an action (a 425 with the trading-mode body, or a 425 without it: an unexplained
+ * maintenance block), that action is HELD: not sent again until the mode changes, `resumeAt` passes, or (for an
+ * unexplained block, after which the status is refreshed at once) one poll interval has passed. A released hold
+ * notifies `onRelease` listeners, which re-run what was held. So a disabled venue sees one refused cancel per market,
+ * not a retry loop.
  *
  * Invariants: a restriction with a resumeAt ends by itself at that time (confirmed by an immediate poll when a
  * poller is configured; if that poll fails the gate resumes); every change is reported once to the observer and
@@ -29,9 +36,16 @@ export interface ModeChange {
   readonly source: ModeSource;
 }
 
+export type GatedAction = 'cancel' | 'place';
+export type HoldReason = 'trading-mode' | 'unexplained-425';
+
 export interface TradingModeObserver {
   onModeChange?(change: ModeChange): void;
   onPollError?(error: unknown): void;
+  /** A mode string that is none of the four (read as cancel_only); `first` on its first sighting (log it then). */
+  onUnknownMode?(raw: string, first: boolean): void;
+  /** The venue refused `action`: it is held (see the header). */
+  onHold?(action: GatedAction, reason: HoldReason): void;
 }
 
 export interface TradingModeGateOptions {
@@ -52,25 +66,40 @@ export interface GatedPlan {
   readonly plan: Plan;
   /** Placements removed by the mode. */
   readonly blockedPlaces: number;
-  /** Cancels removed by the mode (only in `disabled`). */
+  /** Cancels removed because the venue refused cancels in this mode (a hold). */
   readonly blockedCancels: number;
   /** Placements turned into post-only. */
   readonly convertedToPostOnly: number;
 }
 
-/** Whether `mode` lets an action through. */
+/** Whether `mode` lets an action through. Cancels always: the bot never blocks its own cancels. */
 export function modeAllows(mode: TradingMode, action: 'cancel'): boolean;
 export function modeAllows(mode: TradingMode, action: 'place', placement: PlacementShape): boolean;
 export function modeAllows(mode: TradingMode, action: 'place' | 'cancel', placement?: PlacementShape): boolean {
-  if (mode === 'disabled') return false;
   if (action === 'cancel') return true;
-  if (mode === 'cancel_only') return false;
+  if (mode === 'disabled' || mode === 'cancel_only') return false;
   if (mode === 'post_only') return placement !== undefined && placement.postOnly && placement.orderType === 'GTC';
   return true;
 }
 
-/** Applies a mode to a plan: post_only converts placements, cancel_only drops them, disabled drops everything. */
-export function gatePlan(mode: TradingMode, plan: Plan): GatedPlan {
+/**
+ * Applies a mode (and the held actions) to a plan: post_only converts placements, cancel_only and disabled drop them;
+ * cancels are dropped only while held (the venue refused them).
+ */
+export function gatePlan(mode: TradingMode, plan: Plan, held: ReadonlySet<GatedAction> = new Set()): GatedPlan {
+  const gated = gateByMode(mode, plan);
+  const dropPlaces = held.has('place') && gated.plan.places.length > 0;
+  const dropCancels = held.has('cancel') && gated.plan.cancels.length > 0;
+  if (!dropPlaces && !dropCancels) return gated;
+  return {
+    plan: { ...gated.plan, places: dropPlaces ? [] : gated.plan.places, cancels: dropCancels ? [] : gated.plan.cancels },
+    blockedPlaces: gated.blockedPlaces + (dropPlaces ? gated.plan.places.length : 0),
+    blockedCancels: gated.blockedCancels + (dropCancels ? gated.plan.cancels.length : 0),
+    convertedToPostOnly: gated.convertedToPostOnly,
+  };
+}
+
+function gateByMode(mode: TradingMode, plan: Plan): GatedPlan {
   switch (mode) {
     case 'normal':
       return { plan, blockedPlaces: 0, blockedCancels: 0, convertedToPostOnly: 0 };
@@ -84,18 +113,15 @@ export function gatePlan(mode: TradingMode, plan: Plan): GatedPlan {
       return { plan: { ...plan, places }, blockedPlaces: 0, blockedCancels: 0, convertedToPostOnly: converted };
     }
     case 'cancel_only':
-      return { plan: { ...plan, places: [] }, blockedPlaces: plan.places.length, blockedCancels: 0, convertedToPostOnly: 0 };
     case 'disabled':
-      return {
-        plan: { ...plan, places: [], cancels: [] },
-        blockedPlaces: plan.places.length,
-        blockedCancels: plan.cancels.length,
-        convertedToPostOnly: 0,
-      };
+      return { plan: { ...plan, places: [] }, blockedPlaces: plan.places.length, blockedCancels: 0, convertedToPostOnly: 0 };
   }
 }
 
 export type ModeListener = (change: ModeChange) => void;
+
+const MODE_RANK: Readonly<Record<TradingMode, number>> = { normal: 0, post_only: 1, cancel_only: 2, disabled: 3 };
+const MAX_REMEMBERED_UNKNOWN_MODES = 100;
 
 export class TradingModeGate {
   private currentMode: TradingMode = 'normal';
@@ -104,6 +130,10 @@ export class TradingModeGate {
   private pollTimer: CancelTimer | null = null;
   private polling = false;
   private readonly listeners = new Set<ModeListener>();
+  private readonly releaseListeners = new Set<() => void>();
+  private readonly held = new Set<GatedAction>();
+  private holdTimer: CancelTimer | null = null;
+  private readonly unknownModesSeen = new Set<string>();
 
   constructor(private readonly options: TradingModeGateOptions) {
     if (!(options.pollIntervalMs > 0)) throw new RangeError(`pollIntervalMs: must be positive (got ${options.pollIntervalMs})`);
@@ -118,16 +148,22 @@ export class TradingModeGate {
     return this.currentResumeAtMs;
   }
 
+  /** False only while the venue's refusal of a cancel is held (see the header). */
   allowsCancel(): boolean {
-    return modeAllows(this.currentMode, 'cancel');
+    return !this.held.has('cancel');
   }
 
   allowsPlacement(placement: PlacementShape): boolean {
-    return modeAllows(this.currentMode, 'place', placement);
+    return !this.held.has('place') && modeAllows(this.currentMode, 'place', placement);
+  }
+
+  /** The actions currently held. */
+  get holds(): ReadonlySet<GatedAction> {
+    return this.held;
   }
 
   gate(plan: Plan): GatedPlan {
-    return gatePlan(this.currentMode, plan);
+    return gatePlan(this.currentMode, plan, this.held);
   }
 
   onChange(listener: ModeListener): () => void {
@@ -135,12 +171,37 @@ export class TradingModeGate {
     return () => this.listeners.delete(listener);
   }
 
-  /** A 425 body: applied at once. */
-  fromError(error: TradingModeError): void {
+  /** Called when something blocked may now go through (the mode relaxed, or a hold ended). */
+  onRelease(listener: () => void): () => void {
+    this.releaseListeners.add(listener);
+    return () => this.releaseListeners.delete(listener);
+  }
+
+  /**
+   * A 425 trading-mode body: applied at once. With `action`, the venue refused that action. A refused cancel is held
+   * until the mode changes or resumeAt passes (the mode itself never blocks cancels). A refused placement is governed
+   * by the mode just learnt; it is held only when that mode would still let the same `placement` through (the venue
+   * and its body disagree: no loop of the same refusal).
+   */
+  fromError(error: TradingModeError, action?: GatedAction, placement?: PlacementShape): void {
+    if (error.unknownMode !== null) this.reportUnknownMode(error.unknownMode);
     this.update({ mode: error.mode, resumeAtMs: error.resumeAtMs }, 'venue-error');
+    if (action === 'cancel') this.hold('cancel', 'trading-mode', null);
+    else if (action === 'place' && placement !== undefined && modeAllows(this.currentMode, 'place', placement)) this.hold('place', 'trading-mode', this.options.pollIntervalMs);
+  }
+
+  /**
+   * A 425 without the trading-mode body (not a receive-window failure): the venue is blocking `action` for a reason it
+   * did not name. The action is held, the maintenance status refreshed at once; the hold ends with a mode change, or
+   * after one poll interval (then one more attempt), never in a blind retry loop.
+   */
+  fromUnexplainedBlock(action: GatedAction): Promise<boolean> {
+    this.hold(action, 'unexplained-425', this.options.pollIntervalMs);
+    return this.refresh();
   }
 
   update(status: MaintenanceStatus, source: ModeSource): void {
+    for (const raw of status.unknownModes ?? []) this.reportUnknownMode(raw);
     const now = this.options.scheduler.now();
     const resumeAtMs = status.mode === 'normal' ? null : status.resumeAtMs;
     this.expiryTimer?.();
@@ -159,6 +220,41 @@ export class TradingModeGate {
     const change: ModeChange = { from, to: status.mode, resumeAtMs, source };
     this.options.observer?.onModeChange?.(change);
     for (const listener of this.listeners) listener(change);
+    // A new mode (or a new end) is news: what the venue refused under the old one may be tried again.
+    const released = this.releaseHolds();
+    if (released || MODE_RANK[status.mode] < MODE_RANK[from]) this.notifyRelease();
+  }
+
+  private hold(action: GatedAction, reason: HoldReason, forMs: number | null): void {
+    this.held.add(action);
+    this.options.observer?.onHold?.(action, reason);
+    if (forMs === null) return;
+    this.holdTimer?.();
+    this.holdTimer = this.options.scheduler.schedule(forMs, () => {
+      this.holdTimer = null;
+      void this.refresh().finally(() => {
+        if (this.releaseHolds()) this.notifyRelease();
+      });
+    });
+  }
+
+  /** True when something was held. */
+  private releaseHolds(): boolean {
+    this.holdTimer?.();
+    this.holdTimer = null;
+    if (this.held.size === 0) return false;
+    this.held.clear();
+    return true;
+  }
+
+  private notifyRelease(): void {
+    for (const listener of this.releaseListeners) listener();
+  }
+
+  private reportUnknownMode(raw: string): void {
+    const first = !this.unknownModesSeen.has(raw);
+    if (first && this.unknownModesSeen.size < MAX_REMEMBERED_UNKNOWN_MODES) this.unknownModesSeen.add(raw);
+    this.options.observer?.onUnknownMode?.(raw, first);
   }
 
   /** Polls once now. Resolves true when the poll succeeded. Never throws. */
@@ -194,6 +290,8 @@ export class TradingModeGate {
     this.pollTimer = null;
     this.expiryTimer?.();
     this.expiryTimer = null;
+    this.holdTimer?.();
+    this.holdTimer = null;
   }
 
   private async onResumeTime(): Promise<void> {

@@ -25,12 +25,13 @@ export function isTradingMode(value: unknown): value is TradingMode {
 }
 
 /**
- * A venue mode string (maintenance status, 425 body) → TradingMode. The set is open: an unrecognised restriction is
- * read as `cancel_only` (placements stop; cancels are still tried, and a refusal teaches the gate the real mode).
+ * A restriction's mode string (maintenance entry, 425 body) → TradingMode. The set is open: an unrecognised or
+ * missing mode is read as `cancel_only` (placements stop; cancels are still tried, and a refusal teaches the gate the
+ * real mode). Only `normal` / `none` lift the restriction.
  */
 export function toTradingMode(raw: string | null | undefined): TradingMode {
-  if (raw === null || raw === undefined || raw === '' || raw === 'normal' || raw === 'none') return 'normal';
-  const lower = raw.toLowerCase();
+  const lower = raw?.toLowerCase() ?? '';
+  if (lower === 'none') return 'normal';
   if (isTradingMode(lower)) return lower;
   if (lower === 'trading_disabled') return 'disabled';
   return 'cancel_only';
@@ -41,6 +42,8 @@ export interface MaintenanceStatus {
   readonly mode: TradingMode;
   /** When the restriction is expected to end, ms since epoch; null when unknown or when normal. */
   readonly resumeAtMs: number | null;
+  /** Mode strings of active restrictions that are none of the four (read as `cancel_only`), for the log and a metric. */
+  readonly unknownModes?: readonly string[];
 }
 
 export type VenueOrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'UNMATCHED';
@@ -130,6 +133,12 @@ export interface VenuePort {
   placeOrder(request: PlaceRequest): Promise<PlaceResult>;
   /** All ids belong to `marketSlug` (POST /orders/cancel-batch). */
   cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult>;
+  /**
+   * Cancel-replace (POST /orders/cancel-replace/batch): per item, cancel `cancelOrderId` then place `place`, in one
+   * request. Optional: an adapter without it (or a venue answering 404 for the endpoint: `CancelReplaceUnsupportedError`)
+   * makes the executor use cancels and placements.
+   */
+  cancelReplace?(request: CancelReplaceBatch): Promise<readonly CancelReplaceItemResult[]>;
   /** Every open order of the account in the market (DELETE /orders/all/{slug}). */
   cancelAll(marketSlug: string): Promise<CancelResult>;
   /** 1–50 queries; one result per query, in the same order. */
@@ -139,7 +148,42 @@ export interface VenuePort {
   maintenanceStatus(): Promise<MaintenanceStatus>;
 }
 
-export type VenueOperation = 'placeOrder' | 'cancelOrders' | 'cancelAll' | 'statusBatch' | 'listLiveOrders' | 'maintenanceStatus';
+export type VenueOperation = 'placeOrder' | 'cancelOrders' | 'cancelAll' | 'cancelReplace' | 'statusBatch' | 'listLiveOrders' | 'maintenanceStatus';
+
+export type CancelReplaceMode = 'STOP_ON_FAILURE' | 'ALLOW_FAILURE';
+
+/** One slot's replacement: cancel the old order, then place the new one. */
+export interface CancelReplaceItem {
+  readonly cancelOrderId: string;
+  readonly place: Omit<PlaceRequest, 'beforeSend'>;
+}
+
+export interface CancelReplaceBatch {
+  readonly marketSlug: string;
+  readonly items: readonly CancelReplaceItem[];
+  /** STOP_ON_FAILURE: an item whose cancel failed places nothing (never two orders in one slot). */
+  readonly mode: CancelReplaceMode;
+  /** As PlaceRequest.beforeSend: throwing `PlacementWithheldError` cancels the whole request unsent. */
+  readonly beforeSend?: () => void;
+}
+
+/** The cancel half's outcome: SUCCESS (gone), FAILURE (refused, still as it was), UNKNOWN (may or may not be gone). */
+export type CancelHalfStatus = 'SUCCESS' | 'FAILURE' | 'UNKNOWN';
+/** The placement half's outcome; NOT_ATTEMPTED when the cancel failed under STOP_ON_FAILURE. */
+export type ReplacementHalfStatus = 'SUCCESS' | 'FAILURE' | 'UNKNOWN' | 'NOT_ATTEMPTED';
+
+/** One item's answer, in request order. */
+export interface CancelReplaceItemResult {
+  readonly cancelOrderId: string;
+  readonly cancel: { readonly status: CancelHalfStatus; readonly reason: string | null };
+  readonly replacement: {
+    readonly status: ReplacementHalfStatus;
+    readonly clientOrderId: string;
+    /** The accepted order (SUCCESS only). */
+    readonly placed: PlaceResult | null;
+    readonly reason: string | null;
+  };
+}
 
 /** Base of every error a VenuePort adapter throws. Messages never carry secrets (the client scrubs them). */
 export abstract class VenuePortError extends Error {
@@ -170,6 +214,8 @@ export class TradingModeError extends VenuePortError {
     operation: VenueOperation,
     readonly mode: TradingMode,
     readonly resumeAtMs: number | null,
+    /** The venue's mode string when it is none of the four (then `mode` is its reading, `cancel_only`). */
+    readonly unknownMode: string | null = null,
   ) {
     super(operation, `${operation}: refused in trading mode ${mode}${resumeAtMs === null ? '' : ` until ${new Date(resumeAtMs).toISOString()}`}`);
   }
@@ -216,6 +262,30 @@ export class OrderRejectedError extends VenuePortError {
   }
 }
 
+/**
+ * 425 without the trading-mode body, and not a receive-window failure the client could re-stamp: a maintenance block
+ * of unknown shape. Nothing took effect. The caller refreshes the maintenance status; it never retries blindly.
+ */
+export class MaintenanceBlockError extends VenuePortError {
+  override readonly name = 'MaintenanceBlockError';
+  readonly kind = 'maintenance-block';
+  constructor(
+    operation: VenueOperation,
+    readonly detail: string,
+  ) {
+    super(operation, `${operation}: refused by a maintenance block (425 without a trading-mode body): ${detail}`);
+  }
+}
+
+/** The venue does not offer cancel-replace (404 for the endpoint): nothing took effect. */
+export class CancelReplaceUnsupportedError extends VenuePortError {
+  override readonly name = 'CancelReplaceUnsupportedError';
+  readonly kind = 'unsupported';
+  constructor(readonly detail: string) {
+    super('cancelReplace', `cancelReplace: not offered by the venue (${detail})`);
+  }
+}
+
 export class VenueRequestError extends VenuePortError {
   override readonly name = 'VenueRequestError';
   readonly kind = 'request-failed';
@@ -234,6 +304,8 @@ export type VenueError =
   | DuplicateClientOrderIdError
   | RateLimitedError
   | OrderRejectedError
+  | MaintenanceBlockError
+  | CancelReplaceUnsupportedError
   | VenueRequestError;
 
 export function isVenueError(error: unknown): error is VenueError {

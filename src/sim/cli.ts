@@ -42,6 +42,7 @@ interface SimCliOptions {
   domainName?: string;
   chainId?: number;
   feedCoalesceMs?: number;
+  socketBookUnit?: 'raw' | 'shares';
   demoUsdc?: string;
 }
 
@@ -80,6 +81,7 @@ export function buildSimCommand(): Command {
     .option('--domain-name <name>', "EIP-712 domain name (default 'Limitless CTF Exchange')")
     .addOption(new Option('--chain-id <n>', 'EIP-712 chain id (default 8453)').argParser(integer(1)))
     .addOption(new Option('--feed-coalesce-ms <n>', 'orderbookUpdate coalescing tick').argParser(integer(1, 10_000)))
+    .addOption(new Option('--socket-book-unit <unit>', 'unit of orderbookUpdate level sizes (the live venue\'s is not recorded)').choices(['raw', 'shares']).default('shares'))
     .option('--demo-usdc <amount>', 'starting USDC of the demo account, in units');
 }
 
@@ -152,6 +154,7 @@ export async function runSimCommand(argv: readonly string[], io: SimCommandIo = 
       ...(options.domainName === undefined ? {} : { domainName: options.domainName }),
       ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
       ...(options.feedCoalesceMs === undefined ? {} : { feedCoalesceMs: options.feedCoalesceMs }),
+      ...(options.socketBookUnit === undefined ? {} : { socketBookSizeUnit: options.socketBookUnit }),
       ...(options.demoUsdc === undefined ? {} : { demo: { usdc: options.demoUsdc } }),
     });
   } catch (error) {

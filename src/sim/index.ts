@@ -16,6 +16,7 @@ import { ApiTokenRegistry } from './server/hmac-verify.js';
 import { SPEC_RATE_LIMITS, type RateLimitOptions } from './server/rate-limiter.js';
 import { SimHttpServer, type SimServerHooks } from './server/server.js';
 import { parseScaled } from '../core/units.js';
+import type { SocketBookSizeUnit } from './server/wire-format.js';
 
 export type { DemoAccount } from './server/demo-account.js';
 export type { SimControl, SimStateSummary, TradingModeInput } from './server/control.js';
@@ -25,6 +26,8 @@ export type { RateLimitOptions } from './server/rate-limiter.js';
 export type { AccountConfigInput } from './server/accounts-config.js';
 export type { InjectedFrame, FreezeScope, DropKind } from './server/socket-feed.js';
 export type { FailureRuleInput, FailureRule } from './server/faults.js';
+export type { CancelReplaceFaultInput, CancelReplaceFaultRule } from './server/cancel-replace-faults.js';
+export type { SocketBookSizeUnit } from './server/wire-format.js';
 export type { RequestLogEntry, TokenRequestStats } from './server/request-log.js';
 export { deriveAccountCredentials } from './server/demo-account.js';
 
@@ -62,6 +65,11 @@ export interface StartSimulatorOptions {
   readonly chainId?: number;
   readonly bodyLimitBytes?: number;
   readonly feedCoalesceMs?: number;
+  /**
+   * Unit of socket `orderbookUpdate` level sizes: `shares` (default: the only source describing the live socket says
+   * shares) or `raw` (1e6 integers, as the live REST book). Switchable at run time (`PUT /_sim/socket/book-size-unit`).
+   */
+  readonly socketBookSizeUnit?: SocketBookSizeUnit;
   readonly hooks?: SimServerHooks;
   readonly engineObserver?: EngineObserver;
 }
@@ -144,6 +152,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     signing: { ...(options.domainName === undefined ? {} : { domainName: options.domainName }), ...(options.chainId === undefined ? {} : { chainId: options.chainId }) },
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
     ...(options.feedCoalesceMs === undefined ? {} : { feedCoalesceMs: options.feedCoalesceMs }),
+    ...(options.socketBookSizeUnit === undefined ? {} : { socketBookSizeUnit: options.socketBookSizeUnit }),
     ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
   });
   let running;

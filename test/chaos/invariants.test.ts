@@ -174,9 +174,17 @@ describe('trading modes', () => {
     ]);
   });
 
-  it('counts a maintenance read as learning the mode; disabled forbids cancels too; post_only only non-post-only placements', () => {
+  it('counts a maintenance read as learning the mode; disabled: one refused cancel, not a retry loop; post_only only non-post-only placements', () => {
     const read = req(1100, 'GET', '/maintenance/status', 200);
-    expect(modeViolations([read, req(1500, 'DELETE', '/orders/all/x', 425)], [{ ...window, mode: 'disabled' }], { maxInFlight: 2, graceMs: 250 })).toHaveLength(1);
+    const disabled = [{ ...window, mode: 'disabled' as const }];
+    expect(modeViolations([read, req(1500, 'DELETE', '/orders/all/x', 425)], disabled, { maxInFlight: 2, graceMs: 250 })).toEqual([]);
+    // After a refused cancel: what was queued then (at most maxInFlight), not a retry loop.
+    const loop = [read, req(1500, 'DELETE', '/orders/all/x', 425), ...[1800, 2100, 2400].map((at) => req(at, 'POST', '/orders/cancel-batch', 425))];
+    expect(modeViolations(loop.slice(0, 4), disabled, { maxInFlight: 2, graceMs: 250 })).toEqual([]);
+    expect(modeViolations(loop, disabled, { maxInFlight: 2, graceMs: 250 })).toEqual([
+      'disabled window: POST /orders/cancel-batch sent at 2400 (1298 ms after the bot learnt the mode), answered 425',
+    ]);
+    expect(modeViolations([read, req(1500, 'POST', '/orders', 425)], disabled, { maxInFlight: 2, graceMs: 250 })).toHaveLength(1);
     expect(modeViolations([read, req(1500, 'DELETE', '/orders/all/x', 200)], [window], { maxInFlight: 2, graceMs: 250 })).toEqual([]);
     expect(modeViolations([read, req(1500, 'POST', '/orders', 201), req(1900, 'POST', '/orders', 425)], [{ ...window, mode: 'post_only' }], { maxInFlight: 2, graceMs: 250 })).toHaveLength(1);
   });

@@ -53,7 +53,8 @@ describe.concurrent('venue faults', () => {
 
   it('a 5xx burst on the cancels (the first one took effect): the bot resolves it and requotes, one order per slot', async ({ expect, onTestFinished }) => {
     const cleanup = cleanupAfterTest(onTestFinished);
-    const { sim, slug, running, watcher } = await startQuotingBot(cleanup, FAST_RETRY);
+    // The plain path (cancel batch, then placements); a cancel-replace batch without an answer: bot-cancel-replace.test.ts.
+    const { sim, slug, running, watcher } = await startQuotingBot(cleanup, { ...FAST_RETRY, orders: { cancelReplace: { enabled: false } } });
     const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders/', phase: 'after' });
     sim.control.failNextRequests({ status: 500, count: 3, pathPrefix: '/orders/' });

@@ -5,11 +5,20 @@
  * - post_only: every placement that reached the venue in the window is post-only (the bot quotes non-post-only
  *   otherwise), and none was refused with 425;
  * - cancel_only: no placement at all in the window, but the cancels of the stale quotes go through;
- * - disabled with a near resumeAt: no trading request at all until resumeAt, then the bot quotes the new book.
+ * - disabled with a near resumeAt: no placement until resumeAt; the stale quotes' cancel is tried once (the bot never
+ *   blocks its own cancels; the venue refuses it with 425) and not again until resumeAt; then the bot quotes the new
+ *   book;
+ * - a halt (the stop time before expiry: an empty plan, like the kill switch's and the stale guard's) while disabled:
+ *   the cancel is tried at once, refused, held, and the quotes are canceled as soon as the mode allows; nothing placed.
  */
 import { describe, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
+import { generateMarkets } from '../../src/sim/engine/index.js';
 import {
+  allOrders,
+  startBookedSim,
+  startLiveBot,
+  watchVenue,
   cleanupAfterTest,
   gaugeValue,
   LADDER_500,
@@ -102,7 +111,7 @@ describe.concurrent('trading modes', () => {
     expect(unexplainedRateLimits(sim)).toEqual([]);
   });
 
-  it('disabled with a near resumeAt: nothing is sent until resumeAt, then the bot quotes the new book', async ({ expect, onTestFinished }) => {
+  it('disabled with a near resumeAt: one refused cancel, no placement until resumeAt, then the bot quotes the new book', async ({ expect, onTestFinished }) => {
     const cleanup = cleanupAfterTest(onTestFinished);
     const { sim, slug, running, watcher } = await quotingBot(cleanup);
     const idsBefore = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
@@ -115,10 +124,45 @@ describe.concurrent('trading modes', () => {
     await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_510)), 10_000, 'quoting after resumeAt', () => ladderOf(sim, slug, 'it'));
     const sent = tradingRequests(sim, since);
     expect(sent.length).toBeGreaterThan(0);
-    // Not one trading request before resumeAt (the venue would have answered 425), none refused after.
-    expect(sent.filter((e) => e.atMs < resumeAtMs)).toEqual([]);
-    expect(sent.filter((e) => e.status === 425)).toEqual([]);
+    // Before resumeAt: the stale quotes' cancel, tried once and refused (held, not retried in a loop); no placement.
+    // After: nothing refused.
+    const before = sent.filter((e) => e.atMs < resumeAtMs);
+    expect(before.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /orders/cancel-batch 425']);
+    expect(sent.filter((e) => e.atMs >= resumeAtMs && e.status === 425)).toEqual([]);
     for (const id of idsBefore) expect(sim.engine.orderById(id)?.status).toBe('CANCELED');
+    expect(watcher.violations).toEqual([]);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
+  });
+
+  it('a halt while disabled (empty plan): the cancel is tried at once, held after the 425, and the quotes go at resumeAt', async ({ expect, onTestFinished }) => {
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const now = Date.now();
+    const stopBeforeSec = 60;
+    const stopAtMs = now + 6_000;
+    const specs = generateMarkets(3, 3, now).map((spec, i) => (i === 0 ? { ...spec, expirationMs: stopAtMs + stopBeforeSec * 1000 } : spec));
+    const { sim, slug } = await startBookedSim(cleanup, { sim: { markets: specs }, markets: () => [specs[0]!.slug] });
+    const watcher = watchVenue(cleanup, sim, [slug]);
+    const running = await startLiveBot(sim, cleanup, { markets: [slug], risk: { stopBeforeExpirySec: stopBeforeSec } });
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 5_500, 'quotes before the stop time', () => ladderOf(sim, slug, 'it'));
+    const quotes = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
+    // The venue is disabled from before the stop time until 4 s after it.
+    const resumeAtMs = stopAtMs + 4_000;
+    sim.control.setTradingMode({ mode: 'disabled', resumeAtMs });
+    await botKnowsMode(running, 'disabled');
+    const since = lastSeq(sim);
+
+    await waitFor(() => when(Date.now() >= stopAtMs && tradingRequests(sim, since).length > 0), 4_000, 'the halt to try its cancel');
+    await waitFor(() => when(liveOrders(sim, slug, 'it').length === 0), 10_000, 'the quotes canceled once the mode allows', () => ladderOf(sim, slug, 'it'));
+    const sent = tradingRequests(sim, since);
+    const before = sent.filter((e) => e.atMs < resumeAtMs);
+    // Tried while disabled (refused), once: the refusal is held, not retried in a loop.
+    expect(before.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /orders/cancel-batch 425']);
+    expect(before[0]!.atMs - stopAtMs).toBeLessThan(1_500);
+    const after = sent.filter((e) => e.atMs >= resumeAtMs);
+    expect(after.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /orders/cancel-batch 200']);
+    for (const id of quotes) expect(sim.engine.orderById(id)?.status).toBe('CANCELED');
+    // Halted: nothing placed, before or after the window.
+    expect(allOrders(sim, slug)).toHaveLength(2);
     expect(watcher.violations).toEqual([]);
     expect(unexplainedRateLimits(sim)).toEqual([]);
   });

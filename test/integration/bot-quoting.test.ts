@@ -125,9 +125,9 @@ describe.concurrent('the bot quotes what the strategy intends', () => {
     expect(idsAfter.get('ask-0')).not.toBe(idsBefore.get('ask-0'));
     expect(idsAfter.get('ask-1')).not.toBe(idsBefore.get('ask-1'));
     for (const slot of ['ask-0', 'ask-1']) expect(sim.engine.orderById(idsBefore.get(slot)!)?.status).toBe('CANCELED');
-    // Exactly two placements went out for the move (and no cancel touched the bids).
-    const trading = sim.control.requestLog({ sinceSeq: seq }).filter((e) => e.tokenId === sim.demoAccount.tokenId && e.method !== 'GET');
-    expect(trading.filter((e) => e.method === 'POST' && e.path === '/orders')).toHaveLength(2);
+    // The two asks were replaced in one cancel-replace batch (no plain placement, and no cancel touched the bids).
+    const trading = sim.control.requestLog({ sinceSeq: seq }).filter((e) => e.tokenId === sim.demoAccount.tokenId && e.method !== 'GET' && !e.path.startsWith('/orders/status'));
+    expect(trading.map((e) => `${e.method} ${e.path}`)).toEqual(['POST /orders/cancel-replace/batch']);
     for (const slot of ['bid-0', 'bid-1']) expect(sim.engine.orderById(idsBefore.get(slot)!)?.status).toBe('LIVE');
     expect(watcher.violations).toEqual([]);
   });

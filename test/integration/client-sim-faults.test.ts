@@ -200,7 +200,7 @@ describe('client ↔ simulator: injected server errors', () => {
     await rejectionOf(demo.client.api.placeOrder(taker), OutcomeUnknownError);
     const [filled] = await demo.client.api.getOrderStatuses([{ clientOrderId: 'om-t-u-3' }]);
     expect(filled?.data?.order).toMatchObject({ status: 'MATCHED', remainingSizeRaw: 0 });
-    expect(filled?.data?.execution).toMatchObject({ matched: true, settlementStatus: 'MATCHED', totalsRaw: { contracts: 2_000_000, collateral: 1_200_000 } });
+    expect(filled?.data?.execution).toMatchObject({ matched: true, settlementStatus: 'MATCHED', totals: { contractsGross: 2_000_000, usdGross: 1_200_000 } });
     expect(filled?.data?.makerMatches.map((m) => [m.orderId, m.matchedSizeRaw])).toEqual([[maker.orderId, 2_000_000]]);
   });
 

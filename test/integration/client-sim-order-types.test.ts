@@ -33,7 +33,7 @@ describe('client ↔ simulator: order types', () => {
     const fokEngine = sim.engine.orderById(fok.orderId);
     if (fokEngine === undefined) throw new Error('FOK order unknown to the engine');
     expect(fok.order).toMatchObject({ status: 'MATCHED', orderType: 'FOK', priceTicks: null, makerAmountRaw: 2_000_000, takerAmountRaw: 1 });
-    expect(fok.execution).toMatchObject({ matched: true, totalsRaw: { contracts: fokEngine.filledSizeRaw, collateral: fokEngine.filledCollateralRaw } });
+    expect(fok.execution).toMatchObject({ matched: true, totals: { contractsGross: fokEngine.filledSizeRaw, usdGross: fokEngine.filledCollateralRaw } });
     expect(fok.makerMatches.map((m) => [m.orderId, m.matchedSizeRaw])).toEqual([
       [small.orderId, 1_000_000],
       [sell.orderId, fokEngine.filledSizeRaw - 1_000_000],
@@ -46,7 +46,7 @@ describe('client ↔ simulator: order types', () => {
     const fakOrder = await cp.signer.createOrder({ market: signing, tokenId: signing.tokens.yes, side: 'BUY', orderType: 'FAK', priceTicks: 560, sizeRaw: 10_000_000 });
     const fak = await cp.api.placeOrder(fakOrder);
     expect(fak.order).toMatchObject({ status: 'CANCELED', orderType: 'FAK', priceTicks: 560 });
-    expect(fak.execution).toMatchObject({ matched: true, totalsRaw: { contracts: left } });
+    expect(fak.execution).toMatchObject({ matched: true, totals: { contractsGross: left } });
     expect(sim.engine.book(simMarket.slug)).toEqual({ bids: [], asks: [] });
 
     // FOK SELL of 1 share into an empty bid side: not executed, nothing changes.

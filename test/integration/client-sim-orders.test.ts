@@ -76,7 +76,7 @@ describe('client ↔ simulator: placing orders', () => {
       settlementStatus: 'MATCHED',
       clientOrderId: 'om-t-take-1',
       feeRateBps: 300,
-      totalsRaw: { contracts: 4_000_000, collateral, fee, net: collateral + fee },
+      totals: { contractsGross: 4_000_000, contractsNet: 4_000_000, contractsFee: 0, usdGross: collateral, usdNet: collateral + fee, usdFee: fee },
     });
     expect(taker.execution?.tradeEventId).toMatch(/^[0-9a-f-]{36}$/);
 

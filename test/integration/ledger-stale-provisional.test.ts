@@ -52,7 +52,7 @@ describe('start-up catch-up settles stale provisional fills from the venue balan
     ledger.recordFill(
       fillInput({ tradeEventId: 'failed-trade', orderId: 'other-order', marketSlug: slug, token: 'NO', tokenId: tokens.no, priceTicks: 300, sizeRaw: 3e6, state: 'provisional', atMs }),
     );
-    const sync = new LedgerSync({ ledger, api: cs.demo.client.api, markets: new Map([[slug, tokens]]), now: () => cs.clock.now(), log: pino({ level: 'silent' }) });
+    const sync = new LedgerSync({ ledger, api: cs.demo.client.api, markets: new Map([[slug, tokens]]), now: () => cs.clock.now(), log: pino({ level: 'silent' }), exclusive: true });
 
     // Restarted within the threshold: nothing is decided (a settlement report may still be on its way).
     expect(await sync.catchUp()).toBe(0);

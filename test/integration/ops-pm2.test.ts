@@ -3,11 +3,12 @@
  * first quote cycle), and `pm2 delete all` stops them cleanly: each paper bot cancels its orders on its embedded
  * simulator ('orders canceled' with clean: true) and exits 0.
  *
- * Opt-in (it starts every app of the ecosystem on their configured ports, 7070 and 9464-9467, and takes about a
+ * Opt-in (it starts every app of the ecosystem on their configured ports, 7070, 6380 (om-redis) and 9464-9471, and takes about a
  * minute): OM_PM2_TEST=1 npx vitest run test/integration/ops-pm2.test.ts
  * A private PM2_HOME in a temp dir is used and its daemon killed at the end: a user's own pm2 is never touched.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +55,18 @@ function metricsPorts(): number[] {
     .map((file) => configSchema.parse(parse(readFileSync(join(ROOT, 'config', file), 'utf8'))).metrics.port);
 }
 
+/** Whether something listens on 127.0.0.1:port. */
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolveOpen) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolveOpen(true);
+    });
+    socket.once('error', () => resolveOpen(false));
+  });
+}
+
 describe.skipIf(!enabled)('pm2 (OM_PM2_TEST=1)', () => {
   it('pm2 start brings every app online (ready after its first quote cycle); pm2 delete all stops them cleanly', async () => {
     const home = mkdtempSync(join(tmpdir(), 'om-pm2-'));
@@ -73,7 +86,17 @@ describe.skipIf(!enabled)('pm2 (OM_PM2_TEST=1)', () => {
       const names = apps.map((app) => app.name).sort();
       expect(names).toContain('om-sim');
       expect(names).toContain('om-paper');
-      const bots = apps.filter((app) => app.name !== 'om-sim');
+      // om-redis: redis-server for the shared rate limiter of config/shared-limit-*.yaml (when installed).
+      const bots = apps.filter((app) => app.name !== 'om-sim' && !app.name.startsWith('om-redis'));
+      const redisApp = apps.find((app) => app.name === 'om-redis');
+      if (redisApp) {
+        // The two shared-limit bots use it: neither fell back to its local share.
+        for (const name of ['om-shared-limit-a', 'om-shared-limit-b']) {
+          const app = apps.find((a) => a.name === name);
+          expect(app, name).toBeDefined();
+          expect(readFileSync(app!.pm2_env.pm_out_log_path, 'utf8'), name).not.toContain('redis unreachable');
+        }
+      }
       expect(bots.length).toBeGreaterThanOrEqual(4);
       for (const app of bots) {
         // 'quoting' is logged right before process.send('ready'): pm2's wait_ready saw it.
@@ -95,6 +118,8 @@ describe.skipIf(!enabled)('pm2 (OM_PM2_TEST=1)', () => {
         expect(log, app.name).toContain('outcome-maker summary');
       }
       expect(await list(home)).toEqual([]);
+      // pm2 delete all leaves no Redis behind.
+      if (redisApp) expect(await portOpen(6380)).toBe(false);
     } finally {
       await pm2(home, ['kill'], 60_000).catch(() => undefined);
       rmSync(home, { recursive: true, force: true });

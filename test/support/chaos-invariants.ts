@@ -265,18 +265,22 @@ export interface ModeWindow {
   readonly resumeAtMs: number;
 }
 
-/** A placement request (POST /orders). */
-export const isPlacement = (r: Pick<LoggedRequest, 'method' | 'path'>): boolean => r.method === 'POST' && r.path === '/orders';
-/** A cancel request (one order, all of a market, or a batch). Status lookups (POST /orders/status/batch) are reads. */
+/** A cancel-replace request (POST /orders/cancel-replace[/batch]): both a cancel and a placement. */
+export const isCancelReplace = (r: Pick<LoggedRequest, 'method' | 'path'>): boolean => r.method === 'POST' && r.path.startsWith('/orders/cancel-replace');
+/** A placement request (POST /orders, or a cancel-replace: its replacements are placements). */
+export const isPlacement = (r: Pick<LoggedRequest, 'method' | 'path'>): boolean => (r.method === 'POST' && r.path === '/orders') || isCancelReplace(r);
+/** A cancel request (one order, all of a market, a batch, or a cancel-replace). Status lookups (POST /orders/status/batch) are reads. */
 export const isCancel = (r: Pick<LoggedRequest, 'method' | 'path'>): boolean =>
-  (r.method === 'DELETE' && r.path.startsWith('/orders/')) || (r.method === 'POST' && r.path === '/orders/cancel-batch');
+  (r.method === 'DELETE' && r.path.startsWith('/orders/')) || (r.method === 'POST' && r.path === '/orders/cancel-batch') || isCancelReplace(r);
 
 /**
  * 4b. Once the bot could know a window's mode (the first answer inside the window that told it: a 425, or a
  * maintenance-status read), it sends no request the mode forbids until resumeAt. Requests already in flight when
  * it learnt are allowed (at most `maxInFlight` of them, all arriving before `graceMs` after that answer).
  * post_only forbids non-post-only placements: the venue answers those 425, so a forbidden placement shows as a
- * 425 on POST /orders past discovery.
+ * 425 on POST /orders past discovery. disabled forbids placements; cancels are still tried (the bot never blocks its
+ * own cancels), but once the venue refused one (425) at most `maxInFlight` more (queued or in flight then, e.g. other
+ * markets' plans) may follow in the window: no retry loop. The teller itself is not counted among those in flight.
  */
 export function modeViolations(requests: readonly LoggedRequest[], windows: readonly ModeWindow[], options: { maxInFlight: number; graceMs: number }): string[] {
   const out: string[] = [];
@@ -285,10 +289,15 @@ export function modeViolations(requests: readonly LoggedRequest[], windows: read
     const teller = inside.find((r) => r.status === 425 || (r.method === 'GET' && r.path === '/maintenance/status' && r.status === 200));
     if (teller === undefined) continue;
     const learntAt = teller.atMs + teller.durationMs;
+    const refused = inside.find((r) => isCancel(r) && r.status === 425);
+    const heldFrom = refused === undefined ? Number.POSITIVE_INFINITY : refused.atMs + refused.durationMs;
+    const afterHold = inside.filter((r) => isCancel(r) && !isPlacement(r) && r.atMs > heldFrom);
+    const excessCancels = new Set(afterHold.slice(options.maxInFlight));
     const forbidden = (r: LoggedRequest): boolean => {
+      if (r === teller) return false;
       if (w.mode === 'post_only') return isPlacement(r) && r.status === 425;
       if (w.mode === 'cancel_only') return isPlacement(r);
-      return isPlacement(r) || isCancel(r);
+      return isPlacement(r) || excessCancels.has(r);
     };
     const offending = inside.filter(forbidden);
     const late = offending.filter((r) => r.atMs > learntAt + options.graceMs);

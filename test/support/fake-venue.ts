@@ -13,6 +13,8 @@
 import type { ManualScheduler } from '../../src/book/scheduler.js';
 import type { OrderEventInput } from '../../src/orders/order-events.js';
 import {
+  CancelReplaceUnsupportedError,
+  MaintenanceBlockError,
   DuplicateClientOrderIdError,
   OrderRejectedError,
   OutcomeUnknownError,
@@ -20,6 +22,8 @@ import {
   TradingModeError,
   VenueRequestError,
   type CancelFailureReason,
+  type CancelReplaceBatch,
+  type CancelReplaceItemResult,
   type CancelResult,
   type MaintenanceStatus,
   type PlaceRequest,
@@ -60,6 +64,8 @@ export type PlaceFault =
 
 export type RequestFault =
   | { readonly kind: 'unknown'; readonly applied: boolean }
+  /** A 425 without the trading-mode body (MaintenanceBlockError): nothing applied. */
+  | { readonly kind: 'maintenance-block' }
   | { readonly kind: 'trading-mode'; readonly mode: 'post_only' | 'cancel_only' | 'disabled'; readonly resumeAtMs: number | null }
   | { readonly kind: 'rate-limited' }
   | { readonly kind: 'failed' };
@@ -81,7 +87,13 @@ export class FakeVenue implements VenuePort {
   readonly calls: Call[] = [];
   /** Requests the venue's trading mode forbade (the bot should never send them). */
   readonly modeViolations: Call[] = [];
+  /** Cancels refused because the venue is `disabled` (the bot tries cancels in every mode, once until released). */
+  readonly refusedCancels: Call[] = [];
+  /** In `disabled`, accept cancels instead of refusing them with 425 (the spec says they are refused). */
+  cancelsAllowedWhenDisabled = false;
   mode: MaintenanceStatus = { mode: 'normal', resumeAtMs: null };
+  /** While true, calls are not recorded (a cancel-replace's own placement is part of its one request). */
+  protected quiet = false;
   private outbox: OrderEventInput[] = [];
   private nextId = 1;
   private nextEvent = 1;
@@ -362,37 +374,114 @@ export class FakeVenue implements VenuePort {
     return order;
   }
 
-  private record(op: VenueOperation, detail: string): void {
+  protected record(op: VenueOperation, detail: string): void {
+    if (this.quiet) return;
     this.calls.push({ op, atMs: this.now(), detail });
   }
 
-  private async waitHold(op: VenueOperation): Promise<void> {
+  protected async waitHold(op: VenueOperation): Promise<void> {
     const hold = this.holds.get(op)?.shift();
     if (hold === undefined) return;
     hold.reached = true;
     await hold.promise;
   }
 
-  private takeFault(op: VenueOperation): RequestFault | undefined {
+  protected takeFault(op: VenueOperation): RequestFault | undefined {
     return this.requestFaults.get(op)?.shift();
   }
 
-  private checkCancelMode(op: VenueOperation): void {
-    if (this.mode.mode !== 'disabled') return;
-    this.modeViolations.push({ op, atMs: this.now(), detail: 'cancel while disabled' });
+  protected checkCancelMode(op: VenueOperation): void {
+    if (this.mode.mode !== 'disabled' || this.cancelsAllowedWhenDisabled) return;
+    this.refusedCancels.push({ op, atMs: this.now(), detail: 'cancel while disabled' });
     throw new TradingModeError(op, 'disabled', this.mode.resumeAtMs);
   }
 
-  private throwFault(op: VenueOperation, fault: RequestFault): never {
+  protected throwFault(op: VenueOperation, fault: RequestFault): never {
     switch (fault.kind) {
       case 'unknown':
         throw new OutcomeUnknownError(op, fault.applied ? 'timeout (applied)' : 'timeout (not applied)');
+      case 'maintenance-block':
+        throw new MaintenanceBlockError(op, 'injected 425 without a body');
       case 'trading-mode':
         throw new TradingModeError(op, fault.mode, fault.resumeAtMs);
       case 'rate-limited':
         throw new RateLimitedError(op, 1000);
       case 'failed':
         throw new VenueRequestError(op, 500, 'injected failure');
+    }
+  }
+}
+
+/** Forced outcome of one cancel-replace operation (as the simulator's fault rules). */
+export interface ReplaceFault {
+  readonly cancel?: 'FAILURE' | 'UNKNOWN';
+  /** With cancel UNKNOWN: whether the cancel really happened. */
+  readonly cancelApplied?: boolean;
+  readonly replacement?: 'FAILURE' | 'UNKNOWN' | 'NOT_ATTEMPTED';
+  /** With replacement UNKNOWN: whether the replacement was really placed. */
+  readonly replacementApplied?: boolean;
+}
+
+/** The fake venue with POST /orders/cancel-replace/batch (opt-in, so plain-path tests keep their request counts). */
+export class FakeReplaceVenue extends FakeVenue {
+  /** False: answers every cancel-replace with the 404 of a venue that does not offer it. */
+  offersCancelReplace = true;
+  private readonly replaceFaults: ReplaceFault[] = [];
+
+  failNextReplace(...faults: ReplaceFault[]): void {
+    this.replaceFaults.push(...faults);
+  }
+
+  async cancelReplace(batch: CancelReplaceBatch): Promise<readonly CancelReplaceItemResult[]> {
+    this.record('cancelReplace', batch.items.map((i) => `${i.cancelOrderId}>${i.place.clientOrderId} ${i.place.priceTicks}`).join(','));
+    await this.waitHold('cancelReplace');
+    if (!this.offersCancelReplace) throw new CancelReplaceUnsupportedError('404 Not Found');
+    batch.beforeSend?.();
+    this.checkCancelMode('cancelReplace');
+    const fault = this.takeFault('cancelReplace');
+    if (fault !== undefined && !(fault.kind === 'unknown' && fault.applied)) this.throwFault('cancelReplace', fault);
+    const results: CancelReplaceItemResult[] = [];
+    for (const item of batch.items) {
+      const forced = this.replaceFaults.shift() ?? {};
+      const order = this.orders.get(item.cancelOrderId);
+      const cancelNow = (): boolean => {
+        if (order === undefined || order.status !== 'LIVE' || order.marketSlug !== batch.marketSlug) return false;
+        order.status = 'CANCELED';
+        return true;
+      };
+      let cancel: CancelReplaceItemResult['cancel'];
+      if (forced.cancel === 'FAILURE') cancel = { status: 'FAILURE', reason: 'forced failure' };
+      else if (forced.cancel === 'UNKNOWN') {
+        if (forced.cancelApplied === true) cancelNow();
+        cancel = { status: 'UNKNOWN', reason: 'forced unknown' };
+      } else cancel = cancelNow() ? { status: 'SUCCESS', reason: null } : { status: 'FAILURE', reason: 'Order not found or already canceled' };
+      const base = { clientOrderId: item.place.clientOrderId, placed: null };
+      let replacement: CancelReplaceItemResult['replacement'];
+      if (batch.mode === 'STOP_ON_FAILURE' && cancel.status !== 'SUCCESS') replacement = { ...base, status: 'NOT_ATTEMPTED', reason: null };
+      else if (forced.replacement === 'NOT_ATTEMPTED') replacement = { ...base, status: 'NOT_ATTEMPTED', reason: null };
+      else if (forced.replacement === 'FAILURE') replacement = { ...base, status: 'FAILURE', reason: 'forced failure' };
+      else if (forced.replacement === 'UNKNOWN') {
+        if (forced.replacementApplied === true) await this.placeQuietly(item.place);
+        replacement = { ...base, status: 'UNKNOWN', reason: 'forced unknown' };
+      } else {
+        try {
+          replacement = { ...base, status: 'SUCCESS', placed: await this.placeQuietly(item.place), reason: null };
+        } catch (error) {
+          replacement = { ...base, status: 'FAILURE', reason: error instanceof Error ? error.message : String(error) };
+        }
+      }
+      results.push({ cancelOrderId: item.cancelOrderId, cancel, replacement });
+    }
+    if (fault !== undefined) this.throwFault('cancelReplace', fault);
+    return results;
+  }
+
+  private async placeQuietly(request: PlaceRequest): Promise<PlaceResult> {
+    this.quiet = true;
+    try {
+      return await this.placeOrder(request);
+    } finally {
+      this.quiet = false;
     }
   }
 }

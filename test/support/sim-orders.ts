@@ -34,6 +34,8 @@ export interface SignedOrderInput {
   readonly stpPolicy?: 'cancel_maker' | 'cancel_taker' | 'cancel_both';
   readonly timestamp?: number;
   readonly recvWindow?: number;
+  /** Signed expiration, unix seconds (default 0 = none). */
+  readonly expirationSec?: number;
   /** Signing knobs for negative tests. */
   readonly verifyingContract?: string;
   readonly domainName?: string;
@@ -71,7 +73,7 @@ export async function signedOrderBody(input: SignedOrderInput): Promise<Record<s
       tokenId: BigInt(tokenId),
       makerAmount: BigInt(amounts.makerAmount),
       takerAmount: BigInt(amounts.takerAmount),
-      expiration: 0n,
+      expiration: BigInt(input.expirationSec ?? 0),
       nonce: 0n,
       feeRateBps: BigInt(feeRateBps),
       side,
@@ -86,7 +88,7 @@ export async function signedOrderBody(input: SignedOrderInput): Promise<Record<s
     tokenId,
     makerAmount: amounts.makerAmount,
     takerAmount: amounts.takerAmount,
-    expiration: '0',
+    expiration: String(input.expirationSec ?? 0),
     nonce: 0,
     feeRateBps,
     side,

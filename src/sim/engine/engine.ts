@@ -22,7 +22,7 @@ import { MarketState, OrderRecord } from './state.js';
 import { SyntheticTraders } from './synthetic.js';
 import { resolveSynthetic } from './synthetic-config.js';
 import { validatePlacement, type ValidPlacement } from './validation.js';
-import { averagePrice, isoTime, omeFrame, toUserOrder, type OmeExtras } from './wire.js';
+import { averagePrice, executionTotals, isoTime, omeFrame, toUserOrder, type OmeExtras } from './wire.js';
 import type {
   AccountFill,
   AccountSpec,
@@ -656,6 +656,17 @@ class Engine implements SimEngine {
     if (market.expired) return failure(400, 'MARKET_EXPIRED', MESSAGES.marketExpired);
     const valid = validatePlacement(input, account, market, this.band);
     if (isFailure(valid)) return valid;
+    const expiration = input.expirationSec ?? 0;
+    if (!Number.isSafeInteger(expiration) || expiration < 0) {
+      return fieldFailure('INVALID_ORDER', 'order.expiration', `order.expiration must be unix seconds or 0 (got ${expiration})`);
+    }
+    if (expiration !== 0 && expiration * 1000 <= this.clock.now()) {
+      return fieldFailure(
+        'INVALID_ORDER',
+        'order.expiration',
+        `order.expiration ${expiration} (${isoTime(expiration * 1000)}) is not in the future (server time ${isoTime(this.clock.now())}); it is unix seconds, 0 = no expiry`,
+      );
+    }
     if (valid.clientOrderId !== null && this.ordersByClientId.has(clientKey(account.profileId, valid.clientOrderId))) {
       return failure(409, 'DUPLICATE_CLIENT_ORDER_ID', `Order with clientOrderId ${valid.clientOrderId} already exists`);
     }
@@ -722,6 +733,7 @@ class Engine implements SimEngine {
       signedOrderEcho: input.signedOrderEcho,
       bookSide: valid.bookSide,
       yesTicks: valid.yesLimit ?? 0,
+      expiresAtMs: input.expirationSec !== undefined && input.expirationSec > 0 ? input.expirationSec * 1000 : null,
     });
     this.registerOrder(order);
     this.emitOme(order, 'PLACEMENT');
@@ -747,7 +759,6 @@ class Engine implements SimEngine {
 
     const contracts = order.filledSizeRaw;
     const collateral = order.filledCollateralRaw;
-    const net = order.side === 'BUY' ? collateral + fee : collateral - fee;
     return {
       ok: true,
       order: order.view(),
@@ -759,7 +770,7 @@ class Engine implements SimEngine {
         ...(order.clientOrderId !== null ? { clientOrderId: order.clientOrderId } : {}),
         feeRateBps: order.feeRateBps,
         effectiveFeeBps: collateral > 0 ? Math.round((fee * 10_000) / collateral) : 0,
-        totalsRaw: { contracts: String(contracts), collateral: String(collateral), fee: String(fee), net: String(net) },
+        totalsRaw: executionTotals(order.side, contracts, collateral, fee),
         ...(plan.takerRejected ? { reason: 'STP_TAKER_REJECTED' } : {}),
         ...(stpCancels.length > 0 ? { stpMakerCancels: stpCancels.map((o) => o.id) } : {}),
       },
@@ -918,6 +929,16 @@ class Engine implements SimEngine {
     market.book.add(order);
     if (order.filledSizeRaw > 0) this.emitOme(order, 'UPDATE');
     this.enqueue({ kind: 'book', slug: market.spec.slug });
+    const expiresAtMs = order.expiresAtMs;
+    if (expiresAtMs !== null) {
+      this.schedule(Math.max(0, expiresAtMs - this.clock.now()), () => this.command(() => this.expireOrder(order)));
+    }
+  }
+
+  /** The order's signed expiration passed: a still-resting order leaves the book and its lock is released. */
+  private expireOrder(order: OrderRecord): void {
+    if (order.status !== 'LIVE' || order.expiresAtMs === null || this.clock.now() < order.expiresAtMs) return;
+    this.cancelResting(order, 'ORDER_EXPIRED');
   }
 
   /** Move an order that is off the book to a terminal status. */
@@ -1027,6 +1048,8 @@ class Engine implements SimEngine {
       source: 'SETTLEMENT',
       type,
       eventId: `settlement:${trade.tradeEventId}`,
+      takerOrderId: taker.id,
+      takerAccount: trade.takerAccount.address,
       makerMatches: trade.fills.map((f) => ({
         account: f.makerAccount.address,
         orderId: f.plan.maker.id,
@@ -1036,12 +1059,16 @@ class Engine implements SimEngine {
       marketSlug: trade.market.spec.slug,
       ...(trade.txHash !== null ? { txHash: trade.txHash } : {}),
       tokenId: taker.tokenId,
+      token: taker.outcome,
       side: taker.side,
       price: averagePrice(trade.collateralRaw, trade.contractsRaw),
       amountContracts: String(trade.contractsRaw),
       amountCollateral: String(trade.collateralRaw),
-      feeRateBps: taker.feeRateBps,
-      feeAmount: String(trade.feeRaw),
+      configuredFeeRateBps: taker.feeRateBps,
+      effectiveFeeBps: trade.collateralRaw > 0 ? Math.round((trade.feeRaw * 10_000) / trade.collateralRaw) : 0,
+      feeAmountCollateral: String(trade.feeRaw),
+      feeAmountContracts: '0',
+      isEstimate: type === 'MATCHED',
       tradeEventId: trade.tradeEventId,
       timestamp: this.clock.now(),
     };

@@ -43,6 +43,7 @@ export interface OrderInit {
   readonly signedOrderEcho: Readonly<Record<string, unknown>>;
   readonly bookSide: BookSide;
   readonly yesTicks: number;
+  readonly expiresAtMs: number | null;
 }
 
 export class OrderRecord implements BookEntry {
@@ -75,6 +76,7 @@ export class OrderRecord implements BookEntry {
   readonly signedOrderEcho: Readonly<Record<string, unknown>>;
   readonly bookSide: BookSide;
   readonly yesTicks: number;
+  readonly expiresAtMs: number | null;
   /** Collateral (BUY) or tokens (SELL) reserved by the resting remainder. */
   lockedRaw = 0;
 
@@ -103,6 +105,7 @@ export class OrderRecord implements BookEntry {
     this.signedOrderEcho = init.signedOrderEcho;
     this.bookSide = init.bookSide;
     this.yesTicks = init.yesTicks;
+    this.expiresAtMs = init.expiresAtMs;
   }
 
   view(): SimOrder {
@@ -134,6 +137,7 @@ export class OrderRecord implements BookEntry {
       salt: this.salt,
       signature: this.signature,
       signedOrderEcho: this.signedOrderEcho,
+      expiresAtMs: this.expiresAtMs,
     };
   }
 }

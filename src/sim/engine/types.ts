@@ -251,7 +251,8 @@ export type CancelReason =
   | 'STP_TAKER_REJECTED'
   | 'UNFILLED_REMAINDER' // FAK remainder, or a killed FOK
   | 'MARKET_EXPIRED'
-  | 'MARKET_RESOLVED';
+  | 'MARKET_RESOLVED'
+  | 'ORDER_EXPIRED'; // the order's signed `expiration` passed while it rested
 
 export interface SimOrder {
   /** UUID v4. */
@@ -286,6 +287,8 @@ export interface SimOrder {
   readonly signature: string;
   /** The signed order as received, echoed back in the placement answer. */
   readonly signedOrderEcho: Readonly<Record<string, unknown>>;
+  /** When the signed `expiration` (unix seconds) ends the order, ms since epoch; null = no expiry. */
+  readonly expiresAtMs: number | null;
 }
 
 // ───────────────────────────── commands ─────────────────────────────
@@ -308,6 +311,12 @@ export interface PlaceInput {
   readonly stpPolicy: StpPolicy;
   readonly signature: string;
   readonly signedOrderEcho: Readonly<Record<string, unknown>>;
+  /**
+   * The signed `expiration` in unix SECONDS (the official client's UnsignedOrder.expiration); 0 or absent = no
+   * expiry. A resting order is canceled (OME CANCELLATION, reason ORDER_EXPIRED) at that instant; one already past
+   * is refused with a 400 naming `order.expiration`.
+   */
+  readonly expirationSec?: number;
 }
 
 /** One maker order hit by a placement (placement answer's `makerMatches`). */
@@ -324,16 +333,22 @@ export interface MakerMatch {
 
 export type SettlementStatus = 'UNMATCHED' | 'MATCHED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED' | 'DELAYED';
 
-/** Raw integer decimal strings, the taker's view of its execution. */
+/**
+ * Raw integer decimal strings, the taker's view of its execution: the official client's ExecutionTotalsRaw.
+ * Gross = before the fee, fee = taken, net = after it. The simulator charges taker fees in USDC, so the
+ * contracts fee is always "0" and contractsNet = contractsGross.
+ */
 export interface ExecutionTotals {
   /** Shares matched. */
-  readonly contracts: string;
-  /** Collateral paid (BUY) or received before fee (SELL). */
-  readonly collateral: string;
-  /** Taker fee charged (collateral). */
-  readonly fee: string;
-  /** BUY: collateral + fee spent; SELL: collateral − fee received. */
-  readonly net: string;
+  readonly contractsGross: string;
+  readonly contractsFee: string;
+  readonly contractsNet: string;
+  /** Collateral paid (BUY) or received (SELL) before the fee. */
+  readonly usdGross: string;
+  /** Taker fee charged (USDC). */
+  readonly usdFee: string;
+  /** BUY: usdGross + usdFee spent; SELL: usdGross − usdFee received. */
+  readonly usdNet: string;
 }
 
 export interface Execution {
@@ -534,7 +549,7 @@ export interface PositionSummary {
 export type OmeEventType = 'PLACEMENT' | 'UPDATE' | 'CANCELLATION' | 'EXECUTION';
 export type ExecutionFrameStatus = 'FILLED' | 'PARTIALLY_FILLED' | 'KILLED';
 
-/** `orderEvent` with source OME (exchange-facts §5). */
+/** `orderEvent` with source OME: the official client's OmeOrderEvent (exchange-facts §5). */
 export interface OmeFrame {
   readonly source: 'OME';
   readonly type: OmeEventType;
@@ -546,17 +561,19 @@ export interface OmeFrame {
   readonly marketSlug: string;
   readonly token: string;
   readonly side: Side;
-  /** Decimal price ("0.55"); FOK: average fill price, "0" if none. */
-  readonly price: string;
-  /** Raw shares, integer decimal string (same unit as UserOrder.remainingSize). */
-  readonly remainingSize: string;
+  /** The owner's profile id. */
+  readonly userId: number;
+  /** Price as a JSON number (0.55); FOK: average fill price, 0 if none. */
+  readonly price: number;
+  /** Raw shares as a JSON integer (same unit as UserOrder.remainingSize). */
+  readonly remainingSize: number;
   /** Raw shares, integer decimal string: size matched in the event that produced this frame (EXECUTION only). */
   readonly matchedSize?: string;
   readonly status?: ExecutionFrameStatus;
   /** CANCELLATION: e.g. STP_MAKER_CANCELLED. */
   readonly reason?: CancelReason;
-  /** ms since epoch. */
-  readonly timestamp: number;
+  /** ISO-8601 (the official client types it as a string). */
+  readonly timestamp: string;
 }
 
 export interface SettlementMakerMatch {
@@ -578,11 +595,17 @@ export interface SettlementFrame {
   /** Taker's order; present only in the taker's copy. */
   readonly orderId?: string;
   readonly clientOrderId?: string;
+  /** The taker's order id, in every copy (makers' too). */
+  readonly takerOrderId: string;
+  /** The taker's wallet address (EIP-55), in every copy. */
+  readonly takerAccount: string;
   readonly makerMatches: readonly SettlementMakerMatch[];
   readonly marketSlug: string;
   readonly txHash?: string;
   /** Taker's token. */
   readonly tokenId: string;
+  /** 'YES' or 'NO': the outcome of the taker's token. */
+  readonly token: Outcome;
   /** Taker's side. */
   readonly side: Side;
   /** Taker's weighted average price, decimal string. */
@@ -591,10 +614,18 @@ export interface SettlementFrame {
   readonly amountContracts: string;
   /** Raw USDC, integer decimal string (taker's notional before fee). */
   readonly amountCollateral: string;
-  readonly feeRateBps: number;
+  /** The taker's signed fee rate. */
+  readonly configuredFeeRateBps: number;
+  /** Fee actually charged over the notional, bps. */
+  readonly effectiveFeeBps: number;
   /** Raw USDC fee charged to the taker, integer decimal string. */
-  readonly feeAmount: string;
+  readonly feeAmountCollateral: string;
+  /** Fee taken in contracts: always "0" (the simulator charges fees in USDC). */
+  readonly feeAmountContracts: string;
+  /** True on the pre-chain MATCHED frame (the official client: fee fields are estimates there). */
+  readonly isEstimate: boolean;
   readonly tradeEventId: string;
+  /** ms since epoch. */
   readonly timestamp: number;
 }
 

@@ -1,10 +1,24 @@
 /**
  * Wire-ready shapes the engine hands to the server: UserOrder (exchange-api.md), OME frames
  * (exchange-facts §5) and the public MarketTrade. Raw amounts are integer decimal strings, prices are
- * decimal strings as the venue prints them ("0.55"), times ISO-8601 (orders, trades) or epoch ms (frames).
+ * decimal strings as the venue prints them ("0.55"), times ISO-8601 (orders, trades, OME frames). OME frames follow
+ * the official client's OmeOrderEvent: `userId`, `price` a number, `remainingSize` a raw integer number.
  */
 import { RAW_PER_UNIT, rawToDecimal, ticksToPrice } from '../../core/units.js';
-import type { CancelReason, ExecutionFrameStatus, OmeEventType, OmeFrame, SimOrder, UserOrder } from './types.js';
+import type { CancelReason, ExecutionFrameStatus, ExecutionTotals, OmeEventType, OmeFrame, Side, SimOrder, UserOrder } from './types.js';
+
+/** The official client's ExecutionTotalsRaw of a taker execution (fees in USDC; none in contracts). */
+export function executionTotals(side: Side, contractsRaw: number, collateralRaw: number, feeRaw: number): ExecutionTotals {
+  const net = side === 'BUY' ? collateralRaw + feeRaw : collateralRaw - feeRaw;
+  return {
+    contractsGross: String(contractsRaw),
+    contractsFee: '0',
+    contractsNet: String(contractsRaw),
+    usdGross: String(collateralRaw),
+    usdFee: String(feeRaw),
+    usdNet: String(net),
+  };
+}
 
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
@@ -59,11 +73,12 @@ export function omeFrame(type: OmeEventType, eventId: number, order: SimOrder, n
     marketSlug: order.marketSlug,
     token: order.tokenId,
     side: order.side,
-    price: orderPrice(order),
-    remainingSize: String(order.remainingSizeRaw),
+    userId: order.profileId,
+    price: Number(orderPrice(order)),
+    remainingSize: order.remainingSizeRaw,
     ...(extras.matchedSizeRaw !== undefined ? { matchedSize: String(extras.matchedSizeRaw) } : {}),
     ...(extras.status !== undefined ? { status: extras.status } : {}),
     ...(extras.reason !== undefined ? { reason: extras.reason } : {}),
-    timestamp: nowMs,
+    timestamp: isoTime(nowMs),
   };
 }

@@ -24,6 +24,8 @@ import type {
 } from '../engine/index.js';
 import { ORDER_STATUSES } from './routes-trading.js';
 import { FaultInputError, type FailureRule, type FailureRuleInput, type FaultInjector } from './faults.js';
+import type { CancelReplaceFaultInput, CancelReplaceFaultRule, CancelReplaceFaults } from './cancel-replace-faults.js';
+import type { SocketBookSizeUnit } from './wire-format.js';
 import type { ApiToken, ApiTokenRegistry } from './hmac-verify.js';
 import { TokenRegistryError } from './hmac-verify.js';
 import { accountSpecOf, apiTokensOf, AccountConfigError, parseAccountConfig, type AccountConfigInput } from './accounts-config.js';
@@ -60,7 +62,10 @@ export interface SimStateSummary {
   readonly maintenance: MaintenanceStatus;
   readonly responseDelayMs: number;
   readonly pendingFaults: readonly FailureRule[];
+  readonly pendingCancelReplaceFaults: readonly CancelReplaceFaultRule[];
   readonly rateLimits: RateLimitOptions;
+  /** Unit of socket `orderbookUpdate` level sizes. */
+  readonly socketBookSizeUnit: SocketBookSizeUnit;
 }
 
 export interface SimControl {
@@ -94,11 +99,16 @@ export interface SimControl {
   unfreezeFeed(): void;
   /** Sends a malformed, crossed or custom frame to one market's subscribers. Returns sockets reached. */
   injectFrame(frame: InjectedFrame): number;
+  /** Switches the unit of socket `orderbookUpdate` level sizes (`raw` 1e6 integers or `shares`). */
+  setSocketBookSizeUnit(unit: SocketBookSizeUnit): SocketBookSizeUnit;
 
   setResponseDelay(ms: number): void;
   failNextRequests(rule: FailureRuleInput): FailureRule;
   pendingFaults(): readonly FailureRule[];
-  /** Clears failure rules and the response delay. */
+  /** Forces the outcome of the next cancel-replace operation(s) (see cancel-replace-faults.ts). */
+  failCancelReplace(rule: CancelReplaceFaultInput): CancelReplaceFaultRule;
+  pendingCancelReplaceFaults(): readonly CancelReplaceFaultRule[];
+  /** Clears failure rules, cancel-replace rules and the response delay. */
   clearFaults(): void;
 
   setRateLimits(options: Partial<RateLimitOptions>): RateLimitOptions;
@@ -115,6 +125,7 @@ export interface ControlDeps {
   readonly tokens: ApiTokenRegistry;
   readonly modes: TradingModeSchedule;
   readonly faults: FaultInjector;
+  readonly cancelReplaceFaults: CancelReplaceFaults;
   readonly limiter: TokenRateLimiter;
   readonly log: RequestLog;
   readonly feed: SocketFeed;
@@ -134,7 +145,7 @@ function rethrowTyped(error: unknown): never {
 }
 
 export function createControl(deps: ControlDeps): SimControl {
-  const { engine, clock, tokens, modes, faults, limiter, log, feed } = deps;
+  const { engine, clock, tokens, modes, faults, cancelReplaceFaults, limiter, log, feed } = deps;
 
   const requireAccount = (profileId: number): SimAccount => {
     const account = engine.account(profileId);
@@ -156,7 +167,9 @@ export function createControl(deps: ControlDeps): SimControl {
       maintenance: modes.status(clock.now()),
       responseDelayMs: faults.delayMs,
       pendingFaults: faults.pending(),
+      pendingCancelReplaceFaults: cancelReplaceFaults.pending(),
       rateLimits: limiter.config,
+      socketBookSizeUnit: feed.bookSizeUnit,
     }),
 
     accounts: () => engine.accounts(),
@@ -236,6 +249,11 @@ export function createControl(deps: ControlDeps): SimControl {
       requireMarket(frame.marketSlug);
       return feed.inject(frame);
     },
+    setSocketBookSizeUnit(unit) {
+      if (unit !== 'raw' && unit !== 'shares') throw new ControlError(400, 'unit', unit, "must be 'raw' or 'shares'");
+      feed.setBookSizeUnit(unit);
+      return feed.bookSizeUnit;
+    },
 
     setResponseDelay(ms) {
       try {
@@ -252,7 +270,18 @@ export function createControl(deps: ControlDeps): SimControl {
       }
     },
     pendingFaults: () => faults.pending(),
-    clearFaults: () => faults.clear(),
+    failCancelReplace(rule) {
+      try {
+        return cancelReplaceFaults.add(rule);
+      } catch (error) {
+        return rethrowTyped(error);
+      }
+    },
+    pendingCancelReplaceFaults: () => cancelReplaceFaults.pending(),
+    clearFaults: () => {
+      faults.clear();
+      cancelReplaceFaults.clear();
+    },
 
     setRateLimits(options) {
       const next = { ...limiter.config, ...options };

@@ -1,6 +1,7 @@
 /**
  * POST /orders request checks the venue makes before any business rule (exchange-facts §2–3): the body
- * schema, the receive window, the addresses' EIP-55 form, and the EIP-712 signature over the market's
+ * schema, the receive window, the addresses' EIP-55 form, the expiration (unix seconds, "0" = none, never in
+ * the past; it is part of the signed struct), and the EIP-712 signature over the market's
  * `venue.exchange` on chain 8453 recovering to `order.signer` (= `order.maker`).
  *
  * Owns: the body schema and signature verification. Business checks (token in market, amounts vs price
@@ -20,6 +21,8 @@ import { zodIssues } from './validation.js';
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UINT_STRING = /^\d{1,78}$/;
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
+/** 9999-12-31T23:59:59Z: a larger expiration is surely milliseconds or garbage (it is unix seconds). */
+export const MAX_EXPIRATION_SEC = 253_402_300_799;
 
 const safeUint = (what: string) =>
   z.number({ error: `must be ${what}` }).int({ error: `must be ${what}` }).min(0, { error: `must be ${what}` });
@@ -95,11 +98,35 @@ export function parsePlacement(json: unknown): ParsedPlacement {
     if (getAddress(value) !== value) issues.push({ field: `order.${field}`, message: `order.${field} must be an EIP-55 checksummed address` });
   }
   if (order.taker.toLowerCase() !== ZERO_ADDRESS) issues.push({ field: 'order.taker', message: 'order.taker must be the zero address' });
-  if (String(order.expiration) !== '0') issues.push({ field: 'order.expiration', message: 'order.expiration must be "0" (no expiry)' });
+  const expiration = Number(order.expiration);
+  if (!Number.isSafeInteger(expiration) || expiration > MAX_EXPIRATION_SEC) {
+    issues.push({ field: 'order.expiration', message: `order.expiration must be unix seconds up to ${MAX_EXPIRATION_SEC} (9999-12-31), or "0" for no expiry; got ${String(order.expiration)}` });
+  }
   if (order.signatureType !== 0) issues.push({ field: 'order.signatureType', message: 'order.signatureType must be 0 (EOA): the simulator supports EOA signing only' });
   if (issues.length === 0 && order.maker !== order.signer) issues.push({ field: 'order.signer', message: 'order.signer must equal order.maker for EOA orders' });
   if (issues.length > 0) throw validationError(issues);
   return { body, side: order.side === 0 ? 'BUY' : 'SELL', priceTicks, maker: getAddress(order.maker), signer: getAddress(order.signer) };
+}
+
+/** The signed expiration in unix seconds; 0 = none. */
+export function expirationSeconds(body: PlaceOrderBody): number {
+  return Number(body.order.expiration);
+}
+
+/**
+ * 400 naming `order.expiration` when it is set and not in the future. The official client signs it as unix SECONDS
+ * (UnsignedOrder.expiration, a decimal string; "0" = no expiry); a resting order is canceled when it passes.
+ */
+export function assertExpiration(body: PlaceOrderBody, nowMs: number): void {
+  const seconds = expirationSeconds(body);
+  if (seconds !== 0 && seconds * 1000 <= nowMs) {
+    throw validationError([
+      {
+        field: 'order.expiration',
+        message: `order.expiration ${seconds} (${new Date(seconds * 1000).toISOString()}) is in the past: server time is ${new Date(nowMs).toISOString()}; it is unix seconds, "0" for no expiry`,
+      },
+    ]);
+  }
 }
 
 /** 425 when the opt-in receive window has passed (`timestamp` + `recvWindow` both given). */
@@ -184,5 +211,6 @@ export function placeInput(placement: ParsedPlacement, profileId: number): Place
     stpPolicy: body.stpPolicy ?? 'cancel_maker',
     signature: order.signature,
     signedOrderEcho: { ...order },
+    expirationSec: expirationSeconds(body),
   };
 }

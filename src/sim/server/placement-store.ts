@@ -7,6 +7,7 @@
  * gets an execution derived from the engine's order (`matched` and totals), never an invented match.
  */
 import type { Execution, MakerMatch, SettlementFrame, SimOrder } from '../engine/index.js';
+import { executionTotals } from '../engine/wire.js';
 
 export interface StoredPlacement {
   readonly makerMatches: readonly MakerMatch[];
@@ -47,18 +48,12 @@ export class PlacementStore {
 
 function derivedExecution(order: SimOrder): Execution {
   const matched = order.filledSizeRaw > 0;
-  const net = order.side === 'BUY' ? order.filledCollateralRaw + order.feePaidRaw : order.filledCollateralRaw - order.feePaidRaw;
   return {
     matched,
     settlementStatus: matched ? 'MATCHED' : 'UNMATCHED',
     ...(order.clientOrderId === null ? {} : { clientOrderId: order.clientOrderId }),
     feeRateBps: order.feeRateBps,
     effectiveFeeBps: order.filledCollateralRaw > 0 ? Math.round((order.feePaidRaw * 10_000) / order.filledCollateralRaw) : 0,
-    totalsRaw: {
-      contracts: String(order.filledSizeRaw),
-      collateral: String(order.filledCollateralRaw),
-      fee: String(order.feePaidRaw),
-      net: String(net),
-    },
+    totalsRaw: executionTotals(order.side, order.filledSizeRaw, order.filledCollateralRaw, order.feePaidRaw),
   };
 }

@@ -10,6 +10,8 @@ import { z } from 'zod';
 import type { OrderStatus } from '../engine/index.js';
 import { ControlError, type SimControl } from './control.js';
 import { INJECTABLE_STATUSES } from './faults.js';
+import { FORCED_CANCEL_OUTCOMES, FORCED_REPLACEMENT_OUTCOMES } from './cancel-replace-faults.js';
+import { SOCKET_BOOK_SIZE_UNITS } from './wire-format.js';
 import { accountConfigSchema } from './accounts-config.js';
 import { frameworkError, invalidField, validationError, type ValidationIssue } from './http-errors.js';
 import { parseJson } from './body.js';
@@ -54,6 +56,17 @@ const injectSchema = z.union(
 );
 
 const delaySchema = z.strictObject({ ms: z.number().int().min(0).max(600_000) });
+
+const bookSizeUnitSchema = z.strictObject({ unit: z.enum(SOCKET_BOOK_SIZE_UNITS, { error: "must be 'raw' or 'shares'" }) });
+
+const cancelReplaceFaultSchema = z.strictObject({
+  count: z.number().int().min(1).optional(),
+  clientOrderId: z.string().min(1).max(128).optional(),
+  cancel: z.enum(FORCED_CANCEL_OUTCOMES, { error: `must be one of ${FORCED_CANCEL_OUTCOMES.join(', ')}` }).optional(),
+  cancelApplied: z.boolean().optional(),
+  replacement: z.enum(FORCED_REPLACEMENT_OUTCOMES, { error: `must be one of ${FORCED_REPLACEMENT_OUTCOMES.join(', ')}` }).optional(),
+  replacementApplied: z.boolean().optional(),
+});
 
 const failNextSchema = z.strictObject({
   status: z.union(INJECTABLE_STATUSES.map((s) => z.literal(s)), { error: `must be one of ${INJECTABLE_STATUSES.join(', ')}` }),
@@ -190,6 +203,25 @@ export function adminRoutes(control: SimControl): RouteDef[] {
       return ok({ delivered: control.injectFrame(frame) });
     }),
 
+    route('PUT', '/socket/book-size-unit', (ctx) => {
+      const input = parseOrThrow(bookSizeUnitSchema, body(ctx));
+      return ok({ unit: control.setSocketBookSizeUnit(input.unit) });
+    }),
+
+    route('POST', '/faults/cancel-replace', (ctx) => {
+      const input = parseOrThrow(cancelReplaceFaultSchema, body(ctx));
+      const rule = control.failCancelReplace({
+        ...(input.count === undefined ? {} : { count: input.count }),
+        ...(input.clientOrderId === undefined ? {} : { clientOrderId: input.clientOrderId }),
+        ...(input.cancel === undefined ? {} : { cancel: input.cancel }),
+        ...(input.cancelApplied === undefined ? {} : { cancelApplied: input.cancelApplied }),
+        ...(input.replacement === undefined ? {} : { replacement: input.replacement }),
+        ...(input.replacementApplied === undefined ? {} : { replacementApplied: input.replacementApplied }),
+      });
+      return ok(rule, 201);
+    }),
+    route('GET', '/faults/cancel-replace', () => ok({ rules: control.pendingCancelReplaceFaults() })),
+
     route('PUT', '/faults/delay', (ctx) => {
       const input = parseOrThrow(delaySchema, body(ctx));
       control.setResponseDelay(input.ms);
@@ -206,7 +238,7 @@ export function adminRoutes(control: SimControl): RouteDef[] {
       });
       return ok(rule, 201);
     }),
-    route('GET', '/faults', () => ok({ delayMs: control.state().responseDelayMs, rules: control.pendingFaults() })),
+    route('GET', '/faults', () => ok({ delayMs: control.state().responseDelayMs, rules: control.pendingFaults(), cancelReplaceRules: control.pendingCancelReplaceFaults() })),
     route('DELETE', '/faults', () => {
       control.clearFaults();
       return ok({ cleared: true });

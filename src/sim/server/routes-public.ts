@@ -2,6 +2,8 @@
  * Public REST routes (no authentication): active market listings, category counts, market details
  * (market or group form), the orderbook, the finalized-trade feed, maintenance status, public profiles.
  *
+ * `GET /markets/active[/{categoryId}]` takes `page`, `limit` (1–25) and `sortBy` (the official client's
+ * ActiveMarketsSortBy: lp_rewards, ending_soon, newest, high_value, liquidity); any other value is a 400.
  * Invariants: unknown query fields are 400 validation errors; slugs are exact (a group slug is accepted
  * only where the spec says so: market details and the trade feed); `GET /markets/{slug}/events` carries
  * the spec's Cache-Control on success and on 404.
@@ -15,36 +17,93 @@ import type { RouteDef } from './router.js';
 import { groupWire, marketWire, orderbookAnswer } from './wire-format.js';
 
 export const ACTIVE_MARKETS_DEFAULT_LIMIT = 25;
-export const ACTIVE_MARKETS_MAX_LIMIT = 100;
+/** The official client's ActiveMarketsParams: "Maximum number of markets to return (max 25)". */
+export const ACTIVE_MARKETS_MAX_LIMIT = 25;
+/** The official client's ActiveMarketsSortBy. */
+export const ACTIVE_MARKETS_SORTS = ['lp_rewards', 'ending_soon', 'newest', 'high_value', 'liquidity'] as const;
+export type ActiveMarketsSort = (typeof ACTIVE_MARKETS_SORTS)[number];
 export const EVENTS_CACHE_CONTROL = 'public, max-age=30, s-maxage=30, stale-while-revalidate=30';
 export const EVENTS_NOT_FOUND_CACHE_CONTROL = 'public, max-age=300, s-maxage=300, stale-while-revalidate=300';
 
 const isActive = (m: SimMarket): boolean => m.tradable;
 
-type ListingEntry = { readonly sortId: number; readonly render: () => Record<string, unknown> };
+interface SortKeys {
+  readonly id: number;
+  readonly dailyRewardRaw: number;
+  readonly expirationMs: number;
+  readonly createdAtMs: number;
+  readonly volumeRaw: number;
+  /** Collateral resting within the book (Σ price × size over both sides), raw USDC. */
+  readonly liquidityRaw: number;
+}
+
+type ListingEntry = { readonly keys: SortKeys; readonly render: () => Record<string, unknown> };
+
+function liquidityRaw(engine: SimEngine, market: SimMarket): number {
+  const book = engine.book(market.slug);
+  if (!book) return 0;
+  const side = (levels: readonly { priceTicks: number; sizeRaw: number }[], yes: boolean): number =>
+    levels.reduce((sum, l) => sum + Math.floor((l.sizeRaw * (yes ? l.priceTicks : 1000 - l.priceTicks)) / 1000), 0);
+  return side(book.bids, true) + side(book.asks, false);
+}
+
+function keysOf(engine: SimEngine, markets: readonly SimMarket[]): SortKeys {
+  return {
+    id: Math.min(...markets.map((m) => m.id)),
+    dailyRewardRaw: markets.reduce((sum, m) => sum + (m.isRewardable ? m.settings.dailyRewardRaw : 0), 0),
+    expirationMs: Math.min(...markets.map((m) => m.expirationMs)),
+    createdAtMs: Math.max(...markets.map((m) => m.createdAtMs)),
+    volumeRaw: markets.reduce((sum, m) => sum + m.volumeRaw, 0),
+    liquidityRaw: markets.reduce((sum, m) => sum + liquidityRaw(engine, m), 0),
+  };
+}
+
+/**
+ * The order of each `sortBy` (ties by id ascending): `lp_rewards` highest daily reward first (rewardable ones
+ * before the rest), `ending_soon` earliest expiration first, `newest` latest creation first, `high_value` highest
+ * traded volume first, `liquidity` most collateral resting in the book first. Without `sortBy`: by id.
+ */
+const SORTS: Readonly<Record<ActiveMarketsSort | 'id', (a: SortKeys, b: SortKeys) => number>> = {
+  id: () => 0,
+  lp_rewards: (a, b) => b.dailyRewardRaw - a.dailyRewardRaw,
+  ending_soon: (a, b) => a.expirationMs - b.expirationMs,
+  newest: (a, b) => b.createdAtMs - a.createdAtMs,
+  high_value: (a, b) => b.volumeRaw - a.volumeRaw,
+  liquidity: (a, b) => b.liquidityRaw - a.liquidityRaw,
+};
+
+const isSort = (value: string): value is ActiveMarketsSort => (ACTIVE_MARKETS_SORTS as readonly string[]).includes(value);
 
 /** Active single markets, and groups (with their active submarkets) in group form, by id. */
-function activeEntries(engine: SimEngine, categoryId: number | null): ListingEntry[] {
+function activeEntries(engine: SimEngine, categoryId: number | null, sort: ActiveMarketsSort | 'id'): ListingEntry[] {
   const inCategory = (m: SimMarket): boolean => categoryId === null || m.categoryIds.includes(categoryId);
   const entries: ListingEntry[] = [];
   for (const market of engine.markets()) {
     if (market.groupSlug !== undefined || !isActive(market) || !inCategory(market)) continue;
-    entries.push({ sortId: market.id, render: () => marketWire(market, engine.book(market.slug)) });
+    entries.push({ keys: keysOf(engine, [market]), render: () => marketWire(market, engine.book(market.slug)) });
   }
   for (const group of engine.groups()) {
     const members = group.markets.filter((m) => isActive(m) && inCategory(m));
     if (members.length === 0) continue;
-    entries.push({ sortId: Math.min(...group.markets.map((m) => m.id)), render: () => groupWire(group, engine, members) });
+    entries.push({ keys: { ...keysOf(engine, members), id: Math.min(...group.markets.map((m) => m.id)) }, render: () => groupWire(group, engine, members) });
   }
-  return entries.sort((a, b) => a.sortId - b.sortId);
+  const order = SORTS[sort];
+  return entries.sort((a, b) => order(a.keys, b.keys) || a.keys.id - b.keys.id);
 }
 
 function listActive(deps: RouteDeps, query: URLSearchParams, categoryId: number | null): Record<string, unknown> {
-  const issues: ValidationIssue[] = unknownQueryIssues(query, ['page', 'limit']);
+  const issues: ValidationIssue[] = unknownQueryIssues(query, ['page', 'limit', 'sortBy']);
   const page = queryInt(query, 'page', { min: 1 }, issues) ?? 1;
   const limit = queryInt(query, 'limit', { min: 1, max: ACTIVE_MARKETS_MAX_LIMIT }, issues) ?? ACTIVE_MARKETS_DEFAULT_LIMIT;
+  const sorts = query.getAll('sortBy');
+  let sort: ActiveMarketsSort | 'id' = 'id';
+  if (sorts.length > 1) issues.push({ field: 'sortBy', message: 'sortBy must be given once' });
+  else if (sorts[0] !== undefined) {
+    if (isSort(sorts[0])) sort = sorts[0];
+    else issues.push({ field: 'sortBy', message: `sortBy must be one of the following values: ${ACTIVE_MARKETS_SORTS.join(', ')}` });
+  }
   if (issues.length > 0) throw validationError(issues);
-  const entries = activeEntries(deps.engine, categoryId);
+  const entries = activeEntries(deps.engine, categoryId, sort);
   const slice = entries.slice((page - 1) * limit, page * limit);
   return { data: slice.map((e) => e.render()), totalMarketsCount: entries.length };
 }

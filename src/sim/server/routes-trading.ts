@@ -8,13 +8,14 @@
  * their status and body; orders of another profile are never revealed (status batch answers not_found).
  */
 import { z } from 'zod';
-import type { OrderStatus, SimOrder } from '../engine/index.js';
+import type { OrderStatus, SimOrder, UserOrder } from '../engine/index.js';
 import { parseProfileId, effectiveProfile } from './delegation.js';
-import { forbidden, HttpError, notFound, validationError, type ValidationIssue } from './http-errors.js';
+import { HttpError, notFound, validationError, type ValidationIssue } from './http-errors.js';
 import { headerValue, type ApiToken } from './hmac-verify.js';
 import { parseJson } from './body.js';
 import { assertKnownQuery, queryInt, unknownQueryIssues } from './query.js';
-import { assertReceiveWindow, parsePlacement, placeInput, verifyOrderSignature } from './order-request.js';
+import { parsePlacement } from './order-request.js';
+import { assertPlacementTiming, createdOrder, placementProfile, submitPlacement } from './placement.js';
 import type { RouteDeps } from './route-deps.js';
 import type { Reply, RequestContext, RouteDef } from './router.js';
 import { parseOrThrow } from './validation.js';
@@ -65,6 +66,20 @@ const redeemSchema = z.strictObject({
     .max(2_147_483_647, { error: 'must be an integer <= 2147483647' })
     .optional(),
 });
+
+/**
+ * A status lookup's `data.order`: the placement answer's CreatedOrder (amounts numbers, side 0|1, tokenId, price a
+ * number) plus the UserOrder fields that say where the order stands now (status, originalSize, remainingSize).
+ */
+function lookupOrder(user: UserOrder, order: SimOrder): Record<string, unknown> {
+  return {
+    ...createdOrder(order),
+    status: user.status,
+    originalSize: user.originalSize,
+    remainingSize: user.remainingSize,
+    ...(user.clientOrderId === undefined ? {} : { clientOrderId: user.clientOrderId }),
+  };
+}
 
 export function tradingRoutes(deps: RouteDeps): RouteDef[] {
   const { engine } = deps;
@@ -127,42 +142,11 @@ export function tradingRoutes(deps: RouteDeps): RouteDef[] {
       handler: async (ctx) => {
         assertKnownQuery(ctx.query, []);
         const placement = parsePlacement(parseJson(ctx.rawBody));
-        const body = placement.body;
-        assertReceiveWindow(body, ctx.nowMs);
-        const token = tokenOf(ctx);
-        const profileId = effectiveProfile(token, body.ownerId === token.profileId ? undefined : body.ownerId, deps.partnerOf);
-        deps.modes.assertAllowed({ kind: 'place', orderType: body.orderType, postOnly: body.postOnly ?? false }, ctx.nowMs);
-        const account = engine.account(profileId);
-        if (!account) throw notFound('Profile not found');
-        if (account.address !== placement.maker) throw forbidden(`order.maker is not the wallet of profile ${profileId}`);
-        const market = engine.market(body.marketSlug);
-        if (!market) throw notFound('Market not found');
-        await verifyOrderSignature(placement, { verifyingContract: market.venue.exchange, ...deps.signing });
-        // The mode may have changed while the signature was checked: the one in force when the order reaches the book wins.
-        deps.modes.assertAllowed({ kind: 'place', orderType: body.orderType, postOnly: body.postOnly ?? false }, deps.clock.now());
-        const outcome = engine.place(placeInput(placement, profileId));
-        if (!outcome.ok) return failure(outcome.status, outcome.body);
-        deps.placements.remember(outcome.order.id, outcome.makerMatches, outcome.execution);
-        const order = outcome.order;
-        return {
-          status: 201,
-          body: {
-            order: {
-              ...order.signedOrderEcho,
-              id: order.id,
-              ownerId: order.profileId,
-              marketId: String(order.marketId),
-              marketSlug: order.marketSlug,
-              orderType: order.type,
-              status: order.status,
-              postOnly: order.postOnly,
-              createdAt: new Date(order.createdAtMs).toISOString(),
-              ...(order.clientOrderId === null ? {} : { clientOrderId: order.clientOrderId }),
-            },
-            makerMatches: outcome.makerMatches,
-            execution: outcome.execution,
-          },
-        };
+        assertPlacementTiming(placement, ctx.nowMs);
+        const profileId = placementProfile(deps, tokenOf(ctx), placement);
+        const result = await submitPlacement(deps, placement, profileId, ctx.nowMs);
+        if (!result.ok) return failure(result.status, result.body);
+        return { status: 201, body: { ...result.answer } };
       },
     },
     {
@@ -246,7 +230,8 @@ export function tradingRoutes(deps: RouteDeps): RouteDef[] {
             status: 'found' as const,
             orderId: order.id,
             ...(order.clientOrderId === null ? {} : { clientOrderId: order.clientOrderId }),
-            data: { order: engine.userOrder(order), makerMatches: placement.makerMatches, execution: placement.execution },
+            // The order as the placement answer (CreatedOrder) types it, with its current status and sizes.
+            data: { order: lookupOrder(engine.userOrder(order), order), makerMatches: placement.makerMatches, execution: placement.execution },
           };
         });
         return { status: 200, body: { results } };
@@ -265,7 +250,9 @@ export function tradingRoutes(deps: RouteDeps): RouteDef[] {
           const holds = summary.yes.balanceRaw > 0 || summary.no.balanceRaw > 0 || summary.liveOrders > 0;
           if (market && holds) clob.push(portfolioPositionWire(summary, market, engine.book(market.slug)));
         }
-        return { status: 200, body: { clob, rewards: { ...EMPTY_REWARDS } } };
+        // PortfolioPositionsResponse: `amm` and `group` lists too (empty: the simulator has no AMM markets, and
+        // NegRisk submarkets are listed in `clob`).
+        return { status: 200, body: { amm: [], clob, group: [], rewards: { ...EMPTY_REWARDS } } };
       },
     },
     {

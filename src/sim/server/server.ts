@@ -30,8 +30,13 @@ import { Router, type Reply, type RequestContext, type RouteDef } from './router
 import { adminRoutes } from './routes-admin.js';
 import { publicRoutes } from './routes-public.js';
 import { tradingRoutes } from './routes-trading.js';
+import { AccountChecks, accountCheckAdminRoutes, accountCheckRoutes, withTradeTypeOverrides, type AccountCheckDeps } from './routes-account-checks.js';
 import { SocketFeed, type FeedServer, type SocketFeedHooks } from './socket-feed.js';
 import { TradingModeSchedule } from './trading-mode.js';
+import { CancelReplaceFaults } from './cancel-replace-faults.js';
+import { cancelReplaceRoutes } from './routes-cancel-replace.js';
+import { historyRoutes } from './routes-history.js';
+import type { SocketBookSizeUnit } from './wire-format.js';
 
 export const LOOPBACK_HOST = '127.0.0.1';
 export const DEFAULT_FEED_COALESCE_MS = 50;
@@ -57,6 +62,8 @@ export interface SimServerOptions {
   readonly bodyLimitBytes?: number;
   /** orderbookUpdate/positions coalescing tick (default 50 ms). */
   readonly feedCoalesceMs?: number;
+  /** Unit of socket `orderbookUpdate` level sizes (default `shares`; the live venue's is not recorded). */
+  readonly socketBookSizeUnit?: SocketBookSizeUnit;
   readonly requestLogCapacity?: number;
   readonly hooks?: SimServerHooks;
 }
@@ -114,9 +121,13 @@ export class SimHttpServer {
   private readonly adminRouter: Router;
   private readonly limiter: TokenRateLimiter;
   private readonly faults = new FaultInjector();
+  /** Forced outcomes of cancel-replace operations (routes-cancel-replace.ts). */
+  private readonly cancelReplaceFaults = new CancelReplaceFaults();
   private readonly log: RequestLog;
   private readonly modes = new TradingModeSchedule();
   private readonly placements = new PlacementStore();
+  /** Approvals, clock skew and trade-type overrides for `doctor` (routes-account-checks.ts). */
+  private readonly accountChecks = new AccountChecks();
   private readonly prefix: string;
   private readonly bodyLimit: number;
   private readonly detachPlacements: () => void;
@@ -139,7 +150,14 @@ export class SimHttpServer {
         if (frame.source === 'SETTLEMENT') this.placements.onSettlement(frame);
       },
     });
-    this.router = new Router([...publicRoutes(deps), ...tradingRoutes(deps)]);
+    const checkDeps: AccountCheckDeps = { engine: options.engine, tokens: options.tokens, checks: this.accountChecks, chainId: deps.signing.chainId, startedAtMs: options.clock.now() };
+    this.router = new Router([
+      ...withTradeTypeOverrides(publicRoutes(deps), this.accountChecks),
+      ...tradingRoutes(deps),
+      ...cancelReplaceRoutes(deps, this.cancelReplaceFaults),
+      ...historyRoutes(deps),
+      ...accountCheckRoutes(checkDeps),
+    ]);
     this.http = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         this.options.hooks?.onInternalError?.('unhandled', error);
@@ -155,6 +173,7 @@ export class SimHttpServer {
       tokens: options.tokens,
       headerPrefix: this.prefix,
       coalesceMs: options.feedCoalesceMs ?? DEFAULT_FEED_COALESCE_MS,
+      ...(options.socketBookSizeUnit === undefined ? {} : { bookSizeUnit: options.socketBookSizeUnit }),
       ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
     });
     this.control = createControl({
@@ -163,11 +182,12 @@ export class SimHttpServer {
       tokens: options.tokens,
       modes: this.modes,
       faults: this.faults,
+      cancelReplaceFaults: this.cancelReplaceFaults,
       limiter: this.limiter,
       log: this.log,
       feed: this.feed,
     });
-    this.adminRouter = new Router(adminRoutes(this.control));
+    this.adminRouter = new Router([...adminRoutes(this.control), ...accountCheckAdminRoutes(checkDeps)]);
   }
 
   /** Listens on 127.0.0.1 (`port` 0 = a free one). */
@@ -220,6 +240,8 @@ export class SimHttpServer {
       return;
     }
 
+    // The server clock as a client sees it (the clock-skew fault of routes-account-checks.ts shifts it).
+    res.setHeader('date', new Date(nowMs + this.accountChecks.clockSkewMs).toUTCString());
     const tokenHeader = headerValue(req.headers, authHeaderNames(this.prefix).apiKey);
     const rateKey = tokenHeader !== undefined && this.options.tokens.has(tokenHeader) ? tokenHeader : null;
     let routeName = `${method} (unmatched)`;
@@ -267,7 +289,7 @@ export class SimHttpServer {
   }
 
   private authenticate(req: IncomingMessage, method: string, url: string, rawBody: string, nowMs: number, route: RouteDef): ApiToken {
-    const verdict = verifyHmac(this.options.tokens, this.prefix, { headers: req.headers, method, pathWithQuery: url, body: rawBody, nowMs });
+    const verdict = verifyHmac(this.options.tokens, this.prefix, { headers: req.headers, method, pathWithQuery: url, body: rawBody, nowMs: nowMs + this.accountChecks.clockSkewMs });
     if (!verdict.ok) {
       this.options.hooks?.onAuthFailure?.(verdict.reason);
       throw unauthorized(verdict.message);

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { SOCKET_HANDSHAKE_PATH } from '../../exchange/auth.js';
 import type { MarketResolvedFrame, OrderEventFrame, SimClock, SimEngine, SimMarket } from '../engine/index.js';
 import { hasAuthHeaders, verifyHmac, type ApiTokenRegistry } from './hmac-verify.js';
-import { positionsFrame, wireOrderbook, type WireOrderbook } from './wire-format.js';
+import { DEFAULT_SOCKET_BOOK_SIZE_UNIT, positionsFrame, wireOrderbook, type SocketBookSizeUnit, type WireOrderbook } from './wire-format.js';
 
 export const MARKETS_NAMESPACE = '/markets';
 const MAX_SUBSCRIBED_SLUGS = 1000;
@@ -65,6 +65,8 @@ export interface SocketFeedOptions {
   readonly headerPrefix: string;
   /** Coalescing tick for orderbookUpdate and positions pushes (ms). */
   readonly coalesceMs: number;
+  /** Unit of `orderbookUpdate` level sizes (default `shares`; see wire-format.ts). */
+  readonly bookSizeUnit?: SocketBookSizeUnit;
   readonly hooks?: SocketFeedHooks;
 }
 
@@ -83,9 +85,11 @@ export class SocketFeed {
   private cancelFlush: (() => void) | null = null;
   private lastFlushMs = Number.NEGATIVE_INFINITY;
   private frozenScope: FreezeScope | null = null;
+  private sizeUnit: SocketBookSizeUnit;
   private readonly unsubscribeEngine: () => void;
 
   constructor(private readonly options: SocketFeedOptions) {
+    this.sizeUnit = options.bookSizeUnit ?? DEFAULT_SOCKET_BOOK_SIZE_UNIT;
     this.nsp = options.io.of(MARKETS_NAMESPACE);
     this.nsp.use((socket, next) => {
       this.authenticate(socket);
@@ -102,6 +106,16 @@ export class SocketFeed {
 
   get frozen(): FreezeScope | null {
     return this.frozenScope;
+  }
+
+  /** Unit of `orderbookUpdate` level sizes. */
+  get bookSizeUnit(): SocketBookSizeUnit {
+    return this.sizeUnit;
+  }
+
+  /** Switches the unit of `orderbookUpdate` sizes; takes effect with the next frame. */
+  setBookSizeUnit(unit: SocketBookSizeUnit): void {
+    this.sizeUnit = unit;
   }
 
   connectionCount(): number {
@@ -335,7 +349,7 @@ export class SocketFeed {
     const market = this.options.engine.market(slug);
     const book = this.options.engine.book(slug);
     if (!market || !book) return null;
-    return { marketSlug: slug, orderbook: wireOrderbook(market, book), timestamp: this.options.clock.now() };
+    return { marketSlug: slug, orderbook: wireOrderbook(market, book, this.sizeUnit), timestamp: this.options.clock.now() };
   }
 
   private positionsFrameOf(profileId: number, slug: string): Record<string, unknown> | null {
@@ -349,7 +363,7 @@ export class SocketFeed {
   private crossedBook(slug: string): BookFrame | Record<string, unknown> {
     const market = this.options.engine.market(slug);
     if (!market) return { marketSlug: slug, orderbook: { bids: [{ price: 0.6, size: 100 }], asks: [{ price: 0.4, size: 100 }] }, timestamp: this.options.clock.now() };
-    return { marketSlug: slug, orderbook: crossedOrderbook(market), timestamp: this.options.clock.now() };
+    return { marketSlug: slug, orderbook: crossedOrderbook(market, this.sizeUnit), timestamp: this.options.clock.now() };
   }
 }
 
@@ -359,14 +373,15 @@ interface BookFrame {
   readonly timestamp: number;
 }
 
-function crossedOrderbook(market: SimMarket): WireOrderbook {
+function crossedOrderbook(market: SimMarket, unit: SocketBookSizeUnit): WireOrderbook {
+  const size = (shares: number): number => (unit === 'raw' ? shares * 1_000_000 : shares);
   return {
-    bids: [{ price: 0.6, size: 100 }, { price: 0.55, size: 50 }],
-    asks: [{ price: 0.4, size: 100 }, { price: 0.45, size: 50 }],
+    bids: [{ price: 0.6, size: size(100), side: 'BUY' }, { price: 0.55, size: size(50), side: 'BUY' }],
+    asks: [{ price: 0.4, size: size(100), side: 'SELL' }, { price: 0.45, size: size(50), side: 'SELL' }],
     tokenId: market.yesTokenId,
     adjustedMidpoint: 0.5,
     maxSpread: market.settings.maxSpreadTicks / 1000,
-    minSize: String(market.settings.minSizeRaw),
+    minSize: market.settings.minSizeRaw,
   };
 }
 

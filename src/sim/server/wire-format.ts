@@ -2,31 +2,59 @@
  * Wire formatting of the simulator's REST and socket answers: Market and group objects, the orderbook of
  * exchange-facts §6, the `orderbookUpdate` body of §5, portfolio positions and the `positions` frame.
  *
- * Owns: every choice of unit on the wire that the specification leaves open (documented in
- * docs/simulator.md): prices are JSON numbers in (0, 1) (ticks / 1000); book sizes are shares (JSON
- * numbers); `minSize` is raw shares as an integer string; `maxSpread` is a price distance (JSON number);
- * amounts in portfolio answers are raw integer strings and prices decimal strings.
+ * Owns: every choice of unit on the wire (documented in docs/simulator.md), following the answers recorded from
+ * the live venue (venue-samples/) where they exist: the REST orderbook's level sizes are raw 1e6 integers (JSON
+ * numbers) with a `side`, its `maxSpread` a price-unit string and `minSize` a raw-unit string; Market objects carry
+ * `logo`/`proxyTitle` null, a null `venue.adapter` for a simple CLOB market, `settings.maxSpread` a number and the
+ * rest of `settings` strings. The socket book's size unit is not recorded: configurable (`raw` | `shares`).
+ * Amounts in portfolio answers are raw integer strings and prices decimal strings.
  * Invariants: pure functions of engine state; integer maths (bigint) for every derived amount.
  */
-import { RAW_PER_UNIT, rawToDecimal, TICKS_PER_UNIT } from '../../core/units.js';
+import { RAW_PER_UNIT, rawToDecimal, ticksToPrice, TICKS_PER_UNIT } from '../../core/units.js';
 import { ZERO_ADDRESS } from '../../exchange/eip712.js';
 import type { BookSnapshot, Level, PositionSummary, SimEngine, SimGroup, SimMarket, TokenPosition } from '../engine/index.js';
 
 /** USDC on Base, the collateral the venue reports. */
 export const COLLATERAL_TOKEN = { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6, symbol: 'USDC' } as const;
 
+/** One level as the live venue sends it: `side` is BUY in bids and SELL in asks. */
 export interface WireLevel {
   readonly price: number;
   readonly size: number;
+  readonly side: 'BUY' | 'SELL';
 }
 
+/**
+ * Unit of level sizes in the socket `orderbookUpdate`: `raw` (1e6 integers, as the REST book sends) or `shares`
+ * (decimal numbers). The live venue's socket unit is not recorded; see docs/simulator.md.
+ */
+export type SocketBookSizeUnit = 'raw' | 'shares';
+export const SOCKET_BOOK_SIZE_UNITS: readonly SocketBookSizeUnit[] = ['raw', 'shares'];
+/** Default `shares`: the only source that describes the socket's unit says shares (exchange-facts §5). */
+export const DEFAULT_SOCKET_BOOK_SIZE_UNIT: SocketBookSizeUnit = 'shares';
+
+/** `GET /markets/{slug}/orderbook`, as recorded from the live venue (venue-samples/rest-orderbook.jsonl). */
+export interface RestOrderbook {
+  readonly bids: WireLevel[];
+  readonly asks: WireLevel[];
+  readonly tokenId: string;
+  readonly adjustedMidpoint: number | null;
+  /** Price units as a decimal string ("0.035"). */
+  readonly maxSpread: string;
+  /** Raw units as an integer string ("100000000" = 100 shares). */
+  readonly minSize: string;
+  readonly lastTradePrice: number | null;
+}
+
+/** The `orderbook` of a socket `orderbookUpdate` (the official client's OrderbookData: numbers throughout). */
 export interface WireOrderbook {
   readonly bids: WireLevel[];
   readonly asks: WireLevel[];
   readonly tokenId: string;
   readonly adjustedMidpoint: number | null;
   readonly maxSpread: number;
-  readonly minSize: string;
+  /** Raw units. */
+  readonly minSize: number;
 }
 
 export function ticksToNumber(ticks: number): number {
@@ -37,8 +65,8 @@ export function rawToShares(raw: number): number {
   return Number(rawToDecimal(raw));
 }
 
-export function wireLevels(levels: readonly Level[]): WireLevel[] {
-  return levels.map((l) => ({ price: ticksToNumber(l.priceTicks), size: rawToShares(l.sizeRaw) }));
+export function wireLevels(levels: readonly Level[], side: 'BUY' | 'SELL', unit: SocketBookSizeUnit = 'raw'): WireLevel[] {
+  return levels.map((l) => ({ price: ticksToNumber(l.priceTicks), size: unit === 'raw' ? l.sizeRaw : rawToShares(l.sizeRaw), side }));
 }
 
 /**
@@ -58,20 +86,29 @@ export function adjustedMidpoint(book: BookSnapshot, minSizeRaw: number): number
   return (b.priceTicks + a.priceTicks) / (2 * TICKS_PER_UNIT);
 }
 
-export function wireOrderbook(market: SimMarket, book: BookSnapshot): WireOrderbook {
+/** The socket `orderbookUpdate` book, sizes in `unit`. */
+export function wireOrderbook(market: SimMarket, book: BookSnapshot, unit: SocketBookSizeUnit = DEFAULT_SOCKET_BOOK_SIZE_UNIT): WireOrderbook {
   return {
-    bids: wireLevels(book.bids),
-    asks: wireLevels(book.asks),
+    bids: wireLevels(book.bids, 'BUY', unit),
+    asks: wireLevels(book.asks, 'SELL', unit),
     tokenId: market.yesTokenId,
     adjustedMidpoint: adjustedMidpoint(book, market.settings.minSizeRaw),
     maxSpread: ticksToNumber(market.settings.maxSpreadTicks),
-    minSize: String(market.settings.minSizeRaw),
+    minSize: market.settings.minSizeRaw,
   };
 }
 
-/** GET /markets/{slug}/orderbook (exchange-facts §6). */
-export function orderbookAnswer(market: SimMarket, book: BookSnapshot): WireOrderbook & { readonly lastTradePrice: number | null } {
-  return { ...wireOrderbook(market, book), lastTradePrice: market.lastTradeTicks === null ? null : ticksToNumber(market.lastTradeTicks) };
+/** GET /markets/{slug}/orderbook: raw integer sizes, `side` per level, maxSpread and minSize strings (recorded). */
+export function orderbookAnswer(market: SimMarket, book: BookSnapshot): RestOrderbook {
+  return {
+    bids: wireLevels(book.bids, 'BUY', 'raw'),
+    asks: wireLevels(book.asks, 'SELL', 'raw'),
+    tokenId: market.yesTokenId,
+    adjustedMidpoint: adjustedMidpoint(book, market.settings.minSizeRaw),
+    maxSpread: ticksToPrice(market.settings.maxSpreadTicks),
+    minSize: String(market.settings.minSizeRaw),
+    lastTradePrice: market.lastTradeTicks === null ? null : ticksToNumber(market.lastTradeTicks),
+  };
 }
 
 /**
@@ -113,7 +150,6 @@ export function marketWire(market: SimMarket, book: BookSnapshot | undefined): R
   const noBid = complement(yesAsk);
   const noAsk = complement(yesBid);
   const dailyReward = rawToDecimal(market.settings.dailyRewardRaw);
-  const perMinuteRaw = Math.floor(market.settings.dailyRewardRaw / 1440);
   const expiration = new Date(market.expirationMs).toISOString();
   return {
     id: market.id,
@@ -121,7 +157,7 @@ export function marketWire(market: SimMarket, book: BookSnapshot | undefined): R
     negRiskRequestId: market.negRiskRequestId ?? null,
     description: market.description,
     title: market.title,
-    proxyTitle: market.title,
+    proxyTitle: null,
     collateralToken: { ...COLLATERAL_TOKEN },
     expirationDate: expiration,
     expirationTimestamp: market.expirationMs,
@@ -148,21 +184,31 @@ export function marketWire(market: SimMarket, book: BookSnapshot | undefined): R
     priorityIndex: 0,
     winningOutcomeIndex: market.winningOutcomeIndex,
     payoutNumerators: market.payoutNumerators === null ? null : [...market.payoutNumerators],
-    metadata: { fee: true, isBannered: false, shouldMarketMake: market.isRewardable, isExternalArbitrage: false },
+    metadata: {
+      fee: true,
+      // Recorded: the price the market opened at (a decimal string); here the YES price the market started from.
+      openPrice: ticksToPrice(market.initialFairValueTicks ?? 500),
+      isBannered: false,
+      // Recorded under this name (the spec writes the arbitrage marker as `isExternalArbitrage`).
+      isPolyArbitrage: false,
+      shouldMarketMake: market.isRewardable,
+    },
     settings: {
       minSize: String(market.settings.minSizeRaw),
       maxSpread: ticksToNumber(market.settings.maxSpreadTicks),
       dailyReward,
-      rewardsEpoch: rawToDecimal(perMinuteRaw),
+      // Recorded as the per-minute pool printed as a float ("0.6944444444444444" for a daily 1000).
+      rewardsEpoch: String(market.settings.dailyRewardRaw / RAW_PER_UNIT / 1440),
       c: String(market.settings.c),
     },
-    logo: '',
+    logo: null,
     source: 'simulator',
     properties: [],
     frequency: '',
     subFrequency: '',
     feedEvents: [],
-    venue: { exchange: market.venue.exchange, adapter: market.venue.adapter },
+    // Recorded: a simple CLOB market has no adapter (null); NegRisk submarkets keep theirs.
+    venue: { exchange: market.venue.exchange, adapter: market.groupSlug === undefined ? null : market.venue.adapter },
     ...(market.groupSlug === undefined ? {} : { groupSlug: market.groupSlug }),
   };
 }

@@ -37,14 +37,16 @@ describe('socket faults', () => {
       const mark = s.mark();
       placedId(await placeOrder(t.sim, t.demo, { market: t.market, side: 'BUY', priceTicks: 222, sizeRaw: 1_000_000 }));
       const rest = obj((await call(t.sim.baseUrl, 'GET', `/markets/${t.market.slug}/orderbook`)).body);
-      expect(arr(rest['bids'])).toContainEqual({ price: 0.222, size: 1 });
+      // The REST book sends raw 1e6 sizes with a side (recorded from the live venue).
+      expect(arr(rest['bids'])).toContainEqual({ price: 0.222, size: 1_000_000, side: 'BUY' });
       await new Promise((r) => setTimeout(r, 120));
       expect(bookFrames(s, mark)).toEqual([]);
       expect(s.socket.connected).toBe(true);
       expect(obj((await admin('GET', '/state')).body)['feedFrozen']).toBe('books');
       await admin('POST', '/socket/unfreeze');
       const resumed = obj(await s.waitFor('orderbookUpdate', () => true, 3_000, mark));
-      expect(arr(obj(resumed['orderbook'])['bids'])).toContainEqual({ price: 0.222, size: 1 });
+      // The socket book: shares by default (socketBookSizeUnit), each level with its side.
+      expect(arr(obj(resumed['orderbook'])['bids'])).toContainEqual({ price: 0.222, size: 1, side: 'BUY' });
     } finally {
       s.close();
     }
@@ -153,7 +155,7 @@ describe('HTTP faults', () => {
     expect(obj((await admin('GET', '/state')).body)['responseDelayMs']).toBe(5_000);
     expect(Date.now() - adminStarted).toBeLessThan(2_500);
     await admin('DELETE', '/faults');
-    expect(obj((await admin('GET', '/faults')).body)).toEqual({ delayMs: 0, rules: [] });
+    expect(obj((await admin('GET', '/faults')).body)).toEqual({ delayMs: 0, rules: [], cancelReplaceRules: [] });
   });
 
   it('validates fault input', async () => {

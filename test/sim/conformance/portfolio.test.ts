@@ -22,7 +22,7 @@ describe('GET /portfolio/positions', () => {
     const r = await call(t.sim.baseUrl, 'GET', '/portfolio/positions', { creds: t.demo.creds });
     expect(r.status).toBe(200);
     const body = obj(r.body);
-    expect(Object.keys(body).sort()).toEqual(['clob', 'rewards']);
+    expect(Object.keys(body).sort()).toEqual(['amm', 'clob', 'group', 'rewards']); // the official client's PortfolioPositionsResponse
     const clob = arr(body['clob']).map(obj);
     expect(clob).toHaveLength(1);
     const entry = clob[0]!;

@@ -34,7 +34,10 @@ describe('GET /markets/{slug}', () => {
     expect(m['id']).toBe(t.market.id);
     expect(m['slug']).toBe(t.market.slug);
     expect(m['conditionId']).toMatch(/^0x[0-9a-f]{64}$/i);
-    expect(m['venue']).toEqual({ exchange: t.market.venue.exchange, adapter: t.market.venue.adapter });
+    // Recorded from the live venue: a simple CLOB market has no adapter; logo and proxyTitle are null.
+    expect(m['venue']).toEqual({ exchange: t.market.venue.exchange, adapter: null });
+    expect(m['logo']).toBeNull();
+    expect(m['proxyTitle']).toBeNull();
     expect(m['tokens']).toEqual({ yes: t.market.yesTokenId, no: t.market.noTokenId });
     expect(m['collateralToken']).toEqual({ address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6, symbol: 'USDC' });
     expect(m['expirationTimestamp']).toBe(t.market.expirationMs);
@@ -49,10 +52,13 @@ describe('GET /markets/{slug}', () => {
     expect(settings['maxSpread']).toBe(t.market.settings.maxSpreadTicks / 1000);
     expect(typeof settings['dailyReward']).toBe('string');
     expect(typeof settings['rewardsEpoch']).toBe('string');
+    expect(Number(settings['rewardsEpoch'])).toBeCloseTo(t.market.settings.dailyRewardRaw / 1e6 / 1440, 12);
     expect(settings['c']).toBe(String(t.market.settings.c));
     expect(typeof m['isRewardable']).toBe('boolean');
     const metadata = obj(m['metadata']);
-    for (const flag of ['fee', 'isBannered', 'shouldMarketMake', 'isExternalArbitrage']) expect(typeof metadata[flag]).toBe('boolean');
+    // The recorded metadata: the spec's flags, the arbitrage marker under its recorded name, and openPrice (a string).
+    for (const flag of ['fee', 'isBannered', 'shouldMarketMake', 'isPolyArbitrage']) expect(typeof metadata[flag]).toBe('boolean');
+    expect(metadata['openPrice']).toMatch(/^0\.\d{1,3}$/);
     const tradePrices = obj(m['tradePrices']);
     expect(Object.keys(tradePrices).sort()).toEqual(['buy', 'sell']);
     expect(arr(m['prices'])).toHaveLength(2);
@@ -88,7 +94,7 @@ describe('GET /markets/{slug}', () => {
 
 describe('GET /markets/active', () => {
   it('lists active markets and groups as {data, totalMarketsCount} with page/limit', async () => {
-    const all = obj((await get('/markets/active?limit=100')).body);
+    const all = obj((await get('/markets/active?limit=25')).body);
     const data = arr(all['data']).map(obj);
     // 3 single markets + 1 group of 3 submarkets.
     expect(all['totalMarketsCount']).toBe(4);
@@ -102,7 +108,8 @@ describe('GET /markets/active', () => {
   });
 
   it('validates page and limit', async () => {
-    for (const q of ['page=0', 'limit=0', 'limit=101', 'page=abc', 'limit=1.5']) {
+    // limit is 1..25 (the official client's ActiveMarketsParams: "max 25").
+    for (const q of ['page=0', 'limit=0', 'limit=26', 'page=abc', 'limit=1.5', 'sortBy=volume', 'sortBy=newest&sortBy=newest']) {
       const r = await get(`/markets/active?${q}`);
       expect(r.status, q).toBe(400);
       expect(obj(r.body)['error']).toBe('Bad Request');
@@ -114,7 +121,7 @@ describe('GET /markets/active', () => {
     const category = obj(counts['category']);
     expect(counts['totalCount']).toBe(6);
     const [firstId, firstCount] = Object.entries(category)[0]!;
-    const r = await get(`/markets/active/${firstId}?limit=100`);
+    const r = await get(`/markets/active/${firstId}?limit=25`);
     expect(r.status).toBe(200);
     const listed = arr(obj(r.body)['data']).map(obj);
     const submarketCount = listed.reduce((n, e) => n + (e['marketType'] === 'group' ? arr(e['markets']).length : 1), 0);
@@ -127,7 +134,7 @@ describe('GET /markets/active', () => {
 });
 
 describe('GET /markets/{slug}/orderbook and trades', () => {
-  it('serves the YES book with NO folded in, levels sorted, sizes in shares', async () => {
+  it('serves the YES book with NO folded in, levels sorted, raw sizes with their side (as recorded)', async () => {
     const slug = t.market2.slug;
     // Demo: BUY YES 10 @ 0.40 and BUY YES 5 @ 0.45; BUY NO 7 @ 0.40 = YES ask at 0.60.
     placedId(await placeOrder(t.sim, t.demo, { market: t.market2, side: 'BUY', priceTicks: 400, sizeRaw: 10_000_000 }));
@@ -137,11 +144,13 @@ describe('GET /markets/{slug}/orderbook and trades', () => {
     expect(r.status).toBe(200);
     const book = obj(r.body);
     expect(Object.keys(book).sort()).toEqual(['adjustedMidpoint', 'asks', 'bids', 'lastTradePrice', 'maxSpread', 'minSize', 'tokenId']);
-    expect(book['bids']).toEqual([{ price: 0.45, size: 5 }, { price: 0.4, size: 10 }]);
-    expect(book['asks']).toEqual([{ price: 0.6, size: 7 }]);
+    // Recorded from the live venue (venue-samples/rest-orderbook.jsonl): raw 1e6 sizes, BUY in bids, SELL in asks.
+    expect(book['bids']).toEqual([{ price: 0.45, size: 5_000_000, side: 'BUY' }, { price: 0.4, size: 10_000_000, side: 'BUY' }]);
+    expect(book['asks']).toEqual([{ price: 0.6, size: 7_000_000, side: 'SELL' }]);
     expect(book['tokenId']).toBe(t.market2.yesTokenId);
     expect(book['lastTradePrice']).toBeNull();
-    expect(book['maxSpread']).toBe(t.market2.settings.maxSpreadTicks / 1000);
+    // maxSpread a price-unit string, minSize a raw-unit string (recorded).
+    expect(book['maxSpread']).toBe(String(t.market2.settings.maxSpreadTicks / 1000));
     expect(book['minSize']).toBe(String(t.market2.settings.minSizeRaw));
     expect(typeof book['adjustedMidpoint'] === 'number' || book['adjustedMidpoint'] === null).toBe(true);
     expect((await get(`/markets/${t.groupSlug}/orderbook`)).status).toBe(404);

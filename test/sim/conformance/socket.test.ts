@@ -71,11 +71,15 @@ describe('market prices', () => {
     const mark = s.mark();
     placedId(await placeOrder(t.sim, t.demo, { market: t.market, side: 'BUY', priceTicks: 410, sizeRaw: 3_000_000 }));
     const update = await s.waitFor('orderbookUpdate', (p) => arr(bookOf(p)['bids']).length > 0, 3_000, mark);
-    expect(bookOf(update)['bids']).toEqual([{ price: 0.41, size: 3 }]);
+    // Default socketBookSizeUnit 'shares'; every level carries its side (the official client's OrderbookEntry).
+    expect(bookOf(update)['bids']).toEqual([{ price: 0.41, size: 3, side: 'BUY' }]);
     placedId(await placeOrder(t.sim, t.demo, { market: t.market, outcome: 'NO', side: 'BUY', priceTicks: 400, sizeRaw: 2_000_000 }));
     const folded = await s.waitFor('orderbookUpdate', (p) => arr(bookOf(p)['asks']).length > 0, 3_000, mark);
-    expect(bookOf(folded)['asks']).toEqual([{ price: 0.6, size: 2 }]);
-    expect(bookOf(folded)['bids']).toEqual([{ price: 0.41, size: 3 }]);
+    expect(bookOf(folded)['asks']).toEqual([{ price: 0.6, size: 2, side: 'SELL' }]);
+    expect(bookOf(folded)['bids']).toEqual([{ price: 0.41, size: 3, side: 'BUY' }]);
+    // The OrderbookData types: maxSpread and minSize numbers (minSize raw).
+    expect(bookOf(folded)['maxSpread']).toBe(t.market.settings.maxSpreadTicks / 1000);
+    expect(bookOf(folded)['minSize']).toBe(t.market.settings.minSizeRaw);
   });
 
   it('coalesces changes within one tick into one full-book frame per market', async () => {
@@ -171,13 +175,20 @@ describe('authenticated feed', () => {
 
     const makerId = placedId(await placeOrder(t.sim, t.demo, { market: t.market2, side: 'BUY', priceTicks: 480, sizeRaw: 4_000_000, clientOrderId: 'sock-1' }));
     const placement = obj(await s.waitFor('orderEvent', (p) => obj(p)['source'] === 'OME' && obj(p)['type'] === 'PLACEMENT' && obj(p)['orderId'] === makerId));
-    expect(placement).toMatchObject({ clientOrderId: 'sock-1', side: 'BUY', price: '0.48', remainingSize: '4000000' });
+    // The official client's OmeOrderEvent: userId (the owner's profile id), price and remainingSize numbers, ISO timestamp.
+    expect(placement).toMatchObject({ clientOrderId: 'sock-1', side: 'BUY', price: 0.48, remainingSize: 4_000_000, userId: t.demo.profileId });
     expect(typeof placement['eventId']).toBe('number');
+    expect(Number.isNaN(Date.parse(String(placement['timestamp'])))).toBe(false);
 
     placedId(await placeOrder(t.sim, BOB, { market: t.market2, outcome: 'NO', side: 'BUY', priceTicks: 520, sizeRaw: 4_000_000 }));
     const execution = obj(await s.waitFor('orderEvent', (p) => obj(p)['type'] === 'EXECUTION' && obj(p)['orderId'] === makerId));
     expect(execution['status']).toBe('FILLED');
-    await s.waitFor('orderEvent', (p) => obj(p)['source'] === 'SETTLEMENT' && obj(p)['type'] === 'MINED');
+    const mined = obj(await s.waitFor('orderEvent', (p) => obj(p)['source'] === 'SETTLEMENT' && obj(p)['type'] === 'MINED'));
+    // The maker's copy of the SETTLEMENT frame names the taker (SettlementOrderEvent.takerOrderId / takerAccount) and the fee.
+    expect(mined).toMatchObject({ takerAccount: BOB.address, token: 'NO', isEstimate: false, feeAmountContracts: '0', configuredFeeRateBps: 300 });
+    expect(typeof mined['takerOrderId']).toBe('string');
+    expect(mined['feeAmountCollateral']).toMatch(/^\d+$/);
+    expect(mined['orderId']).toBeUndefined();
     const positions = obj(await s.waitFor('positions', (p) => arr(obj(p)['positions']).some((x) => obj(x)['ctfBalance'] === '4000000')));
     expect(positions['marketSlug']).toBe(t.market2.slug);
   });

@@ -50,7 +50,11 @@ describe('complementary matching', () => {
     ok(engine.place(limit(m, BOB, 'YES', 'SELL', 600, 10)));
     const r = ok(engine.place(limit(m, ALICE, 'YES', 'BUY', 650, 10)));
     expect(r.order.status).toBe('MATCHED');
-    expect(r.execution.totalsRaw).toEqual({ contracts: String(10 * SHARE), collateral: String(6 * USDC), fee: '180000', net: '6180000' });
+    // The official client's ExecutionTotalsRaw (fees in USDC: none in contracts).
+    expect(r.execution.totalsRaw).toEqual({
+      contractsGross: String(10 * SHARE), contractsFee: '0', contractsNet: String(10 * SHARE),
+      usdGross: String(6 * USDC), usdFee: '180000', usdNet: '6180000',
+    });
     expect(r.execution.effectiveFeeBps).toBe(300);
     expect(usdc(engine, ALICE)).toEqual({ total: 1000 * USDC - 6 * USDC - 180_000, locked: 0 });
     expect(usdc(engine, BOB)).toEqual({ total: 1006 * USDC, locked: 0 });
@@ -65,7 +69,7 @@ describe('complementary matching', () => {
     ok(engine.place(limit(m, BOB, 'NO', 'BUY', 400, 10))); // YES ask 0.600
     const r = ok(engine.place(limit(m, ALICE, 'YES', 'BUY', 620, 10)));
     expect(r.makerMatches).toHaveLength(1);
-    expect(r.execution.totalsRaw.collateral).toBe(String(6 * USDC));
+    expect(r.execution.totalsRaw.usdGross).toBe(String(6 * USDC));
     expect(usdc(engine, BOB)).toEqual({ total: 996 * USDC, locked: 0 });
     expect(tokens(engine, ALICE, m.yesTokenId).total).toBe(10 * SHARE);
     expect(tokens(engine, BOB, m.noTokenId).total).toBe(10 * SHARE);
@@ -81,7 +85,7 @@ describe('complementary matching', () => {
     ok(engine.place(limit(m, BOB, 'NO', 'SELL', 450, 10))); // YES bid 0.550
     const r = ok(engine.place(limit(m, ALICE, 'YES', 'SELL', 500, 10)));
     expect(r.order.status).toBe('MATCHED');
-    expect(r.execution.totalsRaw).toMatchObject({ collateral: String(5.5 * USDC), fee: '165000', net: String(5.5 * USDC - 165_000) });
+    expect(r.execution.totalsRaw).toMatchObject({ usdGross: String(5.5 * USDC), usdFee: '165000', usdNet: String(5.5 * USDC - 165_000) });
     expect(usdc(engine, ALICE).total).toBe(1005.5 * USDC - 165_000);
     expect(usdc(engine, BOB).total).toBe(1004.5 * USDC);
     expect(tokens(engine, ALICE, m.yesTokenId).total).toBe(0);
@@ -95,7 +99,7 @@ describe('complementary matching', () => {
     engine.deposit(BOB, { tokens: { [m.noTokenId]: 5 * SHARE } });
     ok(engine.place(limit(m, BOB, 'NO', 'SELL', 300, 5))); // YES bid 0.700
     const r = ok(engine.place(limit(m, ALICE, 'NO', 'BUY', 310, 5)));
-    expect(r.execution.totalsRaw.collateral).toBe(String(1.5 * USDC));
+    expect(r.execution.totalsRaw.usdGross).toBe(String(1.5 * USDC));
     expect(tokens(engine, ALICE, m.noTokenId).total).toBe(5 * SHARE);
     expect(engine.accountTrades(ALICE)[0]).toMatchObject({ kind: 'TRANSFER', priceTicks: 300 });
     expectSound(engine);
@@ -105,7 +109,7 @@ describe('complementary matching', () => {
     const { engine, m } = world();
     ok(engine.place(limit(m, BOB, 'YES', 'BUY', 700, 5)));
     const r = ok(engine.place(limit(m, ALICE, 'NO', 'BUY', 350, 5))); // crosses: YES ask 0.650 <= bid 0.700
-    expect(r.execution.totalsRaw.collateral).toBe(String(1.5 * USDC)); // NO at 1 - 0.700
+    expect(r.execution.totalsRaw.usdGross).toBe(String(1.5 * USDC)); // NO at 1 - 0.700
     expect(engine.accountTrades(ALICE)[0]).toMatchObject({ kind: 'MINT', priceTicks: 300 });
     expectSound(engine);
   });
@@ -156,7 +160,7 @@ describe('order types and partial fills', () => {
     expect(engine.book(m.slug)?.bids).toHaveLength(2);
     const filled = ok(engine.place(fok(m, ALICE, 'YES', 'SELL', 9 * SHARE)));
     expect(filled.order).toMatchObject({ status: 'MATCHED', remainingSizeRaw: 0, filledSizeRaw: 9 * SHARE, priceTicks: null });
-    expect(filled.execution.totalsRaw.collateral).toBe(String(3 * USDC + 1.47 * USDC));
+    expect(filled.execution.totalsRaw.usdGross).toBe(String(3 * USDC + 1.47 * USDC));
     expect(engine.userOrder(filled.order).price).toBe('0.496667');
     expectSound(engine);
   });
@@ -188,7 +192,7 @@ describe('fees', () => {
     ok(engine.place(limit(m, BOB, 'YES', 'BUY', 333, 3, { feeRateBps: 0 })));
     const r = ok(engine.place(limit(m, ALICE, 'YES', 'SELL', 300, 3, { feeRateBps: 100 })));
     // notional 0.999, fee ceil(0.999 * 1%) = 0.00999 -> 9990 raw
-    expect(r.execution.totalsRaw).toEqual({ contracts: String(3 * SHARE), collateral: '999000', fee: '9990', net: '989010' });
+    expect(r.execution.totalsRaw).toEqual({ contractsGross: String(3 * SHARE), contractsFee: '0', contractsNet: String(3 * SHARE), usdGross: '999000', usdFee: '9990', usdNet: '989010' });
     expect(r.order.feePaidRaw).toBe(9990);
     expect(engine.accountTrades(BOB)[0]?.feeRaw).toBe(0);
     expect(usdc(engine, BOB).total).toBe(100 * USDC - 999_000);

@@ -29,8 +29,14 @@ describe('settlement', () => {
       amountContracts: String(5 * SHARE),
       amountCollateral: String(1.65 * USDC + 1.12 * USDC),
       price: '0.554',
-      feeRateBps: 300,
-      feeAmount: '83100',
+      // SettlementOrderEvent's fee fields and the taker's identity (takerOrderId, takerAccount), in every copy.
+      configuredFeeRateBps: 300,
+      feeAmountCollateral: '83100',
+      feeAmountContracts: '0',
+      isEstimate: true,
+      token: 'YES',
+      takerOrderId: r.order.id,
+      takerAccount: engine.account(ALICE)?.address,
       tradeEventId,
       makerMatches: [
         { account: engine.account(BOB)?.address, orderId: makerA.id, matchedSize: String(3 * SHARE), price: '0.45' },
@@ -39,6 +45,7 @@ describe('settlement', () => {
     });
     expect(takerCopy?.txHash).toBeUndefined();
     expect(matched.find((x) => x.p === BOB)?.s?.orderId).toBeUndefined();
+    expect(matched.find((x) => x.p === BOB)?.s?.takerOrderId).toBe(r.order.id);
     expect(engine.trades([m.slug])).toEqual([]);
     expect(engine.accountTrades(ALICE).every((f) => f.settlementStatus === 'MATCHED')).toBe(true);
 
@@ -75,17 +82,18 @@ describe('settlement', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const summary = omes.map((x) => [x.p, x.f?.orderId === maker.id ? 'maker' : x.f?.orderId === taker.id ? 'taker' : x.f?.orderId === fak.id ? 'fak' : '?', x.f?.type, x.f?.status ?? x.f?.reason ?? '', x.f?.remainingSize]);
     expect(summary).toEqual([
-      [BOB, 'maker', 'PLACEMENT', '', String(3 * SHARE)],
-      [ALICE, 'taker', 'PLACEMENT', '', String(5 * SHARE)],
-      [BOB, 'maker', 'EXECUTION', 'FILLED', '0'],
-      [ALICE, 'taker', 'EXECUTION', 'PARTIALLY_FILLED', String(2 * SHARE)],
-      [ALICE, 'taker', 'UPDATE', '', String(2 * SHARE)],
-      [CAROL, 'fak', 'PLACEMENT', '', String(1 * SHARE)],
-      [CAROL, 'fak', 'EXECUTION', 'KILLED', String(1 * SHARE)],
-      [ALICE, 'taker', 'CANCELLATION', '', String(2 * SHARE)],
+      // remainingSize is a raw integer NUMBER (the official client's OmeOrderEvent).
+      [BOB, 'maker', 'PLACEMENT', '', 3 * SHARE],
+      [ALICE, 'taker', 'PLACEMENT', '', 5 * SHARE],
+      [BOB, 'maker', 'EXECUTION', 'FILLED', 0],
+      [ALICE, 'taker', 'EXECUTION', 'PARTIALLY_FILLED', 2 * SHARE],
+      [ALICE, 'taker', 'UPDATE', '', 2 * SHARE],
+      [CAROL, 'fak', 'PLACEMENT', '', 1 * SHARE],
+      [CAROL, 'fak', 'EXECUTION', 'KILLED', 1 * SHARE],
+      [ALICE, 'taker', 'CANCELLATION', '', 2 * SHARE],
     ]);
     const first = omes[1]?.f;
-    expect(first).toMatchObject({ clientOrderId: 'c1', marketId: String(m.id), token: m.yesTokenId, side: 'BUY', price: '0.6' });
+    expect(first).toMatchObject({ clientOrderId: 'c1', marketId: String(m.id), token: m.yesTokenId, side: 'BUY', price: 0.6, userId: ALICE });
   });
 
   it('delivers events after the command, lets listeners call back in, and survives a throwing listener', () => {

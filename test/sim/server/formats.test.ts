@@ -62,7 +62,8 @@ describe('parsePlacement', () => {
       error: 'Bad Request',
       statusCode: 400,
     });
-    expect(issuesOf({ ...body, order: { ...order, expiration: '5', signatureType: 2 } })).toMatchObject({
+    // A non-zero expiration is accepted here (unix seconds; assertExpiration refuses a past one); an unsafe one is not.
+    expect(issuesOf({ ...body, order: { ...order, expiration: '9'.repeat(20), signatureType: 2 } })).toMatchObject({
       message: [{ field: 'order.expiration' }, { field: 'order.signatureType' }],
     });
     expect(issuesOf({ ...body, clientOrderId: 'x'.repeat(129) })).toMatchObject({ message: [{ field: 'clientOrderId' }] });
@@ -114,14 +115,15 @@ describe('account and market files', () => {
 describe('PlacementStore', () => {
   const execution: Execution = {
     matched: true, settlementStatus: 'MATCHED', tradeEventId: 'te-1', feeRateBps: 300, effectiveFeeBps: 300,
-    totalsRaw: { contracts: '1', collateral: '1', fee: '0', net: '1' },
+    totalsRaw: { contractsGross: '1', contractsFee: '0', contractsNet: '1', usdGross: '1', usdFee: '0', usdNet: '1' },
   };
   it('tracks settlement status of the taker order and evicts the oldest past capacity', () => {
     const store = new PlacementStore(2);
     store.remember('a', [], execution);
     const frame: SettlementFrame = {
       source: 'SETTLEMENT', type: 'MINED', eventId: 'settlement:te-1', orderId: 'a', makerMatches: [], marketSlug: 'm', tokenId: '1',
-      side: 'BUY', price: '0.5', amountContracts: '1', amountCollateral: '1', feeRateBps: 300, feeAmount: '0', tradeEventId: 'te-1', timestamp: 0,
+      side: 'BUY', token: 'YES', price: '0.5', amountContracts: '1', amountCollateral: '1', takerOrderId: 'a', takerAccount: '0x0000000000000000000000000000000000000001',
+      configuredFeeRateBps: 300, effectiveFeeBps: 0, feeAmountCollateral: '0', feeAmountContracts: '0', isEstimate: false, tradeEventId: 'te-1', timestamp: 0,
     };
     store.onSettlement({ ...frame, tradeEventId: 'other' });
     expect(store.get('a')?.execution.settlementStatus).toBe('MATCHED');
@@ -134,8 +136,8 @@ describe('PlacementStore', () => {
       id: 'z', profileId: 1, marketId: 1, marketSlug: 'm', tokenId: '1', outcome: 'YES', type: 'GTC', side: 'BUY', priceTicks: 500,
       makerAmount: 1, takerAmount: 2, originalSizeRaw: 2, remainingSizeRaw: 0, filledSizeRaw: 2, filledCollateralRaw: 100, feePaidRaw: 3,
       status: 'MATCHED', cancelReason: null, createdAtMs: 0, updatedAtMs: 0, clientOrderId: null, feeRateBps: 300, postOnly: false,
-      stpPolicy: 'cancel_maker', salt: 1, signature: '0x', signedOrderEcho: {},
+      stpPolicy: 'cancel_maker', salt: 1, signature: '0x', signedOrderEcho: {}, expiresAtMs: null,
     };
-    expect(store.placementOf(order).execution).toMatchObject({ matched: true, settlementStatus: 'MATCHED', totalsRaw: { net: '103' } });
+    expect(store.placementOf(order).execution).toMatchObject({ matched: true, settlementStatus: 'MATCHED', totalsRaw: { usdNet: '103' } });
   });
 });

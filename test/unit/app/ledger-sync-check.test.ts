@@ -28,7 +28,12 @@ describe('LedgerSync.check', () => {
       getPositions: async (): Promise<ClobPosition[]> => [position('alpha', venue.alpha, 0), position('beta', 0, venue.beta)],
       getOrderStatuses: async () => [],
     } as unknown as ExchangeApi;
-    const sync = new LedgerSync({ ledger, api, markets: new Map(), now: () => T0 + 60_000, log: pino({ level: 'silent' }) });
+    // The bot owns its markets alone (markets.exclusive): the account's balances of them are its ledger's to repair.
+    const markets = new Map([
+      ['alpha', { yes: '111', no: '112' }],
+      ['beta', { yes: '221', no: '222' }],
+    ]);
+    const sync = new LedgerSync({ ledger, api, markets, now: () => T0 + 60_000, log: pino({ level: 'silent' }), exclusive: true });
 
     venue.alpha = 5e6;
     expect(await sync.check()).toEqual({ mismatches: 1, repaired: 0 });
@@ -39,6 +44,36 @@ describe('LedgerSync.check', () => {
     expect(await sync.check()).toEqual({ mismatches: 1, repaired: 1 });
     expect(ledger.tokenPosition('beta', 'NO').positionRaw).toBe(3e6);
     expect(await sync.check()).toEqual({ mismatches: 0, repaired: 0 });
+    ledger.close();
+  });
+});
+
+describe('LedgerSync.check on a shared account (markets.exclusive: false, the default)', () => {
+  it('reports the account balances and never adjusts the ledger from them', async () => {
+    const ledger = memoryLedger();
+    ledger.recordFill(fillInput({ tradeEventId: 'a1', orderId: 'oa', marketSlug: 'alpha', tokenId: '111', sizeRaw: 4e6 }));
+    const api = {
+      // Another bot of the account holds 6 more YES in alpha, and trades a market this bot does not.
+      getPositions: async (): Promise<ClobPosition[]> => [
+        { marketSlug: 'alpha', yesBalanceRaw: 10e6, noBalanceRaw: 0, yes: null, no: null, collateralLockedRaw: null },
+        { marketSlug: 'elsewhere', yesBalanceRaw: 0, noBalanceRaw: 26_640_000, yes: null, no: null, collateralLockedRaw: null },
+      ],
+      getOrderStatuses: async () => [],
+    } as unknown as ExchangeApi;
+    const reported: number[] = [];
+    const sync = new LedgerSync({
+      ledger,
+      api,
+      markets: new Map([['alpha', { yes: '111', no: '112' }]]),
+      now: () => T0 + 60_000,
+      log: pino({ level: 'silent' }),
+      onAccount: (positions) => reported.push(positions.length),
+    });
+    for (let i = 0; i < 3; i += 1) expect(await sync.check()).toEqual({ mismatches: 0, repaired: 0 });
+    expect(await sync.catchUp()).toBe(0);
+    expect(reported).toEqual([2, 2, 2, 2]);
+    expect(ledger.tokenPosition('alpha', 'YES').positionRaw).toBe(4e6);
+    expect(ledger.tokenPosition('elsewhere', 'NO').positionRaw).toBe(0);
     ledger.close();
   });
 });

@@ -95,7 +95,7 @@ function api(baseUrl = server.url): ExchangeApi {
 }
 
 function config(overrides: Partial<MarketsConfig> = {}): MarketsConfig {
-  return { slugs: [], groups: [], select: null, exclude: [], ...overrides };
+  return { slugs: [], groups: [], select: null, exclude: [], exclusive: false, ...overrides };
 }
 
 function selector(overrides: Partial<MarketSelector> = {}): MarketSelector {

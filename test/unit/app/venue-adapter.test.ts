@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { cancelFailureReason, fillsOfExecution, mapError, VenueAdapter } from '../../../src/app/venue-adapter.js';
+import { cancelFailureReason, executionFill, fillsOfExecution, mapError, VenueAdapter } from '../../../src/app/venue-adapter.js';
 import { ExchangeApi } from '../../../src/exchange/api.js';
 import { NetworkError, ResponseValidationError, type EndpointRef } from '../../../src/exchange/errors.js';
 import { OrderSigner, type SigningMarket } from '../../../src/exchange/signer.js';
-import type { Execution, PlacementResult } from '../../../src/exchange/wire.js';
+import type { Execution, ExecutionTotals, PlacementResult } from '../../../src/exchange/wire.js';
 import {
   DuplicateClientOrderIdError,
   OrderRejectedError,
@@ -88,11 +88,16 @@ function echo(overrides: Record<string, unknown> = {}): Record<string, unknown> 
   };
 }
 
+/** `execution.totalsRaw` as the official client types it (ExecutionTotalsRaw), with no fee. */
+function sdkTotals(contracts: number, usd: number): Record<string, string> {
+  return { contractsGross: String(contracts), contractsNet: String(contracts), contractsFee: '0', usdGross: String(usd), usdNet: String(usd), usdFee: '0' };
+}
+
 const TRADING_MODE_BODY = { code: 'trading_disabled', message: 'Trading is restricted', mode: 'post_only', resumeAt: RESUME_AT };
 
 describe('VenueAdapter.placeOrder', () => {
   it('signs and sends the order, and maps a resting answer', async () => {
-    rig.server.setHandler(() => ({ status: 201, body: { order: echo(), execution: { matched: false, settlementStatus: 'UNMATCHED', totalsRaw: { contracts: '0', collateral: '0' } } } }));
+    rig.server.setHandler(() => ({ status: 201, body: { order: echo(), execution: { matched: false, settlementStatus: 'UNMATCHED', totalsRaw: sdkTotals(0, 0) } } }));
     const result = await adapter({ recvWindowMs: 5_000 }).placeOrder(REQUEST);
     expect(result).toEqual({ orderId: ORDER_A, status: 'LIVE', remainingRaw: 10_000_000, fills: [], reason: null });
     const request = only();
@@ -107,7 +112,7 @@ describe('VenueAdapter.placeOrder', () => {
       status: 201,
       body: {
         order: echo({ status: 'MATCHED', remainingSize: '0' }),
-        execution: { matched: true, settlementStatus: 'MINED', tradeEventId: 'tr-1', totalsRaw: { contracts: '10000000', collateral: '4500000', fee: '0' }, reason: null },
+        execution: { matched: true, settlementStatus: 'MINED', tradeEventId: 'tr-1', totalsRaw: sdkTotals(10_000_000, 4_500_000), reason: null },
       },
     }));
     const result = await adapter().placeOrder(REQUEST);
@@ -269,7 +274,7 @@ describe('VenueAdapter reads', () => {
             data: {
               order: echo({ status: 'LIVE', remainingSize: '6000000', side: 'SELL', price: '0.55', tokenId: '102' }),
               makerMatches: [],
-              execution: { matched: true, settlementStatus: 'MATCHED', tradeEventId: 'tr-9', totalsRaw: { contracts: '4000000', collateral: '2200000' } },
+              execution: { matched: true, settlementStatus: 'MATCHED', tradeEventId: 'tr-9', totalsRaw: sdkTotals(4_000_000, 2_200_000) },
             },
           },
           { index: 1, status: 'not_found', clientOrderId: 'c-2' },
@@ -376,8 +381,8 @@ describe('VenueAdapter reads', () => {
     rig.server.enqueue({ status: 425, body: { ...TRADING_MODE_BODY, mode: 'something_new', resumeAt: null } });
     const mode = await failure(venue.statusBatch([{ clientOrderId: 'c-1' }]));
     expect(mode).toBeInstanceOf(TradingModeError);
-    // An unknown restriction is read as the most restrictive mode, as the maintenance status reads it.
-    expect(mode).toMatchObject({ operation: 'statusBatch', mode: 'disabled', resumeAtMs: null });
+    // An unknown restriction is read as cancel_only (tradingModeOf), as the maintenance status reads it.
+    expect(mode).toMatchObject({ operation: 'statusBatch', mode: 'cancel_only', resumeAtMs: null });
   });
 });
 
@@ -422,6 +427,10 @@ describe('cancelFailureReason', () => {
   });
 });
 
+function totals(partial: Partial<ExecutionTotals>): ExecutionTotals {
+  return { contractsGross: null, contractsNet: null, contractsFee: null, usdGross: null, usdNet: null, usdFee: null, ...partial };
+}
+
 describe('fillsOfExecution', () => {
   function placement(execution: Partial<Execution> | null): PlacementResult {
     const base: Execution = {
@@ -432,7 +441,7 @@ describe('fillsOfExecution', () => {
       clientOrderId: null,
       feeRateBps: null,
       effectiveFeeBps: null,
-      totalsRaw: { contracts: 3_000_000, collateral: 1_350_000 },
+      totals: totals({ contractsGross: 3_000_000, usdGross: 1_350_000 }),
       eligibleAt: null,
       reason: null,
       stpMakerCancelOrderIds: [],
@@ -449,8 +458,10 @@ describe('fillsOfExecution', () => {
         takerAmountRaw: null,
         originalSizeRaw: 3_000_000,
         remainingSizeRaw: 0,
+        sizeRaw: 3_000_000,
         tokenId: '101',
         orderType: 'GTC',
+        createdAtMs: null,
       },
       makerMatches: [],
       execution: execution === null ? null : { ...base, ...execution },
@@ -470,14 +481,17 @@ describe('fillsOfExecution', () => {
     expect(fillsOfExecution(placement({ settlementStatus: status }))[0]?.settlement).toBe(settlement);
   });
 
-  it('reports nothing when the average is off the tick grid (the settlement frame carries exact amounts)', () => {
-    expect(fillsOfExecution(placement({ totalsRaw: { contracts: 3_000_000, collateral: 1_351_000 } }))).toEqual([]);
+  it('rounds an average off the tick grid to the nearest tick, as the settlement frame is (the exact collateral goes with it)', () => {
+    const swept = placement({ totals: totals({ contractsGross: 3_000_000, usdGross: 1_351_000 }) });
+    expect(fillsOfExecution(swept)).toEqual([{ tradeEventId: 'tr-1', sizeRaw: 3_000_000, priceTicks: 450, settlement: 'provisional' }]);
+    expect(executionFill(swept)?.detail).toEqual({ tradeEventId: 'tr-1', orderId: ORDER_A, sizeRaw: 3_000_000, collateralRaw: 1_351_000, feeUsdRaw: 0, feeContractsRaw: 0 });
   });
 
   it('reports nothing without an execution, a trade id, totals or contracts', () => {
     expect(fillsOfExecution(placement(null))).toEqual([]);
     expect(fillsOfExecution(placement({ tradeEventId: null }))).toEqual([]);
-    expect(fillsOfExecution(placement({ totalsRaw: { contracts: 3_000_000 } }))).toEqual([]);
-    expect(fillsOfExecution(placement({ totalsRaw: { contracts: 0, collateral: 0 } }))).toEqual([]);
+    expect(fillsOfExecution(placement({ totals: null }))).toEqual([]);
+    expect(fillsOfExecution(placement({ totals: totals({ contractsGross: 3_000_000 }) }))).toEqual([]);
+    expect(fillsOfExecution(placement({ totals: totals({ contractsGross: 0, usdGross: 0 }) }))).toEqual([]);
   });
 });

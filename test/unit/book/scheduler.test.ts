@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ListenerSet } from '../../../src/book/listeners.js';
 import { ManualScheduler, systemScheduler } from '../../../src/book/scheduler.js';
@@ -40,6 +45,32 @@ describe('systemScheduler', () => {
     await new Promise<void>((resolve) => systemScheduler.schedule(5, () => resolve()));
     expect(ran).toEqual([]);
     expect(Math.abs(systemScheduler.now() - Date.now())).toBeLessThan(50);
+  });
+
+  it('runs a zero-delay callback in the same loop turn, not when an unrelated timer next wakes the loop', () => {
+    // In a fresh plain-node process (no loader thread waking the loop) with nothing else pending: an unref'd
+    // immediate would wait for the unrelated timer. The module has no imports, so it is transpiled as is.
+    const dir = mkdtempSync(join(tmpdir(), 'om-scheduler-'));
+    try {
+      const source = readFileSync(new URL('../../../src/book/scheduler.ts', import.meta.url), 'utf8');
+      const compiled = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+      writeFileSync(join(dir, 'scheduler.mjs'), compiled.outputText);
+      // Scheduled from a timer callback; the unrelated timer is 5 s away. A ref'd immediate runs at once; an unref'd
+      // one sleeps through the poll phase until that timer wakes the loop (≈ 5,000 ms).
+      const script = [
+        "import { systemScheduler } from './scheduler.mjs';",
+        'setTimeout(() => {',
+        '  const scheduledAt = Date.now();',
+        '  const unrelated = setTimeout(() => {}, 5000);',
+        '  systemScheduler.schedule(0, () => { clearTimeout(unrelated); console.log(Date.now() - scheduledAt); });',
+        '}, 10);',
+      ].join('\n');
+      writeFileSync(join(dir, 'probe.mjs'), script);
+      const out = execFileSync(process.execPath, [join(dir, 'probe.mjs')], { encoding: 'utf8' });
+      expect(Number(out.trim())).toBeLessThan(2500);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -82,10 +82,21 @@ describe('public reads (unsigned)', () => {
     await api().getActiveMarkets({ categoryId: 4 });
     expect(last().url).toBe('/markets/active/4');
     await expect(api().getActiveMarkets({ page: 0 })).rejects.toThrow(RequestInputError);
+    // The official client's ActiveMarketsParams: limit up to 25.
+    await expect(api().getActiveMarkets({ limit: 26 })).rejects.toThrow(RequestInputError);
   });
 
   it('GET /markets/{slug}/orderbook → ticks and raw sizes (gzip answers decoded)', async () => {
-    const book = { bids: [{ price: 0.45, size: 10 }], asks: [{ price: '0.47', size: '2.5' }], tokenId: '101', adjustedMidpoint: 0.46, maxSpread: 0.05, minSize: 1, lastTradePrice: 0.46 };
+    // The live venue's shape (test/contract): raw 1e6 integer sizes with `side`, maxSpread and minSize strings.
+    const book = {
+      bids: [{ price: 0.45, size: 10_000_000, side: 'BUY' }],
+      asks: [{ price: '0.47', size: '2500000', side: 'SELL' }],
+      tokenId: '101',
+      adjustedMidpoint: 0.46,
+      maxSpread: '0.05',
+      minSize: '1000000',
+      lastTradePrice: null,
+    };
     rig.server.setHandler(() => ({ rawBody: gzipSync(JSON.stringify(book)), headers: { 'content-encoding': 'gzip' } }));
     const snapshot = await api().getOrderbook('btc-100k');
     expect(snapshot.bids).toEqual([{ priceTicks: 450, sizeRaw: 10_000_000 }]);

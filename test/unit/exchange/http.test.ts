@@ -126,9 +126,20 @@ describe('retry table', () => {
 
   it('425 receive window gives up after the configured retries with the typed body error', async () => {
     rig.server.setHandler(() => ({ status: 425, body: { message: 'stale' } }));
-    const error = await rejection(transport({ retry: { maxReceiveWindowRetries: 2 } }).send(GET), MessageError);
+    const withWindow: HttpRequest = { ...GET, method: 'POST', body: (nowMs) => ({ timestamp: nowMs, recvWindow: 1000 }) };
+    const error = await rejection(transport({ retry: { maxReceiveWindowRetries: 2 } }).send(withWindow), MessageError);
     expect(error.status).toBe(425);
     expect(rig.server.requests).toHaveLength(3);
+  });
+
+  it('425 without the trading-mode body on a request without a receive window is a maintenance block: not retried', async () => {
+    rig.server.setHandler(() => ({ status: 425, body: { message: 'Too Early' } }));
+    const kinds: string[] = [];
+    const error = await rejection(transport({ observer: { onErrorStatus: (_e, _s, kind) => kinds.push(kind) } }).send(GET), MessageError);
+    expect(error.status).toBe(425);
+    expect(rig.server.requests).toHaveLength(1);
+    expect(kinds).toEqual(['maintenance']);
+    expect(rig.time.sleeps).toEqual([]);
   });
 
   it.each([425, 503])('%i with a trading-mode body is a maintenance block: TradingModeError, not retried', async (status) => {

@@ -269,7 +269,9 @@ describe('orderEvent (SETTLEMENT)', () => {
   });
 
   it.each([
-    [{ ...SETTLEMENT, eventId: 'x-1', tradeEventId: undefined }, 'tradeEventId'],
+    // (An event id that is not `settlement:<id>` without a tradeEventId is accepted since the official client's types:
+    // the event id itself is then the trade's id; see the SDK-typed fixtures in socket-sdk-frames.test.ts.)
+    [{ ...SETTLEMENT, eventId: '' }, 'eventId'],
     [{ ...SETTLEMENT, amountCollateral: 'lots' }, 'amountCollateral'],
     [{ ...SETTLEMENT, makerMatches: [{ account: '0xabc', orderId: 'o-2', matchedSize: '1', price: '2' }] }, 'makerMatches[0].price'],
     [{ ...SETTLEMENT, type: 'CONFIRMED' }, 'type'],

@@ -95,7 +95,7 @@ describe('MarketFeed (public mode) against a Socket.IO server on 127.0.0.1:0', (
 
     srv.setBook('m1', snap([[555, 7.123]], [[560, 1]], 0.5575));
     await waitFor(() => books.length === 1);
-    expect(books[0]).toEqual(['m1', { bids: [{ priceTicks: 555, sizeRaw: 7_123_000 }], asks: [{ priceTicks: 560, sizeRaw: 1_000_000 }], adjustedMidpoint: 0.5575 }]);
+    expect(books[0]).toEqual(['m1', { bids: [{ priceTicks: 555, sizeRaw: 7_123_000 }], asks: [{ priceTicks: 560, sizeRaw: 1_000_000 }], adjustedMidpoint: 0.5575, tokenId: '123' }]);
   });
 
   it('re-emits the FULL set when the subscription changes while connected', async () => {

@@ -158,6 +158,31 @@ describe('orderbook', () => {
     expect(snap.bids).toEqual([{ priceTicks: 500, sizeRaw: 2_000_000 }]);
   });
 
+  it('reads the live venue shape: raw sizes with side, maxSpread a price string, minSize a raw string', () => {
+    const live = {
+      bids: [{ price: 0.002, size: 495326974, side: 'BUY' }],
+      asks: [{ price: 0.57, size: 100000000, side: 'SELL' }],
+      tokenId: '42',
+      adjustedMidpoint: 0.5349999999999999,
+      maxSpread: '0.035',
+      minSize: '100000000',
+      lastTradePrice: null,
+    };
+    expect(parseOrderbook('m', live, EP, 200, 'raw')).toMatchObject({
+      bids: [{ priceTicks: 2, sizeRaw: 495_326_974 }],
+      asks: [{ priceTicks: 570, sizeRaw: 100_000_000 }],
+      maxSpread: 0.035,
+      maxSpreadTicks: 35,
+      minSize: 100_000_000,
+    });
+  });
+
+  it('refuses a level whose side contradicts its list, naming it', () => {
+    const error = validationError(() => parseOrderbook('m', { bids: [{ price: 0.5, size: 1, side: 'SELL' }], asks: [] }, EP, 200, 'raw'));
+    expect(error.path).toBe('bids[0].side');
+    expect(error.value).toBe('"SELL"');
+  });
+
   it('rejects an off-tick price and names the level', () => {
     const error = validationError(() => parseOrderbook('m', { ...book, asks: [{ price: 0.5255, size: 1 }] }, EP, 200, 'shares'));
     expect(error.path).toBe('asks[0].price');
@@ -248,7 +273,7 @@ const PLACEMENT = {
     clientOrderId: 'om-1',
     feeRateBps: '300',
     effectiveFeeBps: 0,
-    totalsRaw: { collateral: '1000000', shares: 2000000, note: 'x' },
+    totalsRaw: { contractsGross: '2000000', contractsNet: 2000000, contractsFee: '0', usdGross: '1000000', usdNet: '1030000', usdFee: '30000' },
     reason: 'STP_TAKER_REJECTED',
     stpMakerCancels: ['a', { orderId: 'b' }, 3],
   },
@@ -266,7 +291,7 @@ describe('placement answer (exchange-facts §3)', () => {
       tradeEventId: '991',
       clientOrderId: 'om-1',
       feeRateBps: 300,
-      totalsRaw: { collateral: 1_000_000, shares: 2_000_000 },
+      totals: { contractsGross: 2_000_000, contractsNet: 2_000_000, contractsFee: 0, usdGross: 1_000_000, usdNet: 1_030_000, usdFee: 30_000 },
       reason: 'STP_TAKER_REJECTED',
       stpMakerCancelOrderIds: ['a', 'b'],
     });
@@ -313,7 +338,7 @@ describe('batch cancel answers', () => {
 });
 
 describe('maintenance, profile, positions', () => {
-  it('maintenance: the most restrictive active mode wins; unknown modes count as disabled', () => {
+  it('maintenance: the most restrictive active mode wins; unknown or missing modes count as cancel_only', () => {
     const status = parseMaintenance(
       {
         active: [
@@ -329,7 +354,9 @@ describe('maintenance, profile, positions', () => {
     expect(status.resumeAtMs).toBe(Date.parse('2026-03-23T14:00:00Z'));
     expect(status.scheduled[0]).toEqual({ mode: 'disabled', message: null, startsAtMs: Date.parse('2026-03-24T00:00:00Z'), endsAtMs: Date.parse('2026-03-24T01:00:00Z') });
     expect(parseMaintenance({ active: [], scheduled: [] }, EP, 200).mode).toBe('normal');
-    expect(parseMaintenance({ active: [{ mode: 'read_only_new' }] }, EP, 200).mode).toBe('disabled');
+    expect(parseMaintenance({ active: [{ mode: 'read_only_new' }] }, EP, 200).mode).toBe('cancel_only');
+    expect(parseMaintenance({ active: [{ message: 'maintenance' }] }, EP, 200).mode).toBe('cancel_only');
+    expect(parseMaintenance({ active: [{ mode: 'read_only_new' }, { mode: 'disabled' }] }, EP, 200).mode).toBe('disabled');
   });
 
   it('profile: id and rank.feeRateBps (300 when absent)', () => {
@@ -362,6 +389,7 @@ describe('maintenance, profile, positions', () => {
         yes: { cost: 2_500_000, fillPrice: 0.5, realisedPnl: 0, unrealizedPnl: 0.1 },
         no: null,
         collateralLockedRaw: 1_000_000,
+        list: 'clob',
       },
     ]);
   });

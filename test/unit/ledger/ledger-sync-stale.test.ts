@@ -34,6 +34,8 @@ function rig() {
     markets: new Map([[SLUG, { yes: '111', no: '222' }]]),
     now: () => clock.now,
     log: pino({ level: 'silent' }),
+    // The bot owns its market on the account: its balances are this ledger's to settle from (markets.exclusive).
+    exclusive: true,
   });
   const state = () => ledger.getFill({ tradeEventId: 'p1', orderId: 'o2' })?.state;
   return { clock, venue, ledger, sync, state };

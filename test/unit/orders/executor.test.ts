@@ -430,7 +430,7 @@ describe('executor: trading modes', () => {
     expect(venue.modeViolations).toEqual([]);
   });
 
-  it('disabled: nothing is sent until resumeAt, then the queued cancels and placements go out', async () => {
+  it('disabled: cancels are tried once (refused: held), placements wait; at resumeAt the cancels and placements go out', async () => {
     const { venue, scheduler, gate, run } = await started();
     await run([bid('bid-0', 500)]);
     const resumeAt = scheduler.now() + 60_000;
@@ -438,11 +438,14 @@ describe('executor: trading modes', () => {
     venue.mode = { mode: 'disabled', resumeAtMs: resumeAt };
     const calls = venue.calls.length;
     const outcome = await run([bid('bid-0', 505)]);
-    expect(outcome).toEqual({ status: 'deferred', reason: 'trading-disabled', untilMs: resumeAt });
+    expect(outcome).toMatchObject({ status: 'executed', placed: [], canceled: [], aborted: 'trading-mode' });
+    expect(venue.refusedCancels).toHaveLength(1);
+    await run([bid('bid-0', 506)]);
     await advance(scheduler, 30_000, 100);
-    expect(venue.calls.slice(calls).filter((c) => c.op !== 'maintenanceStatus')).toEqual([]);
+    // One refused cancel, then nothing until the mode allows: no retry loop against a disabled venue.
+    expect(venue.calls.slice(calls).filter((c) => c.op !== 'maintenanceStatus').map((c) => c.op)).toEqual(['cancelOrders']);
     venue.mode = { mode: 'normal', resumeAtMs: null };
-    await until(scheduler, () => venue.live(SLUG)[0]?.priceTicks === 505, 60_000, 100);
+    await until(scheduler, () => venue.live(SLUG)[0]?.priceTicks === 506, 60_000, 100);
     expect(scheduler.now()).toBeGreaterThanOrEqual(resumeAt);
     expect(venue.modeViolations).toEqual([]);
   });
@@ -485,7 +488,7 @@ describe('executor: start-up and shutdown', () => {
   });
 
   it('shutdown cancels every order of the bot and confirms it within the budget', async () => {
-    const { venue, scheduler, executor, run } = await started();
+    const { venue, scheduler, executor, run } = await started({ exclusiveMarkets: true });
     await run([bid('bid-0', 500), bid('bid-1', 490), ask('ask-0', 520)]);
     const report = await settle(scheduler, executor.shutdown({ budgetMs: 5000 }));
     expect(report).toMatchObject({ clean: true, timedOut: false, marketsWithLiveOrders: [], unresolved: [] });
@@ -496,7 +499,7 @@ describe('executor: start-up and shutdown', () => {
   });
 
   it('shutdown does not wait the whole budget for a hung placement: it cancels, and catches the late one', async () => {
-    const { venue, scheduler, executor } = await started();
+    const { venue, scheduler, executor } = await started({ exclusiveMarkets: true });
     const hold = venue.hold('placeOrder');
     const plan = executor.submit(SLUG, [bid('bid-0', 500), bid('bid-1', 490)]);
     await until(scheduler, () => hold.reached);
@@ -524,7 +527,7 @@ describe('executor: start-up and shutdown', () => {
   });
 
   it('shutdown retries failed cancels and gives up at the budget, reporting what is left', async () => {
-    const { venue, scheduler, executor, run } = await started();
+    const { venue, scheduler, executor, run } = await started({ exclusiveMarkets: true });
     await run([bid('bid-0', 500)]);
     for (let i = 0; i < 50; i += 1) venue.failNext('cancelAll', { kind: 'failed' });
     const started_ = scheduler.now();
@@ -551,5 +554,19 @@ describe('executor: start-up and shutdown', () => {
     const report = await settle(scheduler, executor.shutdown({ budgetMs: 5000 }));
     expect(report).toMatchObject({ clean: true, unresolved: [] });
     expect(venue.live(SLUG)).toEqual([]);
+  });
+});
+
+describe('executor: shutdown on a shared account (H6)', () => {
+  it('without exclusiveMarkets, shutdown cancels by the bot\'s own ids even when no foreign order was seen', async () => {
+    const { venue, scheduler, executor, run } = await started();
+    await run([bid('bid-0', 500), ask('ask-0', 520)]);
+    // Another bot of the account places after this one started: its order must survive this bot's shutdown.
+    const other = venue.seedOrder({ clientOrderId: 'zz9-00000000-bid-0-1', marketSlug: SLUG, tokenId: '111', side: 'BUY', priceTicks: 300, sizeRaw: 5_000_000 });
+    const report = await settle(scheduler, executor.shutdown({ budgetMs: 5000 }));
+    expect(report.clean).toBe(true);
+    expect(venue.callsOf('cancelAll')).toEqual([]);
+    expect(venue.callsOf('cancelOrders').length).toBeGreaterThan(0);
+    expect(venue.live(SLUG).map((o) => o.orderId)).toEqual([other.orderId]);
   });
 });

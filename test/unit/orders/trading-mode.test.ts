@@ -40,12 +40,20 @@ describe('trading mode rules', () => {
     expect(modeAllows('cancel_only', 'cancel')).toBe(true);
     expect(modeAllows('cancel_only', 'place', { postOnly: true, orderType: 'GTC' })).toBe(false);
   });
-  it('disabled lets nothing through, not even cancels', () => {
+  it('disabled drops placements but never cancels: the bot never blocks its own cancels', () => {
     const gated = gatePlan('disabled', plan);
     expect(gated.plan.places).toEqual([]);
+    expect(gated.plan.cancels).toEqual(plan.cancels);
+    expect(gated.blockedPlaces).toBe(2);
+    expect(gated.blockedCancels).toBe(0);
+    expect(modeAllows('disabled', 'cancel')).toBe(true);
+  });
+  it('held actions are dropped in any mode', () => {
+    const gated = gatePlan('normal', plan, new Set(['cancel']));
     expect(gated.plan.cancels).toEqual([]);
     expect(gated.blockedCancels).toBe(1);
-    expect(modeAllows('disabled', 'cancel')).toBe(false);
+    expect(gated.plan.places).toHaveLength(2);
+    expect(gatePlan('post_only', plan, new Set(['place'])).blockedPlaces).toBe(2);
   });
 });
 
@@ -56,6 +64,8 @@ describe('TradingModeGate', () => {
     const gate = new TradingModeGate({ scheduler, pollIntervalMs: 30_000, observer: { onModeChange: (c) => changes.push(c) } });
     gate.fromError(new TradingModeError('placeOrder', 'disabled', 1_060_000));
     expect(gate.mode).toBe('disabled');
+    expect(gate.allowsCancel()).toBe(true);
+    gate.fromError(new TradingModeError('cancelOrders', 'disabled', 1_060_000), 'cancel');
     expect(gate.allowsCancel()).toBe(false);
     scheduler.advance(59_999);
     expect(gate.mode).toBe('disabled');
@@ -117,22 +127,102 @@ describe('TradingModeGate', () => {
     expect(polls).toBe(4);
   });
 
+  it('a refused cancel is held until resumeAt, and the release is announced once', async () => {
+    const scheduler = new ManualScheduler(0);
+    const gate = new TradingModeGate({ scheduler, pollIntervalMs: 30_000 });
+    let releases = 0;
+    gate.onRelease(() => (releases += 1));
+    gate.update({ mode: 'disabled', resumeAtMs: 10_000 }, 'poll');
+    expect(gate.allowsCancel()).toBe(true);
+    gate.fromError(new TradingModeError('cancelOrders', 'disabled', 10_000), 'cancel');
+    expect(gate.allowsCancel()).toBe(false);
+    scheduler.advance(9_999);
+    await flushAsync();
+    expect(gate.allowsCancel()).toBe(false);
+    scheduler.advance(1);
+    await flushAsync();
+    expect(gate.mode).toBe('normal');
+    expect(gate.allowsCancel()).toBe(true);
+    expect(releases).toBe(1);
+  });
+
+  it('an unexplained 425 refreshes the status at once and holds the action one poll interval, not longer', async () => {
+    const scheduler = new ManualScheduler(0);
+    let polls = 0;
+    const holds: string[] = [];
+    const gate = new TradingModeGate({
+      scheduler,
+      pollIntervalMs: 5_000,
+      fetchStatus: async () => {
+        polls += 1;
+        return { mode: 'normal', resumeAtMs: null };
+      },
+      observer: { onHold: (action, reason) => holds.push(`${action}:${reason}`) },
+    });
+    let releases = 0;
+    gate.onRelease(() => (releases += 1));
+    await gate.fromUnexplainedBlock('cancel');
+    expect(polls).toBe(1);
+    expect(holds).toEqual(['cancel:unexplained-425']);
+    expect(gate.allowsCancel()).toBe(false);
+    scheduler.advance(4_999);
+    await flushAsync();
+    expect(gate.allowsCancel()).toBe(false);
+    scheduler.advance(1);
+    await flushAsync();
+    expect(polls).toBe(2);
+    expect(gate.allowsCancel()).toBe(true);
+    expect(releases).toBe(1);
+  });
+
+  it('an unexplained 425 whose refresh shows a new mode releases at once under that mode', async () => {
+    const scheduler = new ManualScheduler(0);
+    const gate = new TradingModeGate({ scheduler, pollIntervalMs: 5_000, fetchStatus: async () => ({ mode: 'cancel_only', resumeAtMs: null }) });
+    await gate.fromUnexplainedBlock('cancel');
+    expect(gate.mode).toBe('cancel_only');
+    expect(gate.allowsCancel()).toBe(true);
+    expect(gate.allowsPlacement({ postOnly: true, orderType: 'GTC' })).toBe(false);
+  });
+
+  it('a placement refused by post_only teaches the mode without holding post-only placements', () => {
+    const gate = new TradingModeGate({ scheduler: new ManualScheduler(0), pollIntervalMs: 5_000 });
+    gate.fromError(new TradingModeError('placeOrder', 'post_only', null), 'place', { postOnly: false, orderType: 'GTC' });
+    expect(gate.mode).toBe('post_only');
+    expect(gate.allowsPlacement({ postOnly: true, orderType: 'GTC' })).toBe(true);
+    // The body says a mode that would have let this placement through: held one poll interval (no refusal loop).
+    gate.fromError(new TradingModeError('placeOrder', 'post_only', null), 'place', { postOnly: true, orderType: 'GTC' });
+    expect(gate.allowsPlacement({ postOnly: true, orderType: 'GTC' })).toBe(false);
+  });
+
+  it('an unknown mode string is read as cancel_only and reported, first sighting flagged once', () => {
+    const scheduler = new ManualScheduler(0);
+    const seen: string[] = [];
+    const gate = new TradingModeGate({ scheduler, pollIntervalMs: 5_000, observer: { onUnknownMode: (raw, first) => seen.push(`${raw}:${first}`) } });
+    gate.update({ mode: 'cancel_only', resumeAtMs: null, unknownModes: ['read_only'] }, 'poll');
+    gate.update({ mode: 'cancel_only', resumeAtMs: null, unknownModes: ['read_only'] }, 'poll');
+    gate.fromError(new TradingModeError('placeOrder', toTradingMode('halted'), null, 'halted'));
+    expect(seen).toEqual(['read_only:true', 'read_only:false', 'halted:true']);
+    expect(gate.mode).toBe('cancel_only');
+    expect(gate.allowsCancel()).toBe(true);
+  });
+
   it('rejects a non-positive poll interval', () => {
     expect(() => new TradingModeGate({ scheduler: new ManualScheduler(0), pollIntervalMs: 0 })).toThrow(/pollIntervalMs/);
   });
 });
 
 describe('toTradingMode', () => {
-  it('maps venue strings, reading an unknown restriction as cancel_only', () => {
-    expect(['normal', 'post_only', 'CANCEL_ONLY', 'disabled', 'trading_disabled', 'mystery', '', null].map((m) => toTradingMode(m))).toEqual([
+  it('maps venue strings, reading an unknown or missing restriction as cancel_only', () => {
+    expect(['normal', 'none', 'post_only', 'CANCEL_ONLY', 'disabled', 'trading_disabled', 'mystery', '', null].map((m) => toTradingMode(m))).toEqual([
+      'normal',
       'normal',
       'post_only',
       'cancel_only',
       'disabled',
       'disabled',
       'cancel_only',
-      'normal',
-      'normal',
+      'cancel_only',
+      'cancel_only',
     ]);
   });
 });
