@@ -38,6 +38,7 @@ import { HttpTransport } from '../src/exchange/http.js';
 import { RequestLimiter } from '../src/exchange/limiter.js';
 import { OrderSigner, type SignedOrder, type SigningMarket, type UnsignedOrder, type OrderRequest } from '../src/exchange/signer.js';
 import { frameParsers } from '../src/exchange/socket-wire.js';
+import { mulberry32 } from '../src/exchange/socket.js';
 import { BookStore } from '../src/book/book-store.js';
 import type { FeedConnectionState, FeedPort } from '../src/book/feed-port.js';
 import { systemScheduler } from '../src/book/scheduler.js';
@@ -139,16 +140,6 @@ class BookWalk {
   }
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function quantile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;

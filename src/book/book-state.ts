@@ -217,7 +217,8 @@ function lastOf(cumulative: Float64Array): number {
   return cumulative.length === 0 ? 0 : cumulative[cumulative.length - 1]!;
 }
 
-function sameSide(a: readonly Level[], b: readonly Level[]): boolean {
+/** Two sides level for level equal (price and raw size). */
+export function sameSide(a: readonly Level[], b: readonly Level[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;

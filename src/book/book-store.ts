@@ -21,8 +21,9 @@
  *   frames come read both ways (`onUnsettledBook`) and are never applied; each is compared with the market's latest
  *   REST book (and each REST answer with the latest such frame) until one reading equals it level for level, which
  *   settles the unit for every market; a frame that matches neither starts a REST sync (at most one per watchdog
- *   interval). Until then every market with a non-empty book is stale (`units-unsettled`): nothing is quoted on a
- *   book of unknown unit (an empty book has no sizes to misread, and its market runs on REST meanwhile).
+ *   interval). Until then a market holding such an unapplied frame is stale (`units-unsettled`): nothing is quoted
+ *   on a book the feed may have moved in a unit not yet known; a market with no socket frame yet runs on its REST
+ *   book, whose unit is known (raw), so a quiet market is not held back by a feed that has nothing to say.
  * - A snapshot whose `tokenId` is not the market's YES token (`yesTokenOf`) is rejected the same way, from either
  *   source: counted (`onTokenMismatch`), logged once per market, source and token with both token ids.
  * - A rejected snapshot (crossed, malformed…) leaves the previous book in place, is counted, logged once per
@@ -350,16 +351,24 @@ export class BookStore {
     if (entry !== undefined) this.startFetch(entry, 'sync');
   }
 
-  /** A full book from the feed. Public so a feed other than a `FeedPort` can be wired in by hand. */
-  handleFeedBook(slug: string, snapshot: BookSnapshot): void {
-    if (this.stopped) return;
+  /** The entry a feed book frame is for, counted as a frame (a frame clears a frozen-feed suspicion), or
+   * undefined when stopped or the market is not subscribed (counted as ignored). */
+  private feedFrameEntry(slug: string): MarketEntry | undefined {
+    if (this.stopped) return undefined;
     const entry = this.entries.get(slug);
     if (entry === undefined) {
       this.notify(() => this.observer.onFrameIgnored?.(slug, 'unsubscribed'));
-      return;
+      return undefined;
     }
     entry.feedFrames++;
     this.clearSuspicion(entry);
+    return entry;
+  }
+
+  /** A full book from the feed. Public so a feed other than a `FeedPort` can be wired in by hand. */
+  handleFeedBook(slug: string, snapshot: BookSnapshot): void {
+    const entry = this.feedFrameEntry(slug);
+    if (entry === undefined) return;
     if (!entry.book.hasSnapshot) {
       entry.heldFrame = snapshot;
       this.notify(() => this.observer.onFrameIgnored?.(slug, 'before-snapshot'));
@@ -372,14 +381,8 @@ export class BookStore {
 
   /** A feed book frame read both ways while the socket's book-size unit is unsettled. Public like `handleFeedBook`. */
   handleUnsettledBook(slug: string, candidates: BookCandidates): void {
-    if (this.stopped) return;
-    const entry = this.entries.get(slug);
-    if (entry === undefined) {
-      this.notify(() => this.observer.onFrameIgnored?.(slug, 'unsubscribed'));
-      return;
-    }
-    entry.feedFrames++;
-    this.clearSuspicion(entry);
+    const entry = this.feedFrameEntry(slug);
+    if (entry === undefined) return;
     entry.unitFrame = candidates;
     if (!this.trySettleUnits(entry)) this.syncAfterRejection(entry);
     this.evaluate(entry);
@@ -639,8 +642,9 @@ export class BookStore {
   private reasonFor(entry: MarketEntry): MarketStaleReason | null {
     const reason = staleReason(facts(entry), this.feedState, this.scheduler.now(), this.config);
     if (reason !== null) return reason;
-    // A book of unknown unit is not quoted on; an empty one has no sizes to misread.
-    if (this.options.units !== undefined && this.options.units.bookSize() === null && !isEmpty(entry.book.yes)) return 'units-unsettled';
+    // A socket book of unknown unit is never applied, and while one is pending the REST book may be outdated by
+    // it: not quoted on. A market whose book came from REST only (no socket frame yet) has known units.
+    if (this.options.units !== undefined && this.options.units.bookSize() === null && entry.unitFrame !== null) return 'units-unsettled';
     return entry.invalid ? 'rejected' : null;
   }
 
@@ -704,10 +708,6 @@ function newEntry(slug: string): MarketEntry {
     lastRest: null,
     unitFrame: null,
   };
-}
-
-function isEmpty(book: { readonly bids: readonly unknown[]; readonly asks: readonly unknown[] } | null): boolean {
-  return book === null || book.bids.length + book.asks.length === 0;
 }
 
 function facts(entry: MarketEntry): FreshnessFacts {

@@ -8,7 +8,7 @@
  *   → raw) and the book store compares the candidates with the market's REST book (`bookUnitFromEvidence`): the one
  *   whose every level equals the REST book's is the unit (sizes equal → raw like REST; exactly 1e6 apart → shares).
  *   A non-empty book is needed; a book that moved between the two reads proves nothing and the next pair is tried.
- *   Until settled no market is quoted (the book store reports `units-unsettled`).
+ *   Until settled a market with an unapplied socket frame is not quoted (the book store reports `units-unsettled`).
  * - Amounts, `auto`: assumed raw (the specification writes the same order fields, `remainingSize`, `matchedSize`,
  *   as raw integers) and settled by the first PLACEMENT frame of one of the bot's own orders, whose remaining size is
  *   the order's size, known exactly (`amountUnitFromSize`). A switch is logged and counted, and the caller resyncs
@@ -19,7 +19,7 @@
  * settlement once, with what settled it; nothing here throws into a caller.
  */
 import { parseScaled, sharesToRaw } from '../core/units.js';
-import type { Level } from '../strategy/contract.js';
+import { sameSide } from './book-state.js';
 import type { BookSnapshot } from './snapshot.js';
 
 export type SizeUnit = 'raw' | 'shares';
@@ -143,15 +143,6 @@ function sameLevels(a: BookSnapshot, b: BookSnapshot): boolean {
   return sameSide(a.bids, b.bids) && sameSide(a.asks, b.asks);
 }
 
-function sameSide(a: readonly Level[], b: readonly Level[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x.priceTicks !== y.priceTicks || x.sizeRaw !== y.sizeRaw) return false;
-  }
-  return true;
-}
 
 /**
  * The unit in which `sent` (an amount as the socket sent it) equals `knownRaw` (the same amount known exactly, e.g.

@@ -98,13 +98,13 @@ function setup() {
 }
 
 describe('BookStore with unsettled socket units', () => {
-  it('holds a non-empty market stale until a frame matches REST under one unit, then settles for every market', async () => {
+  it('a REST-only book is quoted; a frame matching REST under one unit settles it for every market', async () => {
     const { feed, rest, store, units } = setup();
     rest.answer('m', REST);
     rest.answer('n', snap([], []));
     await settle();
-    expect(store.status('m')?.staleReason).toBe('units-unsettled');
-    expect(store.isStale('n'), 'an empty book has no sizes to misread').toBe(false);
+    expect(store.isStale('m'), 'no socket frame yet: the REST book has known units').toBe(false);
+    expect(store.isStale('n')).toBe(false);
     feed.pushUnsettled('m', asShares);
     expect(units.bookSize()).toBe('shares');
     expect(store.isStale('m')).toBe(false);
@@ -120,11 +120,13 @@ describe('BookStore with unsettled socket units', () => {
     scheduler.advance(2_000);
     feed.pushUnsettled('m', { raw: null, shares: moved });
     expect(units.bookSize()).toBeNull();
+    expect(store.status('m')?.staleReason, 'an unapplied frame of unknown unit: not quoted').toBe('units-unsettled');
     expect(store.books('m')?.yes.bestBidTicks).toBe(480);
     expect(rest.inFlight()).toEqual(['m']);
     rest.answer('m', moved);
     await settle();
     expect(units.bookSize()).toBe('shares');
     expect(store.books('m')?.yes.bestBidTicks).toBe(470);
+    expect(store.isStale('m')).toBe(false);
   });
 });
