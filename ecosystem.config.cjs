@@ -14,6 +14,7 @@ const { spawnSync } = require('node:child_process');
 const DEFAULT_SHUTDOWN_BUDGET_MS = 10000; // shutdown.budgetMs when a config does not set it (src/config/schema.ts)
 const SIM_PORT = 7070;
 const SIM_SEED = 1;
+const SIM_DRAIN_MS = 30000;
 const configDir = path.join(__dirname, 'config');
 const configs = fs
   .readdirSync(configDir)
@@ -109,9 +110,11 @@ module.exports = {
     {
       ...common,
       name: 'om-sim',
-      args: ['sim', '--port', String(SIM_PORT), '--seed', String(SIM_SEED)],
+      // Stopped together with its bots (`pm2 delete all`): it keeps serving until they have canceled their orders
+      // and disconnected (3 s quiet), at most SIM_DRAIN_MS.
+      args: ['sim', '--port', String(SIM_PORT), '--seed', String(SIM_SEED), '--drain-ms', String(SIM_DRAIN_MS)],
       wait_ready: false,
-      kill_timeout: 5000,
+      kill_timeout: SIM_DRAIN_MS + 5000,
     },
     ...(redisBinary === null
       ? []

@@ -9,6 +9,7 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { syntheticOptionsSchema, type SyntheticOptions } from './engine/index.js';
+import { drainClients } from './drain.js';
 import { loadAccountsFile, loadMarketsFile, readStructuredFile } from './server/config-files.js';
 import { DEFAULT_MARKET_COUNT, DEFAULT_SEED, DEFAULT_SETTLEMENT_DELAY_MS, startSimulator, type RunningSimulator } from './index.js';
 import { SPEC_RATE_LIMITS } from './server/rate-limiter.js';
@@ -44,6 +45,7 @@ interface SimCliOptions {
   feedCoalesceMs?: number;
   socketBookUnit?: 'raw' | 'shares';
   demoUsdc?: string;
+  drainMs: number;
 }
 
 function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -82,7 +84,12 @@ export function buildSimCommand(): Command {
     .addOption(new Option('--chain-id <n>', 'EIP-712 chain id (default 8453)').argParser(integer(1)))
     .addOption(new Option('--feed-coalesce-ms <n>', 'orderbookUpdate coalescing tick').argParser(integer(1, 10_000)))
     .addOption(new Option('--socket-book-unit <unit>', 'unit of orderbookUpdate level sizes (the live venue\'s is not recorded)').choices(['raw', 'shares']).default('shares'))
-    .option('--demo-usdc <amount>', 'starting USDC of the demo account, in units');
+    .option('--demo-usdc <amount>', 'starting USDC of the demo account, in units')
+    .addOption(
+      new Option('--drain-ms <n>', 'after SIGINT/SIGTERM keep serving until no client is connected or sending (3 s quiet), at most this long')
+        .argParser(integer(0, 300_000))
+        .default(0),
+    );
 }
 
 async function syntheticOf(options: SimCliOptions): Promise<SyntheticOptions | false> {
@@ -103,6 +110,9 @@ async function syntheticOf(options: SimCliOptions): Promise<SyntheticOptions | f
   if (!checked.success) throw new Error(`synthetic options: ${checked.error.issues[0]?.message ?? 'invalid'}`);
   return checked.data;
 }
+
+/** Quiet time that ends a drain early (a bot's shutdown sends a request at least every ~1.5 s, fallback included). */
+const DRAIN_IDLE_MS = 3_000;
 
 function defaultStopSignal(): Promise<string> {
   return new Promise((resolve) => {
@@ -183,6 +193,7 @@ export async function runSimCommand(argv: readonly string[], io: SimCommandIo = 
   io.onStarted?.(sim);
   await (io.stopSignal ?? defaultStopSignal());
   try {
+    if (options.drainMs > 0) await drainClients(sim, { drainMs: options.drainMs, idleMs: DRAIN_IDLE_MS });
     await sim.close();
     return 0;
   } catch (error) {
