@@ -60,6 +60,8 @@ export interface BotOptions {
   readonly scheduler?: Scheduler;
   /** Called with each secret once resolved, so the log censor can mask it. */
   readonly onSecret?: (value: string) => void;
+  /** How often the daily loss is checked besides on every fill (default 5 s; tests lengthen it to pin the moment). */
+  readonly killSwitchCheckIntervalMs?: number;
 }
 
 export interface BotSummary {
@@ -419,6 +421,7 @@ export class Bot {
 
     const killSwitch = new KillSwitch({
       scheduler: this.scheduler,
+      ...(this.options.killSwitchCheckIntervalMs === undefined ? {} : { checkIntervalMs: this.options.killSwitchCheckIntervalMs }),
       dailyLossLimitRaw: config.risk.dailyLossLimitRaw,
       dailyPnlRaw: (dayStartMs) => this.dailyPnlRaw(dayStartMs),
       onPnlError: (error) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'kill switch: daily PnL unavailable'),

@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import type { TestContext } from 'vitest';
-import { Bot, type BotSummary } from '../../src/app/bot.js';
+import { Bot, type BotOptions, type BotSummary } from '../../src/app/bot.js';
 import type { AppConfig } from '../../src/config/index.js';
 import { parseConfig } from '../../src/config/index.js';
 import { limitOrderAmounts } from '../../src/exchange/eip712.js';
@@ -300,10 +300,15 @@ export interface RunningBot {
 }
 
 /** Starts a Bot and waits for its first quote cycle. Registers its stop with `cleanup`. */
-export async function startBot(config: AppConfig, env: Readonly<Record<string, string | undefined>>, cleanup: Cleanup): Promise<RunningBot> {
+export async function startBot(
+  config: AppConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  cleanup: Cleanup,
+  botOptions: Pick<BotOptions, 'killSwitchCheckIntervalMs'> = {},
+): Promise<RunningBot> {
   const logs: string[] = [];
   const logger = pino({ level: 'debug', base: null }, { write: (line: string) => void logs.push(line) });
-  const bot = new Bot(config, { dryRun: false, logger, env });
+  const bot = new Bot(config, { dryRun: false, logger, env, ...botOptions });
   let stopped: Promise<{ clean: boolean; summary: BotSummary }> | null = null;
   const stop = (): Promise<{ clean: boolean; summary: BotSummary }> => {
     stopped ??= bot.stop();
