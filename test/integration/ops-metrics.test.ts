@@ -66,15 +66,17 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   );
 
   // 4. A market where the account holds tokens resolves in their favour: the payout is redeemed once posted.
-  const held = slugs.flatMap((slug) => {
-    const market = venue.engine.market(slug);
-    const tokens = venue.engine.balances(venue.demoAccount.profileId)?.tokens ?? {};
-    if (market === undefined) return [];
-    const yes = tokens[market.yesTokenId]?.totalRaw ?? 0;
-    const no = tokens[market.noTokenId]?.totalRaw ?? 0;
-    return yes > 0 || no > 0 ? [{ slug, winningOutcomeIndex: yes >= no ? (0 as const) : (1 as const) }] : [];
-  })[0];
-  if (held === undefined) throw new Error('the account holds no tokens after the fills');
+  // The bot buys and sells both tokens, so at any one moment it may be flat everywhere: wait for a holding.
+  const heldMarket = (): { slug: string; winningOutcomeIndex: 0 | 1 } | undefined =>
+    slugs.flatMap((slug) => {
+      const market = venue.engine.market(slug);
+      const tokens = venue.engine.balances(venue.demoAccount.profileId)?.tokens ?? {};
+      if (market === undefined) return [];
+      const yes = tokens[market.yesTokenId]?.totalRaw ?? 0;
+      const no = tokens[market.noTokenId]?.totalRaw ?? 0;
+      return yes > 0 || no > 0 ? [{ slug, winningOutcomeIndex: yes >= no ? (0 as const) : (1 as const) }] : [];
+    })[0];
+  const held = await pollFor('the account holding tokens after the fills', async () => heldMarket(), 15_000);
   venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
   await pollFor('the redemption', async () => ((await metric('outcome_maker_redeemed_usdc_total', { market: held.slug })) > 0 ? true : undefined), 15_000);
 
