@@ -33,7 +33,7 @@
 import { pathToFileURL } from 'node:url';
 import fixedSpread from '../strategies/fixed-spread.js';
 import { BookState } from '../src/book/book-state.js';
-import { systemScheduler } from '../src/book/scheduler.js';
+import { systemScheduler } from '../src/core/clock.js';
 import { connectExchange, type ExchangeClient } from '../src/exchange/client.js';
 import { signingMarketOf, type SigningMarket } from '../src/exchange/signer.js';
 import { VenueAdapter } from '../src/app/venue-adapter.js';

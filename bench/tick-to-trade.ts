@@ -41,7 +41,7 @@ import { frameParsers } from '../src/exchange/socket-wire.js';
 import { mulberry32 } from '../src/exchange/socket.js';
 import { BookStore } from '../src/book/book-store.js';
 import type { FeedConnectionState, FeedPort } from '../src/book/feed-port.js';
-import { systemScheduler } from '../src/book/scheduler.js';
+import { systemScheduler } from '../src/core/clock.js';
 import type { BookSnapshot } from '../src/book/snapshot.js';
 import { VenueAdapter } from '../src/app/venue-adapter.js';
 import { ClientOrderIdFactory } from '../src/orders/client-order-id.js';

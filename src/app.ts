@@ -11,6 +11,7 @@ import { existsSync, renameSync } from 'node:fs';
 import type { AppConfig } from './config/types.js';
 import { createLogger, LogCensor } from './log.js';
 import { Bot, type BotSummary } from './app/bot.js';
+import { errorText } from './core/errors.js';
 
 export interface RunOptions {
   readonly dryRun: boolean;
@@ -110,7 +111,7 @@ export async function runBot(config: AppConfig, options: RunOptions): Promise<nu
     logger.info({ metrics: bot.metricsUrl, simulator: bot.simulator?.baseUrl ?? null }, 'quoting');
     if (typeof process.send === 'function') process.send('ready');
   } catch (error) {
-    logger.error({ err: error instanceof Error ? error.message : String(error) }, 'start-up failed');
+    logger.error({ err: errorText(error) }, 'start-up failed');
     hardDeadline();
     await stop('start-up failure');
     return 1;

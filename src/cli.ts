@@ -25,6 +25,7 @@ import {
 } from './config/index.js';
 import { controlFilePath, requestResume } from './metrics/control.js';
 import { unsharedSiblings } from './config/sibling-configs.js';
+import { errorText } from './core/errors.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -79,7 +80,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       io.stderr(`${error.message}\n`);
       return EXIT_USAGE;
     }
-    io.stderr(`outcome-maker: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`outcome-maker: ${errorText(error)}\n`);
     return EXIT_FAILURE;
   }
 }
@@ -149,7 +150,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
           io.stdout(await ledger.runAccountReport({ ledgers, market: options.market, format: options.format, nowMs }));
         } catch (error) {
           if (error instanceof ledger.ReportArgsError) throw new CliExit(EXIT_USAGE, error.message);
-          throw new CliExit(EXIT_FAILURE, `report: ${error instanceof Error ? error.message : String(error)}`);
+          throw new CliExit(EXIT_FAILURE, `report: ${errorText(error)}`);
         }
         return;
       }
@@ -158,7 +159,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       try {
         sinceMs = options.since === undefined ? undefined : ledger.parseSince(options.since, nowMs);
       } catch (error) {
-        throw new CliExit(EXIT_USAGE, error instanceof Error ? error.message : String(error));
+        throw new CliExit(EXIT_USAGE, errorText(error));
       }
       const configFile = options.config[0];
       const db = options.db[0] ?? (configFile === undefined ? ledger.DEFAULT_LEDGER_PATH : loadConfigFile(configFile).database.path);
@@ -167,7 +168,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         io.stdout(text.endsWith('\n') ? text : `${text}\n`);
       } catch (error) {
         if (error instanceof ledger.ReportArgsError) throw new CliExit(EXIT_USAGE, error.message);
-        throw new CliExit(EXIT_FAILURE, `report: ${error instanceof Error ? error.message : String(error)}`);
+        throw new CliExit(EXIT_FAILURE, `report: ${errorText(error)}`);
       }
     });
 
@@ -212,7 +213,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         setExit(code);
       } catch (error) {
         if (error instanceof doctor.DoctorUsageError) throw new CliExit(EXIT_USAGE, error.message);
-        throw new CliExit(EXIT_FAILURE, `doctor: ${error instanceof Error ? error.message : String(error)}`);
+        throw new CliExit(EXIT_FAILURE, `doctor: ${errorText(error)}`);
       }
     });
 
@@ -289,7 +290,7 @@ async function importCommand<T>(io: CliIo, specifier: string, name: string, guar
   try {
     loaded = await (io.load ?? importRelative)(specifier);
   } catch (error) {
-    throw new CliExit(EXIT_FAILURE, `outcome-maker: cannot load ${specifier}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliExit(EXIT_FAILURE, `outcome-maker: cannot load ${specifier}: ${errorText(error)}`);
   }
   const value: unknown = typeof loaded === 'object' && loaded !== null ? Reflect.get(loaded, name) : undefined;
   if (!guard(value)) throw new CliExit(EXIT_FAILURE, `outcome-maker: ${specifier} does not export ${name}()`);
@@ -300,7 +301,7 @@ async function importModule<T extends object>(load: () => Promise<T>, label: str
   try {
     return await load();
   } catch (error) {
-    throw new CliExit(EXIT_FAILURE, `outcome-maker: cannot load ${label}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliExit(EXIT_FAILURE, `outcome-maker: cannot load ${label}: ${errorText(error)}`);
   }
 }
 

@@ -24,7 +24,7 @@ import type { Market } from '../exchange/wire.js';
 import { MarketFeed, type FeedAuthState } from '../exchange/socket.js';
 import { BookStore } from '../book/book-store.js';
 import { amountUnitFromSize, SocketUnits } from '../book/size-units.js';
-import { systemScheduler, type Scheduler } from '../book/scheduler.js';
+import { systemScheduler, type Scheduler } from '../core/clock.js';
 import { OrderExecutor, type FillEvent } from '../orders/executor.js';
 import { ClientOrderIdFactory, isOwnClientOrderId, tryParseClientOrderId } from '../orders/client-order-id.js';
 import { TradingModeGate } from '../orders/trading-mode.js';
@@ -52,6 +52,7 @@ import { LedgerSync } from './ledger-sync.js';
 import { retryStartupRead, STARTUP_READ_BUDGET_MS } from './startup-retry.js';
 import { Settler } from '../settlement/settler.js';
 import { OrderStreamWatch } from '../orders/order-stream-watch.js';
+import { errorText } from '../core/errors.js';
 
 export interface BotOptions {
   readonly dryRun: boolean;
@@ -251,7 +252,7 @@ export class Bot {
       const repaired = await this.startupRead('ledger catch-up', () => ledgerSync.catchUp());
       if (repaired > 0) this.log.warn({ repaired }, 'ledger caught up from the venue before quoting');
     } catch (error) {
-      this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'ledger catch-up failed; the periodic check will retry');
+      this.log.error({ err: errorText(error) }, 'ledger catch-up failed; the periodic check will retry');
     }
     // Resolved markets: their payout into the ledger and, for a server-managed wallet, redeemed once (src/settlement).
     // Once quoting runs (end of start), it resumes what the previous run left unredeemed and checks the held
@@ -409,12 +410,12 @@ export class Bot {
       if (!this.stopping) {
         const resyncs = connectedBefore
           ? [...this.infos.keys()].map((slug) =>
-              executor.resync(slug).then((report) => this.noteForeign(report)).catch((error: unknown) => this.log.warn({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'resync after reconnect failed')),
+              executor.resync(slug).then((report) => this.noteForeign(report)).catch((error: unknown) => this.log.warn({ market: slug, err: errorText(error) }, 'resync after reconnect failed')),
             )
           : [];
         void Promise.all(resyncs)
           .then(() => (this.stopping ? 0 : ledgerSync.afterGap()))
-          .catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'ledger catch-up after (re)connect failed; the periodic check will retry'));
+          .catch((error: unknown) => this.log.warn({ err: errorText(error) }, 'ledger catch-up after (re)connect failed; the periodic check will retry'));
       }
       connectedBefore = true;
     });
@@ -424,7 +425,7 @@ export class Bot {
       ...(this.options.killSwitchCheckIntervalMs === undefined ? {} : { checkIntervalMs: this.options.killSwitchCheckIntervalMs }),
       dailyLossLimitRaw: config.risk.dailyLossLimitRaw,
       dailyPnlRaw: (dayStartMs) => this.dailyPnlRaw(dayStartMs),
-      onPnlError: (error) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'kill switch: daily PnL unavailable'),
+      onPnlError: (error) => this.log.warn({ err: errorText(error) }, 'kill switch: daily PnL unavailable'),
       onTrip: (trip) => {
         this.log.error({ trip }, 'kill switch engaged: canceling everything, quoting paused');
         this.metrics.killSwitch(true, trip.reason);
@@ -473,7 +474,7 @@ export class Bot {
         .then((result) => this.log.debug(result, 'ledger check done'))
         // A check that shutdown cut short (its reads aborted, the ledger closed to it) is not a failure.
         .catch((error: unknown) => {
-          const err = error instanceof Error ? error.message : String(error);
+          const err = errorText(error);
           if (this.stopping) this.log.debug({ err }, 'ledger check cut short by shutdown');
           else this.log.warn({ err }, 'ledger check failed');
         })
@@ -565,7 +566,7 @@ export class Bot {
       budgetMs: STARTUP_READ_BUDGET_MS,
       sleep: (ms) => new Promise((resolve) => this.scheduler.schedule(ms, () => resolve())),
       onRetry: (step, attempt, waitMs, error) =>
-        this.log.warn({ step, attempt, waitMs, err: error instanceof Error ? error.message : String(error) }, 'start-up read refused or failed: retrying (the account may be busy)'),
+        this.log.warn({ step, attempt, waitMs, err: errorText(error) }, 'start-up read refused or failed: retrying (the account may be busy)'),
     });
   }
 

@@ -13,6 +13,7 @@ import type { ExecutorObserver } from '../orders/executor.js';
 import type { TradingModeObserver } from '../orders/trading-mode.js';
 import type { LedgerObserver } from '../ledger/index.js';
 import type { RunnerObserver } from '../strategy/runner.js';
+import { errorText } from '../core/errors.js';
 
 export interface Telemetry {
   readonly http: TransportObserver;
@@ -106,7 +107,7 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
         if (report.aborted) log.warn({ market: report.marketSlug, aborted: report.aborted }, 'plan aborted');
       },
       onIllegalTransition: (error) => log.warn({ err: error.message }, 'illegal order transition ignored'),
-      onRequestError: (operation, slug, error) => log.warn({ operation, market: slug, err: error instanceof Error ? error.message : String(error) }, 'venue request failed'),
+      onRequestError: (operation, slug, error) => log.warn({ operation, market: slug, err: errorText(error) }, 'venue request failed'),
       onStrayOrder: (slug, orderId, reason) => log.warn({ market: slug, orderId, reason }, 'stray order of the bot found; canceling'),
       onCancelReplaceUnsupported: () => metrics.venueAnomaly('cancel_replace_unsupported'),
     },
@@ -115,7 +116,7 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
         metrics.tradingMode(change.to);
         log.warn({ from: change.from, to: change.to, resumeAt: change.resumeAtMs === null ? null : new Date(change.resumeAtMs).toISOString(), source: change.source }, 'trading mode changed');
       },
-      onPollError: (error) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'maintenance poll failed'),
+      onPollError: (error) => log.warn({ err: errorText(error) }, 'maintenance poll failed'),
       onUnknownMode: (raw, first) => {
         metrics.venueAnomaly('unknown_trading_mode');
         if (first) log.warn({ mode: raw }, 'unknown trading mode from the venue: treated as cancel_only');
@@ -138,12 +139,12 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
         metrics.riskBlocked(slug, 'strategy-error');
         if (!warnedStrategy.has(slug)) {
           warnedStrategy.add(slug);
-          log.error({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'strategy threw; no quotes for this market this cycle');
+          log.error({ market: slug, err: errorText(error) }, 'strategy threw; no quotes for this market this cycle');
         }
       },
       onCycleError: (slug, error) => {
         metrics.riskBlocked(slug, 'quote-cycle-error');
-        log.error({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'quote cycle failed (gate or submission threw); the next trigger retries');
+        log.error({ market: slug, err: errorText(error) }, 'quote cycle failed (gate or submission threw); the next trigger retries');
       },
       onInvalidIntents: (slug, rejected) => {
         metrics.riskBlocked(slug, 'invalid-intent');

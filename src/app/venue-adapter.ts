@@ -49,6 +49,7 @@ import {
   type VenueOrderStatus,
   type VenuePort,
 } from '../orders/venue-port.js';
+import { errorText } from '../core/errors.js';
 
 export interface VenueAdapterOptions {
   readonly api: ExchangeApi;
@@ -202,7 +203,7 @@ export class VenueAdapter implements VenuePort {
       const replacement = outcome?.replacement;
       return {
         cancelOrderId: item.cancelOrderId,
-        cancel: cancel === undefined ? { status: 'UNKNOWN', reason: 'no result' } : { status: cancel.status, reason: cancel.status === 'SUCCESS' ? null : errorText(cancel.error) },
+        cancel: cancel === undefined ? { status: 'UNKNOWN', reason: 'no result' } : { status: cancel.status, reason: cancel.status === 'SUCCESS' ? null : batchErrorText(cancel.error) },
         replacement:
           replacement === undefined
             ? { status: 'UNKNOWN', clientOrderId: item.place.clientOrderId, placed: null, reason: 'no result' }
@@ -212,7 +213,7 @@ export class VenueAdapter implements VenuePort {
                   status: replacement.status,
                   clientOrderId: item.place.clientOrderId,
                   placed: null,
-                  reason: replacement.status === 'NOT_ATTEMPTED' ? null : errorText(replacement.error),
+                  reason: replacement.status === 'NOT_ATTEMPTED' ? null : batchErrorText(replacement.error),
                 },
       };
     });
@@ -334,7 +335,7 @@ export class VenueAdapter implements VenuePort {
   }
 }
 
-function errorText(error: { readonly code: string; readonly message: string } | null): string {
+function batchErrorText(error: { readonly code: string; readonly message: string } | null): string {
   return error === null ? 'no reason given' : `${error.code}: ${error.message}`;
 }
 
@@ -391,7 +392,7 @@ export function mapError(operation: VenueOperation, error: unknown): Error {
     return operation === 'placeOrder' ? new OrderRejectedError('invalid-order', error.message) : new VenueRequestError(operation, null, error.message);
   }
   const status = error instanceof ExchangeHttpError ? error.status : null;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   if (operation === 'placeOrder' && status !== null && status >= 400 && status < 500) {
     return new OrderRejectedError(rejectionReason(status, message), message, status);
   }

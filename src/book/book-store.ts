@@ -44,7 +44,7 @@ import type { FeedConnectionState, FeedPort } from './feed-port.js';
 import { ListenerSet, type Unsubscribe } from './listeners.js';
 import { OnceLog, safeLog, silentLogger, type MarketDataLogger } from './log.js';
 import { OrderBook } from './order-book.js';
-import { systemScheduler, type CancelTimer, type Scheduler } from './scheduler.js';
+import { systemScheduler, type CancelTimer, type Scheduler } from '../core/clock.js';
 import type { BookSnapshot, SnapshotSource } from './snapshot.js';
 import {
   needsProbe,

@@ -8,7 +8,7 @@
  * again; a delivery happens no earlier than `minIntervalMs` after the previous one for that market;
  * `cancel(key)`/`cancelAll()` drop pending deliveries.
  */
-import type { CancelTimer, Scheduler } from './scheduler.js';
+import type { CancelTimer, Scheduler } from '../core/clock.js';
 
 export class ChangeCoalescer {
   private readonly pending = new Map<string, CancelTimer>();

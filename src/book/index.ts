@@ -20,7 +20,6 @@ export type { FeedConnectionState, FeedPort, FeedStatus } from './feed-port.js';
 export type { Unsubscribe } from './listeners.js';
 export type { MarketDataLogger } from './log.js';
 export { OrderBook, type ApplyResult } from './order-book.js';
-export { ManualScheduler, systemScheduler, type CancelTimer, type Scheduler } from './scheduler.js';
 export type { BookSnapshot, SnapshotSource } from './snapshot.js';
 export {
   DEFAULT_WATCHDOG_CONFIG,

@@ -9,6 +9,7 @@ import type { StrategyModule } from '../strategy/contract.js';
 import type { ParamsResult } from '../strategy/registry.js';
 import { describeConfigValue, type ConfigIssue } from './issues.js';
 import type { AppConfig } from './types.js';
+import { errorText } from '../core/errors.js';
 
 export class StrategyRegistryUnavailableError extends Error {
   override readonly name = 'StrategyRegistryUnavailableError';
@@ -31,7 +32,7 @@ async function importRegistry(): Promise<StrategyRegistry> {
   try {
     return await import('../strategy/registry.js');
   } catch (error) {
-    throw new StrategyRegistryUnavailableError(error instanceof Error ? error.message : String(error));
+    throw new StrategyRegistryUnavailableError(errorText(error));
   }
 }
 
@@ -49,7 +50,7 @@ export async function validateStrategy(
   try {
     module = await registry.loadStrategyModule(config.strategy.name, options.baseDir ?? process.cwd());
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     return {
       ok: false,
       issues: [{ kind: 'strategy', path: 'strategy.name', message: `cannot load the strategy: ${reason}`, value: describeConfigValue(config.strategy.name) }],

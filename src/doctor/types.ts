@@ -1,3 +1,4 @@
+import { errorText } from '../core/errors.js';
 /**
  * The shapes of a doctor run: one CheckResult per line (pass, warn, fail or skip, with what to do) and the
  * report that `--json` prints as one object.
@@ -43,5 +44,5 @@ export function summarize(config: string, atMs: number, checks: readonly CheckRe
 
 /** An error's message for a check line (typed client errors already name the endpoint and are scrubbed). */
 export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }

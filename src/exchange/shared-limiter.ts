@@ -26,6 +26,7 @@ import { Redis } from 'ioredis';
 import { Mutex, Semaphore, TimeoutError } from 'redis-semaphore';
 import type { SharedLimitState, StartGate, StartPermit } from './limiter.js';
 import { guessSlotIndex, nextSlotStart, type SlotPlan } from './shared-limiter-slots.js';
+import { errorText } from '../core/errors.js';
 
 export interface SharedLimiterOptions {
   /** redis:// or rediss:// URL (may carry a password: never logged). */
@@ -79,7 +80,7 @@ export function redactRedisUrl(url: string): string {
 }
 
 function describe(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   // ioredis messages name host:port at most; keep them short and free of URLs.
   return text.replace(/rediss?:\/\/\S+/g, '[redis]').slice(0, 160);
 }

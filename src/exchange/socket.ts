@@ -29,7 +29,7 @@ import { describeValue } from '../core/units.js';
 import type { FeedConnectionState, FeedPort, FeedStatus } from '../book/feed-port.js';
 import { ListenerSet, type Unsubscribe } from '../book/listeners.js';
 import { OnceLog, safeLog, silentLogger, type MarketDataLogger } from '../book/log.js';
-import { systemScheduler, type CancelTimer, type Scheduler } from '../book/scheduler.js';
+import { systemScheduler, type CancelTimer, type Scheduler } from '../core/clock.js';
 import type { BookSnapshot } from '../book/snapshot.js';
 import { MarketDataConfigError } from '../book/errors.js';
 import type { BookCandidates, SizeUnit, SocketUnits } from '../book/size-units.js';

@@ -4,6 +4,7 @@
  * validated before the first write, and every write runs inside a transaction.
  */
 import { describeValue } from '../core/units.js';
+import { errorText } from '../core/errors.js';
 
 /** An input to a ledger call is malformed (wrong type, out of range, unknown enum value). */
 export class LedgerInputError extends Error {
@@ -61,7 +62,7 @@ export class LedgerAbortedError extends Error {
     readonly innerError: unknown,
   ) {
     super(
-      `ledger ${operation} rolled back: an inner ledger call failed (${innerError instanceof Error ? innerError.message : String(innerError)})`,
+      `ledger ${operation} rolled back: an inner ledger call failed (${errorText(innerError)})`,
     );
   }
 }

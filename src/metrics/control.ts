@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { errorText } from '../core/errors.js';
 
 export const RESUME_PATH = '/control/resume';
 
@@ -118,7 +119,7 @@ export async function requestResume(controlPath: string, options: ResumeRequestO
     if (error instanceof ControlFileError && error.reason === 'missing') {
       return { ok: false, reason: 'not-running', message: `no control file at ${controlPath}: the bot is not running, or runs with metrics.enabled: false` };
     }
-    return { ok: false, reason: 'failed', message: error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: 'failed', message: errorText(error) };
   }
   if (!(options.isAlive ?? processIsAlive)(control.pid)) {
     return { ok: false, reason: 'not-running', message: `stale control file ${controlPath}: process ${control.pid} is not running` };
@@ -131,7 +132,7 @@ export async function requestResume(controlPath: string, options: ResumeRequestO
       signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
     });
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorText(error);
     return { ok: false, reason: 'not-running', message: `cannot reach the bot at ${control.url}: ${detail}` };
   }
   let body: unknown = null;

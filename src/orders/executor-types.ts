@@ -6,7 +6,7 @@
  * reported to `onError` instead).
  */
 import { describeValue, type Outcome, type Side } from '../core/units.js';
-import type { Scheduler } from '../book/scheduler.js';
+import type { Scheduler } from '../core/clock.js';
 import type { ClientOrderIdFactory } from './client-order-id.js';
 import type { TrackedOrder, Transition } from './order-record.js';
 import type { IllegalTransitionError } from './order-state.js';

@@ -38,9 +38,10 @@ import {
   type ShutdownOptions,
   type ShutdownReport,
 } from './executor-types.js';
-import type { CancelTimer, Scheduler } from '../book/scheduler.js';
-import { describeValue, type Outcome } from '../core/units.js';
+import type { CancelTimer, Scheduler } from '../core/clock.js';
+import type { Outcome } from '../core/units.js';
 import { chunks } from '../core/maps.js';
+import { errorText } from '../core/errors.js';
 import type { QuoteIntent } from '../strategy/contract.js';
 import { isOwnClientOrderId, tryParseClientOrderId, type ClientOrderIdFactory } from './client-order-id.js';
 import { BoundedDedupe, eventKey, validateOrderEvent, type OmeEventInput, type OrderEventInput, type SettlementEventInput, type SettlementFillInput } from './order-events.js';
@@ -167,10 +168,6 @@ function splitSettlement(event: SettlementEventInput): [SettlementEventInput, Se
   });
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : describeValue(error);
-}
-
 export class OrderExecutor {
   private readonly venue: VenuePort;
   private readonly scheduler: Scheduler;
@@ -209,7 +206,7 @@ export class OrderExecutor {
     this.gate = options.modeGate;
     this.ids = options.ids;
     this.log = options.log ?? NOOP_LOG;
-    this.observer = guardObserver(options.observer ?? {}, (hook, error) => this.log.error({ hook, err: errorText(error) }, 'observer hook failed'));
+    this.observer = guardObserver(options.observer ?? {}, (hook, error) => this.log.error({ hook, err: errorText(error, { withName: true }) }, 'observer hook failed'));
     const unknown = options.unknownOrders ?? {};
     this.cfg = {
       defaultPostOnly: options.defaultPostOnly ?? false,
@@ -259,7 +256,7 @@ export class OrderExecutor {
     this.marketsBySlug.set(ref.slug, market);
     this.marketsByKey.set(this.ids.keyOf(ref.slug), market);
     if (this.lifecycle === 'running' || this.lifecycle === 'starting') {
-      this.resync(ref.slug).catch((error: unknown) => this.log.error({ market: ref.slug, err: errorText(error) }, 'resync failed'));
+      this.resync(ref.slug).catch((error: unknown) => this.log.error({ market: ref.slug, err: errorText(error, { withName: true }) }, 'resync failed'));
     }
   }
 
@@ -325,7 +322,7 @@ export class OrderExecutor {
       if (event.source === 'OME') this.routeOme(event);
       else for (const [part, fill] of splitSettlement(event)) this.routeSettlementFill(part, fill);
     } catch (error) {
-      this.log.error({ err: errorText(error) }, 'order event failed');
+      this.log.error({ err: errorText(error, { withName: true }) }, 'order event failed');
     }
   }
 
@@ -400,8 +397,8 @@ export class OrderExecutor {
       try {
         outcome = await this.runPlan(market, run.submission);
       } catch (error) {
-        this.log.error({ market: market.ref.slug, err: errorText(error) }, 'plan failed');
-        outcome = { status: 'failed', error: errorText(error) };
+        this.log.error({ market: market.ref.slug, err: errorText(error, { withName: true }) }, 'plan failed');
+        outcome = { status: 'failed', error: errorText(error, { withName: true }) };
       }
       run.resolve?.(outcome);
     });
@@ -525,7 +522,7 @@ export class OrderExecutor {
           this.scheduleResolve(market, this.cfg.initialBackoffMs);
           continue;
         }
-        this.log.warn({ market: slug, err: errorText(error) }, 'cancel refused');
+        this.log.warn({ market: slug, err: errorText(error, { withName: true }) }, 'cancel refused');
         this.refuseAll(targets);
         return error instanceof RateLimitedError ? 'rate-limited' : 'request-failed';
       }
@@ -649,7 +646,7 @@ export class OrderExecutor {
         return 'request-failed';
       }
       // Timeout, 5xx, dropped connection, or anything unexpected: the outcome is unknown.
-      this.log.warn({ market: slug, clientOrderId, err: errorText(error) }, 'placement outcome unknown');
+      this.log.warn({ market: slug, clientOrderId, err: errorText(error, { withName: true }) }, 'placement outcome unknown');
       this.commit(current, markUnknown(current, this.scheduler.now()), false);
       tally.unknown.push(clientOrderId);
       this.scheduleResolve(market, this.cfg.initialBackoffMs);
@@ -699,9 +696,9 @@ export class OrderExecutor {
       } catch (error) {
         const failure = isVenueError(error) && !(error instanceof OutcomeUnknownError) ? 'not-sent' : 'unknown';
         if (!(error instanceof PlacementWithheldError)) this.observer.onRequestError('cancelReplace', slug, error);
-        for (const pair of pairs) this.applyReplaceOutcome(market, pair.old, pair.fresh, outcomeEffects(failure), null, errorText(error), tally, failure === 'not-sent');
+        for (const pair of pairs) this.applyReplaceOutcome(market, pair.old, pair.fresh, outcomeEffects(failure), null, errorText(error, { withName: true }), tally, failure === 'not-sent');
         if (failure === 'unknown') {
-          this.log.warn({ market: slug, items: items.length, err: errorText(error) }, 'cancel-replace outcome unknown: looking the orders up');
+          this.log.warn({ market: slug, items: items.length, err: errorText(error, { withName: true }) }, 'cancel-replace outcome unknown: looking the orders up');
           this.scheduleResolve(market, this.cfg.initialBackoffMs);
           continue;
         }
@@ -765,7 +762,7 @@ export class OrderExecutor {
     try {
       this.options.onOrderChange?.(order, previous);
     } catch (error) {
-      this.log.error({ clientOrderId: order.clientOrderId, state: order.state, err: errorText(error) }, 'onOrderChange failed');
+      this.log.error({ clientOrderId: order.clientOrderId, state: order.state, err: errorText(error, { withName: true }) }, 'onOrderChange failed');
     }
   }
 
@@ -774,7 +771,7 @@ export class OrderExecutor {
       this.options.onFill(fill);
     } catch (error) {
       // The fill is logged in full so it can be recovered; order handling goes on.
-      this.log.error({ fill, err: errorText(error) }, 'onFill failed');
+      this.log.error({ fill, err: errorText(error, { withName: true }) }, 'onFill failed');
     }
   }
 
@@ -862,7 +859,7 @@ export class OrderExecutor {
           if (this.refusedByMode(error, 'cancel')) for (const id of ids) market.strays.add(id);
         }
       })
-      .catch((error: unknown) => this.log.error({ market: market.ref.slug, err: errorText(error) }, 'stray cancel failed'));
+      .catch((error: unknown) => this.log.error({ market: market.ref.slug, err: errorText(error, { withName: true }) }, 'stray cancel failed'));
   }
 
   /** Applies a venue report (placement answer, lookup, listing) and its fills to the order `clientOrderId`. */
@@ -953,7 +950,7 @@ export class OrderExecutor {
     market.resyncQueued = true;
     market.queue
       .add(() => this.syncMarket(market, 'resync'))
-      .catch((error: unknown) => this.log.error({ market: market.ref.slug, err: errorText(error) }, 'resync failed'));
+      .catch((error: unknown) => this.log.error({ market: market.ref.slug, err: errorText(error, { withName: true }) }, 'resync failed'));
   }
 
   // ───────────────────────────── lookups (unknown outcomes) ─────────────────────────────
@@ -966,7 +963,7 @@ export class OrderExecutor {
     if (market.resolveTimer !== null || this.lifecycle === 'stopped') return;
     market.resolveTimer = this.scheduler.schedule(delayMs, () => {
       market.resolveTimer = null;
-      this.resolveLoop(market).catch((error: unknown) => this.log.error({ market: market.ref.slug, err: errorText(error) }, 'status lookup loop failed'));
+      this.resolveLoop(market).catch((error: unknown) => this.log.error({ market: market.ref.slug, err: errorText(error, { withName: true }) }, 'status lookup loop failed'));
     });
   }
 
@@ -1071,7 +1068,7 @@ export class OrderExecutor {
         return await this.venue.listLiveOrders(market.ref.slug);
       } catch (error) {
         this.observer.onRequestError('listLiveOrders', market.ref.slug, error);
-        lastError = error instanceof Error ? error : new Error(errorText(error));
+        lastError = error instanceof Error ? error : new Error(errorText(error, { withName: true }));
         if (attempt + 1 < attempts) await this.sleep(this.backoff(attempt));
       }
     }
@@ -1083,9 +1080,9 @@ export class OrderExecutor {
     const slug = market.ref.slug;
     const listed = await this.listWithRetry(market, reason === 'startup' ? this.cfg.startupAttempts : 1);
     if (listed instanceof Error) {
-      this.log.error({ market: slug, err: errorText(listed) }, `${reason}: could not list live orders; market not quoted until a resync succeeds`);
+      this.log.error({ market: slug, err: errorText(listed, { withName: true }) }, `${reason}: could not list live orders; market not quoted until a resync succeeds`);
       if (reason === 'startup') market.ready = false;
-      return { marketSlug: slug, ok: false, adopted: 0, canceled: 0, foreign: 0, error: errorText(listed) };
+      return { marketSlug: slug, ok: false, adopted: 0, canceled: 0, foreign: 0, error: errorText(listed, { withName: true }) };
     }
     const open = this.store.openInMarket(slug);
     const plan = adopt({

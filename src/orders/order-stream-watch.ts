@@ -19,9 +19,10 @@
  * its end, never dropped); a market with a stale or missing book is never judged; nothing runs after stop().
  */
 import type { Logger } from 'pino';
-import type { Scheduler } from '../book/scheduler.js';
+import type { Scheduler } from '../core/clock.js';
 import { bookShortfalls, type BookLevels, type OwnRestingOrder, type Shortfall } from './book-check.js';
 import { getOrInsert } from '../core/maps.js';
+import { errorText } from '../core/errors.js';
 
 export interface OrderStreamWatchOptions {
   readonly scheduler: Scheduler;
@@ -152,7 +153,7 @@ export class OrderStreamWatch {
     if (gap !== null) this.options.log.warn({ market: slug, reason: gap.reason }, 'order events lost or unreadable; resyncing the market at once');
     this.options
       .resync(slug)
-      .catch((error: unknown) => this.options.log.warn({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'resync after missing order events failed'))
+      .catch((error: unknown) => this.options.log.warn({ market: slug, err: errorText(error) }, 'resync after missing order events failed'))
       .finally(() => {
         watch.resyncing = false;
         if (!this.stopped && watch.gapPending !== null && watch.cancelGapTimer === null) this.owedGap(slug, watch);

@@ -22,7 +22,7 @@
  * poller is configured; if that poll fails the gate resumes); every change is reported once to the observer and
  * to listeners; a failed poll keeps the last known mode.
  */
-import type { CancelTimer, Scheduler } from '../book/scheduler.js';
+import type { CancelTimer, Scheduler } from '../core/clock.js';
 import type { OrderType } from '../core/units.js';
 import type { Plan, PlannedPlace } from './reconcile.js';
 import type { MaintenanceStatus, TradingMode, TradingModeError } from './venue-port.js';

@@ -12,7 +12,7 @@
  *   the switch (a loss that cannot be measured is not allowed to run on);
  * - `onTrip` / `onResume` fire once per change.
  */
-import type { CancelTimer, Scheduler } from '../book/scheduler.js';
+import type { CancelTimer, Scheduler } from '../core/clock.js';
 
 export const DAY_MS = 86_400_000;
 

@@ -10,7 +10,7 @@
  * market could go stale (markFresh never re-arms it: it only pushes deadlines later, and the timer re-evaluates
  * when it fires); `onHalt` / `onResume` fire once per change of a market.
  */
-import type { CancelTimer, Scheduler } from '../book/scheduler.js';
+import type { CancelTimer, Scheduler } from '../core/clock.js';
 
 export type StaleReason = 'stale-book' | 'socket-down';
 

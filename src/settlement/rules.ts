@@ -13,6 +13,7 @@ import { ExchangeHttpError, RequestInputError, ValidationError } from '../exchan
 import type { Market } from '../exchange/wire.js';
 import { resolutionPayout } from '../ledger/position-math.js';
 import type { ResolutionInput } from '../ledger/types.js';
+import { errorText } from '../core/errors.js';
 
 export interface PayoutRule {
   readonly payoutYes: number;
@@ -92,7 +93,7 @@ export type RedeemFailure =
 
 /** How a failed `POST /portfolio/redeem` (or a read before it) is handled. */
 export function classifyRedeemFailure(error: unknown): RedeemFailure {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorText(error);
   if (error instanceof RequestInputError || error instanceof ValidationError) return { action: 'give-up', reason };
   if (error instanceof ExchangeHttpError) {
     if (error.status === 403) return { action: 'refused', reason };

@@ -17,12 +17,13 @@
  * answer finds the tokens gone and records the payout instead of redeeming twice; nothing runs after `stop()`.
  */
 import type { Logger } from 'pino';
-import type { Scheduler } from '../book/scheduler.js';
+import type { Scheduler } from '../core/clock.js';
 import type { Market } from '../exchange/wire.js';
 import type { LedgerStore } from '../ledger/index.js';
 import type { ResolutionInput } from '../ledger/types.js';
 import type { RedemptionResult } from '../metrics/metrics.js';
 import { beforeRedeem, classifyRedeemFailure, payoutFromAnswer, resolutionOfMarket, retryDelayMs } from './rules.js';
+import { errorText } from '../core/errors.js';
 
 /** The venue reads and the one write the settler needs (ExchangeApi has them). */
 export interface SettlementApi {
@@ -244,7 +245,7 @@ export class Settler {
     try {
       this.options.ledger.recordResolution(slug, input, atMs);
     } catch (error) {
-      this.options.log.error({ market: slug, err: error instanceof Error ? error.message : String(error) }, 'could not record the resolution in the ledger');
+      this.options.log.error({ market: slug, err: errorText(error) }, 'could not record the resolution in the ledger');
     }
   }
 

@@ -14,6 +14,7 @@ import { loadAccountsFile, loadMarketsFile, readStructuredFile } from './server/
 import { DEFAULT_MARKET_COUNT, DEFAULT_SEED, DEFAULT_SETTLEMENT_DELAY_MS, startSimulator, type RunningSimulator } from './index.js';
 import { SPEC_RATE_LIMITS } from './server/rate-limiter.js';
 import type { AccountConfig } from './server/accounts-config.js';
+import { errorText } from '../core/errors.js';
 
 export interface SimCommandIo {
   readonly stdout: (line: string) => void;
@@ -168,7 +169,7 @@ export async function runSimCommand(argv: readonly string[], io: SimCommandIo = 
       ...(options.demoUsdc === undefined ? {} : { demo: { usdc: options.demoUsdc } }),
     });
   } catch (error) {
-    io.stderr(`sim: ${error instanceof Error ? error.message : String(error)}`);
+    io.stderr(`sim: ${errorText(error)}`);
     return 2;
   }
 
@@ -197,7 +198,7 @@ export async function runSimCommand(argv: readonly string[], io: SimCommandIo = 
     await sim.close();
     return 0;
   } catch (error) {
-    io.stderr(`sim: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+    io.stderr(`sim: shutdown failed: ${errorText(error)}`);
     return 1;
   }
 }
@@ -207,7 +208,7 @@ if (invokedDirectly) {
   runSimCommand(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`sim: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`sim: ${errorText(error)}\n`);
       process.exit(1);
     },
   );

@@ -8,7 +8,8 @@
  * markets and demo credentials; `close()` stops the server, the feed and every engine timer.
  */
 import type { EngineObserver, MarketSpec, PriceBand, SimClock, SimEngine, SyntheticOptions } from './engine/index.js';
-import { createEngine, generateMarkets, realClock } from './engine/index.js';
+import { createEngine, generateMarkets } from './engine/index.js';
+import { systemScheduler } from '../core/clock.js';
 import { accountSpecOf, apiTokensOf, parseAccountConfig, type AccountConfigInput } from './server/accounts-config.js';
 import type { SimControl } from './server/control.js';
 import { demoAccount, DEMO_PROFILE_ID, type DemoAccount } from './server/demo-account.js';
@@ -106,7 +107,7 @@ function rateLimitOf(option: StartSimulatorOptions['rateLimit']): RateLimitOptio
 export async function startSimulator(options: StartSimulatorOptions = {}): Promise<RunningSimulator> {
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isSafeInteger(seed)) throw new SimulatorConfigError('seed', seed, 'must be an integer');
-  const clock = options.clock ?? realClock();
+  const clock = options.clock ?? systemScheduler;
   const markets = typeof options.markets === 'number' || options.markets === undefined
     ? generateMarkets(options.markets ?? DEFAULT_MARKET_COUNT, seed, clock.now())
     : [...options.markets];

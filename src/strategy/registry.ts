@@ -14,6 +14,7 @@ import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { StrategyModule } from './contract.js';
+import { errorText } from '../core/errors.js';
 
 export const BUILTIN_STRATEGY_NAMES = ['fixed-spread', 'avellaneda-stoikov', 'liquidity-rewards'] as const;
 export type BuiltinStrategyName = (typeof BUILTIN_STRATEGY_NAMES)[number];
@@ -107,7 +108,7 @@ async function importUserModule(nameOrPath: string, file: string): Promise<unkno
       namespace = await import(url);
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     throw new StrategyLoadError(nameOrPath, `cannot import ${file}: ${message}`, { cause: error });
   }
   if (typeof namespace !== 'object' || namespace === null || !('default' in namespace)) {
@@ -144,7 +145,7 @@ export function parseStrategyParams<P>(module: StrategyModule<P>, params: unknow
   try {
     result = module.paramsSchema.safeParse(input);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     return { ok: false, issues: [{ path: 'strategy.params', message: `the schema threw: ${message}`, value: input }] };
   }
   if (result.success) return { ok: true, value: result.data };

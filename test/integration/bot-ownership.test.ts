@@ -16,7 +16,7 @@
 import { describe, it, type TestContext } from 'vitest';
 import { pino } from 'pino';
 import { Bot } from '../../src/app/bot.js';
-import { systemScheduler, type CancelTimer, type Scheduler } from '../../src/book/scheduler.js';
+import { systemScheduler, type CancelTimer, type Scheduler } from '../../src/core/clock.js';
 import type { AppConfig } from '../../src/config/index.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { RunningSimulator } from '../../src/sim/index.js';

@@ -4,7 +4,7 @@
  * retries with freshly computed headers; once a handshake is accepted it reports `ok` again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemScheduler, type Scheduler } from '../../src/book/scheduler.js';
+import { systemScheduler, type Scheduler } from '../../src/core/clock.js';
 import { MarketFeed, type FeedAuthState } from '../../src/exchange/socket.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { waitFor } from '../unit/book/helpers/socket-server.js';

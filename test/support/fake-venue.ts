@@ -7,10 +7,10 @@
  * call `fill()` / `settle()` / `venueCancel()`, which produce the socket frames the real venue would send into an
  * outbox the test delivers in any order (or twice) through `takeEvents()`.
  *
- * Also: `advance()` / `until()`, which move a ManualScheduler while letting promises run in between, so
+ * Also: `advance()` / `until()`, which move a ManualClock while letting promises run in between, so
  * async code driven by timers can be tested without real sleeps.
  */
-import type { ManualScheduler } from '../../src/book/scheduler.js';
+import type { ManualClock } from '../../src/core/clock.js';
 import type { OrderEventInput } from '../../src/orders/order-events.js';
 import {
   CancelReplaceUnsupportedError,
@@ -492,7 +492,7 @@ export async function flushAsync(rounds = 3): Promise<void> {
 }
 
 /** Moves the scheduler forward by `ms` in steps, letting promises settle between steps. */
-export async function advance(scheduler: ManualScheduler, ms: number, stepMs = 10): Promise<void> {
+export async function advance(scheduler: ManualClock, ms: number, stepMs = 10): Promise<void> {
   const end = scheduler.now() + ms;
   await flushAsync();
   while (scheduler.now() < end) {
@@ -502,7 +502,7 @@ export async function advance(scheduler: ManualScheduler, ms: number, stepMs = 1
 }
 
 /** Advances the scheduler until `condition()` holds, failing after `maxMs` of scheduler time. */
-export async function until(scheduler: ManualScheduler, condition: () => boolean, maxMs = 60_000, stepMs = 10): Promise<void> {
+export async function until(scheduler: ManualClock, condition: () => boolean, maxMs = 60_000, stepMs = 10): Promise<void> {
   const end = scheduler.now() + maxMs;
   await flushAsync();
   while (!condition()) {
@@ -513,7 +513,7 @@ export async function until(scheduler: ManualScheduler, condition: () => boolean
 }
 
 /** Resolves a promise while advancing the scheduler (for calls that wait on timers). */
-export async function settle<T>(scheduler: ManualScheduler, promise: Promise<T>, maxMs = 60_000, stepMs = 10): Promise<T> {
+export async function settle<T>(scheduler: ManualClock, promise: Promise<T>, maxMs = 60_000, stepMs = 10): Promise<T> {
   const box: { result: { ok: true; value: T } | { ok: false; error: unknown } | null } = { result: null };
   promise.then(
     (value) => {

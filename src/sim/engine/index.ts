@@ -6,6 +6,6 @@
 export type * from './types.js';
 export { createEngine } from './engine.js';
 export { generateMarkets } from './market-gen.js';
-export { ManualClock, realClock } from './clock.js';
+export { ManualClock } from '../../core/clock.js';
 export { EngineConfigError } from './errors.js';
 export { syntheticOptionsSchema } from './synthetic-config.js';

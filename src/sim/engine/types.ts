@@ -16,11 +16,9 @@ export type { Level } from '../../strategy/contract.js';
 
 // ───────────────────────────── clock ─────────────────────────────
 
-/** Injected time source. `schedule` runs `fn` once after `delayMs` and returns a cancel function. */
-export interface SimClock {
-  now(): number;
-  schedule(delayMs: number, fn: () => void): () => void;
-}
+/** The injected time source is the project's clock seam (src/core/clock.ts). */
+import type { Scheduler } from '../../core/clock.js';
+export type SimClock = Scheduler;
 
 // ───────────────────────────── configuration ─────────────────────────────
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BookStore, type BookStoreObserver, type FetchOutcome, type FetchPurpose } from '../../../src/book/book-store.js';
 import type { BookRejectedError } from '../../../src/book/errors.js';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import type { SnapshotSource } from '../../../src/book/snapshot.js';
 import type { WatchdogConfig } from '../../../src/book/watchdog.js';
 import { snap } from './helpers/books.js';
@@ -49,7 +49,7 @@ class Recorder implements BookStoreObserver {
 }
 
 function setup(options: { connected?: boolean; markets?: string[] } = {}) {
-  const scheduler = new ManualScheduler(1_000_000);
+  const scheduler = new ManualClock(1_000_000);
   const feed = new FakeFeed(scheduler);
   const rest = new ScriptedRest();
   const observer = new Recorder();
@@ -411,7 +411,7 @@ describe('BookStore: staleness watchdog', () => {
 
 describe('BookStore without a feed', () => {
   it('syncs over REST and keeps quiet markets confirmed by probes', async () => {
-    const scheduler = new ManualScheduler(0);
+    const scheduler = new ManualClock(0);
     const rest = new ScriptedRest();
     const store = new BookStore({ fetchSnapshot: rest.fetchSnapshot, scheduler, watchdog: WATCHDOG });
     store.setMarkets(['m']);
@@ -427,7 +427,7 @@ describe('BookStore without a feed', () => {
   });
 
   it('treats a fetchSnapshot that throws synchronously as a failed fetch', async () => {
-    const scheduler = new ManualScheduler(0);
+    const scheduler = new ManualClock(0);
     const outcomes: FetchOutcome[] = [];
     const store = new BookStore({
       fetchSnapshot: () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BookStore } from '../../../src/book/book-store.js';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import type { SnapshotSource } from '../../../src/book/snapshot.js';
 import { snap } from './helpers/books.js';
 import { FakeFeed, ScriptedRest, settle } from './helpers/fakes.js';
@@ -15,7 +15,7 @@ const BOOK_A = { ...snap([[500, 10]], [[510, 10]]), tokenId: YES };
 const BOOK_B = snap([[400, 10]], [[420, 10]]);
 
 function setup() {
-  const scheduler = new ManualScheduler(1_000_000);
+  const scheduler = new ManualClock(1_000_000);
   const feed = new FakeFeed(scheduler);
   const rest = new ScriptedRest();
   const mismatches: Array<[string, SnapshotSource, string, string]> = [];

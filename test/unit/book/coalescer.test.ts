@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ChangeCoalescer } from '../../../src/book/coalescer.js';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 
 describe('ChangeCoalescer', () => {
   it('turns a burst into one notification per market', () => {
-    const scheduler = new ManualScheduler(1_000);
+    const scheduler = new ManualClock(1_000);
     const delivered: string[] = [];
     const coalescer = new ChangeCoalescer(scheduler, 0, (k) => delivered.push(k));
     for (let i = 0; i < 50; i++) coalescer.mark('a');
@@ -15,7 +15,7 @@ describe('ChangeCoalescer', () => {
   });
 
   it('holds a market to one notification per minimum interval', () => {
-    const scheduler = new ManualScheduler(0);
+    const scheduler = new ManualClock(0);
     const delivered: Array<[string, number]> = [];
     const coalescer = new ChangeCoalescer(scheduler, 100, (k) => delivered.push([k, scheduler.now()]));
     coalescer.mark('a');
@@ -30,7 +30,7 @@ describe('ChangeCoalescer', () => {
   });
 
   it('drops pending notifications on cancel', () => {
-    const scheduler = new ManualScheduler(0);
+    const scheduler = new ManualClock(0);
     const delivered: string[] = [];
     const coalescer = new ChangeCoalescer(scheduler, 0, (k) => delivered.push(k));
     coalescer.mark('a');

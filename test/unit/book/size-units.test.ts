@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { BookStore } from '../../../src/book/book-store.js';
 import { ListenerSet, type Unsubscribe } from '../../../src/book/listeners.js';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { amountUnitFromSize, bookUnitFromEvidence, SocketUnits, type BookCandidates, type UnitSettlement } from '../../../src/book/size-units.js';
 import type { BookSnapshot } from '../../../src/book/snapshot.js';
 import { snap } from './helpers/books.js';
@@ -86,7 +86,7 @@ class UnitFeed extends FakeFeed {
 }
 
 function setup() {
-  const scheduler = new ManualScheduler(1_000_000);
+  const scheduler = new ManualClock(1_000_000);
   const feed = new UnitFeed(scheduler);
   const rest = new ScriptedRest();
   const units = new SocketUnits();

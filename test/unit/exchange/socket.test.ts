@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FeedConnectionState } from '../../../src/book/feed-port.js';
-import { systemScheduler, type Scheduler } from '../../../src/book/scheduler.js';
+import { systemScheduler, type Scheduler } from '../../../src/core/clock.js';
 import type { BookSnapshot } from '../../../src/book/snapshot.js';
 import { isoTimestamp } from '../../../src/exchange/auth.js';
 import {

@@ -5,7 +5,7 @@
  * unknown mode strings are read as cancel_only.
  */
 import { describe, expect, it } from 'vitest';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { ClientOrderIdFactory } from '../../../src/orders/client-order-id.js';
 import { OrderExecutor } from '../../../src/orders/executor.js';
 import { TradingModeGate } from '../../../src/orders/trading-mode.js';
@@ -21,7 +21,7 @@ const POLL_MS = 5_000;
 const bid = (slot: string, priceTicks: number): QuoteIntent => ({ slot, token: 'YES', side: 'BUY', priceTicks, sizeRaw: 10_000_000, postOnly: true });
 
 async function quoting() {
-  const scheduler = new ManualScheduler(T0);
+  const scheduler = new ManualClock(T0);
   const venue = new FakeVenue(() => scheduler.now());
   const gate = new TradingModeGate({ scheduler, pollIntervalMs: POLL_MS, fetchStatus: () => venue.maintenanceStatus() });
   const executor = new OrderExecutor({

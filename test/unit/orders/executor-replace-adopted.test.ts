@@ -1,6 +1,6 @@
 /** Adopted orders (after a restart) are replaced by cancel-replace like any other: the old ones end canceled. */
 import { expect, it } from 'vitest';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { ClientOrderIdFactory, formatClientOrderId, marketKey } from '../../../src/orders/client-order-id.js';
 import { OrderExecutor } from '../../../src/orders/executor.js';
 import { TradingModeGate } from '../../../src/orders/trading-mode.js';
@@ -9,7 +9,7 @@ import { FakeReplaceVenue, settle } from '../../support/fake-venue.js';
 const SLUG = 'will-it-rain';
 
 it('replaces adopted orders by cancel-replace; the adopted ones end canceled, only the new ones open', async () => {
-  const scheduler = new ManualScheduler(1_700_000_000_000);
+  const scheduler = new ManualClock(1_700_000_000_000);
   const venue = new FakeReplaceVenue(() => scheduler.now());
   const own = (slot: string, sequence: number): string => formatClientOrderId({ botTag: 'mm1', marketKey: marketKey(SLUG), slot, sequence });
   for (const [i, slot] of ['bid-0', 'bid-1'].entries()) {

@@ -5,7 +5,7 @@
  * cancels and placements (once, logged).
  */
 import { describe, expect, it } from 'vitest';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { ClientOrderIdFactory, parseClientOrderId } from '../../../src/orders/client-order-id.js';
 import { OrderExecutor, type ExecutorOptions } from '../../../src/orders/executor.js';
 import { TradingModeGate } from '../../../src/orders/trading-mode.js';
@@ -18,7 +18,7 @@ const bid = (slot: string, priceTicks: number): QuoteIntent => ({ slot, token: '
 const ladder = (base: number, levels = 4): QuoteIntent[] => Array.from({ length: levels }, (_, i) => bid(`bid-${i}`, base - i * 10));
 
 async function quoting(options: Partial<ExecutorOptions> = {}, levels = 4) {
-  const scheduler = new ManualScheduler(T0);
+  const scheduler = new ManualClock(T0);
   const venue = new FakeReplaceVenue(() => scheduler.now());
   const gate = new TradingModeGate({ scheduler, pollIntervalMs: 30_000, fetchStatus: () => venue.maintenanceStatus() });
   const warnings: string[] = [];

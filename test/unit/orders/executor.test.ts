@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { ClientOrderIdFactory, formatClientOrderId, marketKey, parseClientOrderId } from '../../../src/orders/client-order-id.js';
 import { OrderExecutor, type ExecutorOptions, type FillEvent, type PlanOutcome, type PlanReport } from '../../../src/orders/executor.js';
 import type { TrackedOrder } from '../../../src/orders/order-record.js';
@@ -16,7 +16,7 @@ const bid = (slot: string, priceTicks: number, sizeRaw = 10_000_000): QuoteInten
 const ask = (slot: string, priceTicks: number, sizeRaw = 10_000_000): QuoteIntent => ({ slot, token: 'YES', side: 'SELL', priceTicks, sizeRaw, postOnly: true });
 
 function setup(options: Partial<ExecutorOptions> = {}) {
-  const scheduler = new ManualScheduler(T0);
+  const scheduler = new ManualClock(T0);
   const venue = new FakeVenue(() => scheduler.now());
   const gate = new TradingModeGate({ scheduler, pollIntervalMs: 30_000, fetchStatus: () => venue.maintenanceStatus() });
   const ids = new ClientOrderIdFactory('mm1', () => scheduler.now());

@@ -4,11 +4,11 @@
  */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { OrderStreamWatch } from '../../../src/orders/order-stream-watch.js';
 
 function setup() {
-  const scheduler = new ManualScheduler(1_000_000);
+  const scheduler = new ManualClock(1_000_000);
   const resyncs: string[] = [];
   const finish: Array<() => void> = [];
   const watch = new OrderStreamWatch({

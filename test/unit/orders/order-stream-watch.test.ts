@@ -4,7 +4,7 @@
  */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { bookShortfalls, yesLevelOf, type BookLevels, type OwnRestingOrder } from '../../../src/orders/book-check.js';
 import { OrderStreamWatch } from '../../../src/orders/order-stream-watch.js';
 
@@ -64,7 +64,7 @@ describe('bookShortfalls', () => {
 });
 
 function rig(options: { cooldownMs?: number } = {}) {
-  const clock = new ManualScheduler(T0);
+  const clock = new ManualClock(T0);
   const state = { orders: [bid(480, 5_000_000)], book: book([[480, 5_000_000]]) as BookLevels | null, resyncs: [] as string[], gaps: 0 };
   const watch = new OrderStreamWatch({
     scheduler: clock,

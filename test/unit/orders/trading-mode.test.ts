@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { gatePlan, modeAllows, TradingModeGate, type ModeChange } from '../../../src/orders/trading-mode.js';
 import type { Plan } from '../../../src/orders/reconcile.js';
 import { toTradingMode, TradingModeError, type MaintenanceStatus } from '../../../src/orders/venue-port.js';
@@ -59,7 +59,7 @@ describe('trading mode rules', () => {
 
 describe('TradingModeGate', () => {
   it('applies a 425 body at once and resumes by itself at resumeAt (no poller)', () => {
-    const scheduler = new ManualScheduler(1_000_000);
+    const scheduler = new ManualClock(1_000_000);
     const changes: ModeChange[] = [];
     const gate = new TradingModeGate({ scheduler, pollIntervalMs: 30_000, observer: { onModeChange: (c) => changes.push(c) } });
     gate.fromError(new TradingModeError('placeOrder', 'disabled', 1_060_000));
@@ -77,7 +77,7 @@ describe('TradingModeGate', () => {
   });
 
   it('confirms the resume with a poll when it can, and stays restricted if the venue says so', async () => {
-    const scheduler = new ManualScheduler(0);
+    const scheduler = new ManualClock(0);
     let status: MaintenanceStatus = { mode: 'cancel_only', resumeAtMs: 10_000 };
     const gate = new TradingModeGate({ scheduler, pollIntervalMs: 60_000, fetchStatus: async () => status });
     await gate.refresh();
@@ -92,7 +92,7 @@ describe('TradingModeGate', () => {
   });
 
   it('polls on its interval, keeps the last mode when a poll fails, and notifies listeners once per change', async () => {
-    const scheduler = new ManualScheduler(0);
+    const scheduler = new ManualClock(0);
     const answers: (MaintenanceStatus | Error)[] = [{ mode: 'post_only', resumeAtMs: null }, new Error('down'), { mode: 'post_only', resumeAtMs: null }, { mode: 'normal', resumeAtMs: null }];
     let polls = 0;
     const errors: unknown[] = [];
@@ -128,7 +128,7 @@ describe('TradingModeGate', () => {
   });
 
   it('a refused cancel is held until resumeAt, and the release is announced once', async () => {
-    const scheduler = new ManualScheduler(0);
+    const scheduler = new ManualClock(0);
     const gate = new TradingModeGate({ scheduler, pollIntervalMs: 30_000 });
     let releases = 0;
     gate.onRelease(() => (releases += 1));
@@ -147,7 +147,7 @@ describe('TradingModeGate', () => {
   });
 
   it('an unexplained 425 refreshes the status at once and holds the action one poll interval, not longer', async () => {
-    const scheduler = new ManualScheduler(0);
+    const scheduler = new ManualClock(0);
     let polls = 0;
     const holds: string[] = [];
     const gate = new TradingModeGate({
@@ -176,7 +176,7 @@ describe('TradingModeGate', () => {
   });
 
   it('an unexplained 425 whose refresh shows a new mode releases at once under that mode', async () => {
-    const scheduler = new ManualScheduler(0);
+    const scheduler = new ManualClock(0);
     const gate = new TradingModeGate({ scheduler, pollIntervalMs: 5_000, fetchStatus: async () => ({ mode: 'cancel_only', resumeAtMs: null }) });
     await gate.fromUnexplainedBlock('cancel');
     expect(gate.mode).toBe('cancel_only');
@@ -185,7 +185,7 @@ describe('TradingModeGate', () => {
   });
 
   it('a placement refused by post_only teaches the mode without holding post-only placements', () => {
-    const gate = new TradingModeGate({ scheduler: new ManualScheduler(0), pollIntervalMs: 5_000 });
+    const gate = new TradingModeGate({ scheduler: new ManualClock(0), pollIntervalMs: 5_000 });
     gate.fromError(new TradingModeError('placeOrder', 'post_only', null), 'place', { postOnly: false, orderType: 'GTC' });
     expect(gate.mode).toBe('post_only');
     expect(gate.allowsPlacement({ postOnly: true, orderType: 'GTC' })).toBe(true);
@@ -195,7 +195,7 @@ describe('TradingModeGate', () => {
   });
 
   it('an unknown mode string is read as cancel_only and reported, first sighting flagged once', () => {
-    const scheduler = new ManualScheduler(0);
+    const scheduler = new ManualClock(0);
     const seen: string[] = [];
     const gate = new TradingModeGate({ scheduler, pollIntervalMs: 5_000, observer: { onUnknownMode: (raw, first) => seen.push(`${raw}:${first}`) } });
     gate.update({ mode: 'cancel_only', resumeAtMs: null, unknownModes: ['read_only'] }, 'poll');
@@ -207,7 +207,7 @@ describe('TradingModeGate', () => {
   });
 
   it('rejects a non-positive poll interval', () => {
-    expect(() => new TradingModeGate({ scheduler: new ManualScheduler(0), pollIntervalMs: 0 })).toThrow(/pollIntervalMs/);
+    expect(() => new TradingModeGate({ scheduler: new ManualClock(0), pollIntervalMs: 0 })).toThrow(/pollIntervalMs/);
   });
 });
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { DAY_MS, KillSwitch, utcDayStart, type KillSwitchResume, type KillSwitchTrip } from '../../../src/risk/kill-switch.js';
 
 const DAY0 = Date.UTC(2026, 2, 23);
 
 function setup(pnl: { value: number | Error }) {
-  const scheduler = new ManualScheduler(DAY0 + 10 * 3_600_000);
+  const scheduler = new ManualClock(DAY0 + 10 * 3_600_000);
   const trips: KillSwitchTrip[] = [];
   const resumes: KillSwitchResume[] = [];
   const dayStarts: number[] = [];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { StaleGuard } from '../../../src/risk/stale-guard.js';
 
 function setup() {
-  const scheduler = new ManualScheduler(0);
+  const scheduler = new ManualClock(0);
   const events: string[] = [];
   const guard = new StaleGuard({
     scheduler,
@@ -75,6 +75,6 @@ describe('StaleGuard', () => {
   });
 
   it('rejects bad graces', () => {
-    expect(() => new StaleGuard({ scheduler: new ManualScheduler(0), staleGraceMs: 0, socketDownGraceMs: 1 })).toThrow(/staleGraceMs/);
+    expect(() => new StaleGuard({ scheduler: new ManualClock(0), staleGraceMs: 0, socketDownGraceMs: 1 })).toThrow(/staleGraceMs/);
   });
 });

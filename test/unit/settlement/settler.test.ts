@@ -4,7 +4,7 @@
  */
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { FrameworkError, ValidationError } from '../../../src/exchange/errors.js';
 import type { LedgerStore } from '../../../src/ledger/index.js';
 import type { RedemptionResult } from '../../../src/metrics/metrics.js';
@@ -58,7 +58,7 @@ class FakeVenue implements SettlementApi {
 interface Rig {
   readonly venue: FakeVenue;
   readonly ledger: LedgerStore;
-  readonly clock: ManualScheduler;
+  readonly clock: ManualClock;
   readonly results: [string, RedemptionResult, number | undefined][];
   readonly pending: number[];
   settler(options?: { redeem?: 'auto' | 'off'; dryRun?: boolean; conditionIds?: Map<string, string | null> }): Settler;
@@ -72,7 +72,7 @@ afterEach(() => {
 });
 
 function rig(): Rig {
-  const clock = new ManualScheduler(T0);
+  const clock = new ManualClock(T0);
   const ledger = memoryLedger({ now: () => clock.now() });
   open.push(ledger);
   const venue = new FakeVenue();

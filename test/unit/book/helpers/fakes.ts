@@ -1,7 +1,7 @@
 /** Test doubles for the book store: a scriptable feed and a REST snapshot source with deferred answers. */
 import type { FeedConnectionState, FeedPort, FeedStatus } from '../../../../src/book/feed-port.js';
 import { ListenerSet, type Unsubscribe } from '../../../../src/book/listeners.js';
-import type { Scheduler } from '../../../../src/book/scheduler.js';
+import type { Scheduler } from '../../../../src/core/clock.js';
 import type { BookSnapshot } from '../../../../src/book/snapshot.js';
 
 export class FakeFeed implements FeedPort {

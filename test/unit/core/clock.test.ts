@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ListenerSet } from '../../../src/book/listeners.js';
-import { ManualScheduler, systemScheduler } from '../../../src/book/scheduler.js';
+import { ManualClock, systemScheduler } from '../../../src/core/clock.js';
 
-describe('ManualScheduler', () => {
+describe('ManualClock', () => {
   it('runs timers in due order as the clock advances, never early', () => {
-    const s = new ManualScheduler(100);
+    const s = new ManualClock(100);
     const ran: Array<[string, number]> = [];
     s.schedule(50, () => ran.push(['b', s.now()]));
     s.schedule(10, () => ran.push(['a', s.now()]));
@@ -22,7 +22,7 @@ describe('ManualScheduler', () => {
   });
 
   it('runs timers scheduled by timers when they fall due, and honours cancellation', () => {
-    const s = new ManualScheduler(0);
+    const s = new ManualClock(0);
     const ran: number[] = [];
     s.schedule(10, () => {
       ran.push(s.now());
@@ -52,7 +52,7 @@ describe('systemScheduler', () => {
     // immediate would wait for the unrelated timer. The module has no imports, so it is transpiled as is.
     const dir = mkdtempSync(join(tmpdir(), 'om-scheduler-'));
     try {
-      const source = readFileSync(new URL('../../../src/book/scheduler.ts', import.meta.url), 'utf8');
+      const source = readFileSync(new URL('../../../src/core/clock.ts', import.meta.url), 'utf8');
       const compiled = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
       writeFileSync(join(dir, 'scheduler.mjs'), compiled.outputText);
       // Scheduled from a timer callback; the unrelated timer is 5 s away. A ref'd immediate runs at once; an unref'd
