@@ -28,6 +28,7 @@
  * Owns: nothing but the schedule; the comparison and repair rules are the ledger's (src/ledger/reconcile.ts).
  */
 import type { Logger } from 'pino';
+import { errorText } from '../core/errors.js';
 import type { ExchangeApi, OrderLookup } from '../exchange/api.js';
 import type { OrderStatusResult } from '../exchange/wire.js';
 import {
@@ -148,6 +149,27 @@ export class LedgerSync {
     this.previous = new Set();
     return result.actions.length;
   }
+
+  /**
+   * One periodic check (the composition root's timer), unless the previous one still runs or the bot is stopping; its
+   * outcome logged. A check that shutdown cut short (its reads aborted, the ledger closed to it) is not a failure.
+   */
+  periodicCheck(stopping: () => boolean): void {
+    if (this.checking || stopping()) return;
+    this.checking = true;
+    this.check()
+      .then((result) => this.options.log.debug(result, 'ledger check done'))
+      .catch((error: unknown) => {
+        const err = errorText(error);
+        if (stopping()) this.options.log.debug({ err }, 'ledger check cut short by shutdown');
+        else this.options.log.warn({ err }, 'ledger check failed');
+      })
+      .finally(() => {
+        this.checking = false;
+      });
+  }
+
+  private checking = false;
 
   /**
    * Periodic check: settle stale provisional fills (confirm at once, fail on the second sighting), then report every

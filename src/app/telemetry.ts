@@ -2,7 +2,8 @@
  * Telemetry wiring: every component's observer hooks → the Prometheus metrics (src/metrics) and the log.
  *
  * Owns: the translation of component observations into metric calls, in one place, so components stay free of
- * prom-client. Invariant: a hook never throws into the component (metrics calls are cheap and total).
+ * prom-client; and the request tally (requests sent, 429 answers) that the run summary reads (`tally()`), counted
+ * here and nowhere else. Invariant: a hook never throws into the component (metrics calls are cheap and total).
  */
 import type { Logger } from 'pino';
 import type { Metrics, RetryReason as MetricRetryReason } from '../metrics/index.js';
@@ -13,6 +14,7 @@ import type { ExecutorObserver } from '../orders/executor.js';
 import type { TradingModeObserver } from '../orders/trading-mode.js';
 import type { LedgerObserver } from '../ledger/index.js';
 import type { RunnerObserver } from '../strategy/runner.js';
+import type { TrackedOrder } from '../orders/order-record.js';
 import { errorText } from '../core/errors.js';
 
 export interface Telemetry {
@@ -23,11 +25,15 @@ export interface Telemetry {
   readonly mode: TradingModeObserver;
   readonly ledger: LedgerObserver;
   readonly runner: RunnerObserver;
+  /** An order's change (the executor's onOrderChange): placed orders counted, the market's open-orders gauge. */
+  orderChanged(order: TrackedOrder, previous: TrackedOrder | null, openInMarket: () => number): void;
+  /** Requests answered and 429 answers so far (a copy). */
+  tally(): RequestTally;
 }
 
-export interface TelemetryCounters {
-  requests: number;
-  rateLimited: number;
+export interface RequestTally {
+  readonly requests: number;
+  readonly rateLimited: number;
 }
 
 const RETRY_REASONS: Readonly<Record<string, MetricRetryReason>> = {
@@ -36,7 +42,8 @@ const RETRY_REASONS: Readonly<Record<string, MetricRetryReason>> = {
   'server-error': 'server_error',
 };
 
-export function wireTelemetry(metrics: Metrics, log: Logger, counters: TelemetryCounters): Telemetry {
+export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
+  const counters = { requests: 0, rateLimited: 0 };
   const warnedStrategy = new Set<string>();
   /** Markets whose book was installed by a REST sync at least once, and those whose last snapshot was rejected. */
   const synced = new Set<string>();
@@ -44,6 +51,13 @@ export function wireTelemetry(metrics: Metrics, log: Logger, counters: Telemetry
   let connectsSeen = 0;
   let sharedFallback = false;
   return {
+    tally: () => ({ ...counters }),
+    orderChanged: (order, previous, openInMarket) => {
+      if (previous === null || previous.state === order.state) return;
+      const accepted = order.state === 'live' || order.state === 'partially-filled' || order.state === 'filled';
+      if (accepted && (previous.state === 'pending-new' || previous.state === 'unknown')) metrics.orderPlaced(order.marketSlug, order.side);
+      metrics.openOrders(order.marketSlug, openInMarket());
+    },
     http: {
       onRequestEnd: (endpoint, status, ms) => {
         counters.requests += 1;

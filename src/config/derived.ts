@@ -1,8 +1,9 @@
 /**
  * Values derived from a validated config that several modules need: the per-market risk limits after
- * overrides, and the price band a market may be quoted in. Pure functions of the config.
+ * overrides, the price band a market may be quoted in, and the transport's retry policy. Pure functions of the config.
  */
-import type { AppConfig, MarketRiskLimits, PriceBand, RiskConfig } from './types.js';
+import type { RetryPolicy } from '../exchange/http.js';
+import type { AppConfig, MarketRiskLimits, PriceBand, RetryConfig, RiskConfig } from './types.js';
 
 /** The limits that apply to one market: `risk.*` with `risk.perMarket[slug]` laid over them. */
 export function riskLimitsFor(risk: RiskConfig, slug: string): MarketRiskLimits {
@@ -12,7 +13,7 @@ export function riskLimitsFor(risk: RiskConfig, slug: string): MarketRiskLimits 
     maxNetPositionRaw: override?.maxNetPositionRaw ?? risk.maxNetPositionRaw,
     maxOpenOrders: override?.maxOpenOrders ?? risk.maxOpenOrders,
     priceBand: override?.priceBand ?? risk.priceBand,
-    stopBeforeExpirySec: override?.stopBeforeExpirySec ?? risk.stopBeforeExpirySec,
+    stopBeforeExpiryMs: override?.stopBeforeExpiryMs ?? risk.stopBeforeExpiryMs,
   };
 }
 
@@ -24,4 +25,21 @@ export function effectivePriceBand(config: AppConfig, slug: string): PriceBand {
   const venue = config.venue.priceBand;
   const own = riskLimitsFor(config.risk, slug).priceBand;
   return { minTicks: Math.max(venue.minTicks, own.minTicks), maxTicks: Math.min(venue.maxTicks, own.maxTicks) };
+}
+
+/**
+ * `rateLimits.retry` → the transport's retry policy (src/exchange/http.ts): one retry count and one backoff for 429
+ * and 5xx alike. Fields the config does not set (the receive-window retries) keep the transport's own defaults,
+ * which are defined there and nowhere else.
+ */
+export function transportRetryPolicy(retry: RetryConfig): Partial<RetryPolicy> {
+  return {
+    maxRateLimitRetries: retry.maxRetries,
+    maxServerErrorRetries: retry.maxRetries,
+    rateLimitBaseMs: retry.initialBackoffMs,
+    serverErrorBaseMs: retry.initialBackoffMs,
+    rateLimitMaxMs: retry.maxBackoffMs,
+    serverErrorMaxMs: retry.maxBackoffMs,
+    maxRetryAfterMs: retry.maxRetryAfterMs,
+  };
 }

@@ -4,7 +4,7 @@
  */
 export type * from './types.js';
 export { ConfigError, formatIssue, formatIssues, looksLikePrivateKey, type ConfigIssue, type ConfigIssueKind } from './issues.js';
-export { DEFAULT_CREDENTIAL_ENV, VENUE_MAX_CONCURRENT, VENUE_MIN_TIME_MS, isStrategyPath } from './schema.js';
+export { DEFAULT_CREDENTIAL_ENV, REQUOTE_INTERVAL_MS, VENUE_MAX_CONCURRENT, VENUE_MIN_TIME_MS, isStrategyPath } from './schema.js';
 export { loadConfigFile, parseConfig, parseConfigText, deepFreeze, type ParseOptions } from './load.js';
 export {
   SecretValue,
@@ -16,6 +16,6 @@ export {
   type Environment,
   type ResolvedCredentials,
 } from './secrets.js';
-export { effectivePriceBand, riskLimitsFor } from './derived.js';
+export { effectivePriceBand, riskLimitsFor, transportRetryPolicy } from './derived.js';
 export { resolvedConfigView } from './view.js';
 export { StrategyRegistryUnavailableError, validateStrategy, type StrategyCheckResult, type StrategyRegistry } from './strategy-check.js';

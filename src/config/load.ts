@@ -20,6 +20,7 @@ import {
   type ConfigIssueKind,
 } from './issues.js';
 import { appConfigSchema, isSecretLiteralParams } from './schema.js';
+import { errorText } from '../core/errors.js';
 import type { AppConfig } from './types.js';
 
 export interface ParseOptions {
@@ -67,7 +68,7 @@ export function parseConfigText(text: string, options: ParseOptions): AppConfig 
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
     throw new ConfigError(options.source, [
-      { kind: 'yaml', path: '', message: `invalid YAML: ${error instanceof Error ? firstLine(error.message) : String(error)}`, value: '(document)' },
+      { kind: 'yaml', path: '', message: `invalid YAML: ${firstLine(errorText(error))}`, value: '(document)' },
     ]);
   }
   return validate(data, options, secretIssues);

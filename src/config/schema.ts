@@ -6,7 +6,8 @@
  * errors); every default is safe for real money (post-only, loopback metrics, the venue's own rate limits);
  * prices, sizes and amounts are parsed as exact decimals (never through float arithmetic) into ticks and raw
  * integers; cross-field rules (bands that overlap, live needs markets, rate limits within the venue's) are
- * checked here so nothing downstream re-validates them.
+ * checked here so nothing downstream re-validates them. Durations are written in seconds (`…Sec` keys) and leave
+ * here in milliseconds (`…Ms` fields): no other module converts them.
  */
 import { z } from 'zod';
 import { priceToTicks, sharesToRaw, parseScaled, UnitError } from '../core/units.js';
@@ -34,6 +35,9 @@ export const DEFAULT_CREDENTIAL_ENV = {
 /** The venue's documented limits (exchange-api.md, Limits). */
 export const VENUE_MAX_CONCURRENT = 2;
 export const VENUE_MIN_TIME_MS = 300;
+
+/** How often the strategy runner requotes a market with no event (a named default: no YAML key sets it). */
+export const REQUOTE_INTERVAL_MS = 5_000;
 
 // ---------------------------------------------------------------------------------------------- units
 
@@ -74,6 +78,8 @@ const priceBand = (min: number, max: number) => band.prefault({ min, max });
 const seconds = (fallback: number, max = 86_400 * 30) => z.number().min(0).max(max).default(fallback);
 const positiveSeconds = (fallback: number, max = 86_400) => z.number().positive().max(max).default(fallback);
 const milliseconds = (fallback: number, min = 0, max = 3_600_000) => z.int().min(min).max(max).default(fallback);
+/** The one conversion of the file's `…Sec` durations into AppConfig's milliseconds (used only by the transforms here). */
+const ms = (sec: number): number => Math.round(sec * 1000);
 
 // ---------------------------------------------------------------------------------------------- venue
 
@@ -286,7 +292,13 @@ const orders = z.strictObject({
       input: o.cancelUnknownOrdersOnStart,
     });
   })
-  .transform(({ cancelUnknownOrdersOnStart: _removed, ...rest }): OrdersConfig => rest);
+  .transform(
+    ({ cancelUnknownOrdersOnStart: _removed, maxOrderAgeSec, filledOrderDelaySec, ...rest }): OrdersConfig => ({
+      ...rest,
+      maxOrderAgeMs: ms(maxOrderAgeSec),
+      filledOrderDelayMs: ms(filledOrderDelaySec),
+    }),
+  );
 
 // ---------------------------------------------------------------------------------------------- risk
 
@@ -311,7 +323,7 @@ const marketOverride = z
     ...(o.maxNetPosition === undefined ? {} : { maxNetPositionRaw: o.maxNetPosition }),
     ...(o.maxOpenOrders === undefined ? {} : { maxOpenOrders: o.maxOpenOrders }),
     ...(o.priceBand === undefined ? {} : { priceBand: o.priceBand }),
-    ...(o.stopBeforeExpirySec === undefined ? {} : { stopBeforeExpirySec: o.stopBeforeExpirySec }),
+    ...(o.stopBeforeExpirySec === undefined ? {} : { stopBeforeExpiryMs: ms(o.stopBeforeExpirySec) }),
   }));
 
 const risk = z.strictObject({
@@ -450,6 +462,7 @@ function crossFieldRules(c: RootInput, ctx: z.RefinementCtx): void {
   }
 }
 
+/** The file's shape → AppConfig: renamed to the unit-named fields, and every `…Sec` duration converted to ms here, once. */
 function toAppConfig(c: RootInput, databasePath: string): AppConfig {
   const v = c.venue;
   const venueConfig: VenueConfig =
@@ -468,6 +481,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
       : v;
   const defaultCredentials: CredentialsConfig = { ...DEFAULT_CREDENTIAL_ENV };
   const r = c.risk;
+  const { maxRetries, initialBackoffMs, maxBackoffMs, maxRetryAfterSec } = c.rateLimits.retry;
   return {
     version: 1,
     venue: venueConfig,
@@ -480,21 +494,21 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
       maxNetPositionRaw: r.maxNetPosition,
       maxOpenOrders: r.maxOpenOrders,
       priceBand: r.priceBand,
-      stopBeforeExpirySec: r.stopBeforeExpirySec,
+      stopBeforeExpiryMs: ms(r.stopBeforeExpirySec),
       maxNotionalRaw: r.maxNotional,
       dailyLossLimitRaw: r.dailyLossLimit,
-      staleGraceSec: r.staleGraceSec,
-      socketDownGraceSec: r.socketDownGraceSec,
+      staleGraceMs: ms(r.staleGraceSec),
+      socketDownGraceMs: ms(r.socketDownGraceSec),
       perMarket: r.perMarket,
     },
-    rateLimits: c.rateLimits,
-    maintenance: c.maintenance,
-    redemption: c.redemption,
+    rateLimits: { ...c.rateLimits, retry: { maxRetries, initialBackoffMs, maxBackoffMs, maxRetryAfterMs: ms(maxRetryAfterSec) } },
+    maintenance: { pollIntervalMs: ms(c.maintenance.pollIntervalSec) },
+    redemption: { mode: c.redemption.mode, retryInitialMs: ms(c.redemption.retryInitialSec), retryMaxMs: ms(c.redemption.retryMaxSec) },
     metrics: c.metrics,
     database: { path: databasePath },
     log: c.log,
     shutdown: c.shutdown,
-    feed: c.feed,
+    feed: { watchdogIntervalMs: ms(c.feed.watchdogIntervalSec), quietThresholdMs: ms(c.feed.quietThresholdSec), staleAfterMs: ms(c.feed.staleAfterSec) },
   };
 }
 

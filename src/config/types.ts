@@ -3,8 +3,9 @@
  *
  * Owns: the shape and units of the parsed config. The YAML file is written in human units (prices like
  * 0.02, sizes in shares, USDC amounts); the parsed config holds exact integers whose field names carry the
- * unit: `…Ticks` (1 tick = 0.001), `…Raw` (1e6 = one share or one USDC). Durations keep the unit in their
- * name (`…Sec`, `…Ms`). Relative paths are already absolute. The object is deeply frozen.
+ * unit: `…Ticks` (1 tick = 0.001), `…Raw` (1e6 = one share or one USDC). Every duration is in milliseconds
+ * (`…Ms`): the file's `…Sec` keys are converted once, where the config is loaded (src/config/schema.ts
+ * `toAppConfig`), and nowhere else. Relative paths are already absolute. The object is deeply frozen.
  *
  * Invariants: no secret value is ever part of the config (credentials are environment-variable NAMES);
  * every band has minTicks < maxTicks; a live venue always has credentials and explicit markets.
@@ -146,9 +147,9 @@ export interface OrdersConfig {
   /** A live order is kept (not replaced) while its price and size stay within these of the new quote. */
   readonly refreshTolerance: { readonly priceTicks: number; readonly size: SizeTolerance };
   /** Replace an order older than this even if unchanged (0 = never). */
-  readonly maxOrderAgeSec: number;
+  readonly maxOrderAgeMs: number;
   /** After a fill in a market, wait this long before quoting that market again. */
-  readonly filledOrderDelaySec: number;
+  readonly filledOrderDelayMs: number;
   /** Default of `postOnly` for intents that do not say. */
   readonly postOnly: boolean;
   /**
@@ -173,7 +174,7 @@ export interface MarketRiskLimits {
   /** Where the bot is willing to quote, in ticks (intersected with the venue's band by `effectivePriceBand`). */
   readonly priceBand: PriceBand;
   /** Stop quoting (and cancel) this long before the market's expiry. */
-  readonly stopBeforeExpirySec: number;
+  readonly stopBeforeExpiryMs: number;
 }
 
 export type MarketRiskOverride = Partial<MarketRiskLimits>;
@@ -184,9 +185,9 @@ export interface RiskConfig extends MarketRiskLimits {
   /** Realized + unrealized loss since 00:00 UTC that engages the kill switch, raw USDC (positive). */
   readonly dailyLossLimitRaw: number;
   /** A market whose book is stale keeps its orders this long, then they are canceled. */
-  readonly staleGraceSec: number;
+  readonly staleGraceMs: number;
   /** After the socket drops, orders stay this long; then everything is canceled until it is back. */
-  readonly socketDownGraceSec: number;
+  readonly socketDownGraceMs: number;
   /** Per-market overrides of the per-market limits, by exact slug. */
   readonly perMarket: Readonly<Record<string, MarketRiskOverride>>;
 }
@@ -197,7 +198,7 @@ export interface RetryConfig {
   readonly initialBackoffMs: number;
   readonly maxBackoffMs: number;
   /** Longest Retry-After the client honours before giving up on the request. */
-  readonly maxRetryAfterSec: number;
+  readonly maxRetryAfterMs: number;
 }
 
 /** One rate limit per API token across processes, through Redis (docs/rate-limits.md). */
@@ -222,15 +223,15 @@ export interface RateLimitsConfig {
 
 export interface MaintenanceConfig {
   /** How often `GET /maintenance/status` is polled. */
-  readonly pollIntervalSec: number;
+  readonly pollIntervalMs: number;
 }
 
 export interface RedemptionConfig {
   /** 'auto': redeem resolved markets' winnings through the API (server-managed wallets; a 403 turns it off); 'off': never. */
   readonly mode: 'auto' | 'off';
-  /** First wait before retrying a redemption the venue cannot do yet (payout not posted); doubles up to retryMaxSec. */
-  readonly retryInitialSec: number;
-  readonly retryMaxSec: number;
+  /** First wait before retrying a redemption the venue cannot do yet (payout not posted); doubles up to retryMaxMs. */
+  readonly retryInitialMs: number;
+  readonly retryMaxMs: number;
 }
 
 export interface MetricsConfig {
@@ -261,11 +262,11 @@ export interface ShutdownConfig {
 
 export interface FeedConfig {
   /** How often the feed watchdog looks at the books. */
-  readonly watchdogIntervalSec: number;
+  readonly watchdogIntervalMs: number;
   /** No frame at all for this long while connected = frozen feed: resubscribe and refetch snapshots. */
-  readonly quietThresholdSec: number;
-  /** A market's book not refreshed for this long is stale (risk.staleGraceSec then applies). */
-  readonly staleAfterSec: number;
+  readonly quietThresholdMs: number;
+  /** A market's book not refreshed for this long is stale (risk.staleGraceMs then applies). */
+  readonly staleAfterMs: number;
 }
 
 export interface AppConfig {

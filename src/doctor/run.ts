@@ -298,7 +298,7 @@ async function profileCheck(api: ExchangeApi, wallet: string): Promise<CheckResu
 async function marketChecks(api: ExchangeApi, config: AppConfig, nowMs: number): Promise<{ checks: CheckResult[]; tradable: Market[] }> {
   const checks: CheckResult[] = [];
   const tradable: Market[] = [];
-  const stop = config.risk.stopBeforeExpirySec;
+  const stop = config.risk.stopBeforeExpiryMs / 1000; // marketVerdict speaks the YAML key's seconds
   const judge = (slug: string, market: Market | null): void => {
     const verdict = marketVerdict(slug, market, nowMs, stop);
     checks.push(verdict);

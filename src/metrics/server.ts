@@ -17,7 +17,7 @@ import { createControlToken, removeControlFile, RESUME_PATH, writeControlFile, t
 /** What the bot reports about itself for /readyz. */
 export interface ReadinessState {
   readonly feedConnected: boolean;
-  /** Markets whose book is older than feed.staleAfterSec. */
+  /** Markets whose book is older than feed.staleAfterMs. */
   readonly staleMarkets: readonly string[];
   /** Quoting paused by the kill switch (or another stop). */
   readonly paused: boolean;

@@ -67,6 +67,7 @@ import { OrphanEvents, type OrphanPart } from './orphan-events.js';
 import { outcomeEffects, pairReplacements, type OutcomeEffects, type Replacement } from './cancel-replace.js';
 import { reconcile, type Plan, type PlannedCancel, type PlannedPlace } from './reconcile.js';
 import { adopt, type ForeignPolicy } from './startup.js';
+import { formatFillPartId } from './fill-part-id.js';
 import type { TradingModeGate } from './trading-mode.js';
 import {
   CancelReplaceUnsupportedError,
@@ -154,7 +155,7 @@ const SETTLEMENT_OF: Readonly<Record<SettlementEventInput['type'], SettlementSta
 
 /**
  * One part per order in a settlement frame. Should one order appear more than once in a trade (several matches),
- * its later entries are kept as separate fills under `<tradeEventId>/<n>` (stable for the MINED/FAILED frames as
+ * its later entries are kept as separate fills under their part id (src/orders/fill-part-id.ts; stable for the MINED/FAILED frames as
  * long as the venue lists matches in the same order), so no size is lost to the per-trade deduplication.
  */
 function splitSettlement(event: SettlementEventInput): [SettlementEventInput, SettlementFillInput][] {
@@ -163,7 +164,7 @@ function splitSettlement(event: SettlementEventInput): [SettlementEventInput, Se
     const key = fill.orderId ? `o:${fill.orderId}` : `c:${fill.clientOrderId ?? ''}`;
     const n = (seen.get(key) ?? 0) + 1;
     seen.set(key, n);
-    const tradeEventId = n === 1 ? event.tradeEventId : `${event.tradeEventId}/${n}`;
+    const tradeEventId = formatFillPartId(event.tradeEventId, n);
     return [{ ...event, tradeEventId, fills: [fill] }, fill];
   });
 }

@@ -33,7 +33,7 @@ const PAYOUT_DELAY_MS = 4000;
 /** The harness config with fast redemption retries (0.2 s doubling to 0.4 s). */
 function redemptionConfig(sim: RunningSimulator, markets: readonly string[], database: string): AppConfig {
   const config = testConfig({ venue: { kind: 'live', sim }, markets, database });
-  return { ...config, redemption: { mode: 'auto', retryInitialSec: 0.2, retryMaxSec: 0.4 } };
+  return { ...config, redemption: { mode: 'auto', retryInitialMs: 200, retryMaxMs: 400 } };
 }
 
 /** Starts the bot and waits for its one-level ladder in the first market. */

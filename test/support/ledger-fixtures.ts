@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLedger, type LedgerStore } from '../../src/ledger/store.js';
 import type { FillInput, LedgerObserver, OrderInput } from '../../src/ledger/types.js';
+import type { FillEvent } from '../../src/orders/executor-types.js';
 
 export const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
 
@@ -69,3 +70,20 @@ export function makeTempDir(prefix = 'ledger-test-'): { dir: string; cleanup(): 
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** An executor fill (what src/app/fill-booking.ts and FillRecorder receive): 4 YES bought at 0.450, provisional. */
+export const EXECUTOR_FILL: FillEvent & { readonly orderId: string } = {
+  tradeEventId: 'trade-1',
+  orderId: 'order-1',
+  clientOrderId: 'om-1a2b3c4d-bid-0-k1',
+  marketSlug: 'btc',
+  slot: 'bid-0',
+  token: 'YES',
+  tokenId: '101',
+  side: 'BUY',
+  priceTicks: 450,
+  sizeRaw: 4_000_000,
+  state: 'provisional',
+  update: false,
+  atMs: T0,
+};

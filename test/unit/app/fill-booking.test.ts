@@ -5,24 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bookFill, takerFillDetail, type FillDetail } from '../../../src/app/fill-booking.js';
-import type { FillEvent } from '../../../src/orders/executor-types.js';
-import { memoryLedger, T0 } from '../../support/ledger-fixtures.js';
+import { EXECUTOR_FILL, memoryLedger } from '../../support/ledger-fixtures.js';
 
-const FILL: FillEvent & { orderId: string } = {
-  tradeEventId: 'trade-1',
-  orderId: 'order-1',
-  clientOrderId: 'om-1a2b3c4d-bid-0-k1',
-  marketSlug: 'btc',
-  slot: 'bid-0',
-  token: 'YES',
-  tokenId: '101',
-  side: 'BUY',
-  priceTicks: 450,
-  sizeRaw: 4_000_000,
-  state: 'provisional',
-  update: false,
-  atMs: T0,
-};
+const FILL = EXECUTOR_FILL;
 
 /** The REST detail of a 4-contract BUY at 0.45 (usdGross 1.80). */
 const rest = (feeUsdRaw: number, feeContractsRaw: number): FillDetail =>

@@ -1,13 +1,14 @@
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { wireTelemetry, type Telemetry, type TelemetryCounters } from '../../../src/app/telemetry.js';
+import { wireTelemetry, type Telemetry } from '../../../src/app/telemetry.js';
 import { BookRejectedError } from '../../../src/book/errors.js';
 import type { FeedConnectionState } from '../../../src/book/feed-port.js';
 import type { RetryReason } from '../../../src/exchange/http.js';
 import { createMetrics } from '../../../src/metrics/index.js';
 import type { PlanReport } from '../../../src/orders/executor-types.js';
 import { IllegalTransitionError } from '../../../src/orders/order-state.js';
+import { newOrder } from '../../../src/orders/order-record.js';
 
 interface LogLine {
   readonly level: number;
@@ -18,7 +19,6 @@ interface LogLine {
 interface Harness {
   readonly telemetry: Telemetry;
   readonly registry: Registry;
-  readonly counters: TelemetryCounters;
   readonly logs: LogLine[];
 }
 
@@ -41,8 +41,7 @@ function harness(): Harness {
     },
   );
   const registry = new Registry();
-  const counters: TelemetryCounters = { requests: 0, rateLimited: 0 };
-  return { telemetry: wireTelemetry(createMetrics({ registry, collectDefault: false }), log, counters), registry, counters, logs };
+  return { telemetry: wireTelemetry(createMetrics({ registry, collectDefault: false }), log), registry, logs };
 }
 
 /** The value of one series (for a histogram, name the sample, e.g. `..._count` or `..._sum`). */
@@ -83,7 +82,7 @@ describe('wireTelemetry: HTTP and limiter', () => {
     h.telemetry.http.onRequestEnd?.('POST /orders', 201, 120, 1);
     h.telemetry.http.onRequestEnd?.('POST /orders', 429, 40, 1);
     h.telemetry.http.onRequestEnd?.('GET /markets/{slug}', 'timeout', 10_000, 1);
-    expect(h.counters).toEqual({ requests: 3, rateLimited: 1 });
+    expect(h.telemetry.tally()).toEqual({ requests: 3, rateLimited: 1 });
     const name = 'outcome_maker_http_requests_total';
     expect(await sample(h.registry, name, { endpoint: 'POST /orders', status: '201' })).toBe(1);
     expect(await sample(h.registry, name, { endpoint: 'POST /orders', status: '429' })).toBe(1);
@@ -207,6 +206,20 @@ describe('wireTelemetry: orders, mode, ledger', () => {
     expect(h.logs.at(-1)?.fields).toMatchObject({ from: 'normal', to: 'cancel_only', resumeAt: '2026-03-23T13:00:00.000Z', source: 'venue-error' });
     h.telemetry.mode.onPollError?.(new Error('poll failed'));
     expect(h.logs.at(-1)?.msg).toBe('maintenance poll failed');
+  });
+
+  it('order changes: a placement the venue accepted is counted once; each state change sets the open-orders gauge', async () => {
+    const h = harness();
+    const pending = newOrder({ clientOrderId: 'cid-1', marketSlug: 'btc', slot: 'bid-0', token: 'YES', tokenId: '101', side: 'BUY', priceTicks: 450, sizeRaw: 5_000_000, postOnly: true, orderType: 'GTC' }, 0);
+    const live = { ...pending, state: 'live' as const, orderId: 'o-1' };
+    let open = 0;
+    h.telemetry.orderChanged(pending, null, () => ++open);
+    h.telemetry.orderChanged(live, pending, () => ++open);
+    h.telemetry.orderChanged({ ...live, remainingRaw: 4_000_000 }, live, () => ++open);
+    h.telemetry.orderChanged({ ...live, state: 'pending-cancel' }, live, () => ++open);
+    expect(await sample(h.registry, 'outcome_maker_orders_placed_total', { market: 'btc', side: 'BUY' })).toBe(1);
+    expect(await sample(h.registry, 'outcome_maker_open_orders', { market: 'btc' })).toBe(2);
+    expect(open).toBe(2);
   });
 
   it('counts ledger mismatches by kind', async () => {

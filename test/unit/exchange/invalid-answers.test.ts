@@ -122,7 +122,7 @@ describe('telemetry: outcome_maker_invalid_answers_total', () => {
     const registry = new Registry();
     const lines: string[] = [];
     const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(line) });
-    const telemetry = wireTelemetry(createMetrics({ registry, collectDefault: false }), log, { requests: 0, rateLimited: 0 });
+    const telemetry = wireTelemetry(createMetrics({ registry, collectDefault: false }), log);
     const client = api(telemetry.http);
 
     const before = await counts(registry);

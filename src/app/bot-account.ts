@@ -1,0 +1,209 @@
+/**
+ * The bot's account as its strategy and risk gate see it: balances (the notional budget less the cost of what it
+ * holds, the tokens it holds), the committed BUYs of each market's latest gate decision, own liquidity that just
+ * left the book, recent fills, the position view, and the gate call (src/risk/gate.ts) with that state.
+ *
+ * Owns: committed buys per market, departed own liquidity per market, recent fills per market, and the balance
+ * shortfalls (src/risk/balance-shortfall.ts). Reads: the ledger (holdings, costs), the executor's open orders, the
+ * traded markets. Invariants: departed liquidity of a market is forgotten on its next book update; recent fills are
+ * kept FILL_MEMORY_MS and at most 500 per market; a resolved market's gate quotes nothing and forgets its
+ * committed buys; the gate's dropped intents are reported to `onBlocked`.
+ */
+import type { Logger } from 'pino';
+import type { RiskConfig } from '../config/types.js';
+import { riskLimitsFor } from '../config/index.js';
+import { collateralRaw } from '../core/units.js';
+import type { LedgerStore } from '../ledger/index.js';
+import type { Balances } from '../orders/funding.js';
+import type { TrackedOrder } from '../orders/order-record.js';
+import { isOpen, isResting } from '../orders/order-state.js';
+import { BalanceShortfalls, INSUFFICIENT_BALANCE } from '../risk/balance-shortfall.js';
+import { gateIntents, type GateMarketState } from '../risk/gate.js';
+import type { RiskOrder } from '../risk/limits.js';
+import type { GateResult } from '../strategy/runner.js';
+import type { FillView, OwnOrderView, PositionView, QuoteIntent } from '../strategy/contract.js';
+import type { FillEvent } from '../orders/executor-types.js';
+import type { TradedMarket, TradedMarkets } from './traded-markets.js';
+
+/** How long a fill stays in a market's recent fills (the strategy's view). */
+export const FILL_MEMORY_MS = 30 * 60_000;
+const FILL_MEMORY_MAX = 500;
+
+export type AccountLedger = Pick<LedgerStore, 'tokenBalances' | 'tokenIdFor' | 'tokenPosition' | 'marketPosition'>;
+
+export interface BotAccountOptions {
+  readonly ledger: AccountLedger;
+  /** Every open order of the bot (the executor's, all markets). */
+  readonly orders: () => readonly TrackedOrder[];
+  readonly markets: TradedMarkets<TradedMarket>;
+  readonly risk: RiskConfig;
+  readonly now: () => number;
+  /** Whether the market is halted now: kill switch engaged, data not fresh. */
+  readonly halts: (slug: string) => { readonly killSwitch: boolean; readonly stale: boolean };
+  /** An intent dropped (by funding or a risk limit), or a placement refused for want of balance. */
+  readonly onBlocked: (slug: string, reason: string) => void;
+  readonly log: Logger;
+}
+
+export class BotAccount {
+  /** Placements refused for want of balance (several bots may share the account's balances). */
+  private readonly shortfalls: BalanceShortfalls;
+  /** Per market, the BUY collateral of its latest gate decision (see committedBuyCollateralRaw). */
+  private readonly committedBuysRaw = new Map<string, number>();
+  /** Per market, own liquidity that just left the book and may still show in its last book frame. */
+  private readonly departedOwn = new Map<string, OwnOrderView[]>();
+  private readonly recent = new Map<string, FillView[]>();
+
+  constructor(private readonly options: BotAccountOptions) {
+    this.shortfalls = new BalanceShortfalls(options.now);
+  }
+
+  /** Open orders (unknown outcomes included). */
+  openOrders(): TrackedOrder[] {
+    return this.options.orders().filter((o) => isOpen(o.state));
+  }
+
+  /** The market's open orders as the risk gate counts them (unknown outcomes included). */
+  riskOrders(slug: string): RiskOrder[] {
+    return this.openOrders()
+      .filter((o) => o.marketSlug === slug)
+      .map((o) => ({ slot: o.slot, token: o.token, side: o.side, priceTicks: o.priceTicks, sizeRaw: o.sizeRaw, remainingRaw: o.remainingRaw, state: o.state }));
+  }
+
+  /**
+   * An order changed. Own liquidity that left the book (filled, canceled, reduced) is remembered: the order event
+   * often comes before the book frame that shows it gone, and until that frame the strategy must still see it as the
+   * bot's own, or it would take its own filled order for someone else's and quote around it. A placement refused for
+   * want of balance takes its side out of funding until the balances are read again.
+   */
+  orderChanged(order: TrackedOrder, previous: TrackedOrder | null): void {
+    if (previous === null) return;
+    if (order.state === 'rejected' && previous.state !== 'rejected' && order.reason === INSUFFICIENT_BALANCE) this.noteShortfall(order);
+    if (!isResting(previous.state) && previous.state !== 'pending-cancel') return;
+    const left = isOpen(order.state) ? previous.remainingRaw - order.remainingRaw : previous.remainingRaw;
+    if (!(left > 0)) return;
+    const list = this.departedOwn.get(order.marketSlug) ?? [];
+    list.push({ token: previous.token, side: previous.side, priceTicks: previous.priceTicks, sizeRaw: left });
+    this.departedOwn.set(order.marketSlug, list);
+  }
+
+  /** A book update of `slug`: it no longer shows own liquidity that left before it (the feed is one ordered stream). */
+  bookChanged(slug: string): void {
+    this.departedOwn.delete(slug);
+  }
+
+  /** The account's balances were read: every shortfall is lifted (funding sees fresh figures). */
+  balancesRead(): void {
+    this.shortfalls.balancesRead();
+  }
+
+  /** A fill booked: the strategy's recent fills of its market. */
+  noteFill(fill: FillEvent): void {
+    const list = this.recent.get(fill.marketSlug) ?? [];
+    list.push({ token: fill.token, side: fill.side, priceTicks: fill.priceTicks, sizeRaw: fill.sizeRaw, atMs: fill.atMs });
+    const horizon = this.options.now() - FILL_MEMORY_MS;
+    while (list.length > 0 && (list[0]!.atMs < horizon || list.length > FILL_MEMORY_MAX)) list.shift();
+    this.recent.set(fill.marketSlug, list);
+  }
+
+  recentFills(slug: string): readonly FillView[] {
+    return this.recent.get(slug) ?? [];
+  }
+
+  /** The strategy's view of the bot's own orders: open ones and liquidity that just left the book. */
+  ownOrders(slug: string): OwnOrderView[] {
+    const open = this.openOrders()
+      .filter((o) => o.marketSlug === slug && o.remainingRaw > 0)
+      .map((o) => ({ token: o.token, side: o.side, priceTicks: o.priceTicks, sizeRaw: o.remainingRaw }));
+    return [...open, ...(this.departedOwn.get(slug) ?? [])];
+  }
+
+  /** Collateral the bot may use: the notional budget less the cost of what it holds; tokens held. */
+  balances(): Balances {
+    const ledger = this.options.ledger;
+    const tokens = new Map<string, number>();
+    let positionCost = 0;
+    for (const balance of ledger.tokenBalances()) {
+      const tokenId = ledger.tokenIdFor(balance.marketSlug, balance.token);
+      if (tokenId !== null) tokens.set(tokenId, this.shortfalls.tokenShort(tokenId) ? 0 : Math.max(0, balance.balanceRaw));
+    }
+    for (const slug of this.options.markets.slugs()) positionCost += this.positionCostRaw(slug);
+    const budgetRaw = Math.max(0, this.options.risk.maxNotionalRaw - positionCost);
+    if (!this.shortfalls.collateralShort()) return { collateralRaw: budgetRaw, tokensRaw: tokens };
+    // Short of USDC: no BUY beyond what the bot's resting BUYs already lock.
+    let lockedRaw = 0;
+    for (const order of this.openOrders()) if (order.side === 'BUY') lockedRaw += collateralRaw(order.remainingRaw, order.priceTicks, 'BUY');
+    return { collateralRaw: Math.min(budgetRaw, lockedRaw), tokensRaw: tokens };
+  }
+
+  /** Cost of the market's holdings (long parts), raw USDC. */
+  positionCostRaw(slug: string): number {
+    const yes = this.options.ledger.tokenPosition(slug, 'YES');
+    const no = this.options.ledger.tokenPosition(slug, 'NO');
+    return Math.max(0, yes.costRaw) + Math.max(0, no.costRaw);
+  }
+
+  positionView(slug: string): PositionView {
+    const ledgerView = this.options.ledger.marketPosition(slug);
+    const balances = this.balances();
+    let lockedBuys = 0;
+    for (const order of this.openOrders()) {
+      if (order.side === 'BUY') lockedBuys += collateralRaw(order.state === 'unknown' || order.state === 'pending-new' ? order.sizeRaw : order.remainingRaw, order.priceTicks, 'BUY');
+    }
+    return { ...ledgerView, freeCollateralRaw: Math.max(0, balances.collateralRaw - lockedBuys) };
+  }
+
+  /** Funding (complement-aware, never beyond free collateral or tokens held) then the risk gate: src/risk/gate.ts. */
+  gate(slug: string, intents: readonly QuoteIntent[]): GateResult {
+    const info = this.options.markets.info(slug);
+    if (!info) return { intents: [], halt: 'not-ready' };
+    if (this.options.markets.isResolved(slug)) {
+      this.committedBuysRaw.delete(slug);
+      return { intents: [], halt: 'market-resolved' };
+    }
+    const holdings = new Map<string, GateMarketState>();
+    for (const market of this.options.markets.slugs()) {
+      const position = this.options.ledger.marketPosition(market);
+      holdings.set(market, { yesRaw: position.yesRaw, noRaw: position.noRaw, costRaw: this.positionCostRaw(market) });
+    }
+    const limits = riskLimitsFor(this.options.risk, slug);
+    const halts = this.options.halts(slug);
+    const outcome = gateIntents({
+      market: info,
+      resolved: false,
+      intents,
+      openOrders: this.openOrders(),
+      holdings,
+      balances: this.balances(),
+      limits: {
+        maxPositionPerTokenRaw: limits.maxPositionPerTokenRaw,
+        maxNetPositionRaw: limits.maxNetPositionRaw,
+        maxOpenOrders: limits.maxOpenOrders,
+        stopBeforeExpiryMs: limits.stopBeforeExpiryMs,
+        maxNotionalRaw: this.options.risk.maxNotionalRaw,
+      },
+      nowMs: this.options.now(),
+      killSwitchTripped: halts.killSwitch,
+      stale: halts.stale,
+      committedBuysRaw: this.committedBuysRaw,
+    });
+    for (const adjustment of outcome.funding) if (adjustment.action === 'dropped') this.options.onBlocked(slug, `funding-${adjustment.reason}`);
+    for (const dropped of outcome.risk.dropped) this.options.onBlocked(slug, dropped.reason);
+    this.committedBuysRaw.set(slug, outcome.committedBuyRaw);
+    return { intents: outcome.intents, halt: outcome.halt };
+  }
+
+  /**
+   * The venue refused a placement for want of balance: the account's USDC or tokens are shared with other bots, so
+   * this is a normal outcome, counted, and the refused side leaves the bot's funding until the balances are read
+   * again (no retry of the same order: funding quotes the other way, or not at all).
+   */
+  private noteShortfall(order: TrackedOrder): void {
+    this.options.onBlocked(order.marketSlug, INSUFFICIENT_BALANCE);
+    if (!this.shortfalls.note({ marketSlug: order.marketSlug, tokenId: order.tokenId, side: order.side })) return;
+    this.options.log.info(
+      { market: order.marketSlug, token: order.token, side: order.side, clientOrderId: order.clientOrderId },
+      `placement refused for insufficient ${order.side === 'BUY' ? 'collateral' : 'tokens'} (shared by the account's bots): that side is not quoted until balances are read again`,
+    );
+  }
+}

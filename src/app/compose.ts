@@ -1,0 +1,449 @@
+/**
+ * The composition root: every component of a running bot built from the config and the opened resources
+ * (src/app/resources.ts), wired to each other, and started and stopped in one stated order. It only wires: every
+ * rule lives in the module that owns it.
+ *
+ * Boot order (`start`):
+ *   1. ledger catch-up from the venue (fills while the bot was down; a failure is logged, the periodic check retries);
+ *   2. order manager: `executor.start()` reads the trading mode and adopts the bot's live orders (by its tag only);
+ *   3. market data: socket units, the books' markets, the stale guard's markets; then feed → books → kill switch;
+ *   4. positions published, periodic timers armed (marks 10 s, ledger check 60 s, order-stream sweep 1 s, freshness);
+ *   5. strategy runner (first quotes) → trading-mode polling → expiry stops → settler resumes unredeemed markets.
+ * Nothing is quoted before step 5, and nothing in steps 3–5 runs before the executor started.
+ *
+ * Stop order (`stop`): runner (no more quotes) → timers → kill switch, stale guard, settler, order-stream watch,
+ * mode polling → executor shutdown (cancels the bot's orders, confirmed, within the budget) → books → feed →
+ * ledger writers closed (ledger sync, fill and order recorders). The caller then closes the resources.
+ *
+ * Book listeners (`books.onChange`), registered here in this order: (1) freshness confirmed to the stale guard,
+ * (2) departed own liquidity forgotten (the account), (3) the order-stream watch compares the book with own orders,
+ * (4) positions re-marked after a fill; the strategy runner subscribes last, when it starts (its requote sees 1–4).
+ *
+ * Invariants: the record is complete (no component is null); one owner per fact (books: BookStore; order state:
+ * OrderExecutor; fills and positions: the ledger, written through FillRecorder and OrderRecorder); every fill the
+ * executor reports reaches the FillRecorder; nothing is quoted while the executor is not started, the book is
+ * missing or stale, or the kill switch is engaged.
+ */
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/types.js';
+import { effectivePriceBand, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../config/index.js';
+import type { Scheduler } from '../core/clock.js';
+import { errorText } from '../core/errors.js';
+import { componentLogger } from '../log.js';
+import type { Metrics, ReadinessState } from '../metrics/index.js';
+import { sharedLimitDegraded } from '../exchange/shared-limiter-config.js';
+import { signingMarketOf, type SigningMarket } from '../exchange/signer.js';
+import { MarketFeed } from '../exchange/socket.js';
+import { BookStore } from '../book/book-store.js';
+import { SocketUnits } from '../book/size-units.js';
+import { OrderExecutor } from '../orders/executor.js';
+import { ClientOrderIdFactory, isOwnClientOrderId, tryParseClientOrderId } from '../orders/client-order-id.js';
+import { TradingModeGate } from '../orders/trading-mode.js';
+import { OrderStreamWatch } from '../orders/order-stream-watch.js';
+import type { TrackedOrder } from '../orders/order-record.js';
+import { KillSwitch } from '../risk/kill-switch.js';
+import { StaleGuard } from '../risk/stale-guard.js';
+import { Settler } from '../settlement/settler.js';
+import { StrategyRunner } from '../strategy/runner.js';
+import type { Strategy } from '../strategy/contract.js';
+import { BotAccount } from './bot-account.js';
+import { DryRunVenue } from './dry-run-venue.js';
+import { FeedReactions } from './feed-reactions.js';
+import { takerFillDetail } from './fill-booking.js';
+import { FillRecorder } from './fill-recorder.js';
+import { LedgerSync } from './ledger-sync.js';
+import { marketInfoOf } from './markets.js';
+import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
+import { OrderRecorder } from './order-recorder.js';
+import { PositionPublisher } from './position-publisher.js';
+import { retryStartup, type BotResources } from './resources.js';
+import type { Telemetry } from './telemetry.js';
+import { Timers } from './timers.js';
+import { TradedMarkets } from './traded-markets.js';
+import { portMaintenanceOf, VenueAdapter } from './venue-adapter.js';
+
+/** Positions and PnL gauges are published this often (and after each fill). */
+export const PUBLISH_POSITIONS_EVERY_MS = 10_000;
+/** The ledger is compared with the venue this often (src/app/ledger-sync.ts). */
+export const LEDGER_CHECK_EVERY_MS = 60_000;
+/** Own orders the book keeps not showing are looked for this often (src/orders/order-stream-watch.ts). */
+export const ORDER_STREAM_SWEEP_EVERY_MS = 1_000;
+/**
+ * Listing the live orders at start-up is tried this many times, with the executor's backoff between attempts (on top
+ * of the client's own 429/5xx retries), so a bot can join an account other bots keep busy.
+ */
+export const STARTUP_LISTING_ATTEMPTS = 8;
+
+export interface ComposeDeps {
+  readonly resources: BotResources;
+  readonly strategy: Strategy;
+  readonly metrics: Metrics;
+  readonly telemetry: Telemetry;
+  readonly scheduler: Scheduler;
+  readonly log: Logger;
+  readonly dryRun: boolean;
+  /** True once the bot is stopping: no resync or catch-up starts then. */
+  readonly stopping: () => boolean;
+  /** How often the daily loss is checked besides on every fill (KillSwitch's default when absent). */
+  readonly killSwitchCheckIntervalMs?: number;
+}
+
+/** Every component of a running bot; none is null. */
+export interface BotComponents {
+  readonly markets: TradedMarkets;
+  readonly modeGate: TradingModeGate;
+  readonly executor: OrderExecutor;
+  readonly fills: FillRecorder;
+  readonly orders: OrderRecorder;
+  readonly account: BotAccount;
+  readonly ledgerSync: LedgerSync;
+  readonly settler: Settler;
+  readonly units: SocketUnits;
+  readonly feed: MarketFeed;
+  readonly books: BookStore;
+  readonly staleGuard: StaleGuard;
+  readonly orderStreamWatch: OrderStreamWatch;
+  readonly killSwitch: KillSwitch;
+  readonly positions: PositionPublisher;
+  readonly reactions: FeedReactions;
+  readonly runner: StrategyRunner;
+  readonly timers: Timers;
+}
+
+export interface ComposedBot {
+  readonly components: BotComponents;
+  /** Boot order (see the header). Resolves once the runner started. */
+  start(): Promise<void>;
+  /** Stop order (see the header); `clean` is false when orders or unknown outcomes were left. */
+  stop(): Promise<{ readonly clean: boolean }>;
+  readiness(): ReadinessState;
+}
+
+/** Builds and wires every component; starts nothing (see `start`). */
+export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
+  const { resources, metrics, telemetry, scheduler, log } = deps;
+  const { client, ledger, venue } = resources;
+  const now = (): number => scheduler.now();
+  const markets = new TradedMarkets(resources.markets, (m) => marketInfoOf(m, effectivePriceBand(config, m.slug)));
+  const signing = new Map<string, SigningMarket>(resources.markets.map((m) => [m.slug, signingMarketOf(m)]));
+  const timers = new Timers(scheduler);
+  const requote = (slug: string): void => runner.trigger(slug, false);
+
+  const modeGate = new TradingModeGate({
+    scheduler,
+    pollIntervalMs: config.maintenance.pollIntervalMs,
+    fetchStatus: () => client.api.getMaintenanceStatus().then(portMaintenanceOf),
+    observer: telemetry.mode,
+  });
+  const fills = new FillRecorder({
+    ledger,
+    log,
+    onBooked: ({ fill, notionalRaw }) => {
+      metrics.fill(fill.marketSlug, fill.side, fill.sizeRaw, notionalRaw);
+      account.noteFill(fill);
+      positions.filled(fill.marketSlug);
+      requote(fill.marketSlug);
+    },
+  });
+  const adapter = new VenueAdapter({
+    api: client.api,
+    signer: client.signer,
+    markets: signing,
+    recvWindowMs: config.orders.recvWindowMs,
+    // A taker fill in a placement or lookup answer: its exact collateral and fee, keyed like a settlement frame's.
+    onTakerFill: (d) => fills.rememberDetail(d.tradeEventId, d.orderId, takerFillDetail(d)),
+  });
+  const ids = new ClientOrderIdFactory(config.orders.botTag, now);
+  const orders = new OrderRecorder(ledger);
+  const executor = new OrderExecutor({
+    venue: deps.dryRun ? new DryRunVenue(adapter, log, metrics) : adapter,
+    scheduler,
+    modeGate,
+    ids,
+    markets: resources.markets.map((m) => ({ slug: m.slug, tokens: signing.get(m.slug)!.tokens })),
+    onFill: (fill) => void fills.record(fill),
+    onOrderChange: (order, previous) => orderChanged(order, previous),
+    observer: telemetry.executor,
+    log: componentLogger(log, 'orders'),
+    reconcile: {
+      priceToleranceTicks: config.orders.refreshTolerance.priceTicks,
+      sizeTolerance: config.orders.refreshTolerance.size,
+      maxOrderAgeMs: config.orders.maxOrderAgeMs,
+      coolOffMs: config.orders.filledOrderDelayMs,
+    },
+    defaultPostOnly: config.orders.postOnly,
+    foreignPolicy: config.orders.foreignOrders === 'cancel' ? 'cancel' : 'leave',
+    exclusiveMarkets: config.markets.exclusive,
+    cancelReplace: config.orders.cancelReplace,
+    startupAttempts: STARTUP_LISTING_ATTEMPTS,
+  });
+  const account = new BotAccount({
+    ledger,
+    orders: () => executor.openOrders(),
+    markets,
+    risk: config.risk,
+    now,
+    // A feed whose authentication the venue refused carries no order events: halted like a stale one.
+    halts: (slug) => ({ killSwitch: killSwitch.status().tripped, stale: staleGuard.isHalted(slug) || feed.authState() === 'failed' }),
+    onBlocked: (slug, reason) => metrics.riskBlocked(slug, reason),
+    log,
+  });
+  const orderChanged = (order: TrackedOrder, previous: TrackedOrder | null): void => {
+    account.orderChanged(order, previous);
+    telemetry.orderChanged(order, previous, () => account.riskOrders(order.marketSlug).length);
+    orders.record(order, previous);
+  };
+  const ledgerSync = new LedgerSync({
+    ledger,
+    api: client.api,
+    markets: new Map([...signing.values()].map((m) => [m.slug, m.tokens])),
+    now,
+    log: componentLogger(log, 'ledger'),
+    exclusive: config.markets.exclusive,
+    onAccount: (held) => {
+      account.balancesRead();
+      positions.accountRead(held);
+    },
+  });
+  // Resolved markets: their payout into the ledger and, for a server-managed wallet, redeemed once (src/settlement).
+  const settler = new Settler({
+    api: client.api,
+    ledger,
+    scheduler,
+    log: componentLogger(log, 'settlement'),
+    redeem: config.redemption.mode,
+    dryRun: deps.dryRun,
+    retry: { initialMs: config.redemption.retryInitialMs, maxMs: config.redemption.retryMaxMs },
+    conditionIds: new Map(resources.markets.map((m) => [m.slug, m.conditionId])),
+    observer: { onResult: (market, result, amountRaw) => metrics.redemption(market, result, amountRaw), onPending: (count) => metrics.redemptionsPending(count) },
+  });
+
+  // Units of the socket's sizes: configured, or settled from evidence (src/book/size-units.ts) and logged.
+  const units = new SocketUnits(config.venue.units);
+  const feed: MarketFeed = new MarketFeed({
+    units,
+    amountEvidence: (payload) => reactions.amountEvidence(payload),
+    url: venue.socketUrl,
+    namespace: venue.socketNamespace,
+    credentials: venue.credentials,
+    headerPrefix: venue.headerPrefix,
+    scheduler,
+    logger: componentLogger(log, 'feed'),
+    observer: { ...telemetry.feed, onAuthFailure: () => metrics.feedAuthFailure() },
+  });
+  const marketByKey = new Map(resources.markets.map((m) => [ids.keyOf(m.slug), m.slug]));
+  const marketOfOrder = ({ orderId, clientOrderId }: OrderIds): string | null =>
+    executor.openOrders().find((o) => (orderId !== undefined && o.orderId === orderId) || (clientOrderId !== undefined && o.clientOrderId === clientOrderId))?.marketSlug ??
+    (clientOrderId === undefined ? null : (marketByKey.get(tryParseClientOrderId(clientOrderId)?.marketKey ?? '') ?? null));
+  const orderEvents = new OrderEventAdapter({
+    account: client.signer.makerAddress,
+    isOwnOrder: ({ orderId, clientOrderId }) =>
+      (clientOrderId !== undefined && isOwnClientOrderId(clientOrderId, config.orders.botTag)) || (orderId !== undefined && executor.openOrders().some((o) => o.orderId === orderId)),
+    marketOf: marketOfOrder,
+    now,
+    onInexactPrice: (tradeEventId, priceMicros) => log.warn({ tradeEventId, priceMicros }, 'taker fill average price off the tick grid; rounded'),
+  });
+  const books: BookStore = new BookStore({
+    // A market without a usable book cannot be quoted: its snapshot goes ahead of other markets' placements.
+    fetchSnapshot: async (slug, { urgent }) => {
+      const snapshot = await client.api.getOrderbook(slug, { priority: urgent ? 'place' : 'read' });
+      return { bids: snapshot.bids, asks: snapshot.asks, adjustedMidpoint: snapshot.adjustedMidpoint, tokenId: snapshot.tokenId };
+    },
+    // A book of another token than the market's YES token would invert every quote: rejected (src/book).
+    yesTokenOf: (slug) => signing.get(slug)?.tokens.yes ?? null,
+    units,
+    feed,
+    scheduler,
+    watchdog: {
+      intervalMs: config.feed.watchdogIntervalMs,
+      quietAfterMs: config.feed.quietThresholdMs,
+      staleAfterMs: config.feed.staleAfterMs,
+      socketDownGraceMs: config.risk.socketDownGraceMs,
+    },
+    observer: { ...telemetry.books, onTokenMismatch: (_slug, source) => metrics.bookTokenMismatch(source) },
+    logger: componentLogger(log, 'books'),
+  });
+  // The book store judges staleness (a quiet market is fresh while the watchdog can confirm it over REST); the guard
+  // adds the grace period after the store says stale, then halts the market (cancels its orders).
+  const staleGuard = new StaleGuard({
+    scheduler,
+    staleGraceMs: config.risk.staleGraceMs,
+    socketDownGraceMs: config.risk.socketDownGraceMs,
+    onHalt: (slug, reason) => {
+      log.warn({ market: slug, reason }, 'market halted: data not fresh; canceling its orders');
+      metrics.riskBlocked(slug, reason);
+      void executor.submit(slug, []);
+    },
+    onResume: (slug) => {
+      log.info({ market: slug }, 'market data fresh again; quoting resumes');
+      requote(slug);
+    },
+  });
+  const confirmFreshness = (): void => {
+    for (const slug of markets.slugs()) {
+      const status = books.status(slug);
+      if (status && status.hasBook && !status.stale) staleGuard.markFresh(slug);
+    }
+  };
+  // A book that keeps showing less than the bot's own resting orders: their order events were lost (the stream can
+  // go silent while the connection and the books look healthy). Resync that market at once, as after a reconnect.
+  const orderStreamWatch: OrderStreamWatch = new OrderStreamWatch({
+    scheduler,
+    ownOrders: (slug) => executor.openOrders(slug),
+    book: (slug) => (books.isStale(slug) ? null : (books.books(slug)?.yes ?? null)),
+    resync: async (slug) => {
+      reactions.noteForeign(await executor.resync(slug));
+      if (!deps.stopping()) await ledgerSync.afterGap();
+    },
+    log: componentLogger(log, 'orders'),
+    onGap: () => metrics.orderEventGap('book-shortfall'),
+  });
+  const killSwitch = new KillSwitch({
+    scheduler,
+    ...(deps.killSwitchCheckIntervalMs === undefined ? {} : { checkIntervalMs: deps.killSwitchCheckIntervalMs }),
+    dailyLossLimitRaw: config.risk.dailyLossLimitRaw,
+    dailyPnlRaw: (dayStartMs) => ledger.dailyPnl(dayStartMs).totalRaw,
+    onPnlError: (error) => log.warn({ err: errorText(error) }, 'kill switch: daily PnL unavailable'),
+    onTrip: (trip) => {
+      log.error({ trip }, 'kill switch engaged: canceling everything, quoting paused');
+      metrics.killSwitch(true, trip.reason);
+      void executor.haltAll();
+    },
+    onResume: () => {
+      log.warn('kill switch lifted: quoting resumes');
+      metrics.killSwitch(false);
+      for (const slug of markets.slugs()) requote(slug);
+    },
+  });
+  const positions = new PositionPublisher({
+    ledger,
+    markets: () => markets.slugs(),
+    mid: (slug) => books.books(slug)?.yes.mid ?? null,
+    riskOrders: (slug) => account.riskOrders(slug),
+    positionCostRaw: (slug) => account.positionCostRaw(slug),
+    metrics,
+    now,
+    checkLoss: () => void killSwitch.check(),
+    log,
+  });
+  const reactions: FeedReactions = new FeedReactions({
+    executor,
+    adapter: orderEvents,
+    marketOfOrder,
+    fills,
+    markets,
+    watch: orderStreamWatch,
+    settler,
+    staleGuard,
+    ledgerSync,
+    requote,
+    metrics,
+    log,
+    now,
+    stopping: deps.stopping,
+    foreignPolicy: config.orders.foreignOrders,
+  });
+  const runner = new StrategyRunner({
+    strategy: deps.strategy,
+    markets: markets.infoList(),
+    books: { books: (slug) => (books.isStale(slug) ? null : books.books(slug)), onChange: (listener) => books.onChange(listener) },
+    position: (slug) => account.positionView(slug),
+    ownOrders: (slug) => account.ownOrders(slug),
+    recentFills: (slug) => account.recentFills(slug),
+    gate: (slug, intents) => account.gate(slug, intents),
+    submit: (slug, intents) => executor.submit(slug, intents),
+    now,
+    requoteIntervalMs: REQUOTE_INTERVAL_MS,
+    setInterval: (fn, ms) => timers.every(ms, fn),
+    observer: telemetry.runner,
+  });
+
+  // Listeners, in one place and in this order (see the header).
+  units.onSettled((settled) => reactions.unitsSettled(settled));
+  feed.onOrderEvent((frame) => reactions.orderEvent(frame));
+  feed.onUnreadableOrderEvent((lost) => reactions.unreadableOrderEvent(lost));
+  feed.onAuthChange((state, message) => reactions.authChanged(state, message));
+  feed.onMarketResolved((frame) => reactions.resolved(frame));
+  feed.onStateChange((state) => reactions.connectionChanged(state));
+  books.onChange(() => confirmFreshness());
+  books.onChange((slug) => account.bookChanged(slug));
+  books.onChange((slug) => orderStreamWatch.onBook(slug));
+  books.onChange((slug) => positions.bookChanged(slug));
+  books.onStaleChange((slug, stale) => (stale ? requote(slug) : confirmFreshness()));
+
+  const components: BotComponents = {
+    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers,
+  };
+
+  const start = async (): Promise<void> => {
+    try {
+      const repaired = await retryStartup(config, { scheduler, log }, 'ledger catch-up', () => ledgerSync.catchUp());
+      if (repaired > 0) log.warn({ repaired }, 'ledger caught up from the venue before quoting');
+    } catch (error) {
+      log.error({ err: errorText(error) }, 'ledger catch-up failed; the periodic check will retry');
+    }
+    // executor.start() reads the trading mode first; periodic polling starts once quoting does (below).
+    for (const report of await executor.start()) {
+      if (!report.ok) log.warn({ market: report.marketSlug, error: report.error }, 'start-up sync failed');
+      else if (report.adopted + report.canceled > 0) log.info(report, 'adopted live orders');
+      reactions.noteForeign(report);
+    }
+    log.info({ units: units.describe() }, 'socket units at start');
+    books.setMarkets(markets.slugs());
+    for (const slug of markets.slugs()) staleGuard.track(slug);
+    timers.every(ORDER_STREAM_SWEEP_EVERY_MS, () => orderStreamWatch.sweep(markets.slugs()));
+    // More often than the guard's grace, or a quiet but healthy market flaps to halted between two confirmations.
+    timers.every(Math.min(1_000, Math.max(100, Math.floor(config.risk.staleGraceMs / 2))), confirmFreshness);
+    metrics.killSwitch(false);
+    feed.start();
+    books.start();
+    killSwitch.start();
+    positions.publish();
+    timers.every(PUBLISH_POSITIONS_EVERY_MS, () => positions.publish());
+    timers.every(LEDGER_CHECK_EVERY_MS, () => ledgerSync.periodicCheck(deps.stopping));
+    runner.start();
+    modeGate.start();
+    // Each market requoted at its stop-before-expiry time, so the gate's halt takes effect then, not at the next cycle.
+    for (const info of markets.infoList()) {
+      if (info.expiresAtMs !== null) timers.at(info.expiresAtMs - riskLimitsFor(config.risk, info.slug).stopBeforeExpiryMs, () => requote(info.slug));
+    }
+    // Resumes what the previous run left unredeemed and checks the held markets this run does not trade.
+    settler.resume(new Set(markets.slugs()));
+  };
+
+  const stop = async (): Promise<{ clean: boolean }> => {
+    runner.stop();
+    timers.cancelAll();
+    killSwitch.stop();
+    staleGuard.stop();
+    settler.stop();
+    orderStreamWatch.stop();
+    modeGate.stop();
+    const report = await executor.shutdown({
+      budgetMs: Math.max(1000, config.shutdown.budgetMs - 1500),
+      leaveOrdersResting: config.shutdown.leaveOrdersResting,
+    });
+    log[report.clean ? 'info' : 'error'](report, report.clean ? 'orders canceled' : 'shutdown left orders or unknowns');
+    books.stop();
+    feed.close();
+    // Nothing writes the ledger once it is closed: passes still in flight (periodic check, feed-gap catch-up) end
+    // without writing, and later fills and order changes are not recorded.
+    ledgerSync.close();
+    fills.close();
+    orders.close();
+    return { clean: report.clean };
+  };
+
+  const readiness = (): ReadinessState => {
+    const kill = killSwitch.status();
+    return {
+      feedConnected: feed.connectionState().status === 'connected' && feed.authState() === 'ok',
+      staleMarkets: markets.slugs().filter((slug) => books.isStale(slug) || staleGuard.isHalted(slug)),
+      paused: kill.tripped,
+      pauseReason: kill.trip?.reason ?? null,
+      degraded: sharedLimitDegraded(client.transport.limiter.sharedState()),
+    };
+  };
+
+  return { components, start, stop, readiness };
+}

@@ -1,0 +1,147 @@
+/**
+ * The bot's resources, opened before anything is wired: local ones first (preflight: the ledger file opened and
+ * migrated, the metrics port bound, the control file written: any failing stops the bot having sent nothing to the
+ * exchange), then the venue (the embedded simulator, or the live venue's addresses and secrets), the exchange client
+ * (profile: ownerId, fee rate) and the traded markets (one read of the venue, retried while the account is busy).
+ *
+ * Owns: opening and closing them. Invariants: `opened` holds each resource as soon as it exists, so a start-up that
+ * fails halfway closes exactly what it opened; closing order is ledger → metrics server → client transport → venue
+ * (nothing writes the ledger once it is closed; the venue, e.g. the simulator, goes last).
+ */
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { AppConfig } from '../config/types.js';
+import { transportRetryPolicy } from '../config/index.js';
+import type { Scheduler } from '../core/clock.js';
+import { errorText } from '../core/errors.js';
+import { connectExchange, type ExchangeClient } from '../exchange/client.js';
+import type { TransportObserver } from '../exchange/http.js';
+import { sharedTransportOptions } from '../exchange/shared-limiter-config.js';
+import type { Market } from '../exchange/wire.js';
+import { openLedger, type LedgerObserver, type LedgerStore } from '../ledger/index.js';
+import { controlFilePath, startMetricsServer, type ReadinessState } from '../metrics/index.js';
+import { resolveMarkets } from './markets.js';
+import { retryStartupRead, STARTUP_READ_BUDGET_MS } from './startup-retry.js';
+import { openVenue, type OpenVenue } from './venue.js';
+
+export interface MetricsServerHandle {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export interface BotResources {
+  readonly ledger: LedgerStore;
+  /** Null when metrics are disabled. */
+  readonly metricsServer: MetricsServerHandle | null;
+  readonly venue: OpenVenue;
+  readonly client: ExchangeClient;
+  /** The traded markets (at least one). */
+  readonly markets: readonly Market[];
+}
+
+/** The resources opened so far (filled in as each one opens). */
+export type OpenedResources = { -readonly [K in keyof BotResources]?: BotResources[K] };
+
+export interface OpenResourcesDeps {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly log: Logger;
+  readonly scheduler: Scheduler;
+  readonly registry: Registry;
+  readonly ledgerObserver: LedgerObserver;
+  readonly httpObserver: TransportObserver;
+  /** Readiness as the components report it (read on each /readyz). */
+  readonly readiness: () => ReadinessState;
+  /** The control endpoint's `resume`: true when a kill-switch pause was lifted. */
+  readonly resume: () => boolean;
+  readonly onSecret?: (value: string) => void;
+  readonly dryRun: boolean;
+}
+
+/** Opens every resource in order, recording each in `opened` as it comes (for `closeResources` on any failure). */
+export async function openResources(config: AppConfig, deps: OpenResourcesDeps, opened: OpenedResources): Promise<BotResources> {
+  const { log } = deps;
+  const ledger = openLedger({ path: config.database.path, observer: deps.ledgerObserver });
+  opened.ledger = ledger;
+  const metricsServer = config.metrics.enabled ? await openMetricsServer(config, deps) : null;
+  opened.metricsServer = metricsServer;
+
+  const venue = await openVenue(config, deps.env);
+  opened.venue = venue;
+  for (const secret of [venue.credentials.secret, venue.privateKey]) deps.onSecret?.(secret);
+  log.info({ venue: venue.kind, baseUrl: venue.baseUrl, dryRun: deps.dryRun }, 'venue open');
+
+  const startupRead = <T>(what: string, read: () => Promise<T>): Promise<T> => retryStartup(config, deps, what, read);
+  const client = await connectExchange({
+    baseUrl: venue.baseUrl,
+    credentials: venue.credentials,
+    headerPrefix: venue.headerPrefix,
+    signer: {
+      privateKey: venue.privateKey,
+      signatureType: venue.signatureType,
+      priceBand: config.venue.priceBand,
+      ...(venue.domainName === undefined ? {} : { domainName: venue.domainName }),
+      ...(venue.chainId === undefined ? {} : { chainId: venue.chainId }),
+    },
+    transport: {
+      limits: { maxConcurrent: config.rateLimits.maxConcurrent, minTimeMs: config.rateLimits.minTimeMs },
+      // One limit per API token across every bot on it (Redis), when configured: docs/rate-limits.md.
+      ...sharedTransportOptions(config.rateLimits.shared, deps.env),
+      retry: transportRetryPolicy(config.rateLimits.retry),
+      timeoutMs: config.rateLimits.timeoutMs,
+      observer: deps.httpObserver,
+    },
+    ...(venue.onBehalfOf === null ? {} : { onBehalfOf: venue.onBehalfOf }),
+    startupRead: (read) => startupRead('profile', read),
+  });
+  opened.client = client;
+  log.info({ ownerId: client.api.profileId, maker: client.signer.makerAddress }, 'profile loaded');
+
+  const markets = await startupRead('markets', () => resolveMarkets(client.api, config.markets, log));
+  if (markets.length === 0) throw new Error('markets: the selection matched no tradable market');
+  log.info({ markets: markets.map((m) => m.slug) }, 'markets selected');
+  const resources: BotResources = { ledger, metricsServer, venue, client, markets };
+  opened.markets = markets;
+  return resources;
+}
+
+/** Closes what was opened, in the stated order. */
+export async function closeResources(opened: OpenedResources): Promise<void> {
+  opened.ledger?.close();
+  await opened.metricsServer?.close();
+  opened.client?.transport.close();
+  await opened.venue?.close();
+}
+
+/** A start-up read, retried with the limiter's backoff while the account is busy (src/app/startup-retry.ts). */
+export function retryStartup<T>(config: AppConfig, deps: Pick<OpenResourcesDeps, 'scheduler' | 'log'>, what: string, read: () => Promise<T>): Promise<T> {
+  const retry = config.rateLimits.retry;
+  return retryStartupRead(what, read, {
+    initialBackoffMs: retry.initialBackoffMs,
+    maxBackoffMs: retry.maxBackoffMs,
+    budgetMs: STARTUP_READ_BUDGET_MS,
+    sleep: (ms) => new Promise((resolve) => deps.scheduler.schedule(ms, () => resolve())),
+    onRetry: (step, attempt, waitMs, error) =>
+      deps.log.warn({ step, attempt, waitMs, err: errorText(error) }, 'start-up read refused or failed: retrying (the account may be busy)'),
+  });
+}
+
+/** Binds the metrics port and writes the control file (preflight: before any request to the venue). */
+async function openMetricsServer(config: AppConfig, deps: OpenResourcesDeps): Promise<MetricsServerHandle> {
+  const controlPath = controlFilePath(config.database.path);
+  const server = await startMetricsServer({
+    host: config.metrics.host,
+    port: config.metrics.port,
+    registry: deps.registry,
+    readiness: deps.readiness,
+    ...(controlPath === null
+      ? {}
+      : {
+          control: {
+            filePath: controlPath,
+            resume: () => (deps.resume() ? { resumed: true as const, wasPaused: true } : { resumed: false as const, reason: 'not paused' }),
+          },
+        }),
+  });
+  deps.log.info({ url: server.url }, 'metrics server listening');
+  return server;
+}

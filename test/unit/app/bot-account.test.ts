@@ -1,0 +1,93 @@
+/**
+ * BotAccount through its public entries: own liquidity that left the book stays the bot's until the next book
+ * update; a placement refused for want of balance takes its side out of funding until the balances are read again;
+ * the gate halts a resolved or unknown market and quotes a healthy one within its budget; recent fills are kept.
+ */
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { BotAccount, FILL_MEMORY_MS } from '../../../src/app/bot-account.js';
+import { TradedMarkets } from '../../../src/app/traded-markets.js';
+import { parseConfigText } from '../../../src/config/index.js';
+import { newOrder } from '../../../src/orders/order-record.js';
+import type { TrackedOrder } from '../../../src/orders/order-record.js';
+import { INSUFFICIENT_BALANCE } from '../../../src/risk/balance-shortfall.js';
+import { EXECUTOR_FILL, memoryLedger, T0 } from '../../support/ledger-fixtures.js';
+import { market } from '../../support/views.js';
+
+const SLUG = 'btc';
+
+function harness(halts = { killSwitch: false, stale: false }) {
+  const ledger = memoryLedger();
+  const open: TrackedOrder[] = [];
+  const blocked: string[] = [];
+  let now = T0;
+  const markets = new TradedMarkets([{ slug: SLUG, id: 1 }], () => market({ slug: SLUG, expiresAtMs: T0 + 30 * 86_400_000 }));
+  const config = parseConfigText('strategy: {name: fixed-spread}\nrisk: {maxNotional: 100}\n', { source: '<test>', baseDir: '/srv' });
+  const account = new BotAccount({
+    ledger,
+    orders: () => open,
+    markets,
+    risk: config.risk,
+    now: () => now,
+    halts: () => halts,
+    onBlocked: (slug, reason) => blocked.push(`${slug}:${reason}`),
+    log: pino({ level: 'silent' }),
+  });
+  return { account, ledger, open, blocked, markets, advance: (ms: number) => (now += ms) };
+}
+
+const bid = newOrder({ clientOrderId: 'om-k-bid-0-1', marketSlug: SLUG, slot: 'bid-0', token: 'YES', tokenId: '101', side: 'BUY', priceTicks: 450, sizeRaw: 5_000_000, postOnly: true, orderType: 'GTC' }, T0);
+const live: TrackedOrder = { ...bid, orderId: 'o-1', state: 'live' };
+
+describe('BotAccount', () => {
+  it('own liquidity that left the book (filled) is still the bot\'s until the next book update', () => {
+    const h = harness();
+    h.open.push(live);
+    expect(h.account.ownOrders(SLUG)).toEqual([{ token: 'YES', side: 'BUY', priceTicks: 450, sizeRaw: 5_000_000 }]);
+    h.open.length = 0;
+    h.account.orderChanged({ ...live, state: 'filled', remainingRaw: 0, filledRaw: 5_000_000 }, live);
+    expect(h.account.ownOrders(SLUG)).toEqual([{ token: 'YES', side: 'BUY', priceTicks: 450, sizeRaw: 5_000_000 }]);
+    h.account.bookChanged(SLUG);
+    expect(h.account.ownOrders(SLUG)).toEqual([]);
+    h.ledger.close();
+  });
+
+  it('a BUY refused for want of collateral: counted, and no BUY budget beyond resting BUYs until balances are read', () => {
+    const h = harness();
+    expect(h.account.balances().collateralRaw).toBe(100_000_000);
+    h.account.orderChanged({ ...bid, state: 'rejected', reason: INSUFFICIENT_BALANCE }, bid);
+    expect(h.blocked).toEqual([`${SLUG}:${INSUFFICIENT_BALANCE}`]);
+    expect(h.account.balances().collateralRaw).toBe(0);
+    h.account.balancesRead();
+    expect(h.account.balances().collateralRaw).toBe(100_000_000);
+    h.ledger.close();
+  });
+
+  it('the gate: an unknown market is not ready, a resolved one quotes nothing, a healthy one quotes within budget', () => {
+    const h = harness();
+    const intent = { slot: 'bid-0', token: 'YES' as const, side: 'BUY' as const, priceTicks: 450, sizeRaw: 5_000_000 };
+    expect(h.account.gate('other', [intent])).toEqual({ intents: [], halt: 'not-ready' });
+    expect(h.account.gate(SLUG, [intent])).toEqual({ intents: [intent], halt: null });
+    h.markets.markResolved(SLUG);
+    expect(h.account.gate(SLUG, [intent])).toEqual({ intents: [], halt: 'market-resolved' });
+    h.ledger.close();
+  });
+
+  it('the gate halts on the kill switch', () => {
+    const h = harness({ killSwitch: true, stale: false });
+    const outcome = h.account.gate(SLUG, [{ slot: 'bid-0', token: 'YES', side: 'BUY', priceTicks: 450, sizeRaw: 5_000_000 }]);
+    expect(outcome.intents).toEqual([]);
+    expect(outcome.halt).toBe('kill-switch');
+    h.ledger.close();
+  });
+
+  it('recent fills: kept per market for FILL_MEMORY_MS', () => {
+    const h = harness();
+    h.account.noteFill(EXECUTOR_FILL);
+    expect(h.account.recentFills('btc')).toEqual([{ token: 'YES', side: 'BUY', priceTicks: 450, sizeRaw: 4_000_000, atMs: T0 }]);
+    h.advance(FILL_MEMORY_MS + 1);
+    h.account.noteFill({ ...EXECUTOR_FILL, atMs: T0 + FILL_MEMORY_MS + 1 });
+    expect(h.account.recentFills('btc').map((f) => f.atMs)).toEqual([T0 + FILL_MEMORY_MS + 1]);
+    h.ledger.close();
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Small parts of the composition root, through their public entries on a manual clock: Timers (periodic, one-shot at
+ * a clock time, all canceled together), TradedMarkets (resolved once), OrderRecorder (ledger order rows, adopted
+ * orders updated not re-recorded, nothing after close).
+ */
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { newOrder } from '../../../src/orders/order-record.js';
+import { OrderRecorder } from '../../../src/app/order-recorder.js';
+import { Timers } from '../../../src/app/timers.js';
+import { TradedMarkets } from '../../../src/app/traded-markets.js';
+import { memoryLedger, T0 } from '../../support/ledger-fixtures.js';
+import { market } from '../../support/views.js';
+
+describe('Timers', () => {
+  it('every: runs each period, keeps running after a throw; cancelAll stops it for good', () => {
+    const clock = new ManualClock(0);
+    const timers = new Timers(clock);
+    let runs = 0;
+    timers.every(100, () => {
+      runs += 1;
+      if (runs === 2) throw new Error('boom');
+    });
+    clock.advance(100);
+    expect(() => clock.advance(100)).toThrow('boom');
+    clock.advance(100);
+    expect(runs).toBe(3);
+    timers.cancelAll();
+    clock.advance(1_000);
+    expect(runs).toBe(3);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('every: the returned function cancels that timer alone', () => {
+    const clock = new ManualClock(0);
+    const timers = new Timers(clock);
+    let a = 0;
+    let b = 0;
+    const stopA = timers.every(10, () => (a += 1));
+    timers.every(10, () => (b += 1));
+    clock.advance(20);
+    stopA();
+    clock.advance(20);
+    expect([a, b]).toEqual([2, 4]);
+  });
+
+  it('at: runs once at the clock time, never when the time has passed; far times re-arm until due', () => {
+    const clock = new ManualClock(1_000);
+    const timers = new Timers(clock);
+    const fired: number[] = [];
+    timers.at(1_500, () => fired.push(clock.now()));
+    timers.at(999, () => fired.push(-1));
+    const far = 1_000 + 2 ** 31 + 5;
+    timers.at(far, () => fired.push(clock.now()));
+    clock.advance(500);
+    expect(fired).toEqual([1_500]);
+    clock.advanceTo(far);
+    expect(fired).toEqual([1_500, far]);
+  });
+
+  it('nothing armed after cancelAll runs', () => {
+    const clock = new ManualClock(0);
+    const timers = new Timers(clock);
+    timers.cancelAll();
+    let runs = 0;
+    timers.every(10, () => (runs += 1));
+    timers.at(10, () => (runs += 1));
+    clock.advance(100);
+    expect(runs).toBe(0);
+  });
+});
+
+describe('TradedMarkets', () => {
+  it('knows its markets by slug and venue id; a market resolves once, only a traded one', () => {
+    const markets = new TradedMarkets([{ slug: 'a', id: 1 }, { slug: 'b', id: 2 }], (m) => market({ slug: m.slug }));
+    expect(markets.slugs()).toEqual(['a', 'b']);
+    expect(markets.isTraded('b')).toBe(true);
+    expect(markets.isTraded('c')).toBe(false);
+    expect(markets.info('a')).toEqual(market({ slug: 'a' }));
+    expect(markets.slugOfMarketId('2')).toBe('b');
+    expect(markets.slugOfMarketId('3')).toBeNull();
+    expect(markets.markResolved('c')).toBe(false);
+    expect(markets.markResolved('a')).toBe(true);
+    expect(markets.markResolved('a')).toBe(false);
+    expect(markets.isResolved('a')).toBe(true);
+    expect(markets.isResolved('b')).toBe(false);
+  });
+});
+
+describe('OrderRecorder', () => {
+  const order = newOrder(
+    { clientOrderId: 'om-k1-bid-0-1', marketSlug: 'btc', slot: 'bid-0', token: 'YES', tokenId: '101', side: 'BUY', priceTicks: 450, sizeRaw: 5_000_000, postOnly: true, orderType: 'GTC' },
+    T0,
+  );
+
+  it('records a new order once, then updates it; an adopted order the ledger knows is updated, not recorded anew', () => {
+    const ledger = memoryLedger();
+    const recorder = new OrderRecorder(ledger);
+    recorder.record(order, null);
+    const live = { ...order, state: 'live' as const, orderId: 'o-1', updatedAtMs: T0 + 5 };
+    recorder.record(live, order);
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'live', venueOrderId: 'o-1', postOnly: true });
+    // After a restart the same order is adopted (previous null): brought up to date, no conflict.
+    new OrderRecorder(ledger).record({ ...live, state: 'partially-filled', remainingRaw: 2_000_000, adopted: true, updatedAtMs: T0 + 9 }, null);
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'partially-filled', remainingRaw: 2_000_000 });
+    ledger.close();
+  });
+
+  it('writes nothing after close', () => {
+    const ledger = memoryLedger();
+    const recorder = new OrderRecorder(ledger);
+    recorder.close();
+    recorder.record(order, null);
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toBeNull();
+    ledger.close();
+  });
+});
