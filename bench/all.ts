@@ -20,7 +20,7 @@ interface Row {
   readonly compare: string;
 }
 
-const BENCHES = ['signing', 'tick-to-trade', 'book', 'metrics', 'ledger', 'sim-engine', 'sim-server', 'strategies', 'requote', 'soak'] as const;
+const BENCHES = ['signing', 'tick-to-trade', 'book', 'metrics', 'ledger', 'sim-engine', 'sim-server', 'strategies', 'requote', 'replay', 'soak'] as const;
 
 /** The venue's limit per API key: 2 in flight, 300 ms between requests → at most 3.3 requests/s. */
 const VENUE_RATE = 'venue allows ≤ 3.3 requests/s per key';
@@ -38,6 +38,8 @@ const BASELINES: Readonly<Record<string, string>> = {
   'metrics.metric_requoted_ns': 'target < 5,000 ns per call',
   'metrics.metric_http_request_ns': 'target < 5,000 ns per call',
   'metrics.meets_target': '< 5,000 ns per metric call',
+  'replay.wall_seconds_per_recorded_hour': 'target < 10 s per recorded hour',
+  'replay.meets_target': '< 10 s per recorded hour',
   'ledger.fills/s*': 'fills arrive at most at the venue rate (≤ 3.3 placements/s, a few fills each)',
   'sim-server.place_sequential_per_s': `the bot needs ≤ 3.3/s (${VENUE_RATE})`,
   'sim-engine.syntheticInvariantViolations': '0',

@@ -1,8 +1,8 @@
 /**
  * Strategies side by side: each built-in strategy backtested on the SAME seed, markets and synthetic flow
  * (passive maker, noise takers, informed takers on), 2 virtual hours over 4 markets, through the real
- * matching engine and the bot's own gate and reconcile, with the bot's default order management, risk
- * limits and request model (src/backtest). Prints one table; `run()` returns the figures.
+ * matching engine and the bot's own strategy runner, account view, gate and order executor, with the bot's
+ * default order management, risk limits and request model (src/backtest). Prints one table; `run()` returns the figures.
  * Run: npx tsx bench/strategies.ts
  */
 import { pathToFileURL } from 'node:url';
@@ -53,7 +53,7 @@ export async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = { seed: SEED, virtualHours: HOURS, markets: MARKETS };
   for (const contender of CONTENDERS) {
     const started = performance.now();
-    const result: BacktestResult = runBacktest(options(contender));
+    const result: BacktestResult = await runBacktest(options(contender));
     const wallMs = performance.now() - started;
     results.push({ label: contender.label, result });
     const key = keyOf(contender);

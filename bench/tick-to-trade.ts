@@ -38,7 +38,7 @@ import { HttpTransport } from '../src/exchange/http.js';
 import { RequestLimiter } from '../src/exchange/limiter.js';
 import { OrderSigner, type SignedOrder, type SigningMarket, type UnsignedOrder, type OrderRequest } from '../src/exchange/signer.js';
 import { frameParsers } from '../src/exchange/socket-wire.js';
-import { mulberry32 } from '../src/exchange/socket.js';
+import { mulberry32 } from '../src/core/random.js';
 import { BookStore } from '../src/book/book-store.js';
 import type { FeedConnectionState, FeedPort } from '../src/book/feed-port.js';
 import { systemScheduler } from '../src/core/clock.js';

@@ -1,5 +1,5 @@
 /**
- * The `outcome-maker` command line: run, sim, report, check-config, resume, doctor.
+ * The `outcome-maker` command line: run, sim, report, check-config, resume, doctor, record, import, backtest.
  *
  * Owns: argument parsing (commander), the order of start-up checks and the exit codes:
  *   0 = done, 1 = runtime failure (the bot, the simulator, the report or a resume failed),
@@ -232,6 +232,75 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       io.stdout(result.wasPaused ? 'resumed: quoting restarts\n' : 'the bot was not paused; nothing to do\n');
     });
 
+  program
+    .command('record')
+    .description('record the configured markets\' books, trades, resolutions, trading modes and gaps into a replay stream (quotes nothing)')
+    .requiredOption('-c, --config <file>', 'a bot config: its venue, credentials, markets and feed settings')
+    .requiredOption('--out <dir>', 'directory of the replay stream (rotated .ndjson.gz parts)')
+    .addOption(new Option('--duration <seconds>', 'stop after this many seconds').argParser(parsePositiveSeconds))
+    .action(async (options: { config: string; out: string; duration?: number }) => {
+      const { config } = await loadCheckedConfig(options.config, io, { requireCredentials: true });
+      const { runRecord } = await importModule(() => import('./replay/record-command.js'), 'the recorder');
+      setExit(
+        normaliseExitCode(await runRecord(config, { out: options.out, ...(options.duration === undefined ? {} : { durationMs: Math.round(options.duration * 1000) }) })),
+      );
+    });
+
+  program
+    .command('backtest')
+    .description('replay a recorded stream through the strategy, the risk gate and the real order manager (see docs/replay.md)')
+    .requiredOption('--replay <path>', 'a replay stream: a .ndjson.gz file or a recording directory')
+    .requiredOption('-c, --config <file>', 'the bot config whose strategy, orders, risk and rate limits are replayed')
+    .option('--market <slug>', 'the market of the stream to replay (default: its first)')
+    .addOption(new Option('--latency-ms <ms>', 'one-way request latency').default(50).argParser(parseWholeNumber))
+    .addOption(new Option('--queue-model <model>', 'how the queue ahead of an order shrinks').choices(['conservative', 'probabilistic']).default('conservative'))
+    .addOption(new Option('--fee-bps <bps>', 'taker fee rate (maker fills are free)').default(300).argParser(parseWholeNumber))
+    .option('--out <dir>', 'also write report.html (charts) and report.json there')
+    .option('--json', 'print the figures as one JSON object')
+    .option('--sweep <name=a,b,c>', 'run every combination (strategy parameters, latencyMs, queueModel); repeatable', collect, [])
+    .action(
+      async (options: { replay: string; config: string; market?: string; latencyMs: number; queueModel: 'conservative' | 'probabilistic'; feeBps: number; out?: string; json?: boolean; sweep: string[] }) => {
+        const { config } = await loadCheckedConfig(options.config, io, { requireCredentials: false });
+        const { runReplayCommand } = await importModule(() => import('./replay/backtest-command.js'), 'the replay backtest');
+        try {
+          io.stdout(
+            await runReplayCommand(config, {
+              replay: options.replay,
+              ...(options.market === undefined ? {} : { market: options.market }),
+              latencyMs: options.latencyMs,
+              queueModel: options.queueModel,
+              feeRateBps: options.feeBps,
+              ...(options.out === undefined ? {} : { out: options.out }),
+              json: options.json === true,
+              sweep: options.sweep,
+            }),
+          );
+        } catch (error) {
+          throw new CliExit(EXIT_FAILURE, `backtest: ${errorText(error)}`);
+        }
+      },
+    );
+
+  program
+    .command('import')
+    .description('turn recordings of another venue into a replay stream (see docs/backtest.md)')
+    .command('polymarket')
+    .description('Polymarket books and trades (JSON arrays, the format of shared/replay-samples/) → one replay stream')
+    .requiredOption('--books <file>', 'book snapshots of the YES token (the "up" file)')
+    .requiredOption('--trades <file>', 'trades of the YES token')
+    .option('--books-other <file>', 'book snapshots of the other token (checked against the YES book)')
+    .option('--trades-other <file>', 'trades of the other token (added as YES trades at 1 − p, other side)')
+    .option('--market <slug>', 'the market name in the stream (default: from the books file name)')
+    .requiredOption('--out <path>', 'the replay stream to write (.ndjson.gz)')
+    .action(async (options: { books: string; trades: string; booksOther?: string; tradesOther?: string; market?: string; out: string }) => {
+      const { importPolymarketFiles } = await importModule(() => import('./replay/import-command.js'), 'the importer');
+      try {
+        io.stdout(`${JSON.stringify(importPolymarketFiles(options))}\n`);
+      } catch (error) {
+        throw new CliExit(EXIT_FAILURE, `import polymarket: ${errorText(error)}`);
+      }
+    });
+
   return program;
 }
 
@@ -266,6 +335,12 @@ function parsePositiveSeconds(value: string): number {
   const seconds = Number(value);
   if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
   return seconds;
+}
+
+function parseWholeNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number');
+  return n;
 }
 
 function normaliseExitCode(code: unknown): number {

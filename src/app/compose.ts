@@ -33,9 +33,6 @@ import { componentLogger } from '../log.js';
 import type { Metrics, ReadinessState } from '../metrics/index.js';
 import { sharedLimitDegraded } from '../exchange/shared-limiter-config.js';
 import { signingMarketOf, type SigningMarket } from '../exchange/signer.js';
-import { MarketFeed } from '../exchange/socket.js';
-import { BookStore } from '../book/book-store.js';
-import { SocketUnits } from '../book/size-units.js';
 import { OrderExecutor } from '../orders/executor.js';
 import { ClientOrderIdFactory, isOwnClientOrderId, tryParseClientOrderId } from '../orders/client-order-id.js';
 import { TradingModeGate } from '../orders/trading-mode.js';
@@ -46,12 +43,16 @@ import { StaleGuard } from '../risk/stale-guard.js';
 import { Settler } from '../settlement/settler.js';
 import { StrategyRunner } from '../strategy/runner.js';
 import type { Strategy } from '../strategy/contract.js';
-import { BotAccount } from './bot-account.js';
+import { AccountView } from '../risk/account-view.js';
 import { DryRunVenue } from './dry-run-venue.js';
 import { FeedReactions } from './feed-reactions.js';
 import { takerFillDetail } from './fill-booking.js';
 import { FillRecorder } from './fill-recorder.js';
+import type { MarketFeed } from '../exchange/socket.js';
+import type { BookStore } from '../book/book-store.js';
+import type { SocketUnits } from '../book/size-units.js';
 import { LedgerSync } from './ledger-sync.js';
+import { buildMarketData } from './market-data.js';
 import { marketInfoOf } from './markets.js';
 import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
 import { OrderRecorder } from './order-recorder.js';
@@ -95,7 +96,7 @@ export interface BotComponents {
   readonly executor: OrderExecutor;
   readonly fills: FillRecorder;
   readonly orders: OrderRecorder;
-  readonly account: BotAccount;
+  readonly account: AccountView;
   readonly ledgerSync: LedgerSync;
   readonly settler: Settler;
   readonly units: SocketUnits;
@@ -177,7 +178,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     cancelReplace: config.orders.cancelReplace,
     startupAttempts: STARTUP_LISTING_ATTEMPTS,
   });
-  const account = new BotAccount({
+  const account = new AccountView({
     ledger,
     orders: () => executor.openOrders(),
     markets,
@@ -218,18 +219,17 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     observer: { onResult: (market, result, amountRaw) => metrics.redemption(market, result, amountRaw), onPending: (count) => metrics.redemptionsPending(count) },
   });
 
-  // Units of the socket's sizes: configured, or settled from evidence (src/book/size-units.ts) and logged.
-  const units = new SocketUnits(config.venue.units);
-  const feed: MarketFeed = new MarketFeed({
-    units,
-    amountEvidence: (payload) => reactions.amountEvidence(payload),
-    url: venue.socketUrl,
-    namespace: venue.socketNamespace,
-    credentials: venue.credentials,
-    headerPrefix: venue.headerPrefix,
+  // Feed, books and the socket's units (settled from evidence and logged): src/app/market-data.ts.
+  const { units, feed, books } = buildMarketData({
+    config,
+    venue,
+    client,
+    yesTokenOf: (slug) => signing.get(slug)?.tokens.yes ?? null,
     scheduler,
-    logger: componentLogger(log, 'feed'),
-    observer: { ...telemetry.feed, onAuthFailure: () => metrics.feedAuthFailure() },
+    log,
+    feedObserver: { ...telemetry.feed, onAuthFailure: () => metrics.feedAuthFailure() },
+    booksObserver: { ...telemetry.books, onTokenMismatch: (_slug, source) => metrics.bookTokenMismatch(source) },
+    amountEvidence: (payload) => reactions.amountEvidence(payload),
   });
   const marketByKey = new Map(resources.markets.map((m) => [ids.keyOf(m.slug), m.slug]));
   const marketOfOrder = ({ orderId, clientOrderId }: OrderIds): string | null =>
@@ -242,26 +242,6 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     marketOf: marketOfOrder,
     now,
     onInexactPrice: (tradeEventId, priceMicros) => log.warn({ tradeEventId, priceMicros }, 'taker fill average price off the tick grid; rounded'),
-  });
-  const books: BookStore = new BookStore({
-    // A market without a usable book cannot be quoted: its snapshot goes ahead of other markets' placements.
-    fetchSnapshot: async (slug, { urgent }) => {
-      const snapshot = await client.api.getOrderbook(slug, { priority: urgent ? 'place' : 'read' });
-      return { bids: snapshot.bids, asks: snapshot.asks, adjustedMidpoint: snapshot.adjustedMidpoint, tokenId: snapshot.tokenId };
-    },
-    // A book of another token than the market's YES token would invert every quote: rejected (src/book).
-    yesTokenOf: (slug) => signing.get(slug)?.tokens.yes ?? null,
-    units,
-    feed,
-    scheduler,
-    watchdog: {
-      intervalMs: config.feed.watchdogIntervalMs,
-      quietAfterMs: config.feed.quietThresholdMs,
-      staleAfterMs: config.feed.staleAfterMs,
-      socketDownGraceMs: config.risk.socketDownGraceMs,
-    },
-    observer: { ...telemetry.books, onTokenMismatch: (_slug, source) => metrics.bookTokenMismatch(source) },
-    logger: componentLogger(log, 'books'),
   });
   // The book store judges staleness (a quiet market is fresh while the watchdog can confirm it over REST); the guard
   // adds the grace period after the store says stale, then halts the market (cancels its orders).

@@ -59,12 +59,21 @@ export interface OpenResourcesDeps {
 
 /** Opens every resource in order, recording each in `opened` as it comes (for `closeResources` on any failure). */
 export async function openResources(config: AppConfig, deps: OpenResourcesDeps, opened: OpenedResources): Promise<BotResources> {
-  const { log } = deps;
   const ledger = openLedger({ path: config.database.path, observer: deps.ledgerObserver });
   opened.ledger = ledger;
   const metricsServer = config.metrics.enabled ? await openMetricsServer(config, deps) : null;
   opened.metricsServer = metricsServer;
 
+  const { venue, client, markets } = await openExchange(config, deps, opened);
+  return { ledger, metricsServer, venue, client, markets };
+}
+
+/** What the remote half of start-up needs (the recorder opens only this half). */
+export type ExchangeDeps = Pick<OpenResourcesDeps, 'env' | 'log' | 'scheduler' | 'httpObserver' | 'onSecret' | 'dryRun'>;
+
+/** The remote half: the venue, the exchange client (profile) and the traded markets, recorded in `opened` as they open. */
+export async function openExchange(config: AppConfig, deps: ExchangeDeps, opened: OpenedResources): Promise<Pick<BotResources, 'venue' | 'client' | 'markets'>> {
+  const { log } = deps;
   const venue = await openVenue(config, deps.env);
   opened.venue = venue;
   for (const secret of [venue.credentials.secret, venue.privateKey]) deps.onSecret?.(secret);
@@ -99,9 +108,8 @@ export async function openResources(config: AppConfig, deps: OpenResourcesDeps, 
   const markets = await startupRead('markets', () => resolveMarkets(client.api, config.markets, log));
   if (markets.length === 0) throw new Error('markets: the selection matched no tradable market');
   log.info({ markets: markets.map((m) => m.slug) }, 'markets selected');
-  const resources: BotResources = { ledger, metricsServer, venue, client, markets };
   opened.markets = markets;
-  return resources;
+  return { venue, client, markets };
 }
 
 /** Closes what was opened, in the stated order. */

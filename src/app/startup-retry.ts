@@ -9,7 +9,7 @@
  * loop on an injected sleep. Invariants: only reads go through here; a 4xx other than 429 (bad request, unknown
  * market, unauthorized) fails at once, as it would again; the total wait never exceeds the budget.
  */
-import { ExchangeHttpError, NetworkError, RateLimitedError } from '../exchange/errors.js';
+import { ExchangeHttpError, ExchangeRateLimitedError, NetworkError } from '../exchange/errors.js';
 
 export interface StartupRetryOptions {
   readonly initialBackoffMs: number;
@@ -25,7 +25,7 @@ export const STARTUP_READ_BUDGET_MS = 120_000;
 
 /** A start-up read failure that another attempt may cure: rate limited, a 5xx, a timeout or the network. */
 export function isRetryableStartupError(error: unknown): boolean {
-  if (error instanceof RateLimitedError || error instanceof NetworkError) return true;
+  if (error instanceof ExchangeRateLimitedError || error instanceof NetworkError) return true;
   if (error instanceof ExchangeHttpError) return error.status >= 500 || error.status === 429 || error.status === 408;
   return false;
 }
@@ -33,7 +33,7 @@ export function isRetryableStartupError(error: unknown): boolean {
 /** The delay before attempt `attempt + 1` (0-based): doubling from the initial, capped, at least the Retry-After. */
 export function startupBackoffMs(attempt: number, error: unknown, options: Pick<StartupRetryOptions, 'initialBackoffMs' | 'maxBackoffMs'>): number {
   const doubling = Math.min(options.maxBackoffMs, options.initialBackoffMs * 2 ** Math.min(attempt, 30));
-  const retryAfter = error instanceof RateLimitedError && error.retryAfterMs !== null ? error.retryAfterMs : 0;
+  const retryAfter = error instanceof ExchangeRateLimitedError && error.retryAfterMs !== null ? error.retryAfterMs : 0;
   return Math.max(doubling, retryAfter);
 }
 

@@ -2,9 +2,10 @@
  * The adapter from the REST client (src/exchange) to the order manager's VenuePort (src/orders/venue-port.ts).
  *
  * Owns: the mapping of the client's typed errors onto the port's error contract, and of wire answers onto the
- * port's venue-neutral values. Invariants: a placement whose answer never came is OutcomeUnknownError (never a
- * rejection); a 409 is DuplicateClientOrderIdError ("already accepted"); a 425 trading-mode body is
- * TradingModeError; a size or status the venue left out (the official client's CreatedOrder has neither) is
+ * port's venue-neutral values. Invariants: every mapped error carries the client's as `cause`; a rejected placement
+ * is classified by error class, HTTP status and the client's `refusal`, never by message text; a placement whose
+ * answer never came is OutcomeUnknownError (never a rejection); a 409 is DuplicateClientOrderIdError ("already
+ * accepted"); a 425 trading-mode body (ExchangeTradingModeError) is TradingModeError; a size or status the venue left out (the official client's CreatedOrder has neither) is
  * unknown: never read as 0 or as terminal. A taker fill in a placement or lookup answer (`execution.totalsRaw`) is
  * reported at its gross contracts (what the order matched) and its exact collateral and fee go to `onTakerFill`.
  */
@@ -13,15 +14,16 @@ import {
   ExchangeHttpError,
   NetworkError,
   OrderBuildError,
-  OutcomeUnknownError as ClientOutcomeUnknownError,
-  RateLimitedError as ClientRateLimitedError,
+  ExchangeOutcomeUnknownError,
+  ExchangeRateLimitedError,
   RequestInputError,
-  TradingModeError as ClientTradingModeError,
+  ExchangeTradingModeError,
   isDuplicateOrderError,
 } from '../exchange/errors.js';
 import type { OrderSigner, SignedOrder, SigningMarket } from '../exchange/signer.js';
 import type { CancelReplaceOutcome } from '../exchange/cancel-replace-wire.js';
-import { isKnownTradingMode, tradingModeOf, type BatchCancelResult, type MaintenanceStatus as WireMaintenanceStatus, type PlacementResult, type UserOrder } from '../exchange/wire.js';
+import type { BatchCancelResult, MaintenanceStatus as WireMaintenanceStatus, PlacementResult, UserOrder } from '../exchange/wire.js';
+import { isKnownTradingMode, toTradingMode } from '../core/trading-mode.js';
 import { TICKS_PER_UNIT } from '../core/units.js';
 import {
   CancelReplaceUnsupportedError,
@@ -174,7 +176,7 @@ export class VenueAdapter implements VenuePort {
       const signed = await this.sign(market, request);
       result = await this.options.api.placeOrder(signed, request.beforeSend ? { beforeSend: request.beforeSend } : {});
     } catch (error) {
-      if (isDuplicateOrderError(error)) throw new DuplicateClientOrderIdError(request.clientOrderId);
+      if (isDuplicateOrderError(error)) throw new DuplicateClientOrderIdError(request.clientOrderId, { cause: error });
       throw mapError('placeOrder', error);
     }
     return this.placeResultOf(result, request.sizeRaw);
@@ -194,7 +196,7 @@ export class VenueAdapter implements VenuePort {
       );
       outcomes = await this.options.api.cancelReplaceBatch(operations, batch.beforeSend ? { beforeSend: batch.beforeSend } : {});
     } catch (error) {
-      if (error instanceof ExchangeHttpError && error.status === 404) throw new CancelReplaceUnsupportedError(error.message);
+      if (error instanceof ExchangeHttpError && error.status === 404) throw new CancelReplaceUnsupportedError(error.message, { cause: error });
       throw mapError('cancelReplace', error);
     }
     return batch.items.map((item, index): CancelReplaceItemResult => {
@@ -382,30 +384,29 @@ const READ_OPERATIONS: ReadonlySet<VenueOperation> = new Set<VenueOperation>(['s
  */
 export function mapError(operation: VenueOperation, error: unknown): Error {
   if (error instanceof PlacementWithheldError) return error;
-  if (error instanceof ClientTradingModeError) {
-    return new TradingModeError(operation, tradingModeOf(error.mode), error.resumeAtMs, isKnownTradingMode(error.mode) ? null : error.mode);
+  const cause = { cause: error };
+  if (error instanceof ExchangeTradingModeError) {
+    return new TradingModeError(operation, toTradingMode(error.mode), error.resumeAtMs, isKnownTradingMode(error.mode) ? null : error.mode, cause);
   }
   // A 425 without the trading-mode body that the transport did not re-stamp: a maintenance block (nothing took effect).
-  if (error instanceof ExchangeHttpError && error.status === 425) return new MaintenanceBlockError(operation, error.message);
-  if (error instanceof ClientRateLimitedError) return new RateLimitedError(operation, error.retryAfterMs);
+  if (error instanceof ExchangeHttpError && error.status === 425) return new MaintenanceBlockError(operation, error.message, cause);
+  if (error instanceof ExchangeRateLimitedError) return new RateLimitedError(operation, error.retryAfterMs, cause);
   if (error instanceof OrderBuildError || error instanceof RequestInputError) {
-    return operation === 'placeOrder' ? new OrderRejectedError('invalid-order', error.message) : new VenueRequestError(operation, null, error.message);
+    return operation === 'placeOrder' ? new OrderRejectedError('invalid-order', error.message, null, cause) : new VenueRequestError(operation, null, error.message, cause);
   }
   const status = error instanceof ExchangeHttpError ? error.status : null;
   const message = errorText(error);
-  if (operation === 'placeOrder' && status !== null && status >= 400 && status < 500) {
-    return new OrderRejectedError(rejectionReason(status, message), message, status);
+  if (operation === 'placeOrder' && error instanceof ExchangeHttpError && error.status >= 400 && error.status < 500) {
+    return new OrderRejectedError(rejectionReason(error), message, error.status, cause);
   }
-  if (READ_OPERATIONS.has(operation)) return new VenueRequestError(operation, status, message);
-  if (error instanceof ClientOutcomeUnknownError || error instanceof NetworkError) return new OutcomeUnknownError(operation, message);
-  if (status !== null && status < 500) return new VenueRequestError(operation, status, message);
-  return new OutcomeUnknownError(operation, message);
+  if (READ_OPERATIONS.has(operation)) return new VenueRequestError(operation, status, message, cause);
+  if (error instanceof ExchangeOutcomeUnknownError || error instanceof NetworkError) return new OutcomeUnknownError(operation, message, cause);
+  if (status !== null && status < 500) return new VenueRequestError(operation, status, message, cause);
+  return new OutcomeUnknownError(operation, message, cause);
 }
 
-function rejectionReason(status: number, message: string): string {
-  if (/post.?only/i.test(message)) return 'post-only-would-cross';
-  if (/balance|collateral|insufficient/i.test(message)) return 'insufficient-balance';
-  if (status === 401 || status === 403) return 'unauthorized';
-  if (/resolved|expired|not tradable|closed/i.test(message)) return 'market-closed';
-  return 'validation';
+/** A refused placement's stable reason: by HTTP status and the refusal the client read from the body, never by text. */
+function rejectionReason(error: ExchangeHttpError): string {
+  if (error.status === 401 || error.status === 403) return 'unauthorized';
+  return error.refusal ?? 'validation';
 }

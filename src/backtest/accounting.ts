@@ -3,6 +3,9 @@
  * folded from the engine's fills with the ledger's own pure maths (src/ledger/position-math.ts, pnl.ts), so
  * backtest PnL means exactly what the bot's report means. Also tracks the inventory extremes.
  *
+ * It is also the ledger the backtest's account view reads (src/risk/account-view.ts `AccountLedger`): holdings,
+ * costs and token ids, exactly what the bot's account view reads from its SQLite ledger.
+ *
  * Invariants: every fill is applied once (the caller dedupes); all amounts are raw integers; the positions
  * equal the engine's token balances (checked by the harness at the end); the extremes are exact (inventory
  * only changes on a fill, and every fill updates them).
@@ -10,6 +13,7 @@
 import type { Outcome } from '../core/units.js';
 import { averageCost, applyPositionEvent } from '../ledger/position-math.js';
 import { EMPTY_TOKEN, marketPnl, type MarketPnl, type TokenTotals } from '../ledger/pnl.js';
+import type { AccountLedger } from '../risk/account-view.js';
 import type { PositionView } from '../strategy/contract.js';
 import type { AccountFill } from '../sim/engine/index.js';
 import { BacktestInvariantError } from './errors.js';
@@ -23,14 +27,56 @@ interface MarketBook {
   maxTokenRaw: number;
 }
 
-export class BotAccounting {
-  private readonly books = new Map<string, MarketBook>();
+/** A traded market's token ids. */
+export interface AccountingMarket {
+  readonly slug: string;
+  readonly tokens: { readonly yes: string; readonly no: string };
+}
 
-  constructor(slugs: readonly string[]) {
-    for (const slug of slugs) this.books.set(slug, { yes: EMPTY_TOKEN, no: EMPTY_TOKEN, maxAbsNetRaw: 0, maxTokenRaw: 0 });
+/** What the books read of a fill. */
+export type BookedFill = Pick<AccountFill, 'marketSlug' | 'outcome' | 'side' | 'sizeRaw' | 'collateralRaw' | 'feeRaw'>;
+
+export class BotAccounting implements AccountLedger {
+  private readonly books = new Map<string, MarketBook>();
+  private readonly tokenIds = new Map<string, { readonly yes: string; readonly no: string }>();
+
+  constructor(markets: readonly AccountingMarket[]) {
+    for (const market of markets) {
+      this.books.set(market.slug, { yes: EMPTY_TOKEN, no: EMPTY_TOKEN, maxAbsNetRaw: 0, maxTokenRaw: 0 });
+      this.tokenIds.set(market.slug, market.tokens);
+    }
   }
 
-  apply(fill: AccountFill): void {
+  // ── AccountLedger (what the account view reads) ──
+
+  tokenBalances(): { marketSlug: string; token: Outcome; balanceRaw: number }[] {
+    const out: { marketSlug: string; token: Outcome; balanceRaw: number }[] = [];
+    for (const [marketSlug, book] of this.books) {
+      out.push({ marketSlug, token: 'YES', balanceRaw: book.yes.positionRaw }, { marketSlug, token: 'NO', balanceRaw: book.no.positionRaw });
+    }
+    return out;
+  }
+
+  tokenIdFor(marketSlug: string, token: Outcome): string | null {
+    const tokens = this.tokenIds.get(marketSlug);
+    if (tokens === undefined) return null;
+    return token === 'YES' ? tokens.yes : tokens.no;
+  }
+
+  tokenPosition(marketSlug: string, token: Outcome): TokenTotals {
+    const book = this.book(marketSlug);
+    return token === 'YES' ? book.yes : book.no;
+  }
+
+  marketPosition(marketSlug: string): Omit<PositionView, 'freeCollateralRaw'> {
+    const book = this.book(marketSlug);
+    return { yesRaw: book.yes.positionRaw, noRaw: book.no.positionRaw, yesAvgCost: averageCost(book.yes), noAvgCost: averageCost(book.no) };
+  }
+
+  // ── the backtest's own figures ──
+
+  /** A fill's economics (an engine fill, or a replay's): folded into the market's books. */
+  apply(fill: BookedFill): void {
     const book = this.book(fill.marketSlug);
     const before = fill.outcome === 'YES' ? book.yes : book.no;
     const step = applyPositionEvent(before, { kind: 'trade', side: fill.side, sizeRaw: fill.sizeRaw, collateralRaw: fill.collateralRaw });
@@ -57,18 +103,6 @@ export class BotAccounting {
   positionCostRaw(slug: string): number {
     const book = this.book(slug);
     return Math.max(0, book.yes.costRaw) + Math.max(0, book.no.costRaw);
-  }
-
-  /** The strategy's position view (as the bot builds it from its ledger). */
-  positionView(slug: string, freeCollateralRaw: number): PositionView {
-    const book = this.book(slug);
-    return {
-      yesRaw: book.yes.positionRaw,
-      noRaw: book.no.positionRaw,
-      yesAvgCost: averageCost(book.yes),
-      noAvgCost: averageCost(book.no),
-      freeCollateralRaw,
-    };
   }
 
   extremes(slug: string): { readonly maxAbsNetRaw: number; readonly maxTokenRaw: number } {

@@ -17,7 +17,10 @@ export class BacktestConfigError extends Error {
 
 export class BacktestInvariantError extends Error {
   override readonly name = 'BacktestInvariantError';
-  constructor(readonly detail: string) {
-    super(`backtest invariant violated: ${detail}`);
+  constructor(
+    readonly detail: string,
+    options?: { readonly cause?: unknown },
+  ) {
+    super(`backtest invariant violated: ${detail}`, options);
   }
 }

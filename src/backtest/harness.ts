@@ -1,80 +1,66 @@
 /**
- * The virtual-time backtest: a strategy quoting on the REAL matching engine (src/sim/engine: price-time
- * queues, complementary matching, fees, locks) against synthetic flow, with the bot's own pure decision
- * path in between — view (src/strategy/view.ts) → strategy → validation (src/strategy/validate.ts) →
- * funding + risk limits (./gate.ts) → reconcile (src/orders/reconcile.ts) → requests to the engine.
+ * The virtual-time backtest: a strategy quoting on the REAL matching engine (src/sim/engine: price-time queues,
+ * complementary matching, fees, locks) against synthetic flow, through the bot's own trading path (./trader.ts):
+ * the strategy runner, the account view's gate and budget (src/risk/account-view.ts) and the REAL order executor
+ * (src/orders/executor.ts). The backtest has no order management of its own: the executor talks to a venue port
+ * served by the engine (./engine-venue.ts), wrapped in the request model (./latency-venue.ts: the account's rate
+ * limit and a one-way delay), and hears of its orders through the bot's own frame parser and order-event adapter
+ * (./engine-feed.ts).
  *
- * Time: a ManualClock moves in steps of `stepMs`. At each step the synthetic traders act, then every market
- * whose book changed (or that filled, or whose requote interval or review time came) is quoted, exactly as
- * the live runner triggers it: at most one plan per market in flight, a trigger during a plan runs one more
- * cycle after it. A plan runs like the executor's: cancels first (one request per batch), then a re-plan on
- * the state after them, then placements one at a time; every request waits for the account's rate limiter
- * and acts `oneWayMs` after it starts (./request-pipe.ts), so quotes can be stale, get picked off, or be
- * refused as post-only crossing — as on the venue. Fills count only when the engine matched them, behind
- * whatever queue was ahead.
+ * Time: virtual (./virtual-time.ts). The clock moves in steps of `stepMs`; between steps it runs every timer in due
+ * order (request landings and answers, feed deliveries, the runner's requote interval, the executor's lookups and
+ * reviews), settling the promise work each one starts. At each step the synthetic traders act, then the time-weighted
+ * figures are sampled from the engine's resting orders.
  *
- * Invariants: deterministic for the options (the seed drives every random choice, the clock is virtual,
- * iteration orders are fixed); nothing here reads wall time; the bot's positions equal the engine's token
- * balances at the end (checked).
+ * Owns: the run (engine, clock, feed, books of the fills, counters) and the result. Invariants: deterministic for
+ * the options (the seed drives every random choice, the clock is virtual, iteration orders are fixed, promise work
+ * is settled to quiescence at every timer); nothing here reads wall time; the bot's positions equal the engine's
+ * token balances at the end (checked).
  */
 import { BookState } from '../book/book-state.js';
-import { limitOrderAmounts } from '../exchange/eip712.js';
-import { ClientOrderIdFactory, tryParseClientOrderId } from '../orders/client-order-id.js';
-import { isResting } from '../orders/order-state.js';
-import { reconcile, type Plan, type PlannedCancel, type PlannedPlace } from '../orders/reconcile.js';
-import type { FillView, MarketInfo, QuoteIntent } from '../strategy/contract.js';
+import { errorText } from '../core/errors.js';
+import { isOwnClientOrderId } from '../orders/client-order-id.js';
+import { OrderEventAdapter, type OrderIds } from '../app/order-event-adapter.js';
+import type { MarketInfo } from '../strategy/contract.js';
 import { expectedRewardPerDay } from '../strategy/rewards.js';
-import { validateIntents } from '../strategy/validate.js';
-import { buildView, recordMid, type MidPointRecord } from '../strategy/view.js';
+import { buildView } from '../strategy/view.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
 import { adjustedMidpoint } from '../sim/server/wire-format.js';
-import {
-  createEngine,
-  EngineConfigError,
-  generateMarkets,
-  ManualClock,
-  type AccountFill,
-  type BookSnapshot,
-  type Level,
-  type MarketSpec,
-  type SimEngine,
-} from '../sim/engine/index.js';
+import { createEngine, EngineConfigError, generateMarkets, type MarketSpec, type SimEngine } from '../sim/engine/index.js';
 import { BotAccounting } from './accounting.js';
-import { BotOrders } from './bot-orders.js';
+import { EngineFeed } from './engine-feed.js';
+import { EngineFills } from './engine-fills.js';
+import { EngineVenue } from './engine-venue.js';
 import { BacktestConfigError, BacktestInvariantError } from './errors.js';
-import { gateIntents, type GateMarketState } from '../risk/gate.js';
+import type { GateOutcome } from '../risk/gate.js';
+import { LatencyVenue } from './latency-venue.js';
 import { resolveOptions, type BacktestOptions, type ResolvedOptions } from './options.js';
-import { RequestPipe } from './request-pipe.js';
 import type { BacktestResult, MarketResult } from './result.js';
+import { riskConfigOf, Trader } from './trader.js';
+import { VirtualTime } from './virtual-time.js';
 
 const DAY_MS = 86_400_000;
 /** The bot's account on the engine. */
 const BOT_PROFILE_ID = 1;
 const BOT_ADDRESS = '0x00000000000000000000000000000000000B0071';
-/** The engine does not verify signatures (the server does); placements carry this placeholder. */
-const UNSIGNED = '0x';
-/** Fills the engine keeps per account: more than any step can produce, so none is missed between reads. */
-const FILL_RETENTION = 500;
+/** Fills the engine keeps per account: far more than are ever waiting for their order event. */
+const FILL_RETENTION = 5000;
+/**
+ * Terminal orders the executor keeps beyond the settlement delay: a minute (the bot keeps an hour, for late events of
+ * a real venue). Every event of the engine reaches the executor within the request model's delays and the settlement.
+ */
+const RETAIN_TERMINAL_MS = 60_000;
 
-/** Runs one backtest to the end. Throws `BacktestConfigError` (naming the option) before anything runs. */
-export function runBacktest<P>(options: BacktestOptions<P>): BacktestResult {
+/**
+ * Runs one backtest to the end. Throws `BacktestConfigError` (naming the option) at once, before anything runs;
+ * the run itself is asynchronous (the order executor is).
+ */
+export function runBacktest<P>(options: BacktestOptions<P>): Promise<BacktestResult> {
   return new BacktestRun(resolveOptions(options)).run();
 }
 
 interface MarketRun {
   readonly info: MarketInfo;
-  readonly mids: MidPointRecord[];
-  readonly recentFills: FillView[];
-  readonly lastFillAtBySlot: Map<string, number>;
-  /** The book as last seen (to notice changes, as the feed would push them). */
-  lastBook: BookSnapshot | null;
-  bookChanged: boolean;
-  filled: boolean;
-  lastQuoteAtMs: number | null;
-  reviewAtMs: number | null;
-  busy: boolean;
-  again: boolean;
-  cycles: number;
   /** Latest `expectedRewardPerDay` diagnostic, and its time integral (USDC·ms/day). */
   diagReward: number;
   diagRewardMs: number;
@@ -90,44 +76,43 @@ interface RunStats {
   cancels: number;
   rejectedPlacements: number;
   readonly rejectedByCode: Record<string, number>;
-  quoteCycles: number;
   strategyErrors: number;
   invalidIntents: number;
   readonly fundingDrops: Record<string, number>;
   readonly riskDrops: Record<string, number>;
   readonly riskTrims: Record<string, number>;
   rejectedBooks: number;
+  orderEventGaps: number;
 }
 
 class BacktestRun {
-  private readonly clock: ManualClock;
+  private readonly time: VirtualTime;
   private readonly engine: SimEngine;
   private readonly runs: MarketRun[];
-  private readonly bySlug = new Map<string, MarketRun>();
-  private readonly orders: BotOrders;
   private readonly accounting: BotAccounting;
-  private readonly pipe: RequestPipe;
-  private readonly ids: ClientOrderIdFactory;
-  private salt = 0;
-  private lastFillKey: string | null = null;
+  private readonly latency: LatencyVenue;
+  private readonly feed: EngineFeed;
+  private readonly trader: Trader;
+  private readonly fills: EngineFills;
   private steps = 0;
+  private cycleError: unknown = null;
   private readonly stats: RunStats = {
     placements: 0,
     cancelRequests: 0,
     cancels: 0,
     rejectedPlacements: 0,
     rejectedByCode: {},
-    quoteCycles: 0,
     strategyErrors: 0,
     invalidIntents: 0,
     fundingDrops: {},
     riskDrops: {},
     riskTrims: {},
     rejectedBooks: 0,
+    orderEventGaps: 0,
   };
 
   constructor(private readonly o: ResolvedOptions) {
-    this.clock = new ManualClock(o.startMs);
+    this.time = new VirtualTime(o.startMs);
     const specs = 'count' in o.markets ? generateMarkets(o.markets.count, o.seed, o.startMs) : [...o.markets];
     const band = {
       minTicks: Math.max(o.venuePriceBand.minTicks, o.risk.priceBand.minTicks),
@@ -137,7 +122,7 @@ class BacktestRun {
     try {
       this.engine = createEngine({
         seed: o.seed,
-        clock: this.clock,
+        clock: this.time,
         settlementDelayMs: o.settlementDelayMs,
         markets: specs,
         accounts: [{ profileId: BOT_PROFILE_ID, address: BOT_ADDRESS, usdcRaw: o.account.usdcRaw, feeRateBps: o.account.feeRateBps }],
@@ -150,355 +135,138 @@ class BacktestRun {
       throw error;
     }
     this.runs = specs.map((spec) => newRun(spec, band));
-    for (const run of this.runs) this.bySlug.set(run.info.slug, run);
-    const slugs = this.runs.map((r) => r.info.slug);
-    this.orders = new BotOrders(this.engine, BOT_PROFILE_ID, slugs);
-    this.accounting = new BotAccounting(slugs);
-    this.pipe = new RequestPipe(o.latency);
-    this.ids = new ClientOrderIdFactory(o.orders.botTag, () => this.clock.now());
-    // No engine listener on purpose: with one, the engine formats a socket frame for every synthetic order
-    // event. Book changes and fills are detected by reading the engine after each command instead.
+    const infos = this.runs.map((r) => r.info);
+    this.accounting = new BotAccounting(infos);
+    this.fills = new EngineFills(this.engine, BOT_PROFILE_ID, this.accounting, (fill) => {
+      if (!this.runs.some((r) => r.info.slug === fill.marketSlug)) throw new BacktestInvariantError(`fill in market ${fill.marketSlug}, which the backtest does not trade`);
+      this.o.observer.onFill?.(fill, { yesRaw: this.accounting.holding(fill.marketSlug, 'YES'), noRaw: this.accounting.holding(fill.marketSlug, 'NO') });
+    });
+    const engineVenue = new EngineVenue({
+      engine: this.engine,
+      profileId: BOT_PROFILE_ID,
+      feeRateBps: o.account.feeRateBps,
+      observer: {
+        onPlacement: (code) => {
+          this.stats.placements += 1;
+          if (code === null) return;
+          this.stats.rejectedPlacements += 1;
+          bump(this.stats.rejectedByCode, code);
+        },
+        onCancelRequest: (orders) => {
+          this.stats.cancelRequests += 1;
+          this.stats.cancels += orders;
+        },
+        onCancelReplace: (items) => {
+          this.stats.cancels += items;
+        },
+      },
+    });
+    this.latency = new LatencyVenue(engineVenue, this.time, o.latency);
+    const listeners: ((slug: string) => void)[] = [];
+    this.trader = new Trader({
+      venue: this.latency,
+      scheduler: this.time,
+      strategy: o.strategy,
+      markets: infos,
+      isResolved: (slug) => this.engine.market(slug)?.status === 'RESOLVED',
+      ledger: this.accounting,
+      books: {
+        books: (slug) => this.feed.book(slug)?.views ?? null,
+        onChange: (listener) => {
+          listeners.push(listener);
+          return () => listeners.splice(listeners.indexOf(listener), 1);
+        },
+      },
+      risk: riskConfigOf(o.risk),
+      orders: o.orders,
+      requoteIntervalMs: o.requoteIntervalMs,
+      quoteOnBookChange: o.quoteOnBookChange,
+      midHistory: o.midHistory,
+      retainTerminalMs: o.settlementDelayMs + RETAIN_TERMINAL_MS,
+      observer: {
+        onFill: (fill) => this.fills.book(fill),
+        onGate: (_slug, outcome) => this.countGate(outcome),
+        runner: {
+          onQuoteCycle: (slug, _latencyMs, submitted, halt) => this.o.observer.onQuoteCycle?.(slug, this.time.now(), submitted, halt),
+          onStrategyError: () => (this.stats.strategyErrors += 1),
+          onCycleError: (_slug, error) => (this.cycleError ??= error),
+          onInvalidIntents: (_slug, rejected) => (this.stats.invalidIntents += rejected.length),
+          onDiagnostics: (slug, figures) => {
+            const run = this.runs.find((r) => r.info.slug === slug);
+            const reward = figures['expectedRewardPerDay'];
+            if (run) run.diagReward = typeof reward === 'number' && Number.isFinite(reward) ? reward : 0;
+          },
+        },
+      },
+    });
+    const executor = this.trader.executor;
+    const isOwnOrder = ({ orderId, clientOrderId }: OrderIds): boolean =>
+      (clientOrderId !== undefined && isOwnClientOrderId(clientOrderId, o.orders.botTag)) || (orderId !== undefined && executor.openOrders().some((x) => x.orderId === orderId));
+    // The market of one of the bot's orders (for a gap's resync): the executor's, else the engine's record of it.
+    const marketOf = ({ orderId, clientOrderId }: OrderIds): string | null =>
+      executor.openOrders().find((x) => (orderId !== undefined && x.orderId === orderId) || (clientOrderId !== undefined && x.clientOrderId === clientOrderId))?.marketSlug ??
+      (clientOrderId === undefined ? undefined : this.engine.orderByClientOrderId(BOT_PROFILE_ID, clientOrderId)?.marketSlug) ??
+      (orderId === undefined ? undefined : this.engine.orderById(orderId)?.marketSlug) ??
+      null;
+    this.feed = new EngineFeed({
+      engine: this.engine,
+      profileId: BOT_PROFILE_ID,
+      scheduler: this.time,
+      markets: infos.map((i) => ({ slug: i.slug, minSizeRaw: i.minSizeRaw })),
+      adapter: new OrderEventAdapter({ account: BOT_ADDRESS, isOwnOrder, marketOf, now: () => this.time.now() }),
+      onOrderEvent: (event) => executor.onOrderEvent(event),
+      onGap: (slug) => {
+        this.stats.orderEventGaps += 1;
+        if (slug !== null && infos.some((i) => i.slug === slug)) executor.resync(slug).catch((error: unknown) => (this.cycleError ??= error));
+      },
+      onBookChange: (slug) => {
+        for (const listener of [...listeners]) listener(slug);
+      },
+      onRejectedBook: () => (this.stats.rejectedBooks += 1),
+    });
   }
 
-  run(): BacktestResult {
+  async run(): Promise<BacktestResult> {
+    // Connected before the first step: the start-up reads (trading mode, live orders) act at once.
+    this.feed.prime();
+    const adopting = this.trader.adopt();
+    await this.time.runUntil(this.o.startMs);
+    await adopting;
+    this.latency.begin();
+    this.trader.quote();
     const end = this.o.startMs + this.o.durationMs;
     for (let t = this.o.startMs; t < end; t += this.o.stepMs) {
-      this.clock.advanceTo(t);
+      await this.time.runUntil(t);
       this.engine.syntheticStep();
-      this.afterEngineActivity(null);
-      for (const run of this.runs) this.maybeQuote(run);
+      await this.time.runUntil(t);
       this.sample(Math.min(this.o.stepMs, end - t));
       this.steps += 1;
     }
-    this.clock.advanceTo(end);
-    this.afterEngineActivity(null);
+    await this.time.runUntil(end);
+    this.trader.stop();
+    this.feed.deliver();
+    await this.time.runUntil(end);
+    this.fills.drain();
+    this.feed.stop();
+    if (this.cycleError !== null) throw new BacktestInvariantError(`a quote cycle failed: ${errorText(this.cycleError, { withName: true })}`, { cause: this.cycleError });
     return this.finish();
   }
 
-  // ───────────────────────── quoting ─────────────────────────
-
-  private maybeQuote(run: MarketRun): void {
-    const now = this.clock.now();
-    const due =
-      run.lastQuoteAtMs === null ||
-      now - run.lastQuoteAtMs >= this.o.requoteIntervalMs ||
-      (this.o.quoteOnBookChange && run.bookChanged) ||
-      run.filled ||
-      (run.reviewAtMs !== null && now >= run.reviewAtMs);
-    if (!due) return;
-    if (run.busy) {
-      run.again = true;
-      return;
-    }
-    this.cycle(run);
-  }
-
-  /** One quote cycle, as the runner's: view → strategy → validate → gate → plan. */
-  private cycle(run: MarketRun): void {
-    const now = this.clock.now();
-    const slug = run.info.slug;
-    run.lastQuoteAtMs = now;
-    run.filled = false;
-    run.reviewAtMs = null;
-    run.cycles += 1;
-    this.stats.quoteCycles += 1;
-    const snapshot = this.observeBook(run);
-    run.bookChanged = false;
-    let yes: BookState;
-    try {
-      yes = BookState.fromSnapshot({ bids: snapshot.bids, asks: snapshot.asks, adjustedMidpoint: adjustedMidpoint(snapshot, run.info.minSizeRaw) });
-    } catch {
-      this.stats.rejectedBooks += 1;
-      return;
-    }
-    if (run.mids.length === 0) recordMid(run.mids, now, yes.mid, this.o.midHistory);
-    const view = buildView({
-      info: run.info,
-      books: { yes, no: yes.complement() },
-      position: this.accounting.positionView(slug, this.freeCollateralRaw()),
-      recentFills: run.recentFills.slice(),
-      midHistory: run.mids,
-      ownOrders: this.orders.ownOrders(slug),
-      now,
-    });
-    const strategy = this.o.strategy;
-    let proposed: unknown;
-    try {
-      proposed = strategy.quote(view);
-    } catch {
-      this.stats.strategyErrors += 1;
-      return;
-    }
-    const { valid, rejected } = validateIntents(proposed, run.info);
-    this.stats.invalidIntents += rejected.length;
-    if (strategy.diagnostics) {
-      try {
-        const reward = strategy.diagnostics(view)['expectedRewardPerDay'];
-        run.diagReward = typeof reward === 'number' && Number.isFinite(reward) ? reward : 0;
-      } catch {
-        this.stats.strategyErrors += 1;
-      }
-    }
-    const gated = this.gate(run, valid);
-    const intents = gated.halt === null ? gated.intents : [];
-    this.o.observer.onQuoteCycle?.(slug, now, intents.length, gated.halt);
-    this.execute(run, intents, now);
-  }
-
-  private gate(run: MarketRun, intents: readonly QuoteIntent[]): { intents: readonly QuoteIntent[]; halt: string | null } {
-    const holdings = new Map<string, GateMarketState>();
-    for (const r of this.runs) {
-      const slug = r.info.slug;
-      holdings.set(slug, { yesRaw: this.accounting.holding(slug, 'YES'), noRaw: this.accounting.holding(slug, 'NO'), costRaw: this.accounting.positionCostRaw(slug) });
-    }
-    const outcome = gateIntents({
-      market: run.info,
-      resolved: this.engine.market(run.info.slug)?.status === 'RESOLVED',
-      intents,
-      openOrders: this.orders.all(),
-      holdings,
-      balances: this.balances(),
-      limits: this.o.risk,
-      nowMs: this.clock.now(),
-      killSwitchTripped: false,
-      stale: false,
-    });
+  private countGate(outcome: GateOutcome): void {
     for (const adjustment of outcome.funding) if (adjustment.action === 'dropped') bump(this.stats.fundingDrops, adjustment.reason);
     for (const dropped of outcome.risk.dropped) bump(this.stats.riskDrops, dropped.reason);
     for (const trimmed of outcome.risk.trimmed) bump(this.stats.riskTrims, trimmed.reason);
-    return outcome;
-  }
-
-  /** Collateral and tokens the bot may use, as the bot reckons them: the notional budget less what it holds (capped by the account). */
-  private balances(): { collateralRaw: number; tokensRaw: Map<string, number> } {
-    let positionCost = 0;
-    const tokens = new Map<string, number>();
-    for (const run of this.runs) {
-      const slug = run.info.slug;
-      positionCost += this.accounting.positionCostRaw(slug);
-      tokens.set(run.info.tokens.yes, Math.max(0, this.accounting.holding(slug, 'YES')));
-      tokens.set(run.info.tokens.no, Math.max(0, this.accounting.holding(slug, 'NO')));
-    }
-    const usdc = this.engine.balances(BOT_PROFILE_ID)?.usdc.totalRaw ?? 0;
-    return { collateralRaw: Math.max(0, Math.min(usdc, this.o.risk.maxNotionalRaw - positionCost)), tokensRaw: tokens };
-  }
-
-  /** The position view's free collateral: the budget less what open BUYs lock (pending ones at full size). */
-  private freeCollateralRaw(): number {
-    let locked = 0;
-    for (const order of this.orders.all()) {
-      if (order.side !== 'BUY') continue;
-      const size = order.state === 'pending-new' ? order.sizeRaw : order.remainingRaw;
-      locked += limitOrderAmounts('BUY', order.priceTicks, size).makerAmount;
-    }
-    return Math.max(0, this.balances().collateralRaw - locked);
-  }
-
-  // ───────────────────────── plans (the executor's order of work) ─────────────────────────
-
-  private plan(run: MarketRun, intents: readonly QuoteIntent[], issuedAtMs: number): Plan {
-    const o = this.o.orders;
-    return reconcile(intents, this.orders.open(run.info.slug), {
-      nowMs: this.clock.now(),
-      priceToleranceTicks: o.priceToleranceTicks,
-      sizeTolerance: o.sizeTolerance,
-      maxOrderAgeMs: o.maxOrderAgeMs,
-      coolOffMs: o.coolOffMs,
-      lastFillAtBySlot: run.lastFillAtBySlot,
-      intentsIssuedAtMs: issuedAtMs,
-    });
-  }
-
-  private execute(run: MarketRun, intents: readonly QuoteIntent[], issuedAtMs: number): void {
-    run.busy = true;
-    const attempted = new Set<string>();
-    const first = this.plan(run, intents, issuedAtMs);
-    this.cancelInBatches(run, first.cancels, attempted, () => {
-      const second = this.plan(run, intents, issuedAtMs);
-      const fresh = second.cancels.filter((c) => !attempted.has(c.clientOrderId));
-      this.cancelInBatches(run, fresh, attempted, () => {
-        this.placeInTurn(run, second.places, 0, () => this.planDone(run, intents, issuedAtMs, second.nextReviewAtMs, fresh.length > 0));
-      });
-    });
-  }
-
-  private planDone(run: MarketRun, intents: readonly QuoteIntent[], issuedAtMs: number, reviewAtMs: number | null, kick: boolean): void {
-    run.busy = false;
-    run.reviewAtMs = reviewAtMs;
-    if (run.again) {
-      // A trigger arrived during the plan: one more cycle now, with a fresh quote (supersedes a kick).
-      run.again = false;
-      this.cycle(run);
-    } else if (kick) {
-      // Slots emptied by late cancels: re-run the same intents (the executor's follow-up run).
-      this.execute(run, intents, issuedAtMs);
-    }
-  }
-
-  private cancelInBatches(run: MarketRun, cancels: readonly PlannedCancel[], attempted: Set<string>, then: () => void): void {
-    const size = this.o.orders.cancelBatchSize;
-    const batches: PlannedCancel[][] = [];
-    for (let i = 0; i < cancels.length; i += size) batches.push(cancels.slice(i, i + size));
-    const next = (index: number): void => {
-      const batch = batches[index];
-      if (batch === undefined) {
-        then();
-        return;
-      }
-      const open = new Map(this.orders.open(run.info.slug).map((o) => [o.clientOrderId, o]));
-      const ids: string[] = [];
-      for (const cancel of batch) {
-        const order = open.get(cancel.clientOrderId);
-        if (order === undefined || order.orderId === null || !isResting(order.state)) continue;
-        attempted.add(cancel.clientOrderId);
-        ids.push(order.orderId);
-      }
-      if (ids.length === 0) {
-        next(index + 1);
-        return;
-      }
-      this.orders.cancelSent(ids);
-      const timing = this.pipe.send(this.clock.now());
-      this.stats.cancelRequests += 1;
-      this.stats.cancels += ids.length;
-      this.at(timing.landMs, () => {
-        for (const id of ids) this.engine.cancel(BOT_PROFILE_ID, id);
-        this.afterEngineActivity(run.info.slug);
-        this.at(timing.answerMs, () => {
-          this.orders.cancelAnswered(ids);
-          next(index + 1);
-        });
-      });
-    };
-    next(0);
-  }
-
-  private placeInTurn(run: MarketRun, places: readonly PlannedPlace[], index: number, then: () => void): void {
-    const place = places[index];
-    if (place === undefined) {
-      then();
-      return;
-    }
-    const slug = run.info.slug;
-    // Re-check the slot, as the executor does: an event may have changed it while earlier requests were in flight.
-    if (this.orders.open(slug).some((o) => o.slot === place.slot)) {
-      this.placeInTurn(run, places, index + 1, then);
-      return;
-    }
-    const intent = place.intent;
-    const postOnly = intent.postOnly ?? this.o.orders.postOnly;
-    const tokenId = intent.token === 'YES' ? run.info.tokens.yes : run.info.tokens.no;
-    const clientOrderId = this.ids.next(slug, place.slot);
-    const now = this.clock.now();
-    this.orders.sent(slug, { clientOrderId, slot: place.slot, token: intent.token, tokenId, side: intent.side, priceTicks: intent.priceTicks, sizeRaw: intent.sizeRaw, sentAtMs: now });
-    const timing = this.pipe.send(now);
-    this.stats.placements += 1;
-    this.at(timing.landMs, () => {
-      const amounts = limitOrderAmounts(intent.side, intent.priceTicks, intent.sizeRaw);
-      this.salt += 1;
-      const result = this.engine.place({
-        profileId: BOT_PROFILE_ID,
-        marketSlug: slug,
-        orderType: 'GTC',
-        tokenId,
-        side: intent.side,
-        makerAmount: amounts.makerAmount,
-        takerAmount: amounts.takerAmount,
-        priceTicks: intent.priceTicks,
-        feeRateBps: this.o.account.feeRateBps,
-        salt: this.salt,
-        postOnly,
-        clientOrderId,
-        stpPolicy: 'cancel_maker',
-        signature: UNSIGNED,
-        signedOrderEcho: {},
-      });
-      this.orders.landed(slug, clientOrderId, place.slot, result.ok ? result.order : null);
-      if (!result.ok) {
-        this.stats.rejectedPlacements += 1;
-        bump(this.stats.rejectedByCode, result.code);
-      }
-      this.afterEngineActivity(slug);
-      this.at(timing.answerMs, () => this.placeInTurn(run, places, index + 1, then));
-    });
-  }
-
-  /** Runs `fn` at virtual time `atMs`: now if it is due, else from the clock. */
-  private at(atMs: number, fn: () => void): void {
-    const now = this.clock.now();
-    if (atMs <= now) fn();
-    else this.clock.schedule(atMs - now, fn);
-  }
-
-  // ───────────────────────── observing the engine ─────────────────────────
-
-  /**
-   * After anything that may have changed the engine: new fills into the books, then the book of `slug` (or of
-   * every market) re-read to notice a change, as the feed would push it, and record the mid.
-   */
-  private afterEngineActivity(slug: string | null): void {
-    if (this.orders.takeFillSignal()) this.drainFills();
-    if (slug === null) for (const run of this.runs) this.observeBook(run);
-    else {
-      const run = this.bySlug.get(slug);
-      if (run) this.observeBook(run);
-    }
-  }
-
-  /** The market's current book; notes a change and records the mid (the runner records one per book change). */
-  private observeBook(run: MarketRun): BookSnapshot {
-    const book = this.engine.book(run.info.slug);
-    if (book === undefined) throw new BacktestInvariantError(`engine lost market ${run.info.slug}`);
-    const last = run.lastBook;
-    if (last !== null && sameLevels(last.bids, book.bids) && sameLevels(last.asks, book.asks)) return last;
-    run.lastBook = book;
-    run.bookChanged = true;
-    const bid = book.bids[0];
-    const ask = book.asks[0];
-    recordMid(run.mids, this.clock.now(), bid && ask ? (bid.priceTicks + ask.priceTicks) / 2000 : null, this.o.midHistory);
-    return book;
-  }
-
-  /** New fills of the bot, oldest first, into the books, the strategy's memory and the reconcile inputs. */
-  private drainFills(): void {
-    const newestFirst = this.engine.accountTrades(BOT_PROFILE_ID);
-    const fresh: AccountFill[] = [];
-    let reachedSeen = this.lastFillKey === null;
-    for (const fill of newestFirst) {
-      if (fillKey(fill) === this.lastFillKey) {
-        reachedSeen = true;
-        break;
-      }
-      fresh.push(fill);
-    }
-    if (!reachedSeen) throw new BacktestInvariantError(`more than ${FILL_RETENTION} fills between two reads: fills were lost`);
-    const first = newestFirst[0];
-    if (first !== undefined) this.lastFillKey = fillKey(first);
-    const windowMs = this.o.recentFills.windowMs;
-    for (let i = fresh.length - 1; i >= 0; i -= 1) {
-      const fill = fresh[i]!;
-      const run = this.bySlug.get(fill.marketSlug);
-      if (run === undefined) throw new BacktestInvariantError(`fill in market ${fill.marketSlug}, which the backtest does not trade`);
-      this.accounting.apply(fill);
-      run.recentFills.push({ token: fill.outcome, side: fill.side, priceTicks: fill.priceTicks, sizeRaw: fill.sizeRaw, atMs: fill.matchedAtMs });
-      const horizon = this.clock.now() - windowMs;
-      while (run.recentFills.length > 0 && (run.recentFills[0]!.atMs < horizon || run.recentFills.length > this.o.recentFills.max)) run.recentFills.shift();
-      const slot = fill.clientOrderId === null ? null : (tryParseClientOrderId(fill.clientOrderId)?.slot ?? null);
-      if (slot !== null) run.lastFillAtBySlot.set(slot, Math.max(run.lastFillAtBySlot.get(slot) ?? fill.matchedAtMs, fill.matchedAtMs));
-      run.filled = true;
-      this.o.observer.onFill?.(fill, { yesRaw: this.accounting.holding(fill.marketSlug, 'YES'), noRaw: this.accounting.holding(fill.marketSlug, 'NO') });
-    }
   }
 
   /** Time-weighted figures over the next `dtMs`: two-sided quoting and the reward the resting orders score. */
   private sample(dtMs: number): void {
     for (const run of this.runs) {
       const slug = run.info.slug;
-      const resting = this.orders.restingNow(slug).filter((o) => o.remainingRaw > 0);
+      const resting = this.engine.orders(BOT_PROFILE_ID, slug, ['LIVE']).filter((o) => o.remainingSizeRaw > 0);
       let bid = false;
       let ask = false;
       for (const order of resting) {
-        if (toYesTerms(order.token, order.side, order.priceTicks).side === 'bid') bid = true;
+        if (toYesTerms(order.outcome, order.side, order.priceTicks ?? 0).side === 'bid') bid = true;
         else ask = true;
       }
       run.sampledMs += dtMs;
@@ -506,17 +274,23 @@ class BacktestRun {
       if (bid || ask) run.quotingMs += dtMs;
       run.diagRewardMs += run.diagReward * dtMs;
       if (resting.length > 0 && run.info.rewardable && run.info.dailyRewardRaw > 0) {
-        const snapshot = run.lastBook ?? this.observeBook(run);
-        const yes = BookState.fromSnapshot({ bids: snapshot.bids, asks: snapshot.asks, adjustedMidpoint: adjustedMidpoint(snapshot, run.info.minSizeRaw) });
-        const own = resting.map((o) => ({ token: o.token, side: o.side, priceTicks: o.priceTicks, sizeRaw: o.remainingRaw }));
+        const snapshot = this.feed.book(slug)?.snapshot ?? this.engine.book(slug);
+        if (snapshot === undefined) continue;
+        let yes: BookState;
+        try {
+          yes = BookState.fromSnapshot({ bids: snapshot.bids, asks: snapshot.asks, adjustedMidpoint: adjustedMidpoint(snapshot, run.info.minSizeRaw) });
+        } catch {
+          continue;
+        }
+        const own = resting.map((o) => ({ token: o.outcome, side: o.side, priceTicks: o.priceTicks ?? 0, sizeRaw: o.remainingSizeRaw }));
         const view = buildView({
           info: run.info,
           books: { yes, no: yes.complement() },
-          position: this.accounting.positionView(slug, 0),
+          position: { ...this.accounting.marketPosition(slug), freeCollateralRaw: 0 },
           recentFills: [],
           midHistory: [],
           ownOrders: own,
-          now: this.clock.now(),
+          now: this.time.now(),
         });
         run.scoredRewardUsdc += (expectedRewardPerDay(view, own, own) * dtMs) / DAY_MS;
       }
@@ -565,7 +339,7 @@ class BacktestRun {
         quotingFraction: run.quotingMs / span,
         expectedRewardPerDay: run.diagRewardMs / span,
         scoredRewardUsdc: run.scoredRewardUsdc,
-        quoteCycles: run.cycles,
+        quoteCycles: this.trader.runner.cycles(slug),
         finalFairTicks: fairTicks,
         finalMidMicros: midMicros,
       });
@@ -604,13 +378,14 @@ class BacktestRun {
         rejectedByCode: { ...s.rejectedByCode },
       },
       counters: {
-        quoteCycles: s.quoteCycles,
+        quoteCycles: sum((m) => m.quoteCycles),
         strategyErrors: s.strategyErrors,
         invalidIntents: s.invalidIntents,
         fundingDrops: { ...s.fundingDrops },
         riskDrops: { ...s.riskDrops },
         riskTrims: { ...s.riskTrims },
         rejectedBooks: s.rejectedBooks,
+        orderEventGaps: s.orderEventGaps,
       },
       markets,
       engineInvariantViolations: violations,
@@ -631,17 +406,6 @@ function newRun(spec: MarketSpec, band: { minTicks: number; maxTicks: number }):
       expiresAtMs: spec.expirationMs,
       band,
     },
-    mids: [],
-    recentFills: [],
-    lastFillAtBySlot: new Map(),
-    lastBook: null,
-    bookChanged: true,
-    filled: false,
-    lastQuoteAtMs: null,
-    reviewAtMs: null,
-    busy: false,
-    again: false,
-    cycles: 0,
     diagReward: 0,
     diagRewardMs: 0,
     scoredRewardUsdc: 0,
@@ -649,20 +413,6 @@ function newRun(spec: MarketSpec, band: { minTicks: number; maxTicks: number }):
     quotingMs: 0,
     sampledMs: 0,
   };
-}
-
-function sameLevels(a: readonly Level[], b: readonly Level[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x.priceTicks !== y.priceTicks || x.sizeRaw !== y.sizeRaw) return false;
-  }
-  return true;
-}
-
-function fillKey(fill: AccountFill): string {
-  return `${fill.tradeEventId}|${fill.matchId}|${fill.orderId}`;
 }
 
 function bump(counts: Record<string, number>, key: string): void {

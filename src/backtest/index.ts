@@ -8,5 +8,8 @@ export type { BacktestOptions, BacktestSettings, LatencyModel, StrategySpec } fr
 export type { BacktestObserver, BacktestResult, MarketResult, RequestCounts, RunCounters } from './result.js';
 export { BacktestConfigError, BacktestInvariantError } from './errors.js';
 export { RequestPipe, type RequestTiming } from './request-pipe.js';
+export { EngineVenue, type EngineVenueObserver, type EngineVenueOptions } from './engine-venue.js';
+export { LatencyVenue } from './latency-venue.js';
+export { Trader, type TraderOptions, type TraderOrderOptions } from './trader.js';
 export { comparisonTable, type LabelledResult } from './report.js';
 export { gateIntents, type GateInput, type GateMarketState, type GateOutcome } from '../risk/gate.js';

@@ -8,13 +8,14 @@
 import { z } from 'zod';
 import { MAX_TICK, MIN_TICK, RAW_PER_UNIT } from '../core/units.js';
 import { VENUE_MAX_CONCURRENT, VENUE_MIN_TIME_MS } from '../config/index.js';
-import type { SizeTolerance } from '../orders/reconcile.js';
+import { BOT_TAG_PATTERN, BOT_TAG_RULE } from '../orders/client-order-id.js';
 import type { RiskLimits } from '../risk/limits.js';
 import { isStrategyModule, parseStrategyParams } from '../strategy/registry.js';
 import type { Strategy, StrategyModule } from '../strategy/contract.js';
 import { syntheticOptionsSchema, type MarketSpec, type PriceBand, type SyntheticOptions } from '../sim/engine/index.js';
 import { BacktestConfigError } from './errors.js';
 import type { BacktestObserver } from './result.js';
+import type { TraderOrderOptions } from './trader.js';
 
 const HOUR_MS = 3_600_000;
 const MAX_DURATION_MS = 30 * 24 * HOUR_MS;
@@ -91,7 +92,7 @@ export const backtestSettingsSchema = z.strictObject({
   /** Order management, as the bot's `orders` config section (src/orders/reconcile.ts options). */
   orders: z
     .strictObject({
-      botTag: z.string().regex(/^[a-z0-9]{1,12}$/, 'expected 1–12 lower-case letters or digits').default('bt'),
+      botTag: z.string().regex(BOT_TAG_PATTERN, `expected ${BOT_TAG_RULE}`).default('bt'),
       priceToleranceTicks: int(0, 998).default(0),
       sizeTolerance: sizeTolerance.default({ kind: 'percent', percent: 0 }),
       maxOrderAgeMs: raw.default(1_800_000),
@@ -99,6 +100,8 @@ export const backtestSettingsSchema = z.strictObject({
       /** postOnly for intents that do not say. */
       postOnly: z.boolean().default(true),
       cancelBatchSize: int(1, 500).default(50),
+      /** Replace a changed quote with one cancel-replace request (the bot's `orders.cancelReplace`, on by default). */
+      cancelReplace: z.strictObject({ enabled: z.boolean().default(true), batchSize: int(1, 50).default(10) }).prefault({}),
     })
     .prefault({}),
   /** Requote every market at least this often (the runner's periodic tick). */
@@ -106,7 +109,7 @@ export const backtestSettingsSchema = z.strictObject({
   /** Requote a market when its book changed (as the live runner does). */
   quoteOnBookChange: z.boolean().default(true),
   /**
-   * Request model. Each request (a placement, or one cancel batch) waits for the rate limiter (at most
+   * Request model. Each request (a placement, a cancel batch, a cancel-replace batch, a status lookup) waits for the rate limiter (at most
    * `maxConcurrent` in flight, `minRequestSpacingMs` between starts, one queue per account), acts on the venue
    * `oneWayMs` after it starts and is answered `oneWayMs` later. All zero: everything acts at once.
    */
@@ -117,8 +120,7 @@ export const backtestSettingsSchema = z.strictObject({
       maxConcurrent: int(1, 16).default(VENUE_MAX_CONCURRENT),
     })
     .prefault({}),
-  /** Strategy memory the view carries (the bot's: 30 min / 500 fills; 1 h / 2,000 mids). */
-  recentFills: z.strictObject({ windowMs: int(1, 7 * 24 * HOUR_MS).default(30 * 60_000), max: int(1, 100_000).default(500) }).prefault({}),
+  /** Mid history the view carries (the bot's: 1 h / 2,000 mids). Recent fills are the bot's account view's (30 min / 500). */
   midHistory: z.strictObject({ horizonMs: int(1, 7 * 24 * HOUR_MS).default(HOUR_MS), max: int(1, 100_000).default(2000) }).prefault({}),
 });
 
@@ -157,19 +159,10 @@ export interface ResolvedOptions {
   readonly settlementDelayMs: number;
   readonly account: { readonly usdcRaw: number; readonly feeRateBps: number };
   readonly risk: RiskLimits;
-  readonly orders: {
-    readonly botTag: string;
-    readonly priceToleranceTicks: number;
-    readonly sizeTolerance: SizeTolerance;
-    readonly maxOrderAgeMs: number;
-    readonly coolOffMs: number;
-    readonly postOnly: boolean;
-    readonly cancelBatchSize: number;
-  };
+  readonly orders: TraderOrderOptions;
   readonly requoteIntervalMs: number;
   readonly quoteOnBookChange: boolean;
   readonly latency: LatencyModel;
-  readonly recentFills: { readonly windowMs: number; readonly max: number };
   readonly midHistory: { readonly horizonMs: number; readonly max: number };
   readonly observer: BacktestObserver;
 }

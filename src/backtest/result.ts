@@ -43,13 +43,16 @@ export interface MarketResult {
 }
 
 export interface RequestCounts {
-  /** Placement requests sent. */
+  /** Placements that reached the engine: single placements and the placement half of each cancel-replace item. */
   readonly placements: number;
-  /** Cancel requests sent (one per batch of up to `orders.cancelBatchSize` orders). */
+  /** Standalone cancel requests (one per batch of up to `orders.cancelBatchSize` orders). */
   readonly cancelRequests: number;
-  /** Orders those cancel requests named. */
+  /** Orders asked to be canceled: by cancel requests and by cancel-replace items. */
   readonly cancels: number;
-  /** placements + cancelRequests: what the rate limiter sees. */
+  /**
+   * placements + cancelRequests: orders placed and cancel requests. The rate limiter sees fewer requests when
+   * cancel-replace is on (up to `orders.cancelReplace.batchSize` replacements per request).
+   */
   readonly total: number;
   /** Placements the venue refused, by engine error code (e.g. POST_ONLY_WOULD_CROSS after a stale quote). */
   readonly rejectedPlacements: number;
@@ -68,6 +71,8 @@ export interface RunCounters {
   readonly riskTrims: Readonly<Record<string, number>>;
   /** Books the view could not be built from (never expected from the engine). */
   readonly rejectedBooks: number;
+  /** Order frames of the bot the feed could not read (each resyncs its market, as the bot does); 0 in a sound run. */
+  readonly orderEventGaps: number;
 }
 
 export interface BacktestResult {

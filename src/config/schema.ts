@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { priceToTicks, sharesToRaw, parseScaled, UnitError } from '../core/units.js';
+import { BOT_TAG_PATTERN, BOT_TAG_RULE } from '../orders/client-order-id.js';
 import { looksLikePath } from '../strategy/registry.js';
 import { looksLikeCredentialLiteral } from './issues.js';
 import type {
@@ -261,7 +262,7 @@ const sizeTolerance = z
   });
 
 const orders = z.strictObject({
-  botTag: z.string().regex(/^[a-z0-9]{1,12}$/, 'expected 1–12 lower-case letters or digits').default('om'),
+  botTag: z.string().regex(BOT_TAG_PATTERN, `expected ${BOT_TAG_RULE}`).default('om'),
   refreshTolerance: z
     .strictObject({
       priceTicks: z.int().min(0).max(998).default(0),

@@ -100,6 +100,16 @@ export class ManualClock implements Scheduler {
     return this.live;
   }
 
+  /** When the next pending timer is due; null when none is. */
+  nextDueMs(): number | null {
+    for (;;) {
+      const next = this.heap[0];
+      if (next === undefined) return null;
+      if (!next.cancelled) return next.dueMs;
+      this.pop();
+    }
+  }
+
   /** Moves the clock forward by `ms`, running every timer that falls due on the way (including ones scheduled meanwhile). */
   advance(ms: number): void {
     this.advanceTo(this.current + Math.max(0, ms));

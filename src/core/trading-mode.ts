@@ -19,7 +19,8 @@ export type RestrictionMode = Exclude<TradingMode, 'normal'>;
 export const RESTRICTION_MODES = ['post_only', 'cancel_only', 'disabled'] as const satisfies readonly RestrictionMode[];
 
 /** Fails to compile when RESTRICTION_MODES misses one of the restriction modes. */
-const restrictionModesComplete: readonly RestrictionMode[] extends readonly (typeof RESTRICTION_MODES)[number][] ? true : never = true;
+type MissingRestrictionMode = Exclude<RestrictionMode, (typeof RESTRICTION_MODES)[number]>;
+const restrictionModesComplete: [MissingRestrictionMode] extends [never] ? true : never = true;
 void restrictionModesComplete;
 
 export function isTradingMode(value: unknown): value is TradingMode {

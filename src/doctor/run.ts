@@ -37,6 +37,9 @@ import {
 } from './verdicts.js';
 
 /** USDC and the conditional tokens on chain 8453 (the official client's CONTRACT_ADDRESSES). */
+/** A pre-flight answers quickly: few retries on every read it makes (it changes nothing on the venue). */
+const DOCTOR_RETRY = { maxRateLimitRetries: 2, maxServerErrorRetries: 1, maxReceiveWindowRetries: 0 } as const;
+
 export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 export const BASE_CTF = '0xC9c98965297Bc527861c898329Ee280632B76e18';
 export const DEFAULT_SOCKET_WAIT_MS = 5_000;
@@ -102,7 +105,7 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
     credentials,
     headerPrefix: venue.headerPrefix,
     limits: transportLimits(config),
-    retry: { maxRateLimitRetries: 2, maxServerErrorRetries: 1, maxReceiveWindowRetries: 0 },
+    retry: DOCTOR_RETRY,
     timeoutMs: config.rateLimits.timeoutMs,
   });
   const api = new ExchangeApi({ transport, ...(secrets.onBehalfOf === null ? {} : { onBehalfOf: secrets.onBehalfOf }) });
@@ -112,7 +115,7 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
 
   // 3. The profile and its fee rate (read unsigned when the token was refused, so this line judges the profile only).
   const tokenRefused = checks.some((c) => c.id === 'token' && c.status === 'fail');
-  const publicApi = tokenRefused ? new ExchangeApi({ transport: new HttpTransport({ baseUrl: venue.baseUrl, headerPrefix: venue.headerPrefix, limits: transportLimits(config), timeoutMs: config.rateLimits.timeoutMs }) }) : api;
+  const publicApi = tokenRefused ? new ExchangeApi({ transport: new HttpTransport({ baseUrl: venue.baseUrl, headerPrefix: venue.headerPrefix, limits: transportLimits(config), retry: DOCTOR_RETRY, timeoutMs: config.rateLimits.timeoutMs }) }) : api;
   checks.push(await profileCheck(publicApi, wallet));
 
   // 4. Each configured market.

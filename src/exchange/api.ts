@@ -212,14 +212,14 @@ export class ExchangeApi {
 
   /**
    * POST /orders. Never retried after the request may have reached the venue: a timeout, lost connection, 5xx
-   * or unreadable answer throws OutcomeUnknownError (resolve it by clientOrderId); a 409 means a placement with
+   * or unreadable answer throws ExchangeOutcomeUnknownError (resolve it by clientOrderId); a 409 means a placement with
    * the same clientOrderId was already accepted (see isDuplicateOrderError).
    */
   /** `beforeSend` runs right before each attempt leaves (after the limiter's wait); what it throws cancels it unsent. */
   async placeOrder(order: SignedOrder, options: { readonly beforeSend?: () => void } = {}): Promise<PlacementResult> {
     const ownerId = placementOwnerId(this.profileId, this.onBehalfOf);
     const clientOrderId = order.options.clientOrderId;
-    // The transport turns an answer that fails parsePlacement into OutcomeUnknownError (`placement` below).
+    // The transport turns an answer that fails parsePlacement into ExchangeOutcomeUnknownError (`placement` below).
     return this.call(
       {
         endpoint: API_ENDPOINTS.placeOrder,
@@ -236,7 +236,7 @@ export class ExchangeApi {
 
   /**
    * POST /orders/cancel-replace: cancel one order, then place a signed one, in one request (priority cancel). Like a
-   * placement, an answer that never came (timeout, 5xx, unreadable) is OutcomeUnknownError: both halves unknown. The
+   * placement, an answer that never came (timeout, 5xx, unreadable) is ExchangeOutcomeUnknownError: both halves unknown. The
    * venue answers 409 with the same body when a half did not succeed: that is an answer, not an error.
    */
   async cancelReplace(operation: CancelReplaceOperation, options: { readonly beforeSend?: () => void } = {}): Promise<CancelReplaceOutcome> {
@@ -258,7 +258,7 @@ export class ExchangeApi {
 
   /**
    * POST /orders/cancel-replace/batch: 1–50 operations in one request (one slot of the rate limiter, priority cancel),
-   * answered per operation in request order. No answer (timeout, 5xx, unreadable) is OutcomeUnknownError.
+   * answered per operation in request order. No answer (timeout, 5xx, unreadable) is ExchangeOutcomeUnknownError.
    */
   async cancelReplaceBatch(operations: readonly CancelReplaceOperation[], options: { readonly beforeSend?: () => void } = {}): Promise<CancelReplaceOutcome[]> {
     if (operations.length < 1 || operations.length > MAX_CANCEL_REPLACE_BATCH) {

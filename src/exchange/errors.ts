@@ -3,9 +3,11 @@
  * `code`; callers branch on the class (or `code`), never on message text.
  *
  * Owns: one class per error body shape of the spec's Errors section (ValidationError, FrameworkError,
- * MessageError, TradingModeError) plus UnexpectedResponseError for a body that is none of them; the transport's
- * failures (NetworkError, OutcomeUnknownError, RateLimitedError); ResponseValidationError for an answer that
- * failed its schema; and the two local input errors (OrderBuildError, RequestInputError).
+ * MessageError, ExchangeTradingModeError) plus UnexpectedResponseError for a body that is none of them; the transport's
+ * failures (NetworkError, ExchangeOutcomeUnknownError, ExchangeRateLimitedError); ResponseValidationError for an answer
+ * that failed its schema; the two local input errors (OrderBuildError, RequestInputError); and `VenueRefusal`, the
+ * one reading of the venue's refusal wording (it sends no code for those). The `Exchange` prefix keeps these apart
+ * from the order manager's port errors of the same concepts (src/orders/venue-port.ts).
  *
  * Invariants: fields are readonly; messages and fields never contain the API secret, the request signature or the
  * private key (the transport scrubs server text before it gets here, see `scrubSecrets`); values are described
@@ -61,8 +63,30 @@ export interface TradingModeErrorBody {
   readonly resumeAt: string | null;
 }
 
+/**
+ * Why the venue refused a request, when its answer says so. The venue sends no code for these refusals: only the
+ * message text of its error body (exchange-api.md § Errors, e.g. 400 `Market has already been resolved`). This is
+ * the one place that wording is read; everything downstream branches on `ExchangeHttpError.refusal`.
+ */
+export type VenueRefusal = 'post-only-would-cross' | 'insufficient-balance' | 'market-closed';
+
+const REFUSAL_WORDING: readonly (readonly [RegExp, VenueRefusal])[] = [
+  [/post.?only/i, 'post-only-would-cross'],
+  [/balance|collateral|insufficient/i, 'insufficient-balance'],
+  [/resolved|expired|not tradable|closed/i, 'market-closed'],
+];
+
+/** The refusal a client-side error body (4xx) names, or null. Authentication failures (401/403) name none. */
+export function venueRefusalOf(status: number, bodyText: string): VenueRefusal | null {
+  if (status < 400 || status >= 500 || status === 401 || status === 403) return null;
+  for (const [pattern, refusal] of REFUSAL_WORDING) if (pattern.test(bodyText)) return refusal;
+  return null;
+}
+
 /** Base of the errors that carry an HTTP status, the endpoint and the parsed body. */
 export abstract class ExchangeHttpError<B = unknown> extends ExchangeClientError {
+  /** What the body says was refused (see `VenueRefusal`), or null. */
+  readonly refusal: VenueRefusal | null;
   constructor(
     readonly status: number,
     readonly endpoint: EndpointRef,
@@ -70,6 +94,7 @@ export abstract class ExchangeHttpError<B = unknown> extends ExchangeClientError
     detail: string,
   ) {
     super(`${endpointLabel(endpoint)} answered ${status}: ${detail}`);
+    this.refusal = venueRefusalOf(status, detail);
   }
 }
 
@@ -107,8 +132,8 @@ export class MessageError extends ExchangeHttpError<MessageErrorBody> {
  * A trading-mode block `{code, message, mode, resumeAt}` (425 per the spec, 503 in older docs). Never retried:
  * the caller refreshes the maintenance status and waits until `resumeAtMs`.
  */
-export class TradingModeError extends ExchangeHttpError<TradingModeErrorBody> {
-  override readonly name = 'TradingModeError';
+export class ExchangeTradingModeError extends ExchangeHttpError<TradingModeErrorBody> {
+  override readonly name = 'ExchangeTradingModeError';
   readonly code = 'EXCHANGE_TRADING_MODE';
   /** The venue's mode, e.g. `disabled`, `cancel_only`, `post_only` (an open set). */
   readonly mode: string;
@@ -135,7 +160,7 @@ export class UnexpectedResponseError extends ExchangeHttpError<string> {
 }
 
 /** Every error class that carries an HTTP status. */
-export type HttpStatusError = ValidationError | FrameworkError | MessageError | TradingModeError | UnexpectedResponseError;
+export type HttpStatusError = ValidationError | FrameworkError | MessageError | ExchangeTradingModeError | UnexpectedResponseError;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Transport failures.
@@ -161,8 +186,8 @@ export type OutcomeUnknownReason = 'timeout' | 'connection' | 'server-error' | '
  * A placement whose outcome is unknown: it may or may not rest on the book. Never retried blindly: resolve it by
  * `clientOrderId` (POST /orders/status/batch) before placing again.
  */
-export class OutcomeUnknownError extends ExchangeClientError {
-  override readonly name = 'OutcomeUnknownError';
+export class ExchangeOutcomeUnknownError extends ExchangeClientError {
+  override readonly name = 'ExchangeOutcomeUnknownError';
   readonly code = 'EXCHANGE_OUTCOME_UNKNOWN';
   constructor(
     readonly endpoint: EndpointRef,
@@ -177,8 +202,8 @@ export class OutcomeUnknownError extends ExchangeClientError {
 }
 
 /** 429 after the configured retries, or a Retry-After longer than the client is willing to wait. */
-export class RateLimitedError extends ExchangeClientError {
-  override readonly name = 'RateLimitedError';
+export class ExchangeRateLimitedError extends ExchangeClientError {
+  override readonly name = 'ExchangeRateLimitedError';
   readonly code = 'EXCHANGE_RATE_LIMITED';
   constructor(
     readonly endpoint: EndpointRef,

@@ -10,11 +10,11 @@
  * `recvWindow`) → re-stamp (HMAC timestamp, signature and the body's `timestamp`) and retry; any other 425 without
  * the trading-mode body is a maintenance block of unknown shape → its typed error at once, reported as
  * `maintenance` (the caller refreshes GET /maintenance/status; never retried blindly); a trading-mode body
- * `{code, message, mode, resumeAt}` (any status, 425 or 503) → TradingModeError, never
+ * `{code, message, mode, resumeAt}` (any status, 425 or 503) → ExchangeTradingModeError, never
  * retried; 429 → wait Retry-After (seconds or HTTP date) else 1 s doubling (capped), pausing the whole limiter,
- * then RateLimitedError when retries run out; 5xx → backoff with jitter; every other status → its typed error at
+ * then ExchangeRateLimitedError when retries run out; 5xx → backoff with jitter; every other status → its typed error at
  * once. A placement (POST /orders) that timed out, lost its connection, got a 5xx or an unreadable 2xx is never
- * retried: OutcomeUnknownError carrying the clientOrderId. A 2xx answer that fails validation (`request` reads it
+ * retried: ExchangeOutcomeUnknownError carrying the clientOrderId. A 2xx answer that fails validation (`request` reads it
  * with the caller's wire.ts parser) is reported once to `observer.onInvalidAnswer`: the one place every invalid
  * answer passes.
  *
@@ -26,12 +26,12 @@ import { DEFAULT_HEADER_PREFIX, signRequest, authHeaderNames, type ApiCredential
 import {
   endpointLabel,
   NetworkError,
-  OutcomeUnknownError,
-  RateLimitedError,
+  ExchangeOutcomeUnknownError,
+  ExchangeRateLimitedError,
   RequestInputError,
   ResponseValidationError,
   scrubSecrets,
-  TradingModeError,
+  ExchangeTradingModeError,
   type EndpointRef,
   type HttpMethod,
   type NetworkFailure,
@@ -42,6 +42,7 @@ import { createSharedGate, type SharedLimiterOptions } from './shared-limiter.js
 
 export type { FetchLike } from './http-sender.js';
 import { errorFromBody } from './wire.js';
+import { errorText } from '../core/errors.js';
 
 export type RetryReason = 'receive-window' | 'rate-limited' | 'server-error';
 export type ErrorStatusKind = RetryReason | 'trading-mode' | 'maintenance';
@@ -49,7 +50,7 @@ export type ErrorStatusKind = RetryReason | 'trading-mode' | 'maintenance';
 export interface RetryPolicy {
   /** Re-stamped retries after a 425 receive-window failure. */
   readonly maxReceiveWindowRetries: number;
-  /** Retries after 429 before RateLimitedError. */
+  /** Retries after 429 before ExchangeRateLimitedError. */
   readonly maxRateLimitRetries: number;
   /** Retries after 5xx (never for a placement). */
   readonly maxServerErrorRetries: number;
@@ -57,13 +58,17 @@ export interface RetryPolicy {
   readonly rateLimitBaseMs: number;
   /** Cap of the doubling wait after 429. */
   readonly rateLimitMaxMs: number;
-  /** A Retry-After longer than this is not waited out: RateLimitedError at once (the caller decides). */
+  /** A Retry-After longer than this is not waited out: ExchangeRateLimitedError at once (the caller decides). */
   readonly maxRetryAfterMs: number;
   /** First backoff after 5xx; doubles each time, then jittered to [50 %, 100 %]. */
   readonly serverErrorBaseMs: number;
   readonly serverErrorMaxMs: number;
 }
 
+/**
+ * The transport's own retry defaults, for a client built without a policy (tests, tools). The bot always passes the
+ * policy its config gives (`rateLimits.retry`, mapped once by src/config/derived.ts `transportRetryPolicy`).
+ */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxReceiveWindowRetries: 2,
   maxRateLimitRetries: 4,
@@ -87,7 +92,7 @@ export interface TransportObserver extends LimiterObserver {
   onErrorStatus?(endpoint: string, status: number, kind: ErrorStatusKind): void;
   /**
    * A 2xx answer failed validation (not JSON, or its schema in wire.ts): once per answer, before the error is thrown
-   * (for a placement as OutcomeUnknownError). `error` names the field path and the value.
+   * (for a placement as ExchangeOutcomeUnknownError). `error` names the field path and the value.
    */
   onInvalidAnswer?(endpoint: string, status: number, error: ResponseValidationError): void;
 }
@@ -136,7 +141,7 @@ export interface HttpRequest {
   readonly body?: (nowMs: number) => unknown;
   readonly auth: boolean;
   readonly priority: RequestPriority;
-  /** Placement semantics: no answer, 5xx or an unreadable 2xx → OutcomeUnknownError with this clientOrderId. */
+  /** Placement semantics: no answer, 5xx or an unreadable 2xx → ExchangeOutcomeUnknownError with this clientOrderId. */
   readonly placement?: { readonly clientOrderId: string | null };
   /** Runs when an attempt is about to be sent (after the limiter's wait); what it throws cancels the request unsent. */
   readonly beforeSend?: () => void;
@@ -202,10 +207,8 @@ function isAbort(error: unknown): boolean {
 }
 
 function describeFailure(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause: unknown = error.cause;
-  const causeText = cause instanceof Error ? `: ${cause.message}` : '';
-  return `${error.message}${causeText}`;
+  const cause: unknown = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error ? `${errorText(error)}: ${errorText(cause)}` : errorText(error);
 }
 
 export class HttpTransport {
@@ -309,7 +312,7 @@ export class HttpTransport {
   /**
    * Sends `request` and reads its 2xx answer with `read` (a wire.ts parser). Every answer's validation passes here:
    * a ResponseValidationError (the body is not JSON, or `read` refused it) is reported once to
-   * `observer.onInvalidAnswer`, then thrown; for a placement it becomes OutcomeUnknownError (`unparseable-answer`).
+   * `observer.onInvalidAnswer`, then thrown; for a placement it becomes ExchangeOutcomeUnknownError (`unparseable-answer`).
    */
   async request<T>(request: HttpRequest, read: (answer: HttpAnswer, endpoint: EndpointRef) => T): Promise<T> {
     const endpoint: EndpointRef = { method: request.method, pathTemplate: request.pathTemplate };
@@ -319,7 +322,7 @@ export class HttpTransport {
     } catch (error) {
       if (!(error instanceof ResponseValidationError)) throw error;
       this.emit((o) => o.onInvalidAnswer?.(endpointLabel(endpoint), status, error));
-      if (request.placement) throw new OutcomeUnknownError(endpoint, request.placement.clientOrderId, 'unparseable-answer', status, error.message);
+      if (request.placement) throw new ExchangeOutcomeUnknownError(endpoint, request.placement.clientOrderId, 'unparseable-answer', status, error.message);
       throw error;
     }
   }
@@ -333,7 +336,7 @@ export class HttpTransport {
       const result = await this.limiter.schedule(request.priority, (markSent) => this.attempt(request, label, attempt, markSent));
       if (result.kind === 'failed') {
         if (request.placement) {
-          throw new OutcomeUnknownError(endpoint, request.placement.clientOrderId, result.failure, null, result.detail);
+          throw new ExchangeOutcomeUnknownError(endpoint, request.placement.clientOrderId, result.failure, null, result.detail);
         }
         throw new NetworkError(endpoint, result.failure, result.detail);
       }
@@ -341,7 +344,7 @@ export class HttpTransport {
       if ((status >= 200 && status < 300) || request.acceptStatuses?.includes(status) === true) return { status, text };
 
       const error = errorFromBody(status, endpoint, text);
-      if (error instanceof TradingModeError) {
+      if (error instanceof ExchangeTradingModeError) {
         this.emit((o) => o.onErrorStatus?.(label, status, 'trading-mode'));
         throw error;
       }
@@ -365,13 +368,13 @@ export class HttpTransport {
         // (bounded by maxRetryAfterMs, so an absurd Retry-After cannot freeze the client).
         this.limiter.pauseFor(Math.min(delayMs, this.retry.maxRetryAfterMs));
         if (retries['rate-limited'] >= this.retry.maxRateLimitRetries || (retryAfterMs !== null && retryAfterMs > this.retry.maxRetryAfterMs)) {
-          throw new RateLimitedError(endpoint, attempt, retryAfterMs);
+          throw new ExchangeRateLimitedError(endpoint, attempt, retryAfterMs);
         }
         reason = 'rate-limited';
       } else if (status >= 500) {
         this.emit((o) => o.onErrorStatus?.(label, status, 'server-error'));
         if (request.placement) {
-          throw new OutcomeUnknownError(endpoint, request.placement.clientOrderId, 'server-error', status, error.message);
+          throw new ExchangeOutcomeUnknownError(endpoint, request.placement.clientOrderId, 'server-error', status, error.message);
         }
         if (retries['server-error'] >= this.retry.maxServerErrorRetries) throw error;
         reason = 'server-error';

@@ -24,6 +24,7 @@
  * - An `orderEvent` frame that fails validation is reported to the unreadable-order-event listeners with its raw
  *   payload (the account's order stream has a gap).
  */
+import { mulberry32 } from '../core/random.js';
 import { Manager, type Socket } from 'socket.io-client';
 import { describeValue } from '../core/units.js';
 import type { FeedConnectionState, FeedPort, FeedStatus } from '../book/feed-port.js';
@@ -48,6 +49,7 @@ import {
   type ParsedFrame,
   type PositionsFrame,
 } from './socket-wire.js';
+import { errorText } from '../core/errors.js';
 
 export const MARKETS_NAMESPACE = '/markets';
 
@@ -668,18 +670,6 @@ export function backoffDelay(backoff: BackoffOptions, failures: number, uniform:
   return Math.round(base * (1 - backoff.jitter * uniform));
 }
 
-/** Small, fast, seedable PRNG (mulberry32) returning uniforms in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The URL without any user-info part (never log credentials embedded in a URL). */
 function urlForLog(url: string): string {
   try {
@@ -701,6 +691,5 @@ function authEvidence(parsed: ParsedFrame): boolean {
 }
 
 function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
+  return errorText(error, { withName: true });
 }

@@ -15,13 +15,14 @@
  */
 import { getAddress, isAddress, type Address } from 'viem';
 import { z } from 'zod';
+import { toTradingMode, tradingModeRank, type TradingMode } from '../core/trading-mode.js';
 import { parseScaled, priceToTicks, RAW_PER_UNIT, TICKS_PER_UNIT, UnitError, type OrderType, type Side } from '../core/units.js';
 import type { Level } from '../strategy/contract.js';
 import {
   FrameworkError,
   MessageError,
   ResponseValidationError,
-  TradingModeError,
+  ExchangeTradingModeError,
   UnexpectedResponseError,
   ValidationError,
   type EndpointRef,
@@ -217,7 +218,7 @@ export function errorFromBody(status: number, endpoint: EndpointRef, bodyText: s
   }
   const tradingMode = TradingModeBody.safeParse(json);
   if (tradingMode.success) {
-    return new TradingModeError(status, endpoint, { ...tradingMode.data, resumeAt: orNull(tradingMode.data.resumeAt) });
+    return new ExchangeTradingModeError(status, endpoint, { ...tradingMode.data, resumeAt: orNull(tradingMode.data.resumeAt) });
   }
   const validation = ValidationBody.safeParse(json);
   if (validation.success) return new ValidationError(status, endpoint, validation.data);
@@ -963,8 +964,6 @@ const MaintenanceWire = z.object({
   scheduled: z.array(MaintenanceEntryWire).nullish(),
 });
 
-export type TradingMode = 'normal' | 'post_only' | 'cancel_only' | 'disabled';
-
 export interface MaintenanceWindow {
   /** The venue's mode string (`post_only`, `cancel_only`, `disabled`, or something new). */
   readonly mode: string | null;
@@ -981,24 +980,6 @@ export interface MaintenanceStatus {
   readonly mode: TradingMode;
   /** Latest end among the active windows that set `mode`, when known. */
   readonly resumeAtMs: number | null;
-}
-
-const MODE_RANK: Readonly<Record<TradingMode, number>> = { normal: 0, post_only: 1, cancel_only: 2, disabled: 3 };
-
-/** True when `mode` is one of the venue's four mode strings (any case). */
-export function isKnownTradingMode(mode: string | null | undefined): boolean {
-  const lower = mode?.toLowerCase() ?? null;
-  return lower === 'post_only' || lower === 'cancel_only' || lower === 'disabled' || lower === 'normal';
-}
-
-/**
- * A venue mode string → TradingMode. An unknown or missing mode of a restriction is read as `cancel_only`: placements
- * stop, cancels are still tried (the bot never blocks its own cancels; a refusal teaches the real mode). Callers
- * report unknown strings (see `isKnownTradingMode`).
- */
-export function tradingModeOf(mode: string | null): TradingMode {
-  const lower = mode?.toLowerCase() ?? null;
-  return lower !== null && isKnownTradingMode(lower) ? (lower as TradingMode) : 'cancel_only';
 }
 
 function dateMs(value: string | null | undefined): number | null {
@@ -1018,8 +999,8 @@ export function parseMaintenance(data: unknown, endpoint: EndpointRef, status: n
   let mode: TradingMode = 'normal';
   let resumeAtMs: number | null = null;
   for (const window of active) {
-    const windowMode = tradingModeOf(window.mode);
-    if (MODE_RANK[windowMode] > MODE_RANK[mode]) {
+    const windowMode = toTradingMode(window.mode);
+    if (tradingModeRank(windowMode) > tradingModeRank(mode)) {
       mode = windowMode;
       resumeAtMs = window.endsAtMs;
     } else if (windowMode === mode && mode !== 'normal' && window.endsAtMs !== null) {

@@ -15,6 +15,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { LedgerSchemaError } from './errors.js';
 import { migrate, MIGRATIONS, type Migration } from './migrations.js';
+import { errorText } from '../core/errors.js';
 
 export type SynchronousMode = 'FULL' | 'NORMAL';
 
@@ -40,7 +41,7 @@ export function openLedgerDatabase(options: OpenDatabaseOptions): Database {
   try {
     db = new BetterSqlite3(path, { fileMustExist: options.mustExist ?? false });
   } catch (error) {
-    throw new LedgerSchemaError(path, `cannot open (${error instanceof Error ? error.message : 'unknown error'})`);
+    throw new LedgerSchemaError(path, `cannot open (${errorText(error)})`);
   }
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);

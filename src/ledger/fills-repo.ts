@@ -17,16 +17,16 @@
  */
 import { z } from 'zod';
 import { collateralRaw as collateralFor } from '../core/units.js';
-import type { Outcome, Side } from '../core/units.js';
+import type { Outcome } from '../core/units.js';
 import type { LedgerContext } from './context.js';
 import { LedgerInputError } from './errors.js';
 import { markValue } from './position-math.js';
-import type { DerivedColumns, PositionsRepo } from './positions-repo.js';
+import type { PositionsRepo } from './positions-repo.js';
 import { toFill } from './rows.js';
-import type { FailOutcome, FillInput, FillKey, FillOutcome, FillRecord, FillState, LedgerConflict } from './types.js';
-import { checkReason, checkTimeMs, normaliseFill, normaliseFillKey, type NormalisedFill } from './validate.js';
+import type { FailOutcome, FillInput, FillDerivedColumns, FillKey, FillOutcome, FillRecord, FillState, LedgerConflict, NewFillRow, NormalisedFill } from './types.js';
+import { checkReason, checkTimeMs, normaliseFill, normaliseFillKey } from './validate.js';
 
-const NO_DERIVED: DerivedColumns = { realizedDeltaRaw: 0, positionAfterRaw: 0, costAfterRaw: 0 };
+const NO_DERIVED: FillDerivedColumns = { realizedDeltaRaw: 0, positionAfterRaw: 0, costAfterRaw: 0 };
 
 interface FillKeyOfPosition {
   readonly marketSlug: string;
@@ -39,52 +39,19 @@ const FILL_COLUMNS = `id, trade_event_id, order_id, client_order_id, market_slug
   size_raw, collateral_raw, fee_raw, role, kind, source, state, reason, tx_hash, at_ms, recorded_at_ms, updated_at_ms,
   realized_delta_raw, position_after_raw, cost_after_raw`;
 
-/** A row to insert; its derived columns come from the position plan (see positions-repo). */
-interface NewFillRow {
-  readonly tradeEventId: string;
-  readonly orderId: string;
-  readonly clientOrderId: string | null;
-  readonly marketSlug: string;
-  readonly token: Outcome;
-  readonly tokenId: string;
-  readonly side: Side;
-  readonly priceTicks: number | null;
-  readonly sizeRaw: number;
-  readonly collateralRaw: number;
-  readonly feeRaw: number;
-  readonly role: 'maker' | 'taker' | null;
-  readonly kind: 'trade' | 'adjustment';
-  readonly source: 'venue' | 'reconcile';
-  readonly state: FillState;
-  readonly reason: string | null;
-  readonly txHash: string | null;
-  readonly atMs: number;
-}
-
-export interface SyntheticFillInput {
-  readonly tradeEventId: string;
-  readonly orderId: string;
-  readonly clientOrderId: string | null;
-  readonly marketSlug: string;
-  readonly token: Outcome;
-  readonly tokenId: string;
-  readonly side: Side;
+/** A fill the reconciliation books for a trade the venue reports and the ledger lacks (source 'reconcile'). */
+export interface SyntheticFillInput
+  extends Pick<FillRecord, 'tradeEventId' | 'orderId' | 'clientOrderId' | 'marketSlug' | 'token' | 'tokenId' | 'side' | 'sizeRaw' | 'atMs'> {
   readonly priceTicks: number;
-  readonly sizeRaw: number;
-  readonly atMs: number;
   readonly reason: string;
 }
 
-export interface AdjustmentInput {
-  readonly tradeEventId: string;
-  readonly marketSlug: string;
-  readonly token: Outcome;
-  readonly tokenId: string;
+/** A position correction (kind 'adjustment'): no order, no price, a signed change. */
+export interface AdjustmentInput extends Pick<FillRecord, 'tradeEventId' | 'marketSlug' | 'token' | 'tokenId' | 'atMs'> {
   /** Signed change of the position, raw tokens. */
   readonly deltaRaw: number;
   /** Price (millionths) at which an increase is added to the cost basis. */
   readonly priceMicros: number;
-  readonly atMs: number;
   readonly reason: string;
 }
 

@@ -13,7 +13,7 @@ import type { LedgerContext } from './context.js';
 import { applyPositionEvent, FLAT, type PositionState } from './position-math.js';
 import { EMPTY_TOKEN, type TokenTotals } from './pnl.js';
 import { positionRowSchema, replayRowSchema, type PositionRow, type ReplayRow } from './rows.js';
-import type { FillKind, Side } from './types.js';
+import type { FillDerivedColumns, FillKind, Side } from './types.js';
 
 export interface AppliedFill {
   readonly id: number;
@@ -39,15 +39,10 @@ const CHECKED_FIELDS: ReadonlyArray<keyof TokenTotals> = [
   'fillCount',
 ];
 
-export interface DerivedColumns {
-  readonly realizedDeltaRaw: number;
-  readonly positionAfterRaw: number;
-  readonly costAfterRaw: number;
-}
 
 export type PositionPlan =
   | { readonly kind: 'replay' }
-  | { readonly kind: 'append'; readonly derived: DerivedColumns; readonly totals: Totals };
+  | { readonly kind: 'append'; readonly derived: FillDerivedColumns; readonly totals: Totals };
 
 interface Totals extends TokenTotals {
   readonly lastAtMs: number;

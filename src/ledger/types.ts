@@ -2,6 +2,9 @@
  * The ledger's own typed inputs and outputs. The socket/REST layer (owned elsewhere) maps venue frames
  * to these; nothing here knows the wire format.
  *
+ * Invariant: each record's fields are declared once, in the stored shape (`LedgerOrder`, `FillRecord`); every input,
+ * key, update and normalised shape is derived from it with Pick/Omit, so a field changes in one place.
+ *
  * Units: prices are integer ticks (1..999), sizes and collateral raw integers (1e6 = 1 share / 1 USDC),
  * times ms since the epoch. Signed amounts (positions, PnL) are raw integers that may be negative.
  */
@@ -16,39 +19,13 @@ export type LedgerOrderStatus = (typeof ORDER_STATUSES)[number];
 /** Statuses after which an order can no longer trade (a later non-terminal update is stale). */
 export const TERMINAL_ORDER_STATUSES: readonly LedgerOrderStatus[] = ['filled', 'canceled', 'rejected'];
 
-export interface OrderInput {
-  readonly clientOrderId: string;
-  /** The venue's order id (UUID), once the placement was acknowledged. */
-  readonly venueOrderId?: string | undefined;
-  readonly marketSlug: string;
-  readonly slot: string;
-  readonly token: Outcome;
-  readonly tokenId: string;
-  readonly side: Side;
-  readonly orderType?: OrderType | undefined;
-  readonly postOnly?: boolean | undefined;
-  readonly priceTicks: number;
-  readonly sizeRaw: number;
-  /** Defaults to sizeRaw. */
-  readonly remainingRaw?: number | undefined;
-  /** Defaults to 'pending-new'. */
-  readonly status?: LedgerOrderStatus | undefined;
-  readonly atMs: number;
-}
-
-/** Identifies an order by either id. */
-export type OrderRef = { readonly clientOrderId: string } | { readonly venueOrderId: string };
-
-export interface OrderUpdate {
-  readonly status?: LedgerOrderStatus | undefined;
-  /** Only ever decreases: a larger value than stored (a reordered, older update) is ignored. */
-  readonly remainingRaw?: number | undefined;
-  readonly venueOrderId?: string | undefined;
-  readonly atMs: number;
-}
-
+/**
+ * An order as the ledger stores it: the one declaration of the order record's fields. Every other order shape of the
+ * ledger (its input, an update, the normalised input) is derived from it with Pick/Omit.
+ */
 export interface LedgerOrder {
   readonly clientOrderId: string;
+  /** The venue's order id (UUID), once the placement was acknowledged. */
   readonly venueOrderId: string | null;
   readonly marketSlug: string;
   readonly slot: string;
@@ -65,6 +42,38 @@ export interface LedgerOrder {
   readonly updatedAtMs: number;
 }
 
+/** `T` with the fields `K` optional (and `undefined` accepted for them, as callers pass through optional values). */
+export type OptionalFields<T, K extends keyof T> = Omit<T, K> & { readonly [P in K]?: T[P] | undefined };
+
+/**
+ * An order to record, at `atMs`. Optional fields default: no venue id yet, GTC, not post-only, remainingRaw = sizeRaw,
+ * status 'pending-new'.
+ */
+export interface OrderInput
+  extends OptionalFields<Omit<LedgerOrder, 'createdAtMs' | 'updatedAtMs' | 'venueOrderId'>, 'orderType' | 'postOnly' | 'remainingRaw' | 'status'> {
+  readonly venueOrderId?: string | undefined;
+  readonly atMs: number;
+}
+
+/** An order input after validation (src/ledger/validate.ts): every default applied. */
+export interface NormalisedOrder extends Omit<LedgerOrder, 'createdAtMs' | 'updatedAtMs'> {
+  readonly atMs: number;
+}
+
+/** Identifies an order by either id. */
+export type OrderRef = { readonly clientOrderId: string } | { readonly venueOrderId: string };
+
+/** A change of a stored order. `remainingRaw` only ever decreases: a larger value than stored (a reordered, older update) is ignored. */
+export interface OrderUpdate extends OptionalFields<Pick<LedgerOrder, 'status' | 'remainingRaw'>, 'status' | 'remainingRaw'> {
+  readonly venueOrderId?: string | undefined;
+  readonly atMs: number;
+}
+
+/** An order update after validation: a field left out is null. */
+export type NormalisedOrderUpdate = { readonly [K in 'status' | 'remainingRaw' | 'venueOrderId']: NonNullable<LedgerOrder[K]> | null } & {
+  readonly atMs: number;
+};
+
 /**
  * Settlement state of a fill: MATCHED → provisional, MINED → mined, FAILED → failed.
  * Precedence failed > mined > provisional: the stored state is the highest seen, whatever the arrival
@@ -77,51 +86,27 @@ export type FillRole = 'maker' | 'taker';
 export type FillKind = 'trade' | 'adjustment';
 export type FillSource = 'venue' | 'reconcile';
 
-export interface FillInput {
+/**
+ * A fill as the ledger stores it: the one declaration of the fill record's fields. Every other fill shape of the
+ * ledger (input, key, normalised input, new row, synthetic fill, adjustment) is derived from it with Pick/Omit.
+ */
+export interface FillRecord {
+  readonly id: number;
   /** The venue's trade event id (SETTLEMENT `tradeEventId`, POST /orders `execution.tradeEventId`). */
   readonly tradeEventId: string;
   /** The venue order id of OUR order in this trade. (tradeEventId, orderId) identifies the fill. */
-  readonly orderId: string;
-  readonly clientOrderId?: string | undefined;
-  readonly marketSlug: string;
-  readonly token: Outcome;
-  readonly tokenId: string;
-  readonly side: Side;
-  /** The fill price in ticks (for a sweep, the average rounded to a tick; collateralRaw is exact). */
-  readonly priceTicks: number;
-  readonly sizeRaw: number;
-  /** Collateral paid (BUY) or received (SELL), raw. Defaults to collateralRaw(size, price, side). */
-  readonly collateralRaw?: number | undefined;
-  /** Fee charged, raw USDC (takers only; 0 for makers). */
-  readonly feeRaw: number;
-  readonly role: FillRole;
-  readonly state: FillState;
-  readonly atMs: number;
-  readonly txHash?: string | undefined;
-}
-
-export interface FillKey {
-  readonly tradeEventId: string;
-  readonly orderId: string;
-}
-
-/** inserted = new fill; updated = state advanced (or data amended); duplicate = nothing changed. */
-export type FillOutcome = 'inserted' | 'updated' | 'duplicate';
-/** pending = the fill is not known yet: it will be born failed when it arrives. */
-export type FailOutcome = 'updated' | 'duplicate' | 'pending';
-
-export interface FillRecord {
-  readonly id: number;
-  readonly tradeEventId: string;
   readonly orderId: string;
   readonly clientOrderId: string | null;
   readonly marketSlug: string;
   readonly token: Outcome;
   readonly tokenId: string;
   readonly side: Side;
+  /** The fill price in ticks (for a sweep, the average rounded to a tick; collateralRaw is exact); null for an adjustment. */
   readonly priceTicks: number | null;
   readonly sizeRaw: number;
+  /** Collateral paid (BUY) or received (SELL), raw. */
   readonly collateralRaw: number;
+  /** Fee charged, raw USDC (takers only; 0 for makers). */
   readonly feeRaw: number;
   readonly role: FillRole | null;
   readonly kind: FillKind;
@@ -136,6 +121,28 @@ export interface FillRecord {
   readonly positionAfterRaw: number;
   readonly costAfterRaw: number;
 }
+
+/** The columns the position replay derives for each fill. */
+export type FillDerivedColumns = Pick<FillRecord, 'realizedDeltaRaw' | 'positionAfterRaw' | 'costAfterRaw'>;
+
+/** A fill row to insert: the record without what the store assigns (id, recording time, derived columns). */
+export type NewFillRow = Omit<FillRecord, 'id' | 'recordedAtMs' | keyof FillDerivedColumns>;
+
+export type FillKey = Pick<FillRecord, 'tradeEventId' | 'orderId'>;
+
+/** A venue trade of one of our orders, validated (src/ledger/validate.ts): a price and a role always known. */
+export interface NormalisedFill extends Omit<NewFillRow, 'kind' | 'source' | 'reason' | 'priceTicks' | 'role'> {
+  readonly priceTicks: number;
+  readonly role: FillRole;
+}
+
+/** A venue trade to record. `collateralRaw` defaults to collateralRaw(size, price, side); ids left out are null. */
+export type FillInput = OptionalFields<NormalisedFill, 'clientOrderId' | 'collateralRaw' | 'txHash'>;
+
+/** inserted = new fill; updated = state advanced (or data amended); duplicate = nothing changed. */
+export type FillOutcome = 'inserted' | 'updated' | 'duplicate';
+/** pending = the fill is not known yet: it will be born failed when it arrives. */
+export type FailOutcome = 'updated' | 'duplicate' | 'pending';
 
 /** Market resolution: a winning outcome (0 = YES, 1 = NO) or payout numerators [yes, no] for a split. */
 export type ResolutionInput =

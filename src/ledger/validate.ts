@@ -2,6 +2,7 @@
  * Validation of every ledger input, before any write. Pure: returns a normalised copy or throws a
  * LedgerInputError naming the field and the value. Callers are typed, but values come from the wire
  * through someone else's mapping, so nothing is taken on trust (NaN, floats, negative sizes, unknown enums).
+ * The shapes it produces (NormalisedOrder, NormalisedFill...) are declared in types.ts, derived from the stored records.
  */
 import { collateralRaw as collateralFor, MAX_TICK, MIN_TICK } from '../core/units.js';
 import type { OrderType, Outcome, Side } from '../core/units.js';
@@ -14,11 +15,15 @@ import {
   type FillRole,
   type FillState,
   type LedgerOrderStatus,
+  type NormalisedFill,
+  type NormalisedOrder,
+  type NormalisedOrderUpdate,
   type OrderInput,
   type OrderRef,
   type OrderUpdate,
   type ResolutionInput,
 } from './types.js';
+import { errorText } from '../core/errors.js';
 
 const MAX_ID_LENGTH = 256;
 
@@ -96,23 +101,6 @@ export function checkMid(field: string, value: unknown): number {
   return micros;
 }
 
-export interface NormalisedOrder {
-  readonly clientOrderId: string;
-  readonly venueOrderId: string | null;
-  readonly marketSlug: string;
-  readonly slot: string;
-  readonly token: Outcome;
-  readonly tokenId: string;
-  readonly side: Side;
-  readonly orderType: OrderType;
-  readonly postOnly: boolean;
-  readonly priceTicks: number;
-  readonly sizeRaw: number;
-  readonly remainingRaw: number;
-  readonly status: LedgerOrderStatus;
-  readonly atMs: number;
-}
-
 export function normaliseOrder(input: OrderInput): NormalisedOrder {
   const sizeRaw = checkRaw('order.sizeRaw', input.sizeRaw, { positive: true });
   const remainingRaw =
@@ -146,13 +134,6 @@ export function normaliseOrderRef(ref: OrderRef): { column: 'client_order_id' | 
   return { column: 'venue_order_id', id: checkId('ref.venueOrderId', ref.venueOrderId) };
 }
 
-export interface NormalisedOrderUpdate {
-  readonly status: LedgerOrderStatus | null;
-  readonly remainingRaw: number | null;
-  readonly venueOrderId: string | null;
-  readonly atMs: number;
-}
-
 export function normaliseOrderUpdate(update: OrderUpdate): NormalisedOrderUpdate {
   return {
     status: update.status === undefined ? null : checkOrderStatus('update.status', update.status),
@@ -160,24 +141,6 @@ export function normaliseOrderUpdate(update: OrderUpdate): NormalisedOrderUpdate
     venueOrderId: checkOptionalId('update.venueOrderId', update.venueOrderId),
     atMs: checkTimeMs('update.atMs', update.atMs),
   };
-}
-
-export interface NormalisedFill {
-  readonly tradeEventId: string;
-  readonly orderId: string;
-  readonly clientOrderId: string | null;
-  readonly marketSlug: string;
-  readonly token: Outcome;
-  readonly tokenId: string;
-  readonly side: Side;
-  readonly priceTicks: number;
-  readonly sizeRaw: number;
-  readonly collateralRaw: number;
-  readonly feeRaw: number;
-  readonly role: FillRole;
-  readonly state: FillState;
-  readonly atMs: number;
-  readonly txHash: string | null;
 }
 
 export function normaliseFill(input: FillInput): NormalisedFill {
@@ -242,7 +205,7 @@ export function payloadJson(field: string, payload: unknown): string {
   try {
     text = JSON.stringify(payload);
   } catch (error) {
-    throw new LedgerInputError(field, payload, `not serialisable to JSON (${error instanceof Error ? error.message : 'unknown'})`);
+    throw new LedgerInputError(field, payload, `not serialisable to JSON (${errorText(error)})`);
   }
   if (text === undefined) throw new LedgerInputError(field, payload, 'not serialisable to JSON');
   return text;

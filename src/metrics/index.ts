@@ -7,7 +7,6 @@ export {
   DROPPED_DEFAULT_METRICS,
   METRIC_NAMES,
   METRIC_PREFIX,
-  TRADING_MODES,
   type CreateMetricsOptions,
   type FeedEvent,
   type HttpStatus,
@@ -16,7 +15,6 @@ export {
   type OrderSide,
   type ResyncReason,
   type RetryReason,
-  type TradingModeName,
 } from './metrics.js';
 export {
   evaluateReadiness,

@@ -12,6 +12,7 @@
  * rejections by metric) start at 0, so `increase()` alerts see their first event.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { TRADING_MODES, type TradingMode } from '../core/trading-mode.js';
 import { RAW_PER_UNIT } from '../core/units.js';
 import { API_ENDPOINT_LABELS } from '../exchange/endpoints.js';
 import type { Mismatch } from '../ledger/types.js';
@@ -92,13 +93,11 @@ export type ResyncReason = 'subscribe' | 'reconnect' | 'frozen' | 'invalid' | 's
 /** An HTTP status code, or why there was none. */
 export type HttpStatus = number | 'timeout' | 'network';
 export type RetryReason = 'too_early' | 'rate_limited' | 'server_error' | 'timeout' | 'network';
-export type TradingModeName = 'normal' | 'post_only' | 'cancel_only' | 'disabled';
 export type OrderSide = 'BUY' | 'SELL';
 /** How one redemption step ended (see src/settlement/settler.ts). */
 export type RedemptionResult = 'redeemed' | 'inferred' | 'nothing' | 'retry' | 'refused' | 'failed';
 const REDEMPTION_RESULTS: readonly RedemptionResult[] = ['redeemed', 'inferred', 'nothing', 'retry', 'refused', 'failed'];
 
-export const TRADING_MODES: readonly TradingModeName[] = ['normal', 'post_only', 'cancel_only', 'disabled'];
 const RESYNC_REASONS: readonly ResyncReason[] = ['subscribe', 'reconnect', 'frozen', 'invalid', 'stale', 'manual'];
 const FEED_EVENTS: readonly FeedEvent[] = ['orderbookUpdate', 'orderEvent', 'positions', 'marketResolved', 'system', 'exception', 'other'];
 /** The ledger's mismatch kinds and the kill switch's trip reasons, pre-set to 0 (type-checked against their owners). */
@@ -166,7 +165,7 @@ export interface Metrics {
   dailyPnl(totalRaw: number): void;
   /** USDC at risk in the market (position cost + open and unknown BUY collateral), raw. */
   exposure(market: string, notionalRaw: number): void;
-  tradingMode(mode: TradingModeName): void;
+  tradingMode(mode: TradingMode): void;
   /** Kill switch state; a change to engaged counts one trip for `reason`. */
   killSwitch(engaged: boolean, reason?: string): void;
   expectedRewardPerDay(market: string, usdcPerDay: number): void;

@@ -4,8 +4,9 @@
  * Owns: building, parsing and sequencing the ids by which the bot recognises its own orders after a
  * restart and makes a retried placement idempotent (a duplicate id answers 409 = already accepted).
  *
- * Format (at most 62 characters, far under the venue's 128):
- * - botTag: [a-z0-9], 1–16 characters (no hyphen, so it is always the first field);
+ * Format (at most 58 characters, far under the venue's 128):
+ * - botTag: [a-z0-9], 1–12 characters (no hyphen, so it is always the first field); `BOT_TAG_PATTERN` is the one
+ *   definition, the config schema validates with it;
  * - marketKey: the first 8 hex digits of sha256(market slug). Always hashed, never the slug itself: slugs
  *   contain hyphens and can be long, a fixed-width key keeps parsing unambiguous and the id short. It is
  *   only used to check that an order listed under a market was placed for that market;
@@ -26,7 +27,11 @@ export const MAX_CLIENT_ORDER_ID_LENGTH = 128;
 /** Sequence numbers per millisecond of wall clock: the seed is clock ms × this. */
 export const SEQUENCE_PER_MS = 1000;
 
-const BOT_TAG = /^[a-z0-9]{1,16}$/;
+/** Longest bot tag. */
+export const MAX_BOT_TAG_LENGTH = 12;
+/** A bot tag: 1–MAX_BOT_TAG_LENGTH characters of [a-z0-9]. */
+export const BOT_TAG_PATTERN = new RegExp(`^[a-z0-9]{1,${MAX_BOT_TAG_LENGTH}}$`);
+export const BOT_TAG_RULE = `1–${MAX_BOT_TAG_LENGTH} lower-case letters or digits`;
 const MARKET_KEY = /^[0-9a-f]{8}$/;
 const SLOT = /^[a-z0-9-]{1,24}$/;
 const SEQUENCE = /^(?:0|[1-9a-z][0-9a-z]{0,10})$/;
@@ -56,7 +61,7 @@ export function marketKey(marketSlug: string): string {
 }
 
 export function assertBotTag(botTag: string): void {
-  if (!BOT_TAG.test(botTag)) throw new ClientOrderIdError('botTag', botTag, 'must be 1–16 characters of [a-z0-9]');
+  if (!BOT_TAG_PATTERN.test(botTag)) throw new ClientOrderIdError('botTag', botTag, `must be ${BOT_TAG_RULE}`);
 }
 
 export function isValidSlot(slot: string): boolean {
@@ -88,7 +93,7 @@ export function parseClientOrderId(id: string): ClientOrderIdParts {
   const key = fields[1] ?? '';
   const sequenceText = fields[fields.length - 1] ?? '';
   const slot = fields.slice(2, -1).join('-');
-  if (!BOT_TAG.test(botTag)) throw new ClientOrderIdError('clientOrderId', id, 'bot tag is not [a-z0-9]{1,16}');
+  if (!BOT_TAG_PATTERN.test(botTag)) throw new ClientOrderIdError('clientOrderId', id, `bot tag is not ${BOT_TAG_RULE}`);
   if (!MARKET_KEY.test(key)) throw new ClientOrderIdError('clientOrderId', id, 'market key is not 8 hex digits');
   if (!SLOT.test(slot)) throw new ClientOrderIdError('clientOrderId', id, 'slot is not [a-z0-9-]{1,24}');
   if (!SEQUENCE.test(sequenceText)) throw new ClientOrderIdError('clientOrderId', id, 'sequence is not canonical base-36');

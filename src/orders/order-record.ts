@@ -13,7 +13,8 @@
  *   before the cancel; its remaining size is still taken. A REJECTED (lost) order reported resting is an illegal
  *   transition: the executor then cancels that order as a stray;
  * - after a FAILED settlement the order's remaining size is not raised back (the venue's next frame or
- *   lookup says what rests); the fill is emitted as failed so the ledger reverses it.
+ *   lookup says what rests); the fill is emitted as failed so the ledger reverses it;
+ * - `lost` is set (a `LostReason`) exactly when the order was given up as lost (rejected by cause `lost`).
  */
 import type { OrderType, Outcome, Side } from '../core/units.js';
 import { checkTransition, type IllegalTransitionError, type OrderState, type TransitionCause } from './order-state.js';
@@ -56,7 +57,20 @@ export interface TrackedOrder {
   readonly unknownSinceMs: number | null;
   /** Status lookups that answered not_found. */
   readonly lookupMisses: number;
+  /** Why the bot gave the order up as lost (a rejected order ended by cause `lost`); null for every other order. */
+  readonly lost: LostReason | null;
 }
+
+/**
+ * Why an order was given up as lost: a terminal `rejected` reached by cause `lost`, never by a venue refusal.
+ * `not-found-after-grace`: an unknown placement that status lookups answered not_found enough times, after the grace
+ * time (the executor's `notFoundLimit` / `notFoundGraceMs`).
+ */
+export const LOST_REASONS = ['not-found-after-grace'] as const;
+export type LostReason = (typeof LOST_REASONS)[number];
+
+/** The order's `reason` text for each lost reason (what the ledger and the logs show). */
+const LOST_REASON_TEXT: Readonly<Record<LostReason, string>> = { 'not-found-after-grace': 'lost: not found on the venue' };
 
 export interface Transition {
   readonly from: OrderState;
@@ -107,6 +121,7 @@ export function newOrder(params: NewOrderParams, nowMs: number): TrackedOrder {
     adopted: false,
     unknownSinceMs: null,
     lookupMisses: 0,
+    lost: null,
   };
 }
 
@@ -131,6 +146,7 @@ export function adoptedOrder(params: AdoptParams, nowMs: number): TrackedOrder {
     adopted: true,
     unknownSinceMs: null,
     lookupMisses: 0,
+    lost: null,
   };
 }
 
@@ -169,6 +185,15 @@ export function applyReport(order: TrackedOrder, report: OrderReport, nowMs: num
   return applied;
 }
 
+/**
+ * A report showing more traded than the order's fills account for: the order traded at a time no fill told us
+ * (e.g. a maker fill whose frames were lost), at the latest now. `lastFillAtMs` then says now, so the cool-off and
+ * reconcile's "filled since the quote" rule hold for that slot as for a fill we saw.
+ */
+function unseenTrade(order: TrackedOrder, remainingAfterRaw: number, nowMs: number): Partial<TrackedOrder> {
+  return order.sizeRaw - remainingAfterRaw > order.filledRaw ? { lastFillAtMs: Math.max(order.lastFillAtMs ?? nowMs, nowMs) } : {};
+}
+
 function reportTransition(order: TrackedOrder, report: OrderReport, nowMs: number, options: { atPlacement?: boolean }): Applied {
   const orderId = order.orderId ?? report.orderId;
   const remainingRaw = report.remainingRaw === null ? order.remainingRaw : Math.max(0, Math.min(order.remainingRaw, report.remainingRaw));
@@ -179,13 +204,13 @@ function reportTransition(order: TrackedOrder, report: OrderReport, nowMs: numbe
       // Canceled stays canceled: a frame or answer saying "resting" was generated before the cancel (late).
       const keep = order.state === 'canceled' || (order.state === 'pending-cancel' && resting !== 'filled');
       const to = keep ? order.state : resting;
-      return move(order, to, 'venue-report', { orderId, remainingRaw }, nowMs);
+      return move(order, to, 'venue-report', { orderId, remainingRaw, ...unseenTrade(order, remainingRaw, nowMs) }, nowMs);
     }
     case 'MATCHED':
-      return move(order, 'filled', 'venue-report', { orderId, remainingRaw: 0 }, nowMs);
+      return move(order, 'filled', 'venue-report', { orderId, remainingRaw: 0, ...unseenTrade(order, 0, nowMs) }, nowMs);
     case 'CANCELED':
     case 'UNMATCHED': {
-      if (remainingRaw === 0) return move(order, 'filled', 'venue-report', { orderId, remainingRaw }, nowMs);
+      if (remainingRaw === 0) return move(order, 'filled', 'venue-report', { orderId, remainingRaw, ...unseenTrade(order, 0, nowMs) }, nowMs);
       const untouched = order.filledRaw === 0 && remainingRaw === order.sizeRaw;
       if (options.atPlacement === true && untouched && (order.state === 'pending-new' || order.state === 'unknown')) {
         return move(order, 'rejected', 'rejected', { orderId, remainingRaw, reason: reason ?? 'not-resting-at-placement' }, nowMs);
@@ -255,8 +280,9 @@ export function markRejected(order: TrackedOrder, reason: string, nowMs: number)
   return move(order, 'rejected', 'rejected', { reason }, nowMs);
 }
 
-export function markLost(order: TrackedOrder, nowMs: number): Applied {
-  return move(order, 'rejected', 'lost', { reason: 'lost: not found on the venue' }, nowMs);
+/** Gives an unknown order up as lost: rejected, with its typed `lost` reason (and that reason's text as `reason`). */
+export function markLost(order: TrackedOrder, nowMs: number, lost: LostReason = 'not-found-after-grace'): Applied {
+  return move(order, 'rejected', 'lost', { reason: LOST_REASON_TEXT[lost], lost }, nowMs);
 }
 
 /** A status lookup answered not_found (no state change). */

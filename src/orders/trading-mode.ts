@@ -23,9 +23,10 @@
  * to listeners; a failed poll keeps the last known mode.
  */
 import type { CancelTimer, Scheduler } from '../core/clock.js';
+import { tradingModeRank, type TradingMode } from '../core/trading-mode.js';
 import type { OrderType } from '../core/units.js';
 import type { Plan, PlannedPlace } from './reconcile.js';
-import type { MaintenanceStatus, TradingMode, TradingModeError } from './venue-port.js';
+import type { MaintenanceStatus, TradingModeError } from './venue-port.js';
 
 export type ModeSource = 'poll' | 'venue-error' | 'resume-time' | 'manual' | 'initial';
 
@@ -120,7 +121,6 @@ function gateByMode(mode: TradingMode, plan: Plan): GatedPlan {
 
 export type ModeListener = (change: ModeChange) => void;
 
-const MODE_RANK: Readonly<Record<TradingMode, number>> = { normal: 0, post_only: 1, cancel_only: 2, disabled: 3 };
 const MAX_REMEMBERED_UNKNOWN_MODES = 100;
 
 export class TradingModeGate {
@@ -222,7 +222,7 @@ export class TradingModeGate {
     for (const listener of this.listeners) listener(change);
     // A new mode (or a new end) is news: what the venue refused under the old one may be tried again.
     const released = this.releaseHolds();
-    if (released || MODE_RANK[status.mode] < MODE_RANK[from]) this.notifyRelease();
+    if (released || tradingModeRank(status.mode) < tradingModeRank(from)) this.notifyRelease();
   }
 
   private hold(action: GatedAction, reason: HoldReason, forMs: number | null): void {

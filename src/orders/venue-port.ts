@@ -3,7 +3,8 @@
  * (integer ticks, raw sizes, ms timestamps), and the errors those calls may throw.
  *
  * Owns: the `VenuePort` interface and the `VenuePortError` family. The composition root writes an adapter
- * from the REST client (mapping its errors onto these classes); tests use test/support/fake-venue.ts.
+ * from the REST client (src/app/venue-adapter.ts, mapping the client's `Exchange…Error` classes onto these and
+ * chaining the client's error as `cause`); tests use test/support/fake-venue.ts. Trading modes are src/core/trading-mode.ts.
  *
  * Error contract of an adapter (the executor relies on it):
  * - `OutcomeUnknownError`: the request may or may not have taken effect (timeout, 5xx, dropped connection).
@@ -15,27 +16,11 @@
  * - `OrderRejectedError`: a placement definitely refused (400 validation, 401/403, post-only would cross...).
  * - `VenueRequestError`: any other definite failure (the request did not take effect).
  */
+import type { TradingMode } from '../core/trading-mode.js';
 import type { OrderType, Outcome, Side } from '../core/units.js';
 
-export const TRADING_MODES = ['normal', 'post_only', 'cancel_only', 'disabled'] as const;
-export type TradingMode = (typeof TRADING_MODES)[number];
-
-export function isTradingMode(value: unknown): value is TradingMode {
-  return typeof value === 'string' && (TRADING_MODES as readonly string[]).includes(value);
-}
-
-/**
- * A restriction's mode string (maintenance entry, 425 body) → TradingMode. The set is open: an unrecognised or
- * missing mode is read as `cancel_only` (placements stop; cancels are still tried, and a refusal teaches the gate the
- * real mode). Only `normal` / `none` lift the restriction.
- */
-export function toTradingMode(raw: string | null | undefined): TradingMode {
-  const lower = raw?.toLowerCase() ?? '';
-  if (lower === 'none') return 'normal';
-  if (isTradingMode(lower)) return lower;
-  if (lower === 'trading_disabled') return 'disabled';
-  return 'cancel_only';
-}
+/** The trading modes are defined in src/core/trading-mode.ts; re-exported for the port's importers. */
+export { isTradingMode, toTradingMode, TRADING_MODES, type TradingMode } from '../core/trading-mode.js';
 
 /** The venue's current trading restriction (the adapter folds `GET /maintenance/status` into one mode). */
 export interface MaintenanceStatus {
@@ -185,14 +170,18 @@ export interface CancelReplaceItemResult {
   };
 }
 
-/** Base of every error a VenuePort adapter throws. Messages never carry secrets (the client scrubs them). */
+/**
+ * Base of every error a VenuePort adapter throws. Messages never carry secrets (the client scrubs them). An adapter
+ * that maps a client error onto one of these passes it as `cause`.
+ */
 export abstract class VenuePortError extends Error {
   abstract readonly kind: string;
   constructor(
     readonly operation: VenueOperation,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -202,8 +191,9 @@ export class OutcomeUnknownError extends VenuePortError {
   constructor(
     operation: VenueOperation,
     readonly detail: string,
+    options?: ErrorOptions,
   ) {
-    super(operation, `${operation}: outcome unknown (${detail})`);
+    super(operation, `${operation}: outcome unknown (${detail})`, options);
   }
 }
 
@@ -216,16 +206,20 @@ export class TradingModeError extends VenuePortError {
     readonly resumeAtMs: number | null,
     /** The venue's mode string when it is none of the four (then `mode` is its reading, `cancel_only`). */
     readonly unknownMode: string | null = null,
+    options?: ErrorOptions,
   ) {
-    super(operation, `${operation}: refused in trading mode ${mode}${resumeAtMs === null ? '' : ` until ${new Date(resumeAtMs).toISOString()}`}`);
+    super(operation, `${operation}: refused in trading mode ${mode}${resumeAtMs === null ? '' : ` until ${new Date(resumeAtMs).toISOString()}`}`, options);
   }
 }
 
 export class DuplicateClientOrderIdError extends VenuePortError {
   override readonly name = 'DuplicateClientOrderIdError';
   readonly kind = 'duplicate-client-order-id';
-  constructor(readonly clientOrderId: string) {
-    super('placeOrder', `placeOrder: clientOrderId ${clientOrderId} already accepted (409)`);
+  constructor(
+    readonly clientOrderId: string,
+    options?: ErrorOptions,
+  ) {
+    super('placeOrder', `placeOrder: clientOrderId ${clientOrderId} already accepted (409)`, options);
   }
 }
 
@@ -235,8 +229,9 @@ export class RateLimitedError extends VenuePortError {
   constructor(
     operation: VenueOperation,
     readonly retryAfterMs: number | null,
+    options?: ErrorOptions,
   ) {
-    super(operation, `${operation}: rate limited${retryAfterMs === null ? '' : ` (retry after ${retryAfterMs} ms)`}`);
+    super(operation, `${operation}: rate limited${retryAfterMs === null ? '' : ` (retry after ${retryAfterMs} ms)`}`, options);
   }
 }
 
@@ -257,8 +252,9 @@ export class OrderRejectedError extends VenuePortError {
     readonly reason: string,
     readonly detail: string,
     readonly status: number | null = null,
+    options?: ErrorOptions,
   ) {
-    super('placeOrder', `placeOrder: rejected (${reason}${status === null ? '' : `, HTTP ${status}`}): ${detail}`);
+    super('placeOrder', `placeOrder: rejected (${reason}${status === null ? '' : `, HTTP ${status}`}): ${detail}`, options);
   }
 }
 
@@ -272,8 +268,9 @@ export class MaintenanceBlockError extends VenuePortError {
   constructor(
     operation: VenueOperation,
     readonly detail: string,
+    options?: ErrorOptions,
   ) {
-    super(operation, `${operation}: refused by a maintenance block (425 without a trading-mode body): ${detail}`);
+    super(operation, `${operation}: refused by a maintenance block (425 without a trading-mode body): ${detail}`, options);
   }
 }
 
@@ -281,8 +278,11 @@ export class MaintenanceBlockError extends VenuePortError {
 export class CancelReplaceUnsupportedError extends VenuePortError {
   override readonly name = 'CancelReplaceUnsupportedError';
   readonly kind = 'unsupported';
-  constructor(readonly detail: string) {
-    super('cancelReplace', `cancelReplace: not offered by the venue (${detail})`);
+  constructor(
+    readonly detail: string,
+    options?: ErrorOptions,
+  ) {
+    super('cancelReplace', `cancelReplace: not offered by the venue (${detail})`, options);
   }
 }
 
@@ -293,8 +293,9 @@ export class VenueRequestError extends VenuePortError {
     operation: VenueOperation,
     readonly status: number | null,
     readonly detail: string,
+    options?: ErrorOptions,
   ) {
-    super(operation, `${operation}: failed${status === null ? '' : ` (HTTP ${status})`}: ${detail}`);
+    super(operation, `${operation}: failed${status === null ? '' : ` (HTTP ${status})`}: ${detail}`, options);
   }
 }
 

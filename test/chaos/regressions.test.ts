@@ -8,7 +8,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerSync } from '../../src/app/ledger-sync.js';
-import { RateLimitedError } from '../../src/exchange/errors.js';
+import { ExchangeRateLimitedError } from '../../src/exchange/errors.js';
 import { HttpTransport } from '../../src/exchange/http.js';
 import { RequestLimiter } from '../../src/exchange/limiter.js';
 import { repairLedger } from '../../src/ledger/index.js';
@@ -92,7 +92,7 @@ describe('HTTP: a 429 that gives up still holds the credentials for its Retry-Af
     });
     try {
       const request = { method: 'GET' as const, pathTemplate: '/x', path: '/x', auth: false, priority: 'read' as const };
-      await expect(transport.send(request)).rejects.toBeInstanceOf(RateLimitedError);
+      await expect(transport.send(request)).rejects.toBeInstanceOf(ExchangeRateLimitedError);
       await transport.send(request);
       const [first, second] = server.requests;
       expect(second!.arrivedAt - first!.arrivedAt).toBeGreaterThanOrEqual(950);

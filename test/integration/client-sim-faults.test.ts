@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { FrameworkError, isDuplicateOrderError, OutcomeUnknownError, TradingModeError } from '../../src/exchange/errors.js';
+import { FrameworkError, isDuplicateOrderError, ExchangeOutcomeUnknownError, ExchangeTradingModeError } from '../../src/exchange/errors.js';
 import type { FetchLike } from '../../src/exchange/http.js';
 import { deriveAccountCredentials } from '../../src/sim/index.js';
 import { waitUntil } from '../support/sim-http.js';
@@ -31,7 +31,7 @@ function answered(sim: ClientSim['sim'], tokenId: string, method: string, path: 
 }
 
 describe('client ↔ simulator: trading modes', () => {
-  it('reports each mode in the maintenance status and blocks what it forbids with TradingModeError (never retried)', async () => {
+  it('reports each mode in the maintenance status and blocks what it forbids with ExchangeTradingModeError (never retried)', async () => {
     const h = await startHarness();
     const { demo, sim, clock, simMarket, signing } = h;
     const api = demo.client.api;
@@ -45,7 +45,7 @@ describe('client ↔ simulator: trading modes', () => {
     expect(postOnly).toMatchObject({ mode: 'post_only', resumeAtMs: postOnlyEnds, scheduled: [] });
     expect(postOnly.active.map((w) => [w.mode, w.endsAtMs, typeof w.message, typeof w.startsAtMs])).toEqual([['post_only', postOnlyEnds, 'string', 'number']]);
     let seq = lastSeq(sim);
-    const notPostOnly = await rejectionOf(placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 301, sizeRaw: 1_000_000 }), TradingModeError);
+    const notPostOnly = await rejectionOf(placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 301, sizeRaw: 1_000_000 }), ExchangeTradingModeError);
     expect(notPostOnly).toMatchObject({ status: 425, mode: 'post_only', tradingCode: 'trading_post_only', resumeAtMs: postOnlyEnds });
     expect(answered(sim, token, 'POST', '/orders', seq)).toEqual([425]);
     const allowed = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 302, sizeRaw: 1_000_000, postOnly: true });
@@ -57,7 +57,7 @@ describe('client ↔ simulator: trading modes', () => {
     sim.control.setTradingMode({ mode: 'cancel_only', resumeAtMs: cancelOnlyEnds });
     expect(await api.getMaintenanceStatus()).toMatchObject({ mode: 'cancel_only', resumeAtMs: cancelOnlyEnds });
     seq = lastSeq(sim);
-    const cancelOnly = await rejectionOf(placeLimit(demo.client, signing, { outcome: 'NO', side: 'BUY', priceTicks: 300, sizeRaw: 1_000_000, postOnly: true }), TradingModeError);
+    const cancelOnly = await rejectionOf(placeLimit(demo.client, signing, { outcome: 'NO', side: 'BUY', priceTicks: 300, sizeRaw: 1_000_000, postOnly: true }), ExchangeTradingModeError);
     expect(cancelOnly).toMatchObject({ status: 425, mode: 'cancel_only', tradingCode: 'trading_cancel_only', resumeAtMs: cancelOnlyEnds });
     expect(answered(sim, token, 'POST', '/orders', seq)).toEqual([425]);
     expect(await api.cancelOrder(allowed.orderId)).toEqual({ message: 'Order canceled successfully', delayed: false });
@@ -69,12 +69,12 @@ describe('client ↔ simulator: trading modes', () => {
     expect(disabledStatus).toMatchObject({ mode: 'disabled', resumeAtMs: disabledEnds });
     expect(disabledStatus.active.map((w) => w.mode).sort()).toEqual(['cancel_only', 'disabled']);
     seq = lastSeq(sim);
-    const disabled = await rejectionOf(placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 303, sizeRaw: 1_000_000, postOnly: true }), TradingModeError);
+    const disabled = await rejectionOf(placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 303, sizeRaw: 1_000_000, postOnly: true }), ExchangeTradingModeError);
     expect(disabled).toMatchObject({ status: 425, mode: 'disabled', tradingCode: 'trading_disabled', resumeAtMs: disabledEnds });
-    const noCancel = await rejectionOf(api.cancelOrder(resting.orderId), TradingModeError);
+    const noCancel = await rejectionOf(api.cancelOrder(resting.orderId), ExchangeTradingModeError);
     expect(noCancel).toMatchObject({ mode: 'disabled', resumeAtMs: disabledEnds, endpoint: { method: 'DELETE', pathTemplate: '/orders/{orderId}' } });
-    await rejectionOf(api.cancelOrders([resting.orderId]), TradingModeError);
-    await rejectionOf(api.cancelAll(simMarket.slug), TradingModeError);
+    await rejectionOf(api.cancelOrders([resting.orderId]), ExchangeTradingModeError);
+    await rejectionOf(api.cancelAll(simMarket.slug), ExchangeTradingModeError);
     expect(tokenLog(sim, token, seq).map((e) => e.status)).toEqual([425, 425, 425, 425]);
     // Reads stay available.
     expect((await api.getUserOrders(simMarket.slug)).map((o) => o.id)).toEqual([resting.orderId]);
@@ -152,13 +152,13 @@ describe('client ↔ simulator: injected server errors', () => {
     expect(sim.control.pendingFaults()).toEqual([]);
   });
 
-  it('a 503 on POST /orders before it took effect: OutcomeUnknownError, not retried; the lookup says not_found', async () => {
+  it('a 503 on POST /orders before it took effect: ExchangeOutcomeUnknownError, not retried; the lookup says not_found', async () => {
     const h = await startHarness();
     const { demo, sim, signing } = h;
     const order = await signLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 410, sizeRaw: 3_000_000, postOnly: true, clientOrderId: 'om-t-u-1' });
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders', phase: 'before' });
     const seq = lastSeq(sim);
-    const unknown = await rejectionOf(demo.client.api.placeOrder(order), OutcomeUnknownError);
+    const unknown = await rejectionOf(demo.client.api.placeOrder(order), ExchangeOutcomeUnknownError);
     expect(unknown).toMatchObject({ reason: 'server-error', status: 503, clientOrderId: 'om-t-u-1', endpoint: { method: 'POST', pathTemplate: '/orders' } });
     expect(answered(sim, sim.demoAccount.tokenId, 'POST', '/orders', seq)).toEqual([503]);
 
@@ -171,12 +171,12 @@ describe('client ↔ simulator: injected server errors', () => {
     expect(sim.control.accountOrders(sim.demoAccount.profileId)).toHaveLength(1);
   });
 
-  it('a 503 on POST /orders after it took effect: OutcomeUnknownError; the lookup finds it live, a re-send is a 409', async () => {
+  it('a 503 on POST /orders after it took effect: ExchangeOutcomeUnknownError; the lookup finds it live, a re-send is a 409', async () => {
     const h = await startHarness();
     const { demo, counterparty, sim, simMarket, signing } = h;
     const order = await signLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 410, sizeRaw: 3_000_000, postOnly: true, clientOrderId: 'om-t-u-2' });
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders', phase: 'after' });
-    const unknown = await rejectionOf(demo.client.api.placeOrder(order), OutcomeUnknownError);
+    const unknown = await rejectionOf(demo.client.api.placeOrder(order), ExchangeOutcomeUnknownError);
     expect(unknown).toMatchObject({ reason: 'server-error', status: 503, clientOrderId: 'om-t-u-2' });
 
     const [lookup] = await demo.client.api.getOrderStatuses([{ clientOrderId: 'om-t-u-2' }]);
@@ -197,7 +197,7 @@ describe('client ↔ simulator: injected server errors', () => {
     const maker = await placeLimit(counterparty.client, signing, { outcome: 'NO', side: 'BUY', priceTicks: 400, sizeRaw: 2_000_000, postOnly: true });
     const taker = await signLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 650, sizeRaw: 2_000_000, clientOrderId: 'om-t-u-3' });
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders', phase: 'after' });
-    await rejectionOf(demo.client.api.placeOrder(taker), OutcomeUnknownError);
+    await rejectionOf(demo.client.api.placeOrder(taker), ExchangeOutcomeUnknownError);
     const [filled] = await demo.client.api.getOrderStatuses([{ clientOrderId: 'om-t-u-3' }]);
     expect(filled?.data?.order).toMatchObject({ status: 'MATCHED', remainingSizeRaw: 0 });
     expect(filled?.data?.execution).toMatchObject({ matched: true, settlementStatus: 'MATCHED', totals: { contractsGross: 2_000_000, usdGross: 1_200_000 } });

@@ -14,11 +14,11 @@ const MAX_INVENTORY_SHARES = 30;
 const PARAMS = { horizonCapHours: 1, orderSize: 10, maxInventory: MAX_INVENTORY_SHARES };
 
 describe('avellaneda-stoikov backtest on the simulator (10 virtual minutes, informed flow on)', () => {
-  it('quotes both sides most of the time, gets filled, and keeps inventory within its own limit and the risk limits', () => {
+  it('quotes both sides most of the time, gets filled, and keeps inventory within its own limit and the risk limits', async () => {
     const maxNetRaw = MAX_INVENTORY_SHARES * SHARES;
     const watch = new InventoryWatch(maxNetRaw, LIMITS.maxPositionPerTokenRaw);
     const started = performance.now();
-    const result = runBacktest({ ...scenario(avellanedaStoikov, PARAMS, 2), observer: { onFill: watch.onFill } });
+    const result = await runBacktest({ ...scenario(avellanedaStoikov, PARAMS, 2), observer: { onFill: watch.onFill } });
     expect(performance.now() - started).toBeLessThan(5000);
 
     expectSoundRun(result, watch, { maxNetRaw, maxTokenRaw: LIMITS.maxPositionPerTokenRaw });
@@ -28,19 +28,19 @@ describe('avellaneda-stoikov backtest on the simulator (10 virtual minutes, info
     expect(result.feesRaw).toBe(0);
   });
 
-  it('the GLFT variant also quotes, fills and stays within its limit', () => {
+  it('the GLFT variant also quotes, fills and stays within its limit', async () => {
     const maxNetRaw = MAX_INVENTORY_SHARES * SHARES;
     const watch = new InventoryWatch(maxNetRaw, LIMITS.maxPositionPerTokenRaw);
-    const result = runBacktest({ ...scenario(avellanedaStoikov, { model: 'glft', maxInventory: MAX_INVENTORY_SHARES }, 5), observer: { onFill: watch.onFill } });
+    const result = await runBacktest({ ...scenario(avellanedaStoikov, { model: 'glft', maxInventory: MAX_INVENTORY_SHARES }, 5), observer: { onFill: watch.onFill } });
 
     expectSoundRun(result, watch, { maxNetRaw, maxTokenRaw: LIMITS.maxPositionPerTokenRaw });
     expect(result.twoSidedFraction).toBeGreaterThan(0.5);
     expect(result.fills).toBeGreaterThanOrEqual(5);
   });
 
-  it('is deterministic: the same seed gives the identical result', () => {
-    const first = runBacktest(scenario(avellanedaStoikov, PARAMS, 6));
-    const again = runBacktest(scenario(avellanedaStoikov, PARAMS, 6));
+  it('is deterministic: the same seed gives the identical result', async () => {
+    const first = await runBacktest(scenario(avellanedaStoikov, PARAMS, 6));
+    const again = await runBacktest(scenario(avellanedaStoikov, PARAMS, 6));
     expect(again).toEqual(first);
   });
 });

@@ -11,10 +11,10 @@ import { expectSoundRun, InventoryWatch, LIMITS, scenario, SHARES } from './stra
 const PARAMS = { bidSpread: 0.01, askSpread: 0.01, orderSize: 10 };
 
 describe('fixed-spread backtest on the simulator (10 virtual minutes, informed flow on)', () => {
-  it('quotes both sides most of the time, gets filled, and keeps inventory within the risk limits', () => {
+  it('quotes both sides most of the time, gets filled, and keeps inventory within the risk limits', async () => {
     const watch = new InventoryWatch(LIMITS.maxNetPositionRaw, LIMITS.maxPositionPerTokenRaw);
     const started = performance.now();
-    const result = runBacktest({ ...scenario(fixedSpread, PARAMS, 1), observer: { onFill: watch.onFill } });
+    const result = await runBacktest({ ...scenario(fixedSpread, PARAMS, 1), observer: { onFill: watch.onFill } });
     expect(performance.now() - started).toBeLessThan(5000);
 
     expectSoundRun(result, watch, { maxNetRaw: LIMITS.maxNetPositionRaw, maxTokenRaw: LIMITS.maxPositionPerTokenRaw });
@@ -30,10 +30,10 @@ describe('fixed-spread backtest on the simulator (10 virtual minutes, informed f
     expect(result.feesRaw).toBe(0);
   });
 
-  it('holds a tight net limit: the gate trims and drops the side that would breach it, never more', () => {
+  it('holds a tight net limit: the gate trims and drops the side that would breach it, never more', async () => {
     const tight = { maxPositionPerTokenRaw: 60 * SHARES, maxNetPositionRaw: 30 * SHARES };
     const watch = new InventoryWatch(tight.maxNetPositionRaw, tight.maxPositionPerTokenRaw);
-    const result = runBacktest({ ...scenario(fixedSpread, PARAMS, 2, { risk: tight }), observer: { onFill: watch.onFill } });
+    const result = await runBacktest({ ...scenario(fixedSpread, PARAMS, 2, { risk: tight }), observer: { onFill: watch.onFill } });
 
     expectSoundRun(result, watch, { maxNetRaw: tight.maxNetPositionRaw, maxTokenRaw: tight.maxPositionPerTokenRaw });
     // The limit was reached and did the work (not a vacuous pass).
@@ -41,10 +41,10 @@ describe('fixed-spread backtest on the simulator (10 virtual minutes, informed f
     expect((result.counters.riskDrops['max-net-position'] ?? 0) + (result.counters.riskTrims['max-net-position'] ?? 0)).toBeGreaterThan(0);
   });
 
-  it('is deterministic: the same seed gives the identical result, another seed another', () => {
-    const first = runBacktest(scenario(fixedSpread, PARAMS, 3));
-    const again = runBacktest(scenario(fixedSpread, PARAMS, 3));
-    const other = runBacktest(scenario(fixedSpread, PARAMS, 4));
+  it('is deterministic: the same seed gives the identical result, another seed another', async () => {
+    const first = await runBacktest(scenario(fixedSpread, PARAMS, 3));
+    const again = await runBacktest(scenario(fixedSpread, PARAMS, 3));
+    const other = await runBacktest(scenario(fixedSpread, PARAMS, 4));
     expect(again).toEqual(first);
     expect(other).not.toEqual(first);
     expect(other.fills === first.fills && other.pnlRaw === first.pnlRaw && other.requests.total === first.requests.total).toBe(false);

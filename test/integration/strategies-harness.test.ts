@@ -30,8 +30,8 @@ function base(module: StrategyModule<z.infer<typeof emptyParams>>, overrides: Pa
 }
 
 describe('backtest harness', () => {
-  it('places exactly the intents once and keeps them (zero latency): no churn when nothing changes', () => {
-    const result = runBacktest(base(scripted('fixed', () => twoSided()), { latency: { oneWayMs: 0, minRequestSpacingMs: 0 } }));
+  it('places exactly the intents once and keeps them (zero latency): no churn when nothing changes', async () => {
+    const result = await runBacktest(base(scripted('fixed', () => twoSided()), { latency: { oneWayMs: 0, minRequestSpacingMs: 0 } }));
     expect(result.requests).toEqual({ placements: 2, cancelRequests: 0, cancels: 0, total: 2, rejectedPlacements: 0, rejectedByCode: {} });
     expect(result.quotingFraction).toBe(1);
     expect(result.twoSidedFraction).toBe(1);
@@ -40,18 +40,18 @@ describe('backtest harness', () => {
     expect(result.counters.quoteCycles).toBeGreaterThanOrEqual(2); // the first, then the periodic requote at 5 s
   });
 
-  it('follows the request model: placements go one at a time, each acting one way after it starts', () => {
+  it('follows the request model: placements go one at a time, each acting one way after it starts', async () => {
     // Placement 1 starts at 0, lands at 0.5 s, answered at 1 s; placement 2 then starts at 1 s and lands at 1.5 s.
-    const result = runBacktest(base(scripted('fixed', () => twoSided()), { latency: { oneWayMs: 500, minRequestSpacingMs: 320, maxConcurrent: 2 } }));
+    const result = await runBacktest(base(scripted('fixed', () => twoSided()), { latency: { oneWayMs: 500, minRequestSpacingMs: 320, maxConcurrent: 2 } }));
     expect(result.requests.placements).toBe(2);
     // Sampled each second: t=0 nothing rests, t=1 one side, t=2..9 both.
     expect(result.quotingFraction).toBeCloseTo(9 / 10, 10);
     expect(result.twoSidedFraction).toBeCloseTo(8 / 10, 10);
   });
 
-  it('books every fill at the maker price, exactly, and values the holding at the fair value', () => {
+  it('books every fill at the maker price, exactly, and values the holding at the fair value', async () => {
     const fills: AccountFill[] = [];
-    const result = runBacktest(base(scripted('fixed', () => twoSided()), { durationMs: 120_000, synthetic: NOISY, observer: { onFill: (f) => fills.push(f) } }));
+    const result = await runBacktest(base(scripted('fixed', () => twoSided()), { durationMs: 120_000, synthetic: NOISY, observer: { onFill: (f) => fills.push(f) } }));
     expect(result.fills).toBeGreaterThan(0);
     expect(fills).toHaveLength(result.fills);
     for (const fill of fills) {
@@ -74,9 +74,9 @@ describe('backtest harness', () => {
     expect(result.pnlRaw).toBe(Math.round(value) - volume);
   });
 
-  it('trims an intent to the room under the position limit, so holdings never pass it', () => {
+  it('trims an intent to the room under the position limit, so holdings never pass it', async () => {
     let worst = 0;
-    const result = runBacktest(
+    const result = await runBacktest(
       base(scripted('greedy', () => twoSided(1000)), {
         durationMs: 300_000,
         synthetic: NOISY,
@@ -90,11 +90,11 @@ describe('backtest harness', () => {
     expect(result.fills).toBeGreaterThan(0);
   });
 
-  it('halts before expiry: cancels the quotes and places nothing more', () => {
+  it('halts before expiry: cancels the quotes and places nothing more', async () => {
     const [market] = rewardableMarkets(1);
     const expiring = { ...market!, expirationMs: T0 + 3_600_000 };
     // Stop 1 h − 30 s before expiry: quoting halts 30 s into the run.
-    const result = runBacktest(
+    const result = await runBacktest(
       base(scripted('fixed', () => twoSided()), {
         durationMs: 60_000,
         markets: [expiring],
@@ -110,8 +110,8 @@ describe('backtest harness', () => {
     expect(result.twoSidedFraction).toBeLessThanOrEqual(35 / 60);
   });
 
-  it('counts a throwing strategy and invalid intents, places nothing from them, and keeps running', () => {
-    const throwing = runBacktest(
+  it('counts a throwing strategy and invalid intents, places nothing from them, and keeps running', async () => {
+    const throwing = await runBacktest(
       base(
         scripted('throws', () => {
           throw new Error('boom');
@@ -123,7 +123,7 @@ describe('backtest harness', () => {
     expect(throwing.requests.total).toBe(0);
     expect(throwing.steps).toBe(10);
 
-    const offGrid = runBacktest(base(scripted('off-grid', () => [{ slot: 'bid-0', token: 'YES', side: 'BUY', priceTicks: 400.5, sizeRaw: SHARES }, ...twoSided().slice(1)]), {}));
+    const offGrid = await runBacktest(base(scripted('off-grid', () => [{ slot: 'bid-0', token: 'YES', side: 'BUY', priceTicks: 400.5, sizeRaw: SHARES }, ...twoSided().slice(1)]), {}));
     expect(offGrid.counters.invalidIntents).toBeGreaterThan(0);
     expect(offGrid.requests.placements).toBe(1); // only the valid ask
   });

@@ -14,10 +14,10 @@ import { expectSoundRun, InventoryWatch, LIMITS, scenario, VIRTUAL_MINUTES } fro
 const ORDERS = { coolOffMs: 2000 };
 
 describe('liquidity-rewards backtest on the simulator (10 virtual minutes, informed flow on)', () => {
-  it('quotes both sides most of the time inside the reward band, gets filled, and keeps inventory within the risk limits', () => {
+  it('quotes both sides most of the time inside the reward band, gets filled, and keeps inventory within the risk limits', async () => {
     const watch = new InventoryWatch(LIMITS.maxNetPositionRaw, LIMITS.maxPositionPerTokenRaw);
     const started = performance.now();
-    const result = runBacktest({ ...scenario(liquidityRewards, {}, 3, { orders: ORDERS }), observer: { onFill: watch.onFill } });
+    const result = await runBacktest({ ...scenario(liquidityRewards, {}, 3, { orders: ORDERS }), observer: { onFill: watch.onFill } });
     expect(performance.now() - started).toBeLessThan(5000);
 
     expectSoundRun(result, watch, { maxNetRaw: LIMITS.maxNetPositionRaw, maxTokenRaw: LIMITS.maxPositionPerTokenRaw });
@@ -33,10 +33,10 @@ describe('liquidity-rewards backtest on the simulator (10 virtual minutes, infor
     }
   });
 
-  it('quotes nothing where the market pays no reward', () => {
+  it('quotes nothing where the market pays no reward', async () => {
     const markets = scenario(liquidityRewards, {}, 3).markets;
     const unpaid = Array.isArray(markets) ? markets.map((m) => ({ ...m, isRewardable: false, settings: { ...m.settings, dailyRewardRaw: 0 } })) : [];
-    const result = runBacktest({ ...scenario(liquidityRewards, {}, 3), markets: unpaid });
+    const result = await runBacktest({ ...scenario(liquidityRewards, {}, 3), markets: unpaid });
     expect(unpaid).toHaveLength(2);
     expect(result.requests.placements).toBe(0);
     expect(result.fills).toBe(0);
@@ -44,9 +44,9 @@ describe('liquidity-rewards backtest on the simulator (10 virtual minutes, infor
     expect(result.engineInvariantViolations).toEqual([]);
   });
 
-  it('is deterministic: the same seed gives the identical result', () => {
-    const first = runBacktest(scenario(liquidityRewards, {}, 7, { orders: ORDERS }));
-    const again = runBacktest(scenario(liquidityRewards, {}, 7, { orders: ORDERS }));
+  it('is deterministic: the same seed gives the identical result', async () => {
+    const first = await runBacktest(scenario(liquidityRewards, {}, 7, { orders: ORDERS }));
+    const again = await runBacktest(scenario(liquidityRewards, {}, 7, { orders: ORDERS }));
     expect(again).toEqual(first);
   });
 });

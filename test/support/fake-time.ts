@@ -39,14 +39,5 @@ export function fakeTime(startMs = Date.parse('2026-03-23T12:00:00.000Z')): Fake
   };
 }
 
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (src/core/random.ts): a small seeded PRNG returning floats in [0, 1). */
+export { mulberry32 as seededRandom } from '../../src/core/random.js';

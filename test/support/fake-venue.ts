@@ -9,6 +9,17 @@
  *
  * Also: `advance()` / `until()`, which move a ManualClock while letting promises run in between, so
  * async code driven by timers can be tested without real sleeps.
+ *
+ * Held to the VenuePort contract (test/contract/venue-port-cases.ts), which the real adapter over the simulator
+ * passes too. What that pins here, as the real venue answers:
+ * - a placement answer carries no remaining size (the official client's CreatedOrder has none): `remainingRaw` is
+ *   the order's full size, and what matched at placement is in `fills`;
+ * - a status lookup reports only the fills the placement answer reported (the order's own taker fills, with their
+ *   current settlement state); maker fills show only as a lower remaining size (they arrive as socket frames);
+ * - a listing of live orders reports no fills at all, newest first (the later placement first within one ms);
+ * - a FAK order never rests (CANCELED after a partial fill, UNMATCHED when it took nothing); a FOK order, or a
+ *   post-only order that is not GTC, is refused unsent as OrderRejectedError `invalid-order` (no HTTP status);
+ * - `settle()` moves the fill's settlement state that lookups report (MINED → mined, FAILED → failed).
  */
 import type { ManualClock } from '../../src/core/clock.js';
 import type { OrderEventInput } from '../../src/orders/order-events.js';
@@ -49,7 +60,10 @@ export interface FakeOrder {
   status: VenueOrderStatus;
   postOnly: boolean;
   createdAtMs: number;
+  /** Every fill of the order (maker and taker), with its current settlement state. */
   fills: VenueFill[];
+  /** Trade ids of the fills the placement answer reported (taker fills): the only fills a status lookup reports. */
+  placementTradeIds: string[];
 }
 
 export type PlaceFault =
@@ -152,6 +166,7 @@ export class FakeVenue implements VenuePort {
       postOnly: false,
       createdAtMs: this.now(),
       fills: [],
+      placementTradeIds: [],
       ...order,
     };
     this.orders.set(full.orderId, full);
@@ -189,8 +204,11 @@ export class FakeVenue implements VenuePort {
   /** The settlement of an earlier fill: SETTLEMENT MINED or FAILED into the outbox. */
   settle(orderId: string, tradeEventId: string, type: 'MINED' | 'FAILED'): void {
     const order = this.mustGet(orderId);
-    const fill = order.fills.find((f) => f.tradeEventId === tradeEventId);
+    const index = order.fills.findIndex((f) => f.tradeEventId === tradeEventId);
+    const fill = order.fills[index];
     if (fill === undefined) throw new Error(`no fill ${tradeEventId} on ${orderId}`);
+    // The venue's lookup follows the settlement (execution.settlementStatus MINED / FAILED).
+    order.fills[index] = { ...fill, settlement: type === 'MINED' ? 'mined' : 'failed' };
     this.outbox.push({
       source: 'SETTLEMENT',
       type,
@@ -232,6 +250,9 @@ export class FakeVenue implements VenuePort {
   async placeOrder(request: PlaceRequest): Promise<PlaceResult> {
     this.record('placeOrder', `${request.clientOrderId} ${request.side} ${request.token} ${request.priceTicks}x${request.sizeRaw}${request.postOnly ? ' post-only' : ''}`);
     await this.waitHold('placeOrder');
+    // Refused unsent, as the real adapter does before anything reaches the venue (whatever the trading mode).
+    if (request.orderType === 'FOK') throw new OrderRejectedError('invalid-order', `orderType FOK is not supported (clientOrderId ${request.clientOrderId})`);
+    if (request.postOnly && request.orderType !== 'GTC') throw new OrderRejectedError('invalid-order', `postOnly is allowed for GTC orders only (got ${request.orderType})`);
     const mode = this.mode.mode;
     if (mode === 'disabled' || mode === 'cancel_only' || (mode === 'post_only' && !request.postOnly)) {
       this.modeViolations.push({ op: 'placeOrder', atMs: this.now(), detail: request.clientOrderId });
@@ -259,14 +280,18 @@ export class FakeVenue implements VenuePort {
       order.remainingRaw -= size;
       if (order.remainingRaw === 0) order.status = 'MATCHED';
       order.fills.push({ tradeEventId: fault.tradeEventId, sizeRaw: size, priceTicks: order.priceTicks, settlement: 'provisional' });
+      order.placementTradeIds.push(fault.tradeEventId);
     }
     if (fault?.kind === 'canceled-at-placement') {
       order.status = 'CANCELED';
       reason = fault.reason;
     }
+    // A FAK order never rests: what it did not take is canceled (UNMATCHED when it took nothing).
+    if (request.orderType === 'FAK' && order.status === 'LIVE') order.status = order.fills.length > 0 ? 'CANCELED' : 'UNMATCHED';
     if (fault?.kind === 'unknown') throw new OutcomeUnknownError('placeOrder', 'timeout (applied)');
     if (fault?.kind === 'duplicate') throw new DuplicateClientOrderIdError(request.clientOrderId);
-    return { orderId: order.orderId, status: order.status, remainingRaw: order.remainingRaw, fills: order.fills.map((f) => ({ ...f })), reason };
+    // The answer carries no remaining size (reported as the full size: unknown, never 0); the fills say what matched.
+    return { orderId: order.orderId, status: order.status, remainingRaw: order.sizeRaw, fills: order.fills.map((f) => ({ ...f })), reason };
   }
 
   async cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
@@ -325,7 +350,7 @@ export class FakeVenue implements VenuePort {
         return { query, outcome: 'not_found' };
       }
       const order = 'orderId' in query ? this.orders.get(query.orderId) : this.byClientOrderId(query.clientOrderId);
-      return order === undefined ? { query, outcome: 'not_found' } : { query, outcome: 'found', order: this.snapshot(order) };
+      return order === undefined ? { query, outcome: 'not_found' } : { query, outcome: 'found', order: this.snapshot(order, 'lookup') };
     });
   }
 
@@ -334,9 +359,11 @@ export class FakeVenue implements VenuePort {
     await this.waitHold('listLiveOrders');
     const fault = this.takeFault('listLiveOrders');
     if (fault !== undefined) this.throwFault('listLiveOrders', fault);
+    // Newest first, as the venue lists them: by creation time, and the later placement first within one millisecond.
     return this.live(marketSlug)
+      .reverse()
       .sort((a, b) => b.createdAtMs - a.createdAtMs)
-      .map((o) => this.snapshot(o));
+      .map((o) => this.snapshot(o, 'listing'));
   }
 
   async maintenanceStatus(): Promise<MaintenanceStatus> {
@@ -348,7 +375,11 @@ export class FakeVenue implements VenuePort {
 
   // ───────────── internals ─────────────
 
-  private snapshot(order: FakeOrder): VenueOrderSnapshot {
+  /**
+   * The order as the venue reports it: a lookup carries the placement answer's (taker) fills, a listing none (the
+   * venue's user-orders entries have no fills); maker fills show only in `remainingRaw`.
+   */
+  private snapshot(order: FakeOrder, view: 'lookup' | 'listing'): VenueOrderSnapshot {
     return {
       orderId: order.orderId,
       clientOrderId: order.clientOrderId,
@@ -360,7 +391,7 @@ export class FakeVenue implements VenuePort {
       remainingRaw: order.remainingRaw,
       status: order.status,
       createdAtMs: order.createdAtMs,
-      fills: order.fills.map((f) => ({ ...f })),
+      fills: view === 'listing' ? [] : order.fills.filter((f) => order.placementTradeIds.includes(f.tradeEventId)).map((f) => ({ ...f })),
     };
   }
 

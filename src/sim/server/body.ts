@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { frameworkError } from './http-errors.js';
+import { errorText } from '../../core/errors.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Past this much, an oversized upload is cut off instead of drained. */
@@ -49,7 +50,6 @@ export function parseJson(raw: string): unknown {
     const value: unknown = JSON.parse(raw);
     return value;
   } catch (error) {
-    const detail = error instanceof Error ? error.message : 'syntax error';
-    throw frameworkError(400, `Invalid JSON body: ${detail}`);
+    throw frameworkError(400, `Invalid JSON body: ${errorText(error)}`);
   }
 }

@@ -12,6 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { MarketSpec } from '../engine/index.js';
 import { AccountConfigError, parseAccountsFile, type AccountConfig } from './accounts-config.js';
+import { errorText } from '../../core/errors.js';
 
 export class ConfigFileError extends Error {
   override readonly name = 'ConfigFileError';
@@ -65,13 +66,13 @@ export async function readStructuredFile(path: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new ConfigFileError(path, '(file)', error instanceof Error ? error.message : 'cannot be read');
+    throw new ConfigFileError(path, '(file)', errorText(error));
   }
   try {
     const value: unknown = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
     return value;
   } catch (error) {
-    throw new ConfigFileError(path, '(file)', `not valid ${extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${error instanceof Error ? error.message : 'parse error'}`);
+    throw new ConfigFileError(path, '(file)', `not valid ${extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${errorText(error)}`);
   }
 }
 

@@ -32,7 +32,8 @@ import { accountSpecOf, apiTokensOf, AccountConfigError, parseAccountConfig, typ
 import type { RateLimitOptions, TokenRateLimiter } from './rate-limiter.js';
 import type { RequestLog, RequestLogEntry, TokenRequestStats } from './request-log.js';
 import type { DropKind, FreezeScope, InjectedFrame, SocketFeed } from './socket-feed.js';
-import { TradingModeError, type MaintenanceStatus, type TradingModeName, type TradingModeSchedule, type TradingModeWindow } from './trading-mode.js';
+import type { RestrictionMode } from '../../core/trading-mode.js';
+import { TradingModeInputError, type MaintenanceStatus, type TradingModeSchedule, type TradingModeWindow } from './trading-mode.js';
 
 export class ControlError extends Error {
   override readonly name = 'ControlError';
@@ -48,7 +49,7 @@ export class ControlError extends Error {
 
 
 export interface TradingModeInput {
-  readonly mode: TradingModeName;
+  readonly mode: RestrictionMode;
   /** ms since epoch. */
   readonly resumeAtMs: number;
   /** ms since epoch; default now (a later time schedules the mode). */
@@ -138,7 +139,7 @@ function engineError(failure: EngineFailure, field: string, value: unknown): Con
 }
 
 function rethrowTyped(error: unknown): never {
-  if (error instanceof FaultInputError || error instanceof TradingModeError || error instanceof AccountConfigError || error instanceof TokenRegistryError) {
+  if (error instanceof FaultInputError || error instanceof TradingModeInputError || error instanceof AccountConfigError || error instanceof TokenRegistryError) {
     throw new ControlError(400, error.field, error.value, error.reason);
   }
   throw error;

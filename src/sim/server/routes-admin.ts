@@ -18,14 +18,14 @@ import { parseJson } from './body.js';
 import { queryInt, unknownQueryIssues } from './query.js';
 import { ORDER_STATUSES } from './routes-trading.js';
 import type { Reply, RequestContext, RouteDef } from './router.js';
-import { TRADING_MODES } from './trading-mode.js';
+import { RESTRICTION_MODES } from '../../core/trading-mode.js';
 import { parseOrThrow } from './validation.js';
 
 const timeInput = z.union([z.number().int().min(0), z.iso.datetime({ offset: true })], { error: 'must be ms since epoch or an ISO-8601 date-time' });
 const toMs = (value: number | string): number => (typeof value === 'number' ? value : Date.parse(value));
 
 const tradingModeSchema = z.strictObject({
-  mode: z.enum(TRADING_MODES, { error: `must be one of ${TRADING_MODES.join(', ')}` }),
+  mode: z.enum(RESTRICTION_MODES, { error: `must be one of ${RESTRICTION_MODES.join(', ')}` }),
   resumeAt: timeInput,
   startsAt: timeInput.optional(),
 });

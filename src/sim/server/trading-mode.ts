@@ -7,29 +7,25 @@
  * no timers); when windows overlap the most restrictive one is in force (disabled > cancel_only >
  * post_only); cancels are forbidden only by `disabled`; `post_only` admits only post-only GTC placements.
  */
+import { RESTRICTION_MODES, tradingModeRank, type RestrictionMode } from '../../core/trading-mode.js';
 import { HttpError } from './http-errors.js';
 
-export const TRADING_MODES = ['post_only', 'cancel_only', 'disabled'] as const;
-export type TradingModeName = (typeof TRADING_MODES)[number];
-
 /** The `code` of the 425 body per mode. `trading_disabled` is the spec's; the other two are ours. */
-export const TRADING_MODE_CODES: Readonly<Record<TradingModeName, string>> = {
+export const TRADING_MODE_CODES: Readonly<Record<RestrictionMode, string>> = {
   disabled: 'trading_disabled',
   cancel_only: 'trading_cancel_only',
   post_only: 'trading_post_only',
 };
 
-const TRADING_MODE_MESSAGES: Readonly<Record<TradingModeName, string>> = {
+const TRADING_MODE_MESSAGES: Readonly<Record<RestrictionMode, string>> = {
   disabled: 'Trading is temporarily disabled',
   cancel_only: 'Trading is in cancel-only mode: only cancellations are accepted',
   post_only: 'Trading is in post-only mode: only post-only GTC orders are accepted',
 };
 
-const SEVERITY: Readonly<Record<TradingModeName, number>> = { post_only: 1, cancel_only: 2, disabled: 3 };
-
 export interface TradingModeWindow {
   readonly id: number;
-  readonly mode: TradingModeName;
+  readonly mode: RestrictionMode;
   readonly startsAtMs: number;
   readonly resumeAtMs: number;
 }
@@ -38,8 +34,9 @@ export type TradingAction =
   | { readonly kind: 'place'; readonly orderType: 'GTC' | 'FAK' | 'FOK'; readonly postOnly: boolean }
   | { readonly kind: 'cancel' };
 
-export class TradingModeError extends Error {
-  override readonly name = 'TradingModeError';
+/** A trading-mode window the control API was asked to set is invalid (a 400 to the caller, not a venue refusal). */
+export class TradingModeInputError extends Error {
+  override readonly name = 'TradingModeInputError';
   constructor(
     readonly field: string,
     readonly value: unknown,
@@ -50,7 +47,7 @@ export class TradingModeError extends Error {
 }
 
 /** Does `mode` forbid `action`? Pure. */
-export function modeForbids(mode: TradingModeName, action: TradingAction): boolean {
+export function modeForbids(mode: RestrictionMode, action: TradingAction): boolean {
   switch (mode) {
     case 'disabled':
       return true;
@@ -62,7 +59,7 @@ export function modeForbids(mode: TradingModeName, action: TradingAction): boole
 }
 
 /** The 425 trading-mode body `{code, message, mode, resumeAt}`. */
-export function tradingModeBody(window: TradingModeWindow): { code: string; message: string; mode: TradingModeName; resumeAt: string } {
+export function tradingModeBody(window: TradingModeWindow): { code: string; message: string; mode: RestrictionMode; resumeAt: string } {
   return {
     code: TRADING_MODE_CODES[window.mode],
     message: TRADING_MODE_MESSAGES[window.mode],
@@ -72,7 +69,7 @@ export function tradingModeBody(window: TradingModeWindow): { code: string; mess
 }
 
 export interface MaintenanceEntry {
-  readonly mode: TradingModeName;
+  readonly mode: RestrictionMode;
   readonly code: string;
   readonly message: string;
   readonly startsAt: string;
@@ -94,12 +91,12 @@ export class TradingModeSchedule {
   private nextId = 1;
 
   /** Adds a window. `startsAtMs` defaults to now; `resumeAtMs` must be after the start and in the future. */
-  set(mode: TradingModeName, resumeAtMs: number, nowMs: number, startsAtMs: number = nowMs): TradingModeWindow {
-    if (!TRADING_MODES.includes(mode)) throw new TradingModeError('mode', mode, `must be one of ${TRADING_MODES.join(', ')}`);
-    if (!Number.isSafeInteger(startsAtMs)) throw new TradingModeError('startsAt', startsAtMs, 'not a valid time');
-    if (!Number.isSafeInteger(resumeAtMs)) throw new TradingModeError('resumeAt', resumeAtMs, 'not a valid time');
-    if (resumeAtMs <= startsAtMs) throw new TradingModeError('resumeAt', new Date(resumeAtMs).toISOString(), 'must be after startsAt');
-    if (resumeAtMs <= nowMs) throw new TradingModeError('resumeAt', new Date(resumeAtMs).toISOString(), 'must be in the future');
+  set(mode: RestrictionMode, resumeAtMs: number, nowMs: number, startsAtMs: number = nowMs): TradingModeWindow {
+    if (!RESTRICTION_MODES.includes(mode)) throw new TradingModeInputError('mode', mode, `must be one of ${RESTRICTION_MODES.join(', ')}`);
+    if (!Number.isSafeInteger(startsAtMs)) throw new TradingModeInputError('startsAt', startsAtMs, 'not a valid time');
+    if (!Number.isSafeInteger(resumeAtMs)) throw new TradingModeInputError('resumeAt', resumeAtMs, 'not a valid time');
+    if (resumeAtMs <= startsAtMs) throw new TradingModeInputError('resumeAt', new Date(resumeAtMs).toISOString(), 'must be after startsAt');
+    if (resumeAtMs <= nowMs) throw new TradingModeInputError('resumeAt', new Date(resumeAtMs).toISOString(), 'must be in the future');
     this.prune(nowMs);
     const window: TradingModeWindow = { id: this.nextId++, mode, startsAtMs, resumeAtMs };
     this.windows.push(window);
@@ -117,7 +114,7 @@ export class TradingModeSchedule {
   inForce(nowMs: number): TradingModeWindow | null {
     let best: TradingModeWindow | null = null;
     for (const w of this.windows) {
-      if (w.startsAtMs <= nowMs && nowMs < w.resumeAtMs && (best === null || SEVERITY[w.mode] > SEVERITY[best.mode])) best = w;
+      if (w.startsAtMs <= nowMs && nowMs < w.resumeAtMs && (best === null || tradingModeRank(w.mode) > tradingModeRank(best.mode))) best = w;
     }
     return best;
   }

@@ -11,7 +11,7 @@ import { queryInt, unknownQueryIssues } from '../../../src/sim/server/query.js';
 import { TokenRateLimiter } from '../../../src/sim/server/rate-limiter.js';
 import { RequestLog } from '../../../src/sim/server/request-log.js';
 import { Router, type RouteDef } from '../../../src/sim/server/router.js';
-import { modeForbids, TradingModeError, TradingModeSchedule } from '../../../src/sim/server/trading-mode.js';
+import { modeForbids, TradingModeInputError, TradingModeSchedule } from '../../../src/sim/server/trading-mode.js';
 
 describe('TokenRateLimiter', () => {
   it('spaces starts by minIntervalMs and caps concurrency per key', () => {
@@ -78,7 +78,7 @@ describe('TradingModeSchedule', () => {
         expect(error.body).toEqual({ code: 'trading_disabled', message: 'Trading is temporarily disabled', mode: 'disabled', resumeAt: new Date(2_000).toISOString() });
       }
     }
-    expect(() => s.set('disabled', 5, 10)).toThrow(TradingModeError);
+    expect(() => s.set('disabled', 5, 10)).toThrow(TradingModeInputError);
     expect(() => s.set('disabled', 50, 10, 60)).toThrow(/after startsAt/);
     expect(s.clear()).toBe(1);
   });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { signalAction, SECOND_SIGNAL_GRACE_MS } from '../../../src/app.js';
 import { isRetryableStartupError, retryStartupRead, startupBackoffMs } from '../../../src/app/startup-retry.js';
-import { RateLimitedError, RequestInputError } from '../../../src/exchange/errors.js';
+import { ExchangeRateLimitedError, RequestInputError } from '../../../src/exchange/errors.js';
 import { BalanceShortfalls } from '../../../src/risk/balance-shortfall.js';
 
 describe('BalanceShortfalls', () => {
@@ -46,7 +46,7 @@ describe('start-up read retry', () => {
       'markets',
       async () => {
         calls += 1;
-        if (calls < 4) throw new RateLimitedError(endpoint, 4, calls === 1 ? 5_000 : null);
+        if (calls < 4) throw new ExchangeRateLimitedError(endpoint, 4, calls === 1 ? 5_000 : null);
         return 'ok';
       },
       { initialBackoffMs: 1_000, maxBackoffMs: 3_000, budgetMs: 60_000, sleep: async (ms) => void waits.push(ms) },
@@ -56,7 +56,7 @@ describe('start-up read retry', () => {
   });
 
   it('gives up when the budget is spent, and never retries a request the venue refused as invalid', async () => {
-    const refused = new RateLimitedError(endpoint, 4, null);
+    const refused = new ExchangeRateLimitedError(endpoint, 4, null);
     await expect(retryStartupRead('m', () => Promise.reject(refused), { initialBackoffMs: 1_000, maxBackoffMs: 1_000, budgetMs: 2_500, sleep: async () => undefined })).rejects.toBe(refused);
     const invalid = new RequestInputError('slug', 'BAD', 'not a slug');
     expect(isRetryableStartupError(invalid)).toBe(false);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cancelFailureReason, executionFill, fillsOfExecution, mapError, VenueAdapter } from '../../../src/app/venue-adapter.js';
 import { ExchangeApi } from '../../../src/exchange/api.js';
-import { NetworkError, ResponseValidationError, type EndpointRef } from '../../../src/exchange/errors.js';
+import { FrameworkError, MessageError, NetworkError, ResponseValidationError, type EndpointRef } from '../../../src/exchange/errors.js';
 import { OrderSigner, type SigningMarket } from '../../../src/exchange/signer.js';
 import type { Execution, ExecutionTotals, PlacementResult } from '../../../src/exchange/wire.js';
 import {
@@ -407,6 +407,20 @@ describe('mapError', () => {
     expect(mapError('statusBatch', unreadable)).toBeInstanceOf(VenueRequestError);
     expect(mapError('cancelAll', 'weird')).toBeInstanceOf(OutcomeUnknownError);
     expect(mapError('cancelAll', 'weird').message).toContain('weird');
+  });
+
+  it('chains the client error as `cause`', () => {
+    const network = new NetworkError(endpoint, 'timeout', 'no answer within 10000 ms');
+    expect(mapError('cancelOrders', network).cause).toBe(network);
+    const refused = new MessageError(400, { method: 'POST', pathTemplate: '/orders' }, { message: 'Post-only order would cross the book' });
+    expect(mapError('placeOrder', refused)).toMatchObject({ reason: 'post-only-would-cross', cause: refused });
+  });
+
+  it('a placement refused with 401/403 is unauthorized, whatever its text says', () => {
+    const orders: EndpointRef = { method: 'POST', pathTemplate: '/orders' };
+    const forbidden = new FrameworkError(403, orders, { message: 'Insufficient permission: the token lacks the trading scope', error: 'Forbidden', statusCode: 403 });
+    expect(forbidden.refusal).toBeNull();
+    expect(mapError('placeOrder', forbidden)).toMatchObject({ reason: 'unauthorized', status: 403 });
   });
 });
 

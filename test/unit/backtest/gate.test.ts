@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { gateIntents, type GateInput } from '../../../src/risk/gate.js';
-import type { OpenOrder } from '../../../src/backtest/bot-orders.js';
+import { gateIntents, type GateInput, type GateOrder } from '../../../src/risk/gate.js';
 import type { MarketInfo, QuoteIntent } from '../../../src/strategy/contract.js';
 
 const S = 1_000_000;
+/** An open order as the executor tracks it, in the fields the gate reads and a few it does not. */
+type OpenOrder = GateOrder & { readonly clientOrderId: string; readonly orderId: string | null; readonly createdAtMs: number };
 const market = (slug: string): MarketInfo => ({
   slug,
   tokens: { yes: `${slug}-yes`, no: `${slug}-no` },

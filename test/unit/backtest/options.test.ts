@@ -9,7 +9,7 @@ const valid: BacktestOptions = { strategy: { module: fixedSpread }, seed: 1, dur
 /** Runs with `overrides` on top of valid options (any shape: what a caller reading JSON or YAML might pass). */
 function failure(overrides: object): BacktestConfigError {
   try {
-    runBacktest(Object.assign({}, valid, overrides));
+    void runBacktest(Object.assign({}, valid, overrides));
   } catch (error) {
     if (error instanceof BacktestConfigError) return error;
     throw error;
@@ -64,7 +64,7 @@ describe('backtest options: market specs', () => {
     const broken = { ...m!, settings: { ...m!.settings, minSizeRaw: -5 } };
     let caught: unknown;
     try {
-      runBacktest({ ...valid, markets: [broken] });
+      void runBacktest({ ...valid, markets: [broken] });
     } catch (error) {
       caught = error;
     }

@@ -54,11 +54,11 @@ describe('help and usage', () => {
   it('prints help with the commands and the exit codes', async () => {
     const h = harness();
     expect(await main(['--help'], h.io)).toBe(EXIT_OK);
-    for (const command of ['run', 'sim', 'report', 'check-config', 'resume']) expect(h.out()).toContain(command);
+    for (const command of ['run', 'sim', 'report', 'check-config', 'resume', 'record', 'import']) expect(h.out()).toContain(command);
     expect(h.out()).toContain('Exit codes: 0 ok, 1 runtime failure, 2 usage or config error');
   });
 
-  it.each([['run'], ['report'], ['check-config'], ['resume']])('%s --help exits 0', async (command) => {
+  it.each([['run'], ['report'], ['check-config'], ['resume'], ['record']])('%s --help exits 0', async (command) => {
     const h = harness();
     expect(await main([command, '--help'], h.io)).toBe(EXIT_OK);
     expect(h.out()).toContain(`Usage: outcome-maker ${command}`);

@@ -90,3 +90,17 @@ describe('ListenerSet', () => {
     expect(errors).toHaveLength(2);
   });
 });
+
+describe('ManualClock.nextDueMs', () => {
+  it('names the next pending timer, skipping cancelled ones, and null when none is left', () => {
+    const clock = new ManualClock(1000);
+    expect(clock.nextDueMs()).toBeNull();
+    const cancelFirst = clock.schedule(10, () => undefined);
+    clock.schedule(30, () => undefined);
+    expect(clock.nextDueMs()).toBe(1010);
+    cancelFirst();
+    expect(clock.nextDueMs()).toBe(1030);
+    clock.advance(30);
+    expect(clock.nextDueMs()).toBeNull();
+  });
+});

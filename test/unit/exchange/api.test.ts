@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExchangeApi } from '../../../src/exchange/api.js';
 import { computeSignature, signingMessage } from '../../../src/exchange/auth.js';
 import { connectExchange, credentialsFromEnv } from '../../../src/exchange/client.js';
-import { isDuplicateOrderError, OutcomeUnknownError, RequestInputError } from '../../../src/exchange/errors.js';
+import { isDuplicateOrderError, ExchangeOutcomeUnknownError, RequestInputError } from '../../../src/exchange/errors.js';
 import { RequestLimiter } from '../../../src/exchange/limiter.js';
 import { orderRequestBody, type SignedOrder } from '../../../src/exchange/signer.js';
 import { headerOf, type RecordedRequest } from '../../support/recording-server.js';
@@ -192,7 +192,7 @@ describe('trading', () => {
     const duplicate = await api().placeOrder(order).catch((error: unknown) => error);
     expect(isDuplicateOrderError(duplicate)).toBe(true);
     rig.server.enqueue({ status: 201, body: { order: { status: 'LIVE' } } });
-    const unknown = await rejection(api().placeOrder(order), OutcomeUnknownError);
+    const unknown = await rejection(api().placeOrder(order), ExchangeOutcomeUnknownError);
     expect([unknown.reason, unknown.clientOrderId, unknown.status]).toEqual(['unparseable-answer', 'om-btc-bid-0-2', 201]);
     expect(rig.server.requests).toHaveLength(2);
   });

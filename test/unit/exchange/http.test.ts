@@ -5,11 +5,11 @@ import {
   FrameworkError,
   MessageError,
   NetworkError,
-  OutcomeUnknownError,
-  RateLimitedError,
+  ExchangeOutcomeUnknownError,
+  ExchangeRateLimitedError,
   RequestInputError,
   ResponseValidationError,
-  TradingModeError,
+  ExchangeTradingModeError,
   UnexpectedResponseError,
   ValidationError,
 } from '../../../src/exchange/errors.js';
@@ -142,13 +142,13 @@ describe('retry table', () => {
     expect(rig.time.sleeps).toEqual([]);
   });
 
-  it.each([425, 503])('%i with a trading-mode body is a maintenance block: TradingModeError, not retried', async (status) => {
+  it.each([425, 503])('%i with a trading-mode body is a maintenance block: ExchangeTradingModeError, not retried', async (status) => {
     rig.server.setHandler(() => ({
       status,
       body: { code: 'trading_disabled', message: 'Trading is disabled', mode: 'disabled', resumeAt: '2026-03-23T13:00:00.000Z' },
     }));
     const kinds: string[] = [];
-    const error = await rejection(transport({ observer: { onErrorStatus: (_e, _s, kind) => kinds.push(kind) } }).send(PLACE), TradingModeError);
+    const error = await rejection(transport({ observer: { onErrorStatus: (_e, _s, kind) => kinds.push(kind) } }).send(PLACE), ExchangeTradingModeError);
     expect([error.status, error.mode, error.resumeAtMs]).toEqual([status, 'disabled', Date.parse('2026-03-23T13:00:00.000Z')]);
     expect(rig.server.requests).toHaveLength(1);
     expect(kinds).toEqual(['trading-mode']);
@@ -170,9 +170,9 @@ describe('retry table', () => {
     expect(rig.time.sleeps).toEqual([3000]);
   });
 
-  it('429 without Retry-After backs off from 1 s doubling, capped, then RateLimitedError', async () => {
+  it('429 without Retry-After backs off from 1 s doubling, capped, then ExchangeRateLimitedError', async () => {
     rig.server.setHandler(() => ({ status: 429, body: { message: 'Too Many Requests' } }));
-    const error = await rejection(transport({ retry: { maxRateLimitRetries: 4, rateLimitMaxMs: 3000 } }).send(GET), RateLimitedError);
+    const error = await rejection(transport({ retry: { maxRateLimitRetries: 4, rateLimitMaxMs: 3000 } }).send(GET), ExchangeRateLimitedError);
     expect(rig.time.sleeps).toEqual([1000, 2000, 3000, 3000]);
     expect(rig.server.requests).toHaveLength(5);
     expect([error.attempts, error.retryAfterMs]).toEqual([5, null]);
@@ -180,7 +180,7 @@ describe('retry table', () => {
 
   it('429 with a Retry-After beyond the limit fails at once, carrying the wait', async () => {
     rig.server.setHandler(() => ({ status: 429, headers: { 'retry-after': '120' }, body: {} }));
-    const error = await rejection(transport({ retry: { maxRetryAfterMs: 60_000 } }).send(GET), RateLimitedError);
+    const error = await rejection(transport({ retry: { maxRetryAfterMs: 60_000 } }).send(GET), ExchangeRateLimitedError);
     expect(error.retryAfterMs).toBe(120_000);
     expect(rig.server.requests).toHaveLength(1);
     expect(rig.time.sleeps).toEqual([]);
@@ -216,34 +216,34 @@ describe('retry table', () => {
 });
 
 describe('placements whose outcome is unknown are never retried', () => {
-  it('5xx → OutcomeUnknownError carrying the clientOrderId', async () => {
+  it('5xx → ExchangeOutcomeUnknownError carrying the clientOrderId', async () => {
     rig.server.setHandler(() => ({ status: 500, body: { message: 'Internal server error', error: 'Internal', statusCode: 500 } }));
-    const error = await rejection(transport().send(PLACE), OutcomeUnknownError);
+    const error = await rejection(transport().send(PLACE), ExchangeOutcomeUnknownError);
     expect([error.clientOrderId, error.reason, error.status]).toEqual(['om-btc-bid-0-7', 'server-error', 500]);
     expect(rig.server.requests).toHaveLength(1);
   });
 
-  it('timeout → OutcomeUnknownError (timeout); for a read → NetworkError (timeout)', async () => {
+  it('timeout → ExchangeOutcomeUnknownError (timeout); for a read → NetworkError (timeout)', async () => {
     rig.server.setHandler(() => ({ hang: true }));
-    const placement = await rejection(transport({ timeoutMs: 100 }).send(PLACE), OutcomeUnknownError);
+    const placement = await rejection(transport({ timeoutMs: 100 }).send(PLACE), ExchangeOutcomeUnknownError);
     expect([placement.reason, placement.clientOrderId]).toEqual(['timeout', 'om-btc-bid-0-7']);
     const read = await rejection(transport({ timeoutMs: 100 }).send(GET), NetworkError);
     expect(read.failure).toBe('timeout');
     expect(rig.server.requests).toHaveLength(2);
   });
 
-  it('lost connection → OutcomeUnknownError (connection); for a read → NetworkError (connection)', async () => {
+  it('lost connection → ExchangeOutcomeUnknownError (connection); for a read → NetworkError (connection)', async () => {
     rig.server.setHandler(() => ({ destroy: true }));
-    const placement = await rejection(transport().send(PLACE), OutcomeUnknownError);
+    const placement = await rejection(transport().send(PLACE), ExchangeOutcomeUnknownError);
     expect(placement.reason).toBe('connection');
     const read = await rejection(transport().send(GET), NetworkError);
     expect(read.failure).toBe('connection');
     expect(rig.server.requests).toHaveLength(2);
   });
 
-  it('an unreadable 2xx → OutcomeUnknownError for a placement, ResponseValidationError for a read', async () => {
+  it('an unreadable 2xx → ExchangeOutcomeUnknownError for a placement, ResponseValidationError for a read', async () => {
     rig.server.setHandler(() => ({ status: 201, rawBody: 'OK!' }));
-    expect((await rejection(transport().send(PLACE), OutcomeUnknownError)).reason).toBe('unparseable-answer');
+    expect((await rejection(transport().send(PLACE), ExchangeOutcomeUnknownError)).reason).toBe('unparseable-answer');
     expect((await rejection(transport().send(GET), ResponseValidationError)).path).toBe('(root)');
   });
 });

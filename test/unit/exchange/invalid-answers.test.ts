@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { wireTelemetry } from '../../../src/app/telemetry.js';
 import { ExchangeApi } from '../../../src/exchange/api.js';
 import { API_ENDPOINT_LABELS } from '../../../src/exchange/endpoints.js';
-import { OutcomeUnknownError, ResponseValidationError } from '../../../src/exchange/errors.js';
+import { ExchangeOutcomeUnknownError, ResponseValidationError } from '../../../src/exchange/errors.js';
 import type { TransportObserver } from '../../../src/exchange/http.js';
 import { createMetrics } from '../../../src/metrics/index.js';
 import { signedTestOrder, useTransportRig } from '../../support/transport-rig.js';
@@ -71,8 +71,8 @@ describe('transport observer: onInvalidAnswer', () => {
     rig.server.enqueue({ status: 201, body: { order: { status: 'LIVE' } } }, { status: 201, rawBody: 'not json at all' });
     for (let i = 0; i < 2; i += 1) {
       const error = await failure(client.placeOrder(order));
-      expect(error).toBeInstanceOf(OutcomeUnknownError);
-      if (error instanceof OutcomeUnknownError) expect([error.reason, error.clientOrderId, error.status]).toEqual(['unparseable-answer', 'om-btc-bid-0-9', 201]);
+      expect(error).toBeInstanceOf(ExchangeOutcomeUnknownError);
+      if (error instanceof ExchangeOutcomeUnknownError) expect([error.reason, error.clientOrderId, error.status]).toEqual(['unparseable-answer', 'om-btc-bid-0-9', 201]);
     }
     expect(reported.map((r) => [r.endpoint, r.status])).toEqual([
       ['POST /orders', 201],

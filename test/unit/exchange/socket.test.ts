@@ -3,10 +3,10 @@ import type { FeedConnectionState } from '../../../src/book/feed-port.js';
 import { systemScheduler, type Scheduler } from '../../../src/core/clock.js';
 import type { BookSnapshot } from '../../../src/book/snapshot.js';
 import { isoTimestamp } from '../../../src/exchange/auth.js';
+import { mulberry32 } from '../../../src/core/random.js';
 import {
   backoffDelay,
   MarketFeed,
-  mulberry32,
   resolveBackoff,
   type MarketFeedObserver,
   type MarketFeedOptions,

@@ -3,7 +3,7 @@ import {
   FrameworkError,
   MessageError,
   ResponseValidationError,
-  TradingModeError,
+  ExchangeTradingModeError,
   UnexpectedResponseError,
   ValidationError,
   type EndpointRef,
@@ -414,8 +414,8 @@ describe('error bodies: one class per shape of the spec', () => {
     const message = errorFromBody(400, endpoint, '{"message":"Market has already been resolved"}');
     expect(message).toBeInstanceOf(MessageError);
     const mode = errorFromBody(425, endpoint, '{"code":"trading_disabled","message":"Trading is disabled","mode":"disabled","resumeAt":"2026-03-23T13:00:00.000Z"}');
-    expect(mode).toBeInstanceOf(TradingModeError);
-    expect(mode instanceof TradingModeError && [mode.mode, mode.tradingCode, mode.resumeAtMs]).toEqual(['disabled', 'trading_disabled', Date.parse('2026-03-23T13:00:00.000Z')]);
+    expect(mode).toBeInstanceOf(ExchangeTradingModeError);
+    expect(mode instanceof ExchangeTradingModeError && [mode.mode, mode.tradingCode, mode.resumeAtMs]).toEqual(['disabled', 'trading_disabled', Date.parse('2026-03-23T13:00:00.000Z')]);
     const html = errorFromBody(502, endpoint, '<html>bad gateway</html>');
     expect(html).toBeInstanceOf(UnexpectedResponseError);
     expect(html.body).toBe('<html>bad gateway</html>');

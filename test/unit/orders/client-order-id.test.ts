@@ -1,18 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  BOT_TAG_PATTERN,
   ClientOrderIdError,
   ClientOrderIdFactory,
   formatClientOrderId,
   isOwnClientOrderId,
   marketKey,
+  MAX_BOT_TAG_LENGTH,
   MAX_CLIENT_ORDER_ID_LENGTH,
   parseClientOrderId,
   SequenceSource,
   tryParseClientOrderId,
 } from '../../../src/orders/client-order-id.js';
 
-const botTag = fc.stringMatching(/^[a-z0-9]{1,16}$/);
+const botTag = fc.stringMatching(BOT_TAG_PATTERN);
 const slot = fc.stringMatching(/^[a-z0-9-]{1,24}$/);
 const slug = fc.string({ minLength: 1, maxLength: 300 });
 const sequence = fc.nat({ max: Number.MAX_SAFE_INTEGER });
@@ -60,6 +62,8 @@ describe('clientOrderId', () => {
 
   it('rejects bad parts when formatting', () => {
     expect(() => formatClientOrderId({ botTag: 'Bad', marketKey: 'ba7816bf', slot: 'a', sequence: 1 })).toThrow(/botTag/);
+    expect(() => formatClientOrderId({ botTag: 'a'.repeat(MAX_BOT_TAG_LENGTH + 1), marketKey: 'ba7816bf', slot: 'a', sequence: 1 })).toThrow(/botTag/);
+    expect(formatClientOrderId({ botTag: 'a'.repeat(MAX_BOT_TAG_LENGTH), marketKey: 'ba7816bf', slot: 'a', sequence: 1 })).toMatch(/^a{12}-/);
     expect(() => formatClientOrderId({ botTag: 'ok', marketKey: 'zz', slot: 'a', sequence: 1 })).toThrow(/marketKey/);
     expect(() => formatClientOrderId({ botTag: 'ok', marketKey: 'ba7816bf', slot: 'A_B', sequence: 1 })).toThrow(/slot/);
     expect(() => formatClientOrderId({ botTag: 'ok', marketKey: 'ba7816bf', slot: 'a', sequence: -1 })).toThrow(/sequence/);

@@ -11,7 +11,7 @@ import { OrderExecutor } from '../../../src/orders/executor.js';
 import { TradingModeGate } from '../../../src/orders/trading-mode.js';
 import { MaintenanceBlockError, TradingModeError } from '../../../src/orders/venue-port.js';
 import { mapError, portMaintenanceOf } from '../../../src/app/venue-adapter.js';
-import { MessageError, TradingModeError as ClientTradingModeError } from '../../../src/exchange/errors.js';
+import { ExchangeTradingModeError, MessageError } from '../../../src/exchange/errors.js';
 import type { QuoteIntent } from '../../../src/strategy/contract.js';
 import { advance, FakeVenue, settle, until } from '../../support/fake-venue.js';
 
@@ -150,10 +150,10 @@ describe('venue adapter: modes and 425s', () => {
 
   it('maps a 425 without the trading-mode body to MaintenanceBlockError, and an unknown mode to cancel_only', () => {
     expect(mapError('cancelOrders', new MessageError(425, endpoint, { message: 'Too Early' }))).toBeInstanceOf(MaintenanceBlockError);
-    const mode = mapError('cancelOrders', new ClientTradingModeError(425, endpoint, { code: 'x', message: 'halt', mode: 'halted', resumeAt: null }));
+    const mode = mapError('cancelOrders', new ExchangeTradingModeError(425, endpoint, { code: 'x', message: 'halt', mode: 'halted', resumeAt: null }));
     expect(mode).toBeInstanceOf(TradingModeError);
     expect(mode instanceof TradingModeError && [mode.mode, mode.unknownMode]).toEqual(['cancel_only', 'halted']);
-    const known = mapError('cancelOrders', new ClientTradingModeError(425, endpoint, { code: 'trading_disabled', message: 'off', mode: 'disabled', resumeAt: null }));
+    const known = mapError('cancelOrders', new ExchangeTradingModeError(425, endpoint, { code: 'trading_disabled', message: 'off', mode: 'disabled', resumeAt: null }));
     expect(known instanceof TradingModeError && [known.mode, known.unknownMode]).toEqual(['disabled', null]);
   });
 

@@ -155,6 +155,7 @@ describe('executor: unknown outcomes', () => {
     await advance(scheduler, 2000);
     expect(executor.order(cid)?.state).toBe('unknown');
     await until(scheduler, () => executor.order(cid)?.state === 'rejected');
+    expect(executor.order(cid)).toMatchObject({ lost: 'not-found-after-grace', reason: 'lost: not found on the venue' });
     expect(scheduler.now() - T0).toBeGreaterThanOrEqual(5000);
     expect(venue.callsOf('statusBatch').length).toBeGreaterThanOrEqual(3);
     // The slot is free again: the latest intents are re-run by themselves.
@@ -337,17 +338,26 @@ describe('executor: socket events', () => {
 
 describe('executor: resync and robustness', () => {
   it('resync after a reconnect: finds out how vanished orders ended, adopts an untracked one of ours', async () => {
-    const { venue, scheduler, executor, run, fills } = await started();
+    const { venue, scheduler, executor, run, deliver, fills } = await started();
     await run([bid('bid-0', 500), bid('bid-1', 490)]);
     venue.takeEvents();
     const [o0, o1] = ['bid-0', 'bid-1'].map((slot) => executor.openOrders(SLUG).find((o) => o.slot === slot)!);
     // While the socket was down: bid-0 filled completely, bid-1 was canceled by the venue, and one of our
-    // orders from an earlier run showed up in a new slot. None of the frames arrived.
+    // orders from an earlier run showed up in a new slot. None of the frames arrived while it was down.
     venue.fill(o0!.orderId!, 10_000_000, 'gap-fill');
     venue.venueCancel(o1!.orderId!);
     venue.takeEvents();
     const stray = venue.seedOrder({ clientOrderId: formatClientOrderId({ botTag: 'mm1', marketKey: marketKey(SLUG), slot: 'ask-9', sequence: 5 }), marketSlug: SLUG, tokenId: '111', side: 'SELL', priceTicks: 600, sizeRaw: 1_000_000 });
-    const report = await settle(scheduler, executor.resync(SLUG));
+    // The venue's lookup reports bid-0 MATCHED with nothing left but (a maker fill) without the fill itself, as the
+    // real venue does: the fill reaches the executor as a socket frame, here the gap fill's SETTLEMENT MINED frame,
+    // which arrives once the feed is back, while the resync is looking the vanished orders up.
+    const lookup = venue.hold('statusBatch');
+    const resync = executor.resync(SLUG);
+    await until(scheduler, () => lookup.reached);
+    venue.settle(o0!.orderId!, 'gap-fill', 'MINED');
+    deliver();
+    lookup.release();
+    const report = await settle(scheduler, resync);
     expect(report).toMatchObject({ ok: true, adopted: 1 });
     expect(executor.order(o0!.clientOrderId)).toMatchObject({ state: 'filled', filledRaw: 10_000_000 });
     expect(fills.map((f) => f.tradeEventId)).toEqual(['gap-fill']);
@@ -355,6 +365,24 @@ describe('executor: resync and robustness', () => {
     // The adopted stray has no intent: the re-run of the latest intents cancels it; the freed slots stay empty
     // (bid-0 filled after those intents were computed, so only a fresh quote re-places it).
     await until(scheduler, () => venue.orders.get(stray.orderId)?.status === 'CANCELED');
+    await advance(scheduler, 1000);
+    expect(venue.live(SLUG).map((o) => o.priceTicks)).toEqual([490]);
+  });
+
+  // Found by the VenuePort contract (test/contract): when NO frame of a gap fill has arrived by the time the resync's
+  // lookup answers (MATCHED, remaining 0, no fill: the real venue's answer for a maker fill), the order traded at a time
+  // no fill told: it counts as filled now, so the re-run does not place bid-0 again from the intents issued before.
+  it('resync: a slot whose order filled unseen during the gap is not re-placed from the intents issued before the fill', async () => {
+    const { venue, scheduler, executor, run } = await started();
+    await run([bid('bid-0', 500), bid('bid-1', 490)]);
+    venue.takeEvents();
+    const o0 = executor.openOrders(SLUG).find((o) => o.slot === 'bid-0')!;
+    venue.fill(o0.orderId!, 10_000_000, 'gap-fill');
+    venue.takeEvents(); // every frame of the fill is lost
+    const report = await settle(scheduler, executor.resync(SLUG));
+    expect(report).toMatchObject({ ok: true });
+    expect(executor.order(o0.clientOrderId)?.state).toBe('filled');
+    expect(executor.order(o0.clientOrderId)?.lastFillAtMs).not.toBeNull();
     await advance(scheduler, 1000);
     expect(venue.live(SLUG).map((o) => o.priceTicks)).toEqual([490]);
   });

@@ -107,6 +107,8 @@ describe('order record', () => {
     expect(markLost(unknown, 3000).order.state).toBe('rejected');
     expect(markRejected(base(), 'validation', 3000).order).toMatchObject({ state: 'rejected', reason: 'validation' });
     expect(markLost(live(), 3000).illegal).toBeInstanceOf(IllegalTransitionError);
+    expect(markLost(unknown, 3000, 'not-found-after-grace').order).toMatchObject({ lost: 'not-found-after-grace', reason: 'lost: not found on the venue' });
+    expect([base().lost, markRejected(base(), 'validation', 3000).order.lost, unknown.lost]).toEqual([null, null, null]);
     expect(requestCancel(base(), 3000).illegal).toBeInstanceOf(IllegalTransitionError);
   });
 

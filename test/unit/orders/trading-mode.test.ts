@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { gatePlan, modeAllows, TradingModeGate, type ModeChange } from '../../../src/orders/trading-mode.js';
 import type { Plan } from '../../../src/orders/reconcile.js';
-import { toTradingMode, TradingModeError, type MaintenanceStatus } from '../../../src/orders/venue-port.js';
+import { toTradingMode } from '../../../src/core/trading-mode.js';
+import { TradingModeError, type MaintenanceStatus } from '../../../src/orders/venue-port.js';
 import { flushAsync } from '../../support/fake-venue.js';
 
 const plan: Plan = {
@@ -208,21 +209,5 @@ describe('TradingModeGate', () => {
 
   it('rejects a non-positive poll interval', () => {
     expect(() => new TradingModeGate({ scheduler: new ManualClock(0), pollIntervalMs: 0 })).toThrow(/pollIntervalMs/);
-  });
-});
-
-describe('toTradingMode', () => {
-  it('maps venue strings, reading an unknown or missing restriction as cancel_only', () => {
-    expect(['normal', 'none', 'post_only', 'CANCEL_ONLY', 'disabled', 'trading_disabled', 'mystery', '', null].map((m) => toTradingMode(m))).toEqual([
-      'normal',
-      'normal',
-      'post_only',
-      'cancel_only',
-      'disabled',
-      'disabled',
-      'cancel_only',
-      'cancel_only',
-      'cancel_only',
-    ]);
   });
 });

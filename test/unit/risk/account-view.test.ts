@@ -1,11 +1,11 @@
 /**
- * BotAccount through its public entries: own liquidity that left the book stays the bot's until the next book
- * update; a placement refused for want of balance takes its side out of funding until the balances are read again;
+ * AccountView (the account shared by the bot and the backtest) through its public entries: own liquidity that left
+ * the book stays the bot's until the next book update; a placement refused for want of balance takes its side out of funding until the balances are read again;
  * the gate halts a resolved or unknown market and quotes a healthy one within its budget; recent fills are kept.
  */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { BotAccount, FILL_MEMORY_MS } from '../../../src/app/bot-account.js';
+import { AccountView, FILL_MEMORY_MS } from '../../../src/risk/account-view.js';
 import { TradedMarkets } from '../../../src/app/traded-markets.js';
 import { parseConfigText } from '../../../src/config/index.js';
 import { newOrder } from '../../../src/orders/order-record.js';
@@ -23,7 +23,7 @@ function harness(halts = { killSwitch: false, stale: false }) {
   let now = T0;
   const markets = new TradedMarkets([{ slug: SLUG, id: 1 }], () => market({ slug: SLUG, expiresAtMs: T0 + 30 * 86_400_000 }));
   const config = parseConfigText('strategy: {name: fixed-spread}\nrisk: {maxNotional: 100}\n', { source: '<test>', baseDir: '/srv' });
-  const account = new BotAccount({
+  const account = new AccountView({
     ledger,
     orders: () => open,
     markets,
@@ -39,7 +39,7 @@ function harness(halts = { killSwitch: false, stale: false }) {
 const bid = newOrder({ clientOrderId: 'om-k-bid-0-1', marketSlug: SLUG, slot: 'bid-0', token: 'YES', tokenId: '101', side: 'BUY', priceTicks: 450, sizeRaw: 5_000_000, postOnly: true, orderType: 'GTC' }, T0);
 const live: TrackedOrder = { ...bid, orderId: 'o-1', state: 'live' };
 
-describe('BotAccount', () => {
+describe('AccountView', () => {
   it('own liquidity that left the book (filled) is still the bot\'s until the next book update', () => {
     const h = harness();
     h.open.push(live);

@@ -1,51 +1,70 @@
 /**
- * The bot's account as its strategy and risk gate see it: balances (the notional budget less the cost of what it
- * holds, the tokens it holds), the committed BUYs of each market's latest gate decision, own liquidity that just
- * left the book, recent fills, the position view, and the gate call (src/risk/gate.ts) with that state.
+ * The bot's account as its strategy and risk gate see it, shared by the bot (src/app/compose.ts) and the backtest
+ * (src/backtest/harness.ts), so a backtest quotes with exactly the bot's budget: balances (the notional budget less
+ * the cost of what it holds, the tokens it holds), the committed BUYs of each market's latest gate decision, own
+ * liquidity that just left the book, recent fills, the position view, and the gate call (./gate.ts) with that state.
  *
  * Owns: committed buys per market, departed own liquidity per market, recent fills per market, and the balance
- * shortfalls (src/risk/balance-shortfall.ts). Reads: the ledger (holdings, costs), the executor's open orders, the
- * traded markets. Invariants: departed liquidity of a market is forgotten on its next book update; recent fills are
- * kept FILL_MEMORY_MS and at most 500 per market; a resolved market's gate quotes nothing and forgets its
- * committed buys; the gate's dropped intents are reported to `onBlocked`.
+ * shortfalls (./balance-shortfall.ts). Reads: a ledger (holdings, costs: the bot's SQLite ledger, or the backtest's
+ * books), the executor's open orders, the traded markets. Invariants: departed liquidity of a market is forgotten on
+ * its next book update; recent fills are kept FILL_MEMORY_MS and at most 500 per market; a resolved market's gate
+ * quotes nothing and forgets its committed buys; the gate's dropped intents are reported to `onBlocked`, every gate
+ * decision to `onGate`.
  */
-import type { Logger } from 'pino';
 import type { RiskConfig } from '../config/types.js';
 import { riskLimitsFor } from '../config/index.js';
-import { collateralRaw } from '../core/units.js';
-import type { LedgerStore } from '../ledger/index.js';
+import { collateralRaw, type Outcome } from '../core/units.js';
 import type { Balances } from '../orders/funding.js';
+import type { FillEvent } from '../orders/executor-types.js';
 import type { TrackedOrder } from '../orders/order-record.js';
 import { isOpen, isResting } from '../orders/order-state.js';
-import { BalanceShortfalls, INSUFFICIENT_BALANCE } from '../risk/balance-shortfall.js';
-import { gateIntents, type GateMarketState } from '../risk/gate.js';
-import type { RiskOrder } from '../risk/limits.js';
 import type { GateResult } from '../strategy/runner.js';
-import type { FillView, OwnOrderView, PositionView, QuoteIntent } from '../strategy/contract.js';
-import type { FillEvent } from '../orders/executor-types.js';
-import type { TradedMarket, TradedMarkets } from './traded-markets.js';
+import type { FillView, MarketInfo, OwnOrderView, PositionView, QuoteIntent } from '../strategy/contract.js';
+import { BalanceShortfalls, INSUFFICIENT_BALANCE } from './balance-shortfall.js';
+import { gateIntents, type GateMarketState, type GateOutcome } from './gate.js';
+import type { RiskOrder } from './limits.js';
 
 /** How long a fill stays in a market's recent fills (the strategy's view). */
 export const FILL_MEMORY_MS = 30 * 60_000;
 const FILL_MEMORY_MAX = 500;
 
-export type AccountLedger = Pick<LedgerStore, 'tokenBalances' | 'tokenIdFor' | 'tokenPosition' | 'marketPosition'>;
+/** What the account reads of a ledger (src/ledger's LedgerStore; the backtest's books). */
+export interface AccountLedger {
+  tokenBalances(): readonly { readonly marketSlug: string; readonly token: Outcome; readonly balanceRaw: number }[];
+  tokenIdFor(marketSlug: string, token: Outcome): string | null;
+  tokenPosition(marketSlug: string, token: Outcome): { readonly costRaw: number };
+  marketPosition(marketSlug: string): Omit<PositionView, 'freeCollateralRaw'>;
+}
 
-export interface BotAccountOptions {
+/** What the account reads of the traded markets (src/app/traded-markets.ts; the backtest's markets). */
+export interface AccountMarkets {
+  slugs(): readonly string[];
+  info(slug: string): MarketInfo | undefined;
+  isResolved(slug: string): boolean;
+}
+
+/** pino-compatible subset. */
+export interface AccountLog {
+  info(obj: object, msg: string): void;
+}
+
+export interface AccountViewOptions {
   readonly ledger: AccountLedger;
   /** Every open order of the bot (the executor's, all markets). */
   readonly orders: () => readonly TrackedOrder[];
-  readonly markets: TradedMarkets<TradedMarket>;
+  readonly markets: AccountMarkets;
   readonly risk: RiskConfig;
   readonly now: () => number;
   /** Whether the market is halted now: kill switch engaged, data not fresh. */
   readonly halts: (slug: string) => { readonly killSwitch: boolean; readonly stale: boolean };
   /** An intent dropped (by funding or a risk limit), or a placement refused for want of balance. */
   readonly onBlocked: (slug: string, reason: string) => void;
-  readonly log: Logger;
+  /** Every gate decision in full (funding adjustments, risk trims and drops), for counters. */
+  readonly onGate?: (slug: string, outcome: GateOutcome) => void;
+  readonly log: AccountLog;
 }
 
-export class BotAccount {
+export class AccountView {
   /** Placements refused for want of balance (several bots may share the account's balances). */
   private readonly shortfalls: BalanceShortfalls;
   /** Per market, the BUY collateral of its latest gate decision (see committedBuyCollateralRaw). */
@@ -54,7 +73,7 @@ export class BotAccount {
   private readonly departedOwn = new Map<string, OwnOrderView[]>();
   private readonly recent = new Map<string, FillView[]>();
 
-  constructor(private readonly options: BotAccountOptions) {
+  constructor(private readonly options: AccountViewOptions) {
     this.shortfalls = new BalanceShortfalls(options.now);
   }
 
@@ -153,7 +172,7 @@ export class BotAccount {
     return { ...ledgerView, freeCollateralRaw: Math.max(0, balances.collateralRaw - lockedBuys) };
   }
 
-  /** Funding (complement-aware, never beyond free collateral or tokens held) then the risk gate: src/risk/gate.ts. */
+  /** Funding (complement-aware, never beyond free collateral or tokens held) then the risk gate: ./gate.ts. */
   gate(slug: string, intents: readonly QuoteIntent[]): GateResult {
     const info = this.options.markets.info(slug);
     if (!info) return { intents: [], halt: 'not-ready' };
@@ -189,6 +208,7 @@ export class BotAccount {
     });
     for (const adjustment of outcome.funding) if (adjustment.action === 'dropped') this.options.onBlocked(slug, `funding-${adjustment.reason}`);
     for (const dropped of outcome.risk.dropped) this.options.onBlocked(slug, dropped.reason);
+    this.options.onGate?.(slug, outcome);
     this.committedBuysRaw.set(slug, outcome.committedBuyRaw);
     return { intents: outcome.intents, halt: outcome.halt };
   }

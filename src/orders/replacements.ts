@@ -1,0 +1,130 @@
+/**
+ * A plan's replacements: a changed quote's (cancel old, place new) pair sent as one cancel-replace operation with
+ * STOP_ON_FAILURE (the venue places only once the cancel succeeded), several slots per batch request.
+ *
+ * Owns: whether cancel-replace is used (configured, offered by the port, and not refused with a 404 yet) and the
+ * application of each operation's effects (cancel-replace.ts maps the venue's statuses to effects).
+ *
+ * Invariants: a pair is sent only when its old order rests and no other open order holds the slot; an operation
+ * without a result, or whose cancel half is uncertain, leaves the old order to a lookup before the slot is used
+ * again; a 404 turns cancel-replace off for good and the remaining pairs go as plain cancels (their slots are placed
+ * by the plan's second pass); every change goes through the executor's writer with origin `plan`.
+ */
+import { chunks } from '../core/maps.js';
+import { errorText } from '../core/errors.js';
+import { outcomeEffects, type OutcomeEffects, type Replacement } from './cancel-replace.js';
+import { refusedByMode, type ExecutorContext } from './executor-context.js';
+import type { AbortReason } from './executor-types.js';
+import type { MarketState } from './market-state.js';
+import { confirmCancel, markRejected, markUnknown, refuseCancel, requestCancel, type TrackedOrder } from './order-record.js';
+import { isResting } from './order-state.js';
+import type { OutcomeResolver } from './outcome-resolver.js';
+import type { PlanRequests, PlanTally } from './plan-requests.js';
+import { CancelReplaceUnsupportedError, isVenueError, OutcomeUnknownError, PlacementWithheldError, RateLimitedError, type CancelReplaceItem, type PlaceResult } from './venue-port.js';
+
+export class Replacements {
+  /** False once the venue answered 404 for cancel-replace. */
+  private offered = true;
+
+  constructor(
+    private readonly ctx: ExecutorContext,
+    private readonly requests: PlanRequests,
+    private readonly resolver: OutcomeResolver,
+  ) {}
+
+  /** True when replacements go as cancel-replace operations. */
+  enabled(): boolean {
+    return this.ctx.settings.cancelReplace && this.offered && this.ctx.venue.cancelReplace !== undefined;
+  }
+
+  /** Carries replacements out as cancel-replace batches (STOP_ON_FAILURE); falls back to cancels on a 404. */
+  async execute(market: MarketState, replacements: readonly Replacement[], tally: PlanTally): Promise<AbortReason | null> {
+    const { orders, writer, scheduler, gate, venue, observer, log, settings } = this.ctx;
+    const slug = market.slug;
+    const batches = chunks(replacements, settings.replaceBatchSize);
+    for (const [index, batch] of batches.entries()) {
+      if (!this.enabled()) return this.requests.executeCancels(market, batches.slice(index).flat().map((r) => r.cancel), tally);
+      if (!gate.allowsCancel()) return 'trading-mode';
+      const pairs: { old: TrackedOrder; fresh: TrackedOrder }[] = [];
+      const items: CancelReplaceItem[] = [];
+      let postOnlyAll = true;
+      for (const { cancel, place } of batch) {
+        const old = orders.get(cancel.clientOrderId);
+        if (old === undefined || old.orderId === null || !isResting(old.state)) continue;
+        if (orders.openInMarket(slug).some((o) => o.slot === place.slot && o.clientOrderId !== old.clientOrderId)) continue;
+        const postOnly = place.intent.postOnly ?? settings.defaultPostOnly;
+        postOnlyAll &&= postOnly;
+        tally.attemptedCancels.add(old.clientOrderId);
+        const pending = writer.commit(old, requestCancel(old, scheduler.now()), 'plan');
+        const { order: fresh, request } = this.requests.newPlacement(market, place.intent, postOnly);
+        pairs.push({ old: pending, fresh });
+        items.push({ cancelOrderId: old.orderId, place: request });
+      }
+      if (items.length === 0) continue;
+      let results;
+      try {
+        results = await venue.cancelReplace!({ marketSlug: slug, items, mode: 'STOP_ON_FAILURE', beforeSend: () => this.requests.withholdUnlessAllowed(postOnlyAll) });
+      } catch (error) {
+        const failure = isVenueError(error) && !(error instanceof OutcomeUnknownError) ? 'not-sent' : 'unknown';
+        if (!(error instanceof PlacementWithheldError)) observer.onRequestError('cancelReplace', slug, error);
+        for (const pair of pairs) this.applyOutcome(market, pair.old, pair.fresh, outcomeEffects(failure), null, errorText(error, { withName: true }), tally, failure === 'not-sent');
+        if (failure === 'unknown') {
+          log.warn({ market: slug, items: items.length, err: errorText(error, { withName: true }) }, 'cancel-replace outcome unknown: looking the orders up');
+          this.resolver.scheduleResolve(market);
+          continue;
+        }
+        if (error instanceof CancelReplaceUnsupportedError) {
+          this.offered = false;
+          observer.onCancelReplaceUnsupported(slug);
+          log.warn({ market: slug, err: error.detail }, 'the venue does not offer cancel-replace (404): replacing by cancel, then placement, from now on');
+          for (const pair of pairs) tally.attemptedCancels.delete(pair.old.clientOrderId);
+          return this.requests.executeCancels(market, batches.slice(index).flat().map((r) => r.cancel), tally);
+        }
+        if (error instanceof PlacementWithheldError) return error.reason === 'stopping' ? null : 'trading-mode';
+        if (refusedByMode(this.ctx, error, 'cancel')) return 'trading-mode';
+        return error instanceof RateLimitedError ? 'rate-limited' : 'request-failed';
+      }
+      const lookups: TrackedOrder[] = [];
+      pairs.forEach((pair, i) => {
+        const result = results[i];
+        const effects = result === undefined ? outcomeEffects('unknown') : outcomeEffects(result.cancel.status, result.replacement.status);
+        const reason = result === undefined ? 'no result' : (result.replacement.reason ?? result.cancel.reason ?? result.replacement.status);
+        const notAttempted = result?.replacement.status === 'NOT_ATTEMPTED';
+        this.applyOutcome(market, pair.old, pair.fresh, effects, result?.replacement.placed ?? null, reason, tally, notAttempted);
+        if (effects.old.kind === 'look-up') lookups.push(orders.get(pair.old.clientOrderId) ?? pair.old);
+      });
+      if (lookups.length > 0) await this.resolver.lookupNow(market, lookups, 'plan-lookup');
+    }
+    return null;
+  }
+
+  /** Applies one operation's effects (cancel-replace.ts) to the old order and its replacement. */
+  private applyOutcome(market: MarketState, old: TrackedOrder, fresh: TrackedOrder, effects: OutcomeEffects, placed: PlaceResult | null, reason: string, tally: PlanTally, neverSent: boolean): void {
+    const { orders, writer, scheduler, log } = this.ctx;
+    const now = scheduler.now();
+    const current = orders.get(old.clientOrderId) ?? old;
+    if (effects.old.kind === 'canceled') {
+      const applied = writer.commit(current, confirmCancel(current, 'canceled by cancel-replace', now), 'plan');
+      if (applied.state === 'canceled') tally.canceled.push(applied.clientOrderId);
+    } else if (effects.old.kind === 'restored') {
+      writer.commit(current, refuseCancel(current, now), 'plan');
+    } else {
+      market.markForLookup(current.clientOrderId);
+    }
+    const newer = orders.get(fresh.clientOrderId) ?? fresh;
+    if (effects.fresh.kind === 'apply-answer' && placed !== null) {
+      this.requests.applyPlaced(fresh.clientOrderId, placed, tally);
+    } else if (effects.fresh.kind === 'unknown' || (effects.fresh.kind === 'apply-answer' && placed === null)) {
+      writer.commit(newer, markUnknown(newer, now), 'plan');
+      tally.unknown.push(fresh.clientOrderId);
+      this.resolver.scheduleResolve(market);
+    } else {
+      writer.commit(newer, markRejected(newer, neverSent ? `not sent: ${reason}` : reason, now), 'plan');
+      if (!neverSent) {
+        tally.rejected.push(fresh.clientOrderId);
+        tally.refusedSlots.add(fresh.slot);
+      }
+    }
+    if (effects.slotAtRisk) log.warn({ market: market.slug, slot: fresh.slot, old: old.clientOrderId, fresh: fresh.clientOrderId }, 'cancel-replace: old order not confirmed gone; looked up before the slot is used again');
+  }
+}

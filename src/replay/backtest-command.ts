@@ -1,0 +1,107 @@
+/**
+ * `outcome-maker backtest --replay PATH --config FILE [...]`: reads a replay stream, runs the replay backtest
+ * (./replay-backtest.ts) once or over a grid (`--sweep name=a,b,c`, repeatable: every combination), and prints the
+ * report: a table, or `--json`; with `--out DIR` also `DIR/report.html` (charts, opens without a server) and
+ * `DIR/report.json`.
+ *
+ * Owns: the grid and the outputs. Invariants: a sweep parameter names a strategy parameter, or `latencyMs` /
+ * `queueModel`; every combination's strategy parameters pass the strategy's own schema before anything runs (an
+ * invalid one is an error naming it); runs are independent and deterministic.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppConfig } from '../config/types.js';
+import { validateStrategy } from '../config/index.js';
+import { readReplay } from './reader.js';
+import { runReplayBacktest } from './replay-backtest.js';
+import type { QueueModel } from './queue-matcher.js';
+import { chartAssets, formatSweep, formatTable, renderHtml, type ReplayReport } from './report.js';
+
+export interface ReplayCommandOptions {
+  readonly replay: string;
+  readonly market?: string;
+  readonly latencyMs: number;
+  readonly queueModel: QueueModel;
+  readonly feeRateBps: number;
+  readonly out?: string;
+  readonly json: boolean;
+  /** `name=a,b,c` each. */
+  readonly sweep: readonly string[];
+}
+
+export class ReplayCommandError extends Error {
+  override readonly name = 'ReplayCommandError';
+}
+
+interface Axis {
+  readonly name: string;
+  readonly values: readonly string[];
+}
+
+export function parseSweep(specs: readonly string[]): Axis[] {
+  return specs.map((spec) => {
+    const match = /^([A-Za-z][A-Za-z0-9_]*)=(.+)$/.exec(spec.trim());
+    const values = match?.[2]?.split(',').map((v) => v.trim()) ?? [];
+    if (match?.[1] === undefined || values.length === 0 || values.some((v) => v === '')) {
+      throw new ReplayCommandError(`--sweep ${JSON.stringify(spec)}: expected name=value1,value2,...`);
+    }
+    return { name: match[1], values };
+  });
+}
+
+/** Every combination of the axes, first axis slowest. */
+export function grid(axes: readonly Axis[]): Record<string, string>[] {
+  return axes.reduce<Record<string, string>[]>((combos, axis) => combos.flatMap((combo) => axis.values.map((value) => ({ ...combo, [axis.name]: value }))), [{}]);
+}
+
+function parseValue(text: string): unknown {
+  if (text === 'true' || text === 'false') return text === 'true';
+  const n = Number(text);
+  return Number.isFinite(n) && text !== '' ? n : text;
+}
+
+async function runOne(config: AppConfig, options: ReplayCommandOptions, params: Readonly<Record<string, string>>, stream: ReturnType<typeof readReplay>): Promise<ReplayReport> {
+  const strategyParams: Record<string, unknown> = { ...config.strategy.params };
+  let latencyMs = options.latencyMs;
+  let queueModel = options.queueModel;
+  for (const [name, value] of Object.entries(params)) {
+    if (name === 'latencyMs') {
+      latencyMs = Number(value);
+      if (!Number.isInteger(latencyMs) || latencyMs < 0) throw new ReplayCommandError(`--sweep latencyMs: ${value} is not a whole number of ms`);
+    } else if (name === 'queueModel') {
+      if (value !== 'conservative' && value !== 'probabilistic') throw new ReplayCommandError(`--sweep queueModel: ${value} is not conservative or probabilistic`);
+      queueModel = value;
+    } else strategyParams[name] = parseValue(value);
+  }
+  const swept: AppConfig = { ...config, strategy: { ...config.strategy, params: strategyParams } };
+  const check = await validateStrategy(swept);
+  if (!check.ok) throw new ReplayCommandError(`strategy parameters ${JSON.stringify(params)}: ${check.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  return runReplayBacktest({
+    config: swept,
+    strategy: check.module.create(check.params),
+    header: stream.header,
+    events: stream.events,
+    ...(options.market === undefined ? {} : { market: options.market }),
+    latencyMs,
+    queueModel,
+    feeRateBps: options.feeRateBps,
+  });
+}
+
+/** Runs the command; returns what to print. */
+export async function runReplayCommand(config: AppConfig, options: ReplayCommandOptions): Promise<string> {
+  const axes = parseSweep(options.sweep);
+  const stream = readReplay(options.replay);
+  if (axes.length === 0) {
+    const report = await runOne(config, options, {}, stream);
+    if (options.out !== undefined) {
+      mkdirSync(options.out, { recursive: true });
+      writeFileSync(join(options.out, 'report.html'), renderHtml(report, chartAssets()));
+      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify(report)}\n`);
+    }
+    return options.json ? `${JSON.stringify(report.figures)}\n` : formatTable(report.figures);
+  }
+  const runs: { params: Record<string, string>; figures: ReplayReport['figures'] }[] = [];
+  for (const params of grid(axes)) runs.push({ params, figures: (await runOne(config, options, params, stream)).figures });
+  return options.json ? `${JSON.stringify(runs)}\n` : formatSweep(runs);
+}

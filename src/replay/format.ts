@@ -1,0 +1,144 @@
+/**
+ * The replay stream: what `outcome-maker record` writes and `outcome-maker import` produces, and what a replay
+ * backtest reads. One gzip-compressed NDJSON file (or a directory of rotated parts), each part starting with a
+ * header line, then one event per line in receive-time order.
+ *
+ * Owns: the format (its version, the header, the event kinds) and its validation. Invariants: every price is
+ * an integer tick (1 tick = 0.001) in YES terms, every size a raw 1e6 integer (shares × 1e6); books list levels
+ * best first; a line that fails validation is an error naming the line and the field, never skipped silently;
+ * times are ms since epoch (`t` = when the recorder received the event, `venueTs` = the venue's own stamp).
+ */
+import { z } from 'zod';
+import { MAX_TICK, MIN_TICK } from '../core/units.js';
+import { TRADING_MODES } from '../core/trading-mode.js';
+
+export const REPLAY_FORMAT = 'outcome-maker-replay';
+export const REPLAY_VERSION = 1;
+/** The units every event uses; written into the header so a reader never has to guess. */
+export const REPLAY_UNITS = { price: 'ticks of 0.001, YES terms', size: 'raw (shares × 1e6)', time: 'ms since epoch' } as const;
+
+const ticks = z.int().min(MIN_TICK).max(MAX_TICK);
+const raw = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
+const ms = z.int().min(0);
+const level = z.tuple([ticks, raw.min(1)]);
+
+const marketEntry = z.strictObject({
+  slug: z.string().min(1),
+  /** The YES token (the book's token); null when the source does not name it. */
+  yesTokenId: z.string().nullable(),
+  noTokenId: z.string().nullable(),
+  /** The market's price step in ticks (10 = 0.01). */
+  tickTicks: z.int().min(1).max(100),
+});
+export type ReplayMarket = z.infer<typeof marketEntry>;
+
+export const replayHeader = z.strictObject({
+  kind: z.literal('header'),
+  format: z.literal(REPLAY_FORMAT),
+  version: z.literal(REPLAY_VERSION),
+  /** Where the data came from: the venue's name and, for a recording, its base URL. */
+  venue: z.strictObject({ name: z.string().min(1), baseUrl: z.string().nullable() }),
+  /** What wrote the stream: `record` or `import:<source>`, and the outcome-maker version. */
+  source: z.strictObject({ tool: z.string().min(1), version: z.string().min(1) }),
+  units: z.strictObject({ price: z.literal(REPLAY_UNITS.price), size: z.literal(REPLAY_UNITS.size), time: z.literal(REPLAY_UNITS.time) }),
+  markets: z.array(marketEntry).min(1),
+  createdAtMs: ms,
+  /** 0 for the first part of a rotated recording, then 1, 2, ... */
+  part: z.int().min(0),
+});
+export type ReplayHeader = z.infer<typeof replayHeader>;
+
+const bookEvent = z.strictObject({
+  kind: z.literal('book'),
+  t: ms,
+  venueTs: ms.nullable(),
+  market: z.string().min(1),
+  /** Best (highest) first. */
+  bids: z.array(level),
+  /** Best (lowest) first. */
+  asks: z.array(level),
+});
+
+const tradeEvent = z.strictObject({
+  kind: z.literal('trade'),
+  t: ms,
+  venueTs: ms.nullable(),
+  market: z.string().min(1),
+  priceTicks: ticks,
+  sizeRaw: raw.min(1),
+  /** The taker's side in YES terms (a taker buying NO at q is a YES SELL at 1 − q). */
+  takerSide: z.enum(['BUY', 'SELL']),
+  /** The venue's trade id when it gives one (deduplicates overlapping reads). */
+  id: z.string().nullable(),
+});
+
+const modeEvent = z.strictObject({ kind: z.literal('mode'), t: ms, mode: z.enum(TRADING_MODES) });
+
+const resolvedEvent = z.strictObject({
+  kind: z.literal('resolved'),
+  t: ms,
+  market: z.string().min(1),
+  winner: z.enum(['YES', 'NO']).nullable(),
+});
+
+const gapEvent = z.strictObject({
+  kind: z.literal('gap'),
+  t: ms,
+  /** null: every market (a disconnect). */
+  market: z.string().min(1).nullable(),
+  cause: z.enum(['disconnect', 'resync', 'stale', 'recorder-start', 'recorder-stop']),
+});
+
+export const replayEvent = z.discriminatedUnion('kind', [bookEvent, tradeEvent, modeEvent, resolvedEvent, gapEvent]);
+export type ReplayEvent = z.infer<typeof replayEvent>;
+export type BookEvent = z.infer<typeof bookEvent>;
+export type TradeEvent = z.infer<typeof tradeEvent>;
+
+/** A line of a replay stream that is not what the format says: names the file, the line and the field. */
+export class ReplayFormatError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly detail: string,
+  ) {
+    super(`${file}:${line}: ${detail}`);
+    this.name = 'ReplayFormatError';
+  }
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length === 0 ? '(line)' : issue.path.join('.')}: ${issue.message}`)
+    .join('; ');
+}
+
+function parseLine<T>(schema: z.ZodType<T>, what: string, file: string, lineNumber: number, text: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ReplayFormatError(file, lineNumber, `not JSON: ${text.slice(0, 80)}`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ReplayFormatError(file, lineNumber, `${what}: ${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Line 1 of every part. Throws ReplayFormatError. */
+export function parseHeaderLine(file: string, lineNumber: number, text: string): ReplayHeader {
+  return parseLine(replayHeader, 'header', file, lineNumber, text);
+}
+
+/** Any line after the header. Throws ReplayFormatError. */
+export function parseEventLine(file: string, lineNumber: number, text: string): ReplayEvent {
+  return parseLine(replayEvent, 'event', file, lineNumber, text);
+}
+
+/** The header as the lines the stream starts with (checked: a writer never emits a header the reader refuses). */
+export function headerLine(header: ReplayHeader): string {
+  return `${JSON.stringify(replayHeader.parse(header))}\n`;
+}
+
+export function eventLine(event: ReplayEvent): string {
+  return `${JSON.stringify(event)}\n`;
+}

@@ -1,0 +1,191 @@
+/**
+ * Fills of simulated orders against a RECORDED market (a replay stream's books and trades), with a queue model.
+ * Pure: no clock, no I/O; the caller passes times. Everything in YES terms (a BUY NO at q is a SELL at 1 − q),
+ * integer ticks and raw sizes.
+ *
+ * Rules (docs/replay.md):
+ * - an order priced through the recorded opposite side trades at once as a TAKER against the recorded levels, at
+ *   their prices and never more than their sizes (what this replay already took from a level stays taken until
+ *   the next recorded book); a post-only order that would do so is refused; the rest rests;
+ * - a resting order joins the BACK of the queue at its price: `ahead` = the recorded size there when it arrives;
+ * - a recorded trade at or through a resting order's price consumes the queue ahead first, then the order (partial
+ *   fills), at the order's own price; one trade's volume is shared across our orders best price first, so the
+ *   replay never fills more than traded;
+ * - `conservative`: the queue ahead shrinks only by trades; `probabilistic`: also by cancellations, a level's
+ *   unexplained decrease between two books taken from ahead of the order in proportion to its position
+ *   (`ahead / level`); in both, the queue ahead never exceeds the recorded level (a level that emptied has nobody
+ *   ahead);
+ * - a recorded book that crosses a resting order without a trade does not fill it (the market did not trade there).
+ *
+ * Invariants: every fill is at a price the recorded market traded at or through (maker) or at a recorded level's
+ * price (taker); the maker volume filled from one trade ≤ that trade's size; remaining sizes never go negative.
+ */
+import type { Side } from '../core/units.js';
+
+export type QueueModel = 'conservative' | 'probabilistic';
+export type Levels = readonly (readonly [number, number])[];
+
+export interface RecordedBook {
+  /** Best first. */
+  readonly bids: Levels;
+  readonly asks: Levels;
+}
+
+export interface RecordedTrade {
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+  /** The taker's side. */
+  readonly takerSide: Side;
+}
+
+export interface MatcherOrder {
+  readonly id: string;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+  readonly postOnly: boolean;
+  /** FAK/FOK orders never rest. */
+  readonly rests: boolean;
+}
+
+export interface MatcherFill {
+  readonly orderId: string;
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+  readonly liquidity: 'maker' | 'taker';
+  readonly atMs: number;
+}
+
+export interface RestingOrder {
+  readonly id: string;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly remainingRaw: number;
+  /** Recorded size queued ahead of this order at its price. */
+  readonly aheadRaw: number;
+  readonly placedAtMs: number;
+}
+
+export type PlaceOutcome =
+  | { readonly status: 'rejected'; readonly reason: 'post-only-would-cross' | 'no-book' }
+  | { readonly status: 'accepted'; readonly fills: readonly MatcherFill[]; readonly restingRaw: number };
+
+interface Resting {
+  id: string;
+  side: Side;
+  priceTicks: number;
+  remainingRaw: number;
+  aheadRaw: number;
+  placedAtMs: number;
+  seq: number;
+}
+
+const EMPTY: RecordedBook = { bids: [], asks: [] };
+
+function sizeAt(levels: Levels, priceTicks: number): number {
+  for (const [price, size] of levels) if (price === priceTicks) return size;
+  return 0;
+}
+
+/** Does a `side` order at `priceTicks` trade against a level (or a trade print) at `levelTicks`? */
+function crosses(side: Side, priceTicks: number, levelTicks: number): boolean {
+  return side === 'BUY' ? levelTicks <= priceTicks : levelTicks >= priceTicks;
+}
+
+export class QueueMatcher {
+  private book: RecordedBook = EMPTY;
+  private hasBook = false;
+  private readonly orders = new Map<string, Resting>();
+  /** Taken by this replay's taker orders from the current recorded book, by `side:price` of the level. */
+  private readonly takenFromBook = new Map<string, number>();
+  /** Traded volume per `side:price` of the resting side since the last book (explains part of a level's decrease). */
+  private readonly tradedSinceBook = new Map<string, number>();
+  private seq = 0;
+
+  constructor(private readonly model: QueueModel) {}
+
+  get bookSeen(): boolean {
+    return this.hasBook;
+  }
+
+  resting(): RestingOrder[] {
+    return [...this.orders.values()].map(({ seq: _seq, ...order }) => ({ ...order }));
+  }
+
+  /** A new recorded book replaces the last one; queues follow it (see the header). */
+  onBook(book: RecordedBook): void {
+    const previous = this.book;
+    for (const order of this.orders.values()) {
+      const own = order.side === 'BUY' ? 'bids' : 'asks';
+      const before = sizeAt(previous[own], order.priceTicks);
+      const after = sizeAt(book[own], order.priceTicks);
+      if (this.model === 'probabilistic' && before > 0) {
+        const traded = this.tradedSinceBook.get(`${order.side}:${order.priceTicks}`) ?? 0;
+        const canceled = Math.max(0, before - after - traded);
+        order.aheadRaw -= Math.floor((canceled * order.aheadRaw) / before);
+      }
+      order.aheadRaw = Math.max(0, Math.min(order.aheadRaw, after));
+    }
+    this.book = book;
+    this.hasBook = true;
+    this.takenFromBook.clear();
+    this.tradedSinceBook.clear();
+  }
+
+  /** Places an order that has reached the venue at `atMs`. */
+  place(order: MatcherOrder, atMs: number): PlaceOutcome {
+    if (!this.hasBook) return { status: 'rejected', reason: 'no-book' };
+    const opposite = order.side === 'BUY' ? this.book.asks : this.book.bids;
+    const oppositeSide: Side = order.side === 'BUY' ? 'SELL' : 'BUY';
+    const crossing = opposite.some(([price]) => crosses(order.side, order.priceTicks, price));
+    if (crossing && order.postOnly) return { status: 'rejected', reason: 'post-only-would-cross' };
+    const fills: MatcherFill[] = [];
+    let remaining = order.sizeRaw;
+    for (const [price, size] of opposite) {
+      if (remaining === 0 || !crosses(order.side, order.priceTicks, price)) break;
+      const key = `${oppositeSide}:${price}`;
+      const available = size - (this.takenFromBook.get(key) ?? 0);
+      const take = Math.min(available, remaining);
+      if (take <= 0) continue;
+      this.takenFromBook.set(key, (this.takenFromBook.get(key) ?? 0) + take);
+      remaining -= take;
+      fills.push({ orderId: order.id, priceTicks: price, sizeRaw: take, liquidity: 'taker', atMs });
+    }
+    if (remaining > 0 && order.rests) {
+      const own = order.side === 'BUY' ? this.book.bids : this.book.asks;
+      const ahead = Math.max(0, sizeAt(own, order.priceTicks) - (this.takenFromBook.get(`${order.side}:${order.priceTicks}`) ?? 0));
+      this.orders.set(order.id, { id: order.id, side: order.side, priceTicks: order.priceTicks, remainingRaw: remaining, aheadRaw: ahead, placedAtMs: atMs, seq: (this.seq += 1) });
+    }
+    return { status: 'accepted', fills, restingRaw: remaining > 0 && order.rests ? remaining : 0 };
+  }
+
+  /** True when the order was resting (it is removed); false when it was not (filled, never rested, unknown). */
+  cancel(orderId: string): boolean {
+    return this.orders.delete(orderId);
+  }
+
+  /** A recorded trade: fills the resting orders it reached (see the header). */
+  onTrade(trade: RecordedTrade, atMs: number): MatcherFill[] {
+    const makerSide: Side = trade.takerSide === 'BUY' ? 'SELL' : 'BUY';
+    const key = `${makerSide}:${trade.priceTicks}`;
+    this.tradedSinceBook.set(key, (this.tradedSinceBook.get(key) ?? 0) + trade.sizeRaw);
+    const reached = [...this.orders.values()]
+      .filter((o) => o.side === makerSide && crosses(trade.takerSide, trade.priceTicks, o.priceTicks))
+      .sort((a, b) => (makerSide === 'BUY' ? b.priceTicks - a.priceTicks : a.priceTicks - b.priceTicks) || a.seq - b.seq);
+    const fills: MatcherFill[] = [];
+    let volume = trade.sizeRaw;
+    for (const order of reached) {
+      if (volume === 0) break;
+      const throughQueue = Math.min(volume, order.aheadRaw);
+      order.aheadRaw -= throughQueue;
+      volume -= throughQueue;
+      const fill = Math.min(volume, order.remainingRaw);
+      if (fill === 0) continue;
+      volume -= fill;
+      order.remainingRaw -= fill;
+      fills.push({ orderId: order.id, priceTicks: order.priceTicks, sizeRaw: fill, liquidity: 'maker', atMs });
+      if (order.remainingRaw === 0) this.orders.delete(order.id);
+    }
+    return fills;
+  }
+}

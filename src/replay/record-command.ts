@@ -1,0 +1,174 @@
+/**
+ * `outcome-maker record --config FILE --out DIR [--duration S]`: the recorder's process shell. Opens the venue,
+ * the client and the markets exactly as the bot does (src/app/resources.ts `openExchange`), reads market data
+ * through the bot's feed and book store (src/app/market-data.ts), and writes a replay stream into DIR
+ * (src/replay/writer.ts: rotated by size and UTC day, flushed every second).
+ *
+ * Owns: the order of start and stop and the exit code. Invariants: nothing is placed or canceled (the recorder
+ * has no order manager); SIGINT/SIGTERM or the duration stop it cleanly: listeners off, feed closed, reads
+ * drained, the file ended with its gzip trailer; a start-up failure closes what was opened and exits 1.
+ */
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/types.js';
+import { systemScheduler } from '../core/clock.js';
+import { errorText } from '../core/errors.js';
+import { createLogger, LogCensor } from '../log.js';
+import { buildMarketData } from '../app/market-data.js';
+import { closeResources, openExchange, type OpenedResources } from '../app/resources.js';
+import { REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION } from './format.js';
+import { Recorder, type RecordedMarket } from './recorder.js';
+import { outcomeMakerVersion } from './version.js';
+import { ReplayWriter } from './writer.js';
+
+export interface RecordOptions {
+  readonly out: string;
+  readonly durationMs?: number;
+  /** Trades of one market are read this often, markets in turn (default 2000 ms). */
+  readonly tradeReadIntervalMs?: number;
+}
+
+/** How long a stop waits for reads in flight before the file is closed. */
+const DRAIN_MS = 5_000;
+
+export interface Recording {
+  readonly recorder: Recorder;
+  /** The venue's REST base URL (the embedded simulator's on `kind: sim`). */
+  readonly baseUrl: string;
+  /** The recorded markets' slugs, in the header's order. */
+  readonly markets: readonly string[];
+  /** Stops the recorder, drains reads in flight, ends the file and closes the venue; idempotent. */
+  stop(): Promise<RecordingSummary>;
+}
+
+export interface RecordingSummary {
+  readonly recorded: Recorder['counts'];
+  readonly files: readonly string[];
+}
+
+export interface RecordingDeps {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly log: Logger;
+  readonly onSecret?: (secret: string) => void;
+}
+
+/** Opens the venue and starts recording; on a start-up failure closes what it opened and throws. */
+export async function startRecording(config: AppConfig, options: RecordOptions, deps: RecordingDeps): Promise<Recording> {
+  const { log } = deps;
+  const scheduler = systemScheduler;
+  const opened: OpenedResources = {};
+  let writer: ReplayWriter | null = null;
+  try {
+    const { venue, client, markets } = await openExchange(
+      config,
+      { env: deps.env, log, scheduler, httpObserver: {}, ...(deps.onSecret === undefined ? {} : { onSecret: deps.onSecret }), dryRun: true },
+      opened,
+    );
+    const recorded: RecordedMarket[] = markets.map((m) => ({ slug: m.slug, yesTokenId: m.tokens?.yes ?? null, noTokenId: m.tokens?.no ?? null }));
+    let recorder: Recorder | null = null;
+    const { feed, books } = buildMarketData({
+      config,
+      venue,
+      client,
+      yesTokenOf: (slug) => recorded.find((m) => m.slug === slug)?.yesTokenId ?? null,
+      scheduler,
+      log,
+      feedObserver: {},
+      booksObserver: { onFrozenFeed: (slug) => recorder?.gap(slug, 'resync') },
+    });
+    const out = new ReplayWriter({
+      dir: options.out,
+      name: 'record',
+      scheduler,
+      header: {
+        kind: 'header',
+        format: REPLAY_FORMAT,
+        version: REPLAY_VERSION,
+        venue: { name: config.venue.kind === 'sim' ? 'simulator' : 'live', baseUrl: venue.baseUrl },
+        source: { tool: 'record', version: outcomeMakerVersion() },
+        units: REPLAY_UNITS,
+        markets: recorded.map((m) => ({ ...m, tickTicks: 1 })),
+        createdAtMs: scheduler.now(),
+      },
+    });
+    writer = out;
+    const rec = new Recorder({
+      markets: recorded,
+      data: {
+        onBookFrame: (listener) => feed.onBook((slug, _snapshot, frame) => listener(slug, frame.venueTimestampMs)),
+        onMarketResolved: (listener) => feed.onMarketResolved(listener),
+        onDisconnect: (listener) =>
+          feed.onStateChange((state) => {
+            if (state.status === 'disconnected') listener();
+          }),
+        books: (slug) => books.books(slug),
+        onBookChange: (listener) => books.onChange(listener),
+        onStale: (listener) =>
+          books.onStaleChange((slug, stale) => {
+            if (stale) listener(slug);
+          }),
+      },
+      venue: {
+        recentTrades: async (slug) => (await client.api.getMarketTrades(slug, { limit: 25 })).trades,
+        tradingMode: async () => (await client.api.getMaintenanceStatus()).mode,
+      },
+      sink: (event) => out.write(event),
+      scheduler,
+      log,
+      modeReadIntervalMs: config.maintenance.pollIntervalMs,
+      ...(options.tradeReadIntervalMs === undefined ? {} : { tradeReadIntervalMs: options.tradeReadIntervalMs }),
+    });
+    recorder = rec;
+    books.setMarkets(recorded.map((m) => m.slug));
+    feed.start();
+    books.start();
+    rec.start();
+    log.info({ out: options.out, markets: recorded.map((m) => m.slug) }, 'recording');
+    let stopped: Promise<RecordingSummary> | null = null;
+    return {
+      recorder: rec,
+      baseUrl: venue.baseUrl,
+      markets: recorded.map((m) => m.slug),
+      stop: () =>
+        (stopped ??= (async () => {
+          rec.stop();
+          books.stop();
+          feed.close();
+          const drainUntil = Date.now() + DRAIN_MS;
+          while (rec.busy && Date.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 20));
+          await out.close();
+          await closeResources(opened);
+          return { recorded: rec.counts, files: out.paths() };
+        })()),
+    };
+  } catch (error) {
+    await writer?.close();
+    await closeResources(opened);
+    throw error;
+  }
+}
+
+/** The `record` command: start, wait for the duration or a signal, stop, print the summary. */
+export async function runRecord(config: AppConfig, options: RecordOptions): Promise<number> {
+  const censor = new LogCensor();
+  const log = createLogger({ level: config.log.level, pretty: config.log.pretty === 'auto' ? process.stdout.isTTY : config.log.pretty, censor });
+  let recording: Recording;
+  try {
+    recording = await startRecording(config, options, { env: process.env, log, onSecret: (secret) => censor.addSecret(secret) });
+  } catch (error) {
+    log.error({ err: errorText(error) }, 'recorder start-up failed');
+    return 1;
+  }
+  if (typeof process.send === 'function') process.send('ready');
+  let onSignal = (_signal: NodeJS.Signals): void => {};
+  const reason = await new Promise<string>((resolve) => {
+    onSignal = (signal) => resolve(signal);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    if (options.durationMs !== undefined) setTimeout(() => resolve('duration elapsed'), options.durationMs).unref();
+  });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  log.info({ reason }, 'recorder stopping');
+  process.stdout.write(`${JSON.stringify(await recording.stop())}\n`);
+  return 0;
+}

@@ -1,0 +1,227 @@
+/**
+ * The recorder: the configured markets' books, public trades, resolutions, trading modes and gaps, written to a
+ * replay stream. It reads market data through the bot's own feed and book store (src/app/market-data.ts: same
+ * resubscribe, watchdog and unit detection) and quotes and places nothing.
+ *
+ * Owns: what is recorded and when. Invariants:
+ * - a book is recorded each time the book store applies a changed book (feed frame or REST snapshot), as the bot
+ *   would see it, best levels first, in YES terms; `venueTs` is the venue's stamp of the last frame of that market
+ *   (null for a REST snapshot);
+ * - public trades are read with `GET /markets/{slug}/events`, ONE market per `tradeReadIntervalMs` in turn, at the
+ *   limiter's lowest priority: a recorder on a trading account never takes more than that share of the account's
+ *   budget. A trade is written once (deduplicated across overlapping pages), only if it happened after the
+ *   recorder started, with `t` = when it was read and `venueTs` = the venue's time; a trade of the NO token is
+ *   written as a YES trade at 1 − p with the taker's side flipped;
+ * - the trading mode is written when it changes (and once at start); a disconnect, a stale market and a frozen
+ *   feed's resync are written as gaps, so a replay can say which time it could not see.
+ */
+import type { Logger } from 'pino';
+import type { Scheduler } from '../core/clock.js';
+import { errorText } from '../core/errors.js';
+import { MAX_TICK, MIN_TICK, TICKS_PER_UNIT } from '../core/units.js';
+import type { TradingMode } from '../core/trading-mode.js';
+import type { BookView } from '../strategy/contract.js';
+import type { MarketTrade } from '../exchange/wire.js';
+import type { MarketResolvedFrame } from '../exchange/socket-wire.js';
+import type { ReplayEvent, TradeEvent } from './format.js';
+
+/** The feed and books as the recorder reads them (src/app/market-data.ts builds the real ones). */
+export interface RecorderMarketData {
+  onBookFrame(listener: (slug: string, venueTs: number | null) => void): () => void;
+  onMarketResolved(listener: (frame: MarketResolvedFrame) => void): () => void;
+  onDisconnect(listener: () => void): () => void;
+  /** The market's current YES book as the bot would see it; null before the first one. */
+  books(slug: string): { readonly yes: Pick<BookView, 'bids' | 'asks'> } | null;
+  onBookChange(listener: (slug: string) => void): () => void;
+  onStale(listener: (slug: string) => void): () => void;
+}
+
+export interface RecorderVenue {
+  recentTrades(slug: string): Promise<readonly MarketTrade[]>;
+  tradingMode(): Promise<TradingMode>;
+}
+
+export interface RecordedMarket {
+  readonly slug: string;
+  readonly yesTokenId: string | null;
+  readonly noTokenId: string | null;
+}
+
+export interface RecorderOptions {
+  readonly markets: readonly RecordedMarket[];
+  readonly data: RecorderMarketData;
+  readonly venue: RecorderVenue;
+  readonly sink: (event: ReplayEvent) => void;
+  readonly scheduler: Scheduler;
+  readonly log: Logger;
+  /** One market's trades are read this often, markets in turn (default 2000 ms). */
+  readonly tradeReadIntervalMs?: number;
+  /** The trading mode is read this often (default: the config's maintenance poll interval). */
+  readonly modeReadIntervalMs: number;
+}
+
+const SEEN_TRADES_KEPT = 10_000;
+
+/** A venue trade → a YES-terms trade event, or null when it is not of this market's tokens. Pure. */
+export function tradeEvent(market: RecordedMarket, trade: MarketTrade, receivedAtMs: number): TradeEvent | null {
+  const isNo = market.noTokenId !== null && trade.tokenId === market.noTokenId;
+  const isYes = market.yesTokenId === null || trade.tokenId === market.yesTokenId;
+  if (!isNo && !isYes) return null;
+  if (trade.matchedSizeRaw <= 0 || !(trade.price > 0 && trade.price < 1)) return null;
+  // The venue prints a weighted average (off the tick when a taker swept several levels): nearest tick.
+  const ticks = Math.min(MAX_TICK, Math.max(MIN_TICK, Math.round(trade.price * TICKS_PER_UNIT)));
+  return {
+    kind: 'trade',
+    t: receivedAtMs,
+    venueTs: trade.createdAtMs,
+    market: market.slug,
+    priceTicks: isNo ? TICKS_PER_UNIT - ticks : ticks,
+    sizeRaw: trade.matchedSizeRaw,
+    takerSide: (trade.side === 'BUY') !== isNo ? 'BUY' : 'SELL',
+    id: trade.txHash,
+  };
+}
+
+function tradeKey(trade: MarketTrade): string {
+  return [trade.createdAtMs, trade.tokenId, trade.side, trade.matchedSizeRaw, trade.collateralRaw, trade.txHash ?? ''].join('|');
+}
+
+export class Recorder {
+  private readonly startedAtMs: number;
+  private readonly lastFrameTs = new Map<string, number | null>();
+  private readonly seenTrades = new Set<string>();
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly timers = new Set<() => void>();
+  private nextTradeMarket = 0;
+  private mode: TradingMode | null = null;
+  private stopped = false;
+  private readsInFlight = 0;
+  readonly counts = { books: 0, trades: 0, gaps: 0, modes: 0, resolutions: 0, readErrors: 0 };
+
+  constructor(private readonly options: RecorderOptions) {
+    this.startedAtMs = options.scheduler.now();
+  }
+
+  start(): void {
+    const { data } = this.options;
+    this.emit({ kind: 'gap', t: this.now(), market: null, cause: 'recorder-start' });
+    this.unsubscribe.push(
+      data.onBookFrame((slug, venueTs) => this.lastFrameTs.set(slug, venueTs)),
+      data.onBookChange((slug) => this.recordBook(slug)),
+      data.onStale((slug) => this.emit({ kind: 'gap', t: this.now(), market: slug, cause: 'stale' })),
+      data.onDisconnect(() => this.emit({ kind: 'gap', t: this.now(), market: null, cause: 'disconnect' })),
+      data.onMarketResolved((frame) => {
+        if (this.options.markets.some((m) => m.slug === frame.slug)) this.emit({ kind: 'resolved', t: this.now(), market: frame.slug, winner: frame.winningOutcome });
+      }),
+    );
+    this.every(this.options.tradeReadIntervalMs ?? 2000, () => this.readTrades());
+    void this.readMode();
+    this.every(this.options.modeReadIntervalMs, () => this.readMode());
+  }
+
+  /** A gap the caller saw (a frozen feed's resync). */
+  gap(market: string | null, cause: 'resync'): void {
+    this.emit({ kind: 'gap', t: this.now(), market, cause });
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.emit({ kind: 'gap', t: this.now(), market: null, cause: 'recorder-stop' });
+    this.stopped = true;
+    for (const off of this.unsubscribe.splice(0)) off();
+    for (const cancel of this.timers) cancel();
+    this.timers.clear();
+  }
+
+  /** Reads still running (the shell waits for them before closing the file). */
+  get busy(): boolean {
+    return this.readsInFlight > 0;
+  }
+
+  private now(): number {
+    return this.options.scheduler.now();
+  }
+
+  private emit(event: ReplayEvent): void {
+    if (this.stopped) return;
+    if (event.kind === 'book') this.counts.books += 1;
+    else if (event.kind === 'trade') this.counts.trades += 1;
+    else if (event.kind === 'gap') this.counts.gaps += 1;
+    else if (event.kind === 'mode') this.counts.modes += 1;
+    else this.counts.resolutions += 1;
+    this.options.sink(event);
+  }
+
+  private recordBook(slug: string): void {
+    const yes = this.options.data.books(slug)?.yes;
+    if (yes === undefined) return;
+    const venueTs = this.lastFrameTs.get(slug) ?? null;
+    this.lastFrameTs.delete(slug);
+    this.emit({
+      kind: 'book',
+      t: this.now(),
+      venueTs,
+      market: slug,
+      bids: yes.bids.map((level) => [level.priceTicks, level.sizeRaw]),
+      asks: yes.asks.map((level) => [level.priceTicks, level.sizeRaw]),
+    });
+  }
+
+  private every(intervalMs: number, task: () => Promise<void>): void {
+    const arm = (): void => {
+      const cancel = this.options.scheduler.schedule(intervalMs, () => {
+        this.timers.delete(cancel);
+        void task().finally(() => {
+          if (!this.stopped) arm();
+        });
+      });
+      this.timers.add(cancel);
+    };
+    arm();
+  }
+
+  private async read<T>(what: string, request: () => Promise<T>): Promise<T | null> {
+    this.readsInFlight += 1;
+    try {
+      return await request();
+    } catch (error) {
+      this.counts.readErrors += 1;
+      this.options.log.warn({ what, err: errorText(error) }, 'recorder read failed; the next turn tries again');
+      return null;
+    } finally {
+      this.readsInFlight -= 1;
+    }
+  }
+
+  private async readTrades(): Promise<void> {
+    const { markets } = this.options;
+    const market = markets[this.nextTradeMarket % markets.length];
+    this.nextTradeMarket += 1;
+    if (market === undefined) return;
+    const trades = await this.read(`trades of ${market.slug}`, () => this.options.venue.recentTrades(market.slug));
+    if (trades === null) return;
+    const receivedAt = this.now();
+    const fresh = trades
+      .filter((trade) => trade.createdAtMs >= this.startedAtMs && !this.seenTrades.has(tradeKey(trade)))
+      .sort((a, b) => a.createdAtMs - b.createdAtMs);
+    for (const trade of fresh) {
+      this.remember(tradeKey(trade));
+      const event = tradeEvent(market, trade, receivedAt);
+      if (event !== null) this.emit(event);
+    }
+  }
+
+  private remember(key: string): void {
+    this.seenTrades.add(key);
+    if (this.seenTrades.size <= SEEN_TRADES_KEPT) return;
+    const oldest = this.seenTrades.values().next();
+    if (oldest.done !== true) this.seenTrades.delete(oldest.value);
+  }
+
+  private async readMode(): Promise<void> {
+    const mode = await this.read('trading mode', () => this.options.venue.tradingMode());
+    if (mode === null || mode === this.mode) return;
+    this.mode = mode;
+    this.emit({ kind: 'mode', t: this.now(), mode });
+  }
+}

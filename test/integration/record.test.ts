@@ -1,0 +1,93 @@
+/**
+ * `outcome-maker record` on the embedded simulator, through `startRecording` (the command's own entry, without the
+ * process shell): books of every configured market, public trades in YES terms once each, the trading mode and its
+ * changes, a resolution, a disconnect as a gap; the file reads back with the stream reader. The recorder places
+ * and cancels nothing (the account's orders stay empty).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../src/config/index.js';
+import { readReplay } from '../../src/replay/reader.js';
+import { startRecording } from '../../src/replay/record-command.js';
+import { poll } from '../support/poll.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'om-record-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const config = parseConfigText(
+  `venue:
+  kind: sim
+  seed: 11
+  markets: 2
+  flow: {enabled: true, noiseTakersPerMinute: 120}
+strategy: {name: fixed-spread}
+metrics: {enabled: false}
+maintenance: {pollIntervalSec: 1}
+log: {level: warn}
+`,
+  { source: 'record.yaml', baseDir: dir },
+);
+
+async function admin(baseUrl: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const answer = await fetch(`${baseUrl}/_sim${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  expect(answer.status, `${method} ${path}`).toBeLessThan(300);
+  return answer.json();
+}
+
+describe('record', () => {
+  it('writes books, trades, modes, a resolution and gaps of the configured markets, and places nothing', async () => {
+    const out = join(dir, 'rec');
+    const recording = await startRecording(config, { out, tradeReadIntervalMs: 250 }, { env: {}, log: pino({ level: 'silent' }) });
+    const { recorder, baseUrl } = recording;
+    let requests: string[] = [];
+    try {
+      await poll(() => (recorder.counts.books >= 4 && recorder.counts.trades >= 3 ? true : undefined), { timeoutMs: 30_000, intervalMs: 50, failure: () => `too little recorded: ${JSON.stringify(recorder.counts)}` });
+      await admin(baseUrl, 'PUT', '/trading-mode', { mode: 'post_only', resumeAt: new Date(Date.now() + 60_000).toISOString() });
+      await poll(() => (recorder.counts.modes >= 2 ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, failure: () => 'the mode change was not recorded' });
+      const resolvedSlug = recording.markets[1] ?? '';
+      await admin(baseUrl, 'POST', `/markets/${resolvedSlug}/resolve`, { winningOutcomeIndex: 0 });
+      await poll(() => (recorder.counts.resolutions >= 1 ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, failure: () => 'the resolution was not recorded' });
+      await admin(baseUrl, 'POST', '/socket/drop', { kind: 'transport' });
+      await poll(() => (recorder.counts.gaps >= 2 ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, failure: () => 'the disconnect was not recorded' });
+      const log = (await admin(baseUrl, 'GET', '/requests')) as { entries: { method: string; path: string }[] };
+      requests = log.entries.map((e) => `${e.method} ${e.path.split('?')[0] ?? ''}`);
+    } finally {
+      await recording.stop().catch(() => undefined);
+    }
+    const summary = await recording.stop();
+    const stream = readReplay(out);
+    expect(stream.files).toEqual(summary.files);
+    expect(stream.truncated).toEqual([]);
+    const slugs = stream.header.markets.map((m) => m.slug);
+    expect(slugs).toHaveLength(2);
+    expect(stream.header).toMatchObject({ venue: { name: 'simulator' }, source: { tool: 'record' } });
+
+    const books = stream.events.flatMap((e) => (e.kind === 'book' ? [e] : []));
+    for (const slug of slugs) expect(books.some((b) => b.market === slug)).toBe(true);
+    for (const book of books) {
+      const bid = book.bids[0]?.[0];
+      const ask = book.asks[0]?.[0];
+      if (bid !== undefined && ask !== undefined) expect(bid).toBeLessThan(ask);
+    }
+    const trades = stream.events.flatMap((e) => (e.kind === 'trade' ? [e] : []));
+    expect(trades.length).toBeGreaterThanOrEqual(3);
+    const startedAt = stream.header.createdAtMs;
+    for (const trade of trades) {
+      expect(slugs).toContain(trade.market);
+      expect(trade.venueTs).not.toBeNull();
+      expect(trade.venueTs ?? 0).toBeGreaterThanOrEqual(startedAt - 1000);
+    }
+    const keys = trades.map((t) => `${t.market}|${t.venueTs}|${t.priceTicks}|${t.sizeRaw}|${t.takerSide}|${t.id}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(stream.events.filter((e) => e.kind === 'mode').map((e) => (e.kind === 'mode' ? e.mode : null))).toEqual(['normal', 'post_only']);
+    expect(stream.events.filter((e) => e.kind === 'gap').map((e) => (e.kind === 'gap' ? e.cause : null))).toEqual(['recorder-start', 'disconnect', 'recorder-stop']);
+    expect(stream.events.filter((e) => e.kind === 'resolved')).toEqual([expect.objectContaining({ market: recording.markets[1], winner: 'YES' })]);
+    expect(summary.recorded.readErrors).toBe(0);
+    // reads only: the recorder never places or cancels
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * The replay backtest through `outcome-maker backtest --replay` (the CLI's public entry) on the Polymarket sample
+ * (examples/polymarket/, imported first): every strategy replays; the fill invariants hold on every replay (a maker
+ * fill only when a recorded trade printed at or through its price, never more than that trade's size, on the side
+ * the trade's taker hit; a taker fill only at a recorded level; nothing before the first request could land); the
+ * figures are the same twice (deterministic); the HTML report is self-contained; sweeps print one row per combination.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_OK, main, type CliIo } from '../../../src/cli.js';
+import { readReplay } from '../../../src/replay/reader.js';
+import type { ReplayReport } from '../../../src/replay/report.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const stem = join(ROOT, 'examples/polymarket/polymarket-sol-updown-15m');
+const dir = mkdtempSync(join(tmpdir(), 'om-replay-bt-'));
+const stream = join(dir, 'sol.ndjson.gz');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {} };
+  const code = await main(args, io);
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+beforeAll(async () => {
+  const imported = await cli(['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--books-other', `${stem}-down-books.json`, '--trades-other', `${stem}-down-trades.json`, '--out', stream]);
+  expect(imported.code).toBe(EXIT_OK);
+});
+
+function checkFillInvariants(report: ReplayReport, latencyMs: number): void {
+  const recorded = readReplay(stream);
+  const t0 = recorded.events[0]?.t ?? 0;
+  const trades = recorded.events.flatMap((e) => (e.kind === 'trade' ? [e] : []));
+  const books = recorded.events.flatMap((e) => (e.kind === 'book' ? [e] : []));
+  const makerByTime = new Map<number, number>();
+  for (const fill of report.fills) {
+    expect(fill.t * 1000).toBeGreaterThanOrEqual(latencyMs);
+    const atMs = Math.round(t0 + fill.t * 1000);
+    const ticks = Math.round(fill.price * 1000);
+    if (fill.liquidity === 'maker') {
+      const trade = trades.find((tr) => tr.t === atMs);
+      expect(trade, `a recorded trade at ${atMs} for the maker fill`).toBeDefined();
+      if (trade === undefined) continue;
+      // the taker hit the other side, at or through our price
+      expect(fill.side).toBe(trade.takerSide === 'BUY' ? 'SELL' : 'BUY');
+      if (fill.side === 'BUY') expect(ticks).toBeGreaterThanOrEqual(trade.priceTicks);
+      else expect(ticks).toBeLessThanOrEqual(trade.priceTicks);
+      makerByTime.set(atMs, (makerByTime.get(atMs) ?? 0) + Math.round(fill.size * 1e6));
+      expect(makerByTime.get(atMs)).toBeLessThanOrEqual(trades.filter((tr) => tr.t === atMs).reduce((s, tr) => s + tr.sizeRaw, 0));
+    } else {
+      const book = [...books].reverse().find((b) => b.t <= atMs);
+      const levels = fill.side === 'BUY' ? book?.asks : book?.bids;
+      expect(levels?.some(([price]) => price === ticks)).toBe(true);
+    }
+  }
+}
+
+describe('backtest --replay (the Polymarket sample)', () => {
+  it.each(['fixed-spread', 'avellaneda-stoikov', 'liquidity-rewards'])('%s replays; every fill obeys the invariants', async (strategy) => {
+    const run = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`), '--latency-ms', '80', '--json']);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(EXIT_OK);
+    const figures = JSON.parse(run.out) as ReplayReport['figures'];
+    expect(figures.market).toBe('polymarket-sol-updown-15m');
+    expect(figures.durationMs).toBeGreaterThan(340_000);
+    expect(figures.timeCarriedForwardMs).toBeGreaterThan(0);
+    expect(figures.fillRatio).toBeGreaterThanOrEqual(0);
+    expect(figures.fillRatio).toBeLessThanOrEqual(1);
+    const out = join(dir, strategy);
+    const full = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`), '--latency-ms', '80', '--out', out]);
+    expect(full.code).toBe(EXIT_OK);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReplayReport;
+    expect(report.figures).toEqual(figures); // deterministic
+    expect(report.fills.length).toBe(figures.fills);
+    checkFillInvariants(report, 80);
+  });
+
+  it('fixed-spread fills on the sample, the report page is self-contained, and a sweep prints one row per combination', async () => {
+    const out = join(dir, 'page');
+    const run = await cli(['backtest', '--replay', stream, '--config', join(ROOT, 'config/paper.yaml'), '--out', out]);
+    expect(run.code).toBe(EXIT_OK);
+    expect(run.out).toMatch(/fills \(maker\)\s+[1-9]\d* \(/);
+    expect(existsSync(join(out, 'report.html'))).toBe(true);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('uPlot');
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    expect(html).not.toMatch(/<link[^>]+href=/);
+
+    const sweep = await cli(['backtest', '--replay', stream, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'bidSpread=0.01,0.02', '--sweep', 'queueModel=conservative,probabilistic']);
+    expect(sweep.code).toBe(EXIT_OK);
+    const lines = sweep.out.trim().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/bidSpread\s+queueModel\s+fills/);
+
+    const bad = await cli(['backtest', '--replay', stream, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'bidSpread=-1']);
+    expect(bad.code).not.toBe(EXIT_OK);
+    expect(bad.err).toContain('bidSpread');
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * The replay stream on disk: what ReplayWriter writes, readReplay reads back event for event; parts rotate by
+ * size and by UTC day, each with its own header; a part cut off by a crash yields everything up to its last
+ * flush; a bad line is an error naming the file, the line and the field.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { constants, gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION, ReplayFormatError, type ReplayEvent, type ReplayHeader } from '../../../src/replay/format.js';
+import { readReplay } from '../../../src/replay/reader.js';
+import { ReplayWriter, writeReplayFile } from '../../../src/replay/writer.js';
+import { poll } from '../../support/poll.js';
+
+const root = mkdtempSync(join(tmpdir(), 'om-replay-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const freshDir = (): string => join(root, `d${(n += 1)}`);
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 10, 24, 23, 59, 0);
+const header: Omit<ReplayHeader, 'part'> = {
+  kind: 'header',
+  format: REPLAY_FORMAT,
+  version: REPLAY_VERSION,
+  venue: { name: 'sim', baseUrl: 'http://127.0.0.1:1' },
+  source: { tool: 'record', version: '0.1.0' },
+  units: REPLAY_UNITS,
+  markets: [{ slug: 'm', yesTokenId: '1', noTokenId: '2', tickTicks: 1 }],
+  createdAtMs: T0,
+};
+
+function book(t: number, bid: number): ReplayEvent {
+  return { kind: 'book', t, venueTs: t - 5, market: 'm', bids: [[bid, 1_000_000], [bid - 1, 2_000_000]], asks: [[bid + 10, 3_000_000]] };
+}
+
+describe('ReplayWriter and readReplay', () => {
+  it('round-trips every event kind in order', async () => {
+    const dir = freshDir();
+    const writer = new ReplayWriter({ dir, name: 'rec', header, scheduler: new ManualClock(T0) });
+    const events: ReplayEvent[] = [
+      { kind: 'gap', t: T0, market: null, cause: 'recorder-start' },
+      book(T0 + 1, 500),
+      { kind: 'trade', t: T0 + 2, venueTs: null, market: 'm', priceTicks: 510, sizeRaw: 5_000_000, takerSide: 'BUY', id: 'tr-1' },
+      { kind: 'mode', t: T0 + 3, mode: 'post_only' },
+      { kind: 'resolved', t: T0 + 4, market: 'm', winner: 'YES' },
+    ];
+    events.forEach((e) => writer.write(e));
+    await writer.close();
+    const stream = readReplay(dir);
+    expect(stream.header).toEqual({ ...header, part: 0 });
+    expect(stream.events).toEqual(events);
+    expect(stream.truncated).toEqual([]);
+  });
+
+  it('starts a new part at a UTC day boundary and when a part is full; each part has its header', async () => {
+    const dir = freshDir();
+    const writer = new ReplayWriter({ dir, name: 'rec', header, scheduler: new ManualClock(T0), maxPartBytes: 1 });
+    writer.write(book(T0, 500));
+    await writer.flush();
+    writer.write(book(T0 + 1, 501)); // the first part already holds ≥ 1 compressed byte: a new part
+    writer.write(book(T0 + DAY, 502)); // another day
+    await writer.close();
+    expect(readdirSync(dir).sort()).toEqual(['rec-0000.ndjson.gz', 'rec-0001.ndjson.gz', 'rec-0002.ndjson.gz']);
+    const stream = readReplay(dir);
+    expect(stream.events.map((e) => (e.kind === 'book' ? e.bids[0]?.[0] : null))).toEqual([500, 501, 502]);
+
+    const byDay = freshDir();
+    const daily = new ReplayWriter({ dir: byDay, name: 'rec', header, scheduler: new ManualClock(T0) });
+    daily.write(book(T0, 500));
+    daily.write(book(T0 + 30_000, 501));
+    daily.write(book(T0 + 90_000, 502)); // 00:00:30 UTC next day
+    await daily.close();
+    expect(readdirSync(byDay)).toHaveLength(2);
+    expect(readReplay(byDay).events).toHaveLength(3);
+  });
+
+  it('a crash loses at most what came after the last periodic flush', async () => {
+    const dir = freshDir();
+    const clock = new ManualClock(T0);
+    const writer = new ReplayWriter({ dir, name: 'rec', header, scheduler: clock, flushEveryMs: 1000 });
+    writer.write(book(T0, 500));
+    writer.write(book(T0 + 10, 501));
+    clock.advance(1000); // the periodic flush
+    const path = join(dir, 'rec-0000.ndjson.gz');
+    // what a crash now would leave: the part without its gzip trailer, once the flushed bytes reached the file
+    const onDisk = await poll(
+      () => {
+        const bytes = readFileSync(path);
+        const text = bytes.length === 0 ? '' : gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
+        return text.split('\n').length === 4 ? bytes : undefined;
+      },
+      { timeoutMs: 5000, intervalMs: 10, failure: () => 'the periodic flush never reached the file' },
+    );
+    writer.write(book(T0 + 2000, 502));
+    await writer.close();
+    const crashDir = freshDir();
+    mkdirSync(crashDir, { recursive: true });
+    const crashed = join(crashDir, 'crashed.ndjson.gz');
+    writeFileSync(crashed, onDisk);
+    const stream = readReplay(crashed);
+    expect(stream.events.map((e) => (e.kind === 'book' ? e.bids[0]?.[0] : null))).toEqual([500, 501]);
+    expect(stream.truncated).toEqual([crashed]);
+  });
+
+  it('a bad line names the file, the line and the field', () => {
+    const dir = freshDir();
+    const path = join(dir, 'bad.ndjson');
+    writeReplayFile(path, header, [book(T0, 500)]);
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"kind":"trade","t":1,"venueTs":null,"market":"m","priceTicks":1000,"sizeRaw":1,"takerSide":"BUY","id":null}\n`);
+    expect(() => readReplay(path)).toThrow(ReplayFormatError);
+    expect(() => readReplay(path)).toThrow(/bad\.ndjson:3: event: priceTicks: /);
+  });
+
+  it('parts of different streams are refused', () => {
+    const dir = freshDir();
+    writeReplayFile(join(dir, 'a-0000.ndjson.gz'), header, []);
+    writeReplayFile(join(dir, 'a-0001.ndjson.gz'), { ...header, markets: [{ slug: 'other', yesTokenId: null, noTokenId: null, tickTicks: 1 }] }, []);
+    expect(() => readReplay(dir)).toThrow(/a-0001\.ndjson\.gz:1: markets other differ/);
+  });
+});
