@@ -26,7 +26,7 @@
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/types.js';
-import { effectivePriceBand, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../config/index.js';
+import { effectivePriceBand, orderManagerSettings, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../config/index.js';
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import { componentLogger } from '../log.js';
@@ -166,16 +166,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     onOrderChange: (order, previous) => orderChanged(order, previous),
     observer: telemetry.executor,
     log: componentLogger(log, 'orders'),
-    reconcile: {
-      priceToleranceTicks: config.orders.refreshTolerance.priceTicks,
-      sizeTolerance: config.orders.refreshTolerance.size,
-      maxOrderAgeMs: config.orders.maxOrderAgeMs,
-      coolOffMs: config.orders.filledOrderDelayMs,
-    },
-    defaultPostOnly: config.orders.postOnly,
-    foreignPolicy: config.orders.foreignOrders === 'cancel' ? 'cancel' : 'leave',
-    exclusiveMarkets: config.markets.exclusive,
-    cancelReplace: config.orders.cancelReplace,
+    ...orderManagerSettings(config),
     startupAttempts: STARTUP_LISTING_ATTEMPTS,
   });
   const account = new AccountView({

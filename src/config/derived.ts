@@ -43,3 +43,19 @@ export function transportRetryPolicy(retry: RetryConfig): Partial<RetryPolicy> {
     maxRetryAfterMs: retry.maxRetryAfterMs,
   };
 }
+
+/** The order manager's settings from the `orders` and `markets` sections (the bot, the backtests and tests share them). */
+export function orderManagerSettings(config: AppConfig) {
+  return {
+    reconcile: {
+      priceToleranceTicks: config.orders.refreshTolerance.priceTicks,
+      sizeTolerance: config.orders.refreshTolerance.size,
+      maxOrderAgeMs: config.orders.maxOrderAgeMs,
+      coolOffMs: config.orders.filledOrderDelayMs,
+    },
+    defaultPostOnly: config.orders.postOnly,
+    foreignPolicy: config.orders.foreignOrders === 'cancel' ? ('cancel' as const) : ('leave' as const),
+    exclusiveMarkets: config.markets.exclusive,
+    cancelReplace: config.orders.cancelReplace,
+  };
+}

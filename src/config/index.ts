@@ -16,6 +16,6 @@ export {
   type Environment,
   type ResolvedCredentials,
 } from './secrets.js';
-export { effectivePriceBand, riskLimitsFor, transportRetryPolicy } from './derived.js';
+export { effectivePriceBand, orderManagerSettings, riskLimitsFor, transportRetryPolicy } from './derived.js';
 export { resolvedConfigView } from './view.js';
 export { StrategyRegistryUnavailableError, validateStrategy, type StrategyCheckResult, type StrategyRegistry } from './strategy-check.js';

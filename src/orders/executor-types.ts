@@ -5,7 +5,7 @@
  * Invariant: nothing here holds state; `guardObserver` returns hooks that never throw (a failing hook is
  * reported to `onError` instead).
  */
-import { describeValue, type Outcome, type Side } from '../core/units.js';
+import { describeValue } from '../core/units.js';
 import type { Scheduler } from '../core/clock.js';
 import type { ClientOrderIdFactory } from './client-order-id.js';
 import type { TrackedOrder, Transition } from './order-record.js';
@@ -20,16 +20,9 @@ export interface MarketRef {
   readonly tokens: { readonly yes: string; readonly no: string };
 }
 
-/** A fill of one of the bot's orders, for the ledger. */
-export interface FillEvent {
+/** A fill of one of the bot's orders, for the ledger: the order's identity and the fill's own figures. */
+export type FillEvent = Pick<TrackedOrder, 'orderId' | 'clientOrderId' | 'marketSlug' | 'slot' | 'token' | 'tokenId' | 'side'> & {
   readonly tradeEventId: string;
-  readonly orderId: string | null;
-  readonly clientOrderId: string;
-  readonly marketSlug: string;
-  readonly slot: string;
-  readonly token: Outcome;
-  readonly tokenId: string;
-  readonly side: Side;
   readonly priceTicks: number;
   readonly sizeRaw: number;
   readonly state: SettlementState;
@@ -37,7 +30,7 @@ export interface FillEvent {
   readonly update: boolean;
   /** Venue time of the fill. */
   readonly atMs: number;
-}
+};
 
 /** pino-compatible subset. */
 export interface OrderLog {

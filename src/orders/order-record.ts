@@ -16,9 +16,8 @@
  *   lookup says what rests); the fill is emitted as failed so the ledger reverses it;
  * - `lost` is set (a `LostReason`) exactly when the order was given up as lost (rejected by cause `lost`).
  */
-import type { OrderType, Outcome, Side } from '../core/units.js';
 import { checkTransition, type IllegalTransitionError, type OrderState, type TransitionCause } from './order-state.js';
-import type { SettlementState, VenueOrderStatus } from './venue-port.js';
+import type { PlaceRequest, SettlementState, VenueOrderStatus } from './venue-port.js';
 
 export interface FillRecord {
   readonly tradeEventId: string;
@@ -28,19 +27,12 @@ export interface FillRecord {
   readonly atMs: number;
 }
 
-export interface TrackedOrder {
-  readonly clientOrderId: string;
+/** What the bot decides about an order before it is sent (the placement request less its transport hooks, plus its slot). */
+export type NewOrderParams = Omit<PlaceRequest, 'beforeSend'> & { readonly slot: string };
+
+export interface TrackedOrder extends NewOrderParams {
   /** The venue's id, null until an answer or a frame tells it. */
   readonly orderId: string | null;
-  readonly marketSlug: string;
-  readonly slot: string;
-  readonly token: Outcome;
-  readonly tokenId: string;
-  readonly side: Side;
-  readonly priceTicks: number;
-  readonly sizeRaw: number;
-  readonly postOnly: boolean;
-  readonly orderType: OrderType;
   readonly state: OrderState;
   readonly remainingRaw: number;
   /** Sum of recorded fills that did not fail. */
@@ -90,19 +82,6 @@ export interface Applied {
   readonly transition: Transition | null;
   readonly illegal: IllegalTransitionError | null;
   readonly fills: readonly FillEmission[];
-}
-
-export interface NewOrderParams {
-  readonly clientOrderId: string;
-  readonly marketSlug: string;
-  readonly slot: string;
-  readonly token: Outcome;
-  readonly tokenId: string;
-  readonly side: Side;
-  readonly priceTicks: number;
-  readonly sizeRaw: number;
-  readonly postOnly: boolean;
-  readonly orderType: OrderType;
 }
 
 /** A placement about to be sent: pending-new. */

@@ -92,6 +92,26 @@ function crosses(side: Side, priceTicks: number, levelTicks: number): boolean {
   return side === 'BUY' ? levelTicks <= priceTicks : levelTicks >= priceTicks;
 }
 
+/** A fill that breaks the rules in the header: a bug, never a market condition. */
+export class ReplayInvariantError extends Error {
+  override readonly name = 'ReplayInvariantError';
+}
+
+/**
+ * The fill invariants of one recorded trade, checked on every replay: maker fills only, on the side the taker hit,
+ * at prices the trade printed at or through, adding up to no more than the trade. Throws ReplayInvariantError.
+ */
+export function checkTradeFills(trade: RecordedTrade, fills: readonly MatcherFill[], sides: ReadonlyMap<string, Side>): void {
+  let total = 0;
+  for (const fill of fills) {
+    total += fill.sizeRaw;
+    const side = sides.get(fill.orderId);
+    const ok = fill.liquidity === 'maker' && side !== undefined && side !== trade.takerSide && crosses(trade.takerSide, trade.priceTicks, fill.priceTicks);
+    if (!ok) throw new ReplayInvariantError(`fill of ${fill.orderId} at ${fill.priceTicks} is not reached by a ${trade.takerSide} trade at ${trade.priceTicks}`);
+  }
+  if (total > trade.sizeRaw) throw new ReplayInvariantError(`fills of ${total} raw from a trade of ${trade.sizeRaw} raw`);
+}
+
 export class QueueMatcher {
   private book: RecordedBook = EMPTY;
   private hasBook = false;
@@ -166,6 +186,13 @@ export class QueueMatcher {
 
   /** A recorded trade: fills the resting orders it reached (see the header). */
   onTrade(trade: RecordedTrade, atMs: number): MatcherFill[] {
+    const sides = new Map([...this.orders.values()].map((o) => [o.id, o.side]));
+    const fills = this.fillFromTrade(trade, atMs);
+    checkTradeFills(trade, fills, sides);
+    return fills;
+  }
+
+  private fillFromTrade(trade: RecordedTrade, atMs: number): MatcherFill[] {
     const makerSide: Side = trade.takerSide === 'BUY' ? 'SELL' : 'BUY';
     const key = `${makerSide}:${trade.priceTicks}`;
     this.tradedSinceBook.set(key, (this.tradedSinceBook.get(key) ?? 0) + trade.sizeRaw);

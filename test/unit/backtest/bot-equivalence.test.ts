@@ -22,7 +22,7 @@ import { FillRecorder } from '../../../src/app/fill-recorder.js';
 import { LEDGER_CHECK_EVERY_MS } from '../../../src/app/compose.js';
 import { Timers } from '../../../src/app/timers.js';
 import { TradedMarkets } from '../../../src/app/traded-markets.js';
-import { parseConfigText, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../../../src/config/index.js';
+import { orderManagerSettings, parseConfigText, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../../../src/config/index.js';
 import { limitOrderAmounts } from '../../../src/exchange/eip712.js';
 import type { LedgerStore } from '../../../src/ledger/index.js';
 import { ClientOrderIdFactory, isOwnClientOrderId } from '../../../src/orders/client-order-id.js';
@@ -222,16 +222,7 @@ async function botCalls(): Promise<{ calls: string[]; open: number }> {
     markets: [{ slug: INFO.slug, tokens: INFO.tokens }],
     onFill: (fill) => void fills.record(fill),
     onOrderChange: (order, previous) => account.orderChanged(order, previous),
-    reconcile: {
-      priceToleranceTicks: config.orders.refreshTolerance.priceTicks,
-      sizeTolerance: config.orders.refreshTolerance.size,
-      maxOrderAgeMs: config.orders.maxOrderAgeMs,
-      coolOffMs: config.orders.filledOrderDelayMs,
-    },
-    defaultPostOnly: config.orders.postOnly,
-    foreignPolicy: config.orders.foreignOrders === 'cancel' ? 'cancel' : 'leave',
-    exclusiveMarkets: config.markets.exclusive,
-    cancelReplace: config.orders.cancelReplace,
+    ...orderManagerSettings(config),
   });
   w.target.onOrderEvent = (event) => executor.onOrderEvent(event);
   const account = new AccountView({

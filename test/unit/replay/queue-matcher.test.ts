@@ -5,7 +5,7 @@
  * more than traded, never at a price the market did not trade at or through, never a negative remainder.
  */
 import { describe, expect, it } from 'vitest';
-import { QueueMatcher, type MatcherFill, type QueueModel, type RecordedBook } from '../../../src/replay/queue-matcher.js';
+import { checkTradeFills, QueueMatcher, ReplayInvariantError, type MatcherFill, type QueueModel, type RecordedBook } from '../../../src/replay/queue-matcher.js';
 import { seededRandom } from '../../support/fake-time.js';
 
 const book = (bids: [number, number][], asks: [number, number][]): RecordedBook => ({ bids, asks });
@@ -142,5 +142,16 @@ describe('QueueMatcher', () => {
         expect(order.aheadRaw).toBeGreaterThanOrEqual(0);
       }
     }
+  });
+
+  it('the per-trade invariant check refuses fills a trade could not have made', () => {
+    const trade = { priceTicks: 480, sizeRaw: 10, takerSide: 'SELL' as const };
+    const sides = new Map([['a', 'BUY' as const], ['s', 'SELL' as const]]);
+    const fill = (orderId: string, priceTicks: number, sizeRaw: number, liquidity: 'maker' | 'taker' = 'maker'): MatcherFill => ({ orderId, priceTicks, sizeRaw, liquidity, atMs: 0 });
+    expect(() => checkTradeFills(trade, [fill('a', 480, 6), fill('a', 490, 4)], sides)).not.toThrow();
+    expect(() => checkTradeFills(trade, [fill('a', 480, 11)], sides)).toThrow(ReplayInvariantError); // more than traded
+    expect(() => checkTradeFills(trade, [fill('a', 470, 1)], sides)).toThrow(ReplayInvariantError); // a bid below the print
+    expect(() => checkTradeFills(trade, [fill('s', 480, 1)], sides)).toThrow(ReplayInvariantError); // the taker's own side
+    expect(() => checkTradeFills(trade, [fill('a', 480, 1, 'taker')], sides)).toThrow(ReplayInvariantError);
   });
 });
