@@ -56,14 +56,21 @@ it('serves every metric, each fed by a real event, and the exposition passes the
 
   // 3. Fills and requotes (cancels) from the synthetic flow; the maintenance poll met its 503 and retried.
   const fedByTheRun = ['outcome_maker_fills_total', 'outcome_maker_orders_canceled_total', 'outcome_maker_http_retries_total'];
+  // The synthetic flow moves the fair value slowly; a step in one market makes a requote (cancels) certain.
+  const moved = slugs[0] ?? '';
+  const fair = venue.engine.fairValueTicks(moved);
+  if (fair !== null) venue.control.setFairValue(moved, fair <= 500 ? fair + 20 : fair - 20);
+  let fed = '';
   await pollFor(
-    'fills, cancels and a retry',
+    () => `fills, cancels and a retry (last seen: ${fed})`,
     async () => {
       const { samples } = await scrape(url);
+      fed = fedByTheRun.map((name) => `${name}=${sumOf(samples, name)}`).join(', ');
       return fedByTheRun.every((name) => sumOf(samples, name) > 0) ? true : undefined;
     },
-    // The synthetic flow's pace, not the bot, decides when the first fills come: generous on a loaded machine.
-    40_000,
+    // A placement the thin wallet could not fund takes its side out of funding until the next balance read (the
+    // ledger check, every 60 s: src/risk/account-view.ts), so quoting may pause up to a minute after the deposit.
+    100_000,
   );
 
   // 4. A market where the account holds tokens resolves in their favour: the payout is redeemed once posted.
@@ -111,4 +118,4 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   const stopped = await running.stop('SIGTERM');
   expect(stopped.code).toBe(0);
   expect(liveOrders(venue, slugs)).toEqual([]);
-}, 120_000);
+}, 180_000);

@@ -19,14 +19,14 @@ import { poll } from '../support/poll.js';
 /** The checkout's root (where bin/, config/ and ecosystem.config.cjs are). */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
-/** Polls `probe` every `intervalMs` until it returns a non-undefined value; rejects after `timeoutMs`. */
-export async function pollFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000, intervalMs = 100): Promise<T> {
+/** Polls `probe` every `intervalMs` until it returns a non-undefined value; rejects after `timeoutMs` (`what`, or what it returns then, says what was awaited). */
+export async function pollFor<T>(what: string | (() => string), probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000, intervalMs = 100): Promise<T> {
   return poll(probe, {
     timeoutMs,
     intervalMs,
     failure: (lastError) => {
       const detail = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      return `timed out after ${timeoutMs} ms waiting for ${what}${detail}`;
+      return `timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}${detail}`;
     },
   });
 }
