@@ -38,6 +38,7 @@ describe('executor: the placement frame before a lost answer', () => {
       modeGate: new TradingModeGate({ scheduler, pollIntervalMs: 30_000, fetchStatus: () => fake.maintenanceStatus() }),
       ids: new ClientOrderIdFactory('mm1', () => scheduler.now()),
       markets: [MARKET],
+      onFill: () => undefined,
       unknownOrders: { initialBackoffMs: 500, maxBackoffMs: 4000, notFoundLimit: 3, notFoundGraceMs: 5000 },
     });
     await settle(scheduler, executor.start());
