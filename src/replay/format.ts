@@ -6,7 +6,9 @@
  * Owns: the format (its version, the header, the event kinds) and its validation. Invariants: every price is
  * an integer tick (1 tick = 0.001) in YES terms, every size a raw 1e6 integer (shares × 1e6); books list levels
  * best first; a line that fails validation is an error naming the line and the field, never skipped silently;
- * times are ms since epoch (`t` = when the recorder received the event, `venueTs` = the venue's own stamp).
+ * times are ms since epoch (`t` = when the event happened as the recorder knows it: when it received a book, mode,
+ * resolution or gap, and the venue's own time of a trade, which the polled trade feed delivers late; `venueTs` = the
+ * venue's own stamp). Lines are in the order they were written; a replay orders events by `t`.
  */
 import { z } from 'zod';
 import { MAX_TICK, MIN_TICK } from '../core/units.js';

@@ -25,6 +25,8 @@ export interface RecordOptions {
   readonly durationMs?: number;
   /** Trades of one market are read this often, markets in turn (default 2000 ms). */
   readonly tradeReadIntervalMs?: number;
+  /** A market's trades are read again no sooner than this (default 30 s, the venue's cache of the answer). */
+  readonly marketTradeRefreshMs?: number;
 }
 
 /** How long a stop waits for reads in flight before the file is closed. */
@@ -108,7 +110,7 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
           }),
       },
       venue: {
-        recentTrades: async (slug) => (await client.api.getMarketTrades(slug, { limit: 25 })).trades,
+        recentTrades: async (slug) => (await client.api.getMarketTrades(slug, { limit: 100 })).trades,
         tradingMode: async () => (await client.api.getMaintenanceStatus()).mode,
       },
       sink: (event) => out.write(event),
@@ -116,6 +118,7 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
       log,
       modeReadIntervalMs: config.maintenance.pollIntervalMs,
       ...(options.tradeReadIntervalMs === undefined ? {} : { tradeReadIntervalMs: options.tradeReadIntervalMs }),
+      ...(options.marketTradeRefreshMs === undefined ? {} : { marketTradeRefreshMs: options.marketTradeRefreshMs }),
     });
     recorder = rec;
     books.setMarkets(recorded.map((m) => m.slug));

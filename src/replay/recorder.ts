@@ -7,10 +7,12 @@
  * - a book is recorded each time the book store applies a changed book (feed frame or REST snapshot), as the bot
  *   would see it, best levels first, in YES terms; `venueTs` is the venue's stamp of the last frame of that market
  *   (null for a REST snapshot);
- * - public trades are read with `GET /markets/{slug}/events`, ONE market per `tradeReadIntervalMs` in turn, at the
+ * - public trades are read with `GET /markets/{slug}/events` (finalized trades, newest first, up to 100 per page),
+ *   each market no more often than the venue's 30 s cache, ONE market per `tradeReadIntervalMs` in turn, at the
  *   limiter's lowest priority: a recorder on a trading account never takes more than that share of the account's
  *   budget. A trade is written once (deduplicated across overlapping pages), only if it happened after the
- *   recorder started, with `t` = when it was read and `venueTs` = the venue's time; a trade of the NO token is
+ *   recorder started, with `t` = `venueTs` = the venue's time of the trade (it is written when read, so the stream
+ *   is in receive order and a reader orders by `t`); a trade of the NO token is
  *   written as a YES trade at 1 − p with the taker's side flipped;
  * - the trading mode is written when it changes (and once at start); a disconnect, a stale market and a frozen
  *   feed's resync are written as gaps, so a replay can say which time it could not see.
@@ -56,14 +58,24 @@ export interface RecorderOptions {
   readonly log: Logger;
   /** One market's trades are read this often, markets in turn (default 2000 ms). */
   readonly tradeReadIntervalMs?: number;
+  /**
+   * A market's trades are read again no sooner than this (default 30 s: the venue serves `GET /markets/{slug}/events`
+   * with `Cache-Control: max-age=30`, so reading sooner spends budget on the same answer). A turn whose market was read
+   * more recently sends nothing.
+   */
+  readonly marketTradeRefreshMs?: number;
   /** The trading mode is read this often (default: the config's maintenance poll interval). */
   readonly modeReadIntervalMs: number;
 }
 
 const SEEN_TRADES_KEPT = 10_000;
 
-/** A venue trade → a YES-terms trade event, or null when it is not of this market's tokens. Pure. */
-export function tradeEvent(market: RecordedMarket, trade: MarketTrade, receivedAtMs: number): TradeEvent | null {
+/**
+ * A venue trade → a YES-terms trade event, or null when it is not of this market's tokens. Pure. Its `t` is the
+ * trade's own time: the feed lists trades only once finalized and is cached for 30 s, so when it was read says
+ * nothing about when it happened.
+ */
+export function tradeEvent(market: RecordedMarket, trade: MarketTrade): TradeEvent | null {
   const isNo = market.noTokenId !== null && trade.tokenId === market.noTokenId;
   const isYes = market.yesTokenId === null || trade.tokenId === market.yesTokenId;
   if (!isNo && !isYes) return null;
@@ -72,7 +84,7 @@ export function tradeEvent(market: RecordedMarket, trade: MarketTrade, receivedA
   const ticks = Math.min(MAX_TICK, Math.max(MIN_TICK, Math.round(trade.price * TICKS_PER_UNIT)));
   return {
     kind: 'trade',
-    t: receivedAtMs,
+    t: trade.createdAtMs,
     venueTs: trade.createdAtMs,
     market: market.slug,
     priceTicks: isNo ? TICKS_PER_UNIT - ticks : ticks,
@@ -93,6 +105,7 @@ export class Recorder {
   private readonly unsubscribe: (() => void)[] = [];
   private readonly timers = new Set<() => void>();
   private nextTradeMarket = 0;
+  private readonly lastTradeRead = new Map<string, number>();
   private mode: TradingMode | null = null;
   private stopped = false;
   private readsInFlight = 0;
@@ -198,15 +211,17 @@ export class Recorder {
     const market = markets[this.nextTradeMarket % markets.length];
     this.nextTradeMarket += 1;
     if (market === undefined) return;
+    const last = this.lastTradeRead.get(market.slug);
+    if (last !== undefined && this.now() - last < (this.options.marketTradeRefreshMs ?? 30_000)) return;
+    this.lastTradeRead.set(market.slug, this.now());
     const trades = await this.read(`trades of ${market.slug}`, () => this.options.venue.recentTrades(market.slug));
     if (trades === null) return;
-    const receivedAt = this.now();
     const fresh = trades
       .filter((trade) => trade.createdAtMs >= this.startedAtMs && !this.seenTrades.has(tradeKey(trade)))
       .sort((a, b) => a.createdAtMs - b.createdAtMs);
     for (const trade of fresh) {
       this.remember(tradeKey(trade));
-      const event = tradeEvent(market, trade, receivedAt);
+      const event = tradeEvent(market, trade);
       if (event !== null) this.emit(event);
     }
   }

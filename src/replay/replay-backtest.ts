@@ -5,8 +5,8 @@
  * trades) behind the backtest's latency and rate-limit decorator (src/backtest/latency-venue.ts).
  *
  * Owns: the schedule of the recorded events, the sampling of the report's series and the figures. Invariants:
- * deterministic for its inputs (virtual clock, no wall time, no randomness); recorded events act at their receive
- * time `t`, in file order; the last recorded book is carried forward until the next one, and the time a book older
+ * deterministic for its inputs (virtual clock, no wall time, no randomness); recorded events act at their time `t`
+ * (file order among equal times); the last recorded book is carried forward until the next one, and the time a book older
  * than `feed.quietThresholdMs` was used is reported; the books end equal to what the venue filled (checked).
  */
 import type { AppConfig } from '../config/types.js';
@@ -60,11 +60,10 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   if (entry === undefined) throw new ReplayBacktestError(`market ${options.market ?? '(first)'} is not in the stream (it has ${header.markets.map((m) => m.slug).join(', ')})`);
   const slug = entry.slug;
   const played = events.filter((e) => !('market' in e) || e.market === null || e.market === slug);
-  const first = played[0];
-  const last = played.at(-1);
-  if (first === undefined || last === undefined) throw new ReplayBacktestError(`the stream has no events for ${slug}`);
-  const startMs = first.t;
-  const endMs = last.t;
+  if (played.length === 0) throw new ReplayBacktestError(`the stream has no events for ${slug}`);
+  // Trades of a recording were written when read, after the books of their time: the replay orders by `t`.
+  const startMs = Math.min(...played.map((e) => e.t));
+  const endMs = Math.max(...played.map((e) => e.t));
   const tokens = { yes: entry.yesTokenId ?? `${slug}:yes`, no: entry.noTokenId ?? `${slug}:no` };
   const info: MarketInfo = {
     slug,
@@ -148,6 +147,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
 
   // ── the recorded events, at their receive times ──
   let lastBookAtMs: number | null = null;
+  let unusableBooks = 0;
   let carriedForwardMs = 0;
   const quiet = config.feed.quietThresholdMs;
   const noteBookAge = (atMs: number): void => {
@@ -163,7 +163,8 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
           try {
             views = bookView(event.bids, event.asks);
           } catch {
-            views = null; // a crossed or locked recorded book: nothing is quoted on it
+            views = null; // a crossed or locked recorded book: nothing is quoted on it (counted in the report)
+            unusableBooks += 1;
           }
           for (const listener of [...listeners]) listener(slug);
           break;
@@ -265,6 +266,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       requests: latency.requests,
       timeQuotedMs: quotedMs,
       timeCarriedForwardMs: carriedForwardMs,
+      unusableBooks,
     },
     series,
     fills: fillPoints,

@@ -13,6 +13,7 @@
  */
 import { collateralRaw, complementTicks, type Outcome, type Side } from '../core/units.js';
 import type { TradingMode } from '../core/trading-mode.js';
+import { takerFee } from '../sim/engine/index.js';
 import type { OrderEventInput } from '../orders/order-events.js';
 import {
   DuplicateClientOrderIdError,
@@ -70,10 +71,6 @@ interface VenueOrder {
   status: VenueOrderStatus;
   readonly createdAtMs: number;
   readonly fills: VenueFill[];
-}
-
-function takerFeeRaw(collateral: number, bps: number): number {
-  return Math.floor((collateral * bps + 9_999) / 10_000);
 }
 
 export class ReplayVenue implements VenuePort {
@@ -231,7 +228,7 @@ export class ReplayVenue implements VenuePort {
       sizeRaw: fill.sizeRaw,
       priceTicks,
       collateralRaw: collateral,
-      feeRaw: fill.liquidity === 'taker' ? takerFeeRaw(collateral, this.options.feeRateBps) : 0,
+      feeRaw: fill.liquidity === 'taker' ? takerFee(collateral, this.options.feeRateBps) : 0,
       liquidity: fill.liquidity,
       atMs: fill.atMs,
     });

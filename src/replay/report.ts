@@ -33,6 +33,8 @@ export interface ReplayFigures {
   readonly timeQuotedMs: number;
   /** Time the replay ran on a book carried forward over a gap of the recording longer than the staleness limit. */
   readonly timeCarriedForwardMs: number;
+  /** Recorded books the bot's book checks refuse (crossed or locked): nothing is quoted until the next good one. */
+  readonly unusableBooks: number;
 }
 
 export interface ReplaySeries {
@@ -82,6 +84,7 @@ export function figureRows(f: ReplayFigures): [string, string][] {
     ['requests', String(f.requests)],
     ['time quoted', `${((100 * f.timeQuotedMs) / Math.max(1, f.durationMs)).toFixed(1)} %`],
     ['time on a carried-forward book', `${(f.timeCarriedForwardMs / 1000).toFixed(1)} s (${((100 * f.timeCarriedForwardMs) / Math.max(1, f.durationMs)).toFixed(1)} %)`],
+    ['unusable recorded books', String(f.unusableBooks)],
   ];
 }
 

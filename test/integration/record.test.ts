@@ -40,7 +40,7 @@ async function admin(baseUrl: string, method: string, path: string, body?: unkno
 describe('record', () => {
   it('writes books, trades, modes, a resolution and gaps of the configured markets, and places nothing', async () => {
     const out = join(dir, 'rec');
-    const recording = await startRecording(config, { out, tradeReadIntervalMs: 250 }, { env: {}, log: pino({ level: 'silent' }) });
+    const recording = await startRecording(config, { out, tradeReadIntervalMs: 250, marketTradeRefreshMs: 0 }, { env: {}, log: pino({ level: 'silent' }) });
     const { recorder, baseUrl } = recording;
     let requests: string[] = [];
     try {

@@ -41,7 +41,7 @@ const tradeRecord = (t: number, price: string, size: string, side: 'buy' | 'sell
   asset_price: 130.5,
 });
 
-describe.skipIf(!existsSync(`${stem}-up-books.json`))('import polymarket (the recorded samples, through the CLI)', () => {
+describe('import polymarket (the recorded samples, through the CLI)', () => {
   it('imports both tokens into one YES stream that reads back with every record', async () => {
     const out = join(dir, 'sol.ndjson.gz');
     const h = io();

@@ -1,7 +1,7 @@
 /**
  * The recorder's rules on a manual clock with scripted market data: trades in YES terms (a NO trade at q is a YES
- * trade at 1 − q, taker side flipped), each written once, none from before the start; markets read in turn, one
- * per interval; the trading mode written on change only; a book as the store holds it, with the last frame's stamp.
+ * trade at 1 − q, taker side flipped) at the trade's own time, each written once, none from before the start; markets read in turn, one
+ * per interval, none sooner than its refresh time; the trading mode written on change only; a book as the store holds it, with the last frame's stamp.
  */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -21,16 +21,16 @@ function trade(tokenId: string, price: number, side: 'BUY' | 'SELL', createdAtMs
 
 describe('tradeEvent', () => {
   it('a YES trade keeps price and side; a NO trade is a YES trade at 1 − q on the other side; others are not ours', () => {
-    expect(tradeEvent(A, trade('ya', 0.42, 'BUY', T0), T0 + 5)).toEqual({ kind: 'trade', t: T0 + 5, venueTs: T0, market: 'a', priceTicks: 420, sizeRaw: 5_000_000, takerSide: 'BUY', id: null });
-    expect(tradeEvent(A, trade('na', 0.57, 'BUY', T0), T0)).toMatchObject({ priceTicks: 430, takerSide: 'SELL' });
-    expect(tradeEvent(A, trade('na', 0.57, 'SELL', T0), T0)).toMatchObject({ priceTicks: 430, takerSide: 'BUY' });
-    expect(tradeEvent(A, trade('yb', 0.5, 'BUY', T0), T0)).toBeNull();
-    expect(tradeEvent(A, trade('ya', 0.4235, 'BUY', T0), T0)).toMatchObject({ priceTicks: 424 }); // a sweep's average: nearest tick
+    expect(tradeEvent(A, trade('ya', 0.42, 'BUY', T0))).toEqual({ kind: 'trade', t: T0, venueTs: T0, market: 'a', priceTicks: 420, sizeRaw: 5_000_000, takerSide: 'BUY', id: null });
+    expect(tradeEvent(A, trade('na', 0.57, 'BUY', T0))).toMatchObject({ priceTicks: 430, takerSide: 'SELL' });
+    expect(tradeEvent(A, trade('na', 0.57, 'SELL', T0))).toMatchObject({ priceTicks: 430, takerSide: 'BUY' });
+    expect(tradeEvent(A, trade('yb', 0.5, 'BUY', T0))).toBeNull();
+    expect(tradeEvent(A, trade('ya', 0.4235, 'BUY', T0))).toMatchObject({ priceTicks: 424 }); // a sweep's average: nearest tick
   });
 });
 
 describe('Recorder', () => {
-  function rig() {
+  function rig(marketTradeRefreshMs = 2000) {
     const clock = new ManualClock(T0);
     const events: ReplayEvent[] = [];
     const tradesOf = new Map<string, MarketTrade[]>([['a', []], ['b', []]]);
@@ -60,6 +60,7 @@ describe('Recorder', () => {
       scheduler: clock,
       log: pino({ level: 'silent' }),
       tradeReadIntervalMs: 1000,
+      marketTradeRefreshMs,
       modeReadIntervalMs: 5000,
     });
     const settle = async (): Promise<void> => {
@@ -77,7 +78,23 @@ describe('Recorder', () => {
       await r.settle();
     }
     expect(r.reads).toEqual(['a', 'b', 'a', 'b']);
-    expect(r.events.filter((e) => e.kind === 'trade')).toEqual([expect.objectContaining({ market: 'a', priceTicks: 410, venueTs: T0 + 100, t: T0 + 1000 })]);
+    expect(r.events.filter((e) => e.kind === 'trade')).toEqual([expect.objectContaining({ market: 'a', priceTicks: 410, venueTs: T0 + 100, t: T0 + 100 })]);
+    r.recorder.stop();
+  });
+
+  it('a market is not read again before its refresh time (the venue caches the answer 30 s): that turn sends nothing', async () => {
+    const r = rig(30_000);
+    r.recorder.start();
+    for (let i = 0; i < 4; i += 1) {
+      r.clock.advance(1000);
+      await r.settle();
+    }
+    expect(r.reads).toEqual(['a', 'b']);
+    for (let i = 4; i < 31; i += 1) {
+      r.clock.advance(1000);
+      await r.settle();
+    }
+    expect(r.reads).toEqual(['a', 'b', 'a']); // a's turn at 31 s: 30 s after its first read
     r.recorder.stop();
   });
 

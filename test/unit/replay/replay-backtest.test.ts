@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_OK, main, type CliIo } from '../../../src/cli.js';
 import { readReplay } from '../../../src/replay/reader.js';
 import type { ReplayReport } from '../../../src/replay/report.js';
+import { loadConfigFile, validateStrategy } from '../../../src/config/index.js';
+import { REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION, type ReplayEvent } from '../../../src/replay/format.js';
+import { runReplayBacktest } from '../../../src/replay/replay-backtest.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const stem = join(ROOT, 'examples/polymarket/polymarket-sol-updown-15m');
@@ -100,5 +103,35 @@ describe('backtest --replay (the Polymarket sample)', () => {
     const bad = await cli(['backtest', '--replay', stream, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'bidSpread=-1']);
     expect(bad.code).not.toBe(EXIT_OK);
     expect(bad.err).toContain('bidSpread');
+  });
+
+  it('a crossed recorded book is counted, not quoted on; trades play at their own time even when written later', async () => {
+    const config = loadConfigFile(join(ROOT, 'config/paper.yaml'));
+    const check = await validateStrategy(config);
+    if (!check.ok) throw new Error('config/paper.yaml');
+    const t0 = Date.UTC(2026, 10, 24);
+    const book = (t: number, bid: number, ask: number): ReplayEvent => ({ kind: 'book', t, venueTs: null, market: 'x', bids: [[bid, 100_000_000]], asks: [[ask, 100_000_000]] });
+    const events: ReplayEvent[] = [
+      book(t0, 480, 520),
+      book(t0 + 10_000, 530, 510), // crossed
+      book(t0 + 20_000, 480, 520),
+      // written at 40 s by a recorder that read it late, but it happened at 30 s
+      book(t0 + 40_000, 480, 520),
+      { kind: 'trade', t: t0 + 30_000, venueTs: t0 + 30_000, market: 'x', priceTicks: 450, sizeRaw: 500_000_000, takerSide: 'SELL', id: null },
+    ];
+    const report = await runReplayBacktest({
+      config,
+      strategy: check.module.create(check.params),
+      header: { kind: 'header', format: REPLAY_FORMAT, version: REPLAY_VERSION, venue: { name: 'test', baseUrl: null }, source: { tool: 'test', version: '0' }, units: REPLAY_UNITS, markets: [{ slug: 'x', yesTokenId: null, noTokenId: null, tickTicks: 1 }], createdAtMs: t0, part: 0 },
+      events,
+      latencyMs: 50,
+      queueModel: 'conservative',
+      feeRateBps: 0,
+    });
+    expect(report.figures.unusableBooks).toBe(1);
+    expect(report.figures.durationMs).toBe(40_000);
+    // the sell print at 450 went through the bot's bids (below 480, above 450): they filled at 30 s, not at 40 s
+    expect(report.fills.filter((f) => f.side === 'BUY').map((f) => f.t)).not.toHaveLength(0);
+    expect(report.fills.every((f) => f.t === 30)).toBe(true);
   });
 });
