@@ -1,6 +1,7 @@
 /**
- * The answers recorded from the live venue (../shared/venue-samples beside the repository, as CI clones it; or the
- * directory named by VENUE_SAMPLES_DIR). Owns: locating and reading them. Invariant: a missing or empty sample file
+ * The answers recorded from the live venue: the directory named by VENUE_SAMPLES_DIR, else ../shared/venue-samples
+ * beside the repository (as CI clones it: the newest recordings), else the copy kept in test/fixtures/venue-samples
+ * (so a clone on its own still runs the contract suite). Owns: locating and reading them. Invariant: a missing or empty sample file
  * fails loudly, naming the path looked at — a contract suite that silently checks nothing would prove nothing.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -9,14 +10,19 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The samples directory: VENUE_SAMPLES_DIR, else <repo>/../shared/venue-samples. */
+/** The samples directory: VENUE_SAMPLES_DIR, else <repo>/../shared/venue-samples, else the repository's copy. */
 export function samplesDir(): string {
   const fromEnv = process.env['VENUE_SAMPLES_DIR'];
-  const dir = fromEnv !== undefined && fromEnv !== '' ? resolve(fromEnv) : resolve(REPO_ROOT, '..', 'shared', 'venue-samples');
-  if (!existsSync(dir)) {
-    throw new Error(`venue samples not found at ${dir}: clone the shared/ directory beside the repository (or set VENUE_SAMPLES_DIR)`);
+  if (fromEnv !== undefined && fromEnv !== '') {
+    const dir = resolve(fromEnv);
+    if (!existsSync(dir)) throw new Error(`venue samples not found at ${dir} (VENUE_SAMPLES_DIR)`);
+    return dir;
   }
-  return dir;
+  const shared = resolve(REPO_ROOT, '..', 'shared', 'venue-samples');
+  if (existsSync(shared)) return shared;
+  const vendored = resolve(REPO_ROOT, 'test', 'fixtures', 'venue-samples');
+  if (!existsSync(vendored)) throw new Error(`venue samples not found at ${shared} nor ${vendored}: set VENUE_SAMPLES_DIR`);
+  return vendored;
 }
 
 /** One recorded answer: `request` is e.g. "GET /markets/{slug}/orderbook". */

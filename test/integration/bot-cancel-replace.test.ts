@@ -22,10 +22,18 @@ import {
   when,
 } from '../support/bot-harness.js';
 
+/**
+ * These tests run concurrently in one process: their bots and simulators share one event loop, whose jitter moves a
+ * request's arrival stamp by tens of ms. A wider spacing of request starts keeps the venue's 300 ms rule out of tests
+ * about cancel-replace outcomes (the limiter's own margin is tested in client-sim-faults.test.ts); every 429 is still
+ * asserted absent.
+ */
+const SPACED = { rateLimits: { minTimeMs: 360 } } as const;
+
 describe.concurrent('requotes by cancel-replace', () => {
   it('a book move is requoted with one cancel-replace batch: no cancel-batch, no POST /orders', async ({ expect, onTestFinished }) => {
     const cleanup = cleanupAfterTest(onTestFinished);
-    const { sim, slug, running, watcher } = await startQuotingBot(cleanup);
+    const { sim, slug, running, watcher } = await startQuotingBot(cleanup, SPACED);
     const since = sim.control.requestLog({ limit: 1 })[0]?.seq ?? 0;
     const before = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
     moveBookUp(sim, slug);
@@ -51,7 +59,7 @@ describe.concurrent('requotes by cancel-replace', () => {
 
   it.for(faults)('%s: the bot ends on the new ladder, old orders canceled, never two orders in a slot', { timeout: 60_000 }, async ([, fault], { expect, onTestFinished }) => {
     const cleanup = cleanupAfterTest(onTestFinished);
-    const { sim, slug, running, watcher } = await startQuotingBot(cleanup);
+    const { sim, slug, running, watcher } = await startQuotingBot(cleanup, SPACED);
     const before = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
     sim.control.failCancelReplace({ ...fault, count: 1 });
     moveBookUp(sim, slug);
