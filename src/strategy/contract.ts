@@ -71,8 +71,35 @@ export interface FillView {
   readonly atMs: number;
 }
 
+/**
+ * The model's view of a market it prices (src/pricing): the fair value from the underlying that settles the market.
+ * Absent (undefined or null) on a market the model does not price; the strategy then uses book references, if
+ * the config lets it quote that market at all.
+ */
+export interface ModelView {
+  /** Probability of YES, price units, strictly inside (0, 1). */
+  readonly fair: number;
+  /** d fair / d S, per 1 USD of the underlying. */
+  readonly delta: number;
+  /** One standard deviation of the fair value's error, price units (>= 0); quotes keep at least this far away. */
+  readonly uncertainty: number;
+  /** Seconds until the settlement instant (>= 0). */
+  readonly secondsToSettlement: number;
+  readonly underlying: {
+    readonly ticker: string;
+    /** USD. */
+    readonly price: number;
+    /** ms since the price was received. */
+    readonly ageMs: number;
+    /** Annualized volatility of the underlying (fraction, e.g. 0.6 = 60 %). */
+    readonly volatility: number;
+  };
+}
+
 export interface MarketView {
   readonly market: MarketInfo;
+  /** The model's fair value where the market is priced from its underlying (see ModelView). */
+  readonly model?: ModelView | null;
   /** The YES book. */
   readonly yes: BookView;
   /** The NO view derived from the YES book (NO bid at 1 − YES ask, NO ask at 1 − YES bid). */
