@@ -25,6 +25,7 @@ import type { MarketInfo } from '../strategy/contract.js';
 import { expectedRewardPerDay } from '../strategy/rewards.js';
 import { buildView } from '../strategy/view.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
+import { FairSeries, mergeMarkoutSummaries, summarizeMarkouts, type MarkoutFill } from '../markouts/markout.js';
 import { adjustedMidpoint } from '../sim/server/wire-format.js';
 import { createEngine, EngineConfigError, generateMarkets, type MarketSpec, type SimEngine } from '../sim/engine/index.js';
 import { BotAccounting } from './accounting.js';
@@ -68,6 +69,10 @@ interface MarketRun {
   twoSidedMs: number;
   quotingMs: number;
   sampledMs: number;
+  /** The engine's hidden (true) fair value, sampled at every step: the yardstick of the markouts. */
+  readonly fair: FairSeries;
+  /** The bot's fills in YES terms, for the markouts. */
+  readonly markoutFills: MarkoutFill[];
 }
 
 interface RunStats {
@@ -138,7 +143,10 @@ class BacktestRun {
     const infos = this.runs.map((r) => r.info);
     this.accounting = new BotAccounting(infos);
     this.fills = new EngineFills(this.engine, BOT_PROFILE_ID, this.accounting, (fill) => {
-      if (!this.runs.some((r) => r.info.slug === fill.marketSlug)) throw new BacktestInvariantError(`fill in market ${fill.marketSlug}, which the backtest does not trade`);
+      const run = this.runs.find((r) => r.info.slug === fill.marketSlug);
+      if (!run) throw new BacktestInvariantError(`fill in market ${fill.marketSlug}, which the backtest does not trade`);
+      const yes = toYesTerms(fill.outcome, fill.side, fill.priceTicks);
+      run.markoutFills.push({ atMs: fill.matchedAtMs, yesSide: yes.side, yesPrice: yes.priceTicks / 1000, shares: fill.sizeRaw / 1e6 });
       this.o.observer.onFill?.(fill, { yesRaw: this.accounting.holding(fill.marketSlug, 'YES'), noRaw: this.accounting.holding(fill.marketSlug, 'NO') });
     });
     const engineVenue = new EngineVenue({
@@ -260,8 +268,11 @@ class BacktestRun {
 
   /** Time-weighted figures over the next `dtMs`: two-sided quoting and the reward the resting orders score. */
   private sample(dtMs: number): void {
+    const now = this.time.now();
     for (const run of this.runs) {
       const slug = run.info.slug;
+      const fairTicks = this.engine.fairValueTicks(slug);
+      if (fairTicks !== null) run.fair.record(now, fairTicks / 1000);
       const resting = this.engine.orders(BOT_PROFILE_ID, slug, ['LIVE']).filter((o) => o.remainingSizeRaw > 0);
       let bid = false;
       let ask = false;
@@ -320,6 +331,7 @@ class BacktestRun {
       const atMid = this.accounting.pnl(slug, midMicros);
       const extremes = this.accounting.extremes(slug);
       const span = Math.max(1, run.sampledMs);
+      run.fair.extendTo(this.time.now());
       markets.push({
         slug,
         rewardable: run.info.rewardable,
@@ -342,6 +354,7 @@ class BacktestRun {
         quoteCycles: this.trader.runner.cycles(slug),
         finalFairTicks: fairTicks,
         finalMidMicros: midMicros,
+        markouts: summarizeMarkouts(run.markoutFills, (t) => run.fair.at(t)),
       });
     }
     const violations = this.engine.checkInvariants();
@@ -388,6 +401,7 @@ class BacktestRun {
         orderEventGaps: s.orderEventGaps,
       },
       markets,
+      markouts: mergeMarkoutSummaries(markets.map((m) => m.markouts)),
       engineInvariantViolations: violations,
     };
   }
@@ -412,6 +426,8 @@ function newRun(spec: MarketSpec, band: { minTicks: number; maxTicks: number }):
     twoSidedMs: 0,
     quotingMs: 0,
     sampledMs: 0,
+    fair: new FairSeries(),
+    markoutFills: [],
   };
 }
 

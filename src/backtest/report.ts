@@ -19,6 +19,12 @@ const usdc = (raw: number): string => fixed(raw / 1e6, 2);
 const shares = (raw: number): string => fixed(raw / 1e6, 1);
 const percent = (fraction: number): string => `${fixed(fraction * 100, 1)}%`;
 
+/** Mean markout per fill at a horizon, against the hidden fair value; n/a without a fill counted there. */
+function markout(r: BacktestResult, horizonMs: number): string {
+  const h = r.markouts.find((x) => x.horizonMs === horizonMs);
+  return h === undefined || h.fills === 0 ? 'n/a' : fixed(h.meanPerFillUsdc, 3);
+}
+
 function fixed(x: number, digits: number): string {
   const s = x.toFixed(digits);
   return s === `-${(0).toFixed(digits)}` ? (0).toFixed(digits) : s;
@@ -44,6 +50,10 @@ const ROWS: readonly Row[] = [
   { label: '  cancel requests', value: (r) => String(r.requests.cancelRequests) },
   { label: '  rejected placements', value: (r) => String(r.requests.rejectedPlacements) },
   { label: 'quote cycles', value: (r) => String(r.counters.quoteCycles) },
+  { label: 'markout/fill +1s (USDC)', value: (r) => markout(r, 1_000) },
+  { label: 'markout/fill +10s (USDC)', value: (r) => markout(r, 10_000) },
+  { label: 'markout/fill +60s (USDC)', value: (r) => markout(r, 60_000) },
+  { label: 'markout/fill +5min (USDC)', value: (r) => markout(r, 300_000) },
 ];
 
 /** One row per figure, one column per result. */

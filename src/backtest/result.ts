@@ -5,6 +5,7 @@
  * Units: raw integers for money and sizes (1e6 = one USDC / one share); fractions in [0, 1]; reward
  * figures in USDC (floats: they come from the venue's reward formula, not from anything booked).
  */
+import type { HorizonSummary } from '../markouts/markout.js';
 import type { AccountFill } from '../sim/engine/index.js';
 
 export interface MarketResult {
@@ -40,6 +41,8 @@ export interface MarketResult {
   readonly finalFairTicks: number;
   /** Final book mid in millionths; null when a side is empty. */
   readonly finalMidMicros: number | null;
+  /** The bot's fills marked against the engine's hidden (true) fair value 1 s, 10 s, 60 s and 5 min later. */
+  readonly markouts: readonly HorizonSummary[];
 }
 
 export interface RequestCounts {
@@ -105,6 +108,8 @@ export interface BacktestResult {
   readonly requests: RequestCounts;
   readonly counters: RunCounters;
   readonly markets: readonly MarketResult[];
+  /** Σ markets: the bot's fills marked against the hidden fair value at each horizon. */
+  readonly markouts: readonly HorizonSummary[];
   /** The engine's own consistency check at the end (empty when sound). */
   readonly engineInvariantViolations: readonly string[];
 }

@@ -72,6 +72,30 @@ describe('backtest harness', () => {
     const pairs = Math.min(yes, no);
     const value = pairs + ((yes - pairs) * market.finalFairTicks + (no - pairs) * (1000 - market.finalFairTicks)) / 1000;
     expect(result.pnlRaw).toBe(Math.round(value) - volume);
+
+  });
+
+  it('marks every fill against the hidden fair value 1 s, 10 s, 60 s and 5 min later', async () => {
+    // A still fair value (no drift, no jumps) makes every markout known in advance: (fair − 0.400)·shares for a YES
+    // bid, (0.600 − fair)·shares for a YES ask (BUY NO at 0.400).
+    const still = { ...NOISY, fairValue: { volatilityPerSqrtHour: 0, jumpsPerHour: 0 } };
+    const fills: AccountFill[] = [];
+    const options = base(scripted('fixed', () => twoSided()), { durationMs: 120_000, synthetic: still, observer: { onFill: (f) => fills.push(f) } });
+    const result = await runBacktest(options);
+    expect((await runBacktest({ ...options, observer: {} })).markouts).toEqual(result.markouts); // deterministic
+    const market = result.markets[0]!;
+    const fair = market.finalFairTicks / 1000;
+    const end = T0 + 120_000;
+    expect(fills.length).toBeGreaterThan(0);
+    for (const horizonMs of [1_000, 10_000, 60_000, 300_000]) {
+      const known = fills.filter((f) => f.matchedAtMs + horizonMs <= end);
+      const expected = known.reduce((sum, f) => sum + (f.outcome === 'YES' ? fair - 0.4 : 0.6 - fair) * (f.sizeRaw / 1e6), 0);
+      const h = result.markouts.find((x) => x.horizonMs === horizonMs)!;
+      expect(h.fills).toBe(known.length);
+      expect(h.totalUsdc).toBeCloseTo(expected, 9);
+    }
+    expect(result.markouts.find((h) => h.horizonMs === 300_000)!.fills).toBe(0); // a 2-minute run cannot know
+    expect(market.markouts).toEqual(result.markouts);
   });
 
   it('trims an intent to the room under the position limit, so holdings never pass it', async () => {
