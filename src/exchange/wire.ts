@@ -261,7 +261,31 @@ const MarketWire = z.object({
   winningOutcomeIndex: integer.nullish(),
   payoutNumerators: z.array(numeric).nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
+  description: z.string().nullish(),
+  tags: z.array(z.unknown()).nullish(),
+  // The official client's types (1.1.0): on oracle markets only. Read leniently: a malformed block must not make a
+  // listing unparseable; the terms parser (src/pricing/terms.ts) explains what it cannot use.
+  priceOracleMetadata: z.unknown().optional(),
 });
+
+/** `priceOracleMetadata` as far as it could be read: every field a string or absent. */
+export interface PriceOracleMetadata {
+  readonly ticker?: string;
+  readonly assetType?: string;
+  readonly pythAddress?: string;
+  readonly symbol?: string;
+  readonly name?: string;
+}
+
+function readOracleMetadata(value: unknown): PriceOracleMetadata | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const out: Record<string, string> = {};
+  for (const key of ['ticker', 'assetType', 'pythAddress', 'symbol', 'name'] as const) {
+    const field: unknown = Reflect.get(value, key);
+    if (typeof field === 'string') out[key] = field;
+  }
+  return out;
+}
 
 /** Reward settings exactly as the venue sent them (units unconfirmed: see normalizeRewardSettings). */
 export interface RewardSettings {
@@ -303,6 +327,12 @@ export interface Market {
   /** The group (NegRisk/ladder) slug when the market came from a group in a listing. */
   readonly groupSlug: string | null;
   readonly metadata: Readonly<Record<string, unknown>>;
+  /** The market's rules in words (for oracle markets: the settlement rule); null when absent. */
+  readonly description: string | null;
+  /** Tags as the venue sent them (strings only), e.g. Hourly, Recurring. */
+  readonly tags: readonly string[];
+  /** The oracle block of a crypto market (official client 1.1.0); null when absent or not an object. */
+  readonly priceOracleMetadata: PriceOracleMetadata | null;
 }
 
 function expirationMs(wire: z.output<typeof MarketWire>): number | null {
@@ -346,6 +376,9 @@ function toMarket(wire: z.output<typeof MarketWire>, groupSlug: string | null): 
     collateral: wire.collateralToken ?? null,
     groupSlug,
     metadata: wire.metadata ?? {},
+    description: orNull(wire.description),
+    tags: (wire.tags ?? []).filter((t): t is string => typeof t === 'string'),
+    priceOracleMetadata: readOracleMetadata(wire.priceOracleMetadata),
   };
 }
 

@@ -49,6 +49,9 @@ function market(slug: string, overrides: Partial<Market> = {}): Market {
     collateral: null,
     groupSlug: null,
     metadata: {},
+    description: null,
+    tags: [],
+    priceOracleMetadata: null,
     ...overrides,
   };
 }

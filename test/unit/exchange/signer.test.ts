@@ -119,6 +119,7 @@ describe('order validation: one error class with code, field and value', () => {
       id: 1, slug: 'amm', title: 'AMM market', conditionId: null, negRiskRequestId: null, status: null, expired: false,
       expirationMs: null, tokens: null, venue: null, isRewardable: false, settings: null, tradeType: 'amm', marketType: null,
       winningOutcomeIndex: null, payoutNumerators: null, resolved: false, categories: [], collateral: null, groupSlug: null, metadata: {},
+      description: null, tags: [], priceOracleMetadata: null,
     };
     expect(buildError(() => signingMarketOf(market)).code).toBe('MARKET_NOT_TRADABLE');
     const tradable = signingMarketOf({ ...market, venue: { exchange: VENUE, adapter: null }, tokens: { yes: '1', no: '2' } });
