@@ -8,7 +8,9 @@
  * log-odds per √hour, A in fills per hour, T − t in hours), distance in log-odds (k per log-odds),
  * inventory q in lots of `orderSize` shares of net YES (YES − NO).
  *
- * σ is estimated online from the mid history (EWMA, blended with `sigmaFallback` during warm-up); k and
+ * σ comes from the model on a priced market (the underlying's volatility mapped to log-odds,
+ * src/strategy/model-spread.ts), else is estimated online from the mid history (EWMA, blended with `sigmaFallback`
+ * during warm-up); quotes keep `uncertaintyMultiplier` × the model's uncertainty from its fair value; k and
  * A are configured or estimated from the bot's fills (bounded, with fallbacks). Near expiry the AS
  * spread collapses to (2/γ)·ln(1 + γ/k) and r → mid; after expiry it quotes nothing. Max inventory:
  * the side that would take |net YES| beyond `maxInventory` shrinks to the room left, or is not quoted.
@@ -23,7 +25,8 @@ import { avellanedaStoikov, gueantLehalleFernandezTapia } from '../src/strategy/
 import type { OptimalQuotes } from '../src/strategy/optimal-quotes.js';
 import { strategyFromPlanner } from '../src/strategy/planner.js';
 import type { PlanInput, QuotePlan } from '../src/strategy/planner.js';
-import { referencePrice, referenceSourcesSchema } from '../src/strategy/reference-price.js';
+import { modelLogOddsSigma, modelMinHalfSpread } from '../src/strategy/model-spread.js';
+import { DEFAULT_REFERENCE_SOURCES, referencePrice, referenceSourcesSchema } from '../src/strategy/reference-price.js';
 import { expectedRewardPerDay } from '../src/strategy/rewards.js';
 import { buildYesLadder } from '../src/strategy/rounding.js';
 import { estimateLogOddsVolatility } from '../src/strategy/volatility.js';
@@ -38,7 +41,9 @@ export const avellanedaStoikovParamsSchema = z
   .object({
     /** 'avellaneda-stoikov': finite horizon to expiry; 'glft': infinite-horizon closed form. */
     model: z.enum(['avellaneda-stoikov', 'glft']).default('avellaneda-stoikov'),
-    referencePrice: referenceSourcesSchema.default(['mid', 'adjustedMidpoint']),
+    referencePrice: referenceSourcesSchema.default([...DEFAULT_REFERENCE_SOURCES]),
+    /** On a priced market, no quote closer to the model's fair value than this many times its uncertainty. */
+    uncertaintyMultiplier: z.number().min(0).max(20).default(1),
     maxTouchSpread: z.number().gt(0).lt(1).nullable().default(null),
     /** Risk aversion γ (per log-odds per lot). */
     gamma: positive.default(0.1),
@@ -88,7 +93,7 @@ export function planAvellanedaStoikov(params: AvellanedaStoikovParams, { view, o
   const reference = referencePrice(view, { sources: params.referencePrice, own, maxTouchSpread: params.maxTouchSpread });
   if (reference === null) return none();
 
-  const vol = estimateLogOddsVolatility(view.midHistory, view.now, {
+  const bookVol = estimateLogOddsVolatility(view.midHistory, view.now, {
     timeUnitMs: HOUR_MS,
     halfLifeMs: params.sigmaHalfLifeMinutes * 60_000,
     warmupObservations: params.sigmaWarmupObservations,
@@ -96,6 +101,9 @@ export function planAvellanedaStoikov(params: AvellanedaStoikovParams, { view, o
     minSigma: params.sigmaMin,
     maxSigma: params.sigmaMax,
   });
+  // A priced market: σ of the fair value implied by the underlying's volatility (src/strategy/model-spread.ts).
+  const fromModel = modelLogOddsSigma(view);
+  const vol = fromModel === null ? bookVol : { ...bookVol, sigma: Math.min(params.sigmaMax, Math.max(params.sigmaMin, fromModel)), warm: true };
   const configured = params.k !== null && params.A !== null;
   const intensity = configured
     ? { k: params.kFallback, a: params.AFallback, fills: 0, estimated: false }
@@ -127,6 +135,11 @@ export function planAvellanedaStoikov(params: AvellanedaStoikovParams, { view, o
     bid = Math.min(bid, centre - params.minSpread / 2);
     ask = Math.max(ask, centre + params.minSpread / 2);
   }
+  if (view.model) {
+    const floor = modelMinHalfSpread(view, params.uncertaintyMultiplier);
+    bid = Math.min(bid, view.model.fair - floor);
+    ask = Math.max(ask, view.model.fair + floor);
+  }
   const intents = buildYesLadder(
     {
       bids: [{ price: bid, shares: Math.min(params.orderSize, params.maxInventory - net) }],
@@ -144,6 +157,9 @@ export function planAvellanedaStoikov(params: AvellanedaStoikovParams, { view, o
     diagnostics: {
       quoting: intents.length > 0 ? 1 : 0,
       referencePrice: reference.price,
+      usingModel: reference.source === 'model' ? 1 : 0,
+      modelUncertainty: view.model?.uncertainty ?? 0,
+      sigmaFromModel: fromModel === null ? 0 : 1,
       sigma: vol.sigma,
       sigmaWarm: vol.warm ? 1 : 0,
       sigmaObservations: vol.observations,

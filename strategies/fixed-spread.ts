@@ -1,8 +1,10 @@
 /**
  * fixed-spread: the Hummingbot-style ladder, done right for outcome tokens.
  *
- * Quotes in YES terms around a reference price (mid / microprice / adjusted midpoint of the book
- * WITHOUT the bot's own orders, first usable in the configured order; none usable → no quotes at all).
+ * Quotes in YES terms around a reference price (the model's fair value on a priced market; mid / microprice /
+ * adjusted midpoint of the book WITHOUT the bot's own orders, first usable in the configured order; none usable → no
+ * quotes at all). On a priced market no quote comes closer to the model's fair value than `uncertaintyMultiplier` ×
+ * its uncertainty.
  * Level i: bid at centre − max(bidSpread + i·levelSpacing, minSpread), ask at centre + max(askSpread +
  * i·levelSpacing, minSpread), size orderSize + i·sizeIncrement. Inventory skew toward a target: with
  * d = clamp((net YES − target) / range, −1, 1), bid sizes × (1 − sizeSkew·d), ask sizes × (1 + sizeSkew·d),
@@ -17,7 +19,8 @@ import type { StrategyModule } from '../src/strategy/contract.js';
 import { isExpired } from '../src/strategy/market-clock.js';
 import { strategyFromPlanner } from '../src/strategy/planner.js';
 import type { PlanInput, QuotePlan } from '../src/strategy/planner.js';
-import { referencePrice, referenceSourcesSchema } from '../src/strategy/reference-price.js';
+import { modelMinHalfSpread } from '../src/strategy/model-spread.js';
+import { DEFAULT_REFERENCE_SOURCES, referencePrice, referenceSourcesSchema } from '../src/strategy/reference-price.js';
 import { expectedRewardPerDay } from '../src/strategy/rewards.js';
 import { buildYesLadder } from '../src/strategy/rounding.js';
 import type { FloatLevel } from '../src/strategy/rounding.js';
@@ -28,8 +31,10 @@ const spread = z.number().min(0).lt(1);
 
 export const fixedSpreadParamsSchema = z
   .object({
-    /** Reference price sources, first usable wins. */
-    referencePrice: referenceSourcesSchema.default(['mid', 'adjustedMidpoint']),
+    /** Reference price sources, first usable wins ('model': the fair value from the underlying, on priced markets). */
+    referencePrice: referenceSourcesSchema.default([...DEFAULT_REFERENCE_SOURCES]),
+    /** On a priced market, no quote closer to the model's fair value than this many times its uncertainty. */
+    uncertaintyMultiplier: z.number().min(0).max(20).default(1),
     /** mid/microprice are not used while the others' touch is wider than this (price units); null: no limit. */
     maxTouchSpread: spread.nullable().default(null),
     /** Distance of the first bid below the centre, price units (0.02 = 2 cents). */
@@ -80,6 +85,9 @@ export function planFixedSpread(params: FixedSpreadParams, { view, own }: PlanIn
 
   const skew = clamp((netYesShares(view.position) - params.inventoryTarget) / params.inventoryRange, -1, 1);
   const centre = reference.price - skew * params.maxPriceShift;
+  // The model's uncertainty keeps quotes away from its fair value, whatever the spreads and the skew say.
+  const modelFloor = modelMinHalfSpread(view, params.uncertaintyMultiplier);
+  const fair = view.model?.fair ?? null;
   const quoteBids = params.priceCeiling === null || reference.price < params.priceCeiling;
   const quoteAsks = params.priceFloor === null || reference.price > params.priceFloor;
 
@@ -88,8 +96,14 @@ export function planFixedSpread(params: FixedSpreadParams, { view, own }: PlanIn
   for (let i = 0; i < params.levels; i += 1) {
     const size = params.orderSize + i * params.sizeIncrement;
     const extra = i * params.levelSpacing;
-    bids.push({ price: centre - Math.max(params.bidSpread + extra, params.minSpread), shares: quoteBids ? size * (1 - params.sizeSkew * skew) : 0 });
-    asks.push({ price: centre + Math.max(params.askSpread + extra, params.minSpread), shares: quoteAsks ? size * (1 + params.sizeSkew * skew) : 0 });
+    let bidPrice = centre - Math.max(params.bidSpread + extra, params.minSpread);
+    let askPrice = centre + Math.max(params.askSpread + extra, params.minSpread);
+    if (fair !== null) {
+      bidPrice = Math.min(bidPrice, fair - modelFloor);
+      askPrice = Math.max(askPrice, fair + modelFloor);
+    }
+    bids.push({ price: bidPrice, shares: quoteBids ? size * (1 - params.sizeSkew * skew) : 0 });
+    asks.push({ price: askPrice, shares: quoteAsks ? size * (1 + params.sizeSkew * skew) : 0 });
   }
   const intents = buildYesLadder(
     {
@@ -109,6 +123,8 @@ export function planFixedSpread(params: FixedSpreadParams, { view, own }: PlanIn
     diagnostics: {
       quoting: intents.length > 0 ? 1 : 0,
       referencePrice: reference.price,
+      usingModel: reference.source === 'model' ? 1 : 0,
+      modelUncertainty: view.model?.uncertainty ?? 0,
       centre,
       inventorySkew: skew,
       expectedRewardPerDay: expectedRewardPerDay(view, intents, own),

@@ -14,6 +14,9 @@
  * Nothing is quoted unless the best pair is worth more than `minEdgePerDay`; the previous pair is kept
  * while it is within `requoteThreshold` of the best (fewer cancels).
  *
+ * On a priced market (src/pricing) no quote stands on the wrong side of the model's fair value or within
+ * `uncertaintyMultiplier` × its uncertainty of it: the reward midpoint is the venue's, the risk is the underlying's.
+ *
  * Needs no inventory: the bid is BUY YES (SELL NO when NO is held) and the ask BUY NO at 1 − p (SELL YES
  * when YES is held). Post-only by default.
  */
@@ -23,6 +26,7 @@ import type { Outcome } from '../src/core/units.js';
 import type { MarketView, StrategyModule } from '../src/strategy/contract.js';
 import { estimateFillIntensity } from '../src/strategy/fill-intensity.js';
 import { isExpired } from '../src/strategy/market-clock.js';
+import { modelMinHalfSpread } from '../src/strategy/model-spread.js';
 import { othersBook } from '../src/strategy/own-orders.js';
 import { strategyFromPlanner } from '../src/strategy/planner.js';
 import type { PlanInput, QuotePlan } from '../src/strategy/planner.js';
@@ -83,6 +87,8 @@ export const liquidityRewardsParamsSchema = z
     /** Quote only when expected reward − expected adverse cost exceeds this, USDC per day. */
     minEdgePerDay: z.number().default(0),
     postOnly: z.boolean().default(true),
+    /** On a priced market, no quote closer to the model's fair value than this many times its uncertainty. */
+    uncertaintyMultiplier: z.number().min(0).max(20).default(1),
   })
   .strict();
 
@@ -249,6 +255,8 @@ function planSide(side: YesSide, ctx: SideContext, toxicityTicks: number, roomSh
   const adverse = params.baseAdverseTicks + params.toxicityWeight * toxicityTicks;
   const shares = sizeRaw / RAW_PER_UNIT;
   const touch = side === 'bid' ? view.yes.bestAskTicks : view.yes.bestBidTicks;
+  const floor = modelMinHalfSpread(view, params.uncertaintyMultiplier);
+  const modelLimit = view.model ? (side === 'bid' ? (view.model.fair - floor) * TICKS_PER_UNIT : (view.model.fair + floor) * TICKS_PER_UNIT) : null;
   const candidates: Candidate[] = [];
   // Farthest first, so that among equal values the safer (wider) quote wins.
   const nearest = side === 'bid' ? Math.ceil(midTicks) - 1 : Math.floor(midTicks) + 1;
@@ -257,6 +265,8 @@ function planSide(side: YesSide, ctx: SideContext, toxicityTicks: number, roomSh
   for (let ticks = farthest; side === 'bid' ? ticks <= nearest : ticks >= nearest; ticks += step) {
     if (ticks < yesBand.minTicks || ticks > yesBand.maxTicks) continue;
     if (params.postOnly && touch !== null && (side === 'bid' ? ticks >= touch : ticks <= touch)) continue;
+    // A priced market: never on the wrong side of the model's fair value, nor within its uncertainty of it.
+    if (modelLimit !== null && (side === 'bid' ? ticks > modelLimit : ticks < modelLimit)) continue;
     const distance = Math.abs(midTicks - ticks);
     const fillsPerDay = ctx.a * Math.exp(-ctx.k * distance);
     const cost = (shares * fillsPerDay * Math.max(0, adverse - distance)) / TICKS_PER_UNIT;

@@ -163,9 +163,10 @@ export function readMarketTerms(input: TermsInput, feedIds: Readonly<Record<stri
   }
 
   const openPrice = input.metadata['openPrice'];
-  const strike = typeof openPrice === 'string' || typeof openPrice === 'number' ? canonicalDecimal(String(openPrice)) : null;
-  if (strike === null) return unpriced(`metadata.openPrice is not a decimal strike (got ${JSON.stringify(openPrice ?? null)})`);
-  if (canonicalDecimal(titleStrike) !== strike || canonicalDecimal(ruleStrike) !== strike) {
+  const strike = typeof openPrice === 'string' || typeof openPrice === 'number' ? String(openPrice).trim() : null;
+  const canonical = strike === null ? null : canonicalDecimal(strike);
+  if (strike === null || canonical === null) return unpriced(`metadata.openPrice is not a decimal strike (got ${JSON.stringify(openPrice ?? null)})`);
+  if (canonicalDecimal(titleStrike) !== canonical || canonicalDecimal(ruleStrike) !== canonical) {
     return unpriced(`the strike is written differently: metadata.openPrice ${strike}, title ${titleStrike}, description ${ruleStrike}`);
   }
   const strikeValue = Number(strike);

@@ -1,20 +1,24 @@
 /**
  * The reference ("fair") price a strategy quotes around, chosen from an ordered list of sources with
- * fallback: `mid` and `microprice` of the YES book WITHOUT the bot's own orders, or the venue's
- * `adjustedMidpoint`.
+ * fallback: `model` (the fair value from the underlying that settles the market: `view.model`, src/pricing),
+ * `mid` and `microprice` of the YES book WITHOUT the bot's own orders, or the venue's `adjustedMidpoint`.
  *
- * Invariant: returns null rather than invent a price. No usable source, or a locked/crossed book (bad
- * data), means no reference, and a strategy then quotes nothing.
+ * Invariants: returns null rather than invent a price. `model` is usable exactly when the view carries the model's
+ * fair value, and then it needs no book at all (a one-sided or empty book is no reason to stop quoting a priced
+ * market). The book sources need a sound book: a locked/crossed book (bad data) means no book reference.
  */
 import { z } from 'zod';
 import { TICKS_PER_UNIT } from '../core/units.js';
 import type { MarketView, OwnOrderView } from './contract.js';
 import { othersBook, touchMicroprice, touchMid, touchOf } from './own-orders.js';
 
-export const REFERENCE_SOURCES = ['mid', 'microprice', 'adjustedMidpoint'] as const;
+export const REFERENCE_SOURCES = ['model', 'mid', 'microprice', 'adjustedMidpoint'] as const;
 export type ReferenceSource = (typeof REFERENCE_SOURCES)[number];
 
-/** Zod schema of a source list: 1–3 distinct sources, tried in order. */
+/** The default of every built-in strategy: the model where the market is priced, else the book. */
+export const DEFAULT_REFERENCE_SOURCES: readonly ReferenceSource[] = ['model', 'mid', 'adjustedMidpoint'];
+
+/** Zod schema of a source list: 1–4 distinct sources, tried in order. */
 export const referenceSourcesSchema = z
   .array(z.enum(REFERENCE_SOURCES))
   .min(1)
@@ -37,7 +41,7 @@ export interface ReferenceOptions {
 export function referencePrice(view: MarketView, options: ReferenceOptions): ReferencePrice | null {
   const touch = touchOf(othersBook(view.yes, options.own));
   const { bestBid, bestAsk } = touch;
-  if (bestBid !== null && bestAsk !== null && bestBid.priceTicks >= bestAsk.priceTicks) return null;
+  const crossed = bestBid !== null && bestAsk !== null && bestBid.priceTicks >= bestAsk.priceTicks;
   const touchTooWide =
     options.maxTouchSpread !== null &&
     bestBid !== null &&
@@ -46,7 +50,9 @@ export function referencePrice(view: MarketView, options: ReferenceOptions): Ref
 
   for (const source of options.sources) {
     let price: number | null;
-    if (source === 'adjustedMidpoint') price = view.yes.adjustedMidpoint;
+    if (source === 'model') price = view.model?.fair ?? null;
+    else if (crossed) price = null; // bad book data: no book reference
+    else if (source === 'adjustedMidpoint') price = view.yes.adjustedMidpoint;
     else if (touchTooWide) price = null;
     else price = source === 'mid' ? touchMid(touch) : touchMicroprice(touch);
     if (price !== null && Number.isFinite(price) && price > 0 && price < 1) return { price, source };

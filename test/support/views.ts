@@ -90,6 +90,8 @@ export interface ViewSpec {
   readonly midHistory?: MarketView['midHistory'];
   readonly now?: number;
   readonly ownOrders?: readonly OwnOrderView[];
+  /** The model's view of a priced market (src/pricing); absent: unpriced. */
+  readonly model?: MarketView['model'];
 }
 
 /** A MarketView; default book: bids 480/470, asks 520/530, 100 shares each. */
@@ -103,6 +105,7 @@ export function view(spec: ViewSpec = {}): MarketView {
     recentFills: spec.recentFills ?? [],
     midHistory: spec.midHistory ?? [],
     now: spec.now ?? T0,
+    ...(spec.model === undefined ? {} : { model: spec.model }),
   };
   if (spec.ownOrders === undefined) return base;
   const withOwn: MarketViewWithOwnOrders = { ...base, ownOrders: spec.ownOrders };

@@ -19,6 +19,8 @@ import { AccountState, credit, debitFree, debitLocked, lock, unlock, type FillRe
 import { planExecution, stepCollateral, type ExecutionPlan, type PlannedFill } from './matching.js';
 import { Prng } from './prng.js';
 import { MarketState, OrderRecord } from './state.js';
+import { cryptoMarketSet, successorSpecs, worldFair } from './crypto-markets.js';
+import { UnderlyingWorld } from './underlying.js';
 import { SyntheticTraders } from './synthetic.js';
 import { resolveSynthetic } from './synthetic-config.js';
 import { validatePlacement, type ValidPlacement } from './validation.js';
@@ -153,6 +155,10 @@ class Engine implements SimEngine {
   private tradesMatched = 0;
   private tradesMined = 0;
   private readonly synthetic: SyntheticTraders | null;
+  /** The crypto world (null: generic). */
+  private readonly world: UnderlyingWorld | null;
+  private readonly worldOptions: EngineOptions['world'] | null;
+  private readonly worldIds: { nextId: () => number; rng: Prng };
 
   constructor(options: EngineOptions) {
     this.clock = options.clock;
@@ -167,6 +173,19 @@ class Engine implements SimEngine {
     this.idRng = new Prng(options.seed);
 
     options.markets.forEach((spec, i) => this.addMarket(spec, `markets[${i}]`));
+    this.worldOptions = options.world ?? null;
+    let worldId = 50_000 + Math.max(0, ...options.markets.map((m) => m.id));
+    this.worldIds = { nextId: () => (worldId += 1), rng: new Prng(options.seed ^ 0x0c_9a77) };
+    if (options.world) {
+      try {
+        this.world = new UnderlyingWorld(options.world.underlying, new Prng(options.seed ^ 0x5e_7d1e), this.clock.now());
+      } catch (error) {
+        throw new EngineConfigError('world.underlying', options.world.underlying, error instanceof Error ? error.message : String(error));
+      }
+      cryptoMarketSet(this.world, this.clock.now(), options.world.markets, this.worldIds).forEach((spec, i) => this.addMarket(spec, `world.markets[${i}]`));
+    } else {
+      this.world = null;
+    }
     options.accounts.forEach((spec, i) => {
       const result = this.createAccount(spec, false);
       if (typeof result === 'string') throw new EngineConfigError(`accounts[${i}]`, spec.profileId, result);
@@ -191,6 +210,7 @@ class Engine implements SimEngine {
         new Prng(options.seed ^ 0x7a3d_9e11),
         {
           now: () => this.clock.now(),
+          world: () => this.world,
           markets: () => (config.markets ?? [...this.marketsBySlug.keys()]).flatMap((slug) => {
             const m = this.marketsBySlug.get(slug);
             return m ? [m] : [];
@@ -408,6 +428,35 @@ class Engine implements SimEngine {
     market.expired = true;
     this.cancelAllResting(market, 'MARKET_EXPIRED');
     this.enqueue({ kind: 'status', slug: market.spec.slug });
+    if (market.spec.oracle && this.world) this.settleByOracle(market, market.spec.oracle);
+  }
+
+  /**
+   * The crypto world's rule: YES iff the price at the settlement instant (the open of the 1-minute candle that opens
+   * then) is strictly above the strike; then, for a recurring market, the next set of its ticker opens.
+   */
+  private settleByOracle(market: MarketState, oracle: NonNullable<MarketState['spec']['oracle']>): void {
+    const world = this.world;
+    if (!world) return;
+    world.advanceTo(market.spec.expirationMs);
+    const price = world.priceAt(oracle.ticker, market.spec.expirationMs);
+    if (price === null) throw new EngineInvariantError(`no ${oracle.ticker} price at the settlement of ${market.spec.slug}`);
+    market.settlementPrice = price;
+    if (market.status !== 'RESOLVED') this.resolve(market.spec.slug, { winningOutcomeIndex: price > Number(oracle.strike) ? 0 : 1 });
+    const options = this.worldOptions?.markets;
+    if (!options?.recurring) return;
+    // All of a ladder settle at the same instant: the first of them to settle opens the next ladder.
+    const opened = [...this.marketsBySlug.values()].some(
+      (m) => m !== market && m.expired && m.spec.expirationMs === market.spec.expirationMs && m.spec.oracle?.ticker === oracle.ticker && m.spec.oracle.cadence === oracle.cadence,
+    );
+    if (opened) return;
+    const period = oracle.cadence === 'hourly' ? 3_600_000 : 86_400_000;
+    const next = market.spec.expirationMs + period;
+    successorSpecs(world, oracle.ticker, oracle.cadence, next, market.spec.expirationMs, options, this.worldIds).forEach((spec) => this.addMarket(spec, `world.successor.${spec.slug}`));
+  }
+
+  underlying(): UnderlyingWorld | null {
+    return this.world;
   }
 
   private cancelAllResting(market: MarketState, reason: CancelReason): void {
@@ -1240,7 +1289,13 @@ class Engine implements SimEngine {
 
   fairValueTicks(slug: string): number | null {
     const m = this.marketsBySlug.get(slug);
-    return m ? logOddsToTicks(m.fairLogOdds) : null;
+    if (!m) return null;
+    if (m.spec.oracle && this.world && !m.expired) {
+      this.world.advanceTo(this.clock.now());
+      const fair = worldFair(this.world, m.spec.oracle, m.spec.expirationMs, this.clock.now(), 'true');
+      if (fair !== null) return Math.min(MAX_TICK, Math.max(MIN_TICK, Math.round(fair * TICKS_PER_UNIT)));
+    }
+    return logOddsToTicks(m.fairLogOdds);
   }
 
   setFairValue(slug: string, ticks: number): FairValueOutcome {
@@ -1255,6 +1310,7 @@ class Engine implements SimEngine {
   }
 
   syntheticStep(): void {
+    this.world?.advanceTo(this.clock.now());
     if (this.synthetic) this.command(() => this.synthetic?.step());
   }
 

@@ -9,3 +9,5 @@ export { generateMarkets } from './market-gen.js';
 export { ManualClock } from '../../core/clock.js';
 export { EngineConfigError } from './errors.js';
 export { syntheticOptionsSchema } from './synthetic-config.js';
+export { DEFAULT_UNDERLYINGS, trueDigital, UnderlyingWorld, type UnderlyingSpec, type WorldOptions } from './underlying.js';
+export { DEFAULT_CRYPTO_MARKETS, nextExpiry, strikeLadder, worldFair, type Cadence, type CryptoMarketOptions } from './crypto-markets.js';

@@ -158,8 +158,12 @@ export class MarketState {
   payoutPosted = false;
   volumeRaw = 0;
   lastTradeTicks: number | null = null;
-  /** Hidden fair value of YES, log-odds. */
+  /** Hidden fair value of YES, log-odds (crypto world: from the true underlying). */
   fairLogOdds: number;
+  /** Crypto world: the fair value from the PUBLISHED underlying, which the synthetic maker quotes around; null elsewhere. */
+  makerFairLogOdds: number | null = null;
+  /** Crypto world: the underlying's price at the settlement instant, once settled. */
+  settlementPrice: number | null = null;
   feed: FeedEntry[] = [];
   /** Collateral backing outstanding pairs: +mint, −merge, −redemption payouts. */
   poolRaw = 0;

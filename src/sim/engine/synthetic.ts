@@ -12,13 +12,17 @@ import { MAX_TICK, MIN_TICK, SIZE_STEP_RAW, TICKS_PER_UNIT, type Outcome, type S
 import { limitOrderAmounts } from '../../exchange/eip712.js';
 import type { AccountState } from './ledger.js';
 import { NO_ASK, NO_BID, type BookSide } from './order-book.js';
+import { worldFair } from './crypto-markets.js';
 import type { Prng } from './prng.js';
+import type { UnderlyingWorld } from './underlying.js';
 import type { MarketState } from './state.js';
 import type { ResolvedSynthetic } from './synthetic-config.js';
 import type { CancelOutcome, EngineObserver, OrderType, PlaceInput, PlaceOutcome, PriceBand } from './types.js';
 
 export interface SyntheticHost {
   now(): number;
+  /** The crypto world, whose strike markets take their fair value from the underlying; null in the generic world. */
+  world(): UnderlyingWorld | null;
   markets(): readonly MarketState[];
   account(profileId: number): AccountState | undefined;
   place(input: PlaceInput): PlaceOutcome;
@@ -81,6 +85,17 @@ export class SyntheticTraders {
   }
 
   private evolveFairValue(market: MarketState, dtMs: number): void {
+    const world = this.host.world();
+    if (market.spec.oracle && world) {
+      // The crypto world: the fair value IS the digital on the underlying. Informed traders see the true price; the
+      // maker quotes around the published one (leadMs older), as anyone watching the public feeds would.
+      const now = this.host.now();
+      const truth = worldFair(world, market.spec.oracle, market.spec.expirationMs, now, 'true');
+      const published = worldFair(world, market.spec.oracle, market.spec.expirationMs, now, 'published');
+      if (truth !== null) market.fairLogOdds = logitClamped(truth);
+      if (published !== null) market.makerFairLogOdds = logitClamped(published);
+      return;
+    }
     const hours = dtMs / HOUR_MS;
     const fv = this.config.fairValue;
     let lo = market.fairLogOdds + fv.volatilityPerSqrtHour * Math.sqrt(hours) * this.rng.normal();
@@ -88,8 +103,8 @@ export class SyntheticTraders {
     market.fairLogOdds = Math.max(-FAIR_LOG_ODDS_BOUND, Math.min(FAIR_LOG_ODDS_BOUND, lo));
   }
 
-  private fairTicks(market: MarketState): number {
-    const p = 1 / (1 + Math.exp(-market.fairLogOdds));
+  private fairTicks(market: MarketState, logOdds = market.fairLogOdds): number {
+    const p = 1 / (1 + Math.exp(-logOdds));
     return Math.min(MAX_TICK, Math.max(MIN_TICK, Math.round(p * TICKS_PER_UNIT)));
   }
 
@@ -102,7 +117,7 @@ export class SyntheticTraders {
       this.flow.set(slug, state);
     }
     state.quotes = state.quotes.filter((q) => this.host.isLive(q.orderId));
-    const fair = this.fairTicks(market);
+    const fair = this.fairTicks(market, market.makerFairLogOdds ?? market.fairLogOdds);
     const m = this.config.makers;
     const moved = state.quotedFairTicks === null || Math.abs(fair - state.quotedFairTicks) >= m.requoteThresholdTicks;
     const complete = state.quotes.length === 2 * m.levels;
@@ -224,4 +239,10 @@ export class SyntheticTraders {
     });
     return result.ok ? result.order.id : null;
   }
+}
+
+/** logit(p) with p kept inside [1e-6, 1 − 1e-6], so a near-certain market has a finite log-odds. */
+function logitClamped(p: number): number {
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
+  return Math.log(q / (1 - q));
 }

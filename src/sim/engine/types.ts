@@ -18,6 +18,8 @@ export type { Level } from '../../strategy/contract.js';
 
 /** The injected time source is the project's clock seam (src/core/clock.ts). */
 import type { Scheduler } from '../../core/clock.js';
+import type { CryptoMarketOptions } from './crypto-markets.js';
+import type { UnderlyingWorld, WorldOptions } from './underlying.js';
 export type SimClock = Scheduler;
 
 // ───────────────────────────── configuration ─────────────────────────────
@@ -61,6 +63,22 @@ export interface MarketSpec {
   readonly negRiskRequestId?: string;
   /** Starting hidden fair value for synthetic traders (ticks); default 500. */
   readonly initialFairValueTicks?: number;
+  /** Tags as the venue lists them (Pricechart, Hourly, Recurring…); none when absent. */
+  readonly tags?: readonly string[];
+  /** A crypto strike market of the crypto world: what settles it (src/sim/engine/crypto-markets.ts). */
+  readonly oracle?: OracleSpec;
+}
+
+/** The settlement terms of a simulated crypto strike market: YES iff the price at expiry is strictly above `strike`. */
+export interface OracleSpec {
+  readonly ticker: string;
+  /** The strike as the venue writes it (decimal string, USD). */
+  readonly strike: string;
+  /** 0x + 64 hex: the Pyth feed id the market names in priceOracleMetadata. */
+  readonly pythFeedId: string;
+  /** "Bitcoin". */
+  readonly name: string;
+  readonly cadence: 'hourly' | 'daily';
 }
 
 export interface AccountSpec {
@@ -178,6 +196,11 @@ export interface EngineOptions {
   readonly priceBand?: PriceBand;
   readonly retention?: RetentionOptions;
   readonly observer?: EngineObserver;
+  /**
+   * The crypto world: simulated underlyings and recurring strike markets on them (added to `markets`), resolved at
+   * their settlement instant by the rule from the underlying. Absent: the generic world (markets as given).
+   */
+  readonly world?: { readonly underlying: WorldOptions; readonly markets: CryptoMarketOptions };
 }
 
 // ───────────────────────────── state views ─────────────────────────────
@@ -661,6 +684,8 @@ export interface EngineStats {
 // ───────────────────────────── the engine ─────────────────────────────
 
 export interface SimEngine {
+  /** The crypto world's underlyings (true and published prices); null in the generic world. */
+  underlying(): UnderlyingWorld | null;
   markets(): readonly SimMarket[];
   market(slug: string): SimMarket | undefined;
   marketById(id: number): SimMarket | undefined;

@@ -165,7 +165,7 @@ export function marketWire(market: SimMarket, book: BookSnapshot | undefined): R
     updatedAt: new Date(market.resolvedAtMs ?? market.createdAtMs).toISOString(),
     categories: [...market.categories],
     categoryIds: [...market.categoryIds],
-    tags: [],
+    tags: [...(market.tags ?? [])],
     status: market.status,
     expired: market.expired,
     creator: { name: 'Simulator', imageURI: '', link: '', address: ZERO_ADDRESS },
@@ -186,8 +186,9 @@ export function marketWire(market: SimMarket, book: BookSnapshot | undefined): R
     payoutNumerators: market.payoutNumerators === null ? null : [...market.payoutNumerators],
     metadata: {
       fee: true,
-      // Recorded: the price the market opened at (a decimal string); here the YES price the market started from.
-      openPrice: ticksToPrice(market.initialFairValueTicks ?? 500),
+      // Recorded on the live crypto markets: the STRIKE, a decimal string in USD (../shared/spec/exchange-facts.md §9). A
+      // generic simulated market has no strike: it writes the YES price it started from, in the same shape.
+      openPrice: market.oracle ? market.oracle.strike : ticksToPrice(market.initialFairValueTicks ?? 500),
       isBannered: false,
       // Recorded under this name (the spec writes the arbitrage marker as `isExternalArbitrage`).
       isPolyArbitrage: false,
@@ -201,6 +202,10 @@ export function marketWire(market: SimMarket, book: BookSnapshot | undefined): R
       rewardsEpoch: String(market.settings.dailyRewardRaw / RAW_PER_UNIT / 1440),
       c: String(market.settings.c),
     },
+    // The official client's types (1.1.0) carry this block on oracle markets (absent from the recorded items).
+    ...(market.oracle
+      ? { priceOracleMetadata: { ticker: market.oracle.ticker, assetType: 'CRYPTO', pythAddress: market.oracle.pythFeedId, symbol: market.oracle.ticker, name: market.oracle.name, logo: null } }
+      : {}),
     logo: null,
     source: 'simulator',
     properties: [],

@@ -6,7 +6,7 @@ import { canonicalDecimal, describeTerms, readMarketTerms, termsInputOf, termsIn
 import type { MarketTerms } from '../../../src/pricing/types.js';
 import { activeMarketRecordings } from '../../contract/samples.js';
 
-const ENDPOINT = { method: 'GET', path: '/markets/active' } as const;
+const ENDPOINT = { method: 'GET', pathTemplate: '/markets/active' } as const;
 
 function priced(input: TermsInput): MarketTerms {
   const result = readMarketTerms(input, DEFAULT_PYTH_FEED_IDS);
@@ -78,8 +78,8 @@ describe('market terms: variants', () => {
     const body = liveBtc();
     expect(reason(termsInputOfJson({ ...body, metadata: { ...(body['metadata'] as object), openPrice: '88640.74' } }))).toMatch(/strike is written differently/);
     expect(reason(termsInputOfJson({ ...body, metadata: { ...(body['metadata'] as object), openPrice: undefined } }))).toMatch(/metadata\.openPrice/);
-    // Trailing zeros are the same decimal.
-    expect(priced(termsInputOfJson({ ...body, metadata: { ...(body['metadata'] as object), openPrice: '88640.730' } })).strike).toBe('88640.73');
+    // Trailing zeros are the same decimal; the strike is kept as the venue wrote it.
+    expect(priced(termsInputOfJson({ ...body, metadata: { ...(body['metadata'] as object), openPrice: '88640.730' } })).strike).toBe('88640.730');
   });
 
   it('refuses a settlement instant that disagrees with the words', () => {
@@ -157,7 +157,7 @@ describe('decimals and feed ids', () => {
           metadata: { openPrice: strike },
         });
         const terms = priced(input);
-        expect(terms.strike).toBe(canonicalDecimal(strike));
+        expect(terms.strike).toBe(strike);
         expect(terms.ticker).toBe(ticker);
         expect(terms.strikeValue).toBe(Number(strike));
       }),

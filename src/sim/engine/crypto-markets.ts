@@ -1,0 +1,151 @@
+/**
+ * The crypto world's market set, shaped like the live venue's (../shared/venue-samples/rest-markets-active-items.jsonl):
+ * recurring hourly and daily strike markets "$BTC above $88640.73 on Dec 17, 01:00 UTC?" on each simulated underlying,
+ * a ladder of strikes around the spot at creation, the Pyth 1-minute-candle rule in the description, the strike in
+ * `metadata.openPrice`, the oracle block of the official client's types, tags and reward settings as recorded.
+ *
+ * Owns: the market specs of one expiry (pure given the world's spot and the ids it is handed) and the schedule of
+ * expiries. Invariants: a strike is written with the ticker's decimals and is the same string in the title, the
+ * description and openPrice; slugs, ids and token ids are unique (the caller hands out the id sequence); the
+ * settlement instant is a whole minute.
+ */
+import { getAddress } from 'viem';
+import { RAW_PER_UNIT } from '../../core/units.js';
+import type { Prng } from './prng.js';
+import type { MarketSpec } from './types.js';
+import { trueDigital, type UnderlyingWorld, type UnderlyingSpec } from './underlying.js';
+
+export type Cadence = 'hourly' | 'daily';
+
+export interface CryptoMarketOptions {
+  readonly cadences: readonly Cadence[];
+  /** Strikes per ticker and expiry (a ladder). */
+  readonly strikesPerExpiry: number;
+  /** Distance between neighbouring strikes, in standard deviations of the move until expiry (at creation). */
+  readonly strikeSpacingSigmas: number;
+  /** UTC hour of the daily expiry. */
+  readonly dailyHourUtc: number;
+  /** A new set opens when one settles. */
+  readonly recurring: boolean;
+  /** Tickers to list; all the world's when absent. */
+  readonly tickers?: readonly string[];
+}
+
+export const DEFAULT_CRYPTO_MARKETS: CryptoMarketOptions = { cadences: ['hourly', 'daily'], strikesPerExpiry: 3, strikeSpacingSigmas: 0.5, dailyHourUtc: 16, recurring: true };
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The next expiry of a cadence strictly after `afterMs`. */
+export function nextExpiry(cadence: Cadence, afterMs: number, dailyHourUtc: number): number {
+  if (cadence === 'hourly') return (Math.floor(afterMs / HOUR_MS) + 1) * HOUR_MS;
+  const dayStart = Math.floor(afterMs / DAY_MS) * DAY_MS + dailyHourUtc * HOUR_MS;
+  return dayStart > afterMs ? dayStart : dayStart + DAY_MS;
+}
+
+/** When the set expiring at `expiryMs` opened: one period earlier. */
+function openedAt(cadence: Cadence, expiryMs: number): number {
+  return expiryMs - (cadence === 'hourly' ? HOUR_MS : DAY_MS);
+}
+
+/** The strikes of a ladder around `spot`, rounded to the ticker's decimals, distinct and ascending. */
+export function strikeLadder(spot: number, sigmaToExpiry: number, count: number, spacingSigmas: number, decimals: number): string[] {
+  const step = Math.max(spot * sigmaToExpiry * spacingSigmas, 10 ** -decimals);
+  const strikes = new Set<string>();
+  for (let i = 0; i < count; i += 1) {
+    const offset = i - (count - 1) / 2;
+    strikes.add((spot + offset * step).toFixed(decimals));
+  }
+  return [...strikes].filter((k) => Number(k) > 0).sort((a, b) => Number(a) - Number(b));
+}
+
+function clock(ms: number): { month: string; day: number; year: number; hhmm: string } {
+  const d = new Date(ms);
+  const hh = String(d.getUTCHours()).padStart(2, '0');
+  const mm = String(d.getUTCMinutes()).padStart(2, '0');
+  return { month: MONTHS[d.getUTCMonth()] ?? 'Jan', day: d.getUTCDate(), year: d.getUTCFullYear(), hhmm: `${hh}:${mm}` };
+}
+
+export interface IdSource {
+  /** The next market id. */
+  nextId(): number;
+  readonly rng: Prng;
+}
+
+/** The specs of one ticker's strike ladder for one expiry, created at `createdAtMs` with the spot `spot`. */
+export function strikeMarketSpecs(
+  underlying: UnderlyingSpec,
+  spot: number,
+  variancePerSecond: number,
+  cadence: Cadence,
+  expiryMs: number,
+  createdAtMs: number,
+  options: CryptoMarketOptions,
+  ids: IdSource,
+): MarketSpec[] {
+  const secondsLeft = Math.max(1, (expiryMs - createdAtMs) / 1000);
+  const sigmaToExpiry = Math.sqrt(variancePerSecond * secondsLeft);
+  const strikes = strikeLadder(spot, sigmaToExpiry, options.strikesPerExpiry, options.strikeSpacingSigmas, underlying.strikeDecimals);
+  const when = clock(expiryMs);
+  const label = cadence === 'hourly' ? 'Hourly' : 'Daily';
+  return strikes.map((strike) => {
+    const ticker = underlying.ticker;
+    const fair = trueDigital(spot, Number(strike), secondsLeft, variancePerSecond);
+    return {
+      id: ids.nextId(),
+      slug: `dollar${ticker.toLowerCase()}-above-dollar${strike.replace('.', '')}-on-${when.month.toLowerCase()}-${when.day}-${when.hhmm.replace(':', '')}-utc-${createdAtMs}`,
+      title: `💎 $${ticker} above $${strike} on ${when.month} ${when.day}, ${when.hhmm} UTC?`,
+      description:
+        `This market will resolve to "YES" if the opening price of the 1-minute ${ticker} (https://tradingview.com/chart/?symbol=PYTH:${ticker}USD) ` +
+        `candle on ${when.month} ${when.day}, ${when.year}, at ${when.hhmm} UTC is above $${strike}. Otherwise, the market will resolve to "NO". ` +
+        'The resolution is based on data from the Pyth Network.',
+      conditionId: `0x${ids.rng.hex(32)}`,
+      yesTokenId: BigInt(`0x${ids.rng.hex(32)}`).toString(),
+      noTokenId: BigInt(`0x${ids.rng.hex(32)}`).toString(),
+      venue: { exchange: getAddress(`0x${ids.rng.hex(20)}`), adapter: getAddress(`0x${ids.rng.hex(20)}`) },
+      expirationMs: expiryMs,
+      createdAtMs,
+      categories: [label],
+      categoryIds: [cadence === 'hourly' ? 41 : 43],
+      tags: ['Pricechart', label, 'Recurring'],
+      settings: { minSizeRaw: 100 * RAW_PER_UNIT, maxSpreadTicks: 35, dailyRewardRaw: 1000 * RAW_PER_UNIT, c: 3 },
+      isRewardable: true,
+      initialFairValueTicks: Math.min(999, Math.max(1, Math.round(fair * 1000))),
+      oracle: { ticker, strike, pythFeedId: underlying.pythFeedId, name: underlying.name, cadence },
+    };
+  });
+}
+
+/** Every ticker's ladder for the next expiry of each cadence after `nowMs` (the sets live at `nowMs`). */
+export function cryptoMarketSet(world: UnderlyingWorld, nowMs: number, options: CryptoMarketOptions, ids: IdSource): MarketSpec[] {
+  const specs: MarketSpec[] = [];
+  for (const cadence of options.cadences) {
+    const expiry = nextExpiry(cadence, nowMs, options.dailyHourUtc);
+    for (const underlying of world.tickers()) {
+      if (options.tickers && !options.tickers.includes(underlying.ticker)) continue;
+      specs.push(...successorSpecs(world, underlying.ticker, cadence, expiry, Math.min(nowMs, openedAt(cadence, expiry)), options, ids));
+    }
+  }
+  return specs;
+}
+
+/** One ticker's ladder expiring at `expiryMs`, at today's spot (the published price: what the venue would see). */
+export function successorSpecs(world: UnderlyingWorld, ticker: string, cadence: Cadence, expiryMs: number, createdAtMs: number, options: CryptoMarketOptions, ids: IdSource): MarketSpec[] {
+  const spec = world.spec(ticker);
+  const spot = world.publishedAt(ticker, createdAtMs) ?? spec?.startPrice;
+  const variance = world.variancePerSecond(ticker);
+  if (!spec || spot === undefined || variance === null) return [];
+  return strikeMarketSpecs(spec, spot, variance, cadence, expiryMs, createdAtMs, options, ids);
+}
+
+/**
+ * The probability that a strike market settles YES, from the world: with the TRUE price (what informed traders see)
+ * or the PUBLISHED one (`leadMs` older: what the market maker and everybody else see). Null when the world cannot tell.
+ */
+export function worldFair(world: UnderlyingWorld, oracle: { readonly ticker: string; readonly strike: string }, expirationMs: number, nowMs: number, view: 'true' | 'published'): number | null {
+  const spot = view === 'true' ? world.priceAt(oracle.ticker, nowMs) : world.publishedAt(oracle.ticker, nowMs);
+  const variance = world.variancePerSecond(oracle.ticker);
+  if (spot === null || variance === null) return null;
+  return trueDigital(spot, Number(oracle.strike), (expirationMs - nowMs) / 1000, variance);
+}
