@@ -26,7 +26,11 @@ import { expectedRewardPerDay } from '../strategy/rewards.js';
 import { buildView } from '../strategy/view.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
 import { FairSeries, mergeMarkoutSummaries, summarizeMarkouts, type MarkoutFill } from '../markouts/markout.js';
-import { adjustedMidpoint } from '../sim/server/wire-format.js';
+import { adjustedMidpoint, marketWire } from '../sim/server/wire-format.js';
+import { parseMarket } from '../exchange/wire.js';
+import { MarketPricer } from '../pricing/market-pricer.js';
+import { DEFAULT_PYTH_FEED_IDS } from '../pricing/feed-ids.js';
+import { readMarketTerms, termsInputOf } from '../pricing/terms.js';
 import { createEngine, EngineConfigError, generateMarkets, type MarketSpec, type SimEngine } from '../sim/engine/index.js';
 import { BotAccounting } from './accounting.js';
 import { EngineFeed } from './engine-feed.js';
@@ -99,6 +103,8 @@ class BacktestRun {
   private readonly feed: EngineFeed;
   private readonly trader: Trader;
   private readonly fills: EngineFills;
+  /** The bot's pricer, fed with the world's published underlying once a step; null: quoted from the book. */
+  private readonly pricer: MarketPricer | null;
   private steps = 0;
   private cycleError: unknown = null;
   private readonly stats: RunStats = {
@@ -118,7 +124,7 @@ class BacktestRun {
 
   constructor(private readonly o: ResolvedOptions) {
     this.time = new VirtualTime(o.startMs);
-    const specs = 'count' in o.markets ? generateMarkets(o.markets.count, o.seed, o.startMs) : [...o.markets];
+    const given = o.world !== null ? [] : 'count' in o.markets ? generateMarkets(o.markets.count, o.seed, o.startMs) : [...o.markets];
     const band = {
       minTicks: Math.max(o.venuePriceBand.minTicks, o.risk.priceBand.minTicks),
       maxTicks: Math.min(o.venuePriceBand.maxTicks, o.risk.priceBand.maxTicks),
@@ -129,7 +135,8 @@ class BacktestRun {
         seed: o.seed,
         clock: this.time,
         settlementDelayMs: o.settlementDelayMs,
-        markets: specs,
+        markets: given,
+        ...(o.world === null ? {} : { world: o.world }),
         accounts: [{ profileId: BOT_PROFILE_ID, address: BOT_ADDRESS, usdcRaw: o.account.usdcRaw, feeRateBps: o.account.feeRateBps }],
         synthetic: { ...o.synthetic, stepMs: o.stepMs, autoStep: false },
         priceBand: o.venuePriceBand,
@@ -139,8 +146,18 @@ class BacktestRun {
       if (error instanceof EngineConfigError) throw new BacktestConfigError(error.field, error.value, error.reason);
       throw error;
     }
+    const specs: readonly MarketSpec[] = o.world === null ? given : this.engine.markets();
     this.runs = specs.map((spec) => newRun(spec, band));
     const infos = this.runs.map((r) => r.info);
+    this.pricer = o.pricing === null ? null : new MarketPricer(o.pricing);
+    for (const spec of this.pricer === null ? [] : specs) {
+      if (this.pricer === null) break;
+      // The bot's own path: the venue's market object → the wire parser → the terms parser.
+      const listed = this.engine.market(spec.slug);
+      if (!listed) throw new BacktestInvariantError(`market ${spec.slug} is not listed by the engine`);
+      const market = parseMarket(marketWire(listed, undefined), { method: 'GET', pathTemplate: '/markets/{slug}' }, 200);
+      this.pricer.register(spec.slug, readMarketTerms(termsInputOf(market), DEFAULT_PYTH_FEED_IDS));
+    }
     this.accounting = new BotAccounting(infos);
     this.fills = new EngineFills(this.engine, BOT_PROFILE_ID, this.accounting, (fill) => {
       const run = this.runs.find((r) => r.info.slug === fill.marketSlug);
@@ -191,6 +208,7 @@ class BacktestRun {
       quoteOnBookChange: o.quoteOnBookChange,
       midHistory: o.midHistory,
       retainTerminalMs: o.settlementDelayMs + RETAIN_TERMINAL_MS,
+      ...(this.pricer === null ? {} : { model: (slug: string) => this.pricer?.answer(slug, this.time.now()) ?? { kind: 'book' as const } }),
       observer: {
         onFill: (fill) => this.fills.book(fill),
         onGate: (_slug, outcome) => this.countGate(outcome),
@@ -246,6 +264,7 @@ class BacktestRun {
     for (let t = this.o.startMs; t < end; t += this.o.stepMs) {
       await this.time.runUntil(t);
       this.engine.syntheticStep();
+      this.feedUnderlying();
       await this.time.runUntil(t);
       this.sample(Math.min(this.o.stepMs, end - t));
       this.steps += 1;
@@ -258,6 +277,19 @@ class BacktestRun {
     this.feed.stop();
     if (this.cycleError !== null) throw new BacktestInvariantError(`a quote cycle failed: ${errorText(this.cycleError, { withName: true })}`, { cause: this.cycleError });
     return this.finish();
+  }
+
+  /** The world's published price of each priced ticker reaches the pricer (as a feed would, once a second), and requotes its markets. */
+  private feedUnderlying(): void {
+    const world = this.engine.underlying();
+    if (this.pricer === null || world === null) return;
+    const now = this.time.now();
+    for (const ticker of this.pricer.tickerList()) {
+      const price = world.publishedAt(ticker, now);
+      if (price === null) continue;
+      this.pricer.observe({ ticker, price, conf: null, receiveTimeMs: now });
+      for (const slug of this.pricer.marketsOf(ticker)) this.trader.runner.trigger(slug, false);
+    }
   }
 
   private countGate(outcome: GateOutcome): void {

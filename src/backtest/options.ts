@@ -12,7 +12,8 @@ import { BOT_TAG_PATTERN, BOT_TAG_RULE } from '../orders/client-order-id.js';
 import type { RiskLimits } from '../risk/limits.js';
 import { isStrategyModule, parseStrategyParams } from '../strategy/registry.js';
 import type { Strategy, StrategyModule } from '../strategy/contract.js';
-import { syntheticOptionsSchema, type MarketSpec, type PriceBand, type SyntheticOptions } from '../sim/engine/index.js';
+import { syntheticOptionsSchema, type EngineOptions, type MarketSpec, type PriceBand, type SyntheticOptions } from '../sim/engine/index.js';
+import type { PricerSettings } from '../pricing/market-pricer.js';
 import { BacktestConfigError } from './errors.js';
 import type { BacktestObserver } from './result.js';
 import type { TraderOrderOptions } from './trader.js';
@@ -136,6 +137,16 @@ export interface StrategySpec<P = unknown> {
 export interface BacktestOptions<P = unknown> extends BacktestSettings {
   readonly strategy: StrategySpec<P>;
   readonly observer?: BacktestObserver;
+  /**
+   * The crypto world (src/sim/engine/underlying.ts): its strike markets, listed at the start, are the markets traded
+   * (`markets` is then ignored), and their hidden fair value is the digital on the simulated underlying.
+   */
+  readonly world?: NonNullable<EngineOptions['world']>;
+  /**
+   * Price the markets from their underlying as the bot does (src/pricing/market-pricer.ts), fed with the world's
+   * PUBLISHED price once a step; absent: every market is quoted from its book. Needs `world`.
+   */
+  readonly pricing?: PricerSettings;
 }
 
 export interface LatencyModel {
@@ -165,12 +176,15 @@ export interface ResolvedOptions {
   readonly latency: LatencyModel;
   readonly midHistory: { readonly horizonMs: number; readonly max: number };
   readonly observer: BacktestObserver;
+  readonly world: NonNullable<EngineOptions['world']> | null;
+  readonly pricing: PricerSettings | null;
 }
 
 /** Validates every option; throws `BacktestConfigError` naming the first bad field. Changes nothing. */
 export function resolveOptions<P>(options: BacktestOptions<P>): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new BacktestConfigError('options', options, 'expected an object');
-  const { strategy: spec, observer, ...settings } = options;
+  const { strategy: spec, observer, world, pricing, ...settings } = options;
+  if (pricing !== undefined && world === undefined) throw new BacktestConfigError('pricing', pricing, 'needs `world` (the underlying it prices from)');
   const strategy = createStrategy(spec);
   const parsed = backtestSettingsSchema.safeParse(settings);
   if (!parsed.success) {
@@ -182,7 +196,7 @@ export function resolveOptions<P>(options: BacktestOptions<P>): ResolvedOptions 
     throw new BacktestConfigError(issue?.code === 'unrecognized_keys' ? formatPath([...path, issue.keys[0] ?? '']) : field, value, reason);
   }
   const s: ParsedSettings = parsed.data;
-  return { ...s, strategyName: spec.module.name, strategy, observer: observer ?? {} };
+  return { ...s, strategyName: spec.module.name, strategy, observer: observer ?? {}, world: world ?? null, pricing: pricing ?? null };
 }
 
 function createStrategy<P>(spec: StrategySpec<P> | undefined): Strategy {

@@ -24,7 +24,7 @@ import { AccountView, type AccountLedger } from '../risk/account-view.js';
 import type { GateOutcome } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
 import type { MarketInfo, Strategy } from '../strategy/contract.js';
-import { StrategyRunner, type RunnerBooks, type RunnerObserver } from '../strategy/runner.js';
+import { StrategyRunner, type RunnerBooks, type RunnerModelAnswer, type RunnerObserver } from '../strategy/runner.js';
 
 /** The trading mode is read once at start (the engine has none); polling would only add requests. */
 const MODE_POLL_MS = 3_600_000;
@@ -69,6 +69,8 @@ export interface TraderOptions {
    */
   readonly retainTerminalMs?: number;
   readonly observer?: TraderObserver;
+  /** The pricing layer's answer per market (src/pricing/market-pricer.ts); absent: every market from its book. */
+  readonly model?: (slug: string) => RunnerModelAnswer;
 }
 
 /**
@@ -128,6 +130,7 @@ export class Trader {
       gate: (slug, intents) => this.account.gate(slug, intents),
       submit: (slug, intents) => this.executor.submit(slug, intents),
       now,
+      ...(options.model === undefined ? {} : { model: options.model }),
       requoteIntervalMs: options.requoteIntervalMs,
       setInterval: (fn, ms) => this.every(ms, fn),
       midHistoryMs: options.midHistory.horizonMs,

@@ -2,14 +2,15 @@
  * The strategy runner: a book change (or a periodic tick) for market M → a MarketView → `strategy.quote(view)`
  * → validation → the gate (funding + risk + halts) → the order manager's `submit(M, intents)`.
  *
- * Owns: the per-market mid history and the moment quoting happens. Invariants: the strategy is called with a
+ * Owns: the per-market mid history and the moment quoting happens. A market the model halts (src/pricing) has its
+ * orders canceled without calling the strategy; a priced one's view carries the model's fair value. Invariants: the strategy is called with a
  * complete view only (a book, a position, the clock); a strategy that throws has that market's orders
  * canceled (never stale quotes on a moving book); invalid intents are dropped and counted, never submitted; at most one quote
  * cycle runs per market at a time (a change during a cycle triggers exactly one more afterwards); a cycle that
  * fails (the gate or the submission throws) is reported to `onCycleError` and never escapes as an unhandled
  * rejection; nothing here speaks to the venue.
  */
-import type { FillView, MarketInfo, MarketViewWithOwnOrders, OwnOrderView, PositionView, QuoteIntent, Strategy } from './contract.js';
+import type { FillView, MarketInfo, MarketViewWithOwnOrders, ModelView, OwnOrderView, PositionView, QuoteIntent, Strategy } from './contract.js';
 import type { BookView } from './contract.js';
 import { validateIntents, type IntentRejection } from './validate.js';
 import { buildView, DEFAULT_MID_HISTORY, recordMid, type MidPointRecord } from './view.js';
@@ -26,6 +27,12 @@ export interface GateResult {
   /** Set when the market must not quote at all (resolved, near expiry, kill switch, stale data, not ready...). */
   readonly halt: string | null;
 }
+
+/**
+ * The pricing layer's word on a market (src/pricing/market-pricer.ts): its model view, quote it from the book, or do
+ * not quote it now (its resting quotes are canceled) for a reason.
+ */
+export type RunnerModelAnswer = { readonly kind: 'priced'; readonly view: ModelView } | { readonly kind: 'book' } | { readonly kind: 'halt'; readonly reason: string };
 
 export interface RunnerObserver {
   onQuoteCycle?(slug: string, latencyMs: number, submitted: number, halt: string | null): void;
@@ -46,6 +53,8 @@ export interface RunnerOptions {
   readonly gate: (slug: string, intents: readonly QuoteIntent[]) => GateResult;
   readonly submit: (slug: string, intents: readonly QuoteIntent[]) => Promise<unknown>;
   readonly now: () => number;
+  /** The model's answer per market (absent: every market is quoted from its book). */
+  readonly model?: (slug: string) => RunnerModelAnswer;
   /** Requote every market at least this often even without book changes (time-driven strategies, ages). */
   readonly requoteIntervalMs: number;
   readonly setInterval: (fn: () => void, ms: number) => () => void;
@@ -169,6 +178,14 @@ export class StrategyRunner {
     if (loop.mids.length === 0) this.recordMid(loop);
     const started = loop.changedAtMs ?? this.options.now();
     loop.changedAtMs = null;
+    const answer = this.options.model?.(slug) ?? { kind: 'book' };
+    if (answer.kind === 'halt') {
+      // The model says not now (no fresh underlying, a fast market, near settlement, unpriced): pull the quotes.
+      const submission = this.options.submit(slug, []);
+      observer?.onQuoteCycle?.(slug, this.options.now() - started, 0, answer.reason);
+      await submission;
+      return true;
+    }
     const view: MarketViewWithOwnOrders = buildView({
       info: loop.info,
       books,
@@ -177,6 +194,7 @@ export class StrategyRunner {
       midHistory: loop.mids,
       ownOrders: this.options.ownOrders(slug),
       now: this.options.now(),
+      model: answer.kind === 'priced' ? answer.view : null,
     });
     let proposed: unknown;
     try {

@@ -8,7 +8,7 @@
  * size; a built view owns a copy of the history array and points are never mutated, so later appends and
  * replacements never change a view already handed out.
  */
-import type { BookView, FillView, MarketInfo, MarketViewWithOwnOrders, OwnOrderView, PositionView } from './contract.js';
+import type { BookView, FillView, MarketInfo, MarketViewWithOwnOrders, ModelView, OwnOrderView, PositionView } from './contract.js';
 
 /** Points are never changed once recorded (a replacement is a new object), so views can share them. */
 export interface MidPointRecord {
@@ -48,6 +48,8 @@ export interface ViewParts {
   readonly midHistory: readonly MidPointRecord[];
   readonly ownOrders: readonly OwnOrderView[];
   readonly now: number;
+  /** The model's view of a priced market (src/pricing); absent or null: unpriced. */
+  readonly model?: ModelView | null;
 }
 
 /** The view of one market at `now`; the mid history array is copied (its points are immutable). */
@@ -61,5 +63,6 @@ export function buildView(parts: ViewParts): MarketViewWithOwnOrders {
     midHistory: parts.midHistory.slice(),
     ownOrders: parts.ownOrders,
     now: parts.now,
+    model: parts.model ?? null,
   };
 }

@@ -140,11 +140,12 @@ export function successorSpecs(world: UnderlyingWorld, ticker: string, cadence: 
 }
 
 /**
- * The probability that a strike market settles YES, from the world: with the TRUE price (what informed traders see)
- * or the PUBLISHED one (`leadMs` older: what the market maker and everybody else see). Null when the world cannot tell.
+ * The probability that a strike market settles YES, from the world: with the TRUE price (what informed traders see),
+ * the PUBLISHED one (`leadMs` older: what a bot watching the feeds sees) or the synthetic MAKER's (older still: the
+ * venue's slow books). Null when the world cannot tell.
  */
-export function worldFair(world: UnderlyingWorld, oracle: { readonly ticker: string; readonly strike: string }, expirationMs: number, nowMs: number, view: 'true' | 'published'): number | null {
-  const spot = view === 'true' ? world.priceAt(oracle.ticker, nowMs) : world.publishedAt(oracle.ticker, nowMs);
+export function worldFair(world: UnderlyingWorld, oracle: { readonly ticker: string; readonly strike: string }, expirationMs: number, nowMs: number, view: 'true' | 'published' | 'maker'): number | null {
+  const spot = view === 'true' ? world.priceAt(oracle.ticker, nowMs) : view === 'published' ? world.publishedAt(oracle.ticker, nowMs) : world.makerViewAt(oracle.ticker, nowMs);
   const variance = world.variancePerSecond(oracle.ticker);
   if (spot === null || variance === null) return null;
   return trueDigital(spot, Number(oracle.strike), (expirationMs - nowMs) / 1000, variance);

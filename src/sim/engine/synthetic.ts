@@ -88,10 +88,11 @@ export class SyntheticTraders {
     const world = this.host.world();
     if (market.spec.oracle && world) {
       // The crypto world: the fair value IS the digital on the underlying. Informed traders see the true price; the
-      // maker quotes around the published one (leadMs older), as anyone watching the public feeds would.
+      // maker quotes around an older one (the published price, makerLagMs later still), as the venue's books follow
+      // the underlying slowly.
       const now = this.host.now();
       const truth = worldFair(world, market.spec.oracle, market.spec.expirationMs, now, 'true');
-      const published = worldFair(world, market.spec.oracle, market.spec.expirationMs, now, 'published');
+      const published = worldFair(world, market.spec.oracle, market.spec.expirationMs, now, 'maker');
       if (truth !== null) market.fairLogOdds = logitClamped(truth);
       if (published !== null) market.makerFairLogOdds = logitClamped(published);
       return;

@@ -5,7 +5,7 @@
  *
  * Owns: the true price of each ticker, a bounded history of it (for the settlement print and the lagged
  * publication), and the publication lag (the informed traders' lead: they see the true price, everyone else the
- * price of `leadMs` ago). Invariants: deterministic for a seed and a sequence of `advanceTo` calls at any times (the
+ * price of `leadMs` ago, and the synthetic maker, slower still, that of `leadMs + makerLagMs` ago). Invariants: deterministic for a seed and a sequence of `advanceTo` calls at any times (the
  * path depends only on the grid second, never on how often it is read); prices stay finite and > 0; reading before
  * the first grid second or past the history is null, never a guess.
  */
@@ -33,12 +33,18 @@ export interface WorldOptions {
   readonly underlyings: readonly UnderlyingSpec[];
   /** How far the informed traders see ahead of the published price, ms. */
   readonly leadMs: number;
+  /**
+   * How much later than the published price the synthetic maker reacts, ms: the venue's books follow the underlying
+   * slowly (which is what a bot quoting from the book alone gets picked off for). Default 20 s.
+   */
+  readonly makerLagMs?: number;
   /** History kept per ticker, ms (at least the lead and the settlement look-up need). */
   readonly historyMs?: number;
 }
 
 const SECONDS_PER_YEAR = 365 * 86_400;
 const DEFAULT_HISTORY_MS = 15 * 60_000;
+const DEFAULT_MAKER_LAG_MS = 20_000;
 
 /** Real Pyth feed ids (../shared/spec/exchange-facts.md §9); the venue's markets name them in priceOracleMetadata. */
 export const DEFAULT_UNDERLYINGS: readonly UnderlyingSpec[] = [
@@ -66,6 +72,7 @@ export class UnderlyingWorld {
     startMs: number,
   ) {
     if (!(options.leadMs >= 0)) throw new RangeError(`world.leadMs: must be >= 0 (got ${options.leadMs})`);
+    if (options.makerLagMs !== undefined && !(options.makerLagMs >= 0)) throw new RangeError(`world.makerLagMs: must be >= 0 (got ${options.makerLagMs})`);
     this.historySeconds = Math.ceil((options.historyMs ?? DEFAULT_HISTORY_MS) / 1000);
     this.lastSecond = Math.floor(startMs / 1000);
     for (const [i, spec] of options.underlyings.entries()) {
@@ -79,6 +86,11 @@ export class UnderlyingWorld {
 
   get leadMs(): number {
     return this.options.leadMs;
+  }
+
+  /** The price the synthetic maker quotes from at `nowMs`: the published one, `makerLagMs` later still. */
+  makerViewAt(ticker: string, nowMs: number): number | null {
+    return this.publishedAt(ticker, nowMs - (this.options.makerLagMs ?? DEFAULT_MAKER_LAG_MS));
   }
 
   tickers(): readonly UnderlyingSpec[] {

@@ -1,0 +1,109 @@
+/**
+ * Pricing from the underlying against pricing from the book, on the same seeded crypto world: every built-in
+ * strategy with (a) the book reference (mid, adjusted midpoint: how the bot priced before), (b) the model reference
+ * (the digital on the underlying's published price, src/pricing), and (c) the model plus the fast-market guard. The
+ * informed traders see the underlying `leadMs` before the published price; the synthetic maker quotes the published
+ * one; noise flow on. Markouts are per fill against the TRUE fair value (the digital on the true price) 1 s, 10 s and
+ * 60 s later. Prints one table; `run()` returns the figures.
+ * Run: npx tsx bench/pricing.ts [--hours 2] [--seed 11]
+ */
+import { pathToFileURL } from 'node:url';
+import { runBacktest, type BacktestOptions, type BacktestResult } from '../src/backtest/index.js';
+import { DEFAULT_PRICER_SETTINGS, type PricerSettings } from '../src/pricing/market-pricer.js';
+import { DEFAULT_UNDERLYINGS } from '../src/sim/engine/index.js';
+import type { StrategyModule } from '../src/strategy/contract.js';
+import avellanedaStoikov from '../strategies/avellaneda-stoikov.js';
+import fixedSpread from '../strategies/fixed-spread.js';
+import liquidityRewards from '../strategies/liquidity-rewards.js';
+
+const argValue = (flag: string, fallback: number): number => {
+  const i = process.argv.indexOf(flag);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
+  return Number.isFinite(v) ? v : fallback;
+};
+
+const SEED = argValue('--seed', 11);
+const HOURS = argValue('--hours', 2);
+const START = Date.UTC(2026, 0, 1, 0, 0);
+const LEAD_MS = 1500;
+
+interface Contender {
+  readonly label: string;
+  readonly module: StrategyModule<unknown>;
+  readonly params: Record<string, unknown>;
+}
+
+/** The strategies with the parameters of bench/strategies.ts (the same flow fits them the same way). */
+const CONTENDERS: readonly Contender[] = [
+  { label: 'fixed-spread', module: fixedSpread, params: { bidSpread: 0.01, askSpread: 0.01 } },
+  { label: 'avellaneda-stoikov', module: avellanedaStoikov, params: { horizonCapHours: 1 } },
+  { label: 'AS (glft)', module: avellanedaStoikov, params: { model: 'glft' } },
+  { label: 'liquidity-rewards', module: liquidityRewards, params: {} },
+];
+
+type Variant = 'book' | 'model' | 'model+guard';
+const VARIANTS: readonly Variant[] = ['book', 'model', 'model+guard'];
+
+function pricingOf(variant: Variant): PricerSettings | undefined {
+  if (variant === 'book') return undefined;
+  return { ...DEFAULT_PRICER_SETTINGS, guard: { ...DEFAULT_PRICER_SETTINGS.guard, enabled: variant === 'model+guard' } };
+}
+
+function options(contender: Contender, variant: Variant): BacktestOptions {
+  const pricing = pricingOf(variant);
+  return {
+    // The book variant runs without the pricer: no model view, so every strategy falls back to its book sources.
+    strategy: { module: contender.module, params: contender.params },
+    seed: SEED,
+    startMs: START,
+    durationMs: HOURS * 3_600_000,
+    stepMs: 1000,
+    // One strike per ticker, settling at 04:00, after the run: 4 markets on BTC, ETH, SOL and XRP.
+    world: {
+      underlying: { underlyings: DEFAULT_UNDERLYINGS, leadMs: LEAD_MS },
+      markets: { cadences: ['daily'], strikesPerExpiry: 1, strikeSpacingSigmas: 0.5, dailyHourUtc: 4, recurring: false },
+    },
+    ...(pricing === undefined ? {} : { pricing }),
+    risk: { stopBeforeExpiryMs: 600_000 },
+  };
+}
+
+const horizon = (r: BacktestResult, ms: number): number => r.markouts.find((h) => h.horizonMs === ms)?.meanPerFillUsdc ?? Number.NaN;
+
+export async function run(): Promise<Record<string, number | string>> {
+  const figures: Record<string, number | string> = { seed: SEED, virtualHours: HOURS, leadMs: LEAD_MS };
+  const rows: string[][] = [['strategy', 'reference', 'PnL (USDC)', 'fills', 'markout/fill 1s', '10s', '60s', 'unquoted', 'requests']];
+  for (const contender of CONTENDERS) {
+    for (const variant of VARIANTS) {
+      const result = await runBacktest(options(contender, variant));
+      if (result.engineInvariantViolations.length > 0) throw new Error(`engine invariants broken: ${result.engineInvariantViolations.join('; ')}`);
+      const key = `${contender.label.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}.${variant}`;
+      figures[`${key}.pnlUsdc`] = Number((result.pnlRaw / 1e6).toFixed(2));
+      figures[`${key}.fills`] = result.fills;
+      figures[`${key}.markout1s`] = Number(horizon(result, 1_000).toFixed(4));
+      figures[`${key}.markout10s`] = Number(horizon(result, 10_000).toFixed(4));
+      figures[`${key}.markout60s`] = Number(horizon(result, 60_000).toFixed(4));
+      figures[`${key}.unquoted`] = Number((1 - result.quotingFraction).toFixed(4));
+      rows.push([
+        contender.label,
+        variant,
+        (result.pnlRaw / 1e6).toFixed(2),
+        String(result.fills),
+        horizon(result, 1_000).toFixed(4),
+        horizon(result, 10_000).toFixed(4),
+        horizon(result, 60_000).toFixed(4),
+        `${((1 - result.quotingFraction) * 100).toFixed(1)}%`,
+        String(result.requests.total),
+      ]);
+    }
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: readonly string[]): string => r.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  console.log(`pricing: seed ${SEED}, ${HOURS} virtual hours, 4 crypto strike markets (BTC ETH SOL XRP), informed lead ${LEAD_MS} ms; markouts per fill (USDC) against the true fair value`);
+  console.log([line(rows[0]!), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n'));
+  return figures;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await run();
+}
