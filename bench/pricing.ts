@@ -4,7 +4,8 @@
  * (the digital on the underlying's published price, src/pricing), and (c) the model plus the fast-market guard. The
  * informed traders see the underlying `leadMs` before the published price; the synthetic maker quotes the published
  * one; noise flow on. Markouts are per fill against the TRUE fair value (the digital on the true price) 1 s, 10 s and
- * 60 s later. Prints one table; `run()` returns the figures.
+ * 60 s later; '+ rewards' adds the liquidity rewards the resting quotes scored under the venue's formula. Prints one
+ * table; `run()` returns the figures.
  * Run: npx tsx bench/pricing.ts [--hours 2] [--seed 11]
  */
 import { pathToFileURL } from 'node:url';
@@ -72,13 +73,14 @@ const horizon = (r: BacktestResult, ms: number): number => r.markouts.find((h) =
 
 export async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = { seed: SEED, virtualHours: HOURS, leadMs: LEAD_MS };
-  const rows: string[][] = [['strategy', 'reference', 'PnL (USDC)', 'fills', 'markout/fill 1s', '10s', '60s', 'unquoted', 'requests']];
+  const rows: string[][] = [['strategy', 'reference', 'PnL (USDC)', '+ rewards', 'fills', 'markout/fill 1s', '10s', '60s', 'unquoted', 'requests']];
   for (const contender of CONTENDERS) {
     for (const variant of VARIANTS) {
       const result = await runBacktest(options(contender, variant));
       if (result.engineInvariantViolations.length > 0) throw new Error(`engine invariants broken: ${result.engineInvariantViolations.join('; ')}`);
       const key = `${contender.label.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}.${variant}`;
       figures[`${key}.pnlUsdc`] = Number((result.pnlRaw / 1e6).toFixed(2));
+      figures[`${key}.pnlWithRewardsUsdc`] = Number((result.pnlRaw / 1e6 + result.scoredRewardUsdc).toFixed(2));
       figures[`${key}.fills`] = result.fills;
       figures[`${key}.markout1s`] = Number(horizon(result, 1_000).toFixed(4));
       figures[`${key}.markout10s`] = Number(horizon(result, 10_000).toFixed(4));
@@ -88,6 +90,7 @@ export async function run(): Promise<Record<string, number | string>> {
         contender.label,
         variant,
         (result.pnlRaw / 1e6).toFixed(2),
+        (result.pnlRaw / 1e6 + result.scoredRewardUsdc).toFixed(2),
         String(result.fills),
         horizon(result, 1_000).toFixed(4),
         horizon(result, 10_000).toFixed(4),

@@ -44,6 +44,7 @@ import { Settler } from '../settlement/settler.js';
 import { StrategyRunner } from '../strategy/runner.js';
 import type { Strategy } from '../strategy/contract.js';
 import { AccountView } from '../risk/account-view.js';
+import { BotPricing } from './pricing.js';
 import { DryRunVenue } from './dry-run-venue.js';
 import { FeedReactions } from './feed-reactions.js';
 import { takerFillDetail } from './fill-booking.js';
@@ -65,6 +66,8 @@ import { portMaintenanceOf, VenueAdapter } from './venue-adapter.js';
 
 /** Positions and PnL gauges are published this often (and after each fill). */
 export const PUBLISH_POSITIONS_EVERY_MS = 10_000;
+/** The underlying prices' ages are published this often. */
+export const UNDERLYING_AGES_EVERY_MS = 1_000;
 /** The ledger is compared with the venue this often (src/app/ledger-sync.ts). */
 export const LEDGER_CHECK_EVERY_MS = 60_000;
 /** Own orders the book keeps not showing are looked for this often (src/orders/order-stream-watch.ts). */
@@ -108,6 +111,8 @@ export interface BotComponents {
   readonly positions: PositionPublisher;
   readonly reactions: FeedReactions;
   readonly runner: StrategyRunner;
+  /** Crypto strike markets priced from their underlying (store, pricer). */
+  readonly pricing: BotPricing;
   readonly timers: Timers;
 }
 
@@ -129,6 +134,9 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const signing = new Map<string, SigningMarket>(resources.markets.map((m) => [m.slug, signingMarketOf(m)]));
   const timers = new Timers(scheduler);
   const requote = (slug: string): void => runner.trigger(slug, false);
+  // Crypto strike markets are priced from their underlying (src/app/pricing.ts); their stop before expiry is pricing's.
+  const pricing = new BotPricing({ config: config.pricing, markets: resources.markets, now, log: componentLogger(log, 'pricing'), metrics, requote });
+  const risk = pricing.riskConfig(config.risk);
 
   const modeGate = new TradingModeGate({
     scheduler,
@@ -173,7 +181,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     ledger,
     orders: () => executor.openOrders(),
     markets,
-    risk: config.risk,
+    risk,
     now,
     // A feed whose authentication the venue refused carries no order events: halted like a stale one.
     halts: (slug) => ({ killSwitch: killSwitch.status().tripped, stale: staleGuard.isHalted(slug) || feed.authState() === 'failed' }),
@@ -324,6 +332,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     gate: (slug, intents) => account.gate(slug, intents),
     submit: (slug, intents) => executor.submit(slug, intents),
     now,
+    model: (slug) => pricing.answer(slug),
     requoteIntervalMs: REQUOTE_INTERVAL_MS,
     setInterval: (fn, ms) => timers.every(ms, fn),
     observer: telemetry.runner,
@@ -335,6 +344,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   feed.onUnreadableOrderEvent((lost) => reactions.unreadableOrderEvent(lost));
   feed.onAuthChange((state, message) => reactions.authChanged(state, message));
   feed.onMarketResolved((frame) => reactions.resolved(frame));
+  feed.onOraclePrice((frame) => pricing.venueFrame(frame));
   feed.onStateChange((state) => reactions.connectionChanged(state));
   books.onChange(() => confirmFreshness());
   books.onChange((slug) => account.bookChanged(slug));
@@ -343,7 +353,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   books.onStaleChange((slug, stale) => (stale ? requote(slug) : confirmFreshness()));
 
   const components: BotComponents = {
-    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers,
+    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing,
   };
 
   const start = async (): Promise<void> => {
@@ -371,12 +381,13 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     killSwitch.start();
     positions.publish();
     timers.every(PUBLISH_POSITIONS_EVERY_MS, () => positions.publish());
+    timers.every(UNDERLYING_AGES_EVERY_MS, () => pricing.publishAges());
     timers.every(LEDGER_CHECK_EVERY_MS, () => ledgerSync.periodicCheck(deps.stopping));
     runner.start();
     modeGate.start();
     // Each market requoted at its stop-before-expiry time, so the gate's halt takes effect then, not at the next cycle.
     for (const info of markets.infoList()) {
-      if (info.expiresAtMs !== null) timers.at(info.expiresAtMs - riskLimitsFor(config.risk, info.slug).stopBeforeExpiryMs, () => requote(info.slug));
+      if (info.expiresAtMs !== null) timers.at(info.expiresAtMs - riskLimitsFor(risk, info.slug).stopBeforeExpiryMs, () => requote(info.slug));
     }
     // Resumes what the previous run left unredeemed and checks the held markets this run does not trade.
     settler.resume(new Set(markets.slugs()));

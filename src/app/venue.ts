@@ -6,11 +6,11 @@
  * simulator a wallet and API token are generated for the session. Invariant: the returned secrets are handed to
  * the client and to the log censor only; nothing here logs them.
  */
-import type { AppConfig, SimFlowConfig } from '../config/types.js';
+import type { AppConfig, SimFlowConfig, SimVenueConfig } from '../config/types.js';
 import { resolveSecrets } from '../config/index.js';
 import type { ApiCredentials } from '../exchange/auth.js';
 import { startSimulator, type RunningSimulator } from '../sim/index.js';
-import type { SyntheticOptions } from '../sim/engine/index.js';
+import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS, type EngineOptions, type SyntheticOptions } from '../sim/engine/index.js';
 
 export interface OpenVenue {
   readonly kind: 'sim' | 'live';
@@ -50,17 +50,27 @@ export function syntheticOptionsOf(flow: SimFlowConfig): SyntheticOptions | fals
   };
 }
 
+/** The simulator's crypto world from the config: the chosen tickers' underlyings and their recurring strike ladders. */
+function cryptoWorldOf(u: SimVenueConfig['underlying']): NonNullable<EngineOptions['world']> {
+  return {
+    underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((x) => (u.tickers as readonly string[]).includes(x.ticker)), leadMs: u.informedLeadMs, makerLagMs: u.makerLagMs },
+    markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: u.cadences, strikesPerExpiry: u.strikesPerExpiry },
+  };
+}
+
 export async function openVenue(config: AppConfig, env: Readonly<Record<string, string | undefined>>): Promise<OpenVenue> {
   const venue = config.venue;
   if (venue.kind === 'sim') {
     const simulator = await startSimulator({
       port: venue.port,
       seed: venue.seed,
-      markets: venue.markets,
+      // The crypto world lists its own strike markets; the generic one `venue.markets` markets.
+      ...(venue.world === 'crypto' ? {} : { markets: venue.markets }),
       demo: { usdc: venue.startingCollateralRaw / 1_000_000 },
       settlementDelayMs: venue.settlementDelayMs,
       synthetic: syntheticOptionsOf(venue.flow),
       priceBand: venue.priceBand,
+      ...(venue.world === 'crypto' ? { world: cryptoWorldOf(venue.underlying) } : {}),
     });
     const demo = simulator.demoAccount;
     return {

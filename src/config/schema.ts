@@ -10,6 +10,7 @@
  * here in milliseconds (`…Ms` fields): no other module converts them.
  */
 import { z } from 'zod';
+import { pricingSchema, toPricingConfig } from './pricing-schema.js';
 import { priceToTicks, sharesToRaw, parseScaled, UnitError } from '../core/units.js';
 import { BOT_TAG_PATTERN, BOT_TAG_RULE } from '../orders/client-order-id.js';
 import { looksLikePath } from '../strategy/registry.js';
@@ -130,6 +131,19 @@ const simVenue = z.strictObject({
   port: z.int().min(0).max(65_535).default(0),
   priceBand: priceBand(0.01, 0.99),
   units: socketUnits.prefault({}),
+  /** 'crypto': the live venue's world (recurring BTC/ETH/SOL/XRP strike markets on simulated underlyings); 'generic': long-dated markets on a hidden random walk. */
+  world: z.enum(['generic', 'crypto'], { error: 'expected "crypto" or "generic"' }).default('generic'),
+  underlying: z
+    .strictObject({
+      tickers: z.array(z.enum(['BTC', 'ETH', 'SOL', 'XRP'])).min(1).default(['BTC', 'ETH', 'SOL', 'XRP']),
+      cadences: z.array(z.enum(['hourly', 'daily'])).min(1).default(['hourly', 'daily']),
+      strikesPerExpiry: z.int().min(1).max(9).default(3),
+      /** The informed traders see the underlying this long before it is published (oraclePriceData frames). */
+      informedLeadMs: milliseconds(1500, 0, 60_000),
+      /** The synthetic maker follows the published underlying this much later still (the venue's slow books). */
+      makerLagMs: milliseconds(20_000, 0, 600_000),
+    })
+    .prefault({}),
 });
 
 const httpUrl = z.string().refine((text) => /^https?:\/\/[^\s/]+/.test(text) && URL.canParse(text), 'expected an http(s) URL');
@@ -420,6 +434,7 @@ const rootShape = z.strictObject({
   database: z.strictObject({ path: z.string().min(1).optional() }).prefault({}),
   log: z.strictObject({ level: logLevel.default('info'), pretty: z.union([z.boolean(), z.literal('auto')], { error: 'expected true, false or "auto"' }).default('auto') }).prefault({}),
   shutdown: z.strictObject({ budgetMs: milliseconds(10_000, 500, 300_000), leaveOrdersResting: z.boolean().default(false) }).prefault({}),
+  pricing: pricingSchema.prefault({}),
   feed: z
     .strictObject({
       watchdogIntervalSec: positiveSeconds(1, 60),
@@ -463,6 +478,11 @@ function crossFieldRules(c: RootInput, ctx: z.RefinementCtx): void {
   }
 }
 
+/** How many markets the simulator lists, all of which a sim config without a `markets:` section trades. */
+function simMarketCount(v: Extract<RootInput['venue'], { kind: 'sim' }>): number {
+  return v.world === 'crypto' ? v.underlying.tickers.length * v.underlying.cadences.length * v.underlying.strikesPerExpiry : v.markets;
+}
+
 /** The file's shape → AppConfig: renamed to the unit-named fields, and every `…Sec` duration converted to ms here, once. */
 function toAppConfig(c: RootInput, databasePath: string): AppConfig {
   const v = c.venue;
@@ -478,6 +498,8 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
           port: v.port,
           priceBand: v.priceBand,
           units: v.units,
+          world: v.world,
+          underlying: v.underlying,
         }
       : v;
   const defaultCredentials: CredentialsConfig = { ...DEFAULT_CREDENTIAL_ENV };
@@ -487,7 +509,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     version: 1,
     venue: venueConfig,
     credentials: c.credentials ?? (v.kind === 'live' ? defaultCredentials : null),
-    markets: c.markets ?? { slugs: [], groups: [], exclude: [], select: { top: v.kind === 'sim' ? v.markets : 1, by: 'dailyReward', rewardableOnly: false, minDailyRewardRaw: 0 }, exclusive: false },
+    markets: c.markets ?? { slugs: [], groups: [], exclude: [], select: { top: v.kind === 'sim' ? simMarketCount(v) : 1, by: 'dailyReward', rewardableOnly: false, minDailyRewardRaw: 0 }, exclusive: false },
     strategy: c.strategy,
     orders: c.orders,
     risk: {
@@ -509,6 +531,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     database: { path: databasePath },
     log: c.log,
     shutdown: c.shutdown,
+    pricing: toPricingConfig(c.pricing),
     feed: { watchdogIntervalMs: ms(c.feed.watchdogIntervalSec), quietThresholdMs: ms(c.feed.quietThresholdSec), staleAfterMs: ms(c.feed.staleAfterSec) },
   };
 }

@@ -10,6 +10,7 @@
  * Invariants: no secret value is ever part of the config (credentials are environment-variable NAMES);
  * every band has minTicks < maxTicks; a live venue always has credentials and explicit markets.
  */
+import type { PricingConfig } from './pricing-schema.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -60,6 +61,15 @@ export interface SimVenueConfig {
   readonly port: number;
   /** Prices the simulated venue accepts. */
   readonly priceBand: PriceBand;
+  /** 'crypto': recurring strike markets on simulated underlyings, like the live venue; 'generic': long-dated markets. */
+  readonly world: 'generic' | 'crypto';
+  readonly underlying: {
+    readonly tickers: readonly ('BTC' | 'ETH' | 'SOL' | 'XRP')[];
+    readonly cadences: readonly ('hourly' | 'daily')[];
+    readonly strikesPerExpiry: number;
+    readonly informedLeadMs: number;
+    readonly makerLagMs: number;
+  };
   /** Units of the socket feed's sizes (see SocketUnitsConfig). */
   readonly units: SocketUnitsConfig;
 }
@@ -286,4 +296,6 @@ export interface AppConfig {
   readonly log: LogConfig;
   readonly shutdown: ShutdownConfig;
   readonly feed: FeedConfig;
+  /** Pricing crypto strike markets from their underlying (src/config/pricing-schema.ts, docs/pricing.md). */
+  readonly pricing: PricingConfig;
 }

@@ -3,7 +3,7 @@
  * venue-neutral outputs: integer price ticks, raw (1e6) integer amounts, string ids, ms timestamps.
  *
  * Owns: the wire format of `orderbookUpdate`, `orderEvent` (OME | SETTLEMENT, discriminated by `source`),
- * `positions`, `marketResolved`, `system` and `exception`. Consumers (book store, order manager, ledger)
+ * `positions`, `marketResolved`, `system`, `exception` and `oraclePriceData`. Consumers (book store, order manager, ledger)
  * import the output types from here and never see a wire field.
  *
  * Units, decided here once:
@@ -49,6 +49,7 @@ export const FEED_EVENTS = [
   'marketResolved',
   'system',
   'exception',
+  'oraclePriceData',
 ] as const;
 export type FeedEventName = (typeof FEED_EVENTS)[number];
 
@@ -187,7 +188,20 @@ export interface NoticeFrame {
   readonly payload: unknown;
 }
 
+/**
+ * The underlying's price as the venue publishes it for one market (official client 1.1.0: `oraclePriceData
+ * {marketAddress: string | null, marketSlug, timestamp (ms), value (number)}`). The value's sanity (finite, > 0, not
+ * future-dated) is the price store's to judge (src/pricing/underlying/store.ts), so every refusal is counted there.
+ */
+export interface OraclePriceFrame {
+  readonly slug: string;
+  readonly marketAddress: string | null;
+  readonly timestampMs: number;
+  readonly value: number;
+}
+
 export interface FeedFrameMap {
+  oraclePriceData: OraclePriceFrame;
   orderbookUpdate: OrderbookFrame;
   orderEvent: OrderEvent;
   positions: PositionsFrame;
@@ -596,6 +610,15 @@ function positionsSchema(unit: AmountUnit) {
     );
 }
 
+const oraclePriceSchema = z
+  .object({
+    marketAddress: z.string().nullable().optional(),
+    marketSlug: z.string().min(1),
+    timestamp: z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]),
+    value: z.union([z.number(), z.string().regex(/^-?\d+(?:\.\d+)?$/).transform(Number)]),
+  })
+  .transform((f): OraclePriceFrame => ({ slug: f.marketSlug, marketAddress: f.marketAddress ?? null, timestampMs: f.timestamp, value: f.value }));
+
 const marketResolvedSchema = z
   .object({
     slug: z.string().min(1),
@@ -672,6 +695,8 @@ export function frameParsers(units: FrameUnits = {}): FrameParsers {
         case 'system':
         case 'exception':
           return run(noticeSchema, payload, (frame) => ({ event, frame }));
+        case 'oraclePriceData':
+          return run(oraclePriceSchema, payload, (frame) => ({ event, frame }));
       }
     },
   };

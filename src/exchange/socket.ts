@@ -44,6 +44,7 @@ import {
   type FrameParsers,
   type MarketResolvedFrame,
   type NoticeFrame,
+  type OraclePriceFrame,
   type OrderbookFrame,
   type OrderEvent,
   type ParsedFrame,
@@ -180,6 +181,8 @@ export class MarketFeed implements FeedPort {
   private readonly orderEventListeners: ListenerSet<[event: OrderEvent]>;
   private readonly positionsListeners: ListenerSet<[frame: PositionsFrame]>;
   private readonly resolvedListeners: ListenerSet<[frame: MarketResolvedFrame]>;
+  private readonly oracleListeners: ListenerSet<[frame: OraclePriceFrame]>;
+  private oracleSeen = false;
   private readonly systemListeners: ListenerSet<[frame: NoticeFrame]>;
   private readonly exceptionListeners: ListenerSet<[frame: NoticeFrame]>;
   private readonly stateListeners: ListenerSet<[state: FeedConnectionState]>;
@@ -220,6 +223,7 @@ export class MarketFeed implements FeedPort {
     this.orderEventListeners = new ListenerSet(listenerError('orderEvent'));
     this.positionsListeners = new ListenerSet(listenerError('positions'));
     this.resolvedListeners = new ListenerSet(listenerError('marketResolved'));
+    this.oracleListeners = new ListenerSet(listenerError('oraclePriceData'));
     this.systemListeners = new ListenerSet(listenerError('system'));
     this.exceptionListeners = new ListenerSet(listenerError('exception'));
     this.stateListeners = new ListenerSet(listenerError('state'));
@@ -266,6 +270,7 @@ export class MarketFeed implements FeedPort {
       this.orderEventListeners,
       this.positionsListeners,
       this.resolvedListeners,
+      this.oracleListeners,
       this.systemListeners,
       this.exceptionListeners,
       this.stateListeners,
@@ -322,6 +327,11 @@ export class MarketFeed implements FeedPort {
 
   onPositions(listener: (frame: PositionsFrame) => void): Unsubscribe {
     return this.positionsListeners.add(listener);
+  }
+
+  /** The venue's `oraclePriceData` frames (the underlying's price per market), parsed for shape only. */
+  onOraclePrice(listener: (frame: OraclePriceFrame) => void): Unsubscribe {
+    return this.oracleListeners.add(listener);
   }
 
   onMarketResolved(listener: (frame: MarketResolvedFrame) => void): Unsubscribe {
@@ -600,6 +610,14 @@ export class MarketFeed implements FeedPort {
         return;
       case 'system':
         this.systemListeners.emit(parsed.frame);
+        return;
+      case 'oraclePriceData':
+        if (!this.oracleSeen) {
+          // Which subscription delivers these is unconfirmed (exchange-facts §9): say once that they came, and on what.
+          this.oracleSeen = true;
+          safeLog(() => this.logger.info({ market: parsed.frame.slug }, 'venue oracle frames seen on subscribe_market_prices'));
+        }
+        this.oracleListeners.emit(parsed.frame);
         return;
       case 'exception': {
         const message = parsed.frame.message ?? '(no message)';

@@ -69,6 +69,17 @@ export const METRIC_NAMES = [
   'outcome_maker_foreign_orders',
   'outcome_maker_account_unbooked_shares',
   'outcome_maker_venue_anomalies_total',
+  'outcome_maker_model_fair',
+  'outcome_maker_model_uncertainty',
+  'outcome_maker_quoted_from',
+  'outcome_maker_unpriced_markets',
+  'outcome_maker_underlying_price',
+  'outcome_maker_underlying_age_seconds',
+  'outcome_maker_underlying_updates_total',
+  'outcome_maker_underlying_refusals_total',
+  'outcome_maker_underlying_divergence_bps',
+  'outcome_maker_fast_market_trips_total',
+  'outcome_maker_settlement_checks_total',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -121,6 +132,12 @@ const VALIDATED_METRICS: readonly MetricName[] = [
   'outcome_maker_redemptions_pending',
   'outcome_maker_foreign_orders',
   'outcome_maker_account_unbooked_shares',
+  'outcome_maker_model_fair',
+  'outcome_maker_model_uncertainty',
+  'outcome_maker_unpriced_markets',
+  'outcome_maker_underlying_price',
+  'outcome_maker_underlying_age_seconds',
+  'outcome_maker_underlying_divergence_bps',
 ];
 
 /** The bot's metrics. Sizes and amounts are raw integers (1e6 = 1 share / 1 USDC), durations milliseconds. */
@@ -195,6 +212,23 @@ export interface Metrics {
   accountUnbooked(market: string, token: 'YES' | 'NO', raw: number): void;
   /** One occurrence of a venue behaviour the bot works around (see VenueAnomaly). */
   venueAnomaly(kind: VenueAnomaly): void;
+  /** The model's fair value and uncertainty of a priced market (price units), at its last quote. */
+  modelFair(market: string, fair: number, uncertainty: number): void;
+  /** Where a market's reference came from at its last quote cycle: 'model', 'book', or 'halted'. */
+  quotedFrom(market: string, source: 'model' | 'book' | 'halted'): void;
+  /** Markets the model cannot price, by reason (set once at start). */
+  unpricedMarkets(reason: string, count: number): void;
+  /** A validated underlying price from a source ('hermes' | 'venue'). */
+  underlyingUpdate(ticker: string, source: string, price: number): void;
+  /** Age of a ticker's latest price from a source, ms. */
+  underlyingAge(ticker: string, source: string, ageMs: number): void;
+  /** An underlying price refused (malformed, non-finite, non-positive, future-dated, out-of-order). */
+  underlyingRefusal(source: string, reason: string): void;
+  /** Distance between two sources of one ticker, basis points. */
+  underlyingDivergence(ticker: string, bps: number): void;
+  fastMarketTrip(ticker: string): void;
+  /** After a resolution: did the price the bot held imply the venue's outcome ('agree' | 'disagree' | 'too-close' | 'no-price')? */
+  settlementCheck(result: string): void;
 }
 
 export interface CreateMetricsOptions {
@@ -431,6 +465,20 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     labelNames: ['market', 'token'] as const,
     registers,
   });
+  const modelFair = new Gauge({ name: 'outcome_maker_model_fair', help: 'The model\'s fair value of a priced market (probability of YES) at its last quote.', labelNames: ['market'] as const, registers });
+  const modelUncertainty = new Gauge({ name: 'outcome_maker_model_uncertainty', help: 'One standard deviation of the model\'s fair value error, price units.', labelNames: ['market'] as const, registers });
+  const quotedFrom = new Gauge({ name: 'outcome_maker_quoted_from', help: '1 for where a market\'s last quote took its reference: model, book or halted.', labelNames: ['market', 'source'] as const, registers });
+  const unpriced = new Gauge({ name: 'outcome_maker_unpriced_markets', help: 'Traded markets the model cannot price, by reason.', labelNames: ['reason'] as const, registers });
+  const underlyingPrice = new Gauge({ name: 'outcome_maker_underlying_price', help: 'Latest validated price of an underlying, USD, by source.', labelNames: ['ticker', 'source'] as const, registers });
+  const underlyingAge = new Gauge({ name: 'outcome_maker_underlying_age_seconds', help: 'Age of the latest price of an underlying from a source, seconds.', labelNames: ['ticker', 'source'] as const, registers });
+  const underlyingUpdates = new Counter({ name: 'outcome_maker_underlying_updates_total', help: 'Validated underlying prices received, by ticker and source.', labelNames: ['ticker', 'source'] as const, registers });
+  const underlyingRefusals = new Counter({ name: 'outcome_maker_underlying_refusals_total', help: 'Underlying prices refused (never priced), by source and reason.', labelNames: ['source', 'reason'] as const, registers });
+  const underlyingDivergence = new Gauge({ name: 'outcome_maker_underlying_divergence_bps', help: 'Distance between two sources of one underlying, basis points.', labelNames: ['ticker'] as const, registers });
+  const fastMarketTrips = new Counter({ name: 'outcome_maker_fast_market_trips_total', help: 'Fast-market guard trips (quotes on the underlying pulled), by ticker.', labelNames: ['ticker'] as const, registers });
+  const settlementChecks = new Counter({ name: 'outcome_maker_settlement_checks_total', help: 'Resolutions compared with the price the bot held: agree, disagree, too-close, no-price.', labelNames: ['result'] as const, registers });
+  const tickers = new BoundedLabel(64);
+  for (const source of ['hermes', 'venue'] as const) for (const reason of ['malformed', 'non-finite', 'non-positive', 'future-dated', 'out-of-order']) underlyingRefusals.inc({ source, reason }, 0);
+  for (const result of ['agree', 'disagree', 'too-close', 'no-price']) settlementChecks.inc({ result }, 0);
   for (const mode of TRADING_MODES) tradingMode.set({ mode }, mode === 'normal' ? 1 : 0);
   // Anomaly counters start at 0 for every label value known up front: a series that first appears at 1 is
   // invisible to `increase()`/`rate()`, so the alert on the first malformed frame or mismatch would never fire.
@@ -609,6 +657,38 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     accountUnbooked(market, token, raw) {
       if (finite('outcome_maker_account_unbooked_shares', raw)) accountUnbooked.set({ market: markets.value(market), token }, raw / RAW_PER_UNIT);
+    },
+    modelFair(market, fair, uncertainty) {
+      const labels = { market: markets.value(market) };
+      if (finite('outcome_maker_model_fair', fair)) modelFair.set(labels, fair);
+      if (finite('outcome_maker_model_uncertainty', uncertainty)) modelUncertainty.set(labels, uncertainty);
+    },
+    quotedFrom(market, source) {
+      const m = markets.value(market);
+      for (const s of ['model', 'book', 'halted'] as const) quotedFrom.set({ market: m, source: s }, s === source ? 1 : 0);
+    },
+    unpricedMarkets(reason, count) {
+      if (countable('outcome_maker_unpriced_markets', count)) unpriced.set({ reason: reasons.value(reason) }, count);
+    },
+    underlyingUpdate(ticker, source, price) {
+      const labels = { ticker: tickers.value(ticker), source: reasons.value(source) };
+      underlyingUpdates.inc(labels);
+      if (finite('outcome_maker_underlying_price', price)) underlyingPrice.set(labels, price);
+    },
+    underlyingAge(ticker, source, ageMs) {
+      if (finite('outcome_maker_underlying_age_seconds', ageMs)) underlyingAge.set({ ticker: tickers.value(ticker), source: reasons.value(source) }, Math.max(0, ageMs) / 1000);
+    },
+    underlyingRefusal(source, reason) {
+      underlyingRefusals.inc({ source: reasons.value(source), reason: reasons.value(reason) });
+    },
+    underlyingDivergence(ticker, bps) {
+      if (finite('outcome_maker_underlying_divergence_bps', bps)) underlyingDivergence.set({ ticker: tickers.value(ticker) }, bps);
+    },
+    fastMarketTrip(ticker) {
+      fastMarketTrips.inc({ ticker: tickers.value(ticker) });
+    },
+    settlementCheck(result) {
+      settlementChecks.inc({ result: reasons.value(result) });
     },
   };
 }

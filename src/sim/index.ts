@@ -7,7 +7,7 @@
  * Invariants: one clock (injected or real) drives both engine and server; the same seed gives the same
  * markets and demo credentials; `close()` stops the server, the feed and every engine timer.
  */
-import type { EngineObserver, MarketSpec, PriceBand, SimClock, SimEngine, SyntheticOptions } from './engine/index.js';
+import type { EngineObserver, EngineOptions, MarketSpec, PriceBand, SimClock, SimEngine, SyntheticOptions } from './engine/index.js';
 import { createEngine, generateMarkets } from './engine/index.js';
 import { systemScheduler } from '../core/clock.js';
 import { accountSpecOf, apiTokensOf, parseAccountConfig, type AccountConfigInput } from './server/accounts-config.js';
@@ -60,6 +60,11 @@ export interface StartSimulatorOptions {
   readonly payoutDelayMs?: number;
   /** Synthetic traders; off when absent or false. */
   readonly synthetic?: SyntheticOptions | false;
+  /**
+   * The crypto world (src/sim/engine/underlying.ts): simulated underlyings and recurring strike markets on them, listed
+   * beside `markets` (which then default to none), resolved by the Pyth rule, priced in `oraclePriceData` frames.
+   */
+  readonly world?: EngineOptions['world'];
   readonly priceBand?: PriceBand;
   /** EIP-712 domain name (default 'Limitless CTF Exchange') and chain id (8453). */
   readonly domainName?: string;
@@ -108,9 +113,12 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isSafeInteger(seed)) throw new SimulatorConfigError('seed', seed, 'must be an integer');
   const clock = options.clock ?? systemScheduler;
-  const markets = typeof options.markets === 'number' || options.markets === undefined
-    ? generateMarkets(options.markets ?? DEFAULT_MARKET_COUNT, seed, clock.now())
-    : [...options.markets];
+  const markets =
+    options.markets === undefined && options.world !== undefined
+      ? []
+      : typeof options.markets === 'number' || options.markets === undefined
+        ? generateMarkets(options.markets ?? DEFAULT_MARKET_COUNT, seed, clock.now())
+        : [...options.markets];
 
   const demo = demoAccount(seed, options.demo?.profileId ?? DEMO_PROFILE_ID);
   const demoUsdc = options.demo?.usdc ?? DEFAULT_DEMO_USDC;
@@ -139,6 +147,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       ...configs.map(accountSpecOf),
     ],
     ...(options.synthetic === undefined || options.synthetic === false ? {} : { synthetic: options.synthetic }),
+    ...(options.world === undefined ? {} : { world: options.world }),
     ...(options.priceBand === undefined ? {} : { priceBand: options.priceBand }),
     ...(options.engineObserver === undefined ? {} : { observer: options.engineObserver }),
   });

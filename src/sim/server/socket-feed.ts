@@ -3,7 +3,9 @@
  * `exception` event, the connection stays usable for public data), `subscribe_market_prices` and
  * `subscribe_positions` (each call REPLACES the previous set), `subscribe_order_events`, `system`
  * confirmations, and the pushes `orderbookUpdate` (full book, coalesced per market), `orderEvent`,
- * `positions`, `marketResolved`.
+ * `positions`, `marketResolved`, and in the crypto world `oraclePriceData` (the underlying's published price, once a
+ * second to each market's `subscribe_market_prices` subscribers, as the official client's types list it beside the
+ * market-price events).
  *
  * Owns: subscriptions (as Socket.IO rooms), feed coalescing, and the feed faults (freeze, drop, injected
  * frames). Invariants: at most one `orderbookUpdate` per market per coalescing tick, always the full
@@ -22,6 +24,8 @@ import { DEFAULT_SOCKET_BOOK_SIZE_UNIT, positionsFrame, wireOrderbook, type Sock
 
 export const MARKETS_NAMESPACE = '/markets';
 const MAX_SUBSCRIBED_SLUGS = 1000;
+/** Cadence of `oraclePriceData` pushes (Pyth publishes about once a second). */
+const ORACLE_EVERY_MS = 1000;
 
 export interface ClientToServerEvents {
   subscribe_market_prices: (payload: unknown) => void;
@@ -87,6 +91,7 @@ export class SocketFeed {
   private frozenScope: FreezeScope | null = null;
   private sizeUnit: SocketBookSizeUnit;
   private readonly unsubscribeEngine: () => void;
+  private cancelOracle: (() => void) | null = null;
 
   constructor(private readonly options: SocketFeedOptions) {
     this.sizeUnit = options.bookSizeUnit ?? DEFAULT_SOCKET_BOOK_SIZE_UNIT;
@@ -102,6 +107,30 @@ export class SocketFeed {
       positionsChanged: (profileId, slug) => this.markPositions(profileId, slug),
       marketResolved: (frame) => this.pushResolved(frame),
     });
+    if (options.engine.underlying() !== null) this.scheduleOracle();
+  }
+
+  /** Once a second: each crypto market's subscribers get the underlying's published price. */
+  private scheduleOracle(): void {
+    this.cancelOracle = this.options.clock.schedule(ORACLE_EVERY_MS, () => {
+      this.pushOracle();
+      this.scheduleOracle();
+    });
+  }
+
+  private pushOracle(): void {
+    const world = this.options.engine.underlying();
+    if (world === null || this.frozenScope === 'all') return;
+    const now = this.options.clock.now();
+    world.advanceTo(now);
+    for (const market of this.options.engine.markets()) {
+      if (!market.oracle || !market.tradable || !this.hasMembers(pricesRoom(market.slug))) continue;
+      const value = world.publishedAt(market.oracle.ticker, now);
+      if (value === null) continue;
+      // The SDK types `marketAddress: string | null`; a CLOB market has no market contract of its own: null.
+      this.nsp.to(pricesRoom(market.slug)).emit('oraclePriceData', { marketAddress: null, marketSlug: market.slug, timestamp: now, value });
+      this.options.hooks?.onFeedFrame?.('oraclePriceData');
+    }
   }
 
   get frozen(): FreezeScope | null {
@@ -171,6 +200,8 @@ export class SocketFeed {
 
   close(): void {
     this.unsubscribeEngine();
+    this.cancelOracle?.();
+    this.cancelOracle = null;
     this.cancelFlush?.();
     this.cancelFlush = null;
   }

@@ -1,0 +1,128 @@
+/**
+ * The bot's pricing wiring: the traded markets' terms read once, the underlying price store and its sources (the
+ * venue's `oraclePriceData` frames), and the market pricer (src/pricing/market-pricer.ts) whose answer the strategy
+ * runner asks for every quote cycle.
+ *
+ * Owns: the route of a price from a source to the pricer (store → best source → pricer → requote of the ticker's
+ * markets), the logs and metrics of pricing (one line per market at start saying how it is priced, one per refused
+ * reason, the settlement check after each resolution), and the effective stop of priced markets. Invariants: a refused
+ * price changes nothing and is counted; a priced market is never quoted from a stale, doubtful or missing price (the
+ * pricer halts it); the reason a market is unpriced is logged once; nothing here speaks to the venue.
+ */
+import type { Logger } from 'pino';
+import type { RiskConfig } from '../config/types.js';
+import type { PricingConfig } from '../config/pricing-schema.js';
+import type { OraclePriceFrame } from '../exchange/socket-wire.js';
+import type { Market } from '../exchange/wire.js';
+import type { Metrics } from '../metrics/index.js';
+import { MarketPricer } from '../pricing/market-pricer.js';
+import { describeTerms, readMarketTerms, termsInputOf } from '../pricing/terms.js';
+import { UnderlyingStore } from '../pricing/underlying/store.js';
+import type { RunnerModelAnswer } from '../strategy/runner.js';
+
+export interface BotPricingDeps {
+  readonly config: PricingConfig;
+  readonly markets: readonly Market[];
+  readonly now: () => number;
+  readonly log: Logger;
+  readonly metrics: Metrics;
+  /** Requote one market now (the runner's trigger). */
+  readonly requote: (slug: string) => void;
+}
+
+export class BotPricing {
+  readonly pricer: MarketPricer;
+  readonly store: UnderlyingStore;
+  private readonly refusedLogged = new Set<string>();
+  private readonly lastSource = new Map<string, 'model' | 'book' | 'halted'>();
+
+  constructor(private readonly deps: BotPricingDeps) {
+    const { config, metrics, log } = deps;
+    const unpriced = new Map<string, number>();
+    this.pricer = new MarketPricer(config.pricer, {
+      onUnpriced: (slug, reason, crypto) => {
+        log.info({ market: slug, reason, crypto }, crypto && config.pricer.unpricedCrypto === 'skip' ? 'not pricing this crypto market: left alone' : 'not a priced market: quoted from its book');
+        unpriced.set(reason, (unpriced.get(reason) ?? 0) + 1);
+      },
+      onGuardTrip: (ticker, atMs) => {
+        metrics.fastMarketTrip(ticker);
+        log.warn({ ticker, at: new Date(atMs).toISOString() }, 'fast market: quotes on this underlying pulled for the cool-down');
+        for (const slug of this.pricer.marketsOf(ticker)) deps.requote(slug);
+      },
+    });
+    for (const market of deps.markets) {
+      const result = readMarketTerms(termsInputOf(market), config.feedIds);
+      this.pricer.register(market.slug, result);
+      if (result.ok) log.info({ market: market.slug, rule: result.terms.rule, pythFeed: result.terms.feedId }, `pricing ${market.slug} from the model: ${describeTerms(result.terms)}`);
+    }
+    for (const [reason, count] of unpriced) metrics.unpricedMarkets(reason, count);
+    this.store = new UnderlyingStore(config.store, deps.now, {
+      onAccepted: (q) => metrics.underlyingUpdate(q.ticker, q.source, q.price),
+      onRefused: (refusal) => {
+        metrics.underlyingRefusal(refusal.source, refusal.reason);
+        const key = `${refusal.source}:${refusal.field}:${refusal.reason}`;
+        if (this.refusedLogged.has(key)) return;
+        this.refusedLogged.add(key);
+        log.warn({ source: refusal.source, field: refusal.field, reason: refusal.reason }, `${refusal.message} (logged once per source, field and reason; counted in outcome_maker_underlying_refusals_total)`);
+      },
+    });
+    this.store.onQuote((quote) => {
+      const best = this.store.best(quote.ticker);
+      if (best === null) return;
+      if (best.divergenceBps !== null) metrics.underlyingDivergence(quote.ticker, best.divergenceBps);
+      this.pricer.setInDoubt(quote.ticker, best.inDoubt ? `sources ${best.divergenceBps?.toFixed(1) ?? '?'} bps apart` : null);
+      this.pricer.observe({ ticker: quote.ticker, price: best.quote.price, conf: best.quote.conf, receiveTimeMs: best.quote.receiveTimeMs });
+      for (const slug of this.pricer.marketsOf(quote.ticker)) deps.requote(slug);
+    });
+  }
+
+  /** One `oraclePriceData` frame of the venue: into the store under its market's ticker (a frame of an unpriced market is ignored). */
+  venueFrame(frame: OraclePriceFrame): void {
+    const ticker = this.pricer.terms(frame.slug)?.ticker;
+    if (ticker === undefined) return;
+    this.store.accept('venue', { ticker, price: frame.value, publishTimeMs: frame.timestampMs, marketSlug: frame.slug });
+  }
+
+  /** The runner's question: how to quote `slug` now. Publishes the model's figures and where the quote came from. */
+  answer(slug: string): RunnerModelAnswer {
+    const answer = this.pricer.answer(slug, this.deps.now());
+    const source = answer.kind === 'priced' ? 'model' : answer.kind === 'book' ? 'book' : 'halted';
+    if (answer.kind === 'priced') this.deps.metrics.modelFair(slug, answer.view.fair, answer.view.uncertainty);
+    if (this.lastSource.get(slug) !== source) {
+      this.lastSource.set(slug, source);
+      this.deps.metrics.quotedFrom(slug, source);
+      if (answer.kind === 'halt') this.deps.log.info({ market: slug, reason: answer.reason }, 'pricing halts this market');
+      else this.deps.log.info({ market: slug, from: source }, `quoting from the ${source === 'model' ? 'model' : 'book'}`);
+    }
+    return answer.kind === 'priced' ? { kind: 'priced', view: answer.view } : answer;
+  }
+
+  /** Ages of each priced ticker's latest price (for metrics and the status line). */
+  publishAges(): Record<string, number> {
+    const now = this.deps.now();
+    const ages: Record<string, number> = {};
+    for (const ticker of this.pricer.tickerList()) {
+      for (const source of ['hermes', 'venue'] as const) {
+        const q = this.store.quote(ticker, source);
+        if (q === null) continue;
+        this.deps.metrics.underlyingAge(ticker, source, now - q.receiveTimeMs);
+        ages[`${ticker}:${source}`] = now - q.receiveTimeMs;
+      }
+    }
+    return ages;
+  }
+
+  /**
+   * The risk config with priced markets' stop before expiry set to the pricing stop (risk.stopBeforeExpirySec's default
+   * of an hour fits long-dated markets, not hourly ones), unless the user set a per-market one.
+   */
+  riskConfig(risk: RiskConfig): RiskConfig {
+    const perMarket = { ...risk.perMarket };
+    for (const market of this.deps.markets) {
+      if (this.pricer.terms(market.slug) === null) continue;
+      const own = perMarket[market.slug];
+      perMarket[market.slug] = { ...own, stopBeforeExpiryMs: own?.stopBeforeExpiryMs ?? this.deps.config.pricer.stopBeforeSettlementMs };
+    }
+    return { ...risk, perMarket };
+  }
+}

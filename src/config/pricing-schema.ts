@@ -1,0 +1,119 @@
+/**
+ * The `pricing:` section of the config (docs/pricing.md): how the bot prices crypto strike markets from the
+ * underlying that settles them. Validated like the rest (every error names its path); durations in seconds in the
+ * file, in ms once converted here; defaults that work on the live venue.
+ *
+ * Owns: the section's schema and its conversion into the pricer's settings (src/pricing/market-pricer.ts) and the
+ * price store's (src/pricing/underlying/store.ts). Invariants: a feed id is checked by the one feed-id parser;
+ * the configured map is merged over the default one (BTC, ETH, SOL, XRP).
+ */
+import { z } from 'zod';
+import { DEFAULT_PYTH_FEED_IDS, FeedIdError, parseFeedId } from '../pricing/feed-ids.js';
+import { DEFAULT_PRICER_SETTINGS, type PricerSettings } from '../pricing/market-pricer.js';
+import { DEFAULT_VOLATILITY } from '../pricing/model/index.js';
+import type { FeedId } from '../pricing/types.js';
+import type { StoreSettings } from '../pricing/underlying/store.js';
+
+const positive = z.number().positive();
+const seconds = (fallback: number, max: number) => z.number().min(0).max(max).default(fallback);
+
+const feedIds = z.record(z.string().regex(/^[A-Z][A-Z0-9]{0,15}$/, 'expected an upper-case ticker such as BTC'), z.string()).superRefine((map, ctx) => {
+  for (const [ticker, id] of Object.entries(map)) {
+    try {
+      parseFeedId(`pricing.feedIds.${ticker}`, id);
+    } catch (error) {
+      if (!(error instanceof FeedIdError)) throw error;
+      ctx.addIssue({ code: 'custom', path: [ticker], message: 'expected a Pyth feed id (64 hex digits, 0x optional)', input: id });
+    }
+  }
+});
+
+const v = DEFAULT_VOLATILITY;
+const volatility = z
+  .strictObject({
+    fastHalfLifeSec: positive.max(86_400).default(v.fastHalfLifeSec),
+    slowHalfLifeSec: positive.max(30 * 86_400).default(v.slowHalfLifeSec),
+    fastWeight: z.number().min(0).max(1).default(v.fastWeight),
+    jumpCapSigmas: positive.max(1000).default(v.jumpCapSigmas),
+    priorAnnualVol: positive.max(50).default(v.priorAnnualVol),
+    warmupSec: z.number().min(0).max(86_400).default(v.warmupSeconds),
+    minAnnualVol: positive.max(50).default(v.minAnnualVol),
+    maxAnnualVol: positive.max(50).default(v.maxAnnualVol),
+  })
+  .superRefine((s, ctx) => {
+    if (s.minAnnualVol > s.maxAnnualVol) ctx.addIssue({ code: 'custom', path: ['minAnnualVol'], message: 'must not exceed maxAnnualVol', input: s.minAnnualVol });
+    if (s.priorAnnualVol < s.minAnnualVol || s.priorAnnualVol > s.maxAnnualVol) ctx.addIssue({ code: 'custom', path: ['priorAnnualVol'], message: 'must lie within [minAnnualVol, maxAnnualVol]', input: s.priorAnnualVol });
+  });
+
+const d = DEFAULT_PRICER_SETTINGS;
+export const pricingSchema = z.strictObject({
+  /** Quote recognised crypto markets the model cannot price from their book ('book') or leave them alone ('skip'). */
+  unpriced: z.enum(['skip', 'book'], { error: 'expected "skip" (leave an unpriced crypto market alone) or "book" (quote it from its book)' }).default('skip'),
+  /** Ticker → Pyth feed id, over the defaults (BTC, ETH, SOL, XRP); a market's own priceOracleMetadata.pythAddress wins. */
+  feedIds: feedIds.default({}),
+  /** An underlying price older than this halts its markets. */
+  staleSec: positive.max(3600).default(d.staleMs / 1000),
+  /** Two sources further apart than this (basis points) put the price in doubt: its markets halt. */
+  maxDivergenceBps: positive.max(10_000).default(50),
+  volatility: volatility.prefault({}),
+  /** 'normal', or fat tails: a Student-t of `dof` degrees of freedom (> 2) scaled to the same variance. */
+  tails: z
+    .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('normal') }), z.strictObject({ kind: z.literal('student-t'), dof: z.number().gt(2).max(1000) })])
+    .default({ kind: 'normal' }),
+  /** The settlement print's own noise (basis points of the price): the model's variance floor in the last seconds. */
+  settlementNoiseBps: z.number().min(0).max(1000).default(Math.sqrt(d.settlementNoiseVariance) * 10_000),
+  /** Relative standard error of the volatility estimate, in the model's uncertainty. */
+  volRelErr: z.number().min(0).max(5).default(d.volRelErr),
+  /** Quoting stops this long before a priced market's settlement instant (replaces risk.stopBeforeExpirySec there). */
+  stopBeforeSettlementSec: seconds(d.stopBeforeSettlementMs / 1000, 86_400),
+  /** The fast-market guard: a move beyond k standard deviations within windowSec pulls the underlying's quotes for cooldownSec. */
+  guard: z
+    .strictObject({
+      enabled: z.boolean().default(d.guard.enabled),
+      k: positive.max(100).default(d.guard.k),
+      windowSec: positive.max(3600).default(d.guard.windowMs / 1000),
+      cooldownSec: seconds(d.guard.cooldownMs / 1000, 3600),
+    })
+    .prefault({}),
+});
+
+export type PricingInput = z.output<typeof pricingSchema>;
+
+export interface PricingConfig {
+  readonly pricer: PricerSettings;
+  readonly store: StoreSettings;
+  /** The configured map merged over the defaults. */
+  readonly feedIds: Readonly<Record<string, FeedId>>;
+}
+
+const ms = (sec: number): number => Math.round(sec * 1000);
+
+export function toPricingConfig(p: PricingInput): PricingConfig {
+  const configured = Object.fromEntries(Object.entries(p.feedIds).map(([ticker, id]) => [ticker, parseFeedId(`pricing.feedIds.${ticker}`, id)]));
+  const noise = p.settlementNoiseBps / 10_000;
+  return {
+    pricer: {
+      volatility: {
+        fastHalfLifeSec: p.volatility.fastHalfLifeSec,
+        slowHalfLifeSec: p.volatility.slowHalfLifeSec,
+        fastWeight: p.volatility.fastWeight,
+        jumpCapSigmas: p.volatility.jumpCapSigmas,
+        priorAnnualVol: p.volatility.priorAnnualVol,
+        warmupSeconds: p.volatility.warmupSec,
+        minAnnualVol: p.volatility.minAnnualVol,
+        maxAnnualVol: p.volatility.maxAnnualVol,
+      },
+      tails: p.tails,
+      floor: d.floor,
+      cap: d.cap,
+      settlementNoiseVariance: noise * noise,
+      volRelErr: p.volRelErr,
+      staleMs: ms(p.staleSec),
+      stopBeforeSettlementMs: ms(p.stopBeforeSettlementSec),
+      guard: { enabled: p.guard.enabled, k: p.guard.k, windowMs: ms(p.guard.windowSec), cooldownMs: ms(p.guard.cooldownSec) },
+      unpricedCrypto: p.unpriced,
+    },
+    store: { staleMs: ms(p.staleSec), maxDivergenceBps: p.maxDivergenceBps, maxFutureSkewMs: 5_000 },
+    feedIds: { ...DEFAULT_PYTH_FEED_IDS, ...configured },
+  };
+}
