@@ -97,7 +97,7 @@ export const DROPPED_DEFAULT_METRICS: readonly string[] = ['nodejs_active_handle
 export type VenueAnomaly = 'unknown_trading_mode' | 'maintenance_block_425' | 'cancel_replace_unsupported';
 const VENUE_ANOMALIES: readonly VenueAnomaly[] = ['unknown_trading_mode', 'maintenance_block_425', 'cancel_replace_unsupported'];
 
-export type FeedEvent = 'orderbookUpdate' | 'orderEvent' | 'positions' | 'marketResolved' | 'system' | 'exception' | 'other';
+export type FeedEvent = 'orderbookUpdate' | 'orderEvent' | 'positions' | 'marketResolved' | 'system' | 'exception' | 'oraclePriceData' | 'other';
 export type OrderEventGapCause = 'book-shortfall' | 'unreadable' | 'unattributable';
 const ORDER_EVENT_GAP_CAUSES: readonly OrderEventGapCause[] = ['book-shortfall', 'unreadable', 'unattributable'];
 export type ResyncReason = 'subscribe' | 'reconnect' | 'frozen' | 'invalid' | 'stale' | 'manual';
@@ -110,7 +110,7 @@ export type RedemptionResult = 'redeemed' | 'inferred' | 'nothing' | 'retry' | '
 const REDEMPTION_RESULTS: readonly RedemptionResult[] = ['redeemed', 'inferred', 'nothing', 'retry', 'refused', 'failed'];
 
 const RESYNC_REASONS: readonly ResyncReason[] = ['subscribe', 'reconnect', 'frozen', 'invalid', 'stale', 'manual'];
-const FEED_EVENTS: readonly FeedEvent[] = ['orderbookUpdate', 'orderEvent', 'positions', 'marketResolved', 'system', 'exception', 'other'];
+const FEED_EVENTS: readonly FeedEvent[] = ['orderbookUpdate', 'orderEvent', 'positions', 'marketResolved', 'system', 'exception', 'oraclePriceData', 'other'];
 /** The ledger's mismatch kinds and the kill switch's trip reasons, pre-set to 0 (type-checked against their owners). */
 const LEDGER_MISMATCH_KINDS: readonly Mismatch['kind'][] = ['order-filled', 'position'];
 const KILL_REASONS: readonly KillReason[] = ['daily-loss', 'pnl-unavailable', 'manual'];

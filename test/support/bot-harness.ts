@@ -229,6 +229,7 @@ export interface TestConfigOptions {
   readonly maintenance?: Section;
   readonly rateLimits?: Section;
   readonly feed?: Section;
+  readonly pricing?: Section;
   /** ':memory:' (default) or a file path (see `tempDatabasePath`). */
   readonly database?: string;
 }
@@ -269,6 +270,7 @@ export function testConfig(options: TestConfigOptions): AppConfig {
     maintenance: { pollIntervalSec: 1, ...options.maintenance },
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     ...(options.feed === undefined ? {} : { feed: options.feed }),
+    ...(options.pricing === undefined ? {} : { pricing: options.pricing }),
     metrics: { enabled: false },
     database: { path: options.database ?? ':memory:' },
     log: { level: 'debug', pretty: false },

@@ -45,7 +45,7 @@ const resolveSchema = z.union(
 
 const dropSchema = z.strictObject({ kind: z.enum(['transport', 'server']).optional() }).optional();
 
-const freezeSchema = z.strictObject({ scope: z.enum(['books', 'orders', 'all']).optional() }).optional();
+const freezeSchema = z.strictObject({ scope: z.enum(['books', 'orders', 'oracle', 'all']).optional() }).optional();
 
 const injectSchema = z.union(
   [

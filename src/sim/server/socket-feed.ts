@@ -46,8 +46,11 @@ export interface SocketData {
 export type FeedServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type FeedSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-/** `books`: no orderbookUpdate; `orders`: no orderEvent (a silent order stream, books still flowing); `all`: no push at all. */
-export type FreezeScope = 'books' | 'orders' | 'all';
+/**
+ * `books`: no orderbookUpdate; `orders`: no orderEvent (a silent order stream, books still flowing); `oracle`: no
+ * oraclePriceData (the underlying's price goes stale, books still flowing); `all`: no push at all.
+ */
+export type FreezeScope = 'books' | 'orders' | 'oracle' | 'all';
 export type DropKind = 'transport' | 'server';
 
 export type InjectedFrame =
@@ -120,7 +123,7 @@ export class SocketFeed {
 
   private pushOracle(): void {
     const world = this.options.engine.underlying();
-    if (world === null || this.frozenScope === 'all') return;
+    if (world === null || this.frozenScope === 'all' || this.frozenScope === 'oracle') return;
     const now = this.options.clock.now();
     world.advanceTo(now);
     for (const market of this.options.engine.markets()) {

@@ -1,0 +1,105 @@
+/**
+ * The whole bot pricing crypto strike markets from their underlying, against the simulator's crypto world: it
+ * quotes around the model's fair value (not the book), publishes the model's figures, refuses bad oracle prices
+ * (counted, never priced), and pulls its quotes when the underlying's price goes stale.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS, type SimMarket } from '../../src/sim/engine/index.js';
+import {
+  cleanupAfterTest,
+  gaugeValue,
+  liveOrders,
+  startHarnessSim,
+  startLiveBot,
+  waitFor,
+  when,
+  yesTerms,
+  type RunningBot,
+} from '../support/bot-harness.js';
+import type { RunningSimulator } from '../../src/sim/index.js';
+
+/** A daily expiry 12 hours from now, whatever the time of day: nothing settles during the test. */
+const dailyHour = (new Date().getUTCHours() + 12) % 24;
+
+async function cryptoSim(): Promise<RunningSimulator> {
+  return startHarnessSim({
+    markets: [],
+    synthetic: { makers: { enabled: true }, noise: { ratePerMinute: 0 }, informed: { ratePerMinute: 0 } },
+    extra: {
+      world: {
+        underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'BTC'), leadMs: 500, makerLagMs: 0 },
+        markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['daily'], strikesPerExpiry: 2, dailyHourUtc: dailyHour, recurring: false },
+      },
+    },
+  });
+}
+
+async function counter(running: RunningBot, name: string, labels: Record<string, string>): Promise<number> {
+  return (await gaugeValue(running.bot, name, labels)) ?? 0;
+}
+
+describe('bot pricing from the underlying (simulator crypto world)', () => {
+  it('quotes around the model fair value, refuses bad oracle prices, and pulls quotes when the price goes stale', async ({ onTestFinished }) => {
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const sim = await cryptoSim();
+    cleanup.add(() => sim.close());
+    const markets = sim.engine.markets().filter((m): m is SimMarket & { oracle: NonNullable<SimMarket['oracle']> } => m.oracle !== undefined);
+    expect(markets).toHaveLength(2);
+    const slugs = markets.map((m) => m.slug);
+    const running = await startLiveBot(sim, cleanup, {
+      markets: slugs,
+      strategy: { bidSpread: 0.005, askSpread: 0.005 },
+      pricing: { staleSec: 3, guard: { enabled: false } },
+    });
+
+    // Each market: the log says it is priced from the model, with the rule it read.
+    for (const slug of slugs) expect(running.logs.some((l) => l.includes(`pricing ${slug} from the model: BTC > `) && l.includes('pyth-candle-open-1m'))).toBe(true);
+
+    // Quotes straddle the model's fair value (published as a metric), for both strikes; the lower strike is worth more.
+    const fairs: number[] = [];
+    for (const slug of slugs) {
+      const fair = await waitFor(async () => {
+        const orders = liveOrders(sim, slug, 'it').map((o) => yesTerms(o.order));
+        const f = await gaugeValue(running.bot, 'outcome_maker_model_fair', { market: slug });
+        return f !== undefined && orders.some((o) => o.side === 'bid') && orders.some((o) => o.side === 'ask') ? f : undefined;
+      }, 20_000, `two-sided quotes in ${slug}`);
+      const orders = liveOrders(sim, slug, 'it').map((o) => yesTerms(o.order));
+      const bid = Math.max(...orders.filter((o) => o.side === 'bid').map((o) => o.ticks));
+      const ask = Math.min(...orders.filter((o) => o.side === 'ask').map((o) => o.ticks));
+      // The fair value moves with the underlying while we read: within a few ticks of the quotes' centre.
+      expect(bid).toBeLessThan(ask);
+      expect(Math.abs((bid + ask) / 2 - fair * 1000)).toBeLessThan(6);
+      expect(await gaugeValue(running.bot, 'outcome_maker_quoted_from', { market: slug, source: 'model' })).toBe(1);
+      fairs.push(fair);
+    }
+    const strikes = markets.map((m) => Number(m.oracle.strike));
+    expect(Math.sign(strikes[1]! - strikes[0]!)).toBe(-Math.sign(fairs[1]! - fairs[0]!));
+    expect(await counter(running, 'outcome_maker_underlying_updates_total', { ticker: 'BTC', source: 'venue' })).toBeGreaterThan(0);
+
+    // Bad oracle input: refused and counted, never priced.
+    const slug = slugs[0]!;
+    const now = Date.now();
+    const before = { nonPositive: await counter(running, 'outcome_maker_underlying_refusals_total', { source: 'venue', reason: 'non-positive' }), future: await counter(running, 'outcome_maker_underlying_refusals_total', { source: 'venue', reason: 'future-dated' }) };
+    expect(sim.control.injectFrame({ kind: 'custom', marketSlug: slug, event: 'oraclePriceData', payload: { marketAddress: null, marketSlug: slug, timestamp: now, value: -5 } })).toBe(1);
+    expect(sim.control.injectFrame({ kind: 'custom', marketSlug: slug, event: 'oraclePriceData', payload: { marketAddress: null, marketSlug: slug, timestamp: now + 3_600_000, value: 1 } })).toBe(1);
+    expect(sim.control.injectFrame({ kind: 'custom', marketSlug: slug, event: 'oraclePriceData', payload: { marketAddress: null, marketSlug: slug, timestamp: now, value: 'NaN' } })).toBe(1);
+    await waitFor(async () => when((await counter(running, 'outcome_maker_underlying_refusals_total', { source: 'venue', reason: 'non-positive' })) > before.nonPositive), 5_000, 'the non-positive price refused');
+    await waitFor(async () => when((await counter(running, 'outcome_maker_underlying_refusals_total', { source: 'venue', reason: 'future-dated' })) > before.future), 5_000, 'the future-dated price refused');
+    await waitFor(async () => when((await counter(running, 'outcome_maker_feed_malformed_frames_total', { event: 'oraclePriceData' })) > 0), 5_000, 'the malformed frame dropped', () => running.logs.filter((l) => l.includes('malformed') || l.includes('refused')).slice(-5));
+    const price = await gaugeValue(running.bot, 'outcome_maker_underlying_price', { ticker: 'BTC', source: 'venue' });
+    expect(price).toBeGreaterThan(50_000); // the last ACCEPTED price: the bad ones never reached it
+    expect(running.logs.some((l) => l.includes('venue price refused: price non-positive'))).toBe(true);
+
+    // The underlying goes stale (the venue stops publishing it): every priced market's quotes are pulled.
+    sim.control.freezeFeed('oracle');
+    for (const s of slugs) await waitFor(() => when(liveOrders(sim, s, 'it').length === 0), 15_000, `quotes pulled in ${s}`);
+    expect(running.logs.some((l) => l.includes('"reason":"underlying-stale"'))).toBe(true);
+    expect(await gaugeValue(running.bot, 'outcome_maker_quoted_from', { market: slug, source: 'halted' })).toBe(1);
+
+    // Prices again: quoting resumes.
+    sim.control.unfreezeFeed();
+    await waitFor(() => when(liveOrders(sim, slug, 'it').length > 0), 20_000, 'quotes back after the price returns');
+    const { clean } = await running.stop();
+    expect(clean).toBe(true);
+  }, 90_000);
+});
