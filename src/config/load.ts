@@ -179,6 +179,8 @@ const HEX64_ANYWHERE = /(?:0x)?[0-9a-fA-F]{64}(?![0-9a-fA-F])/;
 
 /** The secret-literal rule for one value at `path` (its source text); null when it is fine. */
 function secretLiteralIssue(path: readonly PropertyKey[], text: string): ConfigIssue | null {
+  // Pyth feed ids are public 32-byte ids, shaped like a private key: the feed-id parser checks them instead.
+  if (path[0] === 'pricing' && path[1] === 'feedIds') return null;
   const last = path[path.length - 1];
   const message = looksLikePrivateKey(text)
     ? 'looks like a private key: secrets come only from environment variables (see credentials)'

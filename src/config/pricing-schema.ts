@@ -31,12 +31,12 @@ const feedIds = z.record(z.string().regex(/^[A-Z][A-Z0-9]{0,15}$/, 'expected an 
 const v = DEFAULT_VOLATILITY;
 const volatility = z
   .strictObject({
-    fastHalfLifeSec: positive.max(86_400).default(v.fastHalfLifeSec),
-    slowHalfLifeSec: positive.max(30 * 86_400).default(v.slowHalfLifeSec),
+    fastHalfLifeSec: positive.max(86_400).default(v.fastHalfLifeMs / 1000),
+    slowHalfLifeSec: positive.max(30 * 86_400).default(v.slowHalfLifeMs / 1000),
     fastWeight: z.number().min(0).max(1).default(v.fastWeight),
     jumpCapSigmas: positive.max(1000).default(v.jumpCapSigmas),
     priorAnnualVol: positive.max(50).default(v.priorAnnualVol),
-    warmupSec: z.number().min(0).max(86_400).default(v.warmupSeconds),
+    warmupSec: z.number().min(0).max(86_400).default(v.warmupMs / 1000),
     minAnnualVol: positive.max(50).default(v.minAnnualVol),
     maxAnnualVol: positive.max(50).default(v.maxAnnualVol),
   })
@@ -94,12 +94,12 @@ export function toPricingConfig(p: PricingInput): PricingConfig {
   return {
     pricer: {
       volatility: {
-        fastHalfLifeSec: p.volatility.fastHalfLifeSec,
-        slowHalfLifeSec: p.volatility.slowHalfLifeSec,
+        fastHalfLifeMs: ms(p.volatility.fastHalfLifeSec),
+        slowHalfLifeMs: ms(p.volatility.slowHalfLifeSec),
         fastWeight: p.volatility.fastWeight,
         jumpCapSigmas: p.volatility.jumpCapSigmas,
         priorAnnualVol: p.volatility.priorAnnualVol,
-        warmupSeconds: p.volatility.warmupSec,
+        warmupMs: ms(p.volatility.warmupSec),
         minAnnualVol: p.volatility.minAnnualVol,
         maxAnnualVol: p.volatility.maxAnnualVol,
       },

@@ -8,7 +8,7 @@
  * fast and a slow half-life, each decaying by Δt seconds per sample, bias-corrected by their total weight) are blended with `fastWeight`. A return larger
  * than `jumpCapSigmas` standard deviations (at the current estimate) is capped for the variance update only: one
  * spike moves the price but not the variance. Until real observations accumulate, the estimate leans on a prior
- * (`priorAnnualVol`, weighted as `warmupSeconds` seconds of observations). The result is clamped to
+ * (`priorAnnualVol`, weighted as `warmupMs` of observations). The result is clamped to
  * [`minAnnualVol`, `maxAnnualVol`].
  * Invariants: `variancePerSecond()` is always finite and > 0 (the floor); an out-of-order, non-finite or non-positive
  * observation changes nothing and is reported as ignored.
@@ -18,30 +18,30 @@
 export const SECONDS_PER_YEAR = 365 * 86_400;
 
 export interface VolatilitySettings {
-  /** Half-life of the fast EWMA, seconds. */
-  readonly fastHalfLifeSec: number;
-  /** Half-life of the slow EWMA, seconds. */
-  readonly slowHalfLifeSec: number;
+  /** Half-life of the fast EWMA, ms. */
+  readonly fastHalfLifeMs: number;
+  /** Half-life of the slow EWMA, ms. */
+  readonly slowHalfLifeMs: number;
   /** Weight of the fast EWMA in the blend, 0..1. */
   readonly fastWeight: number;
   /** A one-second return beyond this many standard deviations is capped for the variance update. */
   readonly jumpCapSigmas: number;
   /** The prior, annualized (0.6 = 60 %/yr). */
   readonly priorAnnualVol: number;
-  /** The prior counts as this many seconds of observations. */
-  readonly warmupSeconds: number;
+  /** The prior counts as this much time of observations, ms. */
+  readonly warmupMs: number;
   readonly minAnnualVol: number;
   readonly maxAnnualVol: number;
 }
 
 /** Crypto defaults: BTC's realised volatility is typically 40–60 %/yr, the smaller coins' higher. */
 export const DEFAULT_VOLATILITY: VolatilitySettings = {
-  fastHalfLifeSec: 60,
-  slowHalfLifeSec: 1800,
+  fastHalfLifeMs: 60_000,
+  slowHalfLifeMs: 1_800_000,
   fastWeight: 0.5,
   jumpCapSigmas: 4,
   priorAnnualVol: 0.6,
-  warmupSeconds: 300,
+  warmupMs: 300_000,
   minAnnualVol: 0.1,
   maxAnnualVol: 5,
 };
@@ -70,11 +70,11 @@ export class VolatilityEstimator {
     for (const [field, value] of Object.entries(s)) {
       if (!Number.isFinite(value) || value < 0) throw new RangeError(`volatility.${field}: must be a finite number >= 0 (got ${String(value)})`);
     }
-    if (s.fastHalfLifeSec <= 0 || s.slowHalfLifeSec <= 0) throw new RangeError('volatility half-lives must be > 0');
+    if (s.fastHalfLifeMs <= 0 || s.slowHalfLifeMs <= 0) throw new RangeError('volatility half-lives must be > 0');
     if (s.fastWeight > 1) throw new RangeError(`volatility.fastWeight: must be within [0, 1] (got ${s.fastWeight})`);
     if (!(s.minAnnualVol > 0) || s.minAnnualVol > s.maxAnnualVol) throw new RangeError(`volatility.minAnnualVol: must be > 0 and <= maxAnnualVol (got ${s.minAnnualVol})`);
-    this.fastDecay = Math.pow(0.5, 1 / s.fastHalfLifeSec);
-    this.slowDecay = Math.pow(0.5, 1 / s.slowHalfLifeSec);
+    this.fastDecay = Math.pow(0.5, 1000 / s.fastHalfLifeMs);
+    this.slowDecay = Math.pow(0.5, 1000 / s.slowHalfLifeMs);
     this.priorVariance = (s.priorAnnualVol * s.priorAnnualVol) / SECONDS_PER_YEAR;
     this.minVariance = (s.minAnnualVol * s.minAnnualVol) / SECONDS_PER_YEAR;
     this.maxVariance = (s.maxAnnualVol * s.maxAnnualVol) / SECONDS_PER_YEAR;
@@ -107,7 +107,7 @@ export class VolatilityEstimator {
     let estimate = this.priorVariance;
     if (this.fast.weight > 0 && this.slow.weight > 0) {
       const blended = s.fastWeight * (this.fast.sum / this.fast.weight) + (1 - s.fastWeight) * (this.slow.sum / this.slow.weight);
-      const weight = this.observedSeconds / (this.observedSeconds + s.warmupSeconds);
+      const weight = this.observedSeconds / (this.observedSeconds + s.warmupMs / 1000);
       estimate = weight * blended + (1 - weight) * this.priorVariance;
     }
     return Math.min(this.maxVariance, Math.max(this.minVariance, estimate));

@@ -38,7 +38,7 @@ describe('VolatilityEstimator', () => {
   });
 
   it('leans on the prior during warm-up', () => {
-    const e = new VolatilityEstimator({ ...DEFAULT_VOLATILITY, priorAnnualVol: 0.6, warmupSeconds: 300 });
+    const e = new VolatilityEstimator({ ...DEFAULT_VOLATILITY, priorAnnualVol: 0.6, warmupMs: 300_000 });
     feed(e, 2, 30, 3);
     const vol = e.annualizedVolatility();
     expect(vol).toBeGreaterThan(0.6);
@@ -46,7 +46,7 @@ describe('VolatilityEstimator', () => {
   });
 
   it('lets one spike move the price but not the variance beyond the cap', () => {
-    const e = new VolatilityEstimator({ ...DEFAULT_VOLATILITY, warmupSeconds: 0 });
+    const e = new VolatilityEstimator({ ...DEFAULT_VOLATILITY, warmupMs: 0 });
     const last = feed(e, 0.5, 3600, 4);
     const before = e.variancePerSecond();
     const t = 1_700_000_000_000 + 3600 * 1000;
@@ -54,16 +54,16 @@ describe('VolatilityEstimator', () => {
     e.observe(t + 1500, last * Math.exp(20 * Math.sqrt(before)));
     const after = e.variancePerSecond();
     // Capped at 4σ: one sample of 16·v enters each EWMA with its one-second weight.
-    const fastIn = 1 - Math.pow(0.5, 1 / DEFAULT_VOLATILITY.fastHalfLifeSec);
+    const fastIn = 1 - Math.pow(0.5, 1 / (DEFAULT_VOLATILITY.fastHalfLifeMs / 1000));
     expect(after / before).toBeLessThan(1 + 0.5 * fastIn * 16 + 0.05);
     expect(after).toBeGreaterThan(before);
   });
 
   it('clamps to the floor and the cap', () => {
-    const still = new VolatilityEstimator({ ...DEFAULT_VOLATILITY, warmupSeconds: 0 });
+    const still = new VolatilityEstimator({ ...DEFAULT_VOLATILITY, warmupMs: 0 });
     for (let s = 0; s < 100; s += 1) still.observe(s * 1000, 100);
     expect(still.annualizedVolatility()).toBeCloseTo(DEFAULT_VOLATILITY.minAnnualVol, 12);
-    const wild = new VolatilityEstimator({ ...DEFAULT_VOLATILITY, warmupSeconds: 0, jumpCapSigmas: 1e6 });
+    const wild = new VolatilityEstimator({ ...DEFAULT_VOLATILITY, warmupMs: 0, jumpCapSigmas: 1e6 });
     for (let s = 0; s < 100; s += 1) wild.observe(s * 1000, s % 2 === 0 ? 100 : 150);
     expect(wild.annualizedVolatility()).toBeCloseTo(DEFAULT_VOLATILITY.maxAnnualVol, 12);
   });
@@ -80,7 +80,7 @@ describe('VolatilityEstimator', () => {
   });
 
   it('scales a gap of several seconds to a per-second variance', () => {
-    const a = new VolatilityEstimator({ ...DEFAULT_VOLATILITY, warmupSeconds: 0, jumpCapSigmas: 1e6, maxAnnualVol: 100 });
+    const a = new VolatilityEstimator({ ...DEFAULT_VOLATILITY, warmupMs: 0, jumpCapSigmas: 1e6, maxAnnualVol: 100 });
     // Grid points at 0 s and 4 s, closed by a print at 5 s: one return of ln(1.004) over 4 s.
     a.observe(0, 100);
     a.observe(4000, 100.4);
