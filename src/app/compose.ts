@@ -345,6 +345,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   feed.onAuthChange((state, message) => reactions.authChanged(state, message));
   feed.onMarketResolved((frame) => reactions.resolved(frame));
   feed.onOraclePrice((frame) => pricing.venueFrame(frame));
+  feed.onMarketResolved((frame) => pricing.resolved(frame));
   feed.onStateChange((state) => reactions.connectionChanged(state));
   books.onChange(() => confirmFreshness());
   books.onChange((slug) => account.bookChanged(slug));

@@ -18,6 +18,8 @@ import type { Metrics } from '../metrics/index.js';
 import { MarketPricer } from '../pricing/market-pricer.js';
 import { describeTerms, readMarketTerms, termsInputOf } from '../pricing/terms.js';
 import { UnderlyingStore } from '../pricing/underlying/store.js';
+import { PriceHistory, settlementCheck } from '../pricing/settlement-check.js';
+import type { MarketResolvedFrame } from '../exchange/socket-wire.js';
 import type { RunnerModelAnswer } from '../strategy/runner.js';
 
 export interface BotPricingDeps {
@@ -35,6 +37,8 @@ export class BotPricing {
   readonly store: UnderlyingStore;
   private readonly refusedLogged = new Set<string>();
   private readonly lastSource = new Map<string, 'model' | 'book' | 'halted'>();
+  /** Per ticker, the recent prices held (for the settlement check). */
+  private readonly history = new Map<string, PriceHistory>();
 
   constructor(private readonly deps: BotPricingDeps) {
     const { config, metrics, log } = deps;
@@ -67,6 +71,9 @@ export class BotPricing {
       },
     });
     this.store.onQuote((quote) => {
+      let held = this.history.get(quote.ticker);
+      if (!held) this.history.set(quote.ticker, (held = new PriceHistory()));
+      held.add({ publishTimeMs: quote.publishTimeMs, price: quote.price, conf: quote.conf });
       const best = this.store.best(quote.ticker);
       if (best === null) return;
       if (best.divergenceBps !== null) metrics.underlyingDivergence(quote.ticker, best.divergenceBps);
@@ -81,6 +88,20 @@ export class BotPricing {
     const ticker = this.pricer.terms(frame.slug)?.ticker;
     if (ticker === undefined) return;
     this.store.accept('venue', { ticker, price: frame.value, publishTimeMs: frame.timestampMs, marketSlug: frame.slug });
+  }
+
+  /**
+   * A market resolved: for a priced one, log the print the bot held at the settlement instant beside the venue's
+   * outcome (a disagreement means the rule was misread, or another print settles), and count the verdict.
+   */
+  resolved(frame: MarketResolvedFrame): void {
+    const terms = this.pricer.terms(frame.slug);
+    if (terms === null || frame.winningOutcome === null) return;
+    const check = settlementCheck(terms, this.history.get(terms.ticker)?.all() ?? [], frame.winningOutcome);
+    this.deps.metrics.settlementCheck(check.verdict);
+    const line = { market: frame.slug, rule: terms.rule, strike: terms.strike, outcome: frame.winningOutcome, held: check.held, implied: check.implied, verdict: check.verdict };
+    if (check.verdict === 'disagree') this.deps.log.warn(line, 'settlement check: the price held implies the other outcome (misread rule, or another print settles)');
+    else this.deps.log.info(line, 'settlement check');
   }
 
   /** The runner's question: how to quote `slug` now. Publishes the model's figures and where the quote came from. */

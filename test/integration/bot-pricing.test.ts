@@ -1,7 +1,8 @@
 /**
  * The whole bot pricing crypto strike markets from their underlying, against the simulator's crypto world: it
  * quotes around the model's fair value (not the book), publishes the model's figures, refuses bad oracle prices
- * (counted, never priced), and pulls its quotes when the underlying's price goes stale.
+ * (counted, never priced), pulls its quotes when the underlying's price goes stale, and checks each resolution against
+ * the price it held.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS, type SimMarket } from '../../src/sim/engine/index.js';
@@ -99,6 +100,11 @@ describe('bot pricing from the underlying (simulator crypto world)', () => {
     // Prices again: quoting resumes.
     sim.control.unfreezeFeed();
     await waitFor(() => when(liveOrders(sim, slug, 'it').length > 0), 20_000, 'quotes back after the price returns');
+
+    // A resolution reaches the settlement check (here long before the instant: no print held there, so no verdict).
+    sim.control.resolveMarket(slugs[1]!, { winningOutcomeIndex: 0 });
+    await waitFor(async () => when((await counter(running, 'outcome_maker_settlement_checks_total', { result: 'no-price' })) === 1), 10_000, 'the settlement check of the resolved market');
+    expect(running.logs.some((l) => l.includes('"msg":"settlement check"') && l.includes(slugs[1]!))).toBe(true);
     const { clean } = await running.stop();
     expect(clean).toBe(true);
   }, 90_000);
