@@ -25,7 +25,7 @@
  * missing or stale, or the kill switch is engaged.
  */
 import type { Logger } from 'pino';
-import type { AppConfig } from '../config/types.js';
+import type { AppConfig, RiskConfig } from '../config/types.js';
 import { effectivePriceBand, orderManagerSettings, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../config/index.js';
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
@@ -42,7 +42,7 @@ import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
 import { Settler } from '../settlement/settler.js';
 import { StrategyRunner } from '../strategy/runner.js';
-import type { Strategy } from '../strategy/contract.js';
+import type { PositionView, Strategy } from '../strategy/contract.js';
 import { AccountView } from '../risk/account-view.js';
 import { BotPricing } from './pricing.js';
 import { DryRunVenue } from './dry-run-venue.js';
@@ -135,8 +135,16 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const timers = new Timers(scheduler);
   const requote = (slug: string): void => runner.trigger(slug, false);
   // Crypto strike markets are priced from their underlying (src/app/pricing.ts); their stop before expiry is pricing's.
-  const pricing = new BotPricing({ config: config.pricing, markets: resources.markets, now, log: componentLogger(log, 'pricing'), metrics, requote });
-  const risk = pricing.riskConfig(config.risk);
+  const pricing: BotPricing = new BotPricing({
+    config: config.pricing,
+    markets: resources.markets,
+    now,
+    log: componentLogger(log, 'pricing'),
+    metrics,
+    requote,
+    position: (slug): PositionView => account.positionView(slug),
+  });
+  const risk: RiskConfig = pricing.riskConfig(config.risk);
 
   const modeGate = new TradingModeGate({
     scheduler,
@@ -329,7 +337,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     position: (slug) => account.positionView(slug),
     ownOrders: (slug) => account.ownOrders(slug),
     recentFills: (slug) => account.recentFills(slug),
-    gate: (slug, intents) => account.gate(slug, intents),
+    gate: (slug, intents) => account.gate(slug, pricing.capIntents(slug, intents)),
     submit: (slug, intents) => executor.submit(slug, intents),
     now,
     model: (slug) => pricing.answer(slug),

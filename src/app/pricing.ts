@@ -21,6 +21,9 @@ import { UnderlyingStore } from '../pricing/underlying/store.js';
 import { PriceHistory, settlementCheck } from '../pricing/settlement-check.js';
 import type { MarketResolvedFrame } from '../exchange/socket-wire.js';
 import type { RunnerModelAnswer } from '../strategy/runner.js';
+import type { ModelView, PositionView, QuoteIntent } from '../strategy/contract.js';
+import { toYesTerms } from '../strategy/yes-terms.js';
+import { exposureByTicker, sidesUnderCap } from '../pricing/exposure.js';
 
 export interface BotPricingDeps {
   readonly config: PricingConfig;
@@ -30,6 +33,8 @@ export interface BotPricingDeps {
   readonly metrics: Metrics;
   /** Requote one market now (the runner's trigger). */
   readonly requote: (slug: string) => void;
+  /** The bot's holdings in a market (the account view's). */
+  readonly position: (slug: string) => PositionView;
 }
 
 export class BotPricing {
@@ -37,6 +42,8 @@ export class BotPricing {
   readonly store: UnderlyingStore;
   private readonly refusedLogged = new Set<string>();
   private readonly lastSource = new Map<string, 'model' | 'book' | 'halted'>();
+  /** The model's last view of each priced market (its delta and spot for the exposure). */
+  private readonly views = new Map<string, ModelView>();
   /** Per ticker, the recent prices held (for the settlement check). */
   private readonly history = new Map<string, PriceHistory>();
 
@@ -91,6 +98,25 @@ export class BotPricing {
   }
 
   /**
+   * The exposure cap per underlying: past `pricing.maxExposureUsdc` (Σ net YES × delta × S over the ticker's markets),
+   * a market on that ticker keeps only the intents on the side that reduces it. Publishes the exposures.
+   */
+  capIntents(slug: string, intents: readonly QuoteIntent[]): readonly QuoteIntent[] {
+    const ticker = this.pricer.terms(slug)?.ticker;
+    if (ticker === undefined) return intents;
+    const exposures = exposureByTicker(
+      [...this.views.entries()].flatMap(([s, view]) => {
+        const p = this.deps.position(s);
+        return [{ ticker: view.underlying.ticker, netYesShares: (p.yesRaw - p.noRaw) / 1e6, delta: view.delta, spot: view.underlying.price }];
+      }),
+    );
+    for (const [t, e] of exposures) this.deps.metrics.underlyingExposure(t, e.units, e.usdc);
+    const sides = sidesUnderCap(exposures.get(ticker)?.usdc ?? 0, this.deps.config.maxExposureUsdc);
+    if (sides.bids && sides.asks) return intents;
+    return intents.filter((i) => (toYesTerms(i.token, i.side, i.priceTicks).side === 'bid' ? sides.bids : sides.asks));
+  }
+
+  /**
    * A market resolved: for a priced one, log the print the bot held at the settlement instant beside the venue's
    * outcome (a disagreement means the rule was misread, or another print settles), and count the verdict.
    */
@@ -108,7 +134,10 @@ export class BotPricing {
   answer(slug: string): RunnerModelAnswer {
     const answer = this.pricer.answer(slug, this.deps.now());
     const source = answer.kind === 'priced' ? 'model' : answer.kind === 'book' ? 'book' : 'halted';
-    if (answer.kind === 'priced') this.deps.metrics.modelFair(slug, answer.view.fair, answer.view.uncertainty);
+    if (answer.kind === 'priced') {
+      this.views.set(slug, answer.view);
+      this.deps.metrics.modelFair(slug, answer.view.fair, answer.view.uncertainty);
+    }
     if (this.lastSource.get(slug) !== source) {
       this.lastSource.set(slug, source);
       this.deps.metrics.quotedFrom(slug, source);

@@ -66,6 +66,12 @@ export const pricingSchema = z.strictObject({
   volRelErr: z.number().min(0).max(5).default(d.volRelErr),
   /** Quoting stops this long before a priced market's settlement instant (replaces risk.stopBeforeExpirySec there). */
   stopBeforeSettlementSec: seconds(d.stopBeforeSettlementMs / 1000, 86_400),
+  /**
+   * Cap of the exposure to one underlying: Σ over its markets of net YES × delta × S (the USDC notional of the
+   * delta-equivalent holding; a 1 % move changes the markets' value by 1 % of it). Past it, a market quotes only the
+   * side that reduces it.
+   */
+  maxExposureUsdc: positive.max(1e9).default(10_000),
   /** The fast-market guard: a move beyond k standard deviations within windowSec pulls the underlying's quotes for cooldownSec. */
   guard: z
     .strictObject({
@@ -84,6 +90,8 @@ export interface PricingConfig {
   readonly store: StoreSettings;
   /** The configured map merged over the defaults. */
   readonly feedIds: Readonly<Record<string, FeedId>>;
+  /** Cap of the USDC exposure to one underlying (see the schema). */
+  readonly maxExposureUsdc: number;
 }
 
 const ms = (sec: number): number => Math.round(sec * 1000);
@@ -115,5 +123,6 @@ export function toPricingConfig(p: PricingInput): PricingConfig {
     },
     store: { staleMs: ms(p.staleSec), maxDivergenceBps: p.maxDivergenceBps, maxFutureSkewMs: 5_000 },
     feedIds: { ...DEFAULT_PYTH_FEED_IDS, ...configured },
+    maxExposureUsdc: p.maxExposureUsdc,
   };
 }

@@ -80,6 +80,7 @@ export const METRIC_NAMES = [
   'outcome_maker_underlying_divergence_bps',
   'outcome_maker_fast_market_trips_total',
   'outcome_maker_settlement_checks_total',
+  'outcome_maker_underlying_exposure',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -138,6 +139,7 @@ const VALIDATED_METRICS: readonly MetricName[] = [
   'outcome_maker_underlying_price',
   'outcome_maker_underlying_age_seconds',
   'outcome_maker_underlying_divergence_bps',
+  'outcome_maker_underlying_exposure',
 ];
 
 /** The bot's metrics. Sizes and amounts are raw integers (1e6 = 1 share / 1 USDC), durations milliseconds. */
@@ -229,6 +231,8 @@ export interface Metrics {
   fastMarketTrip(ticker: string): void;
   /** After a resolution: did the price the bot held imply the venue's outcome ('agree' | 'disagree' | 'too-close' | 'no-price')? */
   settlementCheck(result: string): void;
+  /** The bot's exposure to an underlying: delta-equivalent units of it, and their USDC notional. */
+  underlyingExposure(ticker: string, units: number, usdc: number): void;
 }
 
 export interface CreateMetricsOptions {
@@ -476,6 +480,7 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
   const underlyingDivergence = new Gauge({ name: 'outcome_maker_underlying_divergence_bps', help: 'Distance between two sources of one underlying, basis points.', labelNames: ['ticker'] as const, registers });
   const fastMarketTrips = new Counter({ name: 'outcome_maker_fast_market_trips_total', help: 'Fast-market guard trips (quotes on the underlying pulled), by ticker.', labelNames: ['ticker'] as const, registers });
   const settlementChecks = new Counter({ name: 'outcome_maker_settlement_checks_total', help: 'Resolutions compared with the price the bot held: agree, disagree, too-close, no-price.', labelNames: ['result'] as const, registers });
+  const underlyingExposure = new Gauge({ name: 'outcome_maker_underlying_exposure', help: 'Exposure to an underlying (Σ net YES × delta over its markets): unit=underlying (units of it) or usdc (notional).', labelNames: ['ticker', 'unit'] as const, registers });
   const tickers = new BoundedLabel(64);
   for (const source of ['hermes', 'venue'] as const) for (const reason of ['malformed', 'non-finite', 'non-positive', 'future-dated', 'out-of-order']) underlyingRefusals.inc({ source, reason }, 0);
   for (const result of ['agree', 'disagree', 'too-close', 'no-price']) settlementChecks.inc({ result }, 0);
@@ -689,6 +694,11 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     settlementCheck(result) {
       settlementChecks.inc({ result: reasons.value(result) });
+    },
+    underlyingExposure(ticker, units, usdcValue) {
+      const t = tickers.value(ticker);
+      if (finite('outcome_maker_underlying_exposure', units)) underlyingExposure.set({ ticker: t, unit: 'underlying' }, units);
+      if (finite('outcome_maker_underlying_exposure', usdcValue)) underlyingExposure.set({ ticker: t, unit: 'usdc' }, usdcValue);
     },
   };
 }

@@ -12,6 +12,7 @@ import {
   liveOrders,
   startHarnessSim,
   startLiveBot,
+  thirdPartyPlace,
   waitFor,
   when,
   yesTerms,
@@ -108,4 +109,28 @@ describe('bot pricing from the underlying (simulator crypto world)', () => {
     const { clean } = await running.stop();
     expect(clean).toBe(true);
   }, 90_000);
+
+  it('caps the exposure to the underlying: past it, only the side that reduces it is quoted', async ({ onTestFinished }) => {
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const sim = await cryptoSim();
+    cleanup.add(() => sim.close());
+    const slug = sim.engine.markets()[0]!.slug;
+    const running = await startLiveBot(sim, cleanup, { markets: [slug], strategy: { bidSpread: 0.005, askSpread: 0.005 }, pricing: { maxExposureUsdc: 50, guard: { enabled: false } } });
+    const bid = await waitFor(() => liveOrders(sim, slug, 'it').find((o) => yesTerms(o.order).side === 'bid'), 20_000, 'the bot\'s bid');
+    // The third party sells YES down to the bot's bid (BUY NO at 1 − bid, sized to take every bid at or above it): the
+    // bot now holds 5 YES (≈ 100 USDC of BTC delta).
+    const bidTicks = yesTerms(bid.order).ticks;
+    const ahead = (sim.engine.book(slug)?.bids ?? []).filter((l) => l.priceTicks >= bidTicks).reduce((sum, l) => sum + l.sizeRaw, 0);
+    thirdPartyPlace(sim, slug, { outcome: 'NO', side: 'BUY', priceTicks: 1000 - bidTicks, sizeRaw: ahead, orderType: 'FAK' });
+    const exposure = await waitFor(async () => {
+      const usdc = await gaugeValue(running.bot, 'outcome_maker_underlying_exposure', { ticker: 'BTC', unit: 'usdc' });
+      return usdc !== undefined && usdc > 50 ? usdc : undefined;
+    }, 20_000, 'the exposure past the cap', () => ({ fills: sim.engine.accountTrades(sim.demoAccount.profileId).length, orders: liveOrders(sim, slug, 'it').map((o) => yesTerms(o.order)), exposureLines: running.logs.filter((l) => l.includes('fill')).slice(-3) }));
+    expect(exposure).toBeLessThan(1_000);
+    // Only asks (they sell the exposure back) stay on the book.
+    await waitFor(() => {
+      const sides = liveOrders(sim, slug, 'it').map((o) => yesTerms(o.order).side);
+      return when(sides.length > 0 && sides.every((side) => side === 'ask'));
+    }, 20_000, 'asks only');
+  }, 60_000);
 });
