@@ -8,7 +8,7 @@
  * Every config problem is printed at once, with its path and (redacted where needed) value. The bot, the
  * simulator and the report are imported lazily so each command loads only what it needs.
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { stringify } from 'yaml';
@@ -299,6 +299,38 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       } catch (error) {
         throw new CliExit(EXIT_FAILURE, `import polymarket: ${errorText(error)}`);
       }
+    });
+
+  program
+    .command('price')
+    .description('read market objects (one JSON a line, as /markets answers hold them) and print the terms the bot reads; with --spot, --vol and --at also the model\'s fair value, delta and uncertainty (docs/pricing.md)')
+    .requiredOption('--markets <file>', 'market objects, one JSON object a line (a venue-samples capture line is read through its body)')
+    .option('--spot <price>', 'the underlying\'s price in USD, or TICKER=price pairs: --spot BTC=88000,ETH=3000')
+    .option('--vol <annualized>', 'annualized volatility, e.g. 0.6')
+    .option('--at <instant>', 'price at this instant (ISO-8601 or ms; default now)')
+    .action(async (options: { markets: string; spot?: string; vol?: string; at?: string }) => {
+      const cmd = await importModule(() => import('./pricing/price-command.js'), 'the price command');
+      let text: string;
+      let priceOptions;
+      try {
+        priceOptions = {
+          spot: options.spot === undefined ? null : cmd.parseSpot(options.spot),
+          vol: options.vol === undefined ? null : cmd.parseVol(options.vol),
+          atMs: options.at === undefined ? Date.now() : cmd.parseAt(options.at),
+          feedIds: cmd.DEFAULT_PYTH_FEED_IDS,
+        };
+        if ((priceOptions.spot === null) !== (priceOptions.vol === null)) throw new cmd.PriceUsageError(priceOptions.spot === null ? '--spot' : '--vol', '', 'give --spot and --vol together to price');
+      } catch (error) {
+        throw new CliExit(EXIT_USAGE, `price: ${errorText(error)}`);
+      }
+      try {
+        text = readFileSync(options.markets, 'utf8');
+      } catch (error) {
+        throw new CliExit(EXIT_USAGE, `price: --markets ${options.markets}: ${errorText(error)}`);
+      }
+      const result = cmd.priceLines(text, options.markets, priceOptions);
+      for (const line of result.lines) io.stdout(`${line}\n`);
+      if (result.failed > 0) setExit(EXIT_FAILURE);
     });
 
   return program;
