@@ -9,6 +9,7 @@
  */
 import type { EngineObserver, EngineOptions, MarketSpec, PriceBand, SimClock, SimEngine, SyntheticOptions } from './engine/index.js';
 import { createEngine, generateMarkets } from './engine/index.js';
+import { HERMES_BASE_PATH, type HermesOptions, type HermesStandIn } from './server/hermes.js';
 import { systemScheduler } from '../core/clock.js';
 import { accountSpecOf, apiTokensOf, parseAccountConfig, type AccountConfigInput } from './server/accounts-config.js';
 import type { SimControl } from './server/control.js';
@@ -65,6 +66,8 @@ export interface StartSimulatorOptions {
    * beside `markets` (which then default to none), resolved by the Pyth rule, priced in `oraclePriceData` frames.
    */
   readonly world?: EngineOptions['world'];
+  /** The Pyth Hermes stand-in under `/hermes` (API key, rate limit, stream length): src/sim/server/hermes.ts. */
+  readonly hermes?: Partial<HermesOptions>;
   readonly priceBand?: PriceBand;
   /** EIP-712 domain name (default 'Limitless CTF Exchange') and chain id (8453). */
   readonly domainName?: string;
@@ -86,6 +89,9 @@ export interface RunningSimulator {
   /** Connect Socket.IO to `${socketUrl}/markets` (transport websocket). */
   readonly socketUrl: string;
   readonly headerPrefix: string;
+  /** Base URL of the Pyth Hermes stand-in (`<baseUrl>/hermes`): give it to a HermesClient. */
+  readonly hermesUrl: string;
+  readonly hermes: HermesStandIn;
   readonly demoAccount: DemoAccount;
   readonly engine: SimEngine;
   readonly control: SimControl;
@@ -164,6 +170,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     ...(options.feedCoalesceMs === undefined ? {} : { feedCoalesceMs: options.feedCoalesceMs }),
     ...(options.socketBookSizeUnit === undefined ? {} : { socketBookSizeUnit: options.socketBookSizeUnit }),
     ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
+    ...(options.hermes === undefined ? {} : { hermes: options.hermes }),
   });
   let running;
   try {
@@ -178,6 +185,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     baseUrl: running.baseUrl,
     socketUrl: running.socketUrl,
     headerPrefix,
+    hermesUrl: `${running.baseUrl}${HERMES_BASE_PATH}`,
+    hermes: server.hermes,
     demoAccount: demo,
     engine,
     control: running.control,

@@ -10,6 +10,7 @@
  * client sends can crash the process (every error becomes an answer; an unexpected one a 500); the signed
  * path is the request target exactly as received; secrets never reach a log or an answer.
  */
+import { HermesStandIn, type HermesOptions } from './hermes.js';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -66,6 +67,8 @@ export interface SimServerOptions {
   readonly socketBookSizeUnit?: SocketBookSizeUnit;
   readonly requestLogCapacity?: number;
   readonly hooks?: SimServerHooks;
+  /** The Hermes stand-in under /hermes (src/sim/server/hermes.ts). */
+  readonly hermes?: Partial<HermesOptions>;
 }
 
 export interface RunningSimServer {
@@ -119,6 +122,8 @@ export class SimHttpServer {
   private readonly feed: SocketFeed;
   private readonly router: Router;
   private readonly adminRouter: Router;
+  /** Pyth Hermes's price routes, for the crypto world's underlyings. */
+  readonly hermes: HermesStandIn;
   private readonly limiter: TokenRateLimiter;
   private readonly faults = new FaultInjector();
   /** Forced outcomes of cancel-replace operations (routes-cancel-replace.ts). */
@@ -188,6 +193,7 @@ export class SimHttpServer {
       feed: this.feed,
     });
     this.adminRouter = new Router([...adminRoutes(this.control), ...accountCheckAdminRoutes(checkDeps)]);
+    this.hermes = new HermesStandIn(options.engine, options.clock, options.hermes ?? {});
   }
 
   /** Listens on 127.0.0.1 (`port` 0 = a free one). */
@@ -208,6 +214,7 @@ export class SimHttpServer {
 
   async close(): Promise<void> {
     this.feed.close();
+    this.hermes.close();
     this.detachPlacements();
     this.io.of('/markets').disconnectSockets(true);
     await new Promise<void>((resolve) => {
@@ -231,6 +238,11 @@ export class SimHttpServer {
       query = parsed.searchParams;
     } catch {
       send(res, errorReply(frameworkError(400, 'Malformed request target')));
+      return;
+    }
+
+    if (HermesStandIn.owns(path)) {
+      this.hermes.handle(req, res, path, query);
       return;
     }
 
