@@ -44,7 +44,7 @@ describe('Hermes stand-in', () => {
   it('streams updates over server-sent events', async () => {
     const source = await client().getPriceUpdatesStream([DEFAULT_PYTH_FEED_IDS['ETH']!], { parsed: true });
     const prices: number[] = [];
-    source.onmessage = (event: MessageEvent<string>) => {
+    source.onmessage = (event: { readonly data: string }) => {
       const data = JSON.parse(event.data) as { parsed: { price: { price: string; expo: number } }[] };
       for (const p of data.parsed) prices.push(Number(p.price.price) * 10 ** p.price.expo);
     };
