@@ -143,6 +143,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     metrics,
     requote,
     position: (slug): PositionView => account.positionView(slug),
+    hermes: resources.venue.hermes,
+    scheduler,
   });
   const risk: RiskConfig = pricing.riskConfig(config.risk);
 
@@ -385,6 +387,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     // More often than the guard's grace, or a quiet but healthy market flaps to halted between two confirmations.
     timers.every(Math.min(1_000, Math.max(100, Math.floor(config.risk.staleGraceMs / 2))), confirmFreshness);
     metrics.killSwitch(false);
+    pricing.start();
     feed.start();
     books.start();
     killSwitch.start();
@@ -404,6 +407,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
 
   const stop = async (): Promise<{ clean: boolean }> => {
     runner.stop();
+    pricing.stop();
     timers.cancelAll();
     killSwitch.stop();
     staleGuard.stop();

@@ -18,6 +18,8 @@ import type { Metrics } from '../metrics/index.js';
 import { MarketPricer } from '../pricing/market-pricer.js';
 import { describeTerms, readMarketTerms, termsInputOf } from '../pricing/terms.js';
 import { UnderlyingStore } from '../pricing/underlying/store.js';
+import { HermesSource } from '../pricing/underlying/hermes-source.js';
+import type { Scheduler } from '../core/clock.js';
 import { PriceHistory, settlementCheck } from '../pricing/settlement-check.js';
 import type { MarketResolvedFrame } from '../exchange/socket-wire.js';
 import type { RunnerModelAnswer } from '../strategy/runner.js';
@@ -35,6 +37,9 @@ export interface BotPricingDeps {
   readonly requote: (slug: string) => void;
   /** The bot's holdings in a market (the account view's). */
   readonly position: (slug: string) => PositionView;
+  /** Pyth Hermes (endpoint, key), or null when it is not a source. */
+  readonly hermes: { readonly endpoint: string; readonly apiKey: string | null; readonly apiKeyEnv: string } | null;
+  readonly scheduler: Scheduler;
 }
 
 export class BotPricing {
@@ -42,6 +47,7 @@ export class BotPricing {
   readonly store: UnderlyingStore;
   private readonly refusedLogged = new Set<string>();
   private readonly lastSource = new Map<string, 'model' | 'book' | 'halted'>();
+  private hermesSource: HermesSource | null = null;
   /** The model's last view of each priced market (its delta and spot for the exposure). */
   private readonly views = new Map<string, ModelView>();
   /** Per ticker, the recent prices held (for the settlement check). */
@@ -90,8 +96,39 @@ export class BotPricing {
     });
   }
 
+  /** Starts Pyth Hermes for the priced markets' feeds (when it is a source and has a key). */
+  start(): void {
+    const hermes = this.deps.hermes;
+    const feeds = new Map<string, string>();
+    for (const market of this.deps.markets) {
+      const terms = this.pricer.terms(market.slug);
+      if (terms?.feedId) feeds.set(terms.feedId.slice(2), terms.ticker);
+    }
+    if (hermes === null || feeds.size === 0) return;
+    if (hermes.apiKey === null) {
+      this.deps.log.warn({ env: hermes.apiKeyEnv, endpoint: hermes.endpoint }, `Pyth Hermes not used: $${hermes.apiKeyEnv} is not set (Pyth requires an API key); pricing from the venue's oracle frames only`);
+      return;
+    }
+    this.hermesSource = new HermesSource({
+      endpoint: hermes.endpoint,
+      apiKey: hermes.apiKey,
+      apiKeyEnv: hermes.apiKeyEnv,
+      feeds,
+      store: this.store,
+      scheduler: this.deps.scheduler,
+      log: this.deps.log,
+    });
+    this.hermesSource.start();
+  }
+
+  stop(): void {
+    this.hermesSource?.stop();
+    this.hermesSource = null;
+  }
+
   /** One `oraclePriceData` frame of the venue: into the store under its market's ticker (a frame of an unpriced market is ignored). */
   venueFrame(frame: OraclePriceFrame): void {
+    if (!this.deps.config.sources.includes('venue')) return;
     const ticker = this.pricer.terms(frame.slug)?.ticker;
     if (ticker === undefined) return;
     this.store.accept('venue', { ticker, price: frame.value, publishTimeMs: frame.timestampMs, marketSlug: frame.slug });

@@ -26,6 +26,11 @@ export interface OpenVenue {
   readonly signatureType: number;
   /** The embedded simulator, when paper trading (tests and the CLI summary read it). */
   readonly simulator: RunningSimulator | null;
+  /**
+   * Pyth Hermes, when it is a pricing source: its endpoint and the API key (null when the variable is unset: Hermes is
+   * then not used, and the bot says so). Never logged.
+   */
+  readonly hermes: { readonly endpoint: string; readonly apiKey: string | null; readonly apiKeyEnv: string } | null;
   close(): Promise<void>;
 }
 
@@ -58,6 +63,13 @@ function cryptoWorldOf(u: SimVenueConfig['underlying']): NonNullable<EngineOptio
   };
 }
 
+/** Pyth Hermes for a live venue: its endpoint and the key from the environment (null when not a source). */
+function hermesOf(config: AppConfig, env: Readonly<Record<string, string | undefined>>): OpenVenue['hermes'] {
+  if (!config.pricing.sources.includes('hermes')) return null;
+  const key = env[config.pricing.hermes.apiKeyEnv];
+  return { endpoint: config.pricing.hermes.endpoint, apiKey: key === undefined || key === '' ? null : key, apiKeyEnv: config.pricing.hermes.apiKeyEnv };
+}
+
 export async function openVenue(config: AppConfig, env: Readonly<Record<string, string | undefined>>): Promise<OpenVenue> {
   const venue = config.venue;
   if (venue.kind === 'sim') {
@@ -86,6 +98,8 @@ export async function openVenue(config: AppConfig, env: Readonly<Record<string, 
       chainId: undefined,
       signatureType: 0,
       simulator,
+      // The simulator's Pyth Hermes stand-in (it requires no key unless told to).
+      hermes: config.pricing.sources.includes('hermes') ? { endpoint: simulator.hermesUrl, apiKey: 'paper-session', apiKeyEnv: config.pricing.hermes.apiKeyEnv } : null,
       close: () => simulator.close(),
     };
   }
@@ -104,6 +118,7 @@ export async function openVenue(config: AppConfig, env: Readonly<Record<string, 
     chainId: venue.chainId,
     signatureType: venue.signatureType,
     simulator: null,
+    hermes: hermesOf(config, env),
     close: async () => undefined,
   };
 }

@@ -46,7 +46,24 @@ const volatility = z
   });
 
 const d = DEFAULT_PRICER_SETTINGS;
+const httpUrl = z.string().refine((text) => /^https?:\/\/[^\s/]+/.test(text) && URL.canParse(text), 'expected an http(s) URL');
+const envName = z.string().regex(/^[A-Z_][A-Z0-9_]{0,127}$/, 'expected an environment variable NAME (upper-case letters, digits, _)');
+
 export const pricingSchema = z.strictObject({
+  /** Where the underlying's price comes from: Pyth Hermes (preferred while fresh) and the venue's oraclePriceData frames. */
+  sources: z
+    .array(z.enum(['hermes', 'venue']))
+    .min(1)
+    .refine((list) => new Set(list).size === list.length, { message: 'sources must be distinct' })
+    .default(['hermes', 'venue']),
+  hermes: z
+    .strictObject({
+      /** Hermes's base URL (Pyth's newer docs also show https://pyth.dourolabs.app/hermes). On the simulator: its /hermes stand-in. */
+      endpoint: httpUrl.transform((text) => text.replace(/\/+$/, '')).default('https://hermes.pyth.network'),
+      /** The environment variable holding the Pyth API key (required by Pyth since 2026-08-18); never the key itself. */
+      apiKeyEnv: envName.default('PYTH_API_KEY'),
+    })
+    .prefault({}),
   /** Quote recognised crypto markets the model cannot price from their book ('book') or leave them alone ('skip'). */
   unpriced: z.enum(['skip', 'book'], { error: 'expected "skip" (leave an unpriced crypto market alone) or "book" (quote it from its book)' }).default('skip'),
   /** Ticker → Pyth feed id, over the defaults (BTC, ETH, SOL, XRP); a market's own priceOracleMetadata.pythAddress wins. */
@@ -92,6 +109,8 @@ export interface PricingConfig {
   readonly feedIds: Readonly<Record<string, FeedId>>;
   /** Cap of the USDC exposure to one underlying (see the schema). */
   readonly maxExposureUsdc: number;
+  readonly sources: readonly ('hermes' | 'venue')[];
+  readonly hermes: { readonly endpoint: string; readonly apiKeyEnv: string };
 }
 
 const ms = (sec: number): number => Math.round(sec * 1000);
@@ -124,5 +143,7 @@ export function toPricingConfig(p: PricingInput): PricingConfig {
     store: { staleMs: ms(p.staleSec), maxDivergenceBps: p.maxDivergenceBps, maxFutureSkewMs: 5_000 },
     feedIds: { ...DEFAULT_PYTH_FEED_IDS, ...configured },
     maxExposureUsdc: p.maxExposureUsdc,
+    sources: p.sources,
+    hermes: p.hermes,
   };
 }

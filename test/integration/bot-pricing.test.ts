@@ -11,7 +11,10 @@ import {
   gaugeValue,
   liveOrders,
   startHarnessSim,
+  liveEnv,
+  startBot,
   startLiveBot,
+  testConfig,
   thirdPartyPlace,
   waitFor,
   when,
@@ -133,4 +136,32 @@ describe('bot pricing from the underlying (simulator crypto world)', () => {
       return when(sides.length > 0 && sides.every((side) => side === 'ask'));
     }, 20_000, 'asks only');
   }, 60_000);
+
+  it('prices from Pyth Hermes (the simulator\'s stand-in, through the real client) when it is a source, and says when the key is refused', async ({ onTestFinished }) => {
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const sim = await cryptoSim();
+    cleanup.add(() => sim.close());
+    sim.hermes.setApiKey('pyth-test-key');
+    const slug = sim.engine.markets()[0]!.slug;
+    const config = testConfig({ venue: { kind: 'live', sim }, markets: [slug], strategy: { bidSpread: 0.005, askSpread: 0.005 }, pricing: { staleSec: 3, guard: { enabled: false } } });
+    expect(config.pricing.hermes.endpoint).toBe(sim.hermesUrl);
+    const running = await startBot(config, { ...liveEnv(sim), PYTH_API_KEY: 'pyth-test-key' }, cleanup);
+    await waitFor(async () => when((await counter(running, 'outcome_maker_underlying_updates_total', { ticker: 'BTC', source: 'hermes' })) >= 3), 15_000, 'Hermes prices in the store');
+    // The venue's frames stop: Hermes alone keeps the market priced (no stale halt), and quoted.
+    sim.control.freezeFeed('oracle');
+    const before = await counter(running, 'outcome_maker_underlying_updates_total', { ticker: 'BTC', source: 'hermes' });
+    await waitFor(async () => when((await counter(running, 'outcome_maker_underlying_updates_total', { ticker: 'BTC', source: 'hermes' })) >= before + 5), 15_000, 'Hermes prices keep coming');
+    expect(running.logs.some((l) => l.includes('"reason":"underlying-stale"'))).toBe(false);
+    expect(liveOrders(sim, slug, 'it').length).toBeGreaterThan(0);
+    expect(running.logs.some((l) => l.includes('pyth-test-key'))).toBe(false); // the key is never logged
+
+    // A refused key: said plainly (naming the variable, not the key), and the venue's frames carry the pricing.
+    await running.stop();
+    sim.control.unfreezeFeed();
+    sim.hermes.setApiKey('another-key');
+    const refused = await startBot(testConfig({ venue: { kind: 'live', sim }, markets: [slug], pricing: { guard: { enabled: false } } }), { ...liveEnv(sim), PYTH_API_KEY: 'pyth-test-key' }, cleanup);
+    await waitFor(() => when(refused.logs.some((l) => l.includes('Pyth Hermes refused the API key in $PYTH_API_KEY (401)'))), 15_000, 'the refused key reported');
+    expect(refused.logs.some((l) => l.includes('pyth-test-key'))).toBe(false);
+    await waitFor(() => when(liveOrders(sim, slug, 'it').length > 0), 15_000, 'quotes from the venue\'s frames');
+  }, 90_000);
 });

@@ -270,7 +270,10 @@ export function testConfig(options: TestConfigOptions): AppConfig {
     maintenance: { pollIntervalSec: 1, ...options.maintenance },
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     ...(options.feed === undefined ? {} : { feed: options.feed }),
-    ...(options.pricing === undefined ? {} : { pricing: options.pricing }),
+    // A live-kind test venue is a simulator: Pyth Hermes is its /hermes stand-in, never the public service.
+    ...(venue.kind === 'live' || options.pricing !== undefined
+      ? { pricing: { ...(venue.kind === 'live' ? { hermes: { endpoint: venue.sim.hermesUrl } } : {}), ...options.pricing } }
+      : {}),
     metrics: { enabled: false },
     database: { path: options.database ?? ':memory:' },
     log: { level: 'debug', pretty: false },
