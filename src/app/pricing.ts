@@ -73,6 +73,7 @@ export class BotPricing {
       if (result.ok) log.info({ market: market.slug, rule: result.terms.rule, pythFeed: result.terms.feedId }, `pricing ${market.slug} from the model: ${describeTerms(result.terms)}`);
     }
     for (const [reason, count] of unpriced) metrics.unpricedMarkets(reason, count);
+    metrics.pricedTickers(this.pricer.tickerList());
     this.store = new UnderlyingStore(config.store, deps.now, {
       onAccepted: (q) => metrics.underlyingUpdate(q.ticker, q.source, q.price),
       onRefused: (refusal) => {

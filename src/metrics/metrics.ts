@@ -233,6 +233,8 @@ export interface Metrics {
   settlementCheck(result: string): void;
   /** The bot's exposure to an underlying: delta-equivalent units of it, and their USDC notional. */
   underlyingExposure(ticker: string, units: number, usdc: number): void;
+  /** The underlyings the bot prices, known at start: their anomaly counters start at 0 (so `increase()` sees the first). */
+  pricedTickers(tickers: readonly string[]): void;
 }
 
 export interface CreateMetricsOptions {
@@ -694,6 +696,9 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     settlementCheck(result) {
       settlementChecks.inc({ result: reasons.value(result) });
+    },
+    pricedTickers(list) {
+      for (const ticker of list) fastMarketTrips.inc({ ticker: tickers.value(ticker) }, 0);
     },
     underlyingExposure(ticker, units, usdcValue) {
       const t = tickers.value(ticker);

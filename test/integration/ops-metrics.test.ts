@@ -6,6 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import { lintExposition, METRIC_NAMES } from '../../src/metrics/index.js';
+import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } from '../../src/sim/engine/index.js';
 import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
 import { familySamples, metricsUrlOf, pollFor, scrape, stopAfterEach, sumOf, type Sample } from './ops-support.js';
 
@@ -14,11 +15,22 @@ const started = stopAfterEach();
 it('serves every metric, each fed by a real event, and the exposition passes the lint', async () => {
   // Brisk noise takers so the bot's quotes (inside the synthetic makers') fill within seconds; a demo wallet too
   // small for every quote, so the venue rejects placements until the test tops it up.
-  const venue = await startProcessSimulator({ synthetic: { noise: { ratePerMinute: 120 } }, demo: { usdc: 3 }, payoutDelayMs: 300 });
+  // Beside the generic markets, one crypto strike market priced from its underlying (the venue's oracle frames and the
+  // simulator's Pyth Hermes stand-in), so the pricing metrics see real prices too.
+  const venue = await startProcessSimulator({
+    synthetic: { noise: { ratePerMinute: 120 } },
+    demo: { usdc: 3 },
+    payoutDelayMs: 300,
+    world: {
+      underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'ETH'), leadMs: 500 },
+      markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['daily'], strikesPerExpiry: 1, dailyHourUtc: (new Date().getUTCHours() + 12) % 24, recurring: false },
+    },
+  });
   started.sim = venue;
-  const slugs = simMarketSlugs(venue);
+  const slugs = simMarketSlugs(venue).filter((slug) => venue.engine.market(slug)?.oracle === undefined).slice(0, 2);
+  const crypto = venue.engine.markets().find((m) => m.oracle !== undefined)?.slug ?? '';
   const { configPath } = writeBotConfig(venue, {
-    markets: slugs,
+    markets: [...slugs, crypto],
     strategy: { name: 'fixed-spread', params: { bidSpread: 0.01, askSpread: 0.01, levels: 2, levelSpacing: 0.01, orderSize: 5 } },
     orders: { filledOrderDelaySec: 0 },
     risk: { maxOpenOrders: 3 }, // two levels a side = four intents: the risk gate always blocks one
@@ -88,6 +100,17 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
   await pollFor('the redemption', async () => ((await metric('outcome_maker_redeemed_usdc_total', { market: held.slug })) > 0 ? true : undefined), 15_000);
 
+  // 5. The crypto market: priced from both sources (their divergence published) and a fast-market trip: the simulator
+  // publishes a 5 % jump of the underlying, far beyond the guard's 4σ in 5 s.
+  await pollFor('the crypto market priced from the model, from both sources', async () => {
+    const { samples: s } = await scrape(url);
+    return sumOf(s, 'outcome_maker_quoted_from', { market: crypto, source: 'model' }) === 1 && familySamples(s, 'outcome_maker_underlying_divergence_bps').length > 0 ? true : undefined;
+  }, 30_000);
+  const world = venue.engine.underlying();
+  if (world === null) throw new Error('no crypto world');
+  world.shock('ETH', 0.05);
+  await pollFor('a fast-market trip', async () => ((await metric('outcome_maker_fast_market_trips_total', { ticker: 'ETH' })) > 0 ? true : undefined), 20_000);
+
   const { text, samples } = await scrape(url);
   expect(lintExposition(text)).toEqual([]);
   const missing = METRIC_NAMES.filter((name) => familySamples(samples, name).length === 0);
@@ -117,5 +140,5 @@ it('serves every metric, each fed by a real event, and the exposition passes the
 
   const stopped = await running.stop('SIGTERM');
   expect(stopped.code).toBe(0);
-  expect(liveOrders(venue, slugs)).toEqual([]);
+  expect(liveOrders(venue, [...slugs, crypto])).toEqual([]);
 }, 180_000);

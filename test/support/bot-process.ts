@@ -59,6 +59,8 @@ export function writeBotConfig(sim: RunningSimulator, overrides: BotConfigOverri
     ...(overrides.maintenance ? { maintenance: overrides.maintenance } : {}),
     ...(overrides.redemption ? { redemption: overrides.redemption } : {}),
     metrics: { enabled: true, port: 0, ...overrides.metrics },
+    // The simulator's Pyth Hermes stand-in, never the public service (spawnBot gives it a key).
+    pricing: { hermes: { endpoint: sim.hermesUrl } },
     shutdown: { budgetMs: 8000, ...overrides.shutdown },
     database: { path: dbPath },
     log: { level: 'info', pretty: false },
@@ -90,6 +92,7 @@ export function spawnBot(sim: RunningSimulator, configPath: string, extraArgs: r
       OM_TEST_TOKEN_ID: demo.tokenId,
       OM_TEST_SECRET: demo.secret,
       OM_TEST_PRIVATE_KEY: demo.privateKey,
+      PYTH_API_KEY: 'process-test-key',
       OM_LOG_FORMAT: 'json',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

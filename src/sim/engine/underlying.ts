@@ -59,6 +59,8 @@ interface Path {
   /** Prices of consecutive grid seconds, oldest first; `firstSecond` is the grid second of `prices[0]`. */
   prices: number[];
   firstSecond: number;
+  /** A jump asked for by `shock`, applied at the next step. */
+  pendingShock: number;
 }
 
 export class UnderlyingWorld {
@@ -80,7 +82,7 @@ export class UnderlyingWorld {
         if (!Number.isFinite(value) || value < 0 || (field === 'startPrice' && value <= 0)) throw new RangeError(`world.underlyings[${i}].${field}: invalid ${String(value)}`);
       }
       if (this.paths.has(spec.ticker)) throw new RangeError(`world.underlyings[${i}].ticker: duplicate ${spec.ticker}`);
-      this.paths.set(spec.ticker, { spec, prices: [spec.startPrice], firstSecond: this.lastSecond });
+      this.paths.set(spec.ticker, { spec, prices: [spec.startPrice], firstSecond: this.lastSecond, pendingShock: 0 });
     }
   }
 
@@ -126,6 +128,16 @@ export class UnderlyingWorld {
     return this.priceAt(ticker, Math.max(nowMs - this.options.leadMs, path.firstSecond * 1000));
   }
 
+  /**
+   * A jump of `logReturn` in `ticker`'s price from the next grid second on (tests and chaos runs: a fast market).
+   * The path stays deterministic for the same calls at the same times.
+   */
+  shock(ticker: string, logReturn: number): void {
+    const path = this.paths.get(ticker);
+    if (!path || !Number.isFinite(logReturn)) throw new RangeError(`shock: unknown ticker ${ticker} or a non-finite move ${logReturn}`);
+    path.pendingShock += logReturn;
+  }
+
   /** Variance of ln S per second of the diffusion plus the jumps (what a perfect estimator would find). */
   variancePerSecond(ticker: string): number | null {
     const spec = this.paths.get(ticker)?.spec;
@@ -138,6 +150,8 @@ export class UnderlyingWorld {
     const sigma = spec.annualVol / Math.sqrt(SECONDS_PER_YEAR);
     let logReturn = sigma * this.rng.normal() - (sigma * sigma) / 2;
     if (spec.jumpsPerDay > 0 && this.rng.chance(spec.jumpsPerDay / 86_400)) logReturn += spec.jumpLogStd * this.rng.normal();
+    logReturn += path.pendingShock;
+    path.pendingShock = 0;
     const last = path.prices[path.prices.length - 1] ?? spec.startPrice;
     path.prices.push(last * Math.exp(logReturn));
     const excess = path.prices.length - this.historySeconds;
