@@ -22,6 +22,7 @@ import { HttpTransport } from '../exchange/http.js';
 import type { Market } from '../exchange/wire.js';
 import { budgetVerdict, rateLimitVerdict } from './account-plan.js';
 import { socketChecks } from './socket-probe.js';
+import { pricingChecks } from './pricing-checks.js';
 import { check, describeError as describe, summarize, type CheckResult, type DoctorReport } from './types.js';
 import {
   approvalTargets,
@@ -69,7 +70,8 @@ export interface DoctorOptions {
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   if (options.config.venue.kind !== 'live' || options.config.credentials === null) return runChecks(options, []);
   const secrets = resolveSecrets(options.config.credentials, options.env);
-  const hidden = [secrets.apiSecret.reveal(), secrets.privateKey.reveal(), secrets.privateKey.reveal().replace(/^0x/, '')];
+  const pythKey = options.env[options.config.pricing.hermes.apiKeyEnv];
+  const hidden = [secrets.apiSecret.reveal(), secrets.privateKey.reveal(), secrets.privateKey.reveal().replace(/^0x/, ''), ...(pythKey ? [pythKey] : [])];
   return runChecks(options, hidden);
 }
 
@@ -118,9 +120,10 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
   const publicApi = tokenRefused ? new ExchangeApi({ transport: new HttpTransport({ baseUrl: venue.baseUrl, headerPrefix: venue.headerPrefix, limits: transportLimits(config), retry: DOCTOR_RETRY, timeoutMs: config.rateLimits.timeoutMs }) }) : api;
   checks.push(await profileCheck(publicApi, wallet));
 
-  // 4. Each configured market.
+  // 4. Each configured market; how the bot prices it (the rule it read) and Pyth Hermes for the priced ones.
   const markets = await marketChecks(api, config, now());
   checks.push(...markets.checks);
+  checks.push(...(await pricingChecks(config, markets.tradable, options.env, now)));
 
   // 5. Trading mode.
   try {

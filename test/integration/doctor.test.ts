@@ -68,6 +68,7 @@ async function rig(options: { markets?: (specs: MarketSpec[]) => MarketSpec[]; s
         credentials: { apiTokenId: 'OM_API_TOKEN_ID', apiSecret: 'OM_API_SECRET', privateKey: 'OM_PRIVATE_KEY' },
         markets: { slugs: overrides.markets ?? (overrides.groups === undefined ? [simple[0], negRisk] : []), ...(overrides.groups === undefined ? {} : { groups: overrides.groups }) },
         strategy: { name: 'fixed-spread' },
+        pricing: { hermes: { endpoint: sim.hermesUrl } },
         risk: { maxNotional: 1000, ...overrides.risk },
         ...(overrides.rateLimits === undefined ? {} : { rateLimits: overrides.rateLimits }),
         database: { path: ':memory:' },
