@@ -89,6 +89,12 @@ export const liquidityRewardsParamsSchema = z
     postOnly: z.boolean().default(true),
     /** On a priced market, no quote closer to the model's fair value than this many times its uncertainty. */
     uncertaintyMultiplier: z.number().min(0).max(20).default(1),
+    /**
+     * On a priced market, the side that adds to the inventory keeps this many ticks further from the model's fair value
+     * at `inventorySkewShares` of net YES (proportionally below, capped above): inventory is the underlying's risk.
+     */
+    inventorySkewTicks: z.number().min(0).max(500).default(20),
+    inventorySkewShares: z.number().gt(0).default(200),
   })
   .strict();
 
@@ -256,7 +262,9 @@ function planSide(side: YesSide, ctx: SideContext, toxicityTicks: number, roomSh
   const shares = sizeRaw / RAW_PER_UNIT;
   const touch = side === 'bid' ? view.yes.bestAskTicks : view.yes.bestBidTicks;
   const floor = modelMinHalfSpread(view, params.uncertaintyMultiplier);
-  const modelLimit = view.model ? (side === 'bid' ? (view.model.fair - floor) * TICKS_PER_UNIT : (view.model.fair + floor) * TICKS_PER_UNIT) : null;
+  const loaded = Math.max(-1, Math.min(1, netYesShares(view.position) / params.inventorySkewShares));
+  const skewTicks = params.inventorySkewTicks * Math.max(0, side === 'bid' ? loaded : -loaded);
+  const modelLimit = view.model ? (side === 'bid' ? (view.model.fair - floor) * TICKS_PER_UNIT - skewTicks : (view.model.fair + floor) * TICKS_PER_UNIT + skewTicks) : null;
   const candidates: Candidate[] = [];
   // Farthest first, so that among equal values the safer (wider) quote wins.
   const nearest = side === 'bid' ? Math.ceil(midTicks) - 1 : Math.floor(midTicks) + 1;
