@@ -12,10 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { runBacktest, type BacktestOptions, type BacktestResult } from '../src/backtest/index.js';
 import { DEFAULT_PRICER_SETTINGS, type PricerSettings } from '../src/pricing/market-pricer.js';
 import { DEFAULT_UNDERLYINGS } from '../src/sim/engine/index.js';
-import type { StrategyModule } from '../src/strategy/contract.js';
-import avellanedaStoikov from '../strategies/avellaneda-stoikov.js';
-import fixedSpread from '../strategies/fixed-spread.js';
-import liquidityRewards from '../strategies/liquidity-rewards.js';
+import { CONTENDERS, type Contender } from './strategies.js';
 
 const argValue = (flag: string, fallback: number): number => {
   const i = process.argv.indexOf(flag);
@@ -28,20 +25,7 @@ const HOURS = argValue('--hours', 2);
 const START = Date.UTC(2026, 0, 1, 0, 0);
 const LEAD_MS = 1500;
 
-interface Contender {
-  readonly label: string;
-  readonly module: StrategyModule<unknown>;
-  readonly params: Record<string, unknown>;
-}
-
 /** The strategies with the parameters of bench/strategies.ts (the same flow fits them the same way). */
-const CONTENDERS: readonly Contender[] = [
-  { label: 'fixed-spread', module: fixedSpread, params: { bidSpread: 0.01, askSpread: 0.01 } },
-  { label: 'avellaneda-stoikov', module: avellanedaStoikov, params: { horizonCapHours: 1 } },
-  { label: 'AS (glft)', module: avellanedaStoikov, params: { model: 'glft' } },
-  { label: 'liquidity-rewards', module: liquidityRewards, params: {} },
-];
-
 type Variant = 'book' | 'model' | 'model+guard';
 const VARIANTS: readonly Variant[] = ['book', 'model', 'model+guard'];
 

@@ -16,7 +16,7 @@ const SEED = 7;
 const HOURS = 2;
 const MARKETS = 4;
 
-interface Contender {
+export interface Contender {
   readonly label: string;
   readonly module: StrategyModule<unknown>;
   readonly params: Record<string, unknown>;
@@ -27,7 +27,7 @@ interface Contender {
  * sits behind the synthetic maker's quotes (at ±2 cents) and never fills, and Avellaneda–Stoikov's 24-hour
  * horizon with the flow's volatility (0.6 log-odds/√h) quotes far outside the book.
  */
-const CONTENDERS: readonly Contender[] = [
+export const CONTENDERS: readonly Contender[] = [
   { label: 'fixed-spread', module: fixedSpread, params: { bidSpread: 0.01, askSpread: 0.01 } },
   { label: 'avellaneda-stoikov', module: avellanedaStoikov, params: { horizonCapHours: 1 } },
   { label: 'AS (glft)', module: avellanedaStoikov, params: { model: 'glft' } },
