@@ -85,22 +85,7 @@ it('serves every metric, each fed by a real event, and the exposition passes the
     100_000,
   );
 
-  // 4. A market where the account holds tokens resolves in their favour: the payout is redeemed once posted.
-  // The bot buys and sells both tokens, so at any one moment it may be flat everywhere: wait for a holding.
-  const heldMarket = (): { slug: string; winningOutcomeIndex: 0 | 1 } | undefined =>
-    slugs.flatMap((slug) => {
-      const market = venue.engine.market(slug);
-      const tokens = venue.engine.balances(venue.demoAccount.profileId)?.tokens ?? {};
-      if (market === undefined) return [];
-      const yes = tokens[market.yesTokenId]?.totalRaw ?? 0;
-      const no = tokens[market.noTokenId]?.totalRaw ?? 0;
-      return yes > 0 || no > 0 ? [{ slug, winningOutcomeIndex: yes >= no ? (0 as const) : (1 as const) }] : [];
-    })[0];
-  const held = await pollFor('the account holding tokens after the fills', async () => heldMarket(), 15_000);
-  venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
-  await pollFor('the redemption', async () => ((await metric('outcome_maker_redeemed_usdc_total', { market: held.slug })) > 0 ? true : undefined), 15_000);
-
-  // 5. The crypto market: priced from both sources (their divergence published) and a fast-market trip: the simulator
+  // 4. The crypto market: priced from both sources (their divergence published) and a fast-market trip: the simulator
   // publishes a 5 % jump of the underlying, far beyond the guard's 4σ in 5 s.
   await pollFor('the crypto market priced from the model, from both sources', async () => {
     const { samples: s } = await scrape(url);
@@ -110,6 +95,21 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   if (world === null) throw new Error('no crypto world');
   world.shock('ETH', 0.05);
   await pollFor('a fast-market trip', async () => ((await metric('outcome_maker_fast_market_trips_total', { ticker: 'ETH' })) > 0 ? true : undefined), 20_000);
+
+  // 5. A market where the account holds tokens resolves in their favour: the payout is redeemed once posted.
+  // The bot buys and sells both tokens, so at any one moment it may be flat everywhere: wait for a holding.
+  const heldMarket = (): { slug: string; winningOutcomeIndex: 0 | 1 } | undefined =>
+    [...slugs, crypto].flatMap((slug) => {
+      const market = venue.engine.market(slug);
+      const tokens = venue.engine.balances(venue.demoAccount.profileId)?.tokens ?? {};
+      if (market === undefined) return [];
+      const yes = tokens[market.yesTokenId]?.totalRaw ?? 0;
+      const no = tokens[market.noTokenId]?.totalRaw ?? 0;
+      return yes > 0 || no > 0 ? [{ slug, winningOutcomeIndex: yes >= no ? (0 as const) : (1 as const) }] : [];
+    })[0];
+  const held = await pollFor('the account holding tokens after the fills', async () => heldMarket(), 30_000);
+  venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
+  await pollFor('the redemption', async () => ((await metric('outcome_maker_redeemed_usdc_total', { market: held.slug })) > 0 ? true : undefined), 15_000);
 
   const { text, samples } = await scrape(url);
   expect(lintExposition(text)).toEqual([]);
