@@ -6,12 +6,13 @@
  * Boot order (`start`):
  *   1. ledger catch-up from the venue (fills while the bot was down; a failure is logged, the periodic check retries);
  *   2. order manager: `executor.start()` reads the trading mode and adopts the bot's live orders (by its tag only);
- *   3. market data: socket units, the books' markets, the stale guard's markets; then feed → books → kill switch;
+ *   3. market data: socket units, the books' markets, the stale guard's markets; then pricing (its Pyth Hermes stream,
+ *      src/app/pricing.ts) → feed → books → kill switch;
  *   4. positions published, periodic timers armed (marks 10 s, ledger check 60 s, order-stream sweep 1 s, freshness);
  *   5. strategy runner (first quotes) → trading-mode polling → expiry stops → settler resumes unredeemed markets.
  * Nothing is quoted before step 5, and nothing in steps 3–5 runs before the executor started.
  *
- * Stop order (`stop`): runner (no more quotes) → timers → kill switch, stale guard, settler, order-stream watch,
+ * Stop order (`stop`): runner (no more quotes) → pricing (Hermes stream closed) → timers → kill switch, stale guard, settler, order-stream watch,
  * mode polling → executor shutdown (cancels the bot's orders, confirmed, within the budget) → books → feed →
  * ledger writers closed (ledger sync, fill and order recorders). The caller then closes the resources.
  *
