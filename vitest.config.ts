@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    setupFiles: ['test/setup/fast-check-seed.ts'],
     reporters: process.env['VITEST_JSON'] ? ['default', ['json', { outputFile: process.env['VITEST_JSON'] }]] : ['default'],
   },
 });

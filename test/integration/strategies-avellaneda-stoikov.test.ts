@@ -17,9 +17,7 @@ describe('avellaneda-stoikov backtest on the simulator (10 virtual minutes, info
   it('quotes both sides most of the time, gets filled, and keeps inventory within its own limit and the risk limits', async () => {
     const maxNetRaw = MAX_INVENTORY_SHARES * SHARES;
     const watch = new InventoryWatch(maxNetRaw, LIMITS.maxPositionPerTokenRaw);
-    const started = performance.now();
     const result = await runBacktest({ ...scenario(avellanedaStoikov, PARAMS, 2), observer: { onFill: watch.onFill } });
-    expect(performance.now() - started).toBeLessThan(5000);
 
     expectSoundRun(result, watch, { maxNetRaw, maxTokenRaw: LIMITS.maxPositionPerTokenRaw });
     expect(result.quotingFraction).toBeGreaterThan(0.8);

@@ -16,9 +16,7 @@ const ORDERS = { coolOffMs: 2000 };
 describe('liquidity-rewards backtest on the simulator (10 virtual minutes, informed flow on)', () => {
   it('quotes both sides most of the time inside the reward band, gets filled, and keeps inventory within the risk limits', async () => {
     const watch = new InventoryWatch(LIMITS.maxNetPositionRaw, LIMITS.maxPositionPerTokenRaw);
-    const started = performance.now();
     const result = await runBacktest({ ...scenario(liquidityRewards, {}, 3, { orders: ORDERS }), observer: { onFill: watch.onFill } });
-    expect(performance.now() - started).toBeLessThan(5000);
 
     expectSoundRun(result, watch, { maxNetRaw: LIMITS.maxNetPositionRaw, maxTokenRaw: LIMITS.maxPositionPerTokenRaw });
     expect(result.quotingFraction).toBeGreaterThan(0.85);
