@@ -17,7 +17,7 @@
  * matches is the maker's own order, not a taker fill).
  */
 import type { OrderEvent, SettlementOrderEvent } from '../exchange/socket-wire.js';
-import { TICKS_PER_UNIT } from '../core/units.js';
+import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import { validateOrderEvent, type OrderEventInput, type SettlementFillInput } from '../orders/order-events.js';
 
 export interface OrderIds {

@@ -18,8 +18,8 @@ import { frameParsers } from '../exchange/socket-wire.js';
 import type { OrderEventInput } from '../orders/order-events.js';
 import type { OrderEventAdapter } from '../app/order-event-adapter.js';
 import type { BookView } from '../strategy/contract.js';
-import { adjustedMidpoint } from '../sim/server/wire-format.js';
 import type { BookSnapshot, Level, OrderEventFrame, SimEngine } from '../sim/engine/index.js';
+import { adjustedMidpoint } from '../core/venue-rules/index.js';
 
 export interface FeedBook {
   readonly snapshot: BookSnapshot;

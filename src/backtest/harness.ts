@@ -26,7 +26,7 @@ import { expectedRewardPerDay } from '../strategy/rewards.js';
 import { buildView } from '../strategy/view.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
 import { FairSeries, mergeMarkoutSummaries, summarizeMarkouts, type MarkoutFill } from '../markouts/markout.js';
-import { adjustedMidpoint, marketWire } from '../sim/server/wire-format.js';
+import { marketWire } from '../sim/server/wire-format.js';
 import { parseMarket } from '../exchange/wire.js';
 import { MarketPricer } from '../pricing/market-pricer.js';
 import { DEFAULT_PYTH_FEED_IDS } from '../pricing/feed-ids.js';
@@ -43,6 +43,7 @@ import { resolveOptions, type BacktestOptions, type ResolvedOptions } from './op
 import type { BacktestResult, MarketResult } from './result.js';
 import { riskConfigOf, Trader } from './trader.js';
 import { VirtualTime } from './virtual-time.js';
+import { adjustedMidpoint } from '../core/venue-rules/index.js';
 
 const DAY_MS = 86_400_000;
 /** The bot's account on the engine. */

@@ -30,9 +30,8 @@
  * and the value found there; it never throws. Unknown extra fields are ignored (the venue adds fields).
  */
 import { z } from 'zod';
-import { parseScaled, priceToTicks, sharesToRaw, UnitError, type Side } from '../core/units.js';
+import { averagePriceMicros, parseScaled, priceToTicks, sharesToRaw, ticksIfOnGrid, UnitError, type Side, type Level } from '../core/venue-rules/index.js';
 import type { BookSnapshot } from '../book/snapshot.js';
-import type { Level } from '../strategy/contract.js';
 
 /** 'raw': integer 1e6-scaled amounts ("5000000" = 5 shares). 'shares': whole units, ≤ 6 decimals ("5"). */
 export type SizeUnit = 'raw' | 'shares';
@@ -231,29 +230,6 @@ function converted<T>(convert: (value: string | number) => T): z.ZodType<T> {
 }
 
 const priceTicks = converted((v) => priceToTicks('price', v));
-/**
- * A price that may be an average (more decimals than the tick grid) → exact micro-units, rounded half-up
- * past the 6th decimal, no float involved. Must lie in [0, 1).
- */
-export function averagePriceMicros(field: string, value: string | number): number {
-  const text = typeof value === 'number' ? (Math.abs(value) < 1e-6 ? value.toFixed(12) : String(value)) : value.trim();
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) throw new UnitError(field, value, 'not a non-negative decimal price');
-  const whole = match[1] ?? '0';
-  const fraction = match[2] ?? '';
-  let micros = parseScaled(field, `${whole}.${fraction.slice(0, 6) || '0'}`, 6);
-  if (fraction.length > 6 && fraction.charCodeAt(6) >= 53 /* '5' */) micros += 1;
-  if (micros >= 1_000_000) throw new UnitError(field, value, 'price must be below 1');
-  return micros;
-}
-
-/** Ticks of a micro-unit price when it lies on the tick grid inside (0, 1), else null. */
-export function ticksIfOnGrid(micros: number): number | null {
-  if (micros % 1_000 !== 0) return null;
-  const ticks = micros / 1_000;
-  return ticks >= 1 && ticks <= 999 ? ticks : null;
-}
-
 const averagePrice = converted((v) => averagePriceMicros('price', v));
 const optionalAveragePrice = z
   .union([averagePrice, z.null()])

@@ -26,7 +26,7 @@
  */
 import { mulberry32 } from '../core/random.js';
 import { Manager, type Socket } from 'socket.io-client';
-import { describeValue } from '../core/units.js';
+import { describeValue } from '../core/venue-rules/index.js';
 import type { FeedConnectionState, FeedPort, FeedStatus } from '../book/feed-port.js';
 import { ListenerSet, type Unsubscribe } from '../book/listeners.js';
 import { OnceLog, safeLog, silentLogger, type MarketDataLogger } from '../book/log.js';

@@ -12,8 +12,7 @@
  * market YES and NO supplies differ only by grants and redemption burns.
  */
 import { getAddress, isAddress } from 'viem';
-import { rawToDecimal, ticksToPrice, MAX_TICK, MIN_TICK, TICKS_PER_UNIT, type Outcome } from '../../core/units.js';
-import { SIDE_CODE } from '../../exchange/eip712.js';
+import { rawToDecimal, ticksToPrice, MAX_TICK, MIN_TICK, TICKS_PER_UNIT, type Outcome, SIDE_CODE } from '../../core/venue-rules/index.js';
 import { EngineConfigError, EngineInvariantError, failure, fieldFailure, MESSAGES } from './errors.js';
 import { AccountState, credit, debitFree, debitLocked, lock, unlock, type FillRecord } from './ledger.js';
 import { planExecution, stepCollateral, type ExecutionPlan, type PlannedFill } from './matching.js';

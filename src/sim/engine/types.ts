@@ -8,11 +8,9 @@
  * share / one USDC). Wire-ready shapes carry raw amounts as integer decimal strings and prices as decimal
  * strings, exactly as the venue prints them.
  */
-import type { Outcome, OrderType, Side } from '../../core/units.js';
-import type { Level } from '../../strategy/contract.js';
+import type { Outcome, OrderType, Side, Level } from '../../core/venue-rules/index.js';
 
-export type { Outcome, OrderType, Side } from '../../core/units.js';
-export type { Level } from '../../strategy/contract.js';
+export type { Outcome, OrderType, Side, Level } from '../../core/venue-rules/index.js';
 
 // ───────────────────────────── clock ─────────────────────────────
 

@@ -10,7 +10,7 @@
  * Amounts in portfolio answers are raw integer strings and prices decimal strings.
  * Invariants: pure functions of engine state; integer maths (bigint) for every derived amount.
  */
-import { RAW_PER_UNIT, rawToDecimal, ticksToPrice, TICKS_PER_UNIT } from '../../core/units.js';
+import { adjustedMidpoint, RAW_PER_UNIT, rawToDecimal, ticksToPrice, TICKS_PER_UNIT } from '../../core/venue-rules/index.js';
 import { ZERO_ADDRESS } from '../../exchange/eip712.js';
 import type { BookSnapshot, Level, PositionSummary, SimEngine, SimGroup, SimMarket, TokenPosition } from '../engine/index.js';
 
@@ -67,23 +67,6 @@ export function rawToShares(raw: number): number {
 
 export function wireLevels(levels: readonly Level[], side: 'BUY' | 'SELL', unit: SocketBookSizeUnit = 'raw'): WireLevel[] {
   return levels.map((l) => ({ price: ticksToNumber(l.priceTicks), size: unit === 'raw' ? l.sizeRaw : rawToShares(l.sizeRaw), side }));
-}
-
-/**
- * The midpoint counting only price levels of at least `minSizeRaw` (the venue counts orders above the
- * reward minimum); falls back to the plain touch midpoint when a side has no such level; null when a
- * side of the book is empty.
- */
-export function adjustedMidpoint(book: BookSnapshot, minSizeRaw: number): number | null {
-  const bestBid = book.bids[0];
-  const bestAsk = book.asks[0];
-  if (bestBid === undefined || bestAsk === undefined) return null;
-  const bid = book.bids.find((l) => l.sizeRaw >= minSizeRaw) ?? bestBid;
-  const ask = book.asks.find((l) => l.sizeRaw >= minSizeRaw) ?? bestAsk;
-  const useAdjusted = bid.priceTicks < ask.priceTicks;
-  const b = useAdjusted ? bid : bestBid;
-  const a = useAdjusted ? ask : bestAsk;
-  return (b.priceTicks + a.priceTicks) / (2 * TICKS_PER_UNIT);
 }
 
 /** The socket `orderbookUpdate` book, sizes in `unit`. */
