@@ -27,10 +27,9 @@ import { buildView } from '../strategy/view.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
 import { FairSeries, mergeMarkoutSummaries, summarizeMarkouts, type MarkoutFill } from '../markouts/markout.js';
 import { marketWire } from '../sim/server/wire-format.js';
-import { parseMarket } from '../exchange/wire.js';
 import { MarketPricer } from '../pricing/market-pricer.js';
 import { DEFAULT_PYTH_FEED_IDS } from '../pricing/feed-ids.js';
-import { readMarketTerms, termsInputOf } from '../pricing/terms.js';
+import { readMarketTerms, termsInputOfJson } from '../pricing/terms.js';
 import { createEngine, EngineConfigError, generateMarkets, type MarketSpec, type SimEngine } from '../sim/engine/index.js';
 import { BotAccounting } from './accounting.js';
 import { EngineFeed } from './engine-feed.js';
@@ -153,11 +152,10 @@ class BacktestRun {
     this.pricer = o.pricing === null ? null : new MarketPricer(o.pricing);
     for (const spec of this.pricer === null ? [] : specs) {
       if (this.pricer === null) break;
-      // The bot's own path: the venue's market object → the wire parser → the terms parser.
+      // The bot's own terms parser on the venue's market object (as the simulator serves it), without the wire layer.
       const listed = this.engine.market(spec.slug);
       if (!listed) throw new BacktestInvariantError(`market ${spec.slug} is not listed by the engine`);
-      const market = parseMarket(marketWire(listed, undefined), { method: 'GET', pathTemplate: '/markets/{slug}' }, 200);
-      this.pricer.register(spec.slug, readMarketTerms(termsInputOf(market), DEFAULT_PYTH_FEED_IDS));
+      this.pricer.register(spec.slug, readMarketTerms(termsInputOfJson(marketWire(listed, undefined)), DEFAULT_PYTH_FEED_IDS));
     }
     this.accounting = new BotAccounting(infos);
     this.fills = new EngineFills(this.engine, BOT_PROFILE_ID, this.accounting, (fill) => {
