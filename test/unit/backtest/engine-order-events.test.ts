@@ -15,7 +15,7 @@ describe('engine order events → feed order events', () => {
     ok(w.engine.place(limit(m, BOB, 'NO', 'BUY', 520, 4, { clientOrderId: 'bob-1' })));
     ok(w.engine.place(fok(m, CAROL, 'YES', 'BUY', 9_000_000)));
     const resting = ok(w.engine.place(limit(m, CAROL, 'YES', 'BUY', 300, 2, { clientOrderId: 'carol-rest' })));
-    ok(w.engine.cancel(CAROL, resting.order.id));
+    expect(w.engine.cancel(CAROL, resting.order.id).ok).toBe(true);
     for (let i = 0; i < 240; i += 1) {
       w.engine.syntheticStep();
       w.clock.advance(1000);
