@@ -42,7 +42,7 @@ import { resolveOptions, type BacktestOptions, type ResolvedOptions } from './op
 import type { BacktestResult, MarketResult } from './result.js';
 import { riskConfigOf, Trader } from './trader.js';
 import { VirtualTime } from './virtual-time.js';
-import { adjustedMidpoint } from '../core/venue-rules/index.js';
+import { adjustedMidpoint, rawToFloat, ticksToFloat } from '../core/venue-rules/index.js';
 
 const DAY_MS = 86_400_000;
 /** The bot's account on the engine. */
@@ -162,7 +162,7 @@ class BacktestRun {
       const run = this.runs.find((r) => r.info.slug === fill.marketSlug);
       if (!run) throw new BacktestInvariantError(`fill in market ${fill.marketSlug}, which the backtest does not trade`);
       const yes = toYesTerms(fill.outcome, fill.side, fill.priceTicks);
-      run.markoutFills.push({ atMs: fill.matchedAtMs, yesSide: yes.side, yesPrice: yes.priceTicks / 1000, shares: fill.sizeRaw / 1e6 });
+      run.markoutFills.push({ atMs: fill.matchedAtMs, yesSide: yes.side, yesPrice: ticksToFloat(yes.priceTicks), shares: rawToFloat(fill.sizeRaw) });
       this.o.observer.onFill?.(fill, { yesRaw: this.accounting.holding(fill.marketSlug, 'YES'), noRaw: this.accounting.holding(fill.marketSlug, 'NO') });
     });
     const engineVenue = new EngineVenue({
@@ -303,7 +303,7 @@ class BacktestRun {
     for (const run of this.runs) {
       const slug = run.info.slug;
       const fairTicks = this.engine.fairValueTicks(slug);
-      if (fairTicks !== null) run.fair.record(now, fairTicks / 1000);
+      if (fairTicks !== null) run.fair.record(now, ticksToFloat(fairTicks));
       const resting = this.engine.orders(BOT_PROFILE_ID, slug, ['LIVE']).filter((o) => o.remainingSizeRaw > 0);
       let bid = false;
       let ask = false;
