@@ -15,7 +15,6 @@ import type { AccountSpec, DepositInput, DepositOutcome, EngineFailure, SimAccou
 export const DEFAULT_FEE_RATE_BPS = 300;
 const MAX_FEE_RATE_BPS = 10_000;
 
-
 /** Returns an error text, or the new account. */
 export function createAccount(core: EngineCore, spec: AccountSpec, synthetic: boolean): AccountState | string {
   if (!Number.isSafeInteger(spec.profileId) || spec.profileId < 1 || spec.profileId > 2_147_483_647) {
@@ -53,13 +52,13 @@ export function createAccount(core: EngineCore, spec: AccountSpec, synthetic: bo
   return account;
 }
 
-export function grantTokens(core: EngineCore, account: AccountState, market: MarketState, outcome: Outcome, tokenId: string, raw: number): void {
+function grantTokens(core: EngineCore, account: AccountState, market: MarketState, outcome: Outcome, tokenId: string, raw: number): void {
   credit(account.token(tokenId), raw, 'grant');
   if (outcome === 'YES') market.yesGrantedRaw += raw;
   else market.noGrantedRaw += raw;
 }
 
-export function marketOfToken(core: EngineCore, tokenId: string): MarketState | undefined {
+function marketOfToken(core: EngineCore, tokenId: string): MarketState | undefined {
   for (const m of core.marketsBySlug.values()) if (m.outcomeOf(tokenId) !== null) return m;
   return undefined;
 }

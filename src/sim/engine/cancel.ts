@@ -23,7 +23,7 @@ export function cancel(core: EngineCore, profileId: number, orderId: string): Ca
 }
 
 /** The spec's cancel failure cases, in the spec's order; null when the order can be canceled. */
-export function checkCancellable(core: EngineCore, profileId: number, order: OrderRecord | undefined): EngineFailure | null {
+function checkCancellable(core: EngineCore, profileId: number, order: OrderRecord | undefined): EngineFailure | null {
   if (!order) return failure(404, 'ORDER_NOT_FOUND', MESSAGES.orderNotFound);
   if (order.profileId !== profileId) return failure(401, 'NOT_ORDER_OWNER', MESSAGES.unauthorized);
   const market = core.marketsById.get(order.marketId);

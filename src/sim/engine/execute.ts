@@ -16,7 +16,8 @@ import type { MarketState, OrderRecord } from './state.js';
 import { isoTime } from './wire.js';
 import type { MakerMatch } from './types.js';
 
-export function executeFills(core: EngineCore, 
+export function executeFills(
+  core: EngineCore,
   order: OrderRecord,
   taker: AccountState,
   market: MarketState,

@@ -80,7 +80,7 @@ export function refreshExpiry(core: EngineCore, market: MarketState): void {
  * The crypto world's rule: YES iff the price at the settlement instant (the open of the 1-minute candle that opens
  * then) is strictly above the strike; then, for a recurring market, the next set of its ticker opens.
  */
-export function settleByOracle(core: EngineCore, market: MarketState, oracle: NonNullable<MarketState['spec']['oracle']>): void {
+function settleByOracle(core: EngineCore, market: MarketState, oracle: NonNullable<MarketState['spec']['oracle']>): void {
   const world = core.world;
   if (!world) return;
   world.advanceTo(market.spec.expirationMs);

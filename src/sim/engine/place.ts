@@ -26,7 +26,6 @@ export function takerFee(notionalRaw: number, bps: number): number {
   return Number((BigInt(notionalRaw) * BigInt(bps) + 9_999n) / 10_000n);
 }
 
-
 export function place(core: EngineCore, input: PlaceInput): PlaceOutcome {
   return core.command(() => {
     const synthetic = core.accountsById.get(input.profileId)?.synthetic ?? false;
@@ -41,7 +40,7 @@ export function place(core: EngineCore, input: PlaceInput): PlaceOutcome {
   });
 }
 
-export function placeChecked(core: EngineCore, input: PlaceInput): PlaceOutcome {
+function placeChecked(core: EngineCore, input: PlaceInput): PlaceOutcome {
   const account = core.accountsById.get(input.profileId);
   if (!account) return failure(404, 'PROFILE_NOT_FOUND', MESSAGES.profileNotFound);
   const market = core.marketsBySlug.get(input.marketSlug);
@@ -95,7 +94,8 @@ export function placeChecked(core: EngineCore, input: PlaceInput): PlaceOutcome 
   return commitPlacement(core, input, account, market, valid, plan, executes, fee);
 }
 
-export function commitPlacement(core: EngineCore, 
+function commitPlacement(
+  core: EngineCore,
   input: PlaceInput,
   account: AccountState,
   market: MarketState,
@@ -172,7 +172,7 @@ export function commitPlacement(core: EngineCore,
   };
 }
 
-export function rest(core: EngineCore, order: OrderRecord, account: AccountState, market: MarketState): void {
+function rest(core: EngineCore, order: OrderRecord, account: AccountState, market: MarketState): void {
   const price = order.priceTicks;
   if (price === null) throw new EngineInvariantError(`order ${order.id} rests without a price`);
   if (order.side === 'BUY') {

@@ -11,7 +11,6 @@ import type { MarketState } from './state.js';
 
 const ORDER_STATUSES: readonly OrderStatus[] = ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'];
 
-
 export function markets(core: EngineCore): readonly SimMarket[] {
   return core.command(() => [...core.marketsBySlug.values()].map((m) => freshView(core, m)));
 }

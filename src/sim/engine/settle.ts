@@ -35,7 +35,6 @@ export interface TradeRecord {
   txHash: string | null;
 }
 
-
 export function mine(core: EngineCore, trade: TradeRecord): void {
   const now = core.clock.now();
   trade.txHash = `0x${core.idRng.hex(32)}`;
