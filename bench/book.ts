@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { OrderBook } from '../src/book/order-book.js';
 import type { BookSnapshot } from '../src/book/snapshot.js';
 import { frameParsers } from '../src/exchange/socket-wire.js';
-import type { Level } from '../src/strategy/contract.js';
+import type { Level } from '../src/core/venue-rules/index.js';
 
 function book(levelsPerSide: number, shift: number): BookSnapshot {
   const bids: Level[] = [];

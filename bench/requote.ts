@@ -45,9 +45,9 @@ import type { VenuePort } from '../src/orders/venue-port.js';
 import type { MarketInfo, MarketViewWithOwnOrders, QuoteIntent, Strategy } from '../src/strategy/contract.js';
 import { validateIntents } from '../src/strategy/validate.js';
 import { Prng } from '../src/sim/engine/prng.js';
-import { limitOrderAmounts } from '../src/exchange/eip712.js';
 import type { SimOrder } from '../src/sim/engine/index.js';
 import { startSimulator, type RunningSimulator } from '../src/sim/index.js';
+import { limitOrderAmounts } from '../src/core/venue-rules/index.js';
 
 const SEED = 21;
 const MARKETS = 3;

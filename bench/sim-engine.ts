@@ -5,8 +5,8 @@
  * Run: npx tsx bench/sim-engine.ts
  */
 import { pathToFileURL } from 'node:url';
-import { limitOrderAmounts } from '../src/exchange/eip712.js';
 import { createEngine, generateMarkets, ManualClock, type MarketSpec, type PlaceInput, type SimEngine } from '../src/sim/engine/index.js';
+import { limitOrderAmounts } from '../src/core/venue-rules/index.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const SHARE = 1_000_000;

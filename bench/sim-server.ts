@@ -10,9 +10,10 @@
 import { pathToFileURL } from 'node:url';
 import { io } from 'socket.io-client';
 import { signRequest } from '../src/exchange/auth.js';
-import { limitOrderAmounts, ORDER_TYPES, orderDomain, ZERO_ADDRESS } from '../src/exchange/eip712.js';
+import { ORDER_TYPES, orderDomain, ZERO_ADDRESS } from '../src/exchange/eip712.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startSimulator, type RunningSimulator } from '../src/sim/index.js';
+import { limitOrderAmounts } from '../src/core/venue-rules/index.js';
 
 function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

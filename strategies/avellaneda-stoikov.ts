@@ -16,7 +16,7 @@
  * the side that would take |net YES| beyond `maxInventory` shrinks to the room left, or is not quoted.
  */
 import { z } from 'zod';
-import { TICKS_PER_UNIT } from '../src/core/units.js';
+import { TICKS_PER_UNIT } from '../src/core/venue-rules/index.js';
 import type { StrategyModule } from '../src/strategy/contract.js';
 import { estimateFillIntensity } from '../src/strategy/fill-intensity.js';
 import { logistic, logit } from '../src/strategy/log-odds.js';

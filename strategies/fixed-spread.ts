@@ -14,7 +14,7 @@
  * inventory covers them, else BUY YES. Slots bid-0.., ask-0...
  */
 import { z } from 'zod';
-import { RAW_PER_UNIT, SIZE_STEP_RAW } from '../src/core/units.js';
+import { RAW_PER_UNIT, SIZE_STEP_RAW } from '../src/core/venue-rules/index.js';
 import type { StrategyModule } from '../src/strategy/contract.js';
 import { isExpired } from '../src/strategy/market-clock.js';
 import { strategyFromPlanner } from '../src/strategy/planner.js';

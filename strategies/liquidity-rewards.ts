@@ -21,8 +21,8 @@
  * when YES is held). Post-only by default.
  */
 import { z } from 'zod';
-import { RAW_PER_UNIT, SIZE_STEP_RAW, TICKS_PER_UNIT, roundSizeToStep } from '../src/core/units.js';
-import type { Outcome } from '../src/core/units.js';
+import { RAW_PER_UNIT, SIZE_STEP_RAW, TICKS_PER_UNIT, roundSizeToStep } from '../src/core/venue-rules/index.js';
+import type { Outcome } from '../src/core/venue-rules/index.js';
 import type { MarketView, StrategyModule } from '../src/strategy/contract.js';
 import { estimateFillIntensity } from '../src/strategy/fill-intensity.js';
 import { isExpired } from '../src/strategy/market-clock.js';

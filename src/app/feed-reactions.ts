@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import type { FeedConnectionState } from '../book/feed-port.js';
 import { amountUnitFromSize, type UnitSettlement } from '../book/size-units.js';
 import { errorText } from '../core/errors.js';
-import type { MarketResolvedFrame, OrderEvent } from '../exchange/socket-wire.js';
+import type { MarketResolvedFrame } from '../exchange/socket-wire.js';
 import type { FeedAuthState, UnreadableOrderEvent } from '../exchange/socket.js';
 import type { Metrics } from '../metrics/index.js';
 import type { MarketSyncReport } from '../orders/executor-types.js';
@@ -25,6 +25,7 @@ import type { FillRecorder } from './fill-recorder.js';
 import type { LedgerSync } from './ledger-sync.js';
 import { orderEventHints, type OrderEventAdapter, type OrderEventHints, type OrderIds } from './order-event-adapter.js';
 import type { TradedMarkets } from './traded-markets.js';
+import type { OrderEvent } from '../exchange/feed-order-events.js';
 
 export interface FeedReactionsOptions {
   readonly executor: Pick<OrderExecutor, 'openOrders' | 'onOrderEvent' | 'submit' | 'resync'>;

@@ -11,7 +11,7 @@
  * reconciliation (logged, not booked).
  */
 import type { Logger } from 'pino';
-import { collateralRaw } from '../core/units.js';
+import { collateralRaw } from '../core/venue-rules/index.js';
 import type { FillEvent } from '../orders/executor-types.js';
 import { parseFillPartId } from '../orders/fill-part-id.js';
 import { bookFill, type BookingLedger, type FillDetail } from './fill-booking.js';

@@ -24,7 +24,7 @@ import type { OrderSigner, SignedOrder, SigningMarket } from '../exchange/signer
 import type { CancelReplaceOutcome } from '../exchange/cancel-replace-wire.js';
 import type { BatchCancelResult, MaintenanceStatus as WireMaintenanceStatus, PlacementResult, UserOrder } from '../exchange/wire.js';
 import { isKnownTradingMode, toTradingMode } from '../core/trading-mode.js';
-import { TICKS_PER_UNIT } from '../core/units.js';
+import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import {
   CancelReplaceUnsupportedError,
   DuplicateClientOrderIdError,

@@ -10,7 +10,7 @@
  * equal the engine's token balances (checked by the harness at the end); the extremes are exact (inventory
  * only changes on a fill, and every fill updates them).
  */
-import type { Outcome } from '../core/units.js';
+import type { Outcome } from '../core/venue-rules/index.js';
 import { averageCost, applyPositionEvent } from '../ledger/position-math.js';
 import { EMPTY_TOKEN, marketPnl, type MarketPnl, type TokenTotals } from '../ledger/pnl.js';
 import type { AccountLedger } from '../risk/account-view.js';

@@ -1,30 +1,29 @@
 /**
  * The backtest's market feed: the engine's change notifications turned into what the bot's socket feed delivers —
- * the account's order frames, read by the bot's own frame parser (src/exchange/socket-wire.ts) and order-event
- * adapter (src/app/order-event-adapter.ts) into the executor's order events, and each market's book, as the book
- * store would hold it (src/book/book-state.ts), with a change notice when its levels changed.
+ * the account's order events, taken from the engine as typed events (engine-order-events.ts) and read by the bot's
+ * own order-event adapter (src/app/order-event-adapter.ts) into the executor's order events, and each market's book,
+ * as the book store would hold it (src/book/book-state.ts), with a change notice when its levels changed.
  *
  * Owns: the frames and book changes not yet delivered, and the last delivered book of each market. Delivery runs
  * on the clock (a zero-delay timer after the engine command that produced them), never inside an engine command:
  * order events first, in the engine's order, then one book change per changed market, in market order.
  *
- * Invariants: only this account's frames are delivered; a frame the parser or the adapter cannot read is a gap
+ * Invariants: only this account's frames are delivered; a frame the conversion or the adapter cannot read is a gap
  * (reported, as the bot reports it); a market's book is re-published only when its levels changed; a book that
  * fails the book store's checks is reported and leaves the market without a book until a good one comes.
  */
 import { BookState } from '../book/book-state.js';
 import type { Scheduler } from '../core/clock.js';
-import { frameParsers } from '../exchange/socket-wire.js';
 import type { OrderEventInput } from '../orders/order-events.js';
 import type { OrderEventAdapter } from '../app/order-event-adapter.js';
-import type { BookView } from '../strategy/contract.js';
-import { adjustedMidpoint } from '../sim/server/wire-format.js';
 import type { BookSnapshot, Level, OrderEventFrame, SimEngine } from '../sim/engine/index.js';
+import { orderEventOf } from './engine-order-events.js';
+import { adjustedMidpoint } from '../core/venue-rules/index.js';
 
 export interface FeedBook {
   readonly snapshot: BookSnapshot;
   /** The YES and NO views; null when the snapshot failed the book checks. */
-  readonly views: { readonly yes: BookView; readonly no: BookView } | null;
+  readonly views: { readonly yes: BookState; readonly no: BookState } | null;
 }
 
 export interface EngineFeedOptions {
@@ -78,14 +77,13 @@ export class EngineFeed {
     this.scheduled = false;
     const frames = this.frames;
     this.frames = [];
-    const parser = frameParsers();
     for (const frame of frames) {
-      const parsed = parser.parse('orderEvent', frame);
-      if (!parsed.ok || parsed.value.event !== 'orderEvent') {
-        this.options.onGap(frame.marketSlug, parsed.ok ? 'not an order event' : `${parsed.path}: ${parsed.message}`);
+      const converted = orderEventOf(frame);
+      if (!converted.ok) {
+        this.options.onGap(frame.marketSlug, converted.reason);
         continue;
       }
-      const adapted = this.options.adapter.adapt(parsed.value.frame);
+      const adapted = this.options.adapter.adapt(converted.event);
       if (adapted.kind === 'event') this.options.onOrderEvent(adapted.event);
       else if (adapted.kind === 'gap') this.options.onGap(adapted.marketSlug, adapted.reason);
     }

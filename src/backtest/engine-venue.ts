@@ -8,8 +8,7 @@
  * per cancel-replace item a cancel then (unless STOP_ON_FAILURE and the cancel failed) a placement; only this
  * account's orders are reported; every placement attempt and cancel request is reported to the observer.
  */
-import { limitOrderAmounts } from '../exchange/eip712.js';
-import { TICKS_PER_UNIT } from '../core/units.js';
+import { TICKS_PER_UNIT, limitOrderAmounts } from '../core/venue-rules/index.js';
 import type { EngineErrorCode, EngineFailure, PlaceOutcome, SimEngine, SimOrder } from '../sim/engine/index.js';
 import {
   DuplicateClientOrderIdError,

@@ -2,7 +2,7 @@
  * The backtest's typed errors: `BacktestConfigError` for bad options (names the field and the value, thrown
  * before anything runs) and `BacktestInvariantError` for a broken internal invariant (a bug, never input).
  */
-import { describeValue } from '../core/units.js';
+import { describeValue } from '../core/venue-rules/index.js';
 
 export class BacktestConfigError extends Error {
   override readonly name = 'BacktestConfigError';

@@ -26,11 +26,10 @@ import { expectedRewardPerDay } from '../strategy/rewards.js';
 import { buildView } from '../strategy/view.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
 import { FairSeries, mergeMarkoutSummaries, summarizeMarkouts, type MarkoutFill } from '../markouts/markout.js';
-import { adjustedMidpoint, marketWire } from '../sim/server/wire-format.js';
-import { parseMarket } from '../exchange/wire.js';
+import { marketWire } from '../sim/server/wire-format.js';
 import { MarketPricer } from '../pricing/market-pricer.js';
 import { DEFAULT_PYTH_FEED_IDS } from '../pricing/feed-ids.js';
-import { readMarketTerms, termsInputOf } from '../pricing/terms.js';
+import { readMarketTerms, termsInputOfJson } from '../pricing/terms.js';
 import { createEngine, EngineConfigError, generateMarkets, type MarketSpec, type SimEngine } from '../sim/engine/index.js';
 import { BotAccounting } from './accounting.js';
 import { EngineFeed } from './engine-feed.js';
@@ -43,6 +42,7 @@ import { resolveOptions, type BacktestOptions, type ResolvedOptions } from './op
 import type { BacktestResult, MarketResult } from './result.js';
 import { riskConfigOf, Trader } from './trader.js';
 import { VirtualTime } from './virtual-time.js';
+import { adjustedMidpoint, rawToFloat, ticksToFloat } from '../core/venue-rules/index.js';
 
 const DAY_MS = 86_400_000;
 /** The bot's account on the engine. */
@@ -152,18 +152,17 @@ class BacktestRun {
     this.pricer = o.pricing === null ? null : new MarketPricer(o.pricing);
     for (const spec of this.pricer === null ? [] : specs) {
       if (this.pricer === null) break;
-      // The bot's own path: the venue's market object → the wire parser → the terms parser.
+      // The bot's own terms parser on the venue's market object (as the simulator serves it), without the wire layer.
       const listed = this.engine.market(spec.slug);
       if (!listed) throw new BacktestInvariantError(`market ${spec.slug} is not listed by the engine`);
-      const market = parseMarket(marketWire(listed, undefined), { method: 'GET', pathTemplate: '/markets/{slug}' }, 200);
-      this.pricer.register(spec.slug, readMarketTerms(termsInputOf(market), DEFAULT_PYTH_FEED_IDS));
+      this.pricer.register(spec.slug, readMarketTerms(termsInputOfJson(marketWire(listed, undefined)), DEFAULT_PYTH_FEED_IDS));
     }
     this.accounting = new BotAccounting(infos);
     this.fills = new EngineFills(this.engine, BOT_PROFILE_ID, this.accounting, (fill) => {
       const run = this.runs.find((r) => r.info.slug === fill.marketSlug);
       if (!run) throw new BacktestInvariantError(`fill in market ${fill.marketSlug}, which the backtest does not trade`);
       const yes = toYesTerms(fill.outcome, fill.side, fill.priceTicks);
-      run.markoutFills.push({ atMs: fill.matchedAtMs, yesSide: yes.side, yesPrice: yes.priceTicks / 1000, shares: fill.sizeRaw / 1e6 });
+      run.markoutFills.push({ atMs: fill.matchedAtMs, yesSide: yes.side, yesPrice: ticksToFloat(yes.priceTicks), shares: rawToFloat(fill.sizeRaw) });
       this.o.observer.onFill?.(fill, { yesRaw: this.accounting.holding(fill.marketSlug, 'YES'), noRaw: this.accounting.holding(fill.marketSlug, 'NO') });
     });
     const engineVenue = new EngineVenue({
@@ -304,7 +303,7 @@ class BacktestRun {
     for (const run of this.runs) {
       const slug = run.info.slug;
       const fairTicks = this.engine.fairValueTicks(slug);
-      if (fairTicks !== null) run.fair.record(now, fairTicks / 1000);
+      if (fairTicks !== null) run.fair.record(now, ticksToFloat(fairTicks));
       const resting = this.engine.orders(BOT_PROFILE_ID, slug, ['LIVE']).filter((o) => o.remainingSizeRaw > 0);
       let bid = false;
       let ask = false;

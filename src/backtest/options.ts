@@ -6,7 +6,7 @@
  * Units: times in ms, prices in integer ticks, sizes and collateral raw (1e6 = one share / one USDC).
  */
 import { z } from 'zod';
-import { MAX_TICK, MIN_TICK, RAW_PER_UNIT } from '../core/units.js';
+import { MAX_TICK, MIN_TICK, RAW_PER_UNIT } from '../core/venue-rules/index.js';
 import { VENUE_MAX_CONCURRENT, VENUE_MIN_TIME_MS } from '../config/index.js';
 import { BOT_TAG_PATTERN, BOT_TAG_RULE } from '../orders/client-order-id.js';
 import type { RiskLimits } from '../risk/limits.js';

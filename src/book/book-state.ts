@@ -16,8 +16,8 @@
  * The NO view maps a YES ask at p to a NO bid at 1 − p and a YES bid at p to a NO ask at 1 − p, sizes
  * carried over; `complement()` of a complement is the original instance.
  */
-import { MAX_TICK, MIN_TICK, TICKS_PER_UNIT, UnitError } from '../core/units.js';
-import type { BookView, Level } from '../strategy/contract.js';
+import { MAX_TICK, MIN_TICK, TICKS_PER_UNIT, UnitError, type Level } from '../core/venue-rules/index.js';
+import type { BookView } from '../strategy/contract.js';
 import { BookRejectedError } from './errors.js';
 import type { BookSnapshot } from './snapshot.js';
 

@@ -5,7 +5,7 @@
  * order, a duplicate price, a price off the tick grid or outside (0, 1), a non-positive size). It names
  * the offending field (e.g. `bids[3].priceTicks`) and value; the book it was meant for is left unchanged.
  */
-import { describeValue } from '../core/units.js';
+import { describeValue } from '../core/venue-rules/index.js';
 
 export class BookRejectedError extends Error {
   override readonly name = 'BookRejectedError';

@@ -18,7 +18,7 @@
  * Invariants: each unit settles at most once (later evidence is only compared, never applied); listeners hear each
  * settlement once, with what settled it; nothing here throws into a caller.
  */
-import { parseScaled, sharesToRaw } from '../core/units.js';
+import { parseScaled, sharesToRaw } from '../core/venue-rules/index.js';
 import { sameSide } from './book-state.js';
 import type { BookSnapshot } from './snapshot.js';
 

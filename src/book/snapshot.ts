@@ -1,3 +1,4 @@
+import type { Level } from '../core/venue-rules/index.js';
 /**
  * The one shape a full order-book snapshot takes on its way into a book, whatever its source: a socket
  * `orderbookUpdate` frame (parsed in src/exchange/socket-wire.ts) or REST `GET /markets/{slug}/orderbook`
@@ -7,7 +8,6 @@
  * best (lowest) first. `adjustedMidpoint` is the venue's figure in price units (0..1), or null/absent.
  * Nothing here is validated: `BookState.fromSnapshot` is the single gate.
  */
-import type { Level } from '../strategy/contract.js';
 
 export interface BookSnapshot {
   readonly bids: readonly Level[];

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { pricingSchema, toPricingConfig } from './pricing-schema.js';
-import { priceToTicks, sharesToRaw, parseScaled, UnitError } from '../core/units.js';
+import { priceToTicks, sharesToRaw, parseScaled, UnitError } from '../core/venue-rules/index.js';
 import { BOT_TAG_PATTERN, BOT_TAG_RULE } from '../orders/client-order-id.js';
 import { looksLikePath } from '../strategy/registry.js';
 import { looksLikeCredentialLiteral } from './issues.js';

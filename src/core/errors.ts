@@ -3,7 +3,7 @@
  *
  * Invariant: never throws, whatever was thrown (an Error, a string, an object, undefined).
  */
-import { describeValue } from './units.js';
+import { describeValue } from './venue-rules/index.js';
 
 /** The message of an Error (prefixed with its class name when `withName`), or a short description of anything else. */
 export function errorText(error: unknown, options: { readonly withName?: boolean } = {}): string {

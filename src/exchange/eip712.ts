@@ -1,9 +1,8 @@
 /**
- * The signed order of exchange-facts §1–2: EIP-712 domain and `Order` struct, and the exact amounts
- * derived from an integer price (ticks) and a raw size.
+ * The signed order of exchange-facts §1–2: EIP-712 domain and `Order` struct.
  *
- * Owns: the struct's field order, the domain, the amount rounding (BUY collateral up, SELL down), and the digest.
- * Shared by the client's signer and the simulator's verifier. No floats: amounts are computed in bigint.
+ * Owns: the struct's field order, the domain and the digest. The amounts themselves are the venue's rule
+ * (src/core/venue-rules/amounts.ts). Shared by the client's signer and the simulator's verifier.
  *
  * The digest is computed from precomputed parts rather than by viem's generic `hashTypedData` (which re-derives
  * the type string, the type hash and the domain separator and validates every field on each call, about 150 µs):
@@ -14,7 +13,6 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3';
 import { domainSeparator, getAddress, isAddress, type Address, type Hex } from 'viem';
-import { collateralRaw, type Side } from '../core/units.js';
 
 export const DEFAULT_DOMAIN_NAME = 'Limitless CTF Exchange';
 export const DEFAULT_CHAIN_ID = 8453;
@@ -36,8 +34,6 @@ export const ORDER_TYPES = {
     { name: 'signatureType', type: 'uint8' },
   ],
 } as const;
-
-export const SIDE_CODE: Readonly<Record<Side, 0 | 1>> = { BUY: 0, SELL: 1 };
 
 export interface OrderDomain {
   readonly name: string;
@@ -176,25 +172,4 @@ export function orderDigestBytes(domain: OrderDomain, order: OrderStruct): Uint8
 /** The EIP-712 digest as 0x-hex: what `hashTypedData({domain, types: ORDER_TYPES, primaryType: 'Order', message})` returns. */
 export function orderDigest(domain: OrderDomain, order: OrderStruct): Hex {
   return bytesToHex(orderDigestBytes(domain, order));
-}
-
-export interface LimitAmounts {
-  readonly makerAmount: number;
-  readonly takerAmount: number;
-}
-
-/**
- * GTC/FAK amounts: collateral = size × ticks / 1000, rounded up for BUY, down for SELL.
- * BUY: maker gives collateral, takes shares. SELL: maker gives shares, takes collateral.
- */
-export function limitOrderAmounts(side: Side, priceTicks: number, sizeRaw: number): LimitAmounts {
-  const collateral = collateralRaw(sizeRaw, priceTicks, side);
-  return side === 'BUY'
-    ? { makerAmount: collateral, takerAmount: sizeRaw }
-    : { makerAmount: sizeRaw, takerAmount: collateral };
-}
-
-/** FOK (market) amounts: makerAmount = collateral to spend (BUY) or shares to sell (SELL); takerAmount = 1. */
-export function marketOrderAmounts(amountRaw: number): LimitAmounts {
-  return { makerAmount: amountRaw, takerAmount: 1 };
 }

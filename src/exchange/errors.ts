@@ -13,7 +13,7 @@
  * private key (the transport scrubs server text before it gets here, see `scrubSecrets`); values are described
  * briefly (long strings cut) so an error is always safe to log.
  */
-import { describeValue } from '../core/units.js';
+import { describeValue } from '../core/venue-rules/index.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 

@@ -3,7 +3,8 @@
  * and the exact POST /orders body of exchange-facts §3.
  *
  * Owns: order input validation (tick, band, step, minimum, token, options), salts, the per-venue domain cache and
- * the request body's exact shape. Amounts and the digest come from eip712.ts (shared with the simulator).
+ * the request body's exact shape. Amounts come from src/core/venue-rules (shared with the simulator), the digest from
+ * eip712.ts.
  *
  * Signing speed (docs/latency.md): the domain (and with it the EIP-712 domain separator) is built once per venue,
  * the digest from precomputed parts (eip712.ts), and a private key signs through ecdsa.ts (same bytes as viem's
@@ -16,20 +17,8 @@
  */
 import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
 import { localDigestAccount, type DigestSigningAccount } from './ecdsa.js';
-import { MAX_TICK, MIN_TICK, SIZE_STEP_RAW, ticksToFloat, UnitError, type OrderType, type Side } from '../core/units.js';
-import {
-  DEFAULT_CHAIN_ID,
-  DEFAULT_DOMAIN_NAME,
-  limitOrderAmounts,
-  marketOrderAmounts,
-  orderDigest,
-  orderDigestBytes,
-  orderDomain,
-  SIDE_CODE,
-  ZERO_ADDRESS,
-  type OrderDomain,
-  type OrderStruct,
-} from './eip712.js';
+import { MAX_TICK, MIN_TICK, SIZE_STEP_RAW, ticksToFloat, UnitError, type OrderType, type Side, limitOrderAmounts, marketOrderAmounts, SIDE_CODE } from '../core/venue-rules/index.js';
+import { DEFAULT_CHAIN_ID, DEFAULT_DOMAIN_NAME, orderDigest, orderDigestBytes, orderDomain, ZERO_ADDRESS, type OrderDomain, type OrderStruct } from './eip712.js';
 import { OrderBuildError } from './errors.js';
 import { DEFAULT_FEE_RATE_BPS, type Market } from './wire.js';
 

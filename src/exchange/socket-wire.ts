@@ -30,9 +30,9 @@
  * and the value found there; it never throws. Unknown extra fields are ignored (the venue adds fields).
  */
 import { z } from 'zod';
-import { parseScaled, priceToTicks, sharesToRaw, UnitError, type Side } from '../core/units.js';
+import { averagePriceMicros, parseScaled, priceToTicks, sharesToRaw, ticksIfOnGrid, UnitError, type Side, type Level } from '../core/venue-rules/index.js';
 import type { BookSnapshot } from '../book/snapshot.js';
-import type { Level } from '../strategy/contract.js';
+import { pickFee, type OmeOrderEvent, type OrderEvent, type SettlementMakerMatch, type SettlementOrderEvent } from './feed-order-events.js';
 
 /** 'raw': integer 1e6-scaled amounts ("5000000" = 5 shares). 'shares': whole units, ≤ 6 decimals ("5"). */
 export type SizeUnit = 'raw' | 'shares';
@@ -67,94 +67,6 @@ export interface OrderbookFrame {
   readonly tokenId: string | null;
   readonly venueTimestampMs: number | null;
 }
-
-export type OmeEventType = 'PLACEMENT' | 'UPDATE' | 'CANCELLATION' | 'EXECUTION';
-export type ExecutionStatus = 'FILLED' | 'PARTIALLY_FILLED' | 'KILLED';
-
-/** Matching-engine order lifecycle event (source OME). */
-export interface OmeOrderEvent {
-  readonly source: 'OME';
-  readonly type: OmeEventType;
-  /** Dedupe key. Monotonic numbers on lifecycle frames (kept as text), `terminal:<id>` on some executions. */
-  readonly eventId: string;
-  readonly orderId: string;
-  readonly clientOrderId?: string;
-  readonly marketId: string;
-  /** Position token id of the order. */
-  readonly token: string;
-  readonly side: Side;
-  /** Price in ticks when on the tick grid (a limit order's price); null when absent, 0 or an off-grid average. */
-  readonly priceTicks: number | null;
-  /** The price as sent, exact in micro-units (price × 1e6); null when absent. FOK: the average fill price. */
-  readonly priceMicros: number | null;
-  /** Unfilled size, raw (see `AmountUnit`). */
-  readonly remainingRaw: number;
-  /** Size matched by the event that produced this frame (EXECUTION frames), raw, when sent. */
-  readonly matchedRaw?: number;
-  /** Market slug, when sent (the venue documents marketId only). */
-  readonly marketSlug?: string;
-  /** On EXECUTION frames. */
-  readonly status?: ExecutionStatus;
-  /** E.g. STP_MAKER_CANCELLED on a CANCELLATION. */
-  readonly reason?: string;
-  readonly timestampMs: number | null;
-}
-
-export type SettlementType = 'MATCHED' | 'MINED' | 'FAILED';
-
-export interface SettlementMakerMatch {
-  readonly account: string;
-  readonly orderId: string;
-  readonly matchedSizeRaw: number;
-  readonly priceTicks: number;
-}
-
-export type FeeUnit = 'collateral' | 'contracts';
-
-/**
- * Settlement lifecycle of one trade (source SETTLEMENT): MATCHED (provisional) then MINED or FAILED.
- * Only what identifies the frame is certain (the official client types every other field optional): a fill is
- * read from `makerMatches` (this account's maker orders) or from the taker's order and amounts; a frame with
- * neither is a bare status update of a trade (see src/app/order-event-adapter.ts).
- */
-export interface SettlementOrderEvent {
-  readonly source: 'SETTLEMENT';
-  readonly type: SettlementType;
-  /** `settlement:<tradeEventId>` on the wire; dedupe key. */
-  readonly eventId: string;
-  /** Shared by the MATCHED and the terminal MINED/FAILED of one fill (`tradeEventId`, else from `eventId`). */
-  readonly tradeEventId: string;
-  /** `orderId` as sent: the taker's order, or (on some venues) the receiving account's own order. */
-  readonly orderId?: string;
-  /** The taker's order, when the venue names it explicitly (preferred over `orderId`). */
-  readonly takerOrderId?: string;
-  /** The taker's account address, when sent. */
-  readonly takerAccount?: string;
-  readonly clientOrderId?: string;
-  readonly makerMatches: readonly SettlementMakerMatch[];
-  readonly marketSlug?: string;
-  /** Position token id of the taker's side. */
-  readonly tokenId?: string;
-  /** 'YES' | 'NO' label of the taker's token, when sent. */
-  readonly token?: 'YES' | 'NO';
-  readonly side?: Side;
-  /** The trade price (the taker's weighted average over its makers), exact in micro-units (price × 1e6); null when absent. */
-  readonly priceMicros: number | null;
-  /** The same price in ticks when it lies on the tick grid, else null. */
-  readonly priceTicks: number | null;
-  readonly amountContractsRaw?: number;
-  readonly amountCollateralRaw?: number;
-  /** Taker fee: in contracts (feeAmountContracts, BUY fills) or collateral (feeAmountCollateral / feeAmount / fee). */
-  readonly feeRaw?: number;
-  readonly feeUnit?: FeeUnit;
-  readonly effectiveFeeBps?: number;
-  /** True on a provisional MATCHED (fee fields are estimates; a later FAILED can roll the fill back). */
-  readonly isEstimate: boolean;
-  readonly txHash?: string;
-  readonly timestampMs: number | null;
-}
-
-export type OrderEvent = OmeOrderEvent | SettlementOrderEvent;
 
 export interface PositionEntry {
   readonly tokenId: string;
@@ -231,29 +143,6 @@ function converted<T>(convert: (value: string | number) => T): z.ZodType<T> {
 }
 
 const priceTicks = converted((v) => priceToTicks('price', v));
-/**
- * A price that may be an average (more decimals than the tick grid) → exact micro-units, rounded half-up
- * past the 6th decimal, no float involved. Must lie in [0, 1).
- */
-export function averagePriceMicros(field: string, value: string | number): number {
-  const text = typeof value === 'number' ? (Math.abs(value) < 1e-6 ? value.toFixed(12) : String(value)) : value.trim();
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) throw new UnitError(field, value, 'not a non-negative decimal price');
-  const whole = match[1] ?? '0';
-  const fraction = match[2] ?? '';
-  let micros = parseScaled(field, `${whole}.${fraction.slice(0, 6) || '0'}`, 6);
-  if (fraction.length > 6 && fraction.charCodeAt(6) >= 53 /* '5' */) micros += 1;
-  if (micros >= 1_000_000) throw new UnitError(field, value, 'price must be below 1');
-  return micros;
-}
-
-/** Ticks of a micro-unit price when it lies on the tick grid inside (0, 1), else null. */
-export function ticksIfOnGrid(micros: number): number | null {
-  if (micros % 1_000 !== 0) return null;
-  const ticks = micros / 1_000;
-  return ticks >= 1 && ticks <= 999 ? ticks : null;
-}
-
 const averagePrice = converted((v) => averagePriceMicros('price', v));
 const optionalAveragePrice = z
   .union([averagePrice, z.null()])
@@ -556,20 +445,6 @@ function settlementSchema(unit: AmountUnit) {
         timestampMs: f.timestamp,
       };
     });
-}
-
-/**
- * BUY fills pay the fee in contracts, SELL fills in collateral; a lone field is taken as sent; both without a side:
- * the non-zero one, collateral when both are.
- */
-function pickFee(s: Side | undefined, contracts: number | undefined, collateral: number | undefined): { raw: number; unit: FeeUnit } | null {
-  if (contracts !== undefined && collateral !== undefined) {
-    if (s === undefined) return collateral === 0 && contracts > 0 ? { raw: contracts, unit: 'contracts' } : { raw: collateral, unit: 'collateral' };
-    return s === 'BUY' ? { raw: contracts, unit: 'contracts' } : { raw: collateral, unit: 'collateral' };
-  }
-  if (contracts !== undefined) return { raw: contracts, unit: 'contracts' };
-  if (collateral !== undefined) return { raw: collateral, unit: 'collateral' };
-  return null;
 }
 
 function orderEventSchema(unit: AmountUnit) {

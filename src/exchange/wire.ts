@@ -16,8 +16,7 @@
 import { getAddress, isAddress, type Address } from 'viem';
 import { z } from 'zod';
 import { toTradingMode, tradingModeRank, type TradingMode } from '../core/trading-mode.js';
-import { parseScaled, priceToTicks, RAW_PER_UNIT, TICKS_PER_UNIT, UnitError, type OrderType, type Side } from '../core/units.js';
-import type { Level } from '../strategy/contract.js';
+import { parseScaled, priceToTicks, RAW_PER_UNIT, TICKS_PER_UNIT, UnitError, type OrderType, type Side, type Level } from '../core/venue-rules/index.js';
 import {
   FrameworkError,
   MessageError,

@@ -3,7 +3,7 @@
  * none ever carries a secret (the ledger holds none). A rejected call has changed nothing: inputs are
  * validated before the first write, and every write runs inside a transaction.
  */
-import { describeValue } from '../core/units.js';
+import { describeValue } from '../core/venue-rules/index.js';
 import { errorText } from '../core/errors.js';
 
 /** An input to a ledger call is malformed (wrong type, out of range, unknown enum value). */

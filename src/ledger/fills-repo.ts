@@ -16,8 +16,8 @@
  * the stand-in was made: a different trade, which must not retire it.
  */
 import { z } from 'zod';
-import { collateralRaw as collateralFor } from '../core/units.js';
-import type { Outcome } from '../core/units.js';
+import { collateralRaw as collateralFor } from '../core/venue-rules/index.js';
+import type { Outcome } from '../core/venue-rules/index.js';
 import type { LedgerContext } from './context.js';
 import { LedgerInputError } from './errors.js';
 import { markValue } from './position-math.js';

@@ -19,8 +19,8 @@
  * valued at 1 without a mark; the rest is marked at the YES mid (YES) or 1 − mid (NO). Resolution pays
  * q × numerator / (yes + no numerators), rounded down as the chain does.
  */
-import type { Side } from '../core/units.js';
-import { RAW_PER_UNIT } from '../core/units.js';
+import type { Side } from '../core/venue-rules/index.js';
+import { RAW_PER_UNIT } from '../core/venue-rules/index.js';
 import type { FillKind } from './types.js';
 
 export interface PositionState {

@@ -8,7 +8,7 @@
  * the row is written once with its derived columns); anything else (a reversal, a
  * late fill with an earlier time, an amended fill) rebuilds the key from its fills.
  */
-import type { Outcome } from '../core/units.js';
+import type { Outcome } from '../core/venue-rules/index.js';
 import type { LedgerContext } from './context.js';
 import { applyPositionEvent, FLAT, type PositionState } from './position-math.js';
 import { EMPTY_TOKEN, type TokenTotals } from './pnl.js';

@@ -37,8 +37,8 @@
  * two-sightings rule like any other repair: `failStale` names the 'failed' verdicts that may be acted on now
  * (default all, as the start-up catch-up wants; the periodic check passes "seen identically on the previous check").
  */
-import { RAW_PER_UNIT } from '../core/units.js';
-import type { Outcome } from '../core/units.js';
+import { RAW_PER_UNIT } from '../core/venue-rules/index.js';
+import type { Outcome } from '../core/venue-rules/index.js';
 import { LedgerInputError } from './errors.js';
 import { averageCostMicros, toSafe } from './position-math.js';
 import { KV_LAST_RECONCILIATION } from './kv-repo.js';

@@ -14,7 +14,7 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { rawToDecimal } from '../core/units.js';
+import { rawToDecimal } from '../core/venue-rules/index.js';
 import { LedgerSchemaError, ReportArgsError } from './errors.js';
 import { compareAccount, type AccountRow, type VenuePosition } from './reconcile.js';
 import type { ReportFormat } from './report-format.js';

@@ -3,7 +3,7 @@
  * Amounts are exact decimals of the raw integers (USDC and shares, 6 places at most); average costs are
  * the rational cost/size rounded to 1e-6; a market without a mark says "no mark" instead of a number.
  */
-import { rawToDecimal } from '../core/units.js';
+import { rawToDecimal } from '../core/venue-rules/index.js';
 import { averageCostDecimal } from './position-math.js';
 import type { TokenTotals } from './pnl.js';
 import type { MarketReportRow, PnlReport } from './store.js';

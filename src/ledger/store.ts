@@ -8,7 +8,7 @@
  * into one. Bad input throws a typed error and writes nothing.
  */
 import type { Database } from 'better-sqlite3';
-import type { Outcome } from '../core/units.js';
+import type { Outcome } from '../core/venue-rules/index.js';
 import type { FillView, PositionView } from '../strategy/contract.js';
 import { LedgerContext } from './context.js';
 import { openLedgerDatabase, type SynchronousMode } from './database.js';

@@ -8,7 +8,7 @@
  * Units: prices are integer ticks (1..999), sizes and collateral raw integers (1e6 = 1 share / 1 USDC),
  * times ms since the epoch. Signed amounts (positions, PnL) are raw integers that may be negative.
  */
-import type { OrderType, Outcome, Side } from '../core/units.js';
+import type { OrderType, Outcome, Side } from '../core/venue-rules/index.js';
 import { ORDER_STATES } from '../orders/order-state.js';
 
 export type { OrderType, Outcome, Side };

@@ -4,8 +4,8 @@
  * through someone else's mapping, so nothing is taken on trust (NaN, floats, negative sizes, unknown enums).
  * The shapes it produces (NormalisedOrder, NormalisedFill...) are declared in types.ts, derived from the stored records.
  */
-import { collateralRaw as collateralFor, MAX_TICK, MIN_TICK } from '../core/units.js';
-import type { OrderType, Outcome, Side } from '../core/units.js';
+import { collateralRaw as collateralFor, MAX_TICK, MIN_TICK } from '../core/venue-rules/index.js';
+import type { OrderType, Outcome, Side } from '../core/venue-rules/index.js';
 import { LedgerInputError } from './errors.js';
 import {
   FILL_STATES,

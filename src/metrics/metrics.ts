@@ -13,7 +13,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { TRADING_MODES, type TradingMode } from '../core/trading-mode.js';
-import { RAW_PER_UNIT } from '../core/units.js';
+import { RAW_PER_UNIT } from '../core/venue-rules/index.js';
 import { API_ENDPOINT_LABELS } from '../exchange/endpoints.js';
 import type { Mismatch } from '../ledger/types.js';
 import type { KillReason } from '../risk/kill-switch.js';

@@ -9,8 +9,8 @@
  * a shortfall within `toleranceRaw` (book sizes may be rounded on the wire) is not one; a level deeper than the
  * deepest one the book shows on its side is never judged (a venue may send a truncated book).
  */
-import type { Outcome, Side } from '../core/units.js';
-import { TICKS_PER_UNIT } from '../core/units.js';
+import type { Outcome, Side } from '../core/venue-rules/index.js';
+import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import type { OrderState } from './order-state.js';
 
 export interface OwnRestingOrder {

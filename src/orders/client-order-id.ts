@@ -20,7 +20,7 @@
  * (`observe`) or kept by the ledger (`floor`) makes it strict regardless of the clock.
  */
 import { createHash } from 'node:crypto';
-import { describeValue } from '../core/units.js';
+import { describeValue } from '../core/venue-rules/index.js';
 import { getOrInsert } from '../core/maps.js';
 
 export const MAX_CLIENT_ORDER_ID_LENGTH = 128;

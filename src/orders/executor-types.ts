@@ -5,7 +5,7 @@
  * Invariant: nothing here holds state; `guardObserver` returns hooks that never throw (a failing hook is
  * reported to `onError` instead).
  */
-import { describeValue } from '../core/units.js';
+import { describeValue } from '../core/venue-rules/index.js';
 import type { Scheduler } from '../core/clock.js';
 import type { ClientOrderIdFactory } from './client-order-id.js';
 import type { TrackedOrder, Transition } from './order-record.js';

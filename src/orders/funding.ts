@@ -19,8 +19,8 @@
  *
  * Balances must be totals, not already net of open orders.
  */
-import { collateralRaw, complementTicks, oppositeOutcome, SIZE_STEP_RAW } from '../core/units.js';
-import type { Outcome, Side } from '../core/units.js';
+import { collateralRaw, complementTicks, oppositeOutcome, SIZE_STEP_RAW } from '../core/venue-rules/index.js';
+import type { Outcome, Side } from '../core/venue-rules/index.js';
 import type { QuoteIntent } from '../strategy/contract.js';
 import { exposureSizeRaw, isResting, type OrderState } from './order-state.js';
 

@@ -12,7 +12,7 @@
  */
 import { chunks } from '../core/maps.js';
 import { errorText } from '../core/errors.js';
-import type { Outcome } from '../core/units.js';
+import type { Outcome } from '../core/venue-rules/index.js';
 import { refusedByMode, sleep, type CommitOrigin, type ExecutorContext } from './executor-context.js';
 import type { MarketSyncReport } from './executor-types.js';
 import type { MarketState } from './market-state.js';

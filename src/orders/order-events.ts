@@ -10,7 +10,7 @@
  * - dedupe memory is bounded: the oldest key is forgotten first. A repeat older than the memory is still
  *   harmless: fills are deduplicated per order by tradeEventId, and remaining sizes only go down.
  */
-import { describeValue } from '../core/units.js';
+import { describeValue } from '../core/venue-rules/index.js';
 
 export type OmeEventType = 'PLACEMENT' | 'UPDATE' | 'CANCELLATION' | 'EXECUTION';
 export type ExecutionStatus = 'FILLED' | 'PARTIALLY_FILLED' | 'KILLED';

@@ -19,8 +19,8 @@
  *
  * Output is deterministic (slots in sorted order); cancels come first in the plan and form one batch per market.
  */
-import { MAX_TICK, MIN_TICK, SIZE_STEP_RAW } from '../core/units.js';
-import type { Outcome, Side } from '../core/units.js';
+import { MAX_TICK, MIN_TICK, SIZE_STEP_RAW } from '../core/venue-rules/index.js';
+import type { Outcome, Side } from '../core/venue-rules/index.js';
 import type { QuoteIntent } from '../strategy/contract.js';
 import { isValidSlot } from './client-order-id.js';
 import { isFrozen, isResting, type OrderState } from './order-state.js';

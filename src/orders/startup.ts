@@ -15,7 +15,7 @@
  */
 import { marketKey, tryParseClientOrderId } from './client-order-id.js';
 import type { VenueOrderSnapshot } from './venue-port.js';
-import type { Outcome } from '../core/units.js';
+import type { Outcome } from '../core/venue-rules/index.js';
 
 export type ForeignPolicy = 'leave' | 'cancel';
 

@@ -24,7 +24,7 @@
  */
 import type { CancelTimer, Scheduler } from '../core/clock.js';
 import { tradingModeRank, type TradingMode } from '../core/trading-mode.js';
-import type { OrderType } from '../core/units.js';
+import type { OrderType } from '../core/venue-rules/index.js';
 import type { Plan, PlannedPlace } from './reconcile.js';
 import type { MaintenanceStatus, TradingModeError } from './venue-port.js';
 

@@ -17,7 +17,7 @@
  * - `VenueRequestError`: any other definite failure (the request did not take effect).
  */
 import type { TradingMode } from '../core/trading-mode.js';
-import type { OrderType, Outcome, Side } from '../core/units.js';
+import type { OrderType, Outcome, Side } from '../core/venue-rules/index.js';
 
 /** The trading modes are defined in src/core/trading-mode.ts; re-exported for the port's importers. */
 export { isTradingMode, toTradingMode, TRADING_MODES, type TradingMode } from '../core/trading-mode.js';

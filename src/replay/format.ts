@@ -11,7 +11,7 @@
  * venue's own stamp). Lines are in the order they were written; a replay orders events by `t`.
  */
 import { z } from 'zod';
-import { MAX_TICK, MIN_TICK } from '../core/units.js';
+import { MAX_TICK, MIN_TICK } from '../core/venue-rules/index.js';
 import { TRADING_MODES } from '../core/trading-mode.js';
 
 export const REPLAY_FORMAT = 'outcome-maker-replay';

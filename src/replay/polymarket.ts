@@ -16,7 +16,7 @@
  * (mismatches counted), never merged in.
  */
 import { z } from 'zod';
-import { complementTicks, priceToTicks, sharesToRaw, UnitError } from '../core/units.js';
+import { complementTicks, priceToTicks, sharesToRaw, UnitError } from '../core/venue-rules/index.js';
 import type { BookEvent, ReplayEvent, TradeEvent } from './format.js';
 
 /** Polymarket's price step, 0.01, in ticks of 0.001. */

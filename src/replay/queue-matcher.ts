@@ -20,7 +20,7 @@
  * Invariants: every fill is at a price the recorded market traded at or through (maker) or at a recorded level's
  * price (taker); the maker volume filled from one trade ≤ that trade's size; remaining sizes never go negative.
  */
-import type { Side } from '../core/units.js';
+import type { Side } from '../core/venue-rules/index.js';
 
 export type QueueModel = 'conservative' | 'probabilistic';
 export type Levels = readonly (readonly [number, number])[];

@@ -20,7 +20,7 @@
 import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
-import { MAX_TICK, MIN_TICK, TICKS_PER_UNIT } from '../core/units.js';
+import { MAX_TICK, MIN_TICK, TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import type { TradingMode } from '../core/trading-mode.js';
 import type { BookView } from '../strategy/contract.js';
 import type { MarketTrade } from '../exchange/wire.js';

@@ -11,7 +11,7 @@
  */
 import type { AppConfig } from '../config/types.js';
 import { effectivePriceBand, REQUOTE_INTERVAL_MS } from '../config/index.js';
-import { TICKS_PER_UNIT } from '../core/units.js';
+import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import { BookState } from '../book/book-state.js';
 import { parseFillPartId } from '../orders/fill-part-id.js';
 import type { OrderEventInput } from '../orders/order-events.js';

@@ -11,7 +11,7 @@
  * placements are refused in `cancel_only`/`disabled` (425 bodies: TradingModeError) and non-post-only ones in
  * `post_only`; cancels always go through.
  */
-import { collateralRaw, complementTicks, type Outcome, type Side } from '../core/units.js';
+import { collateralRaw, complementTicks, type Outcome, type Side } from '../core/venue-rules/index.js';
 import type { TradingMode } from '../core/trading-mode.js';
 import { takerFee } from '../sim/engine/index.js';
 import type { OrderEventInput } from '../orders/order-events.js';

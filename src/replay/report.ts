@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { rawToDecimal } from '../core/units.js';
+import { rawToDecimal } from '../core/venue-rules/index.js';
 
 export interface ReplayFigures {
   readonly market: string;

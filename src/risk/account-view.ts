@@ -13,7 +13,7 @@
  */
 import type { RiskConfig } from '../config/types.js';
 import { riskLimitsFor } from '../config/index.js';
-import { collateralRaw, type Outcome } from '../core/units.js';
+import { collateralRaw, type Outcome } from '../core/venue-rules/index.js';
 import type { Balances } from '../orders/funding.js';
 import type { FillEvent } from '../orders/executor-types.js';
 import type { TrackedOrder } from '../orders/order-record.js';

@@ -11,7 +11,7 @@
  * Invariants: a shortfall lasts until `balancesRead` (the periodic balance read) or `maxHoldMs` at most, so a
  * missed read never blocks a side for good; each refusal is noted once per key until it is lifted.
  */
-import type { Side } from '../core/units.js';
+import type { Side } from '../core/venue-rules/index.js';
 
 /** The placement errors' reason for a refusal for want of balance (src/app/venue-adapter.ts `rejectionReason`). */
 export const INSUFFICIENT_BALANCE = 'insufficient-balance';

@@ -7,9 +7,9 @@
  * Invariant: only the two pure functions decide; the bot and the backtest both call this, so a backtest
  * quotes exactly what the bot would quote.
  */
-import { SIZE_STEP_RAW } from '../core/units.js';
+import { SIZE_STEP_RAW } from '../core/venue-rules/index.js';
 import { fundIntents, type Balances, type FundingAdjustment } from '../orders/funding.js';
-import { collateralRaw } from '../core/units.js';
+import { collateralRaw } from '../core/venue-rules/index.js';
 import { isFrozen } from '../orders/order-state.js';
 import { openBuyCollateralRaw, riskGate, type MarketRiskLimits, type RiskDecision, type RiskOrder } from './limits.js';
 import type { FundingOrder } from '../orders/funding.js';

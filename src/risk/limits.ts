@@ -16,8 +16,8 @@
  * A halt (resolved, near expiry, kill switch, stale data) drops every intent: the caller submits no intents,
  * which cancels the market's orders.
  */
-import { collateralRaw, SIZE_STEP_RAW } from '../core/units.js';
-import type { Outcome, Side } from '../core/units.js';
+import { collateralRaw, SIZE_STEP_RAW } from '../core/venue-rules/index.js';
+import type { Outcome, Side } from '../core/venue-rules/index.js';
 import type { QuoteIntent } from '../strategy/contract.js';
 import { affordableSizeRaw } from '../orders/funding.js';
 import { exposureSizeRaw, isFrozen, isOpen, type OrderState } from '../orders/order-state.js';

@@ -17,7 +17,7 @@ import { demoAccount, DEMO_PROFILE_ID, type DemoAccount } from './server/demo-ac
 import { ApiTokenRegistry } from './server/hmac-verify.js';
 import { SPEC_RATE_LIMITS, type RateLimitOptions } from './server/rate-limiter.js';
 import { SimHttpServer, type SimServerHooks } from './server/server.js';
-import { parseScaled } from '../core/units.js';
+import { parseScaled } from '../core/venue-rules/index.js';
 import type { SocketBookSizeUnit } from './server/wire-format.js';
 
 export type { DemoAccount } from './server/demo-account.js';

@@ -7,13 +7,10 @@
  * (bids down, asks up). The runner validates every intent again before it reaches the order manager.
  */
 import type { z } from 'zod';
-import type { Outcome, Side } from '../core/units.js';
+import type { Level, Outcome, Side } from '../core/venue-rules/index.js';
 
-/** One price level: integer ticks (1..999) and raw size (1e6 = one share). */
-export interface Level {
-  readonly priceTicks: number;
-  readonly sizeRaw: number;
-}
+/** One price level (the venue's rule, src/core/venue-rules/book.ts); re-exported as part of the strategy contract. */
+export type { Level } from '../core/venue-rules/index.js';
 
 /** A read-only view of one side-ordered book (YES book, or the NO view derived from it). */
 export interface BookView {

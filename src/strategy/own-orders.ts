@@ -10,8 +10,8 @@
  * Invariant: subtraction never makes a level negative; emptied levels are removed; malformed levels
  * (non-integer tick outside [1, 999], non-positive or non-finite size) are ignored.
  */
-import { MAX_TICK, MIN_TICK, TICKS_PER_UNIT } from '../core/units.js';
-import type { BookView, Level, MarketView, OwnOrderView } from './contract.js';
+import { MAX_TICK, MIN_TICK, TICKS_PER_UNIT, type Level } from '../core/venue-rules/index.js';
+import type { BookView, MarketView, OwnOrderView } from './contract.js';
 import { toYesTerms } from './yes-terms.js';
 
 export interface Levels {

@@ -8,7 +8,7 @@
  * market). The book sources need a sound book: a locked/crossed book (bad data) means no book reference.
  */
 import { z } from 'zod';
-import { TICKS_PER_UNIT } from '../core/units.js';
+import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import type { MarketView, OwnOrderView } from './contract.js';
 import { othersBook, touchMicroprice, touchMid, touchOf } from './own-orders.js';
 

@@ -11,7 +11,7 @@
  * when its total size is ≥ minSize). The formula is unconfirmed at the venue: this module is the only
  * place that knows it.
  */
-import { RAW_PER_UNIT, TICKS_PER_UNIT } from '../core/units.js';
+import { RAW_PER_UNIT, TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import type { MarketInfo, MarketView, OwnOrderView } from './contract.js';
 import { othersBook, touchMid, touchOf } from './own-orders.js';
 import type { Levels } from './own-orders.js';

@@ -4,7 +4,7 @@
  * that wants to, crosses it here and nowhere else.
  *
  * Invariants of every intent returned:
- * - price: BUY rounded down, SELL up (src/core/units roundPriceToTicks), so rounding never makes a
+ * - price: BUY rounded down, SELL up (src/core/venue-rules roundPriceToTicks), so rounding never makes a
  *   quote more aggressive; then limited into (0, 1) and the market's band;
  * - size: rounded DOWN to the step, and at least the minimum given (else the intent is dropped);
  * - a ladder's bids are strictly below its asks in YES terms (a BUY NO at q counts as an ask at 1 − q).
@@ -15,8 +15,8 @@
  * price is more aggressive than the strategy wanted; `outOfBand: 'clamp'` moves it to the band edge
  * instead, but never past the fair price or through the touch.
  */
-import { MAX_TICK, MIN_TICK, roundPriceToTicks, roundSizeToStep, SIZE_STEP_RAW, TICKS_PER_UNIT } from '../core/units.js';
-import type { Outcome, Side } from '../core/units.js';
+import { MAX_TICK, MIN_TICK, roundPriceToTicks, roundSizeToStep, SIZE_STEP_RAW, TICKS_PER_UNIT } from '../core/venue-rules/index.js';
+import type { Outcome, Side } from '../core/venue-rules/index.js';
 import type { MarketInfo, QuoteIntent } from './contract.js';
 import { fromYesTerms, toYesTerms } from './yes-terms.js';
 import type { YesSide } from './yes-terms.js';

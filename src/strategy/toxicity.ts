@@ -9,7 +9,7 @@
  *
  * Pure: computed from view.recentFills and view.midHistory only.
  */
-import { TICKS_PER_UNIT } from '../core/units.js';
+import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import type { FillView, MarketView } from './contract.js';
 import { cleanMidHistory, midAt } from './mid-history.js';
 import { toYesTerms } from './yes-terms.js';

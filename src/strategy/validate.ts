@@ -10,8 +10,8 @@
  * absent or boolean. The set must not trade with itself: a bid at or above one of its own asks
  * (YES terms, a BUY NO at q being an ask at 1 − q) is rejected together with the asks it crosses.
  */
-import { describeValue, MAX_TICK, MIN_TICK, SIZE_STEP_RAW } from '../core/units.js';
-import type { Outcome, Side } from '../core/units.js';
+import { describeValue, MAX_TICK, MIN_TICK, SIZE_STEP_RAW } from '../core/venue-rules/index.js';
+import type { Outcome, Side } from '../core/venue-rules/index.js';
 import type { MarketInfo, QuoteIntent } from './contract.js';
 import { effectiveBand } from './rounding.js';
 import { toYesTerms } from './yes-terms.js';

@@ -5,8 +5,8 @@
  *
  * Invariant: conversions are exact in ticks (complementTicks), never through a float.
  */
-import { complementTicks, RAW_PER_UNIT } from '../core/units.js';
-import type { Outcome, Side } from '../core/units.js';
+import { complementTicks, RAW_PER_UNIT } from '../core/venue-rules/index.js';
+import type { Outcome, Side } from '../core/venue-rules/index.js';
 import type { PositionView } from './contract.js';
 
 export type YesSide = 'bid' | 'ask';

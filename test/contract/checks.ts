@@ -1,3 +1,4 @@
+import type { Level } from '../../src/core/venue-rules/index.js';
 /**
  * The contract rules, shared by the recorded answers, the SDK-typed fixtures and the simulator's answers.
  *
@@ -7,7 +8,6 @@
  * the client must read out of a body (raw integers, ticks, the YES token), for toEqual against what it returned.
  * Invariant: no rule here reads the client's code; each is written from the recordings or the SDK's d.ts.
  */
-import type { Level } from '../../src/strategy/contract.js';
 
 export type Json = unknown;
 

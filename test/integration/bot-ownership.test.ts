@@ -20,7 +20,6 @@ import { systemScheduler, type CancelTimer, type Scheduler } from '../../src/cor
 import type { AppConfig } from '../../src/config/index.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { limitOrderAmounts } from '../../src/exchange/eip712.js';
 import {
   cleanupAfterTest,
   gaugeValue,
@@ -40,6 +39,7 @@ import {
   type Cleanup,
   type TestConfigOptions,
 } from '../support/bot-harness.js';
+import { limitOrderAmounts } from '../../src/core/venue-rules/index.js';
 
 const CHECK_INTERVAL_MS = 60_000;
 

@@ -6,7 +6,6 @@
  */
 import { describe, it } from 'vitest';
 import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
-import { limitOrderAmounts } from '../../src/exchange/eip712.js';
 import {
   cleanupAfterTest,
   ladderOf,
@@ -23,6 +22,7 @@ import {
   unexplainedRateLimits,
 } from '../support/bot-harness.js';
 import type { RunningSimulator } from '../../src/sim/index.js';
+import { limitOrderAmounts } from '../../src/core/venue-rules/index.js';
 
 
 /** An order of the bot's account placed behind the bot's back (straight into the engine). */

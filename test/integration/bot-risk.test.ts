@@ -12,7 +12,7 @@
  */
 import { describe, it } from 'vitest';
 import type { SimOrder } from '../../src/sim/engine/index.js';
-import { collateralRaw } from '../../src/core/units.js';
+import { collateralRaw } from '../../src/core/venue-rules/index.js';
 import {
   allOrders,
   cleanupAfterTest,

@@ -4,8 +4,8 @@
  * back through user-orders, the status batch, the trade feed and positions.
  */
 import { describe, expect, it } from 'vitest';
-import { limitOrderAmounts, marketOrderAmounts } from '../../src/exchange/eip712.js';
 import { clientSimPerTest, placeLimit } from '../support/client-sim.js';
+import { limitOrderAmounts, marketOrderAmounts } from '../../src/core/venue-rules/index.js';
 
 const startHarness = clientSimPerTest({ invariants: true });
 

@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { limitOrderAmounts } from '../../src/exchange/eip712.js';
 import { FrameworkError, isDuplicateOrderError, RequestInputError } from '../../src/exchange/errors.js';
 import { signingMarketOf } from '../../src/exchange/signer.js';
 import { clientSimPerTest, lastSeq, placeLimit, rejectionOf, tokenLog, type ClientSim } from '../support/client-sim.js';
+import { limitOrderAmounts } from '../../src/core/venue-rules/index.js';
 
 const startHarness = clientSimPerTest({ invariants: true });
 

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { FrameworkError, OrderBuildError, RequestInputError } from '../../src/exchange/errors.js';
 import { signingMarketOf } from '../../src/exchange/signer.js';
 import { normalizeRewardSettings } from '../../src/exchange/wire.js';
-import { adjustedMidpoint } from '../../src/sim/server/wire-format.js';
 import { clientSimPerTest, lastSeq, placeLimit, rejectionOf, startClientSim } from '../support/client-sim.js';
+import { adjustedMidpoint } from '../../src/core/venue-rules/index.js';
 
 const startHarness = clientSimPerTest({ invariants: false });
 

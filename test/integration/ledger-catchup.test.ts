@@ -10,9 +10,9 @@ import { pino } from 'pino';
 import { stringify } from 'yaml';
 import { Bot } from '../../src/app/bot.js';
 import { parseConfigText } from '../../src/config/index.js';
-import { limitOrderAmounts } from '../../src/exchange/eip712.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { limitOrderAmounts } from '../../src/core/venue-rules/index.js';
 
 const TAKER = { profileId: 77, address: '0x00000000000000000000000000000000000000a7' };
 

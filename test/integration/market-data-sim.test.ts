@@ -10,9 +10,9 @@ import { ExchangeApi } from '../../src/exchange/api.js';
 import { HttpTransport } from '../../src/exchange/http.js';
 import { OrderSigner, signingMarketOf } from '../../src/exchange/signer.js';
 import { MarketFeed } from '../../src/exchange/socket.js';
-import type { OrderEvent } from '../../src/exchange/socket-wire.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { waitFor } from '../unit/book/helpers/socket-server.js';
+import type { OrderEvent } from '../../src/exchange/feed-order-events.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@
  * limits tight enough to bind. Also a checker that watches inventory after every single fill.
  */
 import { expect } from 'vitest';
-import { RAW_PER_UNIT } from '../../src/core/units.js';
+import { RAW_PER_UNIT } from '../../src/core/venue-rules/index.js';
 import type { BacktestOptions, BacktestResult } from '../../src/backtest/index.js';
 import type { StrategyModule } from '../../src/strategy/contract.js';
 import { generateMarkets, type AccountFill, type MarketSpec } from '../../src/sim/engine/index.js';

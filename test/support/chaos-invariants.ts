@@ -12,7 +12,7 @@
  * 3. exposure (positions + live orders, worst case) within the configured limits at every sample;
  * 4. no request refused by the venue's rate limiter; no placement sent once the bot knew a mode forbade it.
  */
-import { collateralRaw, type Outcome, type Side } from '../../src/core/units.js';
+import { collateralRaw, type Outcome, type Side } from '../../src/core/venue-rules/index.js';
 import { tryParseClientOrderId } from '../../src/orders/client-order-id.js';
 
 /** A live order of the account on the venue. */

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { setPriority } from 'node:os';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
-import { sharesToRaw } from '../../src/core/units.js';
+import { sharesToRaw } from '../../src/core/venue-rules/index.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { RunningSimulator, StartSimulatorOptions } from '../../src/sim/index.js';
 import type { SyntheticOptions } from '../../src/sim/engine/index.js';

@@ -21,7 +21,7 @@
  * time (tests poll with waitUntil from sim-http.ts).
  */
 import { afterEach, expect } from 'vitest';
-import type { Side } from '../../src/core/units.js';
+import type { Side } from '../../src/core/venue-rules/index.js';
 import { connectExchange, type ExchangeClient } from '../../src/exchange/client.js';
 import type { FetchLike, RetryPolicy, TransportObserver } from '../../src/exchange/http.js';
 import { RequestLimiter, type LimiterConfig } from '../../src/exchange/limiter.js';

@@ -4,8 +4,8 @@
  */
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
-import { limitOrderAmounts, marketOrderAmounts, ORDER_TYPES, orderDomain, ZERO_ADDRESS } from '../../src/exchange/eip712.js';
-import type { Side } from '../../src/core/units.js';
+import { ORDER_TYPES, orderDomain, ZERO_ADDRESS } from '../../src/exchange/eip712.js';
+import { type Side, limitOrderAmounts, marketOrderAmounts } from '../../src/core/venue-rules/index.js';
 
 export interface OrderMarket {
   readonly slug: string;

@@ -3,8 +3,8 @@
  * do not depend on src/book), the NO view derived from it, and a MarketView with sensible defaults.
  * Prices are given as ticks, sizes as shares (converted to raw here).
  */
-import { RAW_PER_UNIT, TICKS_PER_UNIT } from '../../src/core/units.js';
-import type { BookView, FillView, Level, MarketInfo, MarketView, MarketViewWithOwnOrders, OwnOrderView, PositionView } from '../../src/strategy/contract.js';
+import { RAW_PER_UNIT, TICKS_PER_UNIT, type Level } from '../../src/core/venue-rules/index.js';
+import type { BookView, FillView, MarketInfo, MarketView, MarketViewWithOwnOrders, OwnOrderView, PositionView } from '../../src/strategy/contract.js';
 
 /** [priceTicks, shares] */
 export type LevelSpec = readonly [number, number];

@@ -10,7 +10,7 @@
  * settlement instant is a whole minute.
  */
 import { getAddress } from 'viem';
-import { RAW_PER_UNIT } from '../../core/units.js';
+import { RAW_PER_UNIT } from '../../core/venue-rules/index.js';
 import type { Prng } from './prng.js';
 import type { MarketSpec } from './types.js';
 import { trueDigital, type UnderlyingWorld, type UnderlyingSpec } from './underlying.js';

@@ -5,7 +5,7 @@
  *
  * Invariant: a failure is returned only before any state changed (commands validate, then commit).
  */
-import { describeValue } from '../../core/units.js';
+import { describeValue } from '../../core/venue-rules/index.js';
 import type { EngineErrorCode, EngineFailure } from './types.js';
 
 export class EngineConfigError extends Error {

@@ -4,7 +4,8 @@
  * The server half (src/sim/server) codes against this file only.
  */
 export type * from './types.js';
-export { createEngine, takerFee } from './engine.js';
+export { createEngine } from './engine.js';
+export { takerFee } from './place.js';
 export { generateMarkets } from './market-gen.js';
 export { ManualClock } from '../../core/clock.js';
 export { EngineConfigError } from './errors.js';

@@ -6,7 +6,7 @@
  * anything is written): 0 ≤ locked ≤ total for every balance; amounts are non-negative safe integers;
  * a debit from free funds never touches locked funds.
  */
-import type { Outcome } from '../../core/units.js';
+import type { Outcome } from '../../core/venue-rules/index.js';
 import { EngineInvariantError } from './errors.js';
 import type { AccountFill, BalanceEntry, Balances, SimAccount, TokenPosition } from './types.js';
 

@@ -4,7 +4,7 @@
  * NegRisk group (when count ≥ 2). Same arguments → same markets.
  */
 import { getAddress } from 'viem';
-import { RAW_PER_UNIT } from '../../core/units.js';
+import { RAW_PER_UNIT } from '../../core/venue-rules/index.js';
 import { Prng } from './prng.js';
 import type { MarketSpec } from './types.js';
 

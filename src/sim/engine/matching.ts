@@ -7,7 +7,7 @@
  * one YES book (BUY vs BUY mints a pair, SELL vs SELL merges one, BUY vs SELL of one token transfers);
  * sizes move in whole size steps, so every collateral amount n × ticks / 1000 is an exact integer.
  */
-import { SIZE_STEP_RAW, TICKS_PER_UNIT, type Outcome } from '../../core/units.js';
+import { SIZE_STEP_RAW, TICKS_PER_UNIT, type Outcome } from '../../core/venue-rules/index.js';
 import type { BookSide, OrderBook } from './order-book.js';
 import type { OrderRecord } from './state.js';
 import type { FillKind, OrderType, Side, StpPolicy } from './types.js';

@@ -8,7 +8,7 @@
  * Invariants: an entry's `remainingRaw` is > 0 while it rests; a level's total is the sum of its entries;
  * `bestBid` is the highest non-empty bid tick (0 if none), `bestAsk` the lowest non-empty ask (1000 if none).
  */
-import { MAX_TICK, MIN_TICK, TICKS_PER_UNIT } from '../../core/units.js';
+import { MAX_TICK, MIN_TICK, TICKS_PER_UNIT } from '../../core/venue-rules/index.js';
 import { EngineInvariantError } from './errors.js';
 import type { BookSnapshot, Level } from './types.js';
 

@@ -6,7 +6,7 @@
  * what its remainder needs (BUY: collateralRaw(remaining, price), SELL: remaining tokens); terminal
  * orders hold no lock and are off the book.
  */
-import type { Outcome } from '../../core/units.js';
+import type { Outcome } from '../../core/venue-rules/index.js';
 import { OrderBook, type BookEntry, type BookSide } from './order-book.js';
 import type {
   CancelReason,

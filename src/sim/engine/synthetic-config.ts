@@ -3,7 +3,7 @@
  * fully-defaulted configuration the engine runs with. Defaults live here and nowhere else.
  */
 import { z } from 'zod';
-import { RAW_PER_UNIT, SIZE_STEP_RAW } from '../../core/units.js';
+import { RAW_PER_UNIT, SIZE_STEP_RAW } from '../../core/venue-rules/index.js';
 import { EngineConfigError } from './errors.js';
 import type { SyntheticOptions } from './types.js';
 

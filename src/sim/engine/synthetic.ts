@@ -8,8 +8,7 @@
  * rule (amounts, balances, locks, STP, fees) applies. Deterministic for a seed: all randomness comes
  * from the injected PRNG, all time from the host clock.
  */
-import { MAX_TICK, MIN_TICK, SIZE_STEP_RAW, TICKS_PER_UNIT, type Outcome, type Side } from '../../core/units.js';
-import { limitOrderAmounts } from '../../exchange/eip712.js';
+import { MAX_TICK, MIN_TICK, SIZE_STEP_RAW, TICKS_PER_UNIT, type Outcome, type Side, limitOrderAmounts } from '../../core/venue-rules/index.js';
 import type { AccountState } from './ledger.js';
 import { NO_ASK, NO_BID, type BookSide } from './order-book.js';
 import { worldFair } from './crypto-markets.js';

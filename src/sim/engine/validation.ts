@@ -3,8 +3,7 @@
  * the band, amounts that agree exactly with price and size (exchange-facts §1), size step, signed fee
  * rate, clientOrderId shape, post-only only on GTC. Pure: returns the normalised order or a failure.
  */
-import { SIZE_STEP_RAW, TICKS_PER_UNIT, type Outcome } from '../../core/units.js';
-import { limitOrderAmounts } from '../../exchange/eip712.js';
+import { SIZE_STEP_RAW, TICKS_PER_UNIT, type Outcome, limitOrderAmounts } from '../../core/venue-rules/index.js';
 import { fieldFailure } from './errors.js';
 import type { AccountState } from './ledger.js';
 import type { BookSide } from './order-book.js';

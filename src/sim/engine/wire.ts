@@ -4,7 +4,7 @@
  * decimal strings as the venue prints them ("0.55"), times ISO-8601 (orders, trades, OME frames). OME frames follow
  * the official client's OmeOrderEvent: `userId`, `price` a number, `remainingSize` a raw integer number.
  */
-import { RAW_PER_UNIT, rawToDecimal, ticksToPrice } from '../../core/units.js';
+import { RAW_PER_UNIT, rawToDecimal, ticksToPrice } from '../../core/venue-rules/index.js';
 import type { CancelReason, ExecutionFrameStatus, ExecutionTotals, OmeEventType, OmeFrame, Side, SimOrder, UserOrder } from './types.js';
 
 /** The official client's ExecutionTotalsRaw of a taker execution (fees in USDC; none in contracts). */

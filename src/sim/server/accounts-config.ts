@@ -5,10 +5,10 @@
  *
  * Owns: the zod schema of an account entry and its conversion to the engine's AccountSpec (raw units)
  * and the server's ApiTokenSpec. Invariants: unknown keys are errors; amounts are parsed exactly
- * (src/core/units.ts, never through a float); error messages never contain a secret.
+ * (src/core/venue-rules/units.ts, never through a float); error messages never contain a secret.
  */
 import { z } from 'zod';
-import { parseScaled, UnitError } from '../../core/units.js';
+import { parseScaled, UnitError } from '../../core/venue-rules/index.js';
 import type { AccountSpec } from '../engine/index.js';
 import { KNOWN_SCOPES, type ApiTokenSpec } from './hmac-verify.js';
 

@@ -11,7 +11,7 @@
  */
 import { getAddress, recoverTypedDataAddress, type Address, type Hex } from 'viem';
 import { z } from 'zod';
-import { priceToTicks, UnitError, type Side } from '../../core/units.js';
+import { priceToTicks, UnitError, type Side } from '../../core/venue-rules/index.js';
 import { ORDER_TYPES, orderDomain, ZERO_ADDRESS, type OrderStruct } from '../../exchange/eip712.js';
 import type { PlaceInput } from '../engine/index.js';
 import { frameworkError, HttpError, invalidField, validationError, type ValidationIssue } from './http-errors.js';

@@ -8,13 +8,13 @@
  * Invariants: a failure changes nothing; HTTP-level failures are thrown as HttpError, engine failures returned
  * with their status and body; an accepted placement's answer is remembered for `/orders/status/batch`.
  */
-import { SIDE_CODE } from '../../exchange/eip712.js';
 import type { ApiToken } from './hmac-verify.js';
 import { effectiveProfile } from './delegation.js';
 import { forbidden, notFound } from './http-errors.js';
 import { assertExpiration, assertReceiveWindow, placeInput, verifyOrderSignature, type ParsedPlacement } from './order-request.js';
 import type { RouteDeps } from './route-deps.js';
 import type { EngineFailure, Execution, MakerMatch, SimOrder } from '../engine/index.js';
+import { SIDE_CODE } from '../../core/venue-rules/index.js';
 
 /** `POST /orders` 201 body. */
 export interface PlacementAnswer {

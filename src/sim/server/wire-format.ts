@@ -10,7 +10,7 @@
  * Amounts in portfolio answers are raw integer strings and prices decimal strings.
  * Invariants: pure functions of engine state; integer maths (bigint) for every derived amount.
  */
-import { RAW_PER_UNIT, rawToDecimal, ticksToPrice, TICKS_PER_UNIT } from '../../core/units.js';
+import { adjustedMidpoint, RAW_PER_UNIT, rawToDecimal, rawToFloat, ticksToFloat, ticksToPrice, TICKS_PER_UNIT } from '../../core/venue-rules/index.js';
 import { ZERO_ADDRESS } from '../../exchange/eip712.js';
 import type { BookSnapshot, Level, PositionSummary, SimEngine, SimGroup, SimMarket, TokenPosition } from '../engine/index.js';
 
@@ -57,33 +57,8 @@ export interface WireOrderbook {
   readonly minSize: number;
 }
 
-export function ticksToNumber(ticks: number): number {
-  return ticks / TICKS_PER_UNIT;
-}
-
-export function rawToShares(raw: number): number {
-  return Number(rawToDecimal(raw));
-}
-
 export function wireLevels(levels: readonly Level[], side: 'BUY' | 'SELL', unit: SocketBookSizeUnit = 'raw'): WireLevel[] {
-  return levels.map((l) => ({ price: ticksToNumber(l.priceTicks), size: unit === 'raw' ? l.sizeRaw : rawToShares(l.sizeRaw), side }));
-}
-
-/**
- * The midpoint counting only price levels of at least `minSizeRaw` (the venue counts orders above the
- * reward minimum); falls back to the plain touch midpoint when a side has no such level; null when a
- * side of the book is empty.
- */
-export function adjustedMidpoint(book: BookSnapshot, minSizeRaw: number): number | null {
-  const bestBid = book.bids[0];
-  const bestAsk = book.asks[0];
-  if (bestBid === undefined || bestAsk === undefined) return null;
-  const bid = book.bids.find((l) => l.sizeRaw >= minSizeRaw) ?? bestBid;
-  const ask = book.asks.find((l) => l.sizeRaw >= minSizeRaw) ?? bestAsk;
-  const useAdjusted = bid.priceTicks < ask.priceTicks;
-  const b = useAdjusted ? bid : bestBid;
-  const a = useAdjusted ? ask : bestAsk;
-  return (b.priceTicks + a.priceTicks) / (2 * TICKS_PER_UNIT);
+  return levels.map((l) => ({ price: ticksToFloat(l.priceTicks), size: unit === 'raw' ? l.sizeRaw : rawToFloat(l.sizeRaw), side }));
 }
 
 /** The socket `orderbookUpdate` book, sizes in `unit`. */
@@ -93,7 +68,7 @@ export function wireOrderbook(market: SimMarket, book: BookSnapshot, unit: Socke
     asks: wireLevels(book.asks, 'SELL', unit),
     tokenId: market.yesTokenId,
     adjustedMidpoint: adjustedMidpoint(book, market.settings.minSizeRaw),
-    maxSpread: ticksToNumber(market.settings.maxSpreadTicks),
+    maxSpread: ticksToFloat(market.settings.maxSpreadTicks),
     minSize: market.settings.minSizeRaw,
   };
 }
@@ -107,7 +82,7 @@ export function orderbookAnswer(market: SimMarket, book: BookSnapshot): RestOrde
     adjustedMidpoint: adjustedMidpoint(book, market.settings.minSizeRaw),
     maxSpread: ticksToPrice(market.settings.maxSpreadTicks),
     minSize: String(market.settings.minSizeRaw),
-    lastTradePrice: market.lastTradeTicks === null ? null : ticksToNumber(market.lastTradeTicks),
+    lastTradePrice: market.lastTradeTicks === null ? null : ticksToFloat(market.lastTradeTicks),
   };
 }
 
@@ -138,7 +113,7 @@ function priceFromFraction(numerator: bigint, denominator: bigint): number {
 function bestPrices(book: BookSnapshot | undefined): { yesBid: number; yesAsk: number } {
   const bid = book?.bids[0];
   const ask = book?.asks[0];
-  return { yesBid: bid === undefined ? 0 : ticksToNumber(bid.priceTicks), yesAsk: ask === undefined ? 1 : ticksToNumber(ask.priceTicks) };
+  return { yesBid: bid === undefined ? 0 : ticksToFloat(bid.priceTicks), yesAsk: ask === undefined ? 1 : ticksToFloat(ask.priceTicks) };
 }
 
 const complement = (price: number): number => Math.round((1 - price) * TICKS_PER_UNIT) / TICKS_PER_UNIT;
@@ -196,7 +171,7 @@ export function marketWire(market: SimMarket, book: BookSnapshot | undefined): R
     },
     settings: {
       minSize: String(market.settings.minSizeRaw),
-      maxSpread: ticksToNumber(market.settings.maxSpreadTicks),
+      maxSpread: ticksToFloat(market.settings.maxSpreadTicks),
       dailyReward,
       // Recorded as the per-minute pool printed as a float ("0.6944444444444444" for a daily 1000).
       rewardsEpoch: String(market.settings.dailyRewardRaw / RAW_PER_UNIT / 1440),

@@ -5,11 +5,11 @@
  * subscribe_positions, marketResolved, system confirmations, exception on bad payloads.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { limitOrderAmounts } from '../../../src/exchange/eip712.js';
 import { ManualClock } from '../../../src/sim/engine/index.js';
 import { arr, obj, waitUntil } from '../../support/sim-http.js';
 import { connectMarkets, type SocketRecorder } from '../../support/sim-socket.js';
 import { BOB, placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
+import { limitOrderAmounts } from '../../../src/core/venue-rules/index.js';
 
 let t: TestSim;
 const open: SocketRecorder[] = [];

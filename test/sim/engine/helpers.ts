@@ -2,8 +2,7 @@
  * Test helpers for the engine: a small deterministic world (manual clock, two markets, funded accounts)
  * and order builders that compute the exact signed amounts from ticks and shares.
  */
-import { RAW_PER_UNIT, type Outcome, type Side } from '../../../src/core/units.js';
-import { limitOrderAmounts, marketOrderAmounts } from '../../../src/exchange/eip712.js';
+import { RAW_PER_UNIT, type Outcome, type Side, limitOrderAmounts, marketOrderAmounts } from '../../../src/core/venue-rules/index.js';
 import {
   createEngine,
   generateMarkets,

@@ -6,8 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SIZE_STEP_RAW, type Outcome, type Side } from '../../../src/core/units.js';
-import { limitOrderAmounts, marketOrderAmounts } from '../../../src/exchange/eip712.js';
+import { SIZE_STEP_RAW, type Outcome, type Side, limitOrderAmounts, marketOrderAmounts } from '../../../src/core/venue-rules/index.js';
 import { createEngine, generateMarkets, ManualClock, type MarketSpec, type OrderType, type PlaceInput, type SimEngine, type StpPolicy } from '../../../src/sim/engine/index.js';
 import { Prng } from '../../../src/sim/engine/prng.js';
 import { SHARE, T0, USDC, account } from './helpers.js';

@@ -11,7 +11,8 @@ import { demoAccount } from '../../../src/sim/server/demo-account.js';
 import { HttpError } from '../../../src/sim/server/http-errors.js';
 import { parsePlacement } from '../../../src/sim/server/order-request.js';
 import { PlacementStore } from '../../../src/sim/server/placement-store.js';
-import { adjustedMidpoint, averagePrice } from '../../../src/sim/server/wire-format.js';
+import { averagePrice } from '../../../src/sim/server/wire-format.js';
+import { adjustedMidpoint } from '../../../src/core/venue-rules/index.js';
 
 describe('adjustedMidpoint', () => {
   const lvl = (priceTicks: number, shares: number) => ({ priceTicks, sizeRaw: shares * 1_000_000 });

@@ -23,7 +23,6 @@ import { LEDGER_CHECK_EVERY_MS } from '../../../src/app/compose.js';
 import { Timers } from '../../../src/app/timers.js';
 import { TradedMarkets } from '../../../src/app/traded-markets.js';
 import { orderManagerSettings, parseConfigText, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../../../src/config/index.js';
-import { limitOrderAmounts } from '../../../src/exchange/eip712.js';
 import type { LedgerStore } from '../../../src/ledger/index.js';
 import { ClientOrderIdFactory, isOwnClientOrderId } from '../../../src/orders/client-order-id.js';
 import { OrderExecutor } from '../../../src/orders/executor.js';
@@ -35,6 +34,7 @@ import type { MarketInfo } from '../../../src/strategy/contract.js';
 import { createEngine, generateMarkets, type Side, type SimEngine } from '../../../src/sim/engine/index.js';
 import fixedSpread from '../../../strategies/fixed-spread.js';
 import { memoryLedger } from '../../support/ledger-fixtures.js';
+import { limitOrderAmounts } from '../../../src/core/venue-rules/index.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const S = 1_000_000;

@@ -4,8 +4,7 @@ import { BookState } from '../../../src/book/book-state.js';
 import { BookRejectedError } from '../../../src/book/errors.js';
 import { OrderBook } from '../../../src/book/order-book.js';
 import type { BookSnapshot } from '../../../src/book/snapshot.js';
-import { UnitError } from '../../../src/core/units.js';
-import type { Level } from '../../../src/strategy/contract.js';
+import { UnitError, type Level } from '../../../src/core/venue-rules/index.js';
 import { ladder, levels, snap } from './helpers/books.js';
 
 function rejection(snapshot: BookSnapshot): BookRejectedError {

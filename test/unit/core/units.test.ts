@@ -9,7 +9,7 @@ import {
   sharesToRaw,
   ticksToPrice,
   UnitError,
-} from '../../../src/core/units.js';
+} from '../../../src/core/venue-rules/index.js';
 
 describe('units', () => {
   it('parses prices exactly from strings and numbers', () => {

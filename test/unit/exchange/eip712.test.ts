@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
 import { recoverTypedDataAddress } from 'viem';
-import { limitOrderAmounts, marketOrderAmounts, ORDER_TYPES, orderDigest, orderDomain, ZERO_ADDRESS } from '../../../src/exchange/eip712.js';
+import { ORDER_TYPES, orderDigest, orderDomain, ZERO_ADDRESS } from '../../../src/exchange/eip712.js';
+import { limitOrderAmounts, marketOrderAmounts } from '../../../src/core/venue-rules/index.js';
 
 const KEY = `0x${'11'.repeat(32)}` as const;
 const VENUE = '0xa4409D988CA2218d956BeEFD3874100F444f0DC3';

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  averagePriceMicros,
-  formatPath,
-  frameParsers,
-  isFeedEventName,
-  ticksIfOnGrid,
-  type ParsedFrame,
-  type ParseResult,
-} from '../../../src/exchange/socket-wire.js';
+import { formatPath, frameParsers, isFeedEventName, type ParsedFrame, type ParseResult } from '../../../src/exchange/socket-wire.js';
+import { averagePriceMicros, ticksIfOnGrid } from '../../../src/core/venue-rules/index.js';
 
 const raw = frameParsers({ amountUnit: 'raw' });
 const shares = frameParsers({ amountUnit: 'shares' });

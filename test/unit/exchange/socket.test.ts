@@ -11,9 +11,9 @@ import {
   type MarketFeedObserver,
   type MarketFeedOptions,
 } from '../../../src/exchange/socket.js';
-import type { OrderEvent } from '../../../src/exchange/socket-wire.js';
 import { snap } from '../book/helpers/books.js';
 import { TestSocketServer, waitFor, type TestServerOptions } from '../book/helpers/socket-server.js';
+import type { OrderEvent } from '../../../src/exchange/feed-order-events.js';
 
 const CREDENTIALS = { tokenId: 'tok-1', secret: Buffer.from('feed-test-secret').toString('base64') };
 const FAST_BACKOFF = { initialMs: 20, maxMs: 200, jitter: 0.5, seed: 7, resetAfterMs: 60_000 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { affordableSizeRaw, fundIntents, lockedFunds, type Balances, type FundingOrder } from '../../../src/orders/funding.js';
 import type { QuoteIntent } from '../../../src/strategy/contract.js';
-import { collateralRaw } from '../../../src/core/units.js';
+import { collateralRaw } from '../../../src/core/venue-rules/index.js';
 
 const market = { slug: 'm', tokens: { yes: 'Y', no: 'N' } };
 const balances = (collateralRaw: number, yes = 0, no = 0): Balances => ({ collateralRaw, tokensRaw: new Map([['Y', yes], ['N', no]]) });

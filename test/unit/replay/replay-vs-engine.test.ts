@@ -14,7 +14,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { TICKS_PER_UNIT } from '../../../src/core/units.js';
+import { TICKS_PER_UNIT } from '../../../src/core/venue-rules/index.js';
 import { EngineVenue } from '../../../src/backtest/engine-venue.js';
 import type { PlaceRequest, StatusResult, VenuePort } from '../../../src/orders/venue-port.js';
 import { createEngine, generateMarkets, type SimEngine } from '../../../src/sim/engine/index.js';

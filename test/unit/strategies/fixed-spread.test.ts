@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RAW_PER_UNIT } from '../../../src/core/units.js';
+import { RAW_PER_UNIT } from '../../../src/core/venue-rules/index.js';
 import type { MarketView, QuoteIntent } from '../../../src/strategy/contract.js';
 import fixedSpread, { fixedSpreadParamsSchema } from '../../../strategies/fixed-spread.js';
 import type { FixedSpreadParams } from '../../../strategies/fixed-spread.js';

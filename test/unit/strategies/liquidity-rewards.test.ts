@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RAW_PER_UNIT } from '../../../src/core/units.js';
+import { RAW_PER_UNIT } from '../../../src/core/venue-rules/index.js';
 import type { FillView, MarketView, QuoteIntent } from '../../../src/strategy/contract.js';
 import { estimateRewardShare, ordersAsYesQuotes, rewardSettingsOf } from '../../../src/strategy/rewards.js';
 import { toYesTerms } from '../../../src/strategy/yes-terms.js';

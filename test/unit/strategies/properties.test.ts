@@ -5,7 +5,7 @@
 // same quotes from the same view, and quote() never throws.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RAW_PER_UNIT, SIZE_STEP_RAW } from '../../../src/core/units.js';
+import { RAW_PER_UNIT, SIZE_STEP_RAW } from '../../../src/core/venue-rules/index.js';
 import type { FillView, MarketView, OwnOrderView, QuoteIntent, StrategyModule } from '../../../src/strategy/contract.js';
 import { parseStrategyParams } from '../../../src/strategy/registry.js';
 import { rewardMidpoint, singleSidedEligible } from '../../../src/strategy/rewards.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RAW_PER_UNIT } from '../../../src/core/units.js';
+import { RAW_PER_UNIT } from '../../../src/core/venue-rules/index.js';
 import {
   combineScores,
   estimateRewardShare,

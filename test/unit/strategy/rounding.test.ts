@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RAW_PER_UNIT } from '../../../src/core/units.js';
+import { RAW_PER_UNIT } from '../../../src/core/venue-rules/index.js';
 import { buildYesLadder, effectiveBand, limitPrice, roundIntent, roundShares, yesTermsBand } from '../../../src/strategy/rounding.js';
 import type { YesLadderSpec } from '../../../src/strategy/rounding.js';
 import { market } from '../../support/views.js';

@@ -1,6 +1,6 @@
 /** Test builders for book snapshots: `snap([[500, 10]], [[510, 5]])` = bids/asks as [ticks, shares]. */
 import type { BookSnapshot } from '../../../../src/book/snapshot.js';
-import type { Level } from '../../../../src/strategy/contract.js';
+import type { Level } from '../../../../src/core/venue-rules/index.js';
 
 export function levels(pairs: ReadonlyArray<readonly [number, number]>): Level[] {
   return pairs.map(([priceTicks, shares]) => ({ priceTicks, sizeRaw: Math.round(shares * 1_000_000) }));

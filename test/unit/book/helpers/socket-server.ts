@@ -15,7 +15,7 @@ import {
   type ApiCredentials,
 } from '../../../../src/exchange/auth.js';
 import type { BookSnapshot } from '../../../../src/book/snapshot.js';
-import { ticksToPrice, rawToDecimal } from '../../../../src/core/units.js';
+import { ticksToPrice, rawToDecimal } from '../../../../src/core/venue-rules/index.js';
 
 export interface Handshake {
   readonly timestamp: string | undefined;

@@ -1,8 +1,10 @@
 /**
- * Units of the venue, exact: prices as integer ticks (1 tick = 0.001, so a price p is p/1000),
- * sizes and collateral as raw integers scaled by 1e6. Every value that is signed, booked or sent
+ * The venue's price grid and size units, exact: prices as integer ticks (1 tick = 0.001, so a price p is p/1000),
+ * sizes and collateral as raw integers scaled by 1e6, the size step. Every value that is signed, booked or sent
  * is one of these integers; floats exist only inside strategy maths and are rounded once, here.
  *
+ * Owns: the grid's constants and bounds, exact decimal parsing and printing of prices and sizes, average prices
+ * in micro-units (a fill price that need not lie on the grid), and the one rounding boundary from floats.
  * Invariants: a tick price is an integer in [1, 999]; a raw size is a non-negative safe integer;
  * parsing never goes through a float (decimal strings are split on the point).
  */
@@ -17,6 +19,8 @@ export const SIZE_STEP_RAW = 1000;
 export const RAW_PER_TICK = RAW_PER_UNIT / TICKS_PER_UNIT;
 
 export type Side = 'BUY' | 'SELL';
+/** A side as the venue codes it: the signed order's `side` field and a public trade's `side`. */
+export const SIDE_CODE: Readonly<Record<Side, 0 | 1>> = { BUY: 0, SELL: 1 };
 export type Outcome = 'YES' | 'NO';
 export type OrderType = 'GTC' | 'FAK' | 'FOK';
 
@@ -72,6 +76,29 @@ export function priceToTicks(field: string, value: string | number): number {
   const ticks = parseScaled(field, value, 3);
   if (ticks < MIN_TICK || ticks > MAX_TICK) throw new UnitError(field, value, 'price outside (0, 1)');
   return ticks;
+}
+
+/**
+ * A price that may be an average (more decimals than the tick grid) → exact micro-units, rounded half-up
+ * past the 6th decimal, no float involved. Must lie in [0, 1).
+ */
+export function averagePriceMicros(field: string, value: string | number): number {
+  const text = typeof value === 'number' ? (Math.abs(value) < 1e-6 ? value.toFixed(12) : String(value)) : value.trim();
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new UnitError(field, value, 'not a non-negative decimal price');
+  const whole = match[1] ?? '0';
+  const fraction = match[2] ?? '';
+  let micros = parseScaled(field, `${whole}.${fraction.slice(0, 6) || '0'}`, 6);
+  if (fraction.length > 6 && fraction.charCodeAt(6) >= 53 /* '5' */) micros += 1;
+  if (micros >= 1_000_000) throw new UnitError(field, value, 'price must be below 1');
+  return micros;
+}
+
+/** Ticks of a micro-unit price when it lies on the tick grid inside (0, 1), else null. */
+export function ticksIfOnGrid(micros: number): number | null {
+  if (micros % 1_000 !== 0) return null;
+  const ticks = micros / 1_000;
+  return ticks >= MIN_TICK && ticks <= MAX_TICK ? ticks : null;
 }
 
 /** Ticks → the venue's decimal price string ("0.555"). */
@@ -143,16 +170,4 @@ export function roundSizeToStep(shares: number): number {
   const nearest = Math.round(raw);
   const exact = Math.abs(raw - nearest) < 1e-3 ? nearest : raw;
   return Math.floor(exact / SIZE_STEP_RAW) * SIZE_STEP_RAW;
-}
-
-/** Collateral for `sizeRaw` shares at `ticks`, exact, rounded up (BUY) or down (SELL). */
-export function collateralRaw(sizeRaw: number, ticks: number, side: Side): number {
-  const product = BigInt(sizeRaw) * BigInt(ticks);
-  const divisor = BigInt(TICKS_PER_UNIT);
-  const quotient = product / divisor;
-  const remainder = product % divisor;
-  const rounded = side === 'BUY' && remainder !== 0n ? quotient + 1n : quotient;
-  const result = Number(rounded);
-  if (!Number.isSafeInteger(result)) throw new UnitError('collateral', result, 'too large');
-  return result;
 }
