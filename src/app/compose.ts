@@ -1,7 +1,8 @@
 /**
  * The composition root: every component of a running bot built from the config and the opened resources
  * (src/app/resources.ts), wired to each other, and started and stopped in one stated order. It only wires: every
- * rule lives in the module that owns it.
+ * rule lives in the module that owns it. The trading path (trading-mode gate → executor → account view → strategy
+ * runner) is built by src/trading/core.ts, the same function the backtest uses; here it gets the daemon's options.
  *
  * Boot order (`start`):
  *   1. ledger catch-up from the venue (fills while the bot was down; a failure is logged, the periodic check retries);
@@ -16,8 +17,8 @@
  * mode polling → executor shutdown (cancels the bot's orders, confirmed, within the budget) → books → feed →
  * ledger writers closed (ledger sync, fill and order recorders). The caller then closes the resources.
  *
- * Book listeners (`books.onChange`), registered here in this order: (1) freshness confirmed to the stale guard,
- * (2) departed own liquidity forgotten (the account), (3) the order-stream watch compares the book with own orders,
+ * Book listeners (`books.onChange`), registered in this order: (1) freshness confirmed to the stale guard (right
+ * after the books are built), (2) departed own liquidity forgotten (the account; the trading core registers it), (3) the order-stream watch compares the book with own orders,
  * (4) positions re-marked after a fill; the strategy runner subscribes last, when it starts (its requote sees 1–4).
  *
  * Invariants: the record is complete (no component is null); one owner per fact (books: BookStore; order state:
@@ -27,24 +28,24 @@
  */
 import type { Logger } from 'pino';
 import type { AppConfig, RiskConfig } from '../config/types.js';
-import { effectivePriceBand, orderManagerSettings, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../config/index.js';
+import { effectivePriceBand } from '../config/index.js';
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import { componentLogger } from '../log.js';
 import type { Metrics, ReadinessState } from '../metrics/index.js';
 import { sharedLimitDegraded } from '../exchange/shared-limiter-config.js';
 import { signingMarketOf, type SigningMarket } from '../exchange/signer.js';
-import { OrderExecutor } from '../orders/executor.js';
-import { ClientOrderIdFactory, isOwnClientOrderId, tryParseClientOrderId } from '../orders/client-order-id.js';
-import { TradingModeGate } from '../orders/trading-mode.js';
+import type { OrderExecutor } from '../orders/executor.js';
+import { isOwnClientOrderId, tryParseClientOrderId } from '../orders/client-order-id.js';
+import type { TradingModeGate } from '../orders/trading-mode.js';
 import { OrderStreamWatch } from '../orders/order-stream-watch.js';
-import type { TrackedOrder } from '../orders/order-record.js';
 import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
 import { Settler } from '../settlement/settler.js';
-import { StrategyRunner } from '../strategy/runner.js';
+import type { StrategyRunner } from '../strategy/runner.js';
 import type { PositionView, Strategy } from '../strategy/contract.js';
-import { AccountView } from '../risk/account-view.js';
+import type { AccountView } from '../risk/account-view.js';
+import { coreSettingsOf, LEDGER_CHECK_EVERY_MS, TradingCore } from '../trading/core.js';
 import { BotPricing } from './pricing.js';
 import { DryRunVenue } from './dry-run-venue.js';
 import { FeedReactions } from './feed-reactions.js';
@@ -69,8 +70,6 @@ import { portMaintenanceOf, VenueAdapter } from './venue-adapter.js';
 export const PUBLISH_POSITIONS_EVERY_MS = 10_000;
 /** The underlying prices' ages are published this often. */
 export const UNDERLYING_AGES_EVERY_MS = 1_000;
-/** The ledger is compared with the venue this often (src/app/ledger-sync.ts). */
-export const LEDGER_CHECK_EVERY_MS = 60_000;
 /** Own orders the book keeps not showing are looked for this often (src/orders/order-stream-watch.ts). */
 export const ORDER_STREAM_SWEEP_EVERY_MS = 1_000;
 /**
@@ -134,7 +133,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const markets = new TradedMarkets(resources.markets, (m) => marketInfoOf(m, effectivePriceBand(config, m.slug)));
   const signing = new Map<string, SigningMarket>(resources.markets.map((m) => [m.slug, signingMarketOf(m)]));
   const timers = new Timers(scheduler);
-  const requote = (slug: string): void => runner.trigger(slug, false);
+  const requote = (slug: string): void => core.requote(slug);
   // Crypto strike markets are priced from their underlying (src/app/pricing.ts); their stop before expiry is pricing's.
   const pricing: BotPricing = new BotPricing({
     config: config.pricing,
@@ -143,18 +142,12 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     log: componentLogger(log, 'pricing'),
     metrics,
     requote,
-    position: (slug): PositionView => account.positionView(slug),
+    position: (slug): PositionView => core.account.positionView(slug),
     hermes: resources.venue.hermes,
     scheduler,
   });
   const risk: RiskConfig = pricing.riskConfig(config.risk);
 
-  const modeGate = new TradingModeGate({
-    scheduler,
-    pollIntervalMs: config.maintenance.pollIntervalMs,
-    fetchStatus: () => client.api.getMaintenanceStatus().then(portMaintenanceOf),
-    observer: telemetry.mode,
-  });
   const fills = new FillRecorder({
     ledger,
     log,
@@ -173,37 +166,56 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     // A taker fill in a placement or lookup answer: its exact collateral and fee, keyed like a settlement frame's.
     onTakerFill: (d) => fills.rememberDetail(d.tradeEventId, d.orderId, takerFillDetail(d)),
   });
-  const ids = new ClientOrderIdFactory(config.orders.botTag, now);
   const orders = new OrderRecorder(ledger);
-  const executor = new OrderExecutor({
+
+  // Feed, books and the socket's units (settled from evidence and logged): src/app/market-data.ts.
+  const { units, feed, books } = buildMarketData({
+    config,
+    venue,
+    client,
+    yesTokenOf: (slug) => signing.get(slug)?.tokens.yes ?? null,
+    scheduler,
+    log,
+    feedObserver: { ...telemetry.feed, onAuthFailure: () => metrics.feedAuthFailure() },
+    booksObserver: { ...telemetry.books, onTokenMismatch: (_slug, source) => metrics.bookTokenMismatch(source) },
+    amountEvidence: (payload) => reactions.amountEvidence(payload),
+  });
+  const confirmFreshness = (): void => {
+    for (const slug of markets.slugs()) {
+      const status = books.status(slug);
+      if (status && status.hasBook && !status.stale) staleGuard.markFresh(slug);
+    }
+  };
+  // Book listener (1); the trading core registers (2), the account's (see the header).
+  books.onChange(() => confirmFreshness());
+
+  // Trading mode → executor → account → strategy runner, wired as the backtest wires them (src/trading/core.ts).
+  const settings = coreSettingsOf(config);
+  const core = new TradingCore({
     venue: deps.dryRun ? new DryRunVenue(adapter, log, metrics) : adapter,
     scheduler,
-    modeGate,
-    ids,
-    markets: resources.markets.map((m) => ({ slug: m.slug, tokens: signing.get(m.slug)!.tokens })),
-    onFill: (fill) => void fills.record(fill),
-    onOrderChange: (order, previous) => orderChanged(order, previous),
-    observer: telemetry.executor,
-    log: componentLogger(log, 'orders'),
-    ...orderManagerSettings(config),
-    startupAttempts: STARTUP_LISTING_ATTEMPTS,
-  });
-  const account = new AccountView({
-    ledger,
-    orders: () => executor.openOrders(),
+    strategy: deps.strategy,
     markets,
+    ledger,
     risk,
-    now,
-    // A feed whose authentication the venue refused carries no order events: halted like a stale one.
-    halts: (slug) => ({ killSwitch: killSwitch.status().tripped, stale: staleGuard.isHalted(slug) || feed.authState() === 'failed' }),
-    onBlocked: (slug, reason) => metrics.riskBlocked(slug, reason),
-    log,
+    mode: { pollIntervalMs: settings.modePollIntervalMs, fetchStatus: () => client.api.getMaintenanceStatus().then(portMaintenanceOf), observer: telemetry.mode },
+    orders: { ...settings.orders, observer: telemetry.executor, log: componentLogger(log, 'orders'), startupAttempts: STARTUP_LISTING_ATTEMPTS },
+    account: {
+      // A feed whose authentication the venue refused carries no order events: halted like a stale one.
+      halts: (slug) => ({ killSwitch: killSwitch.status().tripped, stale: staleGuard.isHalted(slug) || feed.authState() === 'failed' }),
+      onBlocked: (slug, reason) => metrics.riskBlocked(slug, reason),
+      log,
+    },
+    books: { books: (slug) => (books.isStale(slug) ? null : books.books(slug)), onChange: (listener) => books.onChange(listener) },
+    runner: { requoteIntervalMs: settings.requoteIntervalMs, setInterval: (fn, ms) => timers.every(ms, fn), model: (slug) => pricing.answer(slug), observer: telemetry.runner },
+    capIntents: (slug, intents) => pricing.capIntents(slug, intents),
+    onFill: (fill) => void fills.record(fill),
+    onOrderChange: (order, previous) => {
+      telemetry.orderChanged(order, previous, () => account.riskOrders(order.marketSlug).length);
+      orders.record(order, previous);
+    },
   });
-  const orderChanged = (order: TrackedOrder, previous: TrackedOrder | null): void => {
-    account.orderChanged(order, previous);
-    telemetry.orderChanged(order, previous, () => account.riskOrders(order.marketSlug).length);
-    orders.record(order, previous);
-  };
+  const { modeGate, executor, account, runner, ids } = core;
   const ledgerSync = new LedgerSync({
     ledger,
     api: client.api,
@@ -229,18 +241,6 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     observer: { onResult: (market, result, amountRaw) => metrics.redemption(market, result, amountRaw), onPending: (count) => metrics.redemptionsPending(count) },
   });
 
-  // Feed, books and the socket's units (settled from evidence and logged): src/app/market-data.ts.
-  const { units, feed, books } = buildMarketData({
-    config,
-    venue,
-    client,
-    yesTokenOf: (slug) => signing.get(slug)?.tokens.yes ?? null,
-    scheduler,
-    log,
-    feedObserver: { ...telemetry.feed, onAuthFailure: () => metrics.feedAuthFailure() },
-    booksObserver: { ...telemetry.books, onTokenMismatch: (_slug, source) => metrics.bookTokenMismatch(source) },
-    amountEvidence: (payload) => reactions.amountEvidence(payload),
-  });
   const marketByKey = new Map(resources.markets.map((m) => [ids.keyOf(m.slug), m.slug]));
   const marketOfOrder = ({ orderId, clientOrderId }: OrderIds): string | null =>
     executor.openOrders().find((o) => (orderId !== undefined && o.orderId === orderId) || (clientOrderId !== undefined && o.clientOrderId === clientOrderId))?.marketSlug ??
@@ -269,12 +269,6 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       requote(slug);
     },
   });
-  const confirmFreshness = (): void => {
-    for (const slug of markets.slugs()) {
-      const status = books.status(slug);
-      if (status && status.hasBook && !status.stale) staleGuard.markFresh(slug);
-    }
-  };
   // A book that keeps showing less than the bot's own resting orders: their order events were lost (the stream can
   // go silent while the connection and the books look healthy). Resync that market at once, as after a reconnect.
   const orderStreamWatch: OrderStreamWatch = new OrderStreamWatch({
@@ -333,23 +327,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     stopping: deps.stopping,
     foreignPolicy: config.orders.foreignOrders,
   });
-  const runner = new StrategyRunner({
-    strategy: deps.strategy,
-    markets: markets.infoList(),
-    books: { books: (slug) => (books.isStale(slug) ? null : books.books(slug)), onChange: (listener) => books.onChange(listener) },
-    position: (slug) => account.positionView(slug),
-    ownOrders: (slug) => account.ownOrders(slug),
-    recentFills: (slug) => account.recentFills(slug),
-    gate: (slug, intents) => account.gate(slug, pricing.capIntents(slug, intents)),
-    submit: (slug, intents) => executor.submit(slug, intents),
-    now,
-    model: (slug) => pricing.answer(slug),
-    requoteIntervalMs: REQUOTE_INTERVAL_MS,
-    setInterval: (fn, ms) => timers.every(ms, fn),
-    observer: telemetry.runner,
-  });
 
-  // Listeners, in one place and in this order (see the header).
+  // Listeners, in this order (see the header; (1) and (2) are registered where the books and the core are built).
   units.onSettled((settled) => reactions.unitsSettled(settled));
   feed.onOrderEvent((frame) => reactions.orderEvent(frame));
   feed.onUnreadableOrderEvent((lost) => reactions.unreadableOrderEvent(lost));
@@ -358,8 +337,6 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   feed.onOraclePrice((frame) => pricing.venueFrame(frame));
   feed.onMarketResolved((frame) => pricing.resolved(frame));
   feed.onStateChange((state) => reactions.connectionChanged(state));
-  books.onChange(() => confirmFreshness());
-  books.onChange((slug) => account.bookChanged(slug));
   books.onChange((slug) => orderStreamWatch.onBook(slug));
   books.onChange((slug) => positions.bookChanged(slug));
   books.onStaleChange((slug, stale) => (stale ? requote(slug) : confirmFreshness()));
@@ -399,9 +376,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     runner.start();
     modeGate.start();
     // Each market requoted at its stop-before-expiry time, so the gate's halt takes effect then, not at the next cycle.
-    for (const info of markets.infoList()) {
-      if (info.expiresAtMs !== null) timers.at(info.expiresAtMs - riskLimitsFor(risk, info.slug).stopBeforeExpiryMs, () => requote(info.slug));
-    }
+    core.armExpiryRequotes((atMs, fn) => timers.at(atMs, fn));
     // Resumes what the previous run left unredeemed and checks the held markets this run does not trade.
     settler.resume(new Set(markets.slugs()));
   };

@@ -1,30 +1,26 @@
 /**
- * The bot's trading path, wired for a backtest exactly as the composition root (src/app/compose.ts) wires it for
- * the daemon: the strategy runner (src/strategy/runner.ts) → the account view's gate and budget
- * (src/risk/account-view.ts) → the real order executor (src/orders/executor.ts) → a venue port. Nothing here
- * decides anything: every rule lives in those modules, so a backtest quotes, budgets and manages orders as the bot.
+ * The bot's trading path for a backtest, wired by the same function as the daemon's (src/trading/core.ts, used by
+ * src/app/compose.ts): the strategy runner → the account view's gate and budget → the real order executor → a venue
+ * port. Nothing here decides anything: every rule lives in those modules, so a backtest quotes, budgets and manages
+ * orders as the bot.
  *
- * Owns: the wiring and the start order (executor adopted → book listeners → runner → balance reads every ledger check
- * → expiry requotes). Invariants:
- * the account view's book listener runs before the runner's (departed own liquidity is forgotten before the
- * requote that sees the new book); a booked fill (first report of a fill part) is noted and requotes its market;
- * nothing is quoted before the executor started.
+ * Owns: the backtest's options for the core (no kill switch or stale halts, the trading mode read once, the engine's
+ * books of fills as the ledger), its timers, and the start order (executor adopted → runner → balance reads every
+ * ledger check → expiry requotes). Invariants: a booked fill (first report of a fill part) is noted and requotes its
+ * market; nothing is quoted before the executor started.
  */
 import type { Scheduler } from '../core/clock.js';
 import type { RiskConfig } from '../config/types.js';
-import { riskLimitsFor } from '../config/index.js';
-import { LEDGER_CHECK_EVERY_MS } from '../app/compose.js';
-import { ClientOrderIdFactory } from '../orders/client-order-id.js';
-import { OrderExecutor } from '../orders/executor.js';
+import type { OrderExecutor } from '../orders/executor.js';
 import type { FillEvent, MarketSyncReport } from '../orders/executor-types.js';
 import type { SizeTolerance } from '../orders/reconcile.js';
-import { TradingModeGate } from '../orders/trading-mode.js';
 import type { VenuePort } from '../orders/venue-port.js';
-import { AccountView, type AccountLedger } from '../risk/account-view.js';
+import type { AccountLedger, AccountView } from '../risk/account-view.js';
 import type { GateOutcome } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
 import type { MarketInfo, Strategy } from '../strategy/contract.js';
-import { StrategyRunner, type RunnerBooks, type RunnerModelAnswer, type RunnerObserver } from '../strategy/runner.js';
+import type { RunnerBooks, RunnerModelAnswer, RunnerObserver, StrategyRunner } from '../strategy/runner.js';
+import { LEDGER_CHECK_EVERY_MS, TradingCore } from '../trading/core.js';
 
 /** The trading mode is read once at start (the engine has none); polling would only add requests. */
 const MODE_POLL_MS = 3_600_000;
@@ -82,6 +78,7 @@ export function riskConfigOf(limits: RiskLimits): RiskConfig {
 }
 
 export class Trader {
+  readonly core: TradingCore;
   readonly executor: OrderExecutor;
   readonly account: AccountView;
   readonly runner: StrategyRunner;
@@ -89,55 +86,43 @@ export class Trader {
 
   constructor(private readonly options: TraderOptions) {
     const { scheduler, venue, observer } = options;
-    const now = (): number => scheduler.now();
-    const slugs = options.markets.map((m) => m.slug);
     const infos = new Map(options.markets.map((m) => [m.slug, m]));
-    const modeGate = new TradingModeGate({ scheduler, pollIntervalMs: MODE_POLL_MS, fetchStatus: () => venue.maintenanceStatus() });
-    const o = options.orders;
-    this.executor = new OrderExecutor({
+    const { botTag, priceToleranceTicks, sizeTolerance, maxOrderAgeMs, coolOffMs, postOnly, cancelBatchSize, cancelReplace } = options.orders;
+    this.core = new TradingCore({
       venue,
       scheduler,
-      modeGate,
-      ids: new ClientOrderIdFactory(o.botTag, now),
-      markets: options.markets.map((m) => ({ slug: m.slug, tokens: m.tokens })),
-      onFill: (fill) => this.filled(fill),
-      onOrderChange: (order, previous) => this.account.orderChanged(order, previous),
-      reconcile: { priceToleranceTicks: o.priceToleranceTicks, sizeTolerance: o.sizeTolerance, maxOrderAgeMs: o.maxOrderAgeMs, coolOffMs: o.coolOffMs },
-      defaultPostOnly: o.postOnly,
-      cancelBatchSize: o.cancelBatchSize,
-      cancelReplace: o.cancelReplace,
-      ...(options.retainTerminalMs === undefined ? {} : { retainTerminalMs: options.retainTerminalMs }),
-    });
-    this.account = new AccountView({
-      ledger: options.ledger,
-      orders: () => this.executor.openOrders(),
-      markets: { slugs: () => slugs, info: (slug) => infos.get(slug), isResolved: options.isResolved },
-      risk: options.risk,
-      now,
-      halts: () => ({ killSwitch: false, stale: false }),
-      onBlocked: () => undefined,
-      ...(observer?.onGate === undefined ? {} : { onGate: observer.onGate }),
-      log: { info: () => undefined },
-    });
-    const books: RunnerBooks = options.quoteOnBookChange ? options.books : { books: (slug) => options.books.books(slug), onChange: () => () => undefined };
-    this.runner = new StrategyRunner({
       strategy: options.strategy,
-      markets: [...options.markets],
-      books,
-      position: (slug) => this.account.positionView(slug),
-      ownOrders: (slug) => this.account.ownOrders(slug),
-      recentFills: (slug) => this.account.recentFills(slug),
-      gate: (slug, intents) => this.account.gate(slug, intents),
-      submit: (slug, intents) => this.executor.submit(slug, intents),
-      now,
-      ...(options.model === undefined ? {} : { model: options.model }),
-      requoteIntervalMs: options.requoteIntervalMs,
-      setInterval: (fn, ms) => this.every(ms, fn),
-      midHistoryMs: options.midHistory.horizonMs,
-      midHistoryMax: options.midHistory.max,
-      ...(observer?.runner === undefined ? {} : { observer: observer.runner }),
+      markets: { slugs: () => options.markets.map((m) => m.slug), info: (slug) => infos.get(slug), isResolved: options.isResolved, infoList: () => options.markets },
+      ledger: options.ledger,
+      risk: options.risk,
+      mode: { pollIntervalMs: MODE_POLL_MS, fetchStatus: () => venue.maintenanceStatus() },
+      orders: {
+        botTag,
+        reconcile: { priceToleranceTicks, sizeTolerance, maxOrderAgeMs, coolOffMs },
+        defaultPostOnly: postOnly,
+        cancelBatchSize,
+        cancelReplace,
+        ...(options.retainTerminalMs === undefined ? {} : { retainTerminalMs: options.retainTerminalMs }),
+      },
+      account: {
+        halts: () => ({ killSwitch: false, stale: false }),
+        onBlocked: () => undefined,
+        ...(observer?.onGate === undefined ? {} : { onGate: observer.onGate }),
+        log: { info: () => undefined },
+      },
+      books: options.books,
+      quoteOnBookChange: options.quoteOnBookChange,
+      runner: {
+        requoteIntervalMs: options.requoteIntervalMs,
+        setInterval: (fn, ms) => this.every(ms, fn),
+        ...(options.model === undefined ? {} : { model: options.model }),
+        midHistoryMs: options.midHistory.horizonMs,
+        midHistoryMax: options.midHistory.max,
+        ...(observer?.runner === undefined ? {} : { observer: observer.runner }),
+      },
+      onFill: (fill) => this.filled(fill),
     });
-    this.cancels.push(options.books.onChange((slug) => this.account.bookChanged(slug)));
+    ({ executor: this.executor, account: this.account, runner: this.runner } = this.core);
   }
 
   /** Adopts live orders, then starts quoting. */
@@ -158,16 +143,12 @@ export class Trader {
     // The bot re-reads the account at every ledger check, which lifts the balance shortfalls (src/risk/balance-shortfall.ts).
     this.cancels.push(this.every(LEDGER_CHECK_EVERY_MS, () => this.account.balancesRead()));
     const now = this.options.scheduler.now();
-    for (const info of this.options.markets) {
-      if (info.expiresAtMs === null) continue;
-      const at = info.expiresAtMs - riskLimitsFor(this.options.risk, info.slug).stopBeforeExpiryMs;
-      this.cancels.push(this.options.scheduler.schedule(at - now, () => this.runner.trigger(info.slug, false)));
-    }
+    this.core.armExpiryRequotes((atMs, fn) => this.cancels.push(this.options.scheduler.schedule(atMs - now, fn)));
   }
 
   /** Stops quoting and every timer of the wiring (the executor's orders are left as they are). */
   stop(): void {
-    this.runner.stop();
+    this.core.stop();
     for (const cancel of this.cancels.splice(0)) cancel();
   }
 
@@ -175,7 +156,7 @@ export class Trader {
     if (fill.update) return;
     this.options.observer?.onFill?.(fill);
     this.account.noteFill(fill);
-    this.runner.trigger(fill.marketSlug, false);
+    this.core.requote(fill.marketSlug);
   }
 
   private every(ms: number, fn: () => void): () => void {

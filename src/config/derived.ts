@@ -2,7 +2,7 @@
  * Values derived from a validated config that several modules need: the per-market risk limits after
  * overrides, the price band a market may be quoted in, and the transport's retry policy. Pure functions of the config.
  */
-import type { RetryPolicy } from '../exchange/http.js';
+import type { RetryPolicy } from '../exchange/retry-table.js';
 import type { AppConfig, MarketRiskLimits, PriceBand, RetryConfig, RiskConfig } from './types.js';
 
 /** The limits that apply to one market: `risk.*` with `risk.perMarket[slug]` laid over them. */
@@ -28,9 +28,9 @@ export function effectivePriceBand(config: AppConfig, slug: string): PriceBand {
 }
 
 /**
- * `rateLimits.retry` → the transport's retry policy (src/exchange/http.ts): one retry count and one backoff for 429
- * and 5xx alike. Fields the config does not set (the receive-window retries) keep the transport's own defaults,
- * which are defined there and nowhere else.
+ * `rateLimits.retry` → the numbers of the retry table (src/exchange/retry-table.ts): one retry count and one backoff
+ * for 429 and 5xx alike. Fields the config does not set (the receive-window retries) keep the table's defaults; the
+ * config's own defaults are read from the same `RETRY_DEFAULTS` (schema.ts), so an unset section changes nothing.
  */
 export function transportRetryPolicy(retry: RetryConfig): Partial<RetryPolicy> {
   return {

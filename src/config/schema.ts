@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { pricingSchema, toPricingConfig } from './pricing-schema.js';
 import { priceToTicks, sharesToRaw, parseScaled, UnitError } from '../core/venue-rules/index.js';
 import { BOT_TAG_PATTERN, BOT_TAG_RULE } from '../orders/client-order-id.js';
+import { RETRY_DEFAULTS } from '../exchange/retry-table.js';
 import { looksLikePath } from '../strategy/registry.js';
 import { looksLikeCredentialLiteral } from './issues.js';
 import type {
@@ -387,12 +388,14 @@ const rateLimits = z.strictObject({
   // Default above the venue minimum: the venue spaces by ARRIVAL, and network jitter shortens gaps in flight.
   minTimeMs: milliseconds(VENUE_MIN_TIME_MS + 20, 0, 60_000),
   timeoutMs: milliseconds(10_000, 100, 120_000),
+  // Defaults from the retry table (src/exchange/retry-table.ts), the one place they are written; the table's 429
+  // and 5xx numbers are equal, as the config has one count and one backoff for both.
   retry: z
     .strictObject({
-      maxRetries: z.int().min(0).max(10).default(3),
-      initialBackoffMs: milliseconds(1000, 1, 60_000),
-      maxBackoffMs: milliseconds(30_000, 1, 600_000),
-      maxRetryAfterSec: seconds(120, 3600),
+      maxRetries: z.int().min(0).max(10).default(RETRY_DEFAULTS.maxServerErrorRetries),
+      initialBackoffMs: milliseconds(RETRY_DEFAULTS.serverErrorBaseMs, 1, 60_000),
+      maxBackoffMs: milliseconds(RETRY_DEFAULTS.serverErrorMaxMs, 1, 600_000),
+      maxRetryAfterSec: seconds(RETRY_DEFAULTS.maxRetryAfterMs / 1000, 3600),
     })
     .superRefine((r, ctx) => {
       if (r.maxBackoffMs < r.initialBackoffMs) {

@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { createPublicClient, erc20Abi, getAddress, http as rpcHttp, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { MarketSelectionError, resolveMarkets } from '../app/markets.js';
-import { loadConfigFile, resolveSecrets, type AppConfig, type Environment, type LiveVenueConfig } from '../config/index.js';
+import { loadConfigFile, resolveSecrets, transportRetryPolicy, type AppConfig, type Environment, type LiveVenueConfig } from '../config/index.js';
 import { accountKey } from '../config/shared-credentials.js';
 import { botConfigFiles, unsharedSiblings } from '../config/sibling-configs.js';
 import { ExchangeApi } from '../exchange/api.js';
@@ -38,8 +38,12 @@ import {
 } from './verdicts.js';
 
 /** USDC and the conditional tokens on chain 8453 (the official client's CONTRACT_ADDRESSES). */
-/** A pre-flight answers quickly: few retries on every read it makes (it changes nothing on the venue). */
+/**
+ * A pre-flight answers quickly: few retries on every read it makes (it changes nothing on the venue), laid over the
+ * config's retry numbers (the retry table's defaults where the config is silent, as for the bot).
+ */
 const DOCTOR_RETRY = { maxRateLimitRetries: 2, maxServerErrorRetries: 1, maxReceiveWindowRetries: 0 } as const;
+const doctorRetry = (config: AppConfig) => ({ ...transportRetryPolicy(config.rateLimits.retry), ...DOCTOR_RETRY });
 
 export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 export const BASE_CTF = '0xC9c98965297Bc527861c898329Ee280632B76e18';
@@ -107,7 +111,7 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
     credentials,
     headerPrefix: venue.headerPrefix,
     limits: transportLimits(config),
-    retry: DOCTOR_RETRY,
+    retry: doctorRetry(config),
     timeoutMs: config.rateLimits.timeoutMs,
   });
   const api = new ExchangeApi({ transport, ...(secrets.onBehalfOf === null ? {} : { onBehalfOf: secrets.onBehalfOf }) });
@@ -117,7 +121,7 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
 
   // 3. The profile and its fee rate (read unsigned when the token was refused, so this line judges the profile only).
   const tokenRefused = checks.some((c) => c.id === 'token' && c.status === 'fail');
-  const publicApi = tokenRefused ? new ExchangeApi({ transport: new HttpTransport({ baseUrl: venue.baseUrl, headerPrefix: venue.headerPrefix, limits: transportLimits(config), retry: DOCTOR_RETRY, timeoutMs: config.rateLimits.timeoutMs }) }) : api;
+  const publicApi = tokenRefused ? new ExchangeApi({ transport: new HttpTransport({ baseUrl: venue.baseUrl, headerPrefix: venue.headerPrefix, limits: transportLimits(config), retry: doctorRetry(config), timeoutMs: config.rateLimits.timeoutMs }) }) : api;
   checks.push(await profileCheck(publicApi, wallet));
 
   // 4. Each configured market; how the bot prices it (the rule it read) and Pyth Hermes for the priced ones.

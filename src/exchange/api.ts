@@ -107,7 +107,8 @@ interface Call {
   readonly body?: (nowMs: number) => unknown;
   readonly auth: boolean;
   readonly priority: RequestPriority;
-  readonly placement?: { readonly clientOrderId: string | null };
+  /** The clientOrderId an unknown outcome of this call carries (a placement's). */
+  readonly clientOrderId?: string | null;
   readonly beforeSend?: () => void;
   readonly acceptStatuses?: readonly number[];
 }
@@ -219,7 +220,7 @@ export class ExchangeApi {
   async placeOrder(order: SignedOrder, options: { readonly beforeSend?: () => void } = {}): Promise<PlacementResult> {
     const ownerId = placementOwnerId(this.profileId, this.onBehalfOf);
     const clientOrderId = order.options.clientOrderId;
-    // The transport turns an answer that fails parsePlacement into ExchangeOutcomeUnknownError (`placement` below).
+    // The transport turns an answer that fails parsePlacement into ExchangeOutcomeUnknownError (kind `place`: retry-table.ts).
     return this.call(
       {
         endpoint: API_ENDPOINTS.placeOrder,
@@ -227,7 +228,7 @@ export class ExchangeApi {
         body: (nowMs) => orderRequestBody(order, ownerId, nowMs),
         auth: true,
         priority: 'place',
-        placement: { clientOrderId },
+        clientOrderId,
         ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}),
       },
       (answer, endpoint) => parsePlacement(answer.body, endpoint, answer.status),
@@ -248,7 +249,7 @@ export class ExchangeApi {
         body,
         auth: true,
         priority: 'cancel',
-        placement: { clientOrderId: operation.order.options.clientOrderId },
+        clientOrderId: operation.order.options.clientOrderId,
         acceptStatuses: [409],
         ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}),
       },
@@ -272,7 +273,6 @@ export class ExchangeApi {
         body: (nowMs) => ({ operations: bodies.map((build) => build(nowMs)) }),
         auth: true,
         priority: 'cancel',
-        placement: { clientOrderId: null },
         ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}),
       },
       (answer, endpoint) => parseCancelReplaceBatch(answer.body, endpoint, answer.status, operations.length),
@@ -399,7 +399,7 @@ export class ExchangeApi {
    * reports every answer that fails validation to its observer (`onInvalidAnswer`) once.
    */
   private async call<T>(call: Call, read: (answer: HttpAnswer, endpoint: EndpointRef) => T): Promise<T> {
-    const endpoint: EndpointRef = call.endpoint;
+    const endpoint = call.endpoint;
     const delegation = delegationParts(endpointLabel(endpoint), this.onBehalfOf);
     const build = call.body;
     const hasBodyDelegation = Object.keys(delegation.body).length > 0;
@@ -419,8 +419,9 @@ export class ExchangeApi {
         headers: delegation.headers,
         auth: call.auth,
         priority: call.priority,
+        kind: endpoint.kind,
         ...(body ? { body } : {}),
-        ...(call.placement ? { placement: call.placement } : {}),
+        ...(call.clientOrderId === undefined ? {} : { clientOrderId: call.clientOrderId }),
         ...(call.beforeSend ? { beforeSend: call.beforeSend } : {}),
         ...(call.acceptStatuses ? { acceptStatuses: call.acceptStatuses } : {}),
       },

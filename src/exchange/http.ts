@@ -1,22 +1,18 @@
 /**
- * The HTTP transport: one signed attempt at a time through the credentials' limiter, with the retry table of the
- * spec and exchange-facts §7, per-attempt timeouts and typed errors.
+ * The HTTP transport: one signed attempt at a time through the credentials' limiter, with the retry table of
+ * retry-table.ts (the spec and exchange-facts §7), per-attempt timeouts and typed errors.
  *
- * Owns: the exact bytes sent (URL, query encoding, body string) and that they are what is HMAC-signed; the retry
- * decision per status; turning failures into typed errors. The wire itself is http-sender.ts (node:http(s) with
- * keep-alive by default, or an injected fetch).
+ * Owns: the exact bytes sent (URL, query encoding, body string) and that they are what is HMAC-signed; carrying out
+ * the retry table's rule for the request's kind and its failure (retry-table.ts decides, this module waits, re-signs
+ * and throws); turning failures into typed errors. The wire itself is http-sender.ts (node:http(s) with keep-alive by
+ * default, or an injected fetch).
  *
- * Retry table: 425 receive-window failure of a request that opted into the receive window (its body carries
- * `recvWindow`) → re-stamp (HMAC timestamp, signature and the body's `timestamp`) and retry; any other 425 without
- * the trading-mode body is a maintenance block of unknown shape → its typed error at once, reported as
- * `maintenance` (the caller refreshes GET /maintenance/status; never retried blindly); a trading-mode body
- * `{code, message, mode, resumeAt}` (any status, 425 or 503) → ExchangeTradingModeError, never
- * retried; 429 → wait Retry-After (seconds or HTTP date) else 1 s doubling (capped), pausing the whole limiter,
- * then ExchangeRateLimitedError when retries run out; 5xx → backoff with jitter; every other status → its typed error at
- * once. A placement (POST /orders) that timed out, lost its connection, got a 5xx or an unreadable 2xx is never
- * retried: ExchangeOutcomeUnknownError carrying the clientOrderId. A 2xx answer that fails validation (`request` reads it
- * with the caller's wire.ts parser) is reported once to `observer.onInvalidAnswer`: the one place every invalid
- * answer passes.
+ * How a failure is told: an answer with the trading-mode body `{code, message, mode, resumeAt}` (any status) is
+ * `trading-mode` (ExchangeTradingModeError); a 425 of a request whose body carries `recvWindow` is `receive-window`
+ * (re-stamped: HMAC timestamp, signature and the body's `timestamp`), any other 425 `maintenance` (the caller
+ * refreshes GET /maintenance/status); 429 waits Retry-After, pausing the whole limiter; statuses in the request's
+ * `acceptStatuses` are answers. A 2xx answer that fails validation (`request` reads it with the caller's wire.ts
+ * parser) is reported once to `observer.onInvalidAnswer`: the one place every invalid answer passes.
  *
  * Invariants: every attempt is built and signed afresh inside its limiter slot; the API secret and the signature
  * never appear in an error (server text is scrubbed); observers cannot break a request.
@@ -39,6 +35,7 @@ import {
 import { fetchSender, nodeSender, type FetchLike, type Sender } from './http-sender.js';
 import { realSleep, sharedLimiters, type LimiterConfig, type LimiterObserver, type RequestLimiter, type RequestPriority } from './limiter.js';
 import { createSharedGate, type SharedLimiterOptions } from './shared-limiter.js';
+import { classifyStatus, exponentialDelay, jittered, retryPolicy, retryRule, type RequestFailure, type RequestKind, type RetryPolicy, type RetryRule } from './retry-table.js';
 
 export type { FetchLike } from './http-sender.js';
 import { errorFromBody } from './wire.js';
@@ -46,39 +43,6 @@ import { errorText } from '../core/errors.js';
 
 export type RetryReason = 'receive-window' | 'rate-limited' | 'server-error';
 export type ErrorStatusKind = RetryReason | 'trading-mode' | 'maintenance';
-
-export interface RetryPolicy {
-  /** Re-stamped retries after a 425 receive-window failure. */
-  readonly maxReceiveWindowRetries: number;
-  /** Retries after 429 before ExchangeRateLimitedError. */
-  readonly maxRateLimitRetries: number;
-  /** Retries after 5xx (never for a placement). */
-  readonly maxServerErrorRetries: number;
-  /** First wait after a 429 without Retry-After; doubles each time. */
-  readonly rateLimitBaseMs: number;
-  /** Cap of the doubling wait after 429. */
-  readonly rateLimitMaxMs: number;
-  /** A Retry-After longer than this is not waited out: ExchangeRateLimitedError at once (the caller decides). */
-  readonly maxRetryAfterMs: number;
-  /** First backoff after 5xx; doubles each time, then jittered to [50 %, 100 %]. */
-  readonly serverErrorBaseMs: number;
-  readonly serverErrorMaxMs: number;
-}
-
-/**
- * The transport's own retry defaults, for a client built without a policy (tests, tools). The bot always passes the
- * policy its config gives (`rateLimits.retry`, mapped once by src/config/derived.ts `transportRetryPolicy`).
- */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxReceiveWindowRetries: 2,
-  maxRateLimitRetries: 4,
-  maxServerErrorRetries: 3,
-  rateLimitBaseMs: 1000,
-  rateLimitMaxMs: 16_000,
-  maxRetryAfterMs: 60_000,
-  serverErrorBaseMs: 500,
-  serverErrorMaxMs: 8_000,
-};
 
 /** Metrics hooks. Endpoint labels are `METHOD /path/{template}` (a bounded set). */
 export interface TransportObserver extends LimiterObserver {
@@ -114,6 +78,7 @@ export interface HttpTransportOptions {
    * Redis gate. Ignored with an explicit `limiter` or without credentials.
    */
   readonly shared?: Pick<SharedLimiterOptions, 'redisUrl' | 'fallbackShare'> & Partial<SharedLimiterOptions>;
+  /** Laid over the retry table's defaults (retry-table.ts `RETRY_DEFAULTS`); the bot passes its config's. */
   readonly retry?: Partial<RetryPolicy>;
   /** Per-attempt timeout; default 10 s. */
   readonly timeoutMs?: number;
@@ -141,8 +106,10 @@ export interface HttpRequest {
   readonly body?: (nowMs: number) => unknown;
   readonly auth: boolean;
   readonly priority: RequestPriority;
-  /** Placement semantics: no answer, 5xx or an unreadable 2xx → ExchangeOutcomeUnknownError with this clientOrderId. */
-  readonly placement?: { readonly clientOrderId: string | null };
+  /** What the request does at the venue: its row of the retry table (retry-table.ts). */
+  readonly kind: RequestKind;
+  /** The clientOrderId an ExchangeOutcomeUnknownError of this request carries (a placement's; null: none). */
+  readonly clientOrderId?: string | null;
   /** Runs when an attempt is about to be sent (after the limiter's wait); what it throws cancels the request unsent. */
   readonly beforeSend?: () => void;
   /** Error statuses whose body is an answer for this endpoint (e.g. 409 of POST /orders/cancel-replace). */
@@ -176,16 +143,6 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | n
   return Number.isFinite(date) ? Math.max(0, date - nowMs) : null;
 }
 
-/** Doubling backoff: base × 2^(retry−1), capped. `retry` counts from 1. */
-export function exponentialDelay(retry: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, retry - 1));
-}
-
-/** Equal jitter: a delay in [delay/2, delay). */
-export function jittered(delayMs: number, random: () => number): number {
-  return Math.round(delayMs / 2 + (delayMs / 2) * random());
-}
-
 /** A 2xx body: undefined when empty, else its JSON; ResponseValidationError when it is not JSON. */
 function parseJsonAnswer(endpoint: EndpointRef, status: number, text: string): unknown {
   if (text.trim() === '') return undefined;
@@ -197,6 +154,22 @@ function parseJsonAnswer(endpoint: EndpointRef, status: number, text: string): u
     throw new ResponseValidationError(endpoint, status, [{ path: '(root)', message: 'answer is not JSON', value: JSON.stringify(excerpt) }]);
   }
 }
+
+/** The observer's kind of an error status (null: not reported as one). */
+const STATUS_KINDS: Readonly<Record<RequestFailure, ErrorStatusKind | null>> = {
+  'receive-window': 'receive-window',
+  maintenance: 'maintenance',
+  'trading-mode': 'trading-mode',
+  'rate-limited': 'rate-limited',
+  'server-error': 'server-error',
+  refused: null,
+  timeout: null,
+  connection: null,
+  'unreadable-answer': null,
+};
+
+/** The observer's retry reason of each retrying action. */
+const RETRY_REASONS = { 're-stamp': 'receive-window', 'wait-retry-after': 'rate-limited', backoff: 'server-error' } as const satisfies Record<string, RetryReason>;
 
 type AttemptResult =
   | { readonly kind: 'answer'; readonly status: number; readonly text: string; readonly retryAfter: string | null; readonly receiveWindow: boolean }
@@ -250,7 +223,7 @@ export class HttpTransport {
       this.sender = sender.send;
       this.closeSender = () => sender.close();
     }
-    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.retry = retryPolicy(options.retry);
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.now = options.now ?? Date.now;
     this.monotonicNow = options.monotonicNow ?? (() => performance.now());
@@ -312,7 +285,8 @@ export class HttpTransport {
   /**
    * Sends `request` and reads its 2xx answer with `read` (a wire.ts parser). Every answer's validation passes here:
    * a ResponseValidationError (the body is not JSON, or `read` refused it) is reported once to
-   * `observer.onInvalidAnswer`, then thrown; for a placement it becomes ExchangeOutcomeUnknownError (`unparseable-answer`).
+   * `observer.onInvalidAnswer`, then thrown as the retry table's row `unreadable-answer` says (for a placement:
+   * ExchangeOutcomeUnknownError `unparseable-answer`).
    */
   async request<T>(request: HttpRequest, read: (answer: HttpAnswer, endpoint: EndpointRef) => T): Promise<T> {
     const endpoint: EndpointRef = { method: request.method, pathTemplate: request.pathTemplate };
@@ -322,12 +296,12 @@ export class HttpTransport {
     } catch (error) {
       if (!(error instanceof ResponseValidationError)) throw error;
       this.emit((o) => o.onInvalidAnswer?.(endpointLabel(endpoint), status, error));
-      if (request.placement) throw new ExchangeOutcomeUnknownError(endpoint, request.placement.clientOrderId, 'unparseable-answer', status, error.message);
+      if (this.rule(request, 'unreadable-answer').action === 'outcome-unknown') throw new ExchangeOutcomeUnknownError(endpoint, request.clientOrderId ?? null, 'unparseable-answer', status, error.message);
       throw error;
     }
   }
 
-  /** The retry loop: the first 2xx answer's status and text, or a typed error. */
+  /** The retry loop: the first 2xx (or accepted) answer's status and text, or a typed error, as the retry table says. */
   private async exchange(request: HttpRequest, endpoint: EndpointRef): Promise<{ readonly status: number; readonly text: string }> {
     const label = endpointLabel(endpoint);
     if (request.auth && !this.credentials) throw new RequestInputError('credentials', undefined, `are required for ${label}`);
@@ -335,8 +309,9 @@ export class HttpTransport {
     for (let attempt = 1; ; attempt++) {
       const result = await this.limiter.schedule(request.priority, (markSent) => this.attempt(request, label, attempt, markSent));
       if (result.kind === 'failed') {
-        if (request.placement) {
-          throw new ExchangeOutcomeUnknownError(endpoint, request.placement.clientOrderId, result.failure, null, result.detail);
+        // No answer: never retried (the table has no retry for `timeout` or `connection`).
+        if (this.rule(request, result.failure).action === 'outcome-unknown') {
+          throw new ExchangeOutcomeUnknownError(endpoint, request.clientOrderId ?? null, result.failure, null, result.detail);
         }
         throw new NetworkError(endpoint, result.failure, result.detail);
       }
@@ -344,48 +319,46 @@ export class HttpTransport {
       if ((status >= 200 && status < 300) || request.acceptStatuses?.includes(status) === true) return { status, text };
 
       const error = errorFromBody(status, endpoint, text);
-      if (error instanceof ExchangeTradingModeError) {
-        this.emit((o) => o.onErrorStatus?.(label, status, 'trading-mode'));
-        throw error;
-      }
-      let reason: RetryReason;
+      const failure = classifyStatus(status, { tradingMode: error instanceof ExchangeTradingModeError, receiveWindow: result.receiveWindow });
+      const statusKind = STATUS_KINDS[failure];
+      if (statusKind !== null) this.emit((o) => o.onErrorStatus?.(label, status, statusKind));
+      const rule = this.rule(request, failure);
       let delayMs: number;
-      if (status === 425 && !result.receiveWindow) {
-        // Not a receive-window failure (the request did not opt in): a maintenance block without its body.
-        this.emit((o) => o.onErrorStatus?.(label, status, 'maintenance'));
-        throw error;
-      }
-      if (status === 425) {
-        this.emit((o) => o.onErrorStatus?.(label, status, 'receive-window'));
-        if (retries['receive-window'] >= this.retry.maxReceiveWindowRetries) throw error;
-        reason = 'receive-window';
-        delayMs = 0;
-      } else if (status === 429) {
-        this.emit((o) => o.onErrorStatus?.(label, status, 'rate-limited'));
-        const retryAfterMs = parseRetryAfter(result.retryAfter, this.now());
-        delayMs = retryAfterMs ?? exponentialDelay(retries['rate-limited'] + 1, this.retry.rateLimitBaseMs, this.retry.rateLimitMaxMs);
-        // Every start of these credentials waits, also when this request gives up: the venue's ban outlives it
-        // (bounded by maxRetryAfterMs, so an absurd Retry-After cannot freeze the client).
-        this.limiter.pauseFor(Math.min(delayMs, this.retry.maxRetryAfterMs));
-        if (retries['rate-limited'] >= this.retry.maxRateLimitRetries || (retryAfterMs !== null && retryAfterMs > this.retry.maxRetryAfterMs)) {
-          throw new ExchangeRateLimitedError(endpoint, attempt, retryAfterMs);
+      switch (rule.action) {
+        case 'fail':
+          throw error;
+        case 'outcome-unknown':
+          throw new ExchangeOutcomeUnknownError(endpoint, request.clientOrderId ?? null, 'server-error', status, error.message);
+        case 're-stamp':
+          if (retries['receive-window'] >= rule.retries) throw error;
+          delayMs = 0;
+          break;
+        case 'wait-retry-after': {
+          const retryAfterMs = parseRetryAfter(result.retryAfter, this.now());
+          delayMs = retryAfterMs ?? exponentialDelay(retries['rate-limited'] + 1, rule.baseMs, rule.capMs);
+          // Every start of these credentials waits, also when this request gives up: the venue's ban outlives it
+          // (bounded by maxRetryAfterMs, so an absurd Retry-After cannot freeze the client).
+          this.limiter.pauseFor(Math.min(delayMs, rule.maxRetryAfterMs));
+          if (retries['rate-limited'] >= rule.retries || (retryAfterMs !== null && retryAfterMs > rule.maxRetryAfterMs)) {
+            throw new ExchangeRateLimitedError(endpoint, attempt, retryAfterMs);
+          }
+          break;
         }
-        reason = 'rate-limited';
-      } else if (status >= 500) {
-        this.emit((o) => o.onErrorStatus?.(label, status, 'server-error'));
-        if (request.placement) {
-          throw new ExchangeOutcomeUnknownError(endpoint, request.placement.clientOrderId, 'server-error', status, error.message);
-        }
-        if (retries['server-error'] >= this.retry.maxServerErrorRetries) throw error;
-        reason = 'server-error';
-        delayMs = jittered(exponentialDelay(retries['server-error'] + 1, this.retry.serverErrorBaseMs, this.retry.serverErrorMaxMs), this.random);
-      } else {
-        throw error;
+        case 'backoff':
+          if (retries['server-error'] >= rule.retries) throw error;
+          delayMs = jittered(exponentialDelay(retries['server-error'] + 1, rule.baseMs, rule.capMs), this.random);
+          break;
       }
+      const reason = RETRY_REASONS[rule.action];
       retries[reason] += 1;
       this.emit((o) => o.onRetry?.(label, reason, attempt, delayMs));
       if (delayMs > 0) await this.sleep(delayMs);
     }
+  }
+
+  /** The retry table's rule for this request's kind and `failure`, with this transport's numbers. */
+  private rule(request: HttpRequest, failure: RequestFailure): RetryRule {
+    return retryRule(request.kind, failure, this.retry);
   }
 
   /** One attempt: build the body and sign with this moment's clock, send, read the whole answer. */

@@ -11,17 +11,8 @@
  * error, not counted in the plan's tally).
  */
 import type { AbortReason } from './executor-types.js';
-import {
-  DuplicateClientOrderIdError,
-  isVenueError,
-  MaintenanceBlockError,
-  OrderRejectedError,
-  OutcomeUnknownError,
-  PlacementWithheldError,
-  RateLimitedError,
-  TradingModeError,
-  type VenueError,
-} from './venue-port.js';
+import { anything, definiteVenueFailure, firstVerdict, instanceOf, row, type ErrorRow } from './error-table.js';
+import { DuplicateClientOrderIdError, MaintenanceBlockError, OrderRejectedError, PlacementWithheldError, RateLimitedError, TradingModeError } from './venue-port.js';
 
 export type PlacementErrorKind = 'withheld' | 'duplicate' | 'trading-mode' | 'maintenance-block' | 'rate-limited' | 'rejected' | 'request-failed' | 'outcome-unknown';
 
@@ -49,24 +40,7 @@ export type PlacementVerdict =
       readonly modeRefusal: false;
     };
 
-interface PlacementErrorRow {
-  /** The verdict when the row matches the error, else null. */
-  readonly verdictOf: (error: unknown) => PlacementVerdict | null;
-}
-
-function row<E>(matches: (error: unknown) => error is E, verdict: (error: E) => PlacementVerdict): PlacementErrorRow {
-  return { verdictOf: (error) => (matches(error) ? verdict(error) : null) };
-}
-
-const instanceOf =
-  <E>(type: abstract new (...args: never[]) => E) =>
-  (error: unknown): error is E =>
-    error instanceof type;
-
-const anything = (_error: unknown): _error is unknown => true;
-
-/** Every venue error but an unknown outcome: the request failed for sure. */
-const definiteVenueFailure = (error: unknown): error is VenueError => isVenueError(error) && !(error instanceof OutcomeUnknownError);
+type PlacementErrorRow = ErrorRow<PlacementVerdict>;
 
 const rejected = (kind: PlacementErrorKind, reason: string, abort: AbortReason | null, extra: { readonly sent?: boolean; readonly modeRefusal?: boolean } = {}): PlacementVerdict => ({
   kind,
@@ -98,9 +72,5 @@ export const PLACEMENT_ERROR_TABLE: readonly PlacementErrorRow[] = [
 
 /** The verdict on a placement error (the first row of the table that matches). */
 export function classifyPlacementError(error: unknown): PlacementVerdict {
-  for (const entry of PLACEMENT_ERROR_TABLE) {
-    const verdict = entry.verdictOf(error);
-    if (verdict !== null) return verdict;
-  }
-  return OUTCOME_UNKNOWN; // not reached: the table's last row matches anything
+  return firstVerdict(PLACEMENT_ERROR_TABLE, error, OUTCOME_UNKNOWN);
 }

@@ -3,8 +3,8 @@
  * failure changes the orders.
  *
  * Owns: the plan tally, the new-order request (pending-new, inserted before it is sent), the last-moment check of a
- * placement (`beforeSend`), the reading of a cancel answer, and the application of a placement error's verdict
- * (placement-errors.ts).
+ * placement (`beforeSend`), the reading of a cancel answer, and the application of the verdicts on a cancel error
+ * (cancel-errors.ts) and a placement error (placement-errors.ts).
  *
  * Invariants: every request is checked against the trading-mode gate first (cancels in every mode the gate allows,
  * placements only when it allows their shape); a cancel whose outcome is uncertain keeps its order pending-cancel
@@ -21,9 +21,10 @@ import type { MarketState } from './market-state.js';
 import { confirmCancel, markRejected, markUnknown, newOrder, refuseCancel, requestCancel, type TrackedOrder } from './order-record.js';
 import { isResting } from './order-state.js';
 import { applyVenueReport, type OutcomeResolver } from './outcome-resolver.js';
+import { classifyCancelError } from './cancel-errors.js';
 import { classifyPlacementError } from './placement-errors.js';
 import type { PlannedCancel, PlannedPlace } from './reconcile.js';
-import { isVenueError, OrderRejectedError, OutcomeUnknownError, RateLimitedError, PlacementWithheldError, type CancelResult, type PlaceRequest, type PlaceResult } from './venue-port.js';
+import { OrderRejectedError, PlacementWithheldError, type CancelResult, type PlaceRequest, type PlaceResult } from './venue-port.js';
 
 /** What one plan run did, by clientOrderId. */
 export interface PlanTally {
@@ -66,20 +67,19 @@ export class PlanRequests {
           targets.flatMap((t) => (t.orderId === null ? [] : [t.orderId])),
         );
       } catch (error) {
-        observer.onRequestError('cancelOrders', slug, error);
-        if (refusedByMode(this.ctx, error, 'cancel')) {
-          this.refuseAll(targets);
-          return 'trading-mode';
-        }
-        if (error instanceof OutcomeUnknownError || !isVenueError(error)) {
+        // What the failure means: cancel-errors.ts.
+        const verdict = classifyCancelError(error);
+        if (verdict.sent) observer.onRequestError('cancelOrders', slug, error);
+        if (verdict.modeRefusal) refusedByMode(this.ctx, error, 'cancel');
+        if (verdict.orders === 'look-up') {
           // The cancels may or may not have taken: keep them pending-cancel and look them up.
           for (const target of targets) market.markForLookup(target.clientOrderId);
           this.resolver.scheduleResolve(market);
           continue;
         }
-        log.warn({ market: slug, err: errorText(error, { withName: true }) }, 'cancel refused');
+        if (!verdict.modeRefusal) log.warn({ market: slug, err: errorText(error, { withName: true }) }, 'cancel refused');
         this.refuseAll(targets);
-        return error instanceof RateLimitedError ? 'rate-limited' : 'request-failed';
+        return verdict.abort;
       }
       const uncertain: TrackedOrder[] = [];
       const canceled = new Set(result.canceled);

@@ -3,7 +3,8 @@
  * STOP_ON_FAILURE (the venue places only once the cancel succeeded), several slots per batch request.
  *
  * Owns: whether cancel-replace is used (configured, offered by the port, and not refused with a 404 yet) and the
- * application of each operation's effects (cancel-replace.ts maps the venue's statuses to effects).
+ * application of each operation's effects (cancel-replace.ts maps the venue's statuses to effects, cancel-errors.ts a
+ * failed request to a verdict).
  *
  * Invariants: a pair is sent only when its old order rests and no other open order holds the slot; an operation
  * without a result, or whose cancel half is uncertain, leaves the old order to a lookup before the slot is used
@@ -20,7 +21,8 @@ import { confirmCancel, markRejected, markUnknown, refuseCancel, requestCancel, 
 import { isResting } from './order-state.js';
 import type { OutcomeResolver } from './outcome-resolver.js';
 import type { PlanRequests, PlanTally } from './plan-requests.js';
-import { CancelReplaceUnsupportedError, isVenueError, OutcomeUnknownError, PlacementWithheldError, RateLimitedError, type CancelReplaceItem, type PlaceResult } from './venue-port.js';
+import { classifyCancelError } from './cancel-errors.js';
+import type { CancelReplaceItem, PlaceResult } from './venue-port.js';
 
 export class Replacements {
   /** False once the venue answered 404 for cancel-replace. */
@@ -65,24 +67,25 @@ export class Replacements {
       try {
         results = await venue.cancelReplace!({ marketSlug: slug, items, mode: 'STOP_ON_FAILURE', beforeSend: () => this.requests.withholdUnlessAllowed(postOnlyAll) });
       } catch (error) {
-        const failure = isVenueError(error) && !(error instanceof OutcomeUnknownError) ? 'not-sent' : 'unknown';
-        if (!(error instanceof PlacementWithheldError)) observer.onRequestError('cancelReplace', slug, error);
+        // What the failure means: cancel-errors.ts (restored: the request took no effect, nothing was placed).
+        const verdict = classifyCancelError(error);
+        const failure = verdict.orders === 'restore' ? 'not-sent' : 'unknown';
+        if (verdict.sent) observer.onRequestError('cancelReplace', slug, error);
         for (const pair of pairs) this.applyOutcome(market, pair.old, pair.fresh, outcomeEffects(failure), null, errorText(error, { withName: true }), tally, failure === 'not-sent');
-        if (failure === 'unknown') {
+        if (verdict.orders === 'look-up') {
           log.warn({ market: slug, items: items.length, err: errorText(error, { withName: true }) }, 'cancel-replace outcome unknown: looking the orders up');
           this.resolver.scheduleResolve(market);
           continue;
         }
-        if (error instanceof CancelReplaceUnsupportedError) {
+        if (verdict.cancelReplaceOff) {
           this.offered = false;
           observer.onCancelReplaceUnsupported(slug);
-          log.warn({ market: slug, err: error.detail }, 'the venue does not offer cancel-replace (404): replacing by cancel, then placement, from now on');
+          log.warn({ market: slug, err: errorText(error) }, 'the venue does not offer cancel-replace (404): replacing by cancel, then placement, from now on');
           for (const pair of pairs) tally.attemptedCancels.delete(pair.old.clientOrderId);
           return this.requests.executeCancels(market, batches.slice(index).flat().map((r) => r.cancel), tally);
         }
-        if (error instanceof PlacementWithheldError) return error.reason === 'stopping' ? null : 'trading-mode';
-        if (refusedByMode(this.ctx, error, 'cancel')) return 'trading-mode';
-        return error instanceof RateLimitedError ? 'rate-limited' : 'request-failed';
+        if (verdict.modeRefusal) refusedByMode(this.ctx, error, 'cancel');
+        return verdict.abort;
       }
       const lookups: TrackedOrder[] = [];
       pairs.forEach((pair, i) => {

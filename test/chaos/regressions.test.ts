@@ -91,7 +91,7 @@ describe('HTTP: a 429 that gives up still holds the credentials for its Retry-Af
       retry: { maxRateLimitRetries: 0 },
     });
     try {
-      const request = { method: 'GET' as const, pathTemplate: '/x', path: '/x', auth: false, priority: 'read' as const };
+      const request = { method: 'GET' as const, pathTemplate: '/x', path: '/x', auth: false, priority: 'read' as const, kind: 'read' as const };
       await expect(transport.send(request)).rejects.toBeInstanceOf(ExchangeRateLimitedError);
       await transport.send(request);
       const [first, second] = server.requests;

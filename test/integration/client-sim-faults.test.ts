@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { FrameworkError, isDuplicateOrderError, ExchangeOutcomeUnknownError, ExchangeTradingModeError } from '../../src/exchange/errors.js';
 import type { FetchLike } from '../../src/exchange/http.js';
+import { RETRY_DEFAULTS } from '../../src/exchange/retry-table.js';
 import { deriveAccountCredentials } from '../../src/sim/index.js';
 import { waitUntil } from '../support/sim-http.js';
 import {
@@ -144,11 +145,12 @@ describe('client ↔ simulator: injected server errors', () => {
       ['server-error', 1],
       ['server-error', 2],
     ]);
-    // Jittered doubling from 500 ms: [250, 500) then [500, 1000).
-    expect(retries[0]?.delayMs).toBeGreaterThanOrEqual(250);
-    expect(retries[0]?.delayMs).toBeLessThan(500);
-    expect(retries[1]?.delayMs).toBeGreaterThanOrEqual(500);
-    expect(retries[1]?.delayMs).toBeLessThan(1_000);
+    // Jittered doubling from the retry table's default base (1 s): [500, 1000) then [1000, 2000).
+    const base = RETRY_DEFAULTS.serverErrorBaseMs;
+    expect(retries[0]?.delayMs).toBeGreaterThanOrEqual(base / 2);
+    expect(retries[0]?.delayMs).toBeLessThan(base);
+    expect(retries[1]?.delayMs).toBeGreaterThanOrEqual(base);
+    expect(retries[1]?.delayMs).toBeLessThan(2 * base);
     expect(sim.control.pendingFaults()).toEqual([]);
   });
 

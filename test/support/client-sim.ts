@@ -23,7 +23,8 @@
 import { afterEach, expect } from 'vitest';
 import type { Side } from '../../src/core/venue-rules/index.js';
 import { connectExchange, type ExchangeClient } from '../../src/exchange/client.js';
-import type { FetchLike, RetryPolicy, TransportObserver } from '../../src/exchange/http.js';
+import type { FetchLike, TransportObserver } from '../../src/exchange/http.js';
+import type { RetryPolicy } from '../../src/exchange/retry-table.js';
 import { RequestLimiter, type LimiterConfig } from '../../src/exchange/limiter.js';
 import { signingMarketOf, type SignedOrder, type SigningMarket } from '../../src/exchange/signer.js';
 import type { Market, PlacementResult } from '../../src/exchange/wire.js';

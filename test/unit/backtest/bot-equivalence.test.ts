@@ -2,10 +2,10 @@
  * The bot and the backtest decide alike: the same book sequence (another account's orders moving the book, then
  * taking the bot's quotes) and the same strategy, driven on the same virtual clock against identical engines, make
  * the same venue calls in the same order — placements, cancels and cancel-replaces with the same ids, prices and
- * sizes. The bot side is wired as src/app/compose.ts wires it (config defaults, SQLite ledger fed by the
- * FillRecorder, AccountView, StrategyRunner, OrderExecutor); the backtest side is src/backtest/trader.ts with the
- * backtest's defaults and its books of the engine's fills. Both read the engine through the same feed and request
- * model (transport, not decisions).
+ * sizes. Both sides are wired by the one trading core (src/trading/core.ts): the bot side with the settings compose
+ * gives it from the config defaults (`coreSettingsOf`) and compose's fill path (SQLite ledger fed by the FillRecorder);
+ * the backtest side is src/backtest/trader.ts with the backtest's defaults and its books of the engine's fills. Both
+ * read the engine through the same feed and request model (transport, not decisions).
  */
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,17 +19,15 @@ import { riskConfigOf, Trader } from '../../../src/backtest/trader.js';
 import { VirtualTime } from '../../../src/backtest/virtual-time.js';
 import { OrderEventAdapter } from '../../../src/app/order-event-adapter.js';
 import { FillRecorder } from '../../../src/app/fill-recorder.js';
-import { LEDGER_CHECK_EVERY_MS } from '../../../src/app/compose.js';
+import { coreSettingsOf, LEDGER_CHECK_EVERY_MS, TradingCore } from '../../../src/trading/core.js';
 import { Timers } from '../../../src/app/timers.js';
 import { TradedMarkets } from '../../../src/app/traded-markets.js';
-import { orderManagerSettings, parseConfigText, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../../../src/config/index.js';
+import { parseConfigText, REQUOTE_INTERVAL_MS } from '../../../src/config/index.js';
 import type { LedgerStore } from '../../../src/ledger/index.js';
-import { ClientOrderIdFactory, isOwnClientOrderId } from '../../../src/orders/client-order-id.js';
-import { OrderExecutor } from '../../../src/orders/executor.js';
-import { TradingModeGate } from '../../../src/orders/trading-mode.js';
+import { isOwnClientOrderId } from '../../../src/orders/client-order-id.js';
+import type { OrderExecutor } from '../../../src/orders/executor.js';
 import type { CancelReplaceBatch, PlaceRequest, StatusQuery, VenuePort } from '../../../src/orders/venue-port.js';
-import { AccountView } from '../../../src/risk/account-view.js';
-import { StrategyRunner, type RunnerBooks } from '../../../src/strategy/runner.js';
+import type { RunnerBooks } from '../../../src/strategy/runner.js';
 import type { MarketInfo } from '../../../src/strategy/contract.js';
 import { createEngine, generateMarkets, type Side, type SimEngine } from '../../../src/sim/engine/index.js';
 import fixedSpread from '../../../strategies/fixed-spread.js';
@@ -194,79 +192,55 @@ afterEach(() => {
   for (const ledger of ledgers.splice(0)) ledger.close();
 });
 
-/** The bot's decision path, wired as src/app/compose.ts wires it, from the default config. */
+/** The bot's decision path: the trading core (src/trading/core.ts) with the settings compose gives it from the default config. */
 async function botCalls(): Promise<{ calls: string[]; open: number }> {
   const config = parseConfigText(`strategy: {name: fixed-spread}\norders: {botTag: ${TAG}}\n`, { source: '<test>', baseDir: '/srv' });
   const w = world();
   const scheduler = w.time;
-  const now = (): number => scheduler.now();
   const log = pino({ level: 'silent' });
-  const ledger = memoryLedger({ now });
+  const ledger = memoryLedger({ now: () => scheduler.now() });
   ledgers.push(ledger);
-  const markets = new TradedMarkets([{ slug: INFO.slug, id: 1 }], () => INFO);
   const timers = new Timers(scheduler);
-  const modeGate = new TradingModeGate({ scheduler, pollIntervalMs: config.maintenance.pollIntervalMs, fetchStatus: () => w.venue.maintenanceStatus() });
+  const settings = coreSettingsOf(config);
+  // As compose: fills booked in the SQLite ledger first, then noted by the account and requoted.
   const fills = new FillRecorder({
     ledger,
     log,
     onBooked: ({ fill }) => {
-      account.noteFill(fill);
-      runner.trigger(fill.marketSlug, false);
+      core.account.noteFill(fill);
+      core.requote(fill.marketSlug);
     },
   });
-  const executor = new OrderExecutor({
+  const core = new TradingCore({
     venue: w.venue,
     scheduler,
-    modeGate,
-    ids: new ClientOrderIdFactory(config.orders.botTag, now),
-    markets: [{ slug: INFO.slug, tokens: INFO.tokens }],
-    onFill: (fill) => void fills.record(fill),
-    onOrderChange: (order, previous) => account.orderChanged(order, previous),
-    ...orderManagerSettings(config),
-  });
-  w.target.onOrderEvent = (event) => executor.onOrderEvent(event);
-  const account = new AccountView({
+    strategy: resolveOptions({ strategy: { module: fixedSpread, params: PARAMS }, seed: 1, durationMs: 1 }).strategy,
+    markets: new TradedMarkets([{ slug: INFO.slug, id: 1 }], () => INFO),
     ledger,
-    orders: () => executor.openOrders(),
-    markets,
     risk: config.risk,
-    now,
-    halts: () => ({ killSwitch: false, stale: false }),
-    onBlocked: () => undefined,
-    log,
-  });
-  const strategy = resolveOptions({ strategy: { module: fixedSpread, params: PARAMS }, seed: 1, durationMs: 1 }).strategy;
-  const runner = new StrategyRunner({
-    strategy,
-    markets: markets.infoList(),
+    mode: { pollIntervalMs: settings.modePollIntervalMs, fetchStatus: () => w.venue.maintenanceStatus() },
+    orders: settings.orders,
+    account: { halts: () => ({ killSwitch: false, stale: false }), onBlocked: () => undefined, log },
     books: w.books,
-    position: (slug) => account.positionView(slug),
-    ownOrders: (slug) => account.ownOrders(slug),
-    recentFills: (slug) => account.recentFills(slug),
-    gate: (slug, intents) => account.gate(slug, intents),
-    submit: (slug, intents) => executor.submit(slug, intents),
-    now,
-    requoteIntervalMs: REQUOTE_INTERVAL_MS,
-    setInterval: (fn, ms) => timers.every(ms, fn),
+    runner: { requoteIntervalMs: settings.requoteIntervalMs, setInterval: (fn, ms) => timers.every(ms, fn) },
+    onFill: (fill) => void fills.record(fill),
   });
-  w.books.onChange((slug) => account.bookChanged(slug));
+  w.target.onOrderEvent = (event) => core.executor.onOrderEvent(event);
   await drive(
     w,
     async () => {
-      await executor.start();
+      await core.executor.start();
     },
     () => {
-      runner.start();
-      timers.every(LEDGER_CHECK_EVERY_MS, () => account.balancesRead());
-      for (const info of markets.infoList()) {
-        if (info.expiresAtMs !== null) timers.at(info.expiresAtMs - riskLimitsFor(config.risk, info.slug).stopBeforeExpiryMs, () => runner.trigger(info.slug, false));
-      }
+      core.runner.start();
+      timers.every(LEDGER_CHECK_EVERY_MS, () => core.account.balancesRead());
+      core.armExpiryRequotes((atMs, fn) => timers.at(atMs, fn));
     },
   );
-  runner.stop();
+  core.stop();
   timers.cancelAll();
   w.feed.stop();
-  return { calls: w.recording.calls, open: executor.openOrders().length };
+  return { calls: w.recording.calls, open: core.executor.openOrders().length };
 }
 
 /** The backtest's decision path: its Trader with the backtest's defaults and its books of the engine's fills. */

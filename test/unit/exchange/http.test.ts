@@ -28,7 +28,7 @@ function transport(overrides: Partial<HttpTransportOptions> = {}): HttpTransport
   return rig.transport({ random: seededRandom(7), timeoutMs: 2000, ...overrides });
 }
 
-const GET: HttpRequest = { method: 'GET', pathTemplate: '/markets/{slug}', path: '/markets/btc', auth: true, priority: 'read' };
+const GET: HttpRequest = { method: 'GET', pathTemplate: '/markets/{slug}', path: '/markets/btc', auth: true, priority: 'read', kind: 'read' };
 const PLACE: HttpRequest = {
   method: 'POST',
   pathTemplate: '/orders',
@@ -36,7 +36,8 @@ const PLACE: HttpRequest = {
   body: (nowMs) => ({ order: { salt: 1 }, timestamp: nowMs, recvWindow: 1000 }),
   auth: true,
   priority: 'place',
-  placement: { clientOrderId: 'om-btc-bid-0-7' },
+  kind: 'place',
+  clientOrderId: 'om-btc-bid-0-7',
 };
 
 /** The signature the server should have received for this request. */
@@ -49,7 +50,7 @@ function expectSigned(request: RecordedRequest, prefix = 'svc'): void {
 describe('signing', () => {
   it('signs timestamp, method, the exact path with query and the exact body', async () => {
     const t = transport();
-    await t.send({ ...PLACE, path: '/orders', query: [['onBehalfOf', '12']], placement: { clientOrderId: null } });
+    await t.send({ ...PLACE, path: '/orders', query: [['onBehalfOf', '12']], clientOrderId: null });
     const [request] = rig.server.requests;
     expect(request!.url).toBe('/orders?onBehalfOf=12');
     expect(request!.body).toBe(JSON.stringify({ order: { salt: 1 }, timestamp: rig.time.now(), recvWindow: 1000 }));

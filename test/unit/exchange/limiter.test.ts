@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 function request(priority: RequestPriority, path: string): HttpRequest {
-  return { method: 'GET', pathTemplate: path, path, auth: true, priority };
+  return { method: 'GET', pathTemplate: path, path, auth: true, priority, kind: 'read' };
 }
 
 describe('the real limiter against a local server (timing)', () => {

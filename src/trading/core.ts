@@ -1,0 +1,152 @@
+/**
+ * The trading core: the one wiring of the bot's decision path, shared by the daemon (src/app/compose.ts), the
+ * backtests (src/backtest/trader.ts) and the bot ≡ backtest test — the trading-mode gate (src/orders/trading-mode.ts)
+ * → the order executor (src/orders/executor.ts, the only writer of order state) → the account view
+ * (src/risk/account-view.ts: positions, funding and the risk gate over the executor's open orders) → the strategy
+ * runner (src/strategy/runner.ts: quotes through the account's gate into the executor).
+ *
+ * Owns: how those four are wired to each other, and the moments every caller arms the same way (a market's
+ * stop-before-expiry requote; the ledger check period). It decides nothing (every rule lives in those modules) and
+ * imports no app or backtest module, so both may build on it; what differs between them (the venue, the fill
+ * booking, the observers, the halts, the timers) comes in as options.
+ *
+ * Invariants: every order change reaches the account before the caller's `onOrderChange`; the account's book listener
+ * is registered here, before the runner's (which subscribes when it starts): departed own liquidity is forgotten
+ * before the requote that sees the new book; the runner reads positions, own orders and recent fills from the
+ * account, gates through it (after the caller's `capIntents`) and submits to the executor.
+ */
+import { orderManagerSettings, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../config/index.js';
+import type { AppConfig, RiskConfig } from '../config/types.js';
+import type { Scheduler } from '../core/clock.js';
+import { ClientOrderIdFactory } from '../orders/client-order-id.js';
+import { OrderExecutor } from '../orders/executor.js';
+import type { ExecutorOptions } from '../orders/executor-types.js';
+import type { TrackedOrder } from '../orders/order-record.js';
+import { TradingModeGate, type TradingModeGateOptions } from '../orders/trading-mode.js';
+import type { VenuePort } from '../orders/venue-port.js';
+import { AccountView, type AccountLedger, type AccountMarkets, type AccountViewOptions } from '../risk/account-view.js';
+import type { MarketInfo, QuoteIntent, Strategy } from '../strategy/contract.js';
+import { StrategyRunner, type RunnerBooks, type RunnerOptions } from '../strategy/runner.js';
+
+/**
+ * The ledger is compared with the venue this often (src/app/ledger-sync.ts), which rereads the account's balances;
+ * a backtest rereads them as often (the balance shortfalls lift then: src/risk/balance-shortfall.ts).
+ */
+export const LEDGER_CHECK_EVERY_MS = 60_000;
+
+/** The traded markets: what the account reads of them, and their infos (the runner's markets, the executor's tokens). */
+export interface TradingMarkets extends AccountMarkets {
+  infoList(): readonly MarketInfo[];
+}
+
+/** The executor's settings: everything of ExecutorOptions that is not wiring. */
+export type ExecutorSettings = Omit<ExecutorOptions, 'venue' | 'scheduler' | 'modeGate' | 'ids' | 'markets' | 'onFill' | 'onOrderChange'>;
+
+export interface TradingCoreOptions {
+  readonly venue: VenuePort;
+  readonly scheduler: Scheduler;
+  readonly strategy: Strategy;
+  readonly markets: TradingMarkets;
+  /** Holdings and costs (the bot: its ledger; a backtest: its books of the engine's fills). */
+  readonly ledger: AccountLedger;
+  readonly risk: RiskConfig;
+  /** The trading-mode gate: how often and from where the mode is read. */
+  readonly mode: Omit<TradingModeGateOptions, 'scheduler'>;
+  /** The bot tag of every clientOrderId, and the executor's settings (src/config/derived.ts `orderManagerSettings`). */
+  readonly orders: { readonly botTag: string } & ExecutorSettings;
+  /** What the account needs besides the wiring: halts, blocked intents, gate decisions, its log. */
+  readonly account: Pick<AccountViewOptions, 'halts' | 'onBlocked' | 'onGate' | 'log'>;
+  /** The books the runner quotes from; the account hears every change. */
+  readonly books: RunnerBooks;
+  /** Requote on every book change (default true; the bot always does). */
+  readonly quoteOnBookChange?: boolean;
+  /** What the runner needs besides the wiring: interval, timers, model, mid history, observer. */
+  readonly runner: Pick<RunnerOptions, 'requoteIntervalMs' | 'setInterval' | 'model' | 'midHistoryMs' | 'midHistoryMax' | 'observer'>;
+  /** Applied to a market's intents before the account's gate (the bot: pricing's caps). */
+  readonly capIntents?: (slug: string, intents: readonly QuoteIntent[]) => readonly QuoteIntent[];
+  /** A fill part the executor reports (the caller books it; see each caller for when the account notes it). */
+  readonly onFill: ExecutorOptions['onFill'];
+  /** Every order change, after the account saw it. */
+  readonly onOrderChange?: (order: TrackedOrder, previous: TrackedOrder | null) => void;
+}
+
+/** The core's settings that come from the bot's config (the daemon's, and the bot side of the bot ≡ backtest test). */
+export function coreSettingsOf(config: AppConfig): {
+  readonly orders: TradingCoreOptions['orders'];
+  readonly modePollIntervalMs: number;
+  readonly requoteIntervalMs: number;
+} {
+  return {
+    orders: { botTag: config.orders.botTag, ...orderManagerSettings(config) },
+    modePollIntervalMs: config.maintenance.pollIntervalMs,
+    requoteIntervalMs: REQUOTE_INTERVAL_MS,
+  };
+}
+
+export class TradingCore {
+  readonly modeGate: TradingModeGate;
+  readonly ids: ClientOrderIdFactory;
+  readonly executor: OrderExecutor;
+  readonly account: AccountView;
+  readonly runner: StrategyRunner;
+  private readonly unlistenBooks: () => void;
+
+  constructor(private readonly options: TradingCoreOptions) {
+    const { scheduler, markets } = options;
+    const now = (): number => scheduler.now();
+    const { botTag, ...settings } = options.orders;
+    this.modeGate = new TradingModeGate({ scheduler, ...options.mode });
+    this.ids = new ClientOrderIdFactory(botTag, now);
+    const onOrderChange = options.onOrderChange;
+    this.executor = new OrderExecutor({
+      ...settings,
+      venue: options.venue,
+      scheduler,
+      modeGate: this.modeGate,
+      ids: this.ids,
+      markets: markets.infoList().map((m) => ({ slug: m.slug, tokens: m.tokens })),
+      onFill: options.onFill,
+      onOrderChange: (order, previous) => {
+        this.account.orderChanged(order, previous);
+        onOrderChange?.(order, previous);
+      },
+    });
+    this.account = new AccountView({ ...options.account, ledger: options.ledger, orders: () => this.executor.openOrders(), markets, risk: options.risk, now });
+    const books = options.books;
+    const cap = options.capIntents ?? ((_slug: string, intents: readonly QuoteIntent[]) => intents);
+    this.runner = new StrategyRunner({
+      ...options.runner,
+      strategy: options.strategy,
+      markets: [...markets.infoList()],
+      books: options.quoteOnBookChange === false ? { books: (slug) => books.books(slug), onChange: () => () => undefined } : books,
+      position: (slug) => this.account.positionView(slug),
+      ownOrders: (slug) => this.account.ownOrders(slug),
+      recentFills: (slug) => this.account.recentFills(slug),
+      gate: (slug, intents) => this.account.gate(slug, cap(slug, intents)),
+      submit: (slug, intents) => this.executor.submit(slug, intents),
+      now,
+    });
+    this.unlistenBooks = books.onChange((slug) => this.account.bookChanged(slug));
+  }
+
+  /** Requotes `slug` now (a fill, a halt lifted, a stop-before-expiry moment). */
+  requote(slug: string): void {
+    this.runner.trigger(slug, false);
+  }
+
+  /**
+   * Arms each market's requote at its stop-before-expiry moment (so the gate's halt takes effect then, not at the
+   * next cycle) with the caller's one-shot timer `at(atMs, fn)`.
+   */
+  armExpiryRequotes(at: (atMs: number, fn: () => void) => void): void {
+    for (const info of this.options.markets.infoList()) {
+      if (info.expiresAtMs !== null) at(info.expiresAtMs - riskLimitsFor(this.options.risk, info.slug).stopBeforeExpiryMs, () => this.requote(info.slug));
+    }
+  }
+
+  /** Stops quoting and the account's book listener (the executor's orders are left as they are). */
+  stop(): void {
+    this.runner.stop();
+    this.unlistenBooks();
+  }
+}
