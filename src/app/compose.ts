@@ -20,6 +20,10 @@
  * (2) departed own liquidity forgotten (the account), (3) the order-stream watch compares the book with own orders,
  * (4) positions re-marked after a fill; the strategy runner subscribes last, when it starts (its requote sees 1–4).
  *
+ * A dry run's orders are imaginary: the venue's book never shows them, so nothing that compares the book with the
+ * bot's own orders is given them (`ownInBook`: the order-stream watch, and the strategy's view, which subtracts own
+ * orders from the book to see the others').
+ *
  * Invariants: the record is complete (no component is null); one owner per fact (books: BookStore; order state:
  * OrderExecutor; fills and positions: the ledger, written through FillRecorder and OrderRecorder); every fill the
  * executor reports reaches the FillRecorder; nothing is quoted while the executor is not started, the book is
@@ -135,6 +139,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const signing = new Map<string, SigningMarket>(resources.markets.map((m) => [m.slug, signingMarketOf(m)]));
   const timers = new Timers(scheduler);
   const requote = (slug: string): void => runner.trigger(slug, false);
+  /** Whether the venue's book can show the bot's own orders: not in a dry run, where they exist only in this process. */
+  const ownInBook = !deps.dryRun;
   // Crypto strike markets are priced from their underlying (src/app/pricing.ts); their stop before expiry is pricing's.
   const pricing: BotPricing = new BotPricing({
     config: config.pricing,
@@ -279,7 +285,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   // go silent while the connection and the books look healthy). Resync that market at once, as after a reconnect.
   const orderStreamWatch: OrderStreamWatch = new OrderStreamWatch({
     scheduler,
-    ownOrders: (slug) => executor.openOrders(slug),
+    ownOrders: (slug) => (ownInBook ? executor.openOrders(slug) : []),
     book: (slug) => (books.isStale(slug) ? null : (books.books(slug)?.yes ?? null)),
     resync: async (slug) => {
       reactions.noteForeign(await executor.resync(slug));
@@ -338,7 +344,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     markets: markets.infoList(),
     books: { books: (slug) => (books.isStale(slug) ? null : books.books(slug)), onChange: (listener) => books.onChange(listener) },
     position: (slug) => account.positionView(slug),
-    ownOrders: (slug) => account.ownOrders(slug),
+    ownOrders: (slug) => (ownInBook ? account.ownOrders(slug) : []),
     recentFills: (slug) => account.recentFills(slug),
     gate: (slug, intents) => account.gate(slug, pricing.capIntents(slug, intents)),
     submit: (slug, intents) => executor.submit(slug, intents),
