@@ -78,9 +78,13 @@ export async function runBot(config: AppConfig, options: RunOptions): Promise<nu
   }
   const releaseLock = (): void => lock.release();
   process.once('exit', releaseLock);
+  // The scheduler's timers are unref'd: without a handle of its own, a start-up waiting only on them (a retry's
+  // backoff with the metrics server disabled) would leave Node an empty loop, and it would exit mid-start (code 13).
+  const keepAlive = setInterval(() => undefined, 60_000);
   try {
     return await runLocked(config, options, { logger, censor, lock });
   } finally {
+    clearInterval(keepAlive);
     releaseLock();
     process.off('exit', releaseLock);
   }
