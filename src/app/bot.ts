@@ -119,6 +119,7 @@ export class Bot {
     });
     this.app = app;
     await app.start();
+    this.reachability.running();
   }
 
   /** Resolves after the first quote cycle in every market with a book. */

@@ -73,6 +73,7 @@ it('run against a closed port exits non-zero within startup.venueTimeoutSec, nam
   expect(retries.length).toBeGreaterThan(0);
   expect(retries.every((line) => line['venue'] === baseUrl && line['cause'] === 'ECONNREFUSED')).toBe(true);
   expect(result.stdout + result.stderr).not.toContain('account may be busy');
+  expect(lines.some((line) => line.msg.startsWith('venue unreachable'))).toBe(false); // one line per event: the retry's
 }, 60_000);
 
 it('a running bot whose venue goes away says so, keeps running, and is not ready, naming the URL and the cause', async () => {

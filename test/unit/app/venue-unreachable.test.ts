@@ -94,6 +94,13 @@ describe('VenueReachability (the running bot)', () => {
     let now = 1_000;
     const reach = new VenueReachability({ url: 'http://127.0.0.1:9', log, now: () => now });
     expect(reach.readinessReason()).toBeNull();
+    // During start-up the retries log themselves: not ready, but no second line for the same event.
+    reach.observer.onNoAnswer('GET /profiles/{address}', 'connection', 'connect ECONNREFUSED 127.0.0.1:9');
+    expect(reach.readinessReason()).toBe('venue unreachable: http://127.0.0.1:9 (ECONNREFUSED)');
+    reach.observer.onRequestEnd('GET /profiles/{address}', 200, 3, 0);
+    expect(reach.readinessReason()).toBeNull();
+    expect(lines).toEqual([]);
+    reach.running();
     for (let i = 0; i < 3; i += 1) {
       reach.observer.onRequestEnd('GET /markets/{slug}', 'network', 3, 0);
       reach.observer.onNoAnswer('GET /markets/{slug}', 'connection', 'connect ECONNREFUSED 127.0.0.1:9');
