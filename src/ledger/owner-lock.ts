@@ -6,12 +6,13 @@
  * Owns: taking, judging and releasing that file. Invariants: the lock file appears whole or not at all (written
  * beside, then hard-linked into place, which fails when one exists); a lock is taken over only when its holder is
  * provably gone (same host, PID dead or reused), and only under a short takeover mutex (`<ledger>.lock.takeover`)
- * with the lock read again inside it, so two processes finding the same stale lock cannot both win; a lock of
+ * with the lock read again inside it, so two processes finding the same stale lock cannot both win (a mutex left by a
+ * process killed inside it is abandoned once its PID is dead, or after 30 s); a lock of
  * another host, or one that cannot be read, is never taken over; release removes the file only while it is still
  * this holder's. Nothing here touches the ledger itself.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { errorText } from '../core/errors.js';
@@ -156,7 +157,7 @@ export function acquireLedgerLock(ledgerPath: string, probe: ProcessProbe = osPr
     if (verdict.kind === 'foreign-host') {
       throw new LedgerLockedError(ledger, lockPath, holder, `held by process ${holder.pid} on host ${holder.host}, which this host cannot check; remove the lock file only if that bot is stopped`);
     }
-    if (removeStaleLock(ledger, lockPath, holder, now)) tookOverFrom = { holder, why: verdict.why };
+    if (removeStaleLock(ledger, lockPath, holder, probe, now)) tookOverFrom = { holder, why: verdict.why };
   }
   throw new LedgerLockedError(ledger, lockPath, readLock(lockPath) ?? null, 'the lock changed hands while it was being taken; try again');
 }
@@ -189,14 +190,16 @@ function readLock(lockPath: string): LockHolder | null | undefined {
 }
 
 /** Removes a stale lock under the takeover mutex, if it is still exactly `stale`. True when this call removed it. */
-function removeStaleLock(ledger: string, lockPath: string, stale: LockHolder, now: () => number): boolean {
+function removeStaleLock(ledger: string, lockPath: string, stale: LockHolder, probe: ProcessProbe, now: () => number): boolean {
   const mutex = `${lockPath}.takeover`;
   let fd: number;
   try {
     fd = openSync(mutex, 'wx');
+    writeSync(fd, String(probe.pid));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    if (!olderThan(mutex, TAKEOVER_STALE_MS, now)) throw new LedgerLockedError(ledger, lockPath, stale, 'another process is taking over its stale lock right now');
+    // Left by a process killed inside its takeover (which takes microseconds): its PID is dead, or it is old.
+    if (!mutexAbandoned(mutex, probe, now)) throw new LedgerLockedError(ledger, lockPath, stale, 'another process is taking over its stale lock right now');
     unlinkQuietly(mutex);
     return false;
   }
@@ -211,9 +214,11 @@ function removeStaleLock(ledger: string, lockPath: string, stale: LockHolder, no
   }
 }
 
-function olderThan(path: string, ms: number, now: () => number): boolean {
+function mutexAbandoned(path: string, probe: ProcessProbe, now: () => number): boolean {
   try {
-    return now() - statSync(path).mtimeMs > ms;
+    const pid = Number(readFileSync(path, 'utf8').trim());
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== probe.pid && !probe.isAlive(pid)) return true;
+    return now() - statSync(path).mtimeMs > TAKEOVER_STALE_MS;
   } catch {
     return true;
   }

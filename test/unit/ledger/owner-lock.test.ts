@@ -79,9 +79,18 @@ describe('acquireLedgerLock', () => {
     expect(() => acquireLedgerLock(db, probe(200, new Map()))).toThrow(/cannot be read as an outcome-maker lock/);
     expect(readFileSync(`${db}.lock`, 'utf8')).toBe('not ours\n');
     writeFileSync(`${db}.lock`, JSON.stringify(holder()));
-    writeFileSync(`${db}.lock.takeover`, '');
-    expect(() => acquireLedgerLock(db, probe(200, new Map()))).toThrow(/taking over its stale lock right now/);
+    writeFileSync(`${db}.lock.takeover`, '300');
+    expect(() => acquireLedgerLock(db, probe(200, new Map([[300, null]])))).toThrow(/taking over its stale lock right now/);
     expect(parseHolder(readFileSync(`${db}.lock`, 'utf8'))?.pid).toBe(100);
+  });
+
+  it('a takeover mutex whose process is dead is abandoned', () => {
+    const db = freshDb();
+    acquireLedgerLock(db, probe(100, new Map()));
+    writeFileSync(`${db}.lock.takeover`, '300');
+    const taken = acquireLedgerLock(db, probe(200, new Map()));
+    expect(taken.tookOverFrom?.holder.pid).toBe(100);
+    expect(existsSync(`${db}.lock.takeover`)).toBe(false);
   });
 
   it('a takeover mutex left by a crash long ago does not block forever', () => {
