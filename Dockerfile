@@ -15,6 +15,9 @@ RUN npm run build && npm prune --omit=dev
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
+# tini as PID 1: it passes docker stop's SIGTERM (and SIGINT) on to the bot and reaps; node as PID 1 would ignore a
+# signal that arrives before the bot has installed its handlers (docs/operations.md, "Signals").
+RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
@@ -31,5 +34,5 @@ VOLUME ["/app/config", "/app/data"]
 EXPOSE 9464
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.OM_METRICS_PORT||9464)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-ENTRYPOINT ["node", "bin/outcome-maker.mjs"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "bin/outcome-maker.mjs"]
 CMD ["run", "--config", "config/paper.yaml"]

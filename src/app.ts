@@ -5,13 +5,19 @@
  * Invariants: SIGINT/SIGTERM stop quoting and cancel the bot's orders within the shutdown budget; a second
  * signal exits at once, but only when it comes more than SECOND_SIGNAL_GRACE_MS after the first: one signal
  * delivered twice (to the process group and to the process, as `timeout` and some supervisors do) still cancels
- * cleanly; SIGUSR2 lifts a kill-switch pause; the exit code is 0 only for a clean stop.
+ * cleanly; SIGUSR2 lifts a kill-switch pause; the exit code is 0 only for a clean stop. The ledger's owner lock
+ * (src/ledger/owner-lock.ts) is taken before anything touches the ledger (the paper rotation included) and released
+ * on every exit; a ledger another process holds returns 2 having changed nothing. Started by an npm script, the bot
+ * also stops cleanly when npm goes away (./app/parent-watch.ts).
  */
 import { existsSync, renameSync } from 'node:fs';
+import type { Logger } from 'pino';
 import type { AppConfig } from './config/types.js';
 import { createLogger, LogCensor } from './log.js';
 import { Bot, type BotSummary } from './app/bot.js';
 import { errorText } from './core/errors.js';
+import { watchParent } from './app/parent-watch.js';
+import { acquireLedgerLock, LedgerLockedError, type LedgerLock } from './ledger/owner-lock.js';
 
 export interface RunOptions {
   readonly dryRun: boolean;
@@ -62,6 +68,34 @@ function rotatePaperLedger(config: AppConfig): string | null {
 export async function runBot(config: AppConfig, options: RunOptions): Promise<number> {
   const censor = new LogCensor();
   const logger = createLogger({ level: config.log.level, pretty: config.log.pretty === 'auto' ? process.env['OM_LOG_FORMAT'] !== 'json' && process.stdout.isTTY : config.log.pretty, censor });
+  let lock: LedgerLock;
+  try {
+    lock = acquireLedgerLock(config.database.path);
+  } catch (error) {
+    if (!(error instanceof LedgerLockedError)) throw error;
+    logger.error({ ledger: error.ledgerPath, holderPid: error.holder?.pid ?? null, lockFile: error.lockPath }, error.message);
+    return 2;
+  }
+  const releaseLock = (): void => lock.release();
+  process.once('exit', releaseLock);
+  // The scheduler's timers are unref'd: without a handle of its own, a start-up waiting only on them (a retry's
+  // backoff with the metrics server disabled) would leave Node an empty loop, and it would exit mid-start (code 13).
+  const keepAlive = setInterval(() => undefined, 60_000);
+  try {
+    return await runLocked(config, options, { logger, censor, lock });
+  } finally {
+    clearInterval(keepAlive);
+    releaseLock();
+    process.off('exit', releaseLock);
+  }
+}
+
+async function runLocked(config: AppConfig, options: RunOptions, shell: { readonly logger: Logger; readonly censor: LogCensor; readonly lock: LedgerLock }): Promise<number> {
+  const { logger, censor, lock } = shell;
+  if (lock.tookOverFrom !== null) {
+    const { holder, why } = lock.tookOverFrom;
+    logger.warn({ ledger: lock.ledgerPath, previousPid: holder.pid, since: holder.startedAt, why }, 'ledger lock left by a process that is gone: taken over');
+  }
   const rotated = rotatePaperLedger(config);
   if (rotated) logger.info({ previous: rotated }, 'paper session: previous ledger kept aside, starting a fresh one');
   const bot = new Bot(config, { dryRun: options.dryRun, logger, env: process.env, onSecret: (value) => censor.addSecret(value) });
@@ -97,6 +131,19 @@ export async function runBot(config: AppConfig, options: RunOptions): Promise<nu
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGUSR2', onResume);
+  const stopParentWatch = watchParent({
+    env: process.env,
+    ppid: () => process.ppid,
+    every: (ms, run) => {
+      const timer = setInterval(run, ms);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+    onOrphaned: (previousPpid, currentPpid) => {
+      logger.warn({ previousPpid, currentPpid }, 'the process that started the bot is gone: stopping as on SIGTERM');
+      void stop('parent process gone');
+    },
+  });
   const hardDeadline = (): void => {
     // The shutdown budget is a promise to pm2 (kill_timeout is above it): never overrun it.
     setTimeout(() => {
@@ -114,6 +161,7 @@ export async function runBot(config: AppConfig, options: RunOptions): Promise<nu
     logger.error({ err: errorText(error) }, 'start-up failed');
     hardDeadline();
     await stop('start-up failure');
+    stopParentWatch();
     return 1;
   }
 
@@ -133,5 +181,6 @@ export async function runBot(config: AppConfig, options: RunOptions): Promise<nu
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   process.off('SIGUSR2', onResume);
+  stopParentWatch();
   return code;
 }

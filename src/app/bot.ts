@@ -18,7 +18,8 @@ import { systemScheduler, type Scheduler } from '../core/clock.js';
 import { sharedLimitDegraded } from '../exchange/shared-limiter-config.js';
 import { createMetrics, type Metrics, type ReadinessState } from '../metrics/index.js';
 import { composeBot, type ComposedBot } from './compose.js';
-import { closeResources, openResources, type OpenedResources } from './resources.js';
+import { closeResources, openResources, venueUrlOf, type OpenedResources } from './resources.js';
+import { VenueReachability } from './venue-reachability.js';
 import { wireTelemetry, type Telemetry } from './telemetry.js';
 import type { OpenVenue } from './venue.js';
 
@@ -47,6 +48,8 @@ export class Bot {
   readonly registry = new Registry();
   readonly metrics: Metrics;
   private readonly telemetry: Telemetry;
+  /** Whether the venue answers the bot's requests (/readyz, and one plain log line per outage). */
+  private readonly reachability: VenueReachability;
   private readonly scheduler: Scheduler;
   private readonly log: Logger;
   /** Resources as they are opened (a failed start closes exactly these). */
@@ -63,6 +66,7 @@ export class Bot {
     this.log = options.logger;
     this.metrics = createMetrics({ registry: this.registry });
     this.telemetry = wireTelemetry(this.metrics, this.log);
+    this.reachability = new VenueReachability({ url: venueUrlOf(config), log: this.log, now: () => this.scheduler.now() });
   }
 
   get simulator(): OpenVenue['simulator'] {
@@ -87,7 +91,14 @@ export class Bot {
         scheduler: this.scheduler,
         registry: this.registry,
         ledgerObserver: this.telemetry.ledger,
-        httpObserver: this.telemetry.http,
+        httpObserver: {
+          ...this.telemetry.http,
+          onRequestEnd: (endpoint, status, ms, attempt) => {
+            this.telemetry.http.onRequestEnd?.(endpoint, status, ms, attempt);
+            this.reachability.observer.onRequestEnd(endpoint, status, ms, attempt);
+          },
+          onNoAnswer: this.reachability.observer.onNoAnswer,
+        },
         readiness: () => this.readiness(),
         resume: () => this.resume(),
         ...(this.options.onSecret === undefined ? {} : { onSecret: this.options.onSecret }),
@@ -108,6 +119,7 @@ export class Bot {
     });
     this.app = app;
     await app.start();
+    this.reachability.running();
   }
 
   /** Resolves after the first quote cycle in every market with a book. */
@@ -155,7 +167,8 @@ export class Bot {
 
   /** Readiness for /readyz: the components' once composed; before that, not connected. */
   private readiness(): ReadinessState {
-    if (this.app !== null) return this.app.readiness();
-    return { feedConnected: false, staleMarkets: [], paused: false, pauseReason: null, degraded: sharedLimitDegraded(this.opened.client?.transport.limiter.sharedState() ?? null) };
+    const venueUnreachable = this.reachability.readinessReason();
+    if (this.app !== null) return { ...this.app.readiness(), venueUnreachable };
+    return { feedConnected: false, staleMarkets: [], paused: false, pauseReason: null, venueUnreachable, degraded: sharedLimitDegraded(this.opened.client?.transport.limiter.sharedState() ?? null) };
   }
 }

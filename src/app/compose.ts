@@ -21,6 +21,10 @@
  * after the books are built), (2) departed own liquidity forgotten (the account; the trading core registers it), (3) the order-stream watch compares the book with own orders,
  * (4) positions re-marked after a fill; the strategy runner subscribes last, when it starts (its requote sees 1–4).
  *
+ * A dry run's orders are imaginary: the venue's book never shows them, so nothing that compares the book with the
+ * bot's own orders is given them (`ownInBook`: the order-stream watch, and the strategy's view, which subtracts own
+ * orders from the book to see the others').
+ *
  * Invariants: the record is complete (no component is null); one owner per fact (books: BookStore; order state:
  * OrderExecutor; fills and positions: the ledger, written through FillRecorder and OrderRecorder); every fill the
  * executor reports reaches the FillRecorder; nothing is quoted while the executor is not started, the book is
@@ -134,6 +138,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const signing = new Map<string, SigningMarket>(resources.markets.map((m) => [m.slug, signingMarketOf(m)]));
   const timers = new Timers(scheduler);
   const requote = (slug: string): void => core.requote(slug);
+  /** Whether the venue's book can show the bot's own orders: not in a dry run, where they exist only in this process. */
+  const ownInBook = !deps.dryRun;
   // Crypto strike markets are priced from their underlying (src/app/pricing.ts); their stop before expiry is pricing's.
   const pricing: BotPricing = new BotPricing({
     config: config.pricing,
@@ -192,6 +198,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   // Trading mode → executor → account → strategy runner, wired as the backtest wires them (src/trading/core.ts).
   const settings = coreSettingsOf(config);
   const core = new TradingCore({
+    ownOrdersInBook: ownInBook,
     venue: deps.dryRun ? new DryRunVenue(adapter, log, metrics) : adapter,
     scheduler,
     strategy: deps.strategy,
@@ -273,7 +280,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   // go silent while the connection and the books look healthy). Resync that market at once, as after a reconnect.
   const orderStreamWatch: OrderStreamWatch = new OrderStreamWatch({
     scheduler,
-    ownOrders: (slug) => executor.openOrders(slug),
+    ownOrders: (slug) => (ownInBook ? executor.openOrders(slug) : []),
     book: (slug) => (books.isStale(slug) ? null : (books.books(slug)?.yes ?? null)),
     resync: async (slug) => {
       reactions.noteForeign(await executor.resync(slug));

@@ -2,7 +2,8 @@
  * The bot's resources, opened before anything is wired: local ones first (preflight: the ledger file opened and
  * migrated, the metrics port bound, the control file written: any failing stops the bot having sent nothing to the
  * exchange), then the venue (the embedded simulator, or the live venue's addresses and secrets), the exchange client
- * (profile: ownerId, fee rate) and the traded markets (one read of the venue, retried while the account is busy).
+ * (profile: ownerId, fee rate) and the traded markets (one read of the venue, retried while the account is busy, and
+ * for at most `startup.venueTimeoutSec` while the venue gives no answer at all).
  *
  * Owns: opening and closing them. Invariants: `opened` holds each resource as soon as it exists, so a start-up that
  * fails halfway closes exactly what it opened; closing order is ledger → metrics server → client transport → venue
@@ -21,7 +22,8 @@ import type { Market } from '../exchange/wire.js';
 import { openLedger, type LedgerObserver, type LedgerStore } from '../ledger/index.js';
 import { controlFilePath, startMetricsServer, type ReadinessState } from '../metrics/index.js';
 import { resolveMarkets } from './markets.js';
-import { retryStartupRead, STARTUP_READ_BUDGET_MS } from './startup-retry.js';
+import { noAnswerCause, retryStartupRead, startupRetryMessage, STARTUP_READ_BUDGET_MS } from './startup-retry.js';
+import { NetworkError } from '../exchange/errors.js';
 import { openVenue, type OpenVenue } from './venue.js';
 
 export interface MetricsServerHandle {
@@ -120,16 +122,29 @@ export async function closeResources(opened: OpenedResources): Promise<void> {
   await opened.venue?.close();
 }
 
-/** A start-up read, retried with the limiter's backoff while the account is busy (src/app/startup-retry.ts). */
+/** The venue's address as logs and errors name it. */
+export function venueUrlOf(config: AppConfig): string {
+  return config.venue.kind === 'live' ? config.venue.baseUrl : 'the embedded simulator';
+}
+
+/**
+ * A start-up read, retried with the limiter's backoff while the account is busy, and for at most
+ * `startup.venueTimeoutSec` while the venue does not answer at all (src/app/startup-retry.ts).
+ */
 export function retryStartup<T>(config: AppConfig, deps: Pick<OpenResourcesDeps, 'scheduler' | 'log'>, what: string, read: () => Promise<T>): Promise<T> {
   const retry = config.rateLimits.retry;
+  const url = venueUrlOf(config);
   return retryStartupRead(what, read, {
     initialBackoffMs: retry.initialBackoffMs,
     maxBackoffMs: retry.maxBackoffMs,
     budgetMs: STARTUP_READ_BUDGET_MS,
+    venue: { url, unreachableBudgetMs: config.startup.venueTimeoutMs, now: () => deps.scheduler.now() },
     sleep: (ms) => new Promise((resolve) => deps.scheduler.schedule(ms, () => resolve())),
     onRetry: (step, attempt, waitMs, error) =>
-      deps.log.warn({ step, attempt, waitMs, err: errorText(error) }, 'start-up read refused or failed: retrying (the account may be busy)'),
+      deps.log.warn(
+        { step, attempt, waitMs, venue: url, ...(error instanceof NetworkError ? { cause: noAnswerCause(error.failure, error.message) } : {}), err: errorText(error) },
+        startupRetryMessage(error),
+      ),
   });
 }
 

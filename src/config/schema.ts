@@ -437,6 +437,7 @@ const rootShape = z.strictObject({
   database: z.strictObject({ path: z.string().min(1).optional() }).prefault({}),
   log: z.strictObject({ level: logLevel.default('info'), pretty: z.union([z.boolean(), z.literal('auto')], { error: 'expected true, false or "auto"' }).default('auto') }).prefault({}),
   shutdown: z.strictObject({ budgetMs: milliseconds(10_000, 500, 300_000), leaveOrdersResting: z.boolean().default(false) }).prefault({}),
+  startup: z.strictObject({ venueTimeoutSec: positiveSeconds(60, 3600) }).prefault({}),
   pricing: pricingSchema.prefault({}),
   feed: z
     .strictObject({
@@ -534,6 +535,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     database: { path: databasePath },
     log: c.log,
     shutdown: c.shutdown,
+    startup: { venueTimeoutMs: ms(c.startup.venueTimeoutSec) },
     pricing: toPricingConfig(c.pricing),
     feed: { watchdogIntervalMs: ms(c.feed.watchdogIntervalSec), quietThresholdMs: ms(c.feed.quietThresholdSec), staleAfterMs: ms(c.feed.staleAfterSec) },
   };

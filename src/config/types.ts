@@ -270,6 +270,11 @@ export interface ShutdownConfig {
   readonly leaveOrdersResting: boolean;
 }
 
+export interface StartupConfig {
+  /** How long start-up waits for a venue that gives no answer at all (refused, DNS, timeouts) before failing. */
+  readonly venueTimeoutMs: number;
+}
+
 export interface FeedConfig {
   /** How often the feed watchdog looks at the books. */
   readonly watchdogIntervalMs: number;
@@ -295,6 +300,7 @@ export interface AppConfig {
   readonly database: DatabaseConfig;
   readonly log: LogConfig;
   readonly shutdown: ShutdownConfig;
+  readonly startup: StartupConfig;
   readonly feed: FeedConfig;
   /** Pricing crypto strike markets from their underlying (src/config/pricing-schema.ts, docs/pricing.md). */
   readonly pricing: PricingConfig;

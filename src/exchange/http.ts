@@ -51,6 +51,8 @@ export interface TransportObserver extends LimiterObserver {
   onRequestSent?(endpoint: string, attempt: number): void;
   /** `status` is the HTTP status, or `timeout` / `network` when no answer came. */
   onRequestEnd?(endpoint: string, status: number | 'timeout' | 'network', ms: number, attempt: number): void;
+  /** No answer came (after onRequestEnd): why, as the OS or the timeout says it (secrets scrubbed). */
+  onNoAnswer?(endpoint: string, failure: NetworkFailure, detail: string): void;
   onRetry?(endpoint: string, reason: RetryReason, attempt: number, delayMs: number): void;
   /** 425 (receive window or trading mode), 429 and 5xx answers. */
   onErrorStatus?(endpoint: string, status: number, kind: ErrorStatusKind): void;
@@ -412,8 +414,9 @@ export class HttpTransport {
     } catch (error) {
       const failure: NetworkFailure = controller.signal.aborted || isAbort(error) ? 'timeout' : 'connection';
       this.emit((o) => o.onRequestEnd?.(label, failure === 'timeout' ? 'timeout' : 'network', this.monotonicNow() - started, attempt));
-      const detail = failure === 'timeout' ? `no answer within ${this.timeoutMs} ms` : describeFailure(error);
-      return { kind: 'failed', failure, detail: scrubSecrets(detail, secrets) };
+      const detail = scrubSecrets(failure === 'timeout' ? `no answer within ${this.timeoutMs} ms` : describeFailure(error), secrets);
+      this.emit((o) => o.onNoAnswer?.(label, failure, detail));
+      return { kind: 'failed', failure, detail };
     } finally {
       clearTimeout(timer);
     }

@@ -1,7 +1,7 @@
 /**
  * The bot's operations endpoint (node:http): `GET /metrics` (Prometheus text), `GET /healthz` (the process
- * answers: 200), `GET /readyz` (200 only while the feed is connected, books are fresh and quoting is not
- * paused; 503 with the reasons otherwise; a `degraded` list, e.g. the shared rate limiter on its fallback share, is
+ * answers: 200), `GET /readyz` (200 only while the venue answers, the feed is connected, books are fresh and quoting
+ * is not paused; 503 with the reasons otherwise; a `degraded` list, e.g. the shared rate limiter on its fallback share, is
  * shown without changing readiness) and, when a resume handler is given, `POST /control/resume`
  * (bearer token from the control file, see control.ts).
  *
@@ -22,6 +22,8 @@ export interface ReadinessState {
   /** Quoting paused by the kill switch (or another stop). */
   readonly paused: boolean;
   readonly pauseReason?: string | null;
+  /** The venue gives no answer to the bot's requests: why (its URL and the cause), or null/absent while it answers. */
+  readonly venueUnreachable?: string | null;
   /** Running, but below par (e.g. the shared rate limiter on its fallback share): listed, not a reason to be unready. */
   readonly degraded?: readonly string[];
 }
@@ -35,6 +37,7 @@ export interface Readiness {
 
 export function evaluateReadiness(state: ReadinessState): Readiness {
   const reasons: string[] = [];
+  if (state.venueUnreachable) reasons.push(state.venueUnreachable);
   if (!state.feedConnected) reasons.push('feed disconnected');
   if (state.staleMarkets.length > 0) reasons.push(`stale books: ${state.staleMarkets.join(', ')}`);
   if (state.paused) reasons.push(`quoting paused${state.pauseReason ? `: ${state.pauseReason}` : ''}`);

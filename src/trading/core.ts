@@ -58,6 +58,11 @@ export interface TradingCoreOptions {
   readonly account: Pick<AccountViewOptions, 'halts' | 'onBlocked' | 'onGate' | 'log'>;
   /** The books the runner quotes from; the account hears every change. */
   readonly books: RunnerBooks;
+  /**
+   * Whether the venue's book can show the bot's own orders (default true). Not in a dry run: its orders exist only in
+   * this process, so the strategy's view must not subtract them from the venue's book.
+   */
+  readonly ownOrdersInBook?: boolean;
   /** Requote on every book change (default true; the bot always does). */
   readonly quoteOnBookChange?: boolean;
   /** What the runner needs besides the wiring: interval, timers, model, mid history, observer. */
@@ -120,7 +125,7 @@ export class TradingCore {
       markets: [...markets.infoList()],
       books: options.quoteOnBookChange === false ? { books: (slug) => books.books(slug), onChange: () => () => undefined } : books,
       position: (slug) => this.account.positionView(slug),
-      ownOrders: (slug) => this.account.ownOrders(slug),
+      ownOrders: (slug) => (options.ownOrdersInBook === false ? [] : this.account.ownOrders(slug)),
       recentFills: (slug) => this.account.recentFills(slug),
       gate: (slug, intents) => this.account.gate(slug, cap(slug, intents)),
       submit: (slug, intents) => this.executor.submit(slug, intents),

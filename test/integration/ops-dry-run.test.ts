@@ -1,7 +1,8 @@
 /**
  * `outcome-maker run --dry-run` against the simulator (the real CLI as a child process): books and plans are
  * live (the plans are logged as 'dry-run: would place'), but the venue never receives a state-changing request:
- * no placement, no cancel, not even at shutdown. Checked on the simulator's own request log.
+ * no placement, no cancel, not even at shutdown. Checked on the simulator's own request log. The imaginary orders are
+ * never expected in the venue's book: no false "order events missing" alarm.
  */
 import { expect, it } from 'vitest';
 import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
@@ -16,10 +17,13 @@ it('--dry-run: live books and plans, logged; the venue receives no placement and
   const venue = await startProcessSimulator({ synthetic: { noise: { ratePerMinute: 60 } } });
   started.sim = venue;
   const slugs = simMarketSlugs(venue);
-  const { configPath } = writeBotConfig(venue, { markets: slugs, orders: { filledOrderDelaySec: 0 } });
+  // Quoted inside the synthetic makers' spread, as config/paper.yaml does: a live bot's orders would be the touch.
+  const strategy = { name: 'fixed-spread', params: { bidSpread: 0.005, askSpread: 0.005, levels: 1, orderSize: 5 } };
+  const { configPath } = writeBotConfig(venue, { markets: slugs, strategy, orders: { filledOrderDelaySec: 0 } });
   const running = spawnBot(venue, configPath, ['--dry-run']);
   started.bot = running;
   await running.waitForLine(isQuotingLine, 30_000);
+  const quotingAtMs = Date.now();
 
   // Plans keep coming as the book moves: the first quotes, then requotes.
   const wouldPlace = await pollFor(
@@ -37,6 +41,11 @@ it('--dry-run: live books and plans, logged; the venue receives no placement and
   }
   expect(running.lines.some(hasMsg('order book fresh'))).toBe(true);
 
+  // The imaginary orders are not in the venue's book, and the bot knows it: no "order events missing" alarm, no
+  // resync. The order-stream watch sweeps every second and alarms 2 s after a shortfall, so 6 s of quoting would show it.
+  await pollFor('6 s of dry-run quoting', () => (Date.now() - quotingAtMs >= 6_000 ? true : undefined), 10_000, 250);
+  expect(running.lines.filter((line) => line.includes('order events missing') || line.includes('resyncing the market'))).toEqual([]);
+
   const stopped = await running.stop('SIGTERM');
   expect(stopped.code).toBe(0);
 
@@ -45,4 +54,4 @@ it('--dry-run: live books and plans, logged; the venue receives no placement and
   expect(log.filter((entry) => !isRead(entry)).map((entry) => `${entry.method} ${entry.path}`)).toEqual([]);
   expect(venue.control.accountOrders(venue.demoAccount.profileId)).toEqual([]);
   expect(liveOrders(venue, slugs)).toEqual([]);
-}, 45_000);
+}, 60_000);

@@ -81,22 +81,29 @@ export interface BotProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** The environment of a bot process: PATH, HOME, JSON logs and, for a live-kind config, the simulator's demo credentials. */
+export function botEnv(sim: RunningSimulator | null): Record<string, string> {
+  const demo = sim?.demoAccount;
+  return {
+    PATH: process.env['PATH'] ?? '',
+    HOME: process.env['HOME'] ?? '',
+    ...(demo === undefined ? {} : { OM_TEST_TOKEN_ID: demo.tokenId, OM_TEST_SECRET: demo.secret, OM_TEST_PRIVATE_KEY: demo.privateKey }),
+    PYTH_API_KEY: 'process-test-key',
+    OM_LOG_FORMAT: 'json',
+  };
+}
+
 /** Spawns `outcome-maker run --config <path>` with the simulator's demo credentials in its environment. */
 export function spawnBot(sim: RunningSimulator, configPath: string, extraArgs: readonly string[] = []): BotProcess {
-  const demo = sim.demoAccount;
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'outcome-maker.mjs'), 'run', '--config', configPath, ...extraArgs], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      HOME: process.env['HOME'] ?? '',
-      OM_TEST_TOKEN_ID: demo.tokenId,
-      OM_TEST_SECRET: demo.secret,
-      OM_TEST_PRIVATE_KEY: demo.privateKey,
-      PYTH_API_KEY: 'process-test-key',
-      OM_LOG_FORMAT: 'json',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return spawnWatched(process.execPath, [join(ROOT, 'bin', 'outcome-maker.mjs'), 'run', '--config', configPath, ...extraArgs], botEnv(sim));
+}
+
+/**
+ * Spawns any command from the checkout's root with exactly `env`, its output collected line by line: the bot
+ * started another way (`npm start -- --config …`), or with a config of its own kind (a paper config: `botEnv(null)`).
+ */
+export function spawnWatched(command: string, args: readonly string[], env: Readonly<Record<string, string>>): BotProcess {
+  const child = spawn(command, [...args], { cwd: ROOT, env: { ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
   const onData = (buffer: Buffer): void => {
