@@ -432,7 +432,19 @@ const rootShape = z.strictObject({
     })
     .prefault({}),
   database: z.strictObject({ path: z.string().min(1).optional() }).prefault({}),
-  log: z.strictObject({ level: logLevel.default('info'), pretty: z.union([z.boolean(), z.literal('auto')], { error: 'expected true, false or "auto"' }).default('auto') }).prefault({}),
+  log: z
+    .strictObject({
+      level: logLevel.default('info'),
+      pretty: z.union([z.boolean(), z.literal('auto')], { error: 'expected true, false or "auto"' }).default('auto'),
+      // The status line's period (src/app/status-line.ts); 0 turns it off.
+      statusIntervalSec: z
+        .number()
+        .min(0)
+        .max(86_400)
+        .default(60)
+        .refine((sec) => sec === 0 || sec >= 1, { error: 'expected 0 (no status line) or at least 1 second' }),
+    })
+    .prefault({}),
   shutdown: z.strictObject({ budgetMs: milliseconds(10_000, 500, 300_000), leaveOrdersResting: z.boolean().default(false) }).prefault({}),
   pricing: pricingSchema.prefault({}),
   feed: z
@@ -529,7 +541,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     redemption: { mode: c.redemption.mode, retryInitialMs: ms(c.redemption.retryInitialSec), retryMaxMs: ms(c.redemption.retryMaxSec) },
     metrics: c.metrics,
     database: { path: databasePath },
-    log: c.log,
+    log: { level: c.log.level, pretty: c.log.pretty, statusIntervalMs: ms(c.log.statusIntervalSec) },
     shutdown: c.shutdown,
     pricing: toPricingConfig(c.pricing),
     feed: { watchdogIntervalMs: ms(c.feed.watchdogIntervalSec), quietThresholdMs: ms(c.feed.quietThresholdSec), staleAfterMs: ms(c.feed.staleAfterSec) },
