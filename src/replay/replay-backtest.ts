@@ -258,6 +258,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       timeQuotedMs: quotedMs,
       timeCarriedForwardMs: carriedForwardMs,
       unusableBooks,
+      queue: matcher.queueStats(),
     },
     series,
     fills: fillPoints,
