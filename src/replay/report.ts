@@ -250,6 +250,7 @@ th{text-align:left;font-weight:normal;color:#555;padding:2px 16px 2px 0}td{font-
 </head><body>
 <h1>Replay of ${escapeHtml(report.figures.market)}</h1>
 <table id="figures">${rows}</table>
+<p id="queue-note">${escapeHtml(queueModelNote(report.figures.queue))}</p>
 <div id="prices" class="chart"></div><div id="pnl" class="chart"></div><div id="inventory" class="chart"></div>
 <script>${assets.js}</script>
 <script>

@@ -102,6 +102,8 @@ describe('backtest --replay (the Polymarket sample)', () => {
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('uPlot');
+    expect(html).toMatch(/<p id="queue-note">queue models: conservative and probabilistic fill the same on this recording: [^<]+<\/p>/);
+    expect(html).toContain('<th>realized PnL (USDC)</th><td>');
     expect(html).not.toMatch(/<script[^>]+src=/);
     expect(html).not.toMatch(/<link[^>]+href=/);
 
