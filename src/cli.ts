@@ -268,6 +268,8 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         command: Command,
       ) => {
         if ((options.replay === undefined) === (options.synthetic !== true)) throw new CliExit(EXIT_USAGE, 'backtest: give one of --replay <path> and --synthetic');
+        const syntheticOnly = ['duration', 'seed', 'world'].filter((name) => options.replay !== undefined && command.getOptionValueSource(name) === 'cli');
+        if (syntheticOnly.length > 0) throw new CliExit(EXIT_USAGE, `backtest --replay: ${syntheticOnly.map((name) => `--${name}`).join(', ')}: only for --synthetic`);
         const { config } = await loadCheckedConfig(options.config, io, { requireCredentials: false });
         if (options.synthetic === true) {
           const synthetic = await importModule(() => import('./backtest/synthetic-command.js'), 'the synthetic backtest');

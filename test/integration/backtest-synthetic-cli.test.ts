@@ -2,8 +2,8 @@
  * `outcome-maker backtest --synthetic` through the real CLI (a child process from the TypeScript source): a seeded
  * run of a few virtual minutes on the simulator's synthetic flow, through the bot's strategy runner, gate and order
  * executor. The same seed prints the same report, another seed another; every figure a person reads is in USDC or
- * shares (no raw 1e6 unit); the totals add up over the markets; options a synthetic run cannot use are refused (exit 2)
- * by name.
+ * shares (no raw 1e6 unit); the totals add up over the markets; options a synthetic run cannot use (and synthetic
+ * options given to a replay) are refused (exit 2) by name.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,17 +88,19 @@ describe('backtest --synthetic', () => {
   }, 120_000);
 
   it('refuses, with exit 2 and the option named: a replay option, a bad duration, both or neither of --replay and --synthetic', async () => {
-    const [queue, duration, both, neither] = await Promise.all([
+    const [queue, duration, both, neither, replaySeed] = await Promise.all([
       cli(['--duration', '1m', '--queue-model', 'probabilistic']),
       cli(['--duration', '0s']),
       cli(['--replay', join(home, 'x.ndjson.gz')]),
       runCliFromSource(['backtest', '--config', paper], home),
+      runCliFromSource(['backtest', '--replay', join(home, 'x.ndjson.gz'), '--config', paper, '--seed', '3'], home),
     ]);
-    expect([queue.code, duration.code, both.code, neither.code]).toEqual([2, 2, 2, 2]);
+    expect([queue.code, duration.code, both.code, neither.code, replaySeed.code]).toEqual([2, 2, 2, 2, 2]);
+    expect(replaySeed.stderr).toContain('backtest --replay: --seed: only for --synthetic');
     expect(queue.stderr).toContain('--queue-model: only for --replay');
     expect(duration.stderr).toContain('--duration "0s"');
     expect(both.stderr).toContain('give one of --replay <path> and --synthetic');
     expect(neither.stderr).toContain('give one of --replay <path> and --synthetic');
-    for (const run of [queue, duration, both, neither]) expect(run.stdout).toBe('');
+    for (const run of [queue, duration, both, neither, replaySeed]) expect(run.stdout).toBe('');
   }, 120_000);
 });
