@@ -31,7 +31,7 @@ export async function run(): Promise<Record<string, number | string>> {
   const requoted = nanosPerCall(200_000, (i) => metrics.requoted(markets[i % 50] ?? 'm', 0.4));
   const httpRequest = nanosPerCall(200_000, (i) => metrics.httpRequest(i % 2 ? 'POST /orders' : 'DELETE /orders/:id', 200, 85));
   for (const market of markets) {
-    metrics.fill(market, 'BUY', 10_000_000, 5_000_000);
+    metrics.fill(market, 'BUY', 'YES', 10_000_000, 5_000_000);
     metrics.position(market, 10_000_000, 0);
     metrics.pnl(market, 1_000_000, -500_000);
   }

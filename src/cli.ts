@@ -248,9 +248,13 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
 
   program
     .command('backtest')
-    .description('replay a recorded stream through the strategy, the risk gate and the real order manager (see docs/replay.md)')
-    .requiredOption('--replay <path>', 'a replay stream: a .ndjson.gz file or a recording directory')
-    .requiredOption('-c, --config <file>', 'the bot config whose strategy, orders, risk and rate limits are replayed')
+    .description('--replay: replay a recorded stream (docs/replay.md); --synthetic: run the simulator\'s seeded synthetic flow (docs/backtest.md); both through the strategy, the risk gate and the real order manager')
+    .option('--replay <path>', 'a replay stream: a .ndjson.gz file or a recording directory')
+    .option('--synthetic', 'the synthetic backtest: the matching engine and seeded synthetic traders on a virtual clock')
+    .requiredOption('-c, --config <file>', 'the bot config whose strategy, orders, risk and rate limits are run')
+    .option('--duration <duration>', '--synthetic: virtual time, e.g. 90s, 30m, 2h (default 1h)')
+    .option('--seed <n>', '--synthetic: seed of the engine and the flow (default: venue.seed of a simulator config, else 1)', parseWholeNumber)
+    .addOption(new Option('--world <world>', '--synthetic: generic markets, or crypto strike markets priced from their underlying (default: the config\'s venue.world, else crypto)').choices(['generic', 'crypto']))
     .option('--market <slug>', 'the market of the stream to replay (default: its first)')
     .addOption(new Option('--latency-ms <ms>', 'one-way request latency').default(50).argParser(parseWholeNumber))
     .addOption(new Option('--queue-model <model>', 'how the queue ahead of an order shrinks').choices(['conservative', 'probabilistic']).default('conservative'))
@@ -259,8 +263,24 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--json', 'print the figures as one JSON object')
     .option('--sweep <name=a,b,c>', 'run every combination (strategy parameters, latencyMs, queueModel); repeatable', collect, [])
     .action(
-      async (options: { replay: string; config: string; market?: string; latencyMs: number; queueModel: 'conservative' | 'probabilistic'; feeBps: number; out?: string; json?: boolean; sweep: string[] }) => {
+      async (
+        options: { replay?: string; synthetic?: boolean; duration?: string; seed?: number; world?: 'generic' | 'crypto'; config: string; market?: string; latencyMs: number; queueModel: 'conservative' | 'probabilistic'; feeBps: number; out?: string; json?: boolean; sweep: string[] },
+        command: Command,
+      ) => {
+        if ((options.replay === undefined) === (options.synthetic !== true)) throw new CliExit(EXIT_USAGE, 'backtest: give one of --replay <path> and --synthetic');
+        const syntheticOnly = ['duration', 'seed', 'world'].filter((name) => options.replay !== undefined && command.getOptionValueSource(name) === 'cli');
+        if (syntheticOnly.length > 0) throw new CliExit(EXIT_USAGE, `backtest --replay: ${syntheticOnly.map((name) => `--${name}`).join(', ')}: only for --synthetic`);
         const { config } = await loadCheckedConfig(options.config, io, { requireCredentials: false });
+        if (options.synthetic === true) {
+          const synthetic = await importModule(() => import('./backtest/synthetic-command.js'), 'the synthetic backtest');
+          try {
+            io.stdout(await synthetic.runSyntheticFromCli(config, { ...options, given: (name) => command.getOptionValueSource(name) === 'cli' }));
+          } catch (error) {
+            throw new CliExit(error instanceof synthetic.SyntheticUsageError ? EXIT_USAGE : EXIT_FAILURE, `backtest --synthetic: ${errorText(error)}`);
+          }
+          return;
+        }
+        if (options.replay === undefined) return;
         const { runReplayCommand } = await importModule(() => import('./replay/backtest-command.js'), 'the replay backtest');
         try {
           io.stdout(

@@ -9,7 +9,8 @@
  *   2. order manager: `executor.start()` reads the trading mode and adopts the bot's live orders (by its tag only);
  *   3. market data: socket units, the books' markets, the stale guard's markets; then pricing (its Pyth Hermes stream,
  *      src/app/pricing.ts) → feed → books → kill switch;
- *   4. positions published, periodic timers armed (marks 10 s, ledger check 60 s, order-stream sweep 1 s, freshness);
+ *   4. positions published, periodic timers armed (marks 10 s, ledger check 60 s, order-stream sweep 1 s, freshness,
+ *      the status line every log.statusIntervalMs);
  *   5. strategy runner (first quotes) → trading-mode polling → expiry stops → settler resumes unredeemed markets.
  * Nothing is quoted before step 5, and nothing in steps 3–5 runs before the executor started.
  *
@@ -65,6 +66,7 @@ import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
 import { OrderRecorder } from './order-recorder.js';
 import { PositionPublisher } from './position-publisher.js';
 import { retryStartup, type BotResources } from './resources.js';
+import { StatusReporter } from './status-line.js';
 import type { Telemetry } from './telemetry.js';
 import { Timers } from './timers.js';
 import { TradedMarkets } from './traded-markets.js';
@@ -158,7 +160,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     ledger,
     log,
     onBooked: ({ fill, notionalRaw }) => {
-      metrics.fill(fill.marketSlug, fill.side, fill.sizeRaw, notionalRaw);
+      metrics.fill(fill.marketSlug, fill.side, fill.token, fill.sizeRaw, notionalRaw);
       account.noteFill(fill);
       positions.filled(fill.marketSlug);
       requote(fill.marketSlug);
@@ -348,6 +350,21 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   books.onChange((slug) => positions.bookChanged(slug));
   books.onStaleChange((slug, stale) => (stale ? requote(slug) : confirmFreshness()));
 
+  // The status line every log.statusIntervalMs (src/app/status-line.ts): counts read from their owners.
+  const status = new StatusReporter(
+    {
+      now,
+      marketSlugs: () => markets.slugs(),
+      openOrders: () => executor.openOrders(),
+      fills: () => fills.tally().fills,
+      pnl: () => ledger.pnl().totals,
+      requests: () => telemetry.tally().requests,
+      minTimeMs: config.rateLimits.minTimeMs,
+      underlyingAgesMs: () => pricing.underlyingAges(),
+    },
+    log,
+  );
+
   const components: BotComponents = {
     markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing,
   };
@@ -380,6 +397,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     timers.every(PUBLISH_POSITIONS_EVERY_MS, () => positions.publish());
     timers.every(UNDERLYING_AGES_EVERY_MS, () => pricing.publishAges());
     timers.every(LEDGER_CHECK_EVERY_MS, () => ledgerSync.periodicCheck(deps.stopping));
+    if (config.log.statusIntervalMs > 0) timers.every(config.log.statusIntervalMs, () => status.report());
     runner.start();
     modeGate.start();
     // Each market requoted at its stop-before-expiry time, so the gate's halt takes effect then, not at the next cycle.

@@ -104,9 +104,15 @@ export class FeedReactions {
     this.options.settler.resolved(frame.slug, frame.winningIndex, frame.resolutionDateMs ?? this.options.now());
   }
 
-  /** Units of the socket's sizes settled from evidence: amounts read in the assumed unit are re-read from REST. */
+  /**
+   * Units of the socket's sizes settled from evidence: one line per settlement. Info on the normal path (the book
+   * unit is settled before any socket book is applied, so nothing was misread, whichever unit it is); WARN only when
+   * order amounts turn out to be in another unit than assumed: amounts read meanwhile were wrong and are re-read from
+   * REST (`venue.units.socketAmounts` set to the unit avoids it).
+   */
   unitsSettled(settled: UnitSettlement): void {
-    this.options.log.warn({ what: settled.what, unit: settled.unit, switched: settled.switched, evidence: settled.evidence }, 'socket unit settled from evidence');
+    const misread = settled.what === 'amounts' && settled.switched;
+    this.options.log[misread ? 'warn' : 'info']({ what: settled.what, unit: settled.unit, switched: settled.switched, evidence: settled.evidence }, 'socket unit settled from evidence');
     if (settled.switched) this.options.metrics.feedUnitSwitch(settled.what);
     if (settled.what === 'amounts' && settled.switched) for (const slug of this.options.markets.slugs()) this.options.watch.reportGap(slug, 'socket amount unit switched');
   }

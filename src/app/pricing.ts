@@ -185,7 +185,12 @@ export class BotPricing {
     return answer.kind === 'priced' ? { kind: 'priced', view: answer.view } : answer;
   }
 
-  /** Ages of each priced ticker's latest price (for metrics and the status line). */
+  /** Per priced ticker, the age of the price the model uses (the store's best source), or null before any price. */
+  underlyingAges(): Record<string, number | null> {
+    return Object.fromEntries(this.pricer.tickerList().map((ticker) => [ticker, this.store.best(ticker)?.ageMs ?? null]));
+  }
+
+  /** Ages of each priced ticker's latest price per source, published as metrics. */
   publishAges(): Record<string, number> {
     const now = this.deps.now();
     const ages: Record<string, number> = {};

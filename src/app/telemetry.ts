@@ -111,7 +111,7 @@ export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
         metrics.bookResynced(slug, 'frozen');
         log.warn({ market: slug }, 'feed frozen: book resynced from REST, reconnecting');
       },
-      onStaleChange: (slug, stale, reason) => log[stale ? 'warn' : 'info']({ market: slug, reason }, stale ? 'book stale' : 'book fresh'),
+      // Not logged here: the book store logs 'order book stale' / 'order book fresh' itself (one line per event).
     },
     executor: {
       onPlan: (report) => {

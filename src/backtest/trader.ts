@@ -10,7 +10,7 @@
  * market; nothing is quoted before the executor started.
  */
 import type { Scheduler } from '../core/clock.js';
-import type { RiskConfig } from '../config/types.js';
+import type { AppConfig, RiskConfig } from '../config/types.js';
 import type { OrderExecutor } from '../orders/executor.js';
 import type { FillEvent, MarketSyncReport } from '../orders/executor-types.js';
 import type { SizeTolerance } from '../orders/reconcile.js';
@@ -35,6 +35,24 @@ export interface TraderOrderOptions {
   readonly postOnly: boolean;
   readonly cancelBatchSize: number;
   readonly cancelReplace: { readonly enabled: boolean; readonly batchSize: number };
+}
+
+/** Cancel requests batch up to this many orders (the backtest's default; the bot's cancel-batch size). */
+export const CANCEL_BATCH_SIZE = 50;
+
+/** The bot config's order management as the trader's options: the one mapping the replay and synthetic runs share. */
+export function traderOrdersOf(config: Pick<AppConfig, 'orders'>): TraderOrderOptions {
+  const orders = config.orders;
+  return {
+    botTag: orders.botTag,
+    priceToleranceTicks: orders.refreshTolerance.priceTicks,
+    sizeTolerance: orders.refreshTolerance.size,
+    maxOrderAgeMs: orders.maxOrderAgeMs,
+    coolOffMs: orders.filledOrderDelayMs,
+    postOnly: orders.postOnly,
+    cancelBatchSize: CANCEL_BATCH_SIZE,
+    cancelReplace: orders.cancelReplace,
+  };
 }
 
 export interface TraderObserver {

@@ -394,8 +394,8 @@ export class BookStore {
     if (units === undefined || units.bookSize() !== null || entry.lastRest === null || entry.unitFrame === null) return false;
     const found = bookUnitFromEvidence(entry.unitFrame, entry.lastRest);
     if (found === null) return false;
+    // Logged once by the settlement's listener (src/app/feed-reactions.ts), not here: one line per event.
     units.settleBookSize(found.unit, { market: entry.slug, ...found.evidence });
-    safeLog(() => this.logger.info({ market: entry.slug, unit: found.unit, ...found.evidence }, 'socket book-size unit settled from the REST book'));
     for (const other of this.entries.values()) {
       other.unitFrame = null;
       other.lastRest = null;

@@ -435,7 +435,19 @@ const rootShape = z.strictObject({
     })
     .prefault({}),
   database: z.strictObject({ path: z.string().min(1).optional() }).prefault({}),
-  log: z.strictObject({ level: logLevel.default('info'), pretty: z.union([z.boolean(), z.literal('auto')], { error: 'expected true, false or "auto"' }).default('auto') }).prefault({}),
+  log: z
+    .strictObject({
+      level: logLevel.default('info'),
+      pretty: z.union([z.boolean(), z.literal('auto')], { error: 'expected true, false or "auto"' }).default('auto'),
+      // The status line's period (src/app/status-line.ts); 0 turns it off.
+      statusIntervalSec: z
+        .number()
+        .min(0)
+        .max(86_400)
+        .default(60)
+        .refine((sec) => sec === 0 || sec >= 1, { error: 'expected 0 (no status line) or at least 1 second' }),
+    })
+    .prefault({}),
   shutdown: z.strictObject({ budgetMs: milliseconds(10_000, 500, 300_000), leaveOrdersResting: z.boolean().default(false) }).prefault({}),
   startup: z.strictObject({ venueTimeoutSec: positiveSeconds(60, 3600) }).prefault({}),
   pricing: pricingSchema.prefault({}),
@@ -533,7 +545,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     redemption: { mode: c.redemption.mode, retryInitialMs: ms(c.redemption.retryInitialSec), retryMaxMs: ms(c.redemption.retryMaxSec) },
     metrics: c.metrics,
     database: { path: databasePath },
-    log: c.log,
+    log: { level: c.log.level, pretty: c.log.pretty, statusIntervalMs: ms(c.log.statusIntervalSec) },
     shutdown: c.shutdown,
     startup: { venueTimeoutMs: ms(c.startup.venueTimeoutSec) },
     pricing: toPricingConfig(c.pricing),

@@ -261,6 +261,8 @@ export interface LogConfig {
   readonly level: LogLevel;
   /** Human-readable output: 'auto' = when stdout is a terminal. */
   readonly pretty: boolean | 'auto';
+  /** How often the status line is logged (src/app/status-line.ts); 0 = never. From `log.statusIntervalSec`. */
+  readonly statusIntervalMs: number;
 }
 
 export interface ShutdownConfig {

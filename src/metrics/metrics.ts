@@ -106,6 +106,8 @@ export type ResyncReason = 'subscribe' | 'reconnect' | 'frozen' | 'invalid' | 's
 export type HttpStatus = number | 'timeout' | 'network';
 export type RetryReason = 'too_early' | 'rate_limited' | 'server_error' | 'timeout' | 'network';
 export type OrderSide = 'BUY' | 'SELL';
+/** The outcome token of an order or a fill (two values: the label stays bounded). */
+export type OrderToken = 'YES' | 'NO';
 /** How one redemption step ended (see src/settlement/settler.ts). */
 export type RedemptionResult = 'redeemed' | 'inferred' | 'nothing' | 'retry' | 'refused' | 'failed';
 const REDEMPTION_RESULTS: readonly RedemptionResult[] = ['redeemed', 'inferred', 'nothing', 'retry', 'refused', 'failed'];
@@ -176,7 +178,8 @@ export interface Metrics {
   /** A placement or cancel whose outcome is unknown (timeout, 5xx, disconnect). */
   orderUnknown(market: string): void;
   openOrders(market: string, count: number): void;
-  fill(market: string, side: OrderSide, sizeRaw: number, notionalRaw: number): void;
+  /** One fill part of the bot's order: `token` is the outcome token the order traded (YES or NO). */
+  fill(market: string, side: OrderSide, token: OrderToken, sizeRaw: number, notionalRaw: number): void;
   position(market: string, yesRaw: number, noRaw: number): void;
   /** Signed raw USDC. */
   pnl(market: string, realizedRaw: number, unrealizedRaw: number): void;
@@ -400,9 +403,11 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     registers,
   });
   const openOrders = new Gauge({ name: 'outcome_maker_open_orders', help: 'Orders of the bot live on the book.', labelNames: ['market'] as const, registers });
-  const fills = new Counter({ name: 'outcome_maker_fills_total', help: 'Fills of the bot\'s orders.', labelNames: ['market', 'side'] as const, registers });
-  const fillShares = new Counter({ name: 'outcome_maker_fill_volume_shares_total', help: 'Shares filled.', labelNames: ['market', 'side'] as const, registers });
-  const fillUsdc = new Counter({ name: 'outcome_maker_fill_notional_usdc_total', help: 'USDC value of fills.', labelNames: ['market', 'side'] as const, registers });
+  // side × token: a BUY of NO (the bot's ask, in YES terms) and a BUY of YES (its bid) are different fills.
+  const fillLabels = ['market', 'side', 'token'] as const;
+  const fills = new Counter({ name: 'outcome_maker_fills_total', help: 'Fills of the bot\'s orders, by side and token (YES or NO).', labelNames: fillLabels, registers });
+  const fillShares = new Counter({ name: 'outcome_maker_fill_volume_shares_total', help: 'Shares filled, by side and token (YES or NO).', labelNames: fillLabels, registers });
+  const fillUsdc = new Counter({ name: 'outcome_maker_fill_notional_usdc_total', help: 'USDC value of fills, by side and token (YES or NO).', labelNames: fillLabels, registers });
   const position = new Gauge({ name: 'outcome_maker_position_shares', help: 'Shares held, by token (YES or NO).', labelNames: ['market', 'token'] as const, registers });
   const pnl = new Gauge({ name: 'outcome_maker_pnl_usdc', help: 'Profit and loss in USDC, realized or unrealized.', labelNames: ['market', 'kind'] as const, registers });
   const dailyPnl = new Gauge({ name: 'outcome_maker_daily_pnl_usdc', help: 'Realized + unrealized PnL since 00:00 UTC, all markets, USDC.', registers });
@@ -519,7 +524,10 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     for (const metric of [bookUpdates, bookAge, requotes, ordersCanceled, ordersUnknown, openOrders, exposure, expectedReward, redeemedUsdc, foreignOrders]) metric.remove({ market });
     for (const token of ['YES', 'NO'] as const) accountUnbooked.remove({ market, token });
     requoteLatency.remove({ market });
-    for (const side of ['BUY', 'SELL'] as const) for (const metric of [ordersPlaced, fills, fillShares, fillUsdc]) metric.remove({ market, side });
+    for (const side of ['BUY', 'SELL'] as const) {
+      ordersPlaced.remove({ market, side });
+      for (const token of ['YES', 'NO'] as const) for (const metric of [fills, fillShares, fillUsdc]) metric.remove({ market, side, token });
+    }
     for (const token of ['YES', 'NO'] as const) position.remove({ market, token });
     for (const kind of ['realized', 'unrealized'] as const) pnl.remove({ market, kind });
     for (const reason of RESYNC_REASONS) bookResyncs.remove({ market, reason });
@@ -604,8 +612,8 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     openOrders(market, count) {
       if (finite('outcome_maker_open_orders', count)) openOrders.set({ market: markets.value(market) }, count);
     },
-    fill(market, side, sizeRaw, notionalRaw) {
-      const labels = { market: markets.value(market), side };
+    fill(market, side, token, sizeRaw, notionalRaw) {
+      const labels = { market: markets.value(market), side, token };
       fills.inc(labels);
       if (countable('outcome_maker_fill_volume_shares_total', sizeRaw)) fillShares.inc(labels, sizeRaw / RAW_PER_UNIT);
       if (countable('outcome_maker_fill_notional_usdc_total', notionalRaw)) fillUsdc.inc(labels, usdc(notionalRaw));

@@ -2,7 +2,8 @@
  * `outcome-maker backtest --replay PATH --config FILE [...]`: reads a replay stream, runs the replay backtest
  * (./replay-backtest.ts) once or over a grid (`--sweep name=a,b,c`, repeatable: every combination), and prints the
  * report: a table, or `--json`; with `--out DIR` also `DIR/report.html` (charts, opens without a server) and
- * `DIR/report.json`.
+ * `DIR/report.json`. Every output is in shares, USDC, prices, seconds and percent (src/replay/report.ts
+ * `peopleFigures`), never raw units.
  *
  * Owns: the grid and the outputs. Invariants: a sweep parameter names a strategy parameter, or `latencyMs` /
  * `queueModel`; every combination's strategy parameters pass the strategy's own schema before anything runs (an
@@ -15,7 +16,7 @@ import { validateStrategy } from '../config/index.js';
 import { readReplay } from './reader.js';
 import { runReplayBacktest } from './replay-backtest.js';
 import type { QueueModel } from './queue-matcher.js';
-import { chartAssets, formatSweep, formatTable, renderHtml, type ReplayReport } from './report.js';
+import { chartAssets, formatSweep, formatTable, peopleFigures, peopleReport, renderHtml, type ReplayReport } from './report.js';
 
 export interface ReplayCommandOptions {
   readonly replay: string;
@@ -97,11 +98,11 @@ export async function runReplayCommand(config: AppConfig, options: ReplayCommand
     if (options.out !== undefined) {
       mkdirSync(options.out, { recursive: true });
       writeFileSync(join(options.out, 'report.html'), renderHtml(report, chartAssets()));
-      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify(report)}\n`);
+      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify(peopleReport(report))}\n`);
     }
-    return options.json ? `${JSON.stringify(report.figures)}\n` : formatTable(report.figures);
+    return options.json ? `${JSON.stringify(peopleFigures(report.figures))}\n` : formatTable(report.figures);
   }
   const runs: { params: Record<string, string>; figures: ReplayReport['figures'] }[] = [];
   for (const params of grid(axes)) runs.push({ params, figures: (await runOne(config, options, params, stream)).figures });
-  return options.json ? `${JSON.stringify(runs)}\n` : formatSweep(runs);
+  return options.json ? `${JSON.stringify(runs.map((run) => ({ params: run.params, figures: peopleFigures(run.figures) })))}\n` : formatSweep(runs);
 }

@@ -17,6 +17,11 @@
  *   ahead);
  * - a recorded book that crosses a resting order without a trade does not fill it (the market did not trade there).
  *
+ * Where the two models can differ (`queueStats`, kept by either model so one run can say it): only where recorded
+ * size ahead of a resting order was canceled (a level's decrease no trade explains) by more than the level's own
+ * shrinking already removes, AND a recorded trade later reached that order while it rested. Without such a trade both
+ * models fill exactly the same (by induction: until then their states are equal), and the report says so.
+ *
  * Invariants: every fill is at a price the recorded market traded at or through (maker) or at a recorded level's
  * price (taker); the maker volume filled from one trade ≤ that trade's size; remaining sizes never go negative.
  */
@@ -66,6 +71,20 @@ export interface RestingOrder {
   readonly placedAtMs: number;
 }
 
+/** What the recorded data let the queue model do (see the header): the same figures whichever model ran. */
+export interface QueueStats {
+  /** Orders that rested (joined a queue). */
+  readonly restingOrders: number;
+  /** Of those, orders that found recorded size ahead of them at their price. */
+  readonly ordersBehindQueue: number;
+  /** Σ recorded size ahead of the orders when they arrived, raw. */
+  readonly aheadOnArrivalRaw: number;
+  /** Recorded size canceled ahead of resting orders that the probabilistic model removes and the conservative keeps, raw. */
+  readonly canceledAheadRaw: number;
+  /** Recorded trades that reached an order with such cancellations ahead of it: where the models can fill differently. */
+  readonly tradesReachingMovedOrders: number;
+}
+
 export type PlaceOutcome =
   | { readonly status: 'rejected'; readonly reason: 'post-only-would-cross' | 'no-book' }
   | { readonly status: 'accepted'; readonly fills: readonly MatcherFill[]; readonly restingRaw: number };
@@ -78,6 +97,8 @@ interface Resting {
   aheadRaw: number;
   placedAtMs: number;
   seq: number;
+  /** Cancellations ahead of it were recorded that the models count differently (see QueueStats). */
+  moved: boolean;
 }
 
 const EMPTY: RecordedBook = { bids: [], asks: [] };
@@ -121,15 +142,21 @@ export class QueueMatcher {
   /** Traded volume per `side:price` of the resting side since the last book (explains part of a level's decrease). */
   private readonly tradedSinceBook = new Map<string, number>();
   private seq = 0;
+  private stats: QueueStats = { restingOrders: 0, ordersBehindQueue: 0, aheadOnArrivalRaw: 0, canceledAheadRaw: 0, tradesReachingMovedOrders: 0 };
 
   constructor(private readonly model: QueueModel) {}
+
+  /** What the recorded data let the queue model do so far (a copy). */
+  queueStats(): QueueStats {
+    return { ...this.stats };
+  }
 
   get bookSeen(): boolean {
     return this.hasBook;
   }
 
   resting(): RestingOrder[] {
-    return [...this.orders.values()].map(({ seq: _seq, ...order }) => ({ ...order }));
+    return [...this.orders.values()].map(({ seq: _seq, moved: _moved, ...order }) => ({ ...order }));
   }
 
   /** A new recorded book replaces the last one; queues follow it (see the header). */
@@ -139,12 +166,16 @@ export class QueueMatcher {
       const own = order.side === 'BUY' ? 'bids' : 'asks';
       const before = sizeAt(previous[own], order.priceTicks);
       const after = sizeAt(book[own], order.priceTicks);
-      if (this.model === 'probabilistic' && before > 0) {
-        const traded = this.tradedSinceBook.get(`${order.side}:${order.priceTicks}`) ?? 0;
-        const canceled = Math.max(0, before - after - traded);
-        order.aheadRaw -= Math.floor((canceled * order.aheadRaw) / before);
+      const traded = this.tradedSinceBook.get(`${order.side}:${order.priceTicks}`) ?? 0;
+      const canceled = before > 0 ? Math.max(0, before - after - traded) : 0;
+      // Both models' queue ahead after this book; they differ by the canceled share the level's shrinking leaves.
+      const kept = Math.max(0, Math.min(order.aheadRaw, after));
+      const moved = Math.max(0, Math.min(order.aheadRaw - Math.floor((canceled * order.aheadRaw) / Math.max(1, before)), after));
+      if (moved < kept) {
+        order.moved = true;
+        this.stats = { ...this.stats, canceledAheadRaw: this.stats.canceledAheadRaw + (kept - moved) };
       }
-      order.aheadRaw = Math.max(0, Math.min(order.aheadRaw, after));
+      order.aheadRaw = this.model === 'probabilistic' ? moved : kept;
     }
     this.book = book;
     this.hasBook = true;
@@ -174,7 +205,13 @@ export class QueueMatcher {
     if (remaining > 0 && order.rests) {
       const own = order.side === 'BUY' ? this.book.bids : this.book.asks;
       const ahead = Math.max(0, sizeAt(own, order.priceTicks) - (this.takenFromBook.get(`${order.side}:${order.priceTicks}`) ?? 0));
-      this.orders.set(order.id, { id: order.id, side: order.side, priceTicks: order.priceTicks, remainingRaw: remaining, aheadRaw: ahead, placedAtMs: atMs, seq: (this.seq += 1) });
+      this.orders.set(order.id, { id: order.id, side: order.side, priceTicks: order.priceTicks, remainingRaw: remaining, aheadRaw: ahead, placedAtMs: atMs, seq: (this.seq += 1), moved: false });
+      this.stats = {
+        ...this.stats,
+        restingOrders: this.stats.restingOrders + 1,
+        ordersBehindQueue: this.stats.ordersBehindQueue + (ahead > 0 ? 1 : 0),
+        aheadOnArrivalRaw: this.stats.aheadOnArrivalRaw + ahead,
+      };
     }
     return { status: 'accepted', fills, restingRaw: remaining > 0 && order.rests ? remaining : 0 };
   }
@@ -199,6 +236,7 @@ export class QueueMatcher {
     const reached = [...this.orders.values()]
       .filter((o) => o.side === makerSide && crosses(trade.takerSide, trade.priceTicks, o.priceTicks))
       .sort((a, b) => (makerSide === 'BUY' ? b.priceTicks - a.priceTicks : a.priceTicks - b.priceTicks) || a.seq - b.seq);
+    if (reached.some((o) => o.moved)) this.stats = { ...this.stats, tradesReachingMovedOrders: this.stats.tradesReachingMovedOrders + 1 };
     const fills: MatcherFill[] = [];
     let volume = trade.sizeRaw;
     for (const order of reached) {

@@ -18,7 +18,7 @@ import type { OrderEventInput } from '../orders/order-events.js';
 import type { BookView, MarketInfo, Strategy } from '../strategy/contract.js';
 import { BotAccounting } from '../backtest/accounting.js';
 import { LatencyVenue } from '../backtest/latency-venue.js';
-import { Trader } from '../backtest/trader.js';
+import { Trader, traderOrdersOf } from '../backtest/trader.js';
 import { VirtualTime } from '../backtest/virtual-time.js';
 import type { ReplayEvent, ReplayHeader } from './format.js';
 import { QueueMatcher, type QueueModel } from './queue-matcher.js';
@@ -122,16 +122,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       },
     },
     risk: config.risk,
-    orders: {
-      botTag: config.orders.botTag,
-      priceToleranceTicks: config.orders.refreshTolerance.priceTicks,
-      sizeTolerance: config.orders.refreshTolerance.size,
-      maxOrderAgeMs: config.orders.maxOrderAgeMs,
-      coolOffMs: config.orders.filledOrderDelayMs,
-      postOnly: config.orders.postOnly,
-      cancelBatchSize: 50,
-      cancelReplace: config.orders.cancelReplace,
-    },
+    orders: traderOrdersOf(config),
     requoteIntervalMs: REQUOTE_INTERVAL_MS,
     quoteOnBookChange: true,
     midHistory: { horizonMs: 3_600_000, max: 2000 },
@@ -267,6 +258,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       timeQuotedMs: quotedMs,
       timeCarriedForwardMs: carriedForwardMs,
       unusableBooks,
+      queue: matcher.queueStats(),
     },
     series,
     fills: fillPoints,

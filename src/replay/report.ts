@@ -2,13 +2,16 @@
  * The replay backtest's report: one set of figures, shown three ways (a terminal table, one JSON object, a
  * self-contained HTML page with charts), and a sweep table of several runs.
  *
- * Owns: the report's shape and its renderings. Invariants: the figures are computed by the backtest in exact
- * units (raw 1e6 integers, ticks, ms) and only formatted here; the HTML page needs no server and no network (the
- * charting library, uPlot, is embedded in the page, and the data with it, escaped so no value can end the script).
+ * Owns: the report's shape and its renderings, and the sentence on the queue models (`queueModelNote`: where the
+ * two models can fill differently on this recording, or why they cannot). Invariants: the figures are computed by the
+ * backtest in exact units (raw 1e6 integers, ticks, ms) and only converted here, once, for people (`peopleFigures`:
+ * shares and USDC at cents, prices, seconds, percent); nothing a person reads — table, JSON, report.json, the page —
+ * carries a raw unit; the HTML page needs no server and no network (the charting library, uPlot, is embedded in the
+ * page, and the data with it, escaped so no value can end the script).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { rawToDecimal } from '../core/venue-rules/index.js';
+import type { QueueStats } from './queue-matcher.js';
 
 export interface ReplayFigures {
   readonly market: string;
@@ -35,6 +38,8 @@ export interface ReplayFigures {
   readonly timeCarriedForwardMs: number;
   /** Recorded books the bot's book checks refuse (crossed or locked): nothing is quoted until the next good one. */
   readonly unusableBooks: number;
+  /** What the recording let the queue model do (src/replay/queue-matcher.ts). */
+  readonly queue: QueueStats;
 }
 
 export interface ReplaySeries {
@@ -64,56 +69,157 @@ export interface ReplayReport {
   readonly fills: readonly ReplayFillPoint[];
 }
 
-const usd = (raw: number): string => rawToDecimal(raw);
+/** Raw 1e6 → units at `digits` decimals (the one conversion for people). */
+const units = (raw: number, digits: number): number => Number((raw / 1e6).toFixed(digits));
+const pct = (part: number, whole: number): number => Number(((100 * part) / Math.max(1, whole)).toFixed(1));
+
+/** The figures as a person reads them (the `--json` output and report.json): shares, USDC, prices, seconds, percent. */
+export interface PeopleFigures {
+  readonly market: string;
+  readonly queueModel: string;
+  readonly latencyMs: number;
+  readonly replayedSec: number;
+  readonly fills: number;
+  readonly makerFills: number;
+  readonly volumeShares: number;
+  readonly feesUsdc: number;
+  readonly realizedPnlUsdc: number;
+  readonly unrealizedPnlUsdc: number;
+  readonly maxInventoryShares: number;
+  readonly timeWeightedInventoryShares: number;
+  /** Time-weighted own ask − own bid while both were quoted, as a price (0.025 = 2.5 cents); null if never. */
+  readonly quotedSpread: number | null;
+  readonly fillRatioPct: number;
+  readonly requests: number;
+  readonly timeQuotedPct: number;
+  readonly timeCarriedForwardSec: number;
+  readonly timeCarriedForwardPct: number;
+  readonly unusableBooks: number;
+  readonly queue: {
+    readonly restingOrders: number;
+    readonly ordersBehindQueue: number;
+    readonly aheadOnArrivalShares: number;
+    readonly canceledAheadShares: number;
+    readonly tradesReachingMovedOrders: number;
+  };
+  /** Where the two queue models can differ on this recording, or why they cannot. */
+  readonly queueModelNote: string;
+}
+
+export function peopleFigures(f: ReplayFigures): PeopleFigures {
+  return {
+    market: f.market,
+    queueModel: f.queueModel,
+    latencyMs: f.latencyMs,
+    replayedSec: Number((f.durationMs / 1000).toFixed(1)),
+    fills: f.fills,
+    makerFills: f.makerFills,
+    volumeShares: units(f.volumeRaw, 2),
+    feesUsdc: units(f.feesRaw, 2),
+    realizedPnlUsdc: units(f.realizedPnlRaw, 2),
+    unrealizedPnlUsdc: units(f.unrealizedPnlRaw, 2),
+    maxInventoryShares: units(f.maxInventoryRaw, 2),
+    timeWeightedInventoryShares: units(f.timeWeightedInventoryRaw, 2),
+    quotedSpread: f.quotedSpreadTicks === null ? null : Number((f.quotedSpreadTicks / 1000).toFixed(4)),
+    fillRatioPct: Number((f.fillRatio * 100).toFixed(1)),
+    requests: f.requests,
+    timeQuotedPct: pct(f.timeQuotedMs, f.durationMs),
+    timeCarriedForwardSec: Number((f.timeCarriedForwardMs / 1000).toFixed(1)),
+    timeCarriedForwardPct: pct(f.timeCarriedForwardMs, f.durationMs),
+    unusableBooks: f.unusableBooks,
+    queue: {
+      restingOrders: f.queue.restingOrders,
+      ordersBehindQueue: f.queue.ordersBehindQueue,
+      aheadOnArrivalShares: units(f.queue.aheadOnArrivalRaw, 2),
+      canceledAheadShares: units(f.queue.canceledAheadRaw, 2),
+      tradesReachingMovedOrders: f.queue.tradesReachingMovedOrders,
+    },
+    queueModelNote: queueModelNote(f.queue),
+  };
+}
+
+/**
+ * Can the conservative and probabilistic queue models fill differently on this recording? They differ only where
+ * recorded size ahead of a resting order was canceled and a recorded trade then reached that order (see
+ * src/replay/queue-matcher.ts); the sentence says where, or which condition the data never met. Pure.
+ */
+export function queueModelNote(q: QueueStats): string {
+  const shares = (raw: number): string => units(raw, 2).toFixed(2);
+  if (q.tradesReachingMovedOrders > 0) {
+    const trades = q.tradesReachingMovedOrders === 1 ? '1 recorded trade' : `${q.tradesReachingMovedOrders} recorded trades`;
+    return `queue models can differ here: ${trades} reached orders with ${shares(q.canceledAheadRaw)} shares canceled ahead of them (probabilistic counts them gone, conservative keeps them ahead); compare with --sweep queueModel=conservative,probabilistic`;
+  }
+  const same = 'queue models: conservative and probabilistic fill the same on this recording';
+  if (q.restingOrders === 0) return `${same}: no order rested, so no order waited in a queue`;
+  if (q.ordersBehindQueue === 0) return `${same}: each of the ${q.restingOrders} resting orders joined a price with no recorded size ahead of it (inside the recorded spread or at an empty level), so there was no queue to shrink`;
+  if (q.canceledAheadRaw === 0) {
+    return `${same}: ${q.ordersBehindQueue} of ${q.restingOrders} resting orders joined behind a recorded queue (${shares(q.aheadOnArrivalRaw)} shares ahead), but no size ahead of them was canceled; trades shrink the queue the same way in both models`;
+  }
+  return `${same}: ${shares(q.canceledAheadRaw)} shares were canceled ahead of resting orders (probabilistic moves them up, conservative does not), but no recorded trade reached those orders afterwards`;
+}
 
 /** The figures as [label, value] rows, in the order the table prints them. */
 export function figureRows(f: ReplayFigures): [string, string][] {
+  const p = peopleFigures(f);
   return [
-    ['market', f.market],
-    ['queue model / latency', `${f.queueModel} / ${f.latencyMs} ms`],
-    ['replayed', `${(f.durationMs / 1000).toFixed(1)} s`],
-    ['fills (maker)', `${f.fills} (${f.makerFills})`],
-    ['volume (shares)', usd(f.volumeRaw)],
-    ['fees (USDC)', usd(f.feesRaw)],
-    ['realized PnL (USDC)', usd(f.realizedPnlRaw)],
-    ['unrealized PnL (USDC)', usd(f.unrealizedPnlRaw)],
-    ['max |inventory| (shares)', usd(f.maxInventoryRaw)],
-    ['time-weighted |inventory|', usd(Math.round(f.timeWeightedInventoryRaw))],
-    ['quoted spread (ticks)', f.quotedSpreadTicks === null ? '—' : f.quotedSpreadTicks.toFixed(1)],
-    ['fill ratio', `${(f.fillRatio * 100).toFixed(1)} %`],
-    ['requests', String(f.requests)],
-    ['time quoted', `${((100 * f.timeQuotedMs) / Math.max(1, f.durationMs)).toFixed(1)} %`],
-    ['time on a carried-forward book', `${(f.timeCarriedForwardMs / 1000).toFixed(1)} s (${((100 * f.timeCarriedForwardMs) / Math.max(1, f.durationMs)).toFixed(1)} %)`],
-    ['unusable recorded books', String(f.unusableBooks)],
+    ['market', p.market],
+    ['queue model / latency', `${p.queueModel} / ${p.latencyMs} ms`],
+    ['replayed', `${p.replayedSec.toFixed(1)} s`],
+    ['fills (maker)', `${p.fills} (${p.makerFills})`],
+    ['volume (shares)', p.volumeShares.toFixed(2)],
+    ['fees (USDC)', p.feesUsdc.toFixed(2)],
+    ['realized PnL (USDC)', p.realizedPnlUsdc.toFixed(2)],
+    ['unrealized PnL (USDC)', p.unrealizedPnlUsdc.toFixed(2)],
+    ['max |inventory| (shares)', p.maxInventoryShares.toFixed(2)],
+    ['time-weighted |inventory| (shares)', p.timeWeightedInventoryShares.toFixed(2)],
+    ['quoted spread (price)', p.quotedSpread === null ? '—' : p.quotedSpread.toFixed(4)],
+    ['fill ratio', `${p.fillRatioPct.toFixed(1)} %`],
+    ['requests', String(p.requests)],
+    ['time quoted', `${p.timeQuotedPct.toFixed(1)} %`],
+    ['time on a carried-forward book', `${p.timeCarriedForwardSec.toFixed(1)} s (${p.timeCarriedForwardPct.toFixed(1)} %)`],
+    ['unusable recorded books', String(p.unusableBooks)],
+    ['orders rested (behind a recorded queue)', `${p.queue.restingOrders} (${p.queue.ordersBehindQueue}, ${p.queue.aheadOnArrivalShares.toFixed(2)} shares ahead)`],
+    ['canceled ahead of resting orders (shares)', p.queue.canceledAheadShares.toFixed(2)],
+    ['trades reaching those orders', String(p.queue.tradesReachingMovedOrders)],
   ];
 }
 
 export function formatTable(f: ReplayFigures): string {
   const rows = figureRows(f);
   const width = Math.max(...rows.map(([label]) => label.length));
-  return `${rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
+  return `${rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n${queueModelNote(f.queue)}\n`;
 }
 
-/** One row per run of a sweep: the swept parameters, then the headline figures. */
+/** One row per run of a sweep: the swept parameters, then the headline figures; then the queue models' note(s). */
 export function formatSweep(runs: readonly { readonly params: Readonly<Record<string, string>>; readonly figures: ReplayFigures }[]): string {
   const paramNames = [...new Set(runs.flatMap((r) => Object.keys(r.params)))];
-  const header = [...paramNames, 'fills', 'volume', 'fees', 'realized', 'unrealized', 'max |inv|', 'spread', 'fill %', 'requests', 'quoted %'];
-  const rows = runs.map(({ params, figures: f }) => [
-    ...paramNames.map((name) => params[name] ?? ''),
-    String(f.fills),
-    usd(f.volumeRaw),
-    usd(f.feesRaw),
-    usd(f.realizedPnlRaw),
-    usd(f.unrealizedPnlRaw),
-    usd(f.maxInventoryRaw),
-    f.quotedSpreadTicks === null ? '—' : f.quotedSpreadTicks.toFixed(1),
-    (f.fillRatio * 100).toFixed(1),
-    String(f.requests),
-    ((100 * f.timeQuotedMs) / Math.max(1, f.durationMs)).toFixed(1),
-  ]);
+  const header = [...paramNames, 'fills', 'volume sh', 'fees $', 'realized $', 'unrealized $', 'max |inv| sh', 'spread', 'fill %', 'requests', 'quoted %', 'q-canceled sh'];
+  const rows = runs.map(({ params, figures }) => {
+    const p = peopleFigures(figures);
+    return [
+      ...paramNames.map((name) => params[name] ?? ''),
+      String(p.fills),
+      p.volumeShares.toFixed(2),
+      p.feesUsdc.toFixed(2),
+      p.realizedPnlUsdc.toFixed(2),
+      p.unrealizedPnlUsdc.toFixed(2),
+      p.maxInventoryShares.toFixed(2),
+      p.quotedSpread === null ? '—' : p.quotedSpread.toFixed(4),
+      p.fillRatioPct.toFixed(1),
+      String(p.requests),
+      p.timeQuotedPct.toFixed(1),
+      p.queue.canceledAheadShares.toFixed(2),
+    ];
+  });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
-  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+  const notes = [...new Set(runs.map((r) => queueModelNote(r.figures.queue)))];
+  return `${[line(header), ...rows.map(line), ...notes].join('\n')}\n`;
+}
+
+/** The report as report.json holds it: people's figures, the series and fills (already in prices, shares, USDC). */
+export function peopleReport(report: ReplayReport): { readonly figures: PeopleFigures; readonly series: ReplaySeries; readonly fills: readonly ReplayFillPoint[] } {
+  return { figures: peopleFigures(report.figures), series: report.series, fills: report.fills };
 }
 
 /** uPlot's script and stylesheet, read from the installed package (embedded in every page). */
@@ -144,10 +250,11 @@ th{text-align:left;font-weight:normal;color:#555;padding:2px 16px 2px 0}td{font-
 </head><body>
 <h1>Replay of ${escapeHtml(report.figures.market)}</h1>
 <table id="figures">${rows}</table>
+<p id="queue-note">${escapeHtml(queueModelNote(report.figures.queue))}</p>
 <div id="prices" class="chart"></div><div id="pnl" class="chart"></div><div id="inventory" class="chart"></div>
 <script>${assets.js}</script>
 <script>
-const report = ${scriptJson(report)};
+const report = ${scriptJson(peopleReport(report))};
 const s = report.series;
 const width = Math.min(1100, window.innerWidth - 48);
 // fills go on their own x points, merged into one aligned table for uPlot

@@ -21,6 +21,7 @@ import {
 } from '../support/bot-harness.js';
 
 interface LogLine {
+  readonly level?: number;
   readonly msg?: string;
   readonly what?: string;
   readonly unit?: string;
@@ -45,13 +46,15 @@ describe('socket units from evidence', () => {
       running.logs.map(logLine).filter((line) => line.msg === 'socket unit settled from evidence');
     await waitFor(() => when(settled().some((line) => line.what === 'amounts')), 10_000, 'the amounts settled', () => settled());
     const book = settled().find((line) => line.what === 'bookSize');
-    expect(book).toMatchObject({ unit, switched: unit === 'shares' });
+    // The normal path, whichever the unit: info (30), one line (the book store adds none of its own).
+    expect(book).toMatchObject({ level: 30, unit, switched: unit === 'shares' });
+    expect(settled().filter((line) => line.what === 'bookSize')).toHaveLength(1);
     expect(book?.evidence?.market).toBe(slug);
     const restSizeRaw = Number(book?.evidence?.restSizeRaw);
     // Logged with both values: the size as the socket sent it, and the REST size (raw).
     expect(Number(book?.evidence?.socketSize)).toBe(unit === 'raw' ? restSizeRaw : restSizeRaw / 1_000_000);
     expect(restSizeRaw).toBeGreaterThan(0);
-    expect(settled().find((line) => line.what === 'amounts')).toMatchObject({ unit: 'raw', switched: false });
+    expect(settled().find((line) => line.what === 'amounts')).toMatchObject({ level: 30, unit: 'raw', switched: false });
     expect(await gaugeValue(running.bot, 'outcome_maker_feed_unit_switches_total', { what: 'bookSize' })).toBe(unit === 'shares' ? 1 : 0);
   }, 60_000);
   }

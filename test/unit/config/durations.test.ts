@@ -56,6 +56,24 @@ describe('config durations: seconds in the file, milliseconds in AppConfig', () 
     expect((error as ConfigError).issues).toContainEqual(expect.objectContaining({ path: 'feed.watchdogIntervalSec', value: '30' }));
   });
 
+  it('log.statusIntervalSec: 60 s by default, 0 turns the status line off, anything else below 1 s or not a number is refused by name', () => {
+    expect(parse('strategy: {name: fixed-spread}\n').log.statusIntervalMs).toBe(60_000);
+    expect(parse('strategy: {name: fixed-spread}\nlog: {statusIntervalSec: 0}\n').log.statusIntervalMs).toBe(0);
+    expect(parse('strategy: {name: fixed-spread}\nlog: {statusIntervalSec: 2.5}\n').log.statusIntervalMs).toBe(2_500);
+    for (const [written, value] of [['0.5', '0.5'], ['-1', '-1'], ['"often"', '"often"']] as const) {
+      const error = ((): unknown => {
+        try {
+          return parse(`strategy: {name: fixed-spread}\nlog: {statusIntervalSec: ${written}}\n`);
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error, written).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).issues, written).toContainEqual(expect.objectContaining({ path: 'log.statusIntervalSec' }));
+      expect((error as ConfigError).message, written).toContain(value.replace(/"/g, ''));
+    }
+  });
+
   it('rateLimits.retry → the transport retry policy: one count and one backoff for 429 and 5xx', () => {
     const config = parse('strategy: {name: fixed-spread}\nrateLimits: {retry: {maxRetries: 2, initialBackoffMs: 50, maxBackoffMs: 400, maxRetryAfterSec: 9}}\n');
     expect(transportRetryPolicy(config.rateLimits.retry)).toEqual({

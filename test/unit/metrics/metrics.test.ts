@@ -39,7 +39,7 @@ function exerciseAll(metrics: Metrics): void {
   metrics.orderRejected('alpha', 'post_only_would_cross');
   metrics.orderUnknown('alpha');
   metrics.openOrders('alpha', 4);
-  metrics.fill('alpha', 'SELL', 7_123_000, 3_953_265);
+  metrics.fill('alpha', 'SELL', 'YES', 7_123_000, 3_953_265);
   metrics.position('alpha', 10_000_000, 2_500_000);
   metrics.pnl('alpha', -1_500_000, 250_000);
   metrics.dailyPnl(-1_250_000);
@@ -65,8 +65,8 @@ describe('createMetrics', () => {
   it('converts raw units and milliseconds to shares, USDC and seconds', async () => {
     const { registry, metrics } = setup();
     exerciseAll(metrics);
-    expect(await value(registry, 'outcome_maker_fill_volume_shares_total', { market: 'alpha', side: 'SELL' })).toBe(7.123);
-    expect(await value(registry, 'outcome_maker_fill_notional_usdc_total', { market: 'alpha', side: 'SELL' })).toBe(3.953265);
+    expect(await value(registry, 'outcome_maker_fill_volume_shares_total', { market: 'alpha', side: 'SELL', token: 'YES' })).toBe(7.123);
+    expect(await value(registry, 'outcome_maker_fill_notional_usdc_total', { market: 'alpha', side: 'SELL', token: 'YES' })).toBe(3.953265);
     expect(await value(registry, 'outcome_maker_position_shares', { market: 'alpha', token: 'NO' })).toBe(2.5);
     expect(await value(registry, 'outcome_maker_pnl_usdc', { market: 'alpha', kind: 'realized' })).toBe(-1.5);
     expect(await value(registry, 'outcome_maker_daily_pnl_usdc')).toBe(-1.25);
@@ -137,9 +137,9 @@ describe('createMetrics', () => {
     expect(await value(registry, 'outcome_maker_requotes_total', { market: 'alpha' })).toBe(1);
     expect(await value(registry, 'outcome_maker_exposure_usdc', { market: 'alpha' })).toBeUndefined();
     expect(await value(registry, 'outcome_maker_metric_rejections_total', { metric: 'outcome_maker_exposure_usdc' })).toBe(1);
-    expect(() => metrics.fill('alpha', 'BUY', -1_000_000, 500_000)).not.toThrow();
+    expect(() => metrics.fill('alpha', 'BUY', 'NO', -1_000_000, 500_000)).not.toThrow();
     expect(await value(registry, 'outcome_maker_metric_rejections_total', { metric: 'outcome_maker_fill_volume_shares_total' })).toBe(1);
-    expect(await value(registry, 'outcome_maker_fill_notional_usdc_total', { market: 'alpha', side: 'BUY' })).toBe(0.5);
+    expect(await value(registry, 'outcome_maker_fill_notional_usdc_total', { market: 'alpha', side: 'BUY', token: 'NO' })).toBe(0.5);
     metrics.redemption('alpha', 'inferred', -5);
     expect(await value(registry, 'outcome_maker_redemptions_total', { result: 'inferred' })).toBe(1);
     expect(await value(registry, 'outcome_maker_metric_rejections_total', { metric: 'outcome_maker_redeemed_usdc_total' })).toBe(1);

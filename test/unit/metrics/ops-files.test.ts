@@ -80,6 +80,26 @@ describe('ops/grafana-dashboard.json', () => {
     expect(named.filter((name) => name.startsWith('outcome_maker_') && !ours.has(baseName(name)))).toEqual([]);
   });
 
+  it('groups only by labels the metric has (the fills by side and token: a BUY of NO is the bot\'s ask, a BUY of YES its bid)', async () => {
+    const registry = new Registry();
+    createMetrics({ registry });
+    const ours = new Set((await registry.getMetricsAsJSON()).map((m) => m.name));
+    const declared = (name: string): readonly string[] => {
+      const metric: unknown = registry.getSingleMetric(baseName(name));
+      const names: unknown = typeof metric === 'object' && metric !== null ? Reflect.get(metric, 'labelNames') : undefined;
+      return Array.isArray(names) ? names.map(String) : [];
+    };
+    const wrong: string[] = [];
+    for (const expr of exprs) {
+      const grouped = /^sum by \(([^)]*)\) \((?:increase|rate)\((outcome_maker_[a-z0-9_]+)\{/.exec(expr);
+      if (grouped?.[1] === undefined || grouped[2] === undefined || !ours.has(baseName(grouped[2]))) continue;
+      const labels = grouped[1].split(',').map((l) => l.trim());
+      for (const label of labels) if (!declared(grouped[2]).includes(label)) wrong.push(`${grouped[2]} by ${label}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(exprs.some((e) => e.startsWith('sum by (market, side, token) (increase(outcome_maker_fills_total{'))).toBe(true);
+  });
+
   it('has a panel for every metric', () => {
     const named = new Set(exprs.flatMap(metricNames).map(baseName));
     expect(METRIC_NAMES.filter((name) => !named.has(name))).toEqual([]);

@@ -19,6 +19,31 @@ function matcher(model: QueueModel = 'conservative', initial = BOOK): QueueMatch
 }
 
 describe('QueueMatcher', () => {
+  it('queueStats: the same figures whichever model runs; the models part only where a trade reaches an order with cancellations ahead', () => {
+    const run = (model: QueueModel): { fills: MatcherFill[]; stats: ReturnType<QueueMatcher['queueStats']> } => {
+      const m = matcher(model);
+      m.place(bid('inside', 490, 10), 0); // nothing recorded ahead
+      m.place(bid('behind', 480, 30), 0); // 100 ahead
+      m.onBook(book([[480, 200], [470, 200]], [[520, 50]])); // 100 joined behind
+      m.onBook(book([[480, 150], [470, 200]], [[520, 50]])); // 50 canceled, no trade: 25 of them ahead (100 × 50 / 200)
+      const fills = m.onTrade({ priceTicks: 480, sizeRaw: 80, takerSide: 'SELL' }, 1);
+      return { fills, stats: m.queueStats() };
+    };
+    const conservative = run('conservative');
+    const probabilistic = run('probabilistic');
+    const stats = { restingOrders: 2, ordersBehindQueue: 1, aheadOnArrivalRaw: 100, canceledAheadRaw: 25, tradesReachingMovedOrders: 1 };
+    expect(conservative.stats).toEqual(stats);
+    expect(probabilistic.stats).toEqual(stats);
+    // The print fills the order inside the spread first (best price), then 70 go to the queue ahead of 'behind'.
+    expect(conservative.fills.map((f) => [f.orderId, f.sizeRaw])).toEqual([['inside', 10]]);
+    expect(probabilistic.fills.map((f) => [f.orderId, f.sizeRaw])).toEqual([['inside', 10]]);
+    // A level that shrinks below the queue ahead clamps both models alike: no difference counted.
+    const clamped = matcher('conservative');
+    clamped.place(bid('a', 480, 10), 0);
+    clamped.onBook(book([[480, 20]], [[520, 50]]));
+    expect(clamped.queueStats().canceledAheadRaw).toBe(0);
+  });
+
   it('refuses everything before the first book', () => {
     expect(new QueueMatcher('conservative').place(bid('a', 480, 10), 0)).toEqual({ status: 'rejected', reason: 'no-book' });
   });

@@ -5,15 +5,16 @@
  * the trade's taker hit; a taker fill only at a recorded level; nothing before the first request could land); the
  * figures are the same twice (deterministic); the HTML report is self-contained; sweeps print one row per combination.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_OK, main, type CliIo } from '../../../src/cli.js';
 import { readReplay } from '../../../src/replay/reader.js';
-import type { ReplayReport } from '../../../src/replay/report.js';
+import type { PeopleFigures, ReplayReport } from '../../../src/replay/report.js';
 import { loadConfigFile, validateStrategy } from '../../../src/config/index.js';
-import { REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION, type ReplayEvent } from '../../../src/replay/format.js';
+import { eventLine, headerLine, REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION, type ReplayEvent, type ReplayHeader } from '../../../src/replay/format.js';
 import { runReplayBacktest } from '../../../src/replay/replay-backtest.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -35,7 +36,12 @@ beforeAll(async () => {
   expect(imported.code).toBe(EXIT_OK);
 });
 
-function checkFillInvariants(report: ReplayReport, latencyMs: number): void {
+/** A one-market stream header of a test recording. */
+function testHeader(slug: string, createdAtMs: number, tickTicks: number): ReplayHeader {
+  return { kind: 'header', format: REPLAY_FORMAT, version: REPLAY_VERSION, venue: { name: 'test', baseUrl: null }, source: { tool: 'test', version: '0' }, units: REPLAY_UNITS, markets: [{ slug, yesTokenId: null, noTokenId: null, tickTicks }], createdAtMs, part: 0 };
+}
+
+function checkFillInvariants(report: Pick<ReplayReport, 'fills'>, latencyMs: number): void {
   const recorded = readReplay(stream);
   const t0 = recorded.events[0]?.t ?? 0;
   const trades = recorded.events.flatMap((e) => (e.kind === 'trade' ? [e] : []));
@@ -68,16 +74,21 @@ describe('backtest --replay (the Polymarket sample)', () => {
     const run = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`), '--latency-ms', '80', '--json']);
     expect(run.err).toBe('');
     expect(run.code).toBe(EXIT_OK);
-    const figures = JSON.parse(run.out) as ReplayReport['figures'];
+    // What a person reads: shares, USDC, seconds, percent; no raw unit anywhere.
+    expect(run.out).not.toMatch(/Raw"|Ticks"/);
+    const figures = JSON.parse(run.out) as PeopleFigures;
     expect(figures.market).toBe('polymarket-sol-updown-15m');
-    expect(figures.durationMs).toBeGreaterThan(340_000);
-    expect(figures.timeCarriedForwardMs).toBeGreaterThan(0);
-    expect(figures.fillRatio).toBeGreaterThanOrEqual(0);
-    expect(figures.fillRatio).toBeLessThanOrEqual(1);
+    expect(figures.replayedSec).toBeGreaterThan(340);
+    expect(figures.timeCarriedForwardSec).toBeGreaterThan(0);
+    expect(figures.fillRatioPct).toBeGreaterThanOrEqual(0);
+    expect(figures.fillRatioPct).toBeLessThanOrEqual(100);
+    expect(figures.queueModelNote).toMatch(/^queue models/);
     const out = join(dir, strategy);
     const full = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`), '--latency-ms', '80', '--out', out]);
     expect(full.code).toBe(EXIT_OK);
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReplayReport;
+    const written = readFileSync(join(out, 'report.json'), 'utf8');
+    expect(written).not.toMatch(/Raw"|Ticks"/);
+    const report = JSON.parse(written) as { figures: PeopleFigures; fills: ReplayReport['fills'] };
     expect(report.figures).toEqual(figures); // deterministic
     expect(report.fills.length).toBe(figures.fills);
     checkFillInvariants(report, 80);
@@ -91,18 +102,58 @@ describe('backtest --replay (the Polymarket sample)', () => {
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('uPlot');
+    expect(html).toMatch(/<p id="queue-note">queue models: conservative and probabilistic fill the same on this recording: [^<]+<\/p>/);
+    expect(html).toContain('<th>realized PnL (USDC)</th><td>');
     expect(html).not.toMatch(/<script[^>]+src=/);
     expect(html).not.toMatch(/<link[^>]+href=/);
 
     const sweep = await cli(['backtest', '--replay', stream, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'bidSpread=0.01,0.02', '--sweep', 'queueModel=conservative,probabilistic']);
     expect(sweep.code).toBe(EXIT_OK);
     const lines = sweep.out.trim().split('\n');
-    expect(lines).toHaveLength(5);
+    const notes = lines.filter((line) => line.startsWith('queue models'));
+    expect(lines.length - notes.length).toBe(5);
+    expect(notes.length).toBeGreaterThanOrEqual(1);
     expect(lines[0]).toMatch(/bidSpread\s+queueModel\s+fills/);
 
     const bad = await cli(['backtest', '--replay', stream, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'bidSpread=-1']);
     expect(bad.code).not.toBe(EXIT_OK);
     expect(bad.err).toContain('bidSpread');
+  });
+
+  it('the queue models: the sample says why they fill the same; a recording where a queue ahead is canceled and a trade then reaches the order fills differently, and says so', async () => {
+    const same = await cli(['backtest', '--replay', stream, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'queueModel=conservative,probabilistic']);
+    expect(same.code).toBe(EXIT_OK);
+    expect(same.out).toMatch(/^queue models: conservative and probabilistic fill the same on this recording: .+/m);
+
+    // fixed-spread (config/paper.yaml) bids 0.49 on a 0.49/0.51 book: it joins behind 100 recorded shares at 0.49.
+    // Others join behind it (200), then 50 are canceled (150, no trade): the probabilistic model takes 25 of them from
+    // ahead of the bot (100 × 50 / 200), the conservative none. A 90-share sell print at 0.49 then fills the bot
+    // (ahead 75 < 90) under the probabilistic model only.
+    const t0 = Date.UTC(2026, 10, 24);
+    const sh = 1_000_000;
+    const book = (t: number, bidSize: number): ReplayEvent => ({ kind: 'book', t, venueTs: null, market: 'q', bids: [[490, bidSize * sh], [470, 100 * sh]], asks: [[510, 100 * sh], [530, 100 * sh]] });
+    const events: ReplayEvent[] = [
+      book(t0, 100),
+      book(t0 + 10_000, 200),
+      book(t0 + 20_000, 150),
+      { kind: 'trade', t: t0 + 30_000, venueTs: t0 + 30_000, market: 'q', priceTicks: 490, sizeRaw: 90 * sh, takerSide: 'SELL', id: 'p1' },
+      book(t0 + 40_000, 60),
+    ];
+    const queued = join(dir, 'queued.ndjson.gz');
+    writeFileSync(queued, gzipSync(headerLine(testHeader('q', t0, 10)) + events.map(eventLine).join('')));
+    const sweep = await cli(['backtest', '--replay', queued, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'queueModel=conservative,probabilistic', '--json']);
+    expect(sweep.err).toBe('');
+    const runs = JSON.parse(sweep.out) as { params: Record<string, string>; figures: PeopleFigures }[];
+    const [conservative, probabilistic] = runs.map((r) => r.figures);
+    // Behind a recorded queue: the bid at 0.49 and the second level's at 0.47 (100 shares ahead of each).
+    expect(conservative?.queue).toMatchObject({ ordersBehindQueue: 2, aheadOnArrivalShares: 200, canceledAheadShares: 25, tradesReachingMovedOrders: 1 });
+    expect(conservative?.makerFills).toBe(0);
+    expect(probabilistic?.makerFills).toBe(1);
+    expect(probabilistic?.volumeShares).toBe(10);
+    expect(probabilistic?.queueModelNote).toMatch(/^queue models can differ here: 1 recorded trade reached orders with 25\.00 shares canceled ahead of them/);
+    const table = await cli(['backtest', '--replay', queued, '--config', join(ROOT, 'config/paper.yaml'), '--queue-model', 'probabilistic']);
+    expect(table.out).toMatch(/^canceled ahead of resting orders \(shares\)\s+25\.00$/m);
+    expect(table.out).toMatch(/^queue models can differ here/m);
   });
 
   it('a crossed recorded book is counted, not quoted on; trades play at their own time even when written later', async () => {
@@ -122,7 +173,7 @@ describe('backtest --replay (the Polymarket sample)', () => {
     const report = await runReplayBacktest({
       config,
       strategy: check.module.create(check.params),
-      header: { kind: 'header', format: REPLAY_FORMAT, version: REPLAY_VERSION, venue: { name: 'test', baseUrl: null }, source: { tool: 'test', version: '0' }, units: REPLAY_UNITS, markets: [{ slug: 'x', yesTokenId: null, noTokenId: null, tickTicks: 1 }], createdAtMs: t0, part: 0 },
+      header: testHeader('x', t0, 1),
       events,
       latencyMs: 50,
       queueModel: 'conservative',

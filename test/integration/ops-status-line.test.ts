@@ -1,0 +1,66 @@
+/**
+ * A healthy paper run through the real CLI (`outcome-maker run --config <copy of config/paper.yaml>`: the embedded
+ * simulator's crypto world, priced markets, synthetic takers) logs no WARN, one line per event (no second line for a
+ * fresh book or for a settled socket unit), and the status line every `log.statusIntervalSec` with its figures.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { runCliFromSource } from '../support/cli-process.js';
+import { editConfig, ROOT } from './ops-support.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'om-status-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Line {
+  /** The CLI logs levels as labels. */
+  readonly level: string;
+  readonly msg: string;
+  readonly [key: string]: unknown;
+}
+
+function logLines(stdout: string): Line[] {
+  return stdout
+    .split('\n')
+    .filter((text) => text.startsWith('{'))
+    .map((text) => JSON.parse(text) as Line);
+}
+
+it('a healthy paper run: no WARN, one line per event, a status line every interval with its figures', async () => {
+  const configPath = join(dir, 'paper.yaml');
+  copyFileSync(join(ROOT, 'config', 'paper.yaml'), configPath);
+  editConfig(configPath, (config) => {
+    config['database'] = { path: join(dir, 'paper.db') };
+    config['metrics'] = { port: 0 };
+    config['log'] = { level: 'info', pretty: false, statusIntervalSec: 2 };
+  });
+  const run = await runCliFromSource(['run', '--config', configPath, '--duration', '4'], dir);
+  expect(run.code, run.stderr).toBe(0);
+  const lines = logLines(run.stdout);
+  expect(lines.length).toBeGreaterThan(10);
+  expect(lines.filter((line) => ['warn', 'error', 'fatal'].includes(line.level)).map((line) => `${line.level}: ${line.msg}`)).toEqual([]);
+
+  // One line per event: a book turning fresh once per market, a unit settled once per subject.
+  const fresh = lines.filter((line) => line.msg === 'order book fresh');
+  expect(fresh.length).toBeGreaterThan(0);
+  expect(new Set(fresh.map((line) => line['market'])).size).toBe(fresh.length);
+  expect(lines.filter((line) => line.msg === 'book fresh')).toEqual([]);
+  expect(lines.filter((line) => line.msg === 'socket unit settled from evidence' && line['what'] === 'bookSize')).toHaveLength(1);
+
+  const status = lines.filter((line) => line.msg.startsWith('status: '));
+  expect(status.length).toBeGreaterThanOrEqual(3);
+  const last = status.at(-1);
+  expect(last).toMatchObject({ level: 'info', markets: 8 });
+  // The interval as measured between two lines (the timer's period, plus what a loaded machine adds).
+  expect(Number(last?.['intervalSec'])).toBeGreaterThanOrEqual(2);
+  expect(last?.msg).toMatch(/^status: \d+\/8 markets quoted, \d+ open orders, \d+ fills, PnL [+-]?\d+\.\d\d USDC \(realized .*\), \d+ requests \(\d+ in the last [\d.]+ s: \d+\.\d % of the rate limit\), underlying age BTC \d+\.\d s, ETH \d+\.\d s$/);
+  for (const key of ['marketsQuoted', 'openOrders', 'fills', 'pnlUsdc', 'requests', 'requestsInInterval', 'rateLimitUsedPct']) expect(typeof last?.[key], key).toBe('number');
+  expect(Number(last?.['marketsQuoted'])).toBeGreaterThan(0);
+  expect(Number(last?.['requests'])).toBeGreaterThan(0);
+  expect(Object.keys(last?.['underlyingAgeSec'] ?? {}).sort()).toEqual(['BTC', 'ETH']);
+  // Every request counted once: the intervals add up to the total of the last line (requests start before the first).
+  const total = status.reduce((sum, line) => sum + Number(line['requestsInInterval']), 0);
+  expect(total).toBeLessThanOrEqual(Number(last?.['requests']));
+}, 180_000);

@@ -1,0 +1,58 @@
+/**
+ * The config → backtest options mapping of `backtest --synthetic` (src/backtest/synthetic-command.ts, pure): the
+ * config's strategy, risk limits, order management and rate limits reach the backtest; the world and seed follow the
+ * config unless the command says; virtual durations are parsed with their unit, and bad ones are refused by value.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../../src/config/index.js';
+import { parseVirtualDuration, SyntheticUsageError, syntheticOptions, type SyntheticCommandOptions } from '../../../src/backtest/synthetic-command.js';
+import fixedSpread from '../../../strategies/fixed-spread.js';
+
+const command: SyntheticCommandOptions = { configPath: 'bot.yaml', durationMs: 2 * 3_600_000, latencyMs: 80, feeRateBps: 150, json: false };
+const config = (yaml: string) => parseConfigText(`strategy: {name: fixed-spread, params: {bidSpread: 0.01}}\n${yaml}`, { source: '<test>', baseDir: '/srv' });
+
+describe('syntheticOptions', () => {
+  it('carries the config’s risk, orders and rate limits; a crypto simulator config runs its tickers, priced, stopping at the pricer’s stop', () => {
+    const c = config(
+      [
+        'venue: {kind: sim, seed: 9, world: crypto, underlying: {tickers: [ETH]}}',
+        'risk: {maxPositionPerToken: 40, maxNetPosition: 20, maxOpenOrders: 4, maxNotional: 300, priceBand: {min: 0.1, max: 0.9}}',
+        'orders: {botTag: synth, refreshTolerance: {priceTicks: 2, size: "5%"}, filledOrderDelaySec: 3, postOnly: false}',
+        'rateLimits: {minTimeMs: 500, maxConcurrent: 1}',
+        '',
+      ].join('\n'),
+    );
+    const { options, setup } = syntheticOptions(c, fixedSpread, command);
+    expect(options.seed).toBe(9);
+    expect(options.durationMs).toBe(7_200_000);
+    expect(options.risk).toEqual({ maxPositionPerTokenRaw: 40_000_000, maxNetPositionRaw: 20_000_000, maxOpenOrders: 4, priceBand: { minTicks: 100, maxTicks: 900 }, stopBeforeExpiryMs: c.pricing.pricer.stopBeforeSettlementMs, maxNotionalRaw: 300_000_000 });
+    expect(options.orders).toMatchObject({ botTag: 'synth', priceToleranceTicks: 2, sizeTolerance: { kind: 'percent', percent: 5 }, coolOffMs: 3000, postOnly: false });
+    expect(options.latency).toEqual({ oneWayMs: 80, minRequestSpacingMs: 500, maxConcurrent: 1 });
+    expect(options.account).toEqual({ feeRateBps: 150 });
+    expect(options.world?.underlying.underlyings.map((u) => u.ticker)).toEqual(['ETH']);
+    // 2 h from midnight: the daily strikes settle at 03:00, after the run.
+    expect(options.world?.markets).toMatchObject({ cadences: ['daily'], strikesPerExpiry: 1, dailyHourUtc: 3, recurring: false });
+    expect(options.pricing).toEqual(c.pricing.pricer);
+    expect(setup).toMatchObject({ world: 'crypto', seed: 9, tickers: ['ETH'], priced: true, settlesAtMs: Date.UTC(2026, 0, 1, 3) });
+  });
+
+  it('a live config runs the crypto world on every ticker with seed 1; --world generic and --seed override', () => {
+    const live = config("venue: {kind: live, baseUrl: 'https://x.test', socketUrl: 'https://x.test'}\nmarkets: {slugs: [a]}\n");
+    expect(syntheticOptions(live, fixedSpread, command).setup).toMatchObject({ world: 'crypto', seed: 1, tickers: ['BTC', 'ETH', 'SOL', 'XRP'] });
+    const generic = syntheticOptions(live, fixedSpread, { ...command, world: 'generic', seed: 42 });
+    expect(generic.options).toMatchObject({ seed: 42, markets: { count: 4 } });
+    expect(generic.options.world).toBeUndefined();
+    expect(generic.options.pricing).toBeUndefined();
+    expect(generic.options.risk?.stopBeforeExpiryMs).toBe(live.risk.stopBeforeExpiryMs);
+  });
+});
+
+describe('parseVirtualDuration', () => {
+  it('reads s, m, h, d and bare seconds; refuses what is not a duration from 1 s to 30 days, naming it', () => {
+    expect([parseVirtualDuration('90s'), parseVirtualDuration('30m'), parseVirtualDuration('2h'), parseVirtualDuration('1d'), parseVirtualDuration('45'), parseVirtualDuration('1.5h')]).toEqual([90_000, 1_800_000, 7_200_000, 86_400_000, 45_000, 5_400_000]);
+    for (const bad of ['0s', '0.5', '31d', 'soon', '-1h', '']) {
+      expect(() => parseVirtualDuration(bad), bad).toThrow(SyntheticUsageError);
+      expect(() => parseVirtualDuration(bad), bad).toThrow(`--duration ${JSON.stringify(bad)}`);
+    }
+  });
+});
