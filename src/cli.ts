@@ -218,6 +218,33 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     });
 
   program
+    .command('approve')
+    .description('list the USDC allowances and conditional-token approvals the wallet needs (venue.chain); with --yes (or y at a prompt) send the missing ones (docs/going-live.md)')
+    .requiredOption('-c, --config <file>', 'the live bot\'s YAML config (its venue.chain and credentials.privateKey)')
+    .option('--rpc-url <url>', 'a JSON-RPC endpoint of the chain (default: venue.chain.rpcUrl)')
+    .option('--yes', 'send the missing approvals without asking')
+    .action(async (options: { config: string; rpcUrl?: string; yes?: boolean }) => {
+      const config = loadConfigFile(options.config);
+      const approvals = await importModule(() => import('./approvals/command.js'), 'src/approvals');
+      try {
+        setExit(
+          await approvals.runApprove({
+            configPath: options.config,
+            config,
+            env: io.env,
+            yes: options.yes === true,
+            confirm: approvals.terminalConfirm(),
+            stdout: io.stdout,
+            ...(options.rpcUrl === undefined ? {} : { rpcUrl: options.rpcUrl }),
+          }),
+        );
+      } catch (error) {
+        if (error instanceof approvals.ApproveUsageError) throw new CliExit(EXIT_USAGE, error.message);
+        throw error;
+      }
+    });
+
+  program
     .command('resume')
     .description('lift a kill-switch pause of the running bot that uses this config')
     .requiredOption('-c, --config <file>', 'the running bot\'s config')
