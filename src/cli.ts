@@ -16,13 +16,14 @@ import {
   ConfigError,
   credentialIssues,
   loadConfigFile,
-  resolvedConfigView,
+  credentialStatus,
   StrategyRegistryUnavailableError,
   validateStrategy,
   type AppConfig,
   type ConfigIssue,
   type Environment,
 } from './config/index.js';
+import { configToFile } from './config/file-view.js';
 import { controlFilePath, requestResume } from './metrics/control.js';
 import { unsharedSiblings } from './config/sibling-configs.js';
 import { errorText } from './core/errors.js';
@@ -174,18 +175,13 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
 
   program
     .command('check-config')
-    .description('validate a config file and print it resolved, with credentials shown as variable names only')
-    .argument('<file>', 'the YAML config')
-    .action(async (file: string) => {
+    .description('validate a config file and print it in the file\'s own names and units (a valid config), with credentials as variable names only')
+    .argument('[file]', 'the YAML config (or --config)')
+    .option('-c, --config <file>', 'the YAML config')
+    .action(async (positional: string | undefined, options: { config?: string }) => {
+      const file = configArgument(positional, options.config, 'check-config');
       const { config, strategyParams } = await loadCheckedConfig(file, io, { requireCredentials: false });
-      const warnings = credentialIssues(config.credentials, io.env);
-      const header = [
-        `# ${file}: config OK, strategy "${config.strategy.name}" accepts its params (shown with their defaults)`,
-        ...warnings.map((issue) => `# warning: ${issue.path}: ${issue.message} (\`run\` will refuse to start)`),
-        ...unsharedSiblings(file, config, io.env).map((found) => `# warning: rateLimits.shared: ${found.message}`),
-      ];
-      const view = resolvedConfigView(config, io.env);
-      io.stdout(`${header.join('\n')}\n${stringify({ ...view, strategy: { name: config.strategy.name, params: strategyParams } })}`);
+      io.stdout(`${checkConfigHeader(file, config, io.env).join('\n')}\n${stringify(configToFile(config, strategyParams))}`);
     });
 
   program
@@ -383,6 +379,29 @@ async function loadCheckedConfig(
   if (options.requireCredentials) problems.push(...credentialIssues(config.credentials, io.env));
   if (problems.length > 0) throw new ConfigError(file, problems);
   return { config, strategyParams };
+}
+
+/** The config file of a command that takes it as `[file]` or `--config <file>` (one of them, not both). */
+function configArgument(positional: string | undefined, option: string | undefined, command: string): string {
+  if (positional !== undefined && option !== undefined && positional !== option) throw new CliExit(EXIT_USAGE, `${command}: give the config once (${positional} or --config ${option})`);
+  const file = option ?? positional;
+  if (file === undefined) throw new CliExit(EXIT_USAGE, `${command}: name the config: ${command} --config <file>`);
+  return file;
+}
+
+/** check-config's comment lines: the verdict, each credential variable and whether it is set, the warnings. */
+function checkConfigHeader(file: string, config: AppConfig, env: Environment): string[] {
+  const credentials =
+    config.credentials === null
+      ? ['# credentials: none (the simulator generates a wallet and an API token for the session)']
+      : credentialStatus(config.credentials, env).map((row) => `# credentials.${row.field}: ${row.env} is ${row.set ? 'set' : 'not set'}`);
+  return [
+    `# ${file}: config OK, strategy "${config.strategy.name}" accepts its params (shown with their defaults)`,
+    '# Printed in the file\'s own names and units: this output is itself a valid config.',
+    ...credentials,
+    ...credentialIssues(config.credentials, env).map((issue) => `# warning: ${issue.path}: ${issue.message} (\`run\` will refuse to start)`),
+    ...unsharedSiblings(file, config, env).map((found) => `# warning: rateLimits.shared: ${found.message}`),
+  ];
 }
 
 /** commander's accumulator for a repeatable option. */
