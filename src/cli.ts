@@ -9,6 +9,7 @@
  * simulator and the report are imported lazily so each command loads only what it needs.
  */
 import { readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { stringify } from 'yaml';
@@ -27,6 +28,7 @@ import { configToFile } from './config/file-view.js';
 import { controlFilePath, requestResume } from './metrics/control.js';
 import { unsharedSiblings } from './config/sibling-configs.js';
 import { errorText } from './core/errors.js';
+import { NPM_START_CONFIG, packageRoot, packageVersion } from './core/package-info.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -92,6 +94,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .version(packageVersion(), '-V, --version', 'print the version (package.json)')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', '\nExit codes: 0 ok, 1 runtime failure, 2 usage or config error (nothing was sent to the exchange).');
 
@@ -128,7 +131,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   program
     .command('report')
     .description('print fills, volume, positions and PnL from the ledger; --account: the account\'s balances against every bot\'s ledger')
-    .option('--db <path>', 'ledger database (default: database.path of --config, else the ledger default); repeatable with --account', collect, [])
+    .option('--db <path>', `ledger database (default: database.path of --config, else that of ${NPM_START_CONFIG}, the ledger \`npm start\` writes); repeatable with --account`, collect, [])
     .option('-c, --config <file>', 'take the ledger path from this config; repeatable with --account', collect, [])
     .option('--account', 'several bots share one account: compare the account\'s balances (last read by any of them) with the sum of their ledgers')
     .option('--since <when>', 'from: today, 90m, 24h, 7d, 2025-01-31, an ISO date-time, or epoch ms')
@@ -162,8 +165,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       } catch (error) {
         throw new CliExit(EXIT_USAGE, errorText(error));
       }
-      const configFile = options.config[0];
-      const db = options.db[0] ?? (configFile === undefined ? ledger.DEFAULT_LEDGER_PATH : loadConfigFile(configFile).database.path);
+      const db = options.db[0] ?? loadConfigFile(options.config[0] ?? defaultReportConfig(io)).database.path;
       try {
         const text = await ledger.runReport({ db, sinceMs, market: options.market, format: options.format, nowMs });
         io.stdout(text.endsWith('\n') ? text : `${text}\n`);
@@ -191,11 +193,13 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--json', 'print one JSON object')
     .option('--rpc-url <url>', 'a JSON-RPC endpoint of the chain: reads the USDC balance and the SELL approvals on-chain')
     .addOption(new Option('--socket-wait <seconds>', 'how long to wait for the socket and its first books').argParser(parsePositiveSeconds))
-    .action(async (options: { config: string; json?: boolean; rpcUrl?: string; socketWait?: number }) => {
+    .option('--sim', 'try doctor on the simulator of a sim config (e.g. config/paper.yaml): starts it on 127.0.0.1, checks it, stops it')
+    .action(async (options: { config: string; json?: boolean; rpcUrl?: string; socketWait?: number; sim?: boolean }) => {
       const { config } = await loadCheckedConfig(options.config, io, { requireCredentials: true });
       const doctor = await importModule(() => import('./doctor/index.js'), 'src/doctor');
+      const onSim = options.sim === true ? await importModule(() => import('./doctor/on-sim.js'), 'src/doctor') : null;
       try {
-        const { code } = await doctor.runDoctorCommand(
+        const { code } = await (onSim?.runDoctorOnSimulator ?? doctor.runDoctorCommand)(
           {
             configPath: options.config,
             config,
@@ -308,7 +312,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .command('import')
     .description('turn recordings of another venue into a replay stream (see docs/backtest.md)')
     .command('polymarket')
-    .description('Polymarket books and trades (JSON arrays, the format of shared/replay-samples/) → one replay stream')
+    .description('Polymarket books and trades (JSON arrays, the format of examples/polymarket/) → one replay stream')
     .requiredOption('--books <file>', 'book snapshots of the YES token (the "up" file)')
     .requiredOption('--trades <file>', 'trades of the YES token')
     .option('--books-other <file>', 'book snapshots of the other token (checked against the YES book)')
@@ -402,6 +406,13 @@ function checkConfigHeader(file: string, config: AppConfig, env: Environment): s
     ...credentialIssues(config.credentials, env).map((issue) => `# warning: ${issue.path}: ${issue.message} (\`run\` will refuse to start)`),
     ...unsharedSiblings(file, config, env).map((found) => `# warning: rateLimits.shared: ${found.message}`),
   ];
+}
+
+/** `report` with neither --db nor --config reads the ledger `npm start` writes: that of config/paper.yaml in the package. */
+function defaultReportConfig(io: CliIo): string {
+  const path = join(packageRoot(), NPM_START_CONFIG);
+  io.stderr(`report: the ledger of ${NPM_START_CONFIG} (what \`npm start\` runs); give --config or --db for another\n`);
+  return path;
 }
 
 /** commander's accumulator for a repeatable option. */

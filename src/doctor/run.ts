@@ -86,7 +86,11 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
   const now = options.now ?? Date.now;
   const startedAt = now();
   const { config } = options;
-  if (config.venue.kind !== 'live') throw new DoctorUsageError(`doctor: ${options.configPath} uses venue.kind "sim"; doctor checks a live venue (venue.kind: live)`);
+  if (config.venue.kind !== 'live') {
+    throw new DoctorUsageError(
+      `doctor: ${options.configPath} uses venue.kind "sim"; doctor checks a live venue (venue.kind: live). To try it on the simulator: npx outcome-maker doctor --config ${options.configPath} --sim`,
+    );
+  }
   if (config.credentials === null) throw new DoctorUsageError('doctor: the config names no credentials');
   const venue = config.venue;
   const secrets = resolveSecrets(config.credentials, options.env);
