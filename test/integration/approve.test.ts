@@ -13,6 +13,8 @@ import { erc20Abi, keccak256, maxUint256, parseAbi, toHex, type Hex } from 'viem
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { runApprove } from '../../src/approvals/command.js';
+import { loadConfigFile } from '../../src/config/index.js';
 import { startAnvil, testContracts, type RunningAnvil } from '../support/anvil.js';
 import { runCliFromSource, type ProcessResult } from '../support/cli-process.js';
 
@@ -131,6 +133,38 @@ describe('outcome-maker approve on a local anvil chain', () => {
     expect(result.stdout.match(/^sent: /gm)?.length).toBe(1);
     expect(await anvil.client.readContract({ address: contracts.usdc, abi: erc20Abi, functionName: 'allowance', args: [bot.address, spender] })).toBe(2_500_500_000n);
     expect(await nonce()).toBe(before + 1);
+  }, 60_000);
+
+  it('at a prompt: "no" sends nothing, "yes" sends (the confirm the CLI asks on a terminal)', async () => {
+    const key = keccak256(toHex('outcome-maker approve test: prompted wallet'));
+    const wallet = privateKeyToAccount(key);
+    await anvil.fund(wallet.address, 10n ** 18n);
+    const configPath = writeConfig('prompt.yaml', {}, { adapters: [] });
+    const questions: string[] = [];
+    const run = async (answer: boolean): Promise<{ code: number; out: string }> => {
+      const out: string[] = [];
+      const code = await runApprove({
+        configPath,
+        config: loadConfigFile(configPath),
+        env: { OM_PRIVATE_KEY: key, OM_TEST_RPC_URL: anvil.rpcUrl },
+        yes: false,
+        confirm: (question) => {
+          questions.push(question);
+          return Promise.resolve(answer);
+        },
+        stdout: (text) => out.push(text),
+      });
+      return { code, out: out.join('') };
+    };
+    const declined = await run(false);
+    expect(declined.code).toBe(0);
+    expect(declined.out).toContain('nothing sent: not confirmed');
+    expect(questions).toEqual([`send 2 approval transactions from ${wallet.address}? [y/N] `]);
+    expect(await anvil.client.getTransactionCount({ address: wallet.address })).toBe(0);
+    const accepted = await run(true);
+    expect(accepted.code).toBe(0);
+    expect(accepted.out).toContain('all 2 approvals are set');
+    expect(await anvil.client.getTransactionCount({ address: wallet.address })).toBe(2);
   }, 60_000);
 
   it('refuses, exit 2 and nothing sent: another chain, an address without code, a sim config, no key, no RPC endpoint', async () => {
