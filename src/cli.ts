@@ -1,5 +1,6 @@
 /**
- * The `outcome-maker` command line: run, sim, report, check-config, resume, doctor, record, import, backtest.
+ * The `outcome-maker` command line: run, sim, report, check-config, doctor, approve, resume, record, import, backtest,
+ * price. One convention: every command that reads a config takes `--config`; `--version` prints package.json's.
  *
  * Owns: argument parsing (commander), the order of start-up checks and the exit codes:
  *   0 = done, 1 = runtime failure (the bot, the simulator, the report or a resume failed),
