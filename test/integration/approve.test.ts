@@ -6,9 +6,10 @@
  * a second listing shows them set; a second `--yes` sends nothing. Refusals (another chain, an address without code,
  * a sim config, no key) exit 2 before any transaction. No secret (the key, an RPC URL from the environment) is printed.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { erc20Abi, keccak256, maxUint256, parseAbi, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,9 @@ const CHAIN_ID = 8453;
 const BOT_KEY = keccak256(toHex('outcome-maker approve test: bot wallet'));
 const DEPLOYER_KEY = keccak256(toHex('outcome-maker approve test: deployer'));
 const bot = privateKeyToAccount(BOT_KEY);
+const ROOT = resolve(import.meta.dirname, '..', '..');
+/** util-linux `script` gives the CLI a pseudo-terminal, so it asks as it does a person. */
+const HAS_SCRIPT = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 const CTF_ABI = parseAbi(['function isApprovedForAll(address owner, address operator) view returns (bool)']);
 
 let anvil: RunningAnvil;
@@ -119,7 +123,7 @@ describe('outcome-maker approve on a local anvil chain', () => {
     expect(secondYes.stdout).not.toContain('sent: ');
     expect(secondYes.stdout).toContain('all 3 approvals are set');
     expect(await nonce()).toBe(3);
-  }, 90_000);
+  }, 180_000);
 
   it('a bounded allowance below what is wanted is raised; --rpc-url overrides the config', async () => {
     const spender = contracts.adapter; // a second exchange: its own USDC allowance, not yet granted
@@ -167,6 +171,29 @@ describe('outcome-maker approve on a local anvil chain', () => {
     expect(await anvil.client.getTransactionCount({ address: wallet.address })).toBe(2);
   }, 60_000);
 
+  it.skipIf(!HAS_SCRIPT)('on a terminal the real CLI asks, and a typed "y" sends', async () => {
+    const key = keccak256(toHex('outcome-maker approve test: terminal wallet'));
+    const wallet = privateKeyToAccount(key);
+    await anvil.fund(wallet.address, 10n ** 18n);
+    const configPath = writeConfig('terminal.yaml', {}, { adapters: [] });
+    const child = spawn('script', ['-qec', `node bin/outcome-maker.mjs approve --config ${configPath}`, '/dev/null'], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', HOME: dir, OUTCOME_MAKER_FROM_SOURCE: '1', OM_PRIVATE_KEY: key, OM_TEST_RPC_URL: anvil.rpcUrl },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const exited = new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.includes('[y/N]') && child.stdin.writable) child.stdin.end('y\n');
+    });
+    expect(await exited).toBe(0);
+    expect(output).toContain(`send 2 approval transactions from ${wallet.address}? [y/N]`);
+    expect(output).toContain('all 2 approvals are set');
+    expect(output).not.toContain(key.slice(2));
+    expect(await anvil.client.getTransactionCount({ address: wallet.address })).toBe(2);
+  }, 60_000);
+
   it('refuses, exit 2 and nothing sent: another chain, an address without code, a sim config, no key, no RPC endpoint', async () => {
     const before = await nonce();
     const otherChain = await approve(['--config', writeConfig('chain1.yaml', { chainId: 1 }), '--yes']);
@@ -193,5 +220,5 @@ describe('outcome-maker approve on a local anvil chain', () => {
     expect(noRpc.stderr).toContain('no JSON-RPC endpoint');
     for (const result of [otherChain, empty, simResult, noKey, noRpc]) expectNoSecret(result);
     expect(await nonce()).toBe(before);
-  }, 90_000);
+  }, 180_000);
 });
