@@ -37,7 +37,7 @@ describe('outcome-maker CLI conventions', () => {
     const neither = await cli(['check-config']);
     expect(neither.code).toBe(2);
     expect(neither.stderr).toContain('check-config --config <file>');
-  });
+  }, 90_000);
 
   it('a plain report reads the ledger of config/paper.yaml (where npm start writes), exactly as --config config/paper.yaml does', async () => {
     const plain = await cli(['report', '--format', 'json']);
@@ -48,7 +48,7 @@ describe('outcome-maker CLI conventions', () => {
     expect(plain.stdout).toBe(explicit.stdout);
     // Without a ledger yet, the error names the file `npm start` would write.
     if (plain.code !== 0) expect(plain.stderr).toContain(join(ROOT, 'data', 'paper.db'));
-  });
+  }, 60_000);
 
   it('doctor on the paper config says how to try it on the simulator, and that command passes', async () => {
     const refused = await cli(['doctor', '--config', 'config/paper.yaml']);
@@ -61,7 +61,7 @@ describe('outcome-maker CLI conventions', () => {
     expect(tried.code).toBe(0);
     const report: unknown = JSON.parse(tried.stdout.slice(tried.stdout.indexOf('{')));
     expect(report).toMatchObject({ ok: true, counts: { fail: 0 } });
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('nothing names a folder outside the repository', () => {
@@ -80,7 +80,7 @@ describe('nothing names a folder outside the repository', () => {
     const sim = await cli(['sim', '--help']); // the simulator's own options, parsed by its module
     expect(sim.stdout + sim.stderr).toContain('--seed');
     expect(sim.stdout + sim.stderr).not.toMatch(OUTSIDE);
-  });
+  }, 60_000);
 
   it('in README.md, docs/ and config/', () => {
     const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), ...readdirSync(join(ROOT, 'config')).map((f) => `config/${f}`)];
