@@ -1,5 +1,6 @@
 /**
- * The `outcome-maker` command line: run, sim, report, check-config, resume, doctor, record, import, backtest.
+ * The `outcome-maker` command line: run, sim, report, check-config, doctor, approve, resume, record, import, backtest,
+ * price. One convention: every command that reads a config takes `--config`; `--version` prints package.json's.
  *
  * Owns: argument parsing (commander), the order of start-up checks and the exit codes:
  *   0 = done, 1 = runtime failure (the bot, the simulator, the report or a resume failed),
@@ -9,6 +10,7 @@
  * simulator and the report are imported lazily so each command loads only what it needs.
  */
 import { readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { stringify } from 'yaml';
@@ -16,16 +18,18 @@ import {
   ConfigError,
   credentialIssues,
   loadConfigFile,
-  resolvedConfigView,
+  credentialStatus,
   StrategyRegistryUnavailableError,
   validateStrategy,
   type AppConfig,
   type ConfigIssue,
   type Environment,
 } from './config/index.js';
+import { configToFile } from './config/file-view.js';
 import { controlFilePath, requestResume } from './metrics/control.js';
 import { unsharedSiblings } from './config/sibling-configs.js';
 import { errorText } from './core/errors.js';
+import { NPM_START_CONFIG, packageRoot, packageVersion } from './core/package-info.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -91,6 +95,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .version(packageVersion(), '-V, --version', 'print the version (package.json)')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', '\nExit codes: 0 ok, 1 runtime failure, 2 usage or config error (nothing was sent to the exchange).');
 
@@ -127,7 +132,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   program
     .command('report')
     .description('print fills, volume, positions and PnL from the ledger; --account: the account\'s balances against every bot\'s ledger')
-    .option('--db <path>', 'ledger database (default: database.path of --config, else the ledger default); repeatable with --account', collect, [])
+    .option('--db <path>', `ledger database (default: database.path of --config, else that of ${NPM_START_CONFIG}, the ledger \`npm start\` writes); repeatable with --account`, collect, [])
     .option('-c, --config <file>', 'take the ledger path from this config; repeatable with --account', collect, [])
     .option('--account', 'several bots share one account: compare the account\'s balances (last read by any of them) with the sum of their ledgers')
     .option('--since <when>', 'from: today, 90m, 24h, 7d, 2025-01-31, an ISO date-time, or epoch ms')
@@ -161,8 +166,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       } catch (error) {
         throw new CliExit(EXIT_USAGE, errorText(error));
       }
-      const configFile = options.config[0];
-      const db = options.db[0] ?? (configFile === undefined ? ledger.DEFAULT_LEDGER_PATH : loadConfigFile(configFile).database.path);
+      const db = options.db[0] ?? loadConfigFile(options.config[0] ?? defaultReportConfig(io)).database.path;
       try {
         const text = await ledger.runReport({ db, sinceMs, market: options.market, format: options.format, nowMs });
         io.stdout(text.endsWith('\n') ? text : `${text}\n`);
@@ -174,18 +178,13 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
 
   program
     .command('check-config')
-    .description('validate a config file and print it resolved, with credentials shown as variable names only')
-    .argument('<file>', 'the YAML config')
-    .action(async (file: string) => {
+    .description('validate a config file and print it in the file\'s own names and units (a valid config), with credentials as variable names only')
+    .argument('[file]', 'the YAML config (or --config)')
+    .option('-c, --config <file>', 'the YAML config')
+    .action(async (positional: string | undefined, options: { config?: string }) => {
+      const file = configArgument(positional, options.config, 'check-config');
       const { config, strategyParams } = await loadCheckedConfig(file, io, { requireCredentials: false });
-      const warnings = credentialIssues(config.credentials, io.env);
-      const header = [
-        `# ${file}: config OK, strategy "${config.strategy.name}" accepts its params (shown with their defaults)`,
-        ...warnings.map((issue) => `# warning: ${issue.path}: ${issue.message} (\`run\` will refuse to start)`),
-        ...unsharedSiblings(file, config, io.env).map((found) => `# warning: rateLimits.shared: ${found.message}`),
-      ];
-      const view = resolvedConfigView(config, io.env);
-      io.stdout(`${header.join('\n')}\n${stringify({ ...view, strategy: { name: config.strategy.name, params: strategyParams } })}`);
+      io.stdout(`${checkConfigHeader(file, config, io.env).join('\n')}\n${stringify(configToFile(config, strategyParams))}`);
     });
 
   program
@@ -195,11 +194,13 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--json', 'print one JSON object')
     .option('--rpc-url <url>', 'a JSON-RPC endpoint of the chain: reads the USDC balance and the SELL approvals on-chain')
     .addOption(new Option('--socket-wait <seconds>', 'how long to wait for the socket and its first books').argParser(parsePositiveSeconds))
-    .action(async (options: { config: string; json?: boolean; rpcUrl?: string; socketWait?: number }) => {
+    .option('--sim', 'try doctor on the simulator of a sim config (e.g. config/paper.yaml): starts it on 127.0.0.1, checks it, stops it')
+    .action(async (options: { config: string; json?: boolean; rpcUrl?: string; socketWait?: number; sim?: boolean }) => {
       const { config } = await loadCheckedConfig(options.config, io, { requireCredentials: true });
       const doctor = await importModule(() => import('./doctor/index.js'), 'src/doctor');
+      const onSim = options.sim === true ? await importModule(() => import('./doctor/on-sim.js'), 'src/doctor') : null;
       try {
-        const { code } = await doctor.runDoctorCommand(
+        const { code } = await (onSim?.runDoctorOnSimulator ?? doctor.runDoctorCommand)(
           {
             configPath: options.config,
             config,
@@ -214,6 +215,33 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       } catch (error) {
         if (error instanceof doctor.DoctorUsageError) throw new CliExit(EXIT_USAGE, error.message);
         throw new CliExit(EXIT_FAILURE, `doctor: ${errorText(error)}`);
+      }
+    });
+
+  program
+    .command('approve')
+    .description('list the USDC allowances and conditional-token approvals the wallet needs (venue.chain); with --yes (or y at a prompt) send the missing ones (docs/going-live.md)')
+    .requiredOption('-c, --config <file>', 'the live bot\'s YAML config (its venue.chain and credentials.privateKey)')
+    .option('--rpc-url <url>', 'a JSON-RPC endpoint of the chain (default: venue.chain.rpcUrl)')
+    .option('--yes', 'send the missing approvals without asking')
+    .action(async (options: { config: string; rpcUrl?: string; yes?: boolean }) => {
+      const config = loadConfigFile(options.config);
+      const approvals = await importModule(() => import('./approvals/command.js'), 'src/approvals');
+      try {
+        setExit(
+          await approvals.runApprove({
+            configPath: options.config,
+            config,
+            env: io.env,
+            yes: options.yes === true,
+            confirm: approvals.terminalConfirm(),
+            stdout: io.stdout,
+            ...(options.rpcUrl === undefined ? {} : { rpcUrl: options.rpcUrl }),
+          }),
+        );
+      } catch (error) {
+        if (error instanceof approvals.ApproveUsageError) throw new CliExit(EXIT_USAGE, error.message);
+        throw error;
       }
     });
 
@@ -305,7 +333,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .command('import')
     .description('turn recordings of another venue into a replay stream (see docs/backtest.md)')
     .command('polymarket')
-    .description('Polymarket books and trades (JSON arrays, the format of shared/replay-samples/) → one replay stream')
+    .description('Polymarket books and trades (JSON arrays, the format of examples/polymarket/) → one replay stream')
     .requiredOption('--books <file>', 'book snapshots of the YES token (the "up" file)')
     .requiredOption('--trades <file>', 'trades of the YES token')
     .option('--books-other <file>', 'book snapshots of the other token (checked against the YES book)')
@@ -376,6 +404,36 @@ async function loadCheckedConfig(
   if (options.requireCredentials) problems.push(...credentialIssues(config.credentials, io.env));
   if (problems.length > 0) throw new ConfigError(file, problems);
   return { config, strategyParams };
+}
+
+/** The config file of a command that takes it as `[file]` or `--config <file>` (one of them, not both). */
+function configArgument(positional: string | undefined, option: string | undefined, command: string): string {
+  if (positional !== undefined && option !== undefined && positional !== option) throw new CliExit(EXIT_USAGE, `${command}: give the config once (${positional} or --config ${option})`);
+  const file = option ?? positional;
+  if (file === undefined) throw new CliExit(EXIT_USAGE, `${command}: name the config: ${command} --config <file>`);
+  return file;
+}
+
+/** check-config's comment lines: the verdict, each credential variable and whether it is set, the warnings. */
+function checkConfigHeader(file: string, config: AppConfig, env: Environment): string[] {
+  const credentials =
+    config.credentials === null
+      ? ['# credentials: none (the simulator generates a wallet and an API token for the session)']
+      : credentialStatus(config.credentials, env).map((row) => `# credentials.${row.field}: ${row.env} is ${row.set ? 'set' : 'not set'}`);
+  return [
+    `# ${file}: config OK, strategy "${config.strategy.name}" accepts its params (shown with their defaults)`,
+    '# Printed in the file\'s own names and units: this output is itself a valid config.',
+    ...credentials,
+    ...credentialIssues(config.credentials, env).map((issue) => `# warning: ${issue.path}: ${issue.message} (\`run\` will refuse to start)`),
+    ...unsharedSiblings(file, config, env).map((found) => `# warning: rateLimits.shared: ${found.message}`),
+  ];
+}
+
+/** `report` with neither --db nor --config reads the ledger `npm start` writes: that of config/paper.yaml in the package. */
+function defaultReportConfig(io: CliIo): string {
+  const path = join(packageRoot(), NPM_START_CONFIG);
+  io.stderr(`report: the ledger of ${NPM_START_CONFIG} (what \`npm start\` runs); give --config or --db for another\n`);
+  return path;
 }
 
 /** commander's accumulator for a repeatable option. */

@@ -10,6 +10,7 @@ export {
   SecretValue,
   credentialIssues,
   credentialStatus,
+  resolvePrivateKey,
   resolveSecrets,
   secretValues,
   type CredentialStatus,

@@ -10,6 +10,7 @@
  * here in milliseconds (`…Ms` fields): no other module converts them.
  */
 import { z } from 'zod';
+import { chainSchema } from './chain-schema.js';
 import { pricingSchema, toPricingConfig } from './pricing-schema.js';
 import { priceToTicks, sharesToRaw, parseScaled, UnitError } from '../core/venue-rules/index.js';
 import { BOT_TAG_PATTERN, BOT_TAG_RULE } from '../orders/client-order-id.js';
@@ -161,6 +162,7 @@ const liveVenue = z.strictObject({
   signatureType: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: 'expected 0, 1, 2 or 3' }).default(0),
   priceBand: priceBand(0.01, 0.99),
   units: socketUnits.prefault({}),
+  chain: chainSchema.prefault({}),
 });
 
 const venue = z.discriminatedUnion('kind', [simVenue, liveVenue], {

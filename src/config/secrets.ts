@@ -58,6 +58,20 @@ export function secretValues(credentials: ResolvedCredentials): string[] {
 }
 
 /**
+ * Only the signing key (for on-chain commands such as `approve`, which need no API token). Throws ConfigError (kind
+ * `environment`) naming the variable, never its value.
+ */
+export function resolvePrivateKey(credentials: CredentialsConfig, env: Environment, source = 'environment'): SecretValue {
+  const name = credentials.privateKey;
+  const value = env[name];
+  const path = 'credentials.privateKey';
+  if (value === undefined || value === '') throw new ConfigError(source, [{ kind: 'environment', path, message: `environment variable ${name} is not set`, value: JSON.stringify(name) }]);
+  const problem = checkPrivateKey(value);
+  if (problem !== null) throw new ConfigError(source, [{ kind: 'environment', path, message: `environment variable ${name} ${problem}`, value: '[redacted]' }]);
+  return new SecretValue(name, normalisePrivateKey(value));
+}
+
+/**
  * Read and check every credential. All problems are reported together; messages name the variable, never
  * its value. Throws ConfigError (kind `environment`).
  */

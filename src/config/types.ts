@@ -10,6 +10,7 @@
  * Invariants: no secret value is ever part of the config (credentials are environment-variable NAMES);
  * every band has minTicks < maxTicks; a live venue always has credentials and explicit markets.
  */
+import type { ChainConfig } from './chain-schema.js';
 import type { PricingConfig } from './pricing-schema.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -101,6 +102,8 @@ export interface LiveVenueConfig {
   readonly priceBand: PriceBand;
   /** Units of the socket feed's sizes (see SocketUnitsConfig). */
   readonly units: SocketUnitsConfig;
+  /** The chain side: RPC endpoint, USDC and conditional-token contracts, the contracts to approve (`approve`, `doctor`). */
+  readonly chain: ChainConfig;
 }
 
 export type VenueConfig = SimVenueConfig | LiveVenueConfig;

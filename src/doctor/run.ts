@@ -37,7 +37,6 @@ import {
   type ApprovalReading,
 } from './verdicts.js';
 
-/** USDC and the conditional tokens on chain 8453 (the official client's CONTRACT_ADDRESSES). */
 /**
  * A pre-flight answers quickly: few retries on every read it makes (it changes nothing on the venue), laid over the
  * config's retry numbers (the retry table's defaults where the config is silent, as for the bot).
@@ -45,8 +44,6 @@ import {
 const DOCTOR_RETRY = { maxRateLimitRetries: 2, maxServerErrorRetries: 1, maxReceiveWindowRetries: 0 } as const;
 const doctorRetry = (config: AppConfig) => ({ ...transportRetryPolicy(config.rateLimits.retry), ...DOCTOR_RETRY });
 
-export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-export const BASE_CTF = '0xC9c98965297Bc527861c898329Ee280632B76e18';
 export const DEFAULT_SOCKET_WAIT_MS = 5_000;
 /** What an on-chain allowance must reach to count as set (the venue's minimum is not published): 1 USDC. */
 const ONE_USDC_RAW = 1_000_000n;
@@ -61,7 +58,7 @@ export interface DoctorOptions {
   readonly configPath: string;
   readonly config: AppConfig;
   readonly env: Environment;
-  /** A JSON-RPC endpoint of the chain: USDC balance and SELL approvals are read on-chain through it. */
+  /** A JSON-RPC endpoint of the chain: USDC balance and SELL approvals are read on-chain through it (default: venue.chain.rpcUrl). */
   readonly rpcUrl?: string;
   /** How long to wait for the socket handshake and the first book of each market (default 5 s). */
   readonly socketWaitMs?: number;
@@ -75,7 +72,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   if (options.config.venue.kind !== 'live' || options.config.credentials === null) return runChecks(options, []);
   const secrets = resolveSecrets(options.config.credentials, options.env);
   const pythKey = options.env[options.config.pricing.hermes.apiKeyEnv];
-  const hidden = [secrets.apiSecret.reveal(), secrets.privateKey.reveal(), secrets.privateKey.reveal().replace(/^0x/, ''), ...(pythKey ? [pythKey] : [])];
+  const rpc = options.config.venue.chain.rpcUrl;
+  const rpcFromEnv = rpc?.kind === 'env' ? options.env[rpc.env] : undefined; // a provider URL may carry its key
+  const hidden = [secrets.apiSecret.reveal(), secrets.privateKey.reveal(), secrets.privateKey.reveal().replace(/^0x/, ''), ...(pythKey ? [pythKey] : []), ...(rpcFromEnv ? [rpcFromEnv] : [])];
   return runChecks(options, hidden);
 }
 
@@ -90,7 +89,11 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
   const now = options.now ?? Date.now;
   const startedAt = now();
   const { config } = options;
-  if (config.venue.kind !== 'live') throw new DoctorUsageError(`doctor: ${options.configPath} uses venue.kind "sim"; doctor checks a live venue (venue.kind: live)`);
+  if (config.venue.kind !== 'live') {
+    throw new DoctorUsageError(
+      `doctor: ${options.configPath} uses venue.kind "sim"; doctor checks a live venue (venue.kind: live). To try it on the simulator: npx outcome-maker doctor --config ${options.configPath} --sim`,
+    );
+  }
   if (config.credentials === null) throw new DoctorUsageError('doctor: the config names no credentials');
   const venue = config.venue;
   const secrets = resolveSecrets(config.credentials, options.env);
@@ -137,8 +140,9 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
   }
 
   // 6. USDC balance, BUY allowances, SELL approvals.
-  const chain = options.rpcUrl === undefined ? null : createPublicClient({ transport: rpcHttp(options.rpcUrl, { retryCount: 0, timeout: config.rateLimits.timeoutMs }) });
-  const collateral = markets.tradable.find((m) => m.collateral !== null)?.collateral?.address ?? BASE_USDC;
+  const rpcUrl = options.rpcUrl ?? configuredRpcUrl(venue, options.env);
+  const chain = rpcUrl === null ? null : createPublicClient({ transport: rpcHttp(rpcUrl, { retryCount: 0, timeout: config.rateLimits.timeoutMs }) });
+  const collateral = markets.tradable.find((m) => m.collateral !== null)?.collateral?.address ?? venue.chain.usdc;
   let balanceRaw: number | null = null;
   if (chain === null) {
     checks.push(check('balance', 'USDC balance', 'warn', 'not read: the venue\'s REST interface has no balance read', 'give --rpc-url (a JSON-RPC endpoint of the chain, e.g. https://mainnet.base.org) to read it on-chain'));
@@ -183,7 +187,7 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
     approvals = new Map();
     for (const target of targets.sell) {
       try {
-        const approved = await chain.readContract({ address: BASE_CTF, abi: CTF_ABI, functionName: 'isApprovedForAll', args: [wallet, getAddress(target.address)] });
+        const approved = await chain.readContract({ address: getAddress(venue.chain.conditionalTokens), abi: CTF_ABI, functionName: 'isApprovedForAll', args: [wallet, getAddress(target.address)] });
         approvals.set(target.address.toLowerCase(), { ok: true, approved });
       } catch (error) {
         approvals.set(target.address.toLowerCase(), { ok: false, error: describe(error) });
@@ -202,6 +206,16 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
     budgetVerdict(account.map((c) => ({ path: c.path, maxNotionalRaw: c.config.risk.maxNotionalRaw, dailyLossLimitRaw: c.config.risk.dailyLossLimitRaw })), balanceRaw),
   );
   return summarize(options.configPath, startedAt, checks);
+}
+
+
+/** venue.chain.rpcUrl: the URL, or the value of the variable it names (null when unset). */
+function configuredRpcUrl(venue: LiveVenueConfig, env: Environment): string | null {
+  const rpc = venue.chain.rpcUrl;
+  if (rpc === null) return null;
+  if (rpc.kind === 'url') return rpc.url;
+  const value = env[rpc.env]?.trim();
+  return value === undefined || value === '' ? null : value;
 }
 
 function transportLimits(config: AppConfig): { maxConcurrent: number; minTimeMs: number } {

@@ -197,7 +197,7 @@ export function buyAllowanceVerdict(targets: readonly ApprovalTarget[], readings
     if (reading.allowanceRaw === 0n || !reading.hasMinimumAllowance) missing.push(`USDC → ${targetName(target)}: allowance ${usdc(reading.allowanceRaw)}`);
     else if (reading.allowanceRaw < BigInt(maxNotionalRaw)) low.push(`USDC → ${targetName(target)}: ${usdc(reading.allowanceRaw)} < risk.maxNotional ${usdc(BigInt(maxNotionalRaw))}`);
   }
-  const approve = 'approve USDC (ERC-20 `approve`) to each exchange named, from the bot\'s wallet';
+  const approve = 'run `outcome-maker approve --config <file>` (USDC `approve` to each exchange named, from the bot\'s wallet; list any exchange it does not show in venue.chain.exchanges)';
   if (missing.length > 0) return check('approvals-buy', title, 'fail', `missing: ${missing.join('; ')}`, approve, data);
   if (unknown.length > 0) return check('approvals-buy', title, 'warn', `not verified: ${unknown.join('; ')}`, 'check the USDC allowance of each exchange on-chain (or give --rpc-url)', data);
   if (low.length > 0) return check('approvals-buy', title, 'warn', `below the budget: ${low.join('; ')}`, approve, data);
@@ -221,7 +221,7 @@ export function sellApprovalVerdict(targets: readonly ApprovalTarget[], readings
     if (reading === undefined || !reading.ok) unknown.push(`${targetName(target)}: ${reading?.error ?? 'not read'}`);
     else if (!reading.approved) missing.push(`conditional tokens → ${targetName(target)}`);
   }
-  if (missing.length > 0) return check('approvals-sell', title, 'fail', `missing: ${missing.join('; ')}`, 'call `setApprovalForAll(operator, true)` on the conditional-tokens contract for each contract named, from the bot\'s wallet');
+  if (missing.length > 0) return check('approvals-sell', title, 'fail', `missing: ${missing.join('; ')}`, 'run `outcome-maker approve --config <file>` (`setApprovalForAll(operator, true)` on the conditional-tokens contract for each contract named, from the bot\'s wallet; list any it does not show in venue.chain.exchanges / venue.chain.adapters)');
   if (unknown.length > 0) return check('approvals-sell', title, 'warn', `not verified: ${unknown.join('; ')}`, 'check `isApprovedForAll` on-chain');
   return check('approvals-sell', title, 'pass', `conditional tokens approved to ${targets.map((t) => `${t.role} ${t.address}`).join(', ')}`);
 }

@@ -31,8 +31,8 @@ describe('outcome-maker as a child process', () => {
     const result = await runCli(['check-config', config], { OM_API_TOKEN_ID: FAKE_TOKEN, OM_API_SECRET: FAKE_SECRET, OM_PRIVATE_KEY: FAKE_KEY });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('env: OM_API_SECRET');
-    expect(result.stdout).toContain('set: true');
+    expect(result.stdout).toContain('# credentials.apiSecret: OM_API_SECRET is set');
+    expect(result.stdout).toContain('apiSecret: OM_API_SECRET');
     for (const secret of [FAKE_KEY, FAKE_KEY.slice(2), FAKE_SECRET, FAKE_TOKEN]) {
       expect(result.stdout).not.toContain(secret);
       expect(result.stderr).not.toContain(secret);

@@ -83,9 +83,11 @@ describe('check-config', () => {
     const printed: unknown = parse(h.out());
     expect(printed).toMatchObject({
       venue: { kind: 'live', baseUrl: venue.url },
-      credentials: { apiSecret: { env: 'OM_API_SECRET', set: true }, privateKey: { env: 'OM_PRIVATE_KEY', set: false } },
+      credentials: { apiSecret: 'OM_API_SECRET', privateKey: 'OM_PRIVATE_KEY' },
       strategy: { name: 'fixed-spread', params: { bidSpread: 0.02, levels: 1 } },
     });
+    expect(h.out()).toContain('# credentials.apiSecret: OM_API_SECRET is set');
+    expect(h.out()).toContain('# credentials.privateKey: OM_PRIVATE_KEY is not set');
     expect(h.out()).toContain('# warning: credentials.privateKey: environment variable OM_PRIVATE_KEY is not set');
     expect(h.out()).not.toContain(SECRET);
   });

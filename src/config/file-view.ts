@@ -1,0 +1,196 @@
+/**
+ * The config written back in the file's own names and units: the inverse of the schema's conversion (schema.ts
+ * `toAppConfig`, pricing-schema.ts `toPricingConfig`, chain-schema.ts). What `check-config` prints.
+ *
+ * Owns: `configToFile`, a pure function. Invariants: its output is a valid config file that loads back to the same
+ * `AppConfig` (prices as decimals, sizes in shares, amounts in USDC, durations in the file's `…Sec` keys, credentials
+ * as variable NAMES); every field of `AppConfig` is written: each section is taken apart field by field and the
+ * compiler rejects a field left over (`noneLeft`), so a field added to a section must be added here too.
+ */
+import { rawToDecimal } from '../core/venue-rules/index.js';
+import { chainToFile } from './chain-schema.js';
+import type { PricingConfig } from './pricing-schema.js';
+import type { AppConfig, MarketRiskOverride, PriceBand, SimFlowConfig, SizeTolerance, VenueConfig } from './types.js';
+
+type FileObject = Record<string, unknown>;
+
+/** Compile-time check that a destructuring took every field of a section. */
+function noneLeft(rest: Record<string, never>): void {
+  void rest;
+}
+
+const sec = (ms: number): number => ms / 1000;
+const band = (b: PriceBand): FileObject => ({ min: b.minTicks / 1000, max: b.maxTicks / 1000 });
+/** Shares or USDC as the file writes them: a number when exact as one, else a decimal string. */
+const units = (raw: number): number | string => {
+  const text = rawToDecimal(raw);
+  return String(Number(text)) === text ? Number(text) : text;
+};
+
+/** The whole file. `strategyParams`: the strategy's params to print (e.g. with the strategy's defaults filled in). */
+export function configToFile(config: AppConfig, strategyParams: unknown = config.strategy.params): FileObject {
+  const { version, venue, credentials, markets, strategy, orders, risk, rateLimits, maintenance, redemption, metrics, database, log, shutdown, startup, pricing, feed, ...rest } = config;
+  noneLeft(rest);
+  return {
+    version,
+    venue: venueToFile(venue),
+    ...(credentials === null ? {} : { credentials: credentialsToFile(credentials) }),
+    markets: marketsToFile(markets),
+    strategy: { name: strategy.name, params: strategyParams },
+    orders: ordersToFile(orders),
+    risk: riskToFile(risk),
+    rateLimits: rateLimitsToFile(rateLimits),
+    maintenance: { pollIntervalSec: sec(maintenance.pollIntervalMs) },
+    redemption: { mode: redemption.mode, retryInitialSec: sec(redemption.retryInitialMs), retryMaxSec: sec(redemption.retryMaxMs) },
+    metrics: { ...metrics },
+    database: { path: database.path },
+    log: { level: log.level, pretty: log.pretty, statusIntervalSec: sec(log.statusIntervalMs) },
+    shutdown: { ...shutdown },
+    startup: { venueTimeoutSec: sec(startup.venueTimeoutMs) },
+    pricing: pricingToFile(pricing),
+    feed: { watchdogIntervalSec: sec(feed.watchdogIntervalMs), quietThresholdSec: sec(feed.quietThresholdMs), staleAfterSec: sec(feed.staleAfterMs) },
+  };
+}
+
+function venueToFile(venue: VenueConfig): FileObject {
+  if (venue.kind === 'live') {
+    const { kind, baseUrl, socketUrl, socketNamespace, headerPrefix, chainId, eip712DomainName, signatureType, priceBand, units: socketUnits, chain, ...rest } = venue;
+    noneLeft(rest);
+    return { kind, baseUrl, socketUrl, socketNamespace, headerPrefix, chainId, eip712DomainName, signatureType, priceBand: band(priceBand), units: { ...socketUnits }, chain: chainToFile(chain) };
+  }
+  const { kind, seed, markets, startingCollateralRaw, flow, settlementDelayMs, port, priceBand, units: socketUnits, world, underlying, ...rest } = venue;
+  noneLeft(rest);
+  return {
+    kind,
+    seed,
+    markets,
+    startingCollateral: units(startingCollateralRaw),
+    flow: flowToFile(flow),
+    settlementDelayMs,
+    port,
+    priceBand: band(priceBand),
+    units: { ...socketUnits },
+    world,
+    underlying: { ...underlying, tickers: [...underlying.tickers], cadences: [...underlying.cadences] },
+  };
+}
+
+function flowToFile(flow: SimFlowConfig): FileObject {
+  const { makerSizeRaw, ...others } = flow;
+  return { ...others, ...(makerSizeRaw === undefined ? {} : { makerSize: units(makerSizeRaw) }) };
+}
+
+function credentialsToFile(c: NonNullable<AppConfig['credentials']>): FileObject {
+  const { apiTokenId, apiSecret, privateKey, onBehalfOf, ...rest } = c;
+  noneLeft(rest);
+  return { apiTokenId, apiSecret, privateKey, ...(onBehalfOf === undefined ? {} : { onBehalfOf: onBehalfOf.kind === 'id' ? onBehalfOf.id : onBehalfOf.env }) };
+}
+
+function marketsToFile(m: AppConfig['markets']): FileObject {
+  const { slugs, groups, select, exclude, exclusive, ...rest } = m;
+  noneLeft(rest);
+  return {
+    slugs: [...slugs],
+    groups: [...groups],
+    ...(select === null ? {} : { select: { top: select.top, by: select.by, rewardableOnly: select.rewardableOnly, minDailyReward: units(select.minDailyRewardRaw) } }),
+    exclude: [...exclude],
+    exclusive,
+  };
+}
+
+const tolerance = (t: SizeTolerance): number | string => (t.kind === 'percent' ? `${t.percent}%` : units(t.raw));
+
+function ordersToFile(o: AppConfig['orders']): FileObject {
+  const { botTag, refreshTolerance, maxOrderAgeMs, filledOrderDelayMs, postOnly, foreignOrders, recvWindowMs, cancelReplace, ...rest } = o;
+  noneLeft(rest);
+  return {
+    botTag,
+    refreshTolerance: { priceTicks: refreshTolerance.priceTicks, size: tolerance(refreshTolerance.size) },
+    maxOrderAgeSec: sec(maxOrderAgeMs),
+    filledOrderDelaySec: sec(filledOrderDelayMs),
+    postOnly,
+    foreignOrders,
+    recvWindowMs,
+    cancelReplace: { ...cancelReplace },
+  };
+}
+
+function overrideToFile(o: MarketRiskOverride): FileObject {
+  return {
+    ...(o.maxPositionPerTokenRaw === undefined ? {} : { maxPositionPerToken: units(o.maxPositionPerTokenRaw) }),
+    ...(o.maxNetPositionRaw === undefined ? {} : { maxNetPosition: units(o.maxNetPositionRaw) }),
+    ...(o.maxOpenOrders === undefined ? {} : { maxOpenOrders: o.maxOpenOrders }),
+    ...(o.priceBand === undefined ? {} : { priceBand: band(o.priceBand) }),
+    ...(o.stopBeforeExpiryMs === undefined ? {} : { stopBeforeExpirySec: sec(o.stopBeforeExpiryMs) }),
+  };
+}
+
+function riskToFile(r: AppConfig['risk']): FileObject {
+  const { maxPositionPerTokenRaw, maxNetPositionRaw, maxOpenOrders, priceBand, stopBeforeExpiryMs, maxNotionalRaw, dailyLossLimitRaw, staleGraceMs, socketDownGraceMs, perMarket, ...rest } = r;
+  noneLeft(rest);
+  return {
+    maxPositionPerToken: units(maxPositionPerTokenRaw),
+    maxNetPosition: units(maxNetPositionRaw),
+    maxOpenOrders,
+    priceBand: band(priceBand),
+    stopBeforeExpirySec: sec(stopBeforeExpiryMs),
+    maxNotional: units(maxNotionalRaw),
+    dailyLossLimit: units(dailyLossLimitRaw),
+    staleGraceSec: sec(staleGraceMs),
+    socketDownGraceSec: sec(socketDownGraceMs),
+    perMarket: Object.fromEntries(Object.entries(perMarket).map(([slug, o]) => [slug, overrideToFile(o)])),
+  };
+}
+
+function rateLimitsToFile(l: AppConfig['rateLimits']): FileObject {
+  const { shared, maxConcurrent, minTimeMs, timeoutMs, retry, ...rest } = l;
+  noneLeft(rest);
+  return {
+    shared: shared === null ? null : { redis: shared.redis.kind === 'env' ? shared.redis.env : shared.redis.url, fallbackShare: shared.fallbackShare },
+    maxConcurrent,
+    minTimeMs,
+    timeoutMs,
+    retry: { maxRetries: retry.maxRetries, initialBackoffMs: retry.initialBackoffMs, maxBackoffMs: retry.maxBackoffMs, maxRetryAfterSec: sec(retry.maxRetryAfterMs) },
+  };
+}
+
+/** The shortest decimal of the noise (bps) whose square is exactly the pricer's variance (float-exact round trip). */
+function noiseBps(variance: number): number {
+  const exact = Math.sqrt(variance) * 10_000;
+  for (let digits = 1; digits <= 17; digits++) {
+    const candidate = Number(exact.toPrecision(digits));
+    const noise = candidate / 10_000;
+    if (noise * noise === variance) return candidate;
+  }
+  return exact;
+}
+
+function pricingToFile(p: PricingConfig): FileObject {
+  const { pricer, store, feedIds, maxExposureUsdc, sources, hermes, ...rest } = p;
+  noneLeft(rest);
+  const v = pricer.volatility;
+  return {
+    sources: [...sources],
+    hermes: { ...hermes },
+    unpriced: pricer.unpricedCrypto,
+    feedIds: { ...feedIds },
+    staleSec: sec(store.staleMs),
+    maxDivergenceBps: store.maxDivergenceBps,
+    volatility: {
+      fastHalfLifeSec: sec(v.fastHalfLifeMs),
+      slowHalfLifeSec: sec(v.slowHalfLifeMs),
+      fastWeight: v.fastWeight,
+      jumpCapSigmas: v.jumpCapSigmas,
+      priorAnnualVol: v.priorAnnualVol,
+      warmupSec: sec(v.warmupMs),
+      minAnnualVol: v.minAnnualVol,
+      maxAnnualVol: v.maxAnnualVol,
+    },
+    tails: { ...pricer.tails },
+    settlementNoiseBps: noiseBps(pricer.settlementNoiseVariance),
+    volRelErr: pricer.volRelErr,
+    stopBeforeSettlementSec: sec(pricer.stopBeforeSettlementMs),
+    maxExposureUsdc,
+    guard: { enabled: pricer.guard.enabled, k: pricer.guard.k, windowSec: sec(pricer.guard.windowMs), cooldownSec: sec(pricer.guard.cooldownMs) },
+  };
+}
