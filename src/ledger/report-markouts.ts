@@ -30,9 +30,9 @@ export function markoutReport(repo: Pick<MarkoutsRepo, 'judgedFills'>, query: Ju
   return { byMarket: summarizeJudgedFills(fills, (f) => f.marketSlug), byStrategy: summarizeJudgedFills(fills, (f) => f.strategy) };
 }
 
+/** 0s, 1s, 10s, 60s, 5m. */
 export function horizonLabel(horizonMs: number): string {
-  if (horizonMs === 0) return '0s';
-  if (horizonMs % 60_000 === 0) return `${horizonMs / 60_000}m`;
+  if (horizonMs > 60_000 && horizonMs % 60_000 === 0) return `${horizonMs / 60_000}m`;
   return `${horizonMs / 1000}s`;
 }
 
