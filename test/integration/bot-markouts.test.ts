@@ -6,7 +6,19 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, it } from 'vitest';
 import { runReport } from '../../src/ledger/report.js';
-import { cleanupAfterTest, startLiveBot, startQuotingBot, tempDatabasePath, thirdPartyPlace, waitFor, when } from '../support/bot-harness.js';
+import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } from '../../src/sim/engine/index.js';
+import {
+  cleanupAfterTest,
+  liveOrders,
+  startHarnessSim,
+  startLiveBot,
+  startQuotingBot,
+  tempDatabasePath,
+  thirdPartyPlace,
+  waitFor,
+  when,
+  yesTerms,
+} from '../support/bot-harness.js';
 
 interface MarkoutRow {
   readonly horizon_ms: number;
@@ -14,6 +26,9 @@ interface MarkoutRow {
   readonly ref_micros: number | null;
   readonly missing_reason: string | null;
 }
+
+/** A daily expiry 12 hours from now, whatever the time of day: nothing settles during the test. */
+const dailyHour = (new Date().getUTCHours() + 12) % 24;
 
 function markoutRows(path: string): MarkoutRow[] {
   const db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
@@ -77,5 +92,51 @@ describe('markouts of the live bot', () => {
     const tenSeconds = after[2];
     expect(tenSeconds?.ref_micros === null ? tenSeconds.missing_reason : tenSeconds?.ref_micros).toBeOneOf([500_000, 'bot-down']);
     await restarted.stop();
+  }, 60_000);
+
+  it('a fill in a priced crypto market is also judged against the model\'s fair value', async ({ expect, onTestFinished }) => {
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const sim = await startHarnessSim({
+      markets: [],
+      synthetic: { makers: { enabled: true }, noise: { ratePerMinute: 0 }, informed: { ratePerMinute: 0 } },
+      extra: {
+        world: {
+          underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'BTC'), leadMs: 500, makerLagMs: 0 },
+          markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['daily'], strikesPerExpiry: 1, dailyHourUtc: dailyHour, recurring: false },
+        },
+      },
+    });
+    cleanup.add(() => sim.close());
+    const slug = sim.engine.markets()[0]!.slug;
+    const database = tempDatabasePath(cleanup);
+    const running = await startLiveBot(sim, cleanup, { markets: [slug], database, strategy: { bidSpread: 0.005, askSpread: 0.005 }, pricing: { guard: { enabled: false } } });
+    const bid = await waitFor(() => liveOrders(sim, slug, 'it').find((o) => yesTerms(o.order).side === 'bid'), 20_000, 'the bot\'s bid');
+    const bidTicks = yesTerms(bid.order).ticks;
+    const ahead = (sim.engine.book(slug)?.bids ?? []).filter((l) => l.priceTicks >= bidTicks).reduce((sum, l) => sum + l.sizeRaw, 0);
+    thirdPartyPlace(sim, slug, { outcome: 'NO', side: 'BUY', priceTicks: 1000 - bidTicks, sizeRaw: ahead, orderType: 'FAK' });
+    const rows = await waitFor(
+      () => {
+        const seen = markoutRows(database).filter((r) => r.horizon_ms === 0);
+        return when(seen.some((r) => r.reference === 'model')) ? seen : undefined;
+      },
+      15_000,
+      'the 0 s markouts against the model',
+      () => ({ rows: markoutRows(database), warnings: running.warnings().slice(-5) }),
+    );
+    // Each fill has one 0 s row per reference: the others' mid and the model's fair value, both read (in millionths).
+    const model = rows.filter((r) => r.reference === 'model');
+    expect(model.length).toBe(rows.filter((r) => r.reference === 'mid').length);
+    for (const row of rows) {
+      expect(row.missing_reason).toBeNull();
+      expect(row.ref_micros).toBeGreaterThan(0);
+      expect(row.ref_micros).toBeLessThan(1_000_000);
+    }
+    // More fills of the same taker may still be arriving: the report and the histogram count at least these.
+    const report = await runReport({ db: database, market: slug });
+    const judged = new RegExp(`\\n${slug}\\s+model\\s+(\\d+)\\s`).exec(report);
+    expect(Number(judged?.[1]), report).toBeGreaterThanOrEqual(model.length);
+    const exposition = await running.bot.registry.metrics();
+    const counted = /outcome_maker_fill_markout_usdc_count\{horizon="0s",reference="model"\} (\d+)/.exec(exposition);
+    expect(Number(counted?.[1])).toBeGreaterThanOrEqual(model.length);
   }, 60_000);
 });
