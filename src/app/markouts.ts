@@ -34,7 +34,7 @@ export interface BotMarkoutsDeps {
 
 /** The strategy's label in the ledger: its registered name, or a module path's file name without extension. */
 export function strategyLabel(name: string): string {
-  return name.includes('/') || name.includes('\\') ? basename(name, extname(name)) : name;
+  return name.includes('/') ? basename(name, extname(name)) : name;
 }
 
 export function buildMarkoutSampler(deps: BotMarkoutsDeps): MarkoutSampler {
