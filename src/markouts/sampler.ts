@@ -57,6 +57,12 @@ interface PendingFill {
   readonly open: Map<MarkoutReferenceName, number[]>;
 }
 
+/** A row to write, with why its price is missing (null when known). */
+interface Entry {
+  readonly row: NewMarkoutRow;
+  readonly reason: MissingReason | null;
+}
+
 interface Planned {
   readonly fill: PendingFill;
   readonly reference: MarkoutReferenceName;
@@ -148,9 +154,12 @@ export class MarkoutSampler {
     const now = this.options.scheduler.now();
     const register: MarkoutRegistration[] = [];
     const fresh: PendingFill[] = [];
-    const rows: NewMarkoutRow[] = [];
+    const entries: Entry[] = [];
     const planned: Planned[] = [];
-    const reasons: MissingReason[] = [];
+    const row = (fill: PendingFill, horizonMs: number, reference: MarkoutReferenceName, refMicros: number | null, reason: MissingReason | null): void => {
+      const missingReason = refMicros === null ? (reason ?? 'no-reference') : null;
+      entries.push({ row: { fillId: fill.head.fillId, horizonMs, reference, refMicros, missingReason, sampledAtMs: now }, reason: missingReason });
+    };
     const fills = this.options.ledger.unjudgedFills(this.cursor, this.readLimit);
     let cursor = this.cursor;
     let room = this.maxPending - this.pending.size;
@@ -162,42 +171,29 @@ export class MarkoutSampler {
       if (room > 0) {
         room -= 1;
         fresh.push(fill);
-      } else {
-        for (const reference of references) {
-          for (const horizonMs of this.horizons) {
-            rows.push({ fillId: head.fillId, horizonMs, reference, refMicros: null, missingReason: 'overflow', sampledAtMs: now });
-            reasons.push('overflow');
-          }
-          planned.push({ fill, reference, written: this.horizons });
-        }
+        continue;
+      }
+      for (const reference of references) {
+        for (const horizonMs of this.horizons) row(fill, horizonMs, reference, null, 'overflow');
+        planned.push({ fill, reference, written: this.horizons });
       }
     }
     const snapshots = new Map<string, MarkoutReferences>();
     const snapshot = (slug: string): MarkoutReferences => {
-      let refs = snapshots.get(slug);
-      if (refs === undefined) {
-        refs = this.options.references(slug);
-        snapshots.set(slug, refs);
-      }
+      const refs = snapshots.get(slug) ?? this.options.references(slug);
+      snapshots.set(slug, refs);
       return refs;
     };
     for (const fill of [...this.pending.values(), ...fresh]) {
       for (const [reference, open] of fill.open) {
         const due = dueHorizons(fill.head.atMs, open, now, this.every);
         if (due.sample.length === 0 && due.missed.length === 0) continue;
-        for (const horizonMs of due.sample) {
-          const refMicros = snapshot(fill.head.marketSlug)[reference];
-          rows.push({ fillId: fill.head.fillId, horizonMs, reference, refMicros, missingReason: refMicros === null ? 'no-reference' : null, sampledAtMs: now });
-          reasons.push('no-reference');
-        }
-        for (const horizonMs of due.missed) {
-          rows.push({ fillId: fill.head.fillId, horizonMs, reference, refMicros: null, missingReason: missedAs, sampledAtMs: now });
-          reasons.push(missedAs);
-        }
+        for (const horizonMs of due.sample) row(fill, horizonMs, reference, snapshot(fill.head.marketSlug)[reference], null);
+        for (const horizonMs of due.missed) row(fill, horizonMs, reference, null, missedAs);
         planned.push({ fill, reference, written: [...due.sample, ...due.missed] });
       }
     }
-    if (register.length === 0 && rows.length === 0) return;
+    if (register.length === 0 && entries.length === 0) return;
     const writtenBy = new Map<PendingFill, Map<MarkoutReferenceName, Set<number>>>();
     for (const plan of planned) {
       const byRef = writtenBy.get(plan.fill) ?? new Map<MarkoutReferenceName, Set<number>>();
@@ -211,16 +207,16 @@ export class MarkoutSampler {
     const touched = new Map<number, PendingFill>();
     for (const fill of writtenBy.keys()) touched.set(fill.head.fillId, fill);
     const complete = [...touched.values()].filter((fill) => [...fill.open.keys()].every((reference) => left(fill, reference).length === 0)).map((fill) => fill.head.fillId);
-    const inserted = this.options.ledger.write({ register, rows, complete });
+    const inserted = this.options.ledger.write({ register, rows: entries.map((e) => e.row), complete });
     // The write succeeded: memory follows the ledger.
     this.cursor = cursor;
     for (const fill of fresh) this.pending.set(fill.head.fillId, fill);
     for (const fill of touched.values()) for (const reference of [...fill.open.keys()]) fill.open.set(reference, left(fill, reference));
     for (const fillId of complete) this.pending.delete(fillId);
-    rows.forEach((row, index) => {
+    entries.forEach(({ row, reason }, index) => {
       const fill = touched.get(row.fillId);
       if (inserted[index] !== true || fill === undefined) return;
-      if (row.refMicros === null) this.options.observer?.onMissing?.(row.horizonMs, row.reference, reasons[index] ?? 'late');
+      if (row.refMicros === null) this.options.observer?.onMissing?.(row.horizonMs, row.reference, reason ?? 'no-reference');
       else this.options.observer?.onMarkout?.(row.horizonMs, row.reference, fillMarkoutRaw(fill.head, row.refMicros));
     });
   }
