@@ -37,8 +37,12 @@ export function strategyLabel(name: string): string {
   return name.includes('/') ? basename(name, extname(name)) : name;
 }
 
+/** A failing ledger write is logged at most this often (the sampler retries it every tick). */
+export const MARKOUT_ERROR_LOG_EVERY_MS = 60_000;
+
 export function buildMarkoutSampler(deps: BotMarkoutsDeps): MarkoutSampler {
   const { books, pricing, metrics, scheduler } = deps;
+  let loggedAtMs = Number.NEGATIVE_INFINITY;
   return new MarkoutSampler({
     ledger: deps.ledger.markouts,
     scheduler,
@@ -55,7 +59,11 @@ export function buildMarkoutSampler(deps: BotMarkoutsDeps): MarkoutSampler {
     observer: {
       onMarkout: (horizonMs, reference, markoutRaw) => metrics.fillMarkout(horizonMs, reference, markoutRaw),
       onMissing: (horizonMs, reference, reason) => metrics.fillMarkoutMissing(horizonMs, reference, reason),
-      onError: (error) => deps.log.warn({ err: errorText(error) }, 'markouts: ledger write failed; retried on the next tick'),
+      onError: (error) => {
+        if (scheduler.now() - loggedAtMs < MARKOUT_ERROR_LOG_EVERY_MS) return;
+        loggedAtMs = scheduler.now();
+        deps.log.warn({ err: errorText(error) }, 'markouts: ledger write failed; retried every tick (logged once a minute)');
+      },
     },
   });
 }
