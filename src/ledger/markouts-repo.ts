@@ -125,6 +125,7 @@ function checkRow(row: NewMarkoutRow, index: number): NewMarkoutRow {
 
 export class MarkoutsRepo {
   private readonly maxFill;
+  private readonly maxJudged;
   private readonly unjudged;
   private readonly open;
   private readonly openSamples;
@@ -140,19 +141,20 @@ export class MarkoutsRepo {
   ) {
     const db = ctx.db;
     this.maxFill = db.prepare(`SELECT MAX(id) AS max_id FROM fills`);
+    this.maxJudged = db.prepare(`SELECT MAX(fill_id) AS max_id FROM markout_fills`);
     this.unjudged = db.prepare(
       `SELECT ${HEAD_COLUMNS} FROM fills f
         WHERE f.id > ? AND f.kind = 'trade' AND f.state != 'failed'
           AND NOT EXISTS (SELECT 1 FROM markout_fills m WHERE m.fill_id = f.id)
         ORDER BY f.id LIMIT ?`,
     );
+    const openIds = `SELECT fill_id FROM markout_fills WHERE complete = 0 AND fill_id > @afterId ORDER BY fill_id LIMIT @limit`;
     this.open = db.prepare(
       `SELECT ${HEAD_COLUMNS}, m.strategy, m.refs FROM markout_fills m JOIN fills f ON f.id = m.fill_id
-        WHERE m.complete = 0 ORDER BY f.id`,
+        WHERE m.fill_id IN (${openIds}) ORDER BY f.id`,
     );
     this.openSamples = db.prepare(
-      `SELECT s.fill_id, s.horizon_ms, s.reference, s.ref_micros FROM fill_markouts s
-         JOIN markout_fills m ON m.fill_id = s.fill_id WHERE m.complete = 0`,
+      `SELECT s.fill_id, s.horizon_ms, s.reference, s.ref_micros FROM fill_markouts s WHERE s.fill_id IN (${openIds})`,
     );
     this.judged = db.prepare(
       `SELECT ${HEAD_COLUMNS}, m.strategy, m.refs FROM markout_fills m JOIN fills f ON f.id = m.fill_id
@@ -192,14 +194,20 @@ export class MarkoutsRepo {
     });
   }
 
+  /** The highest judged fill id (0 when none): fills are judged in id order, so new ones come after it. */
+  lastJudgedFillId(): number {
+    return maxRowSchema.parse(this.maxJudged.get()).max_id ?? 0;
+  }
+
   /** Trade fills (not failed) with id > `afterId` that are not judged yet, oldest first, at most `limit`. */
   unjudgedFills(afterId: number, limit: number): MarkoutFillHead[] {
     return this.unjudged.all(afterId, limit).map((raw) => headOf(headRowSchema.parse(raw)));
   }
 
-  /** Judged fills whose rows are not all written, with the rows they have. */
-  openFills(): StoredJudgedFill[] {
-    return this.withSamples(this.open.all(), this.openSamples.all());
+  /** Judged fills whose rows are not all written, with the rows they have: the first `limit` with id > `afterId`. */
+  openFills(afterId = 0, limit = Number.MAX_SAFE_INTEGER): StoredJudgedFill[] {
+    const params = { afterId, limit };
+    return this.withSamples(this.open.all(params), this.openSamples.all(params));
   }
 
   /** Judged fills that did not fail, with every row (the report's input). */

@@ -7,15 +7,16 @@
  * every `sampleEveryMs`, plus one soon after a fill is booked: no per-fill timers), and the reference snapshot of
  * each market once per tick. Reads new fills from the ledger (by id, after the last seen), so every booking path
  * (socket, REST answer, reconciliation) is judged the same way. Invariants: a horizon is sampled within its
- * tolerance (src/markouts/schedule.ts) or recorded as missing with its reason (`bot-down`: it fell due while the bot
- * was not running; `late`: the fill was booked or sampled too late; `no-reference`: no price to read; `overflow`:
- * more fills awaiting than `maxPending`), never guessed; at start the sampler resumes what the previous run left
- * open; nothing in memory changes unless the ledger write succeeded; a tick never throws (errors go to the observer),
+ * tolerance (src/markouts/schedule.ts) or recorded as missing with its reason (`bot-down`: its last chance passed
+ * before this run started; `late`: it passed during this run — the fill was booked late, or waited for room on
+ * resume; `no-reference`: no price to read; `overflow`: a new fill while `maxPending` fills await), never guessed; at
+ * start the sampler resumes what earlier runs left open, in fill order, as room allows; nothing in memory changes
+ * unless the ledger write succeeded (a read that fails changes nothing either); a tick never throws (errors go to the observer),
  * and nothing is written after `stop()`.
  */
 import type { CancelTimer, Scheduler } from '../core/clock.js';
 import type { MarkoutFillHead, MarkoutReferenceName, MarkoutsRepo, NewMarkoutRow, MarkoutRegistration } from '../ledger/markouts-repo.js';
-import { DEFAULT_SAMPLE_EVERY_MS, dueHorizons, LEDGER_MARKOUT_HORIZONS_MS } from './schedule.js';
+import { DEFAULT_SAMPLE_EVERY_MS, dueHorizons, lateToleranceMs, LEDGER_MARKOUT_HORIZONS_MS } from './schedule.js';
 import { fillMarkoutRaw } from './value.js';
 
 /** A market's reference prices now, millionths of a unit (null: not readable now). */
@@ -35,7 +36,7 @@ export interface MarkoutObserver {
 }
 
 export interface MarkoutSamplerOptions {
-  readonly ledger: Pick<MarkoutsRepo, 'startFillId' | 'unjudgedFills' | 'openFills' | 'write'>;
+  readonly ledger: Pick<MarkoutsRepo, 'startFillId' | 'lastJudgedFillId' | 'unjudgedFills' | 'openFills' | 'write'>;
   readonly scheduler: Scheduler;
   /** The strategy that quotes (recorded with each judged fill). */
   readonly strategy: string;
@@ -76,6 +77,9 @@ export class MarkoutSampler {
   private readonly maxPending: number;
   private readonly readLimit: number;
   private cursor = 0;
+  /** Open fills of earlier runs are read after this id; null once all are read. */
+  private resumeAfter: number | null = 0;
+  private startedAtMs = 0;
   private started = false;
   private stopped = false;
   private timer: CancelTimer | null = null;
@@ -88,25 +92,21 @@ export class MarkoutSampler {
     this.readLimit = Math.max(1, options.readLimit ?? 1_000);
   }
 
-  /** Resumes what the last run left open (horizons that fell due meanwhile: `bot-down`), then ticks periodically. */
+  /**
+   * Resumes what the last run left open (in fill order, as memory allows; horizons whose last chance passed before
+   * this start are `bot-down`), then ticks periodically.
+   */
   start(): void {
     if (this.started || this.stopped) return;
     this.started = true;
+    this.startedAtMs = this.options.scheduler.now();
     try {
-      this.cursor = this.options.ledger.startFillId();
-      for (const stored of this.options.ledger.openFills()) {
-        const open = new Map<MarkoutReferenceName, number[]>();
-        for (const reference of stored.references) {
-          const done = new Set(stored.samples.filter((s) => s.reference === reference).map((s) => s.horizonMs));
-          open.set(reference, this.horizons.filter((h) => !done.has(h)));
-        }
-        this.pending.set(stored.fillId, { head: stored, open });
-        this.cursor = Math.max(this.cursor, stored.fillId);
-      }
+      // Fills are judged in id order: new ones come after the last judged (and after those before markouts began).
+      this.cursor = Math.max(this.options.ledger.startFillId(), this.options.ledger.lastJudgedFillId());
     } catch (error) {
       this.options.observer?.onError?.(error);
     }
-    this.tick('bot-down');
+    this.tick();
     this.arm();
   }
 
@@ -115,7 +115,7 @@ export class MarkoutSampler {
     if (!this.started || this.stopped || this.soon !== null) return;
     this.soon = this.options.scheduler.schedule(0, () => {
       this.soon = null;
-      this.tick('late');
+      this.tick();
     });
   }
 
@@ -135,22 +135,46 @@ export class MarkoutSampler {
   private arm(): void {
     if (this.stopped) return;
     this.timer = this.options.scheduler.schedule(this.every, () => {
-      this.tick('late');
+      this.tick();
       this.arm();
     });
   }
 
-  /** One pass: judge new fills, sample what is due, write it all at once. `missedAs`: why an overdue horizon is missing. */
-  private tick(missedAs: MissingReason): void {
+  /** One pass: resume open fills, judge new ones, sample what is due, write it all at once. Never throws. */
+  private tick(): void {
     if (this.stopped) return;
     try {
-      this.pass(missedAs);
+      this.resume();
+      this.pass();
     } catch (error) {
       this.options.observer?.onError?.(error);
     }
   }
 
-  private pass(missedAs: MissingReason): void {
+  /** Reads open fills of earlier runs into memory while there is room (reads nothing: nothing changes). */
+  private resume(): void {
+    if (this.resumeAfter === null) return;
+    const room = this.maxPending - this.pending.size;
+    if (room <= 0) return;
+    const stored = this.options.ledger.openFills(this.resumeAfter, room);
+    for (const fill of stored) {
+      const open = new Map<MarkoutReferenceName, number[]>();
+      for (const reference of fill.references) {
+        const done = new Set(fill.samples.filter((s) => s.reference === reference).map((s) => s.horizonMs));
+        open.set(reference, this.horizons.filter((h) => !done.has(h)));
+      }
+      this.pending.set(fill.fillId, { head: fill, open });
+      this.resumeAfter = fill.fillId;
+    }
+    if (stored.length < room) this.resumeAfter = null;
+  }
+
+  /** Why an overdue horizon is missing: its last chance passed before this run started (`bot-down`), or in it (`late`). */
+  private missedReason(atMs: number, horizonMs: number): MissingReason {
+    return atMs + horizonMs + lateToleranceMs(horizonMs, this.every) < this.startedAtMs ? 'bot-down' : 'late';
+  }
+
+  private pass(): void {
     const now = this.options.scheduler.now();
     const register: MarkoutRegistration[] = [];
     const fresh: PendingFill[] = [];
@@ -189,7 +213,7 @@ export class MarkoutSampler {
         const due = dueHorizons(fill.head.atMs, open, now, this.every);
         if (due.sample.length === 0 && due.missed.length === 0) continue;
         for (const horizonMs of due.sample) row(fill, horizonMs, reference, snapshot(fill.head.marketSlug)[reference], null);
-        for (const horizonMs of due.missed) row(fill, horizonMs, reference, null, missedAs);
+        for (const horizonMs of due.missed) row(fill, horizonMs, reference, null, this.missedReason(fill.head.atMs, horizonMs));
         planned.push({ fill, reference, written: [...due.sample, ...due.missed] });
       }
     }

@@ -156,6 +156,41 @@ describe('MarkoutSampler', () => {
     ledger.close();
   });
 
+  it('resumes the open fills of an earlier run in id order, never holding more than maxPending', () => {
+    const path = join(temp.dir, 'resume-bound.sqlite');
+    const clock = new ManualClock(T0);
+    const refs = new Map<string, MarkoutReferences>([['plain', { mid: 500_000, model: null }]]);
+    let ledger = openLedger({ path, now: () => clock.now() });
+    const first = sampler(ledger, clock, refs, newSeen());
+    first.start();
+    for (const id of ['a', 'b', 'c']) ledger.recordFill(fillInput({ tradeEventId: id, marketSlug: 'plain', atMs: T0 }));
+    first.fillBooked();
+    clock.flush();
+    first.stop();
+    ledger.close();
+    clock.advance(5_000);
+    ledger = openLedger({ path, now: () => clock.now() });
+    const seen = newSeen();
+    const bounded = sampler(ledger, clock, refs, seen, 1);
+    bounded.start();
+    let most = bounded.pendingCount();
+    for (let step = 0; step < 2_000; step += 1) {
+      clock.advance(250);
+      most = Math.max(most, bounded.pendingCount());
+    }
+    expect(most).toBe(1);
+    expect(bounded.pendingCount()).toBe(0);
+    const all = rows(ledger);
+    expect(all).toHaveLength(15);
+    // 1 s fell due while down; the first fill is sampled on time; the others wait for room and are late, never guessed.
+    expect(all.filter((r) => r.horizon_ms === 1_000).map((r) => r.missing_reason)).toEqual(['bot-down', 'bot-down', 'bot-down']);
+    expect(all.filter((r) => r.fill_id === 1 && r.horizon_ms >= 10_000).map((r) => r.ref_micros)).toEqual([500_000, 500_000, 500_000]);
+    expect(all.filter((r) => r.fill_id > 1 && r.horizon_ms >= 10_000 && r.horizon_ms < 300_000).every((r) => r.missing_reason === 'late')).toBe(true);
+    expect(seen.errors).toEqual([]);
+    bounded.stop();
+    ledger.close();
+  });
+
   it('a fill booked too late for its first horizons records them as late, and a failed write is retried', () => {
     const clock = new ManualClock(T0);
     const ledger = openLedger({ path: ':memory:', now: () => clock.now() });
@@ -164,8 +199,9 @@ describe('MarkoutSampler', () => {
     let failNext = true;
     const flaky = {
       startFillId: () => ledger.markouts.startFillId(),
+      lastJudgedFillId: () => ledger.markouts.lastJudgedFillId(),
       unjudgedFills: (after: number, limit: number) => ledger.markouts.unjudgedFills(after, limit),
-      openFills: () => ledger.markouts.openFills(),
+      openFills: (after?: number, limit?: number) => ledger.markouts.openFills(after, limit),
       write: (batch: Parameters<LedgerStore['markouts']['write']>[0]) => {
         if (failNext) {
           failNext = false;
@@ -183,8 +219,9 @@ describe('MarkoutSampler', () => {
       observer: { onMissing: (h, r, why) => seen.missing.push([h, r, why]), onError: (e) => seen.errors.push(e) },
     });
     bot.start();
-    // Reported 2 s after it happened: 0 s and 1 s can no longer be sampled.
-    ledger.recordFill(fillInput({ tradeEventId: 'late', marketSlug: 'plain', atMs: T0 - 2_000 }));
+    clock.advance(3_000);
+    // Made while this run was up, reported 2 s after it happened: 0 s and 1 s can no longer be sampled.
+    ledger.recordFill(fillInput({ tradeEventId: 'late', marketSlug: 'plain', atMs: clock.now() - 2_000 }));
     bot.fillBooked();
     clock.flush();
     expect(seen.errors).toHaveLength(1);
