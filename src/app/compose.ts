@@ -10,11 +10,11 @@
  *   3. market data: socket units, the books' markets, the stale guard's markets; then pricing (its Pyth Hermes stream,
  *      src/app/pricing.ts) → feed → books → kill switch;
  *   4. positions published, periodic timers armed (marks 10 s, ledger check 60 s, order-stream sweep 1 s, freshness,
- *      the status line every log.statusIntervalMs);
+ *      the status line every log.statusIntervalMs), the markout sampler resumed (src/app/markouts.ts);
  *   5. strategy runner (first quotes) → trading-mode polling → expiry stops → settler resumes unredeemed markets.
  * Nothing is quoted before step 5, and nothing in steps 3–5 runs before the executor started.
  *
- * Stop order (`stop`): runner (no more quotes) → pricing (Hermes stream closed) → timers → kill switch, stale guard, settler, order-stream watch,
+ * Stop order (`stop`): runner (no more quotes) → pricing (Hermes stream closed) → markout sampler → timers → kill switch, stale guard, settler, order-stream watch,
  * mode polling → executor shutdown (cancels the bot's orders, confirmed, within the budget) → books → feed →
  * ledger writers closed (ledger sync, fill and order recorders). The caller then closes the resources.
  *
@@ -61,7 +61,9 @@ import type { BookStore } from '../book/book-store.js';
 import type { SocketUnits } from '../book/size-units.js';
 import { LedgerSync } from './ledger-sync.js';
 import { buildMarketData } from './market-data.js';
+import { buildMarkoutSampler } from './markouts.js';
 import { marketInfoOf } from './markets.js';
+import type { MarkoutSampler } from '../markouts/sampler.js';
 import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
 import { OrderRecorder } from './order-recorder.js';
 import { PositionPublisher } from './position-publisher.js';
@@ -119,6 +121,8 @@ export interface BotComponents {
   readonly runner: StrategyRunner;
   /** Crypto strike markets priced from their underlying (store, pricer). */
   readonly pricing: BotPricing;
+  /** Every booked fill judged at 0 s…5 min against the book mid without own orders and the model (src/app/markouts.ts). */
+  readonly markouts: MarkoutSampler;
   readonly timers: Timers;
 }
 
@@ -163,6 +167,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       metrics.fill(fill.marketSlug, fill.side, fill.token, fill.sizeRaw, notionalRaw);
       account.noteFill(fill);
       positions.filled(fill.marketSlug);
+      markouts.fillBooked();
       requote(fill.marketSlug);
     },
   });
@@ -336,6 +341,9 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     stopping: deps.stopping,
     foreignPolicy: config.orders.foreignOrders,
   });
+  const markouts: MarkoutSampler = buildMarkoutSampler({
+    ledger, scheduler, strategyName: config.strategy.name, books, ownOrders: (slug) => (ownInBook ? account.ownOrders(slug) : []), pricing, metrics, log: componentLogger(log, 'markouts'),
+  });
 
   // Listeners, in this order (see the header; (1) and (2) are registered where the books and the core are built).
   units.onSettled((settled) => reactions.unitsSettled(settled));
@@ -366,7 +374,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   );
 
   const components: BotComponents = {
-    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing,
+    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts,
   };
 
   const start = async (): Promise<void> => {
@@ -398,6 +406,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     timers.every(UNDERLYING_AGES_EVERY_MS, () => pricing.publishAges());
     timers.every(LEDGER_CHECK_EVERY_MS, () => ledgerSync.periodicCheck(deps.stopping));
     if (config.log.statusIntervalMs > 0) timers.every(config.log.statusIntervalMs, () => status.report());
+    markouts.start();
     runner.start();
     modeGate.start();
     // Each market requoted at its stop-before-expiry time, so the gate's halt takes effect then, not at the next cycle.
@@ -409,6 +418,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const stop = async (): Promise<{ clean: boolean }> => {
     runner.stop();
     pricing.stop();
+    markouts.stop();
     timers.cancelAll();
     killSwitch.stop();
     staleGuard.stop();

@@ -140,8 +140,39 @@ CREATE TABLE kv (
 ) STRICT, WITHOUT ROWID;
 `;
 
+/**
+ * Markouts (src/ledger/markouts-repo.ts): the fills the live bot judges (one row each, with the strategy that quoted
+ * and the references it is judged against), and one row per (fill, horizon, reference), written once and never
+ * changed: the reference's price at the horizon in millionths, or why it is missing. Fills recorded before this step
+ * have no markout rows and keep working as before.
+ */
+const V2_SQL = `
+CREATE TABLE markout_fills (
+  fill_id           INTEGER PRIMARY KEY REFERENCES fills (id),
+  strategy          TEXT NOT NULL,
+  refs              TEXT NOT NULL CHECK (refs IN ('mid', 'mid,model')),
+  complete          INTEGER NOT NULL DEFAULT 0 CHECK (complete IN (0, 1)),
+  registered_at_ms  INTEGER NOT NULL
+) STRICT;
+CREATE INDEX markout_fills_open ON markout_fills (fill_id) WHERE complete = 0;
+
+CREATE TABLE fill_markouts (
+  fill_id         INTEGER NOT NULL REFERENCES markout_fills (fill_id),
+  horizon_ms      INTEGER NOT NULL CHECK (horizon_ms >= 0),
+  reference       TEXT NOT NULL CHECK (reference IN ('mid', 'model')),
+  ref_micros      INTEGER CHECK (ref_micros BETWEEN 1 AND 999999),
+  missing_reason  TEXT,
+  sampled_at_ms   INTEGER NOT NULL,
+  PRIMARY KEY (fill_id, horizon_ms, reference),
+  CHECK ((ref_micros IS NULL) = (missing_reason IS NOT NULL))
+) STRICT, WITHOUT ROWID;
+`;
+
 /** The ledger's schema history. Append only: never edit a released step. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial ledger schema', sql: V1_SQL }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial ledger schema', sql: V1_SQL },
+  { version: 2, name: 'fill markouts', sql: V2_SQL },
+];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
   return migrations.reduce((max, step) => Math.max(max, step.version), 0);

@@ -1,6 +1,7 @@
 /**
  * `outcome-maker report [--db PATH] [--since WHEN] [--market SLUG] [--format table|json|csv]`:
- * fills, volume, fees, positions, realized and unrealized PnL per market and in total.
+ * fills, volume, fees, positions, realized and unrealized PnL per market and in total, then the markouts of the fills
+ * the bot judged, per market and per strategy (src/ledger/report-markouts.ts; table and JSON).
  *
  * The CLI wiring calls `parseReportArgs` (or builds ReportOptions itself) and `runReport`, which returns
  * the formatted text. The database must exist (a report never creates an empty ledger); it is opened
@@ -10,6 +11,8 @@ import { existsSync } from 'node:fs';
 import { LedgerSchemaError, ReportArgsError } from './errors.js';
 import { utcDayStart } from './pnl.js';
 import { formatReport, REPORT_FORMATS, type ReportFormat } from './report-format.js';
+import { formatMarkoutsTable, markoutReport, markoutsJson } from './report-markouts.js';
+import { z } from 'zod';
 import { openLedger } from './store.js';
 
 export const DEFAULT_LEDGER_PATH = 'data/ledger.sqlite';
@@ -29,11 +32,18 @@ export async function runReport(options: ReportOptions): Promise<string> {
   const ledger = openLedger({ path: options.db, mustExist: true });
   try {
     const report = ledger.pnl({ marketSlug: options.market, sinceMs: options.sinceMs });
-    return formatReport(report, options.format ?? 'table', {
+    const format = options.format ?? 'table';
+    const text = formatReport(report, format, {
       asOfMs: options.nowMs ?? Date.now(),
       sinceMs: options.sinceMs ?? null,
       marketSlug: options.market ?? null,
     });
+    // Markouts (src/ledger/report-markouts.ts) follow the PnL: a section of the table, a key of the JSON; CSV keeps one table.
+    if (format === 'csv') return text;
+    const markouts = markoutReport(ledger.markouts, { sinceMs: options.sinceMs, marketSlug: options.market });
+    if (format === 'table') return `${text}${formatMarkoutsTable(markouts)}`;
+    const document = z.record(z.string(), z.unknown()).parse(JSON.parse(text));
+    return `${JSON.stringify({ ...document, markouts: markoutsJson(markouts) }, null, 2)}\n`;
   } finally {
     ledger.close();
   }

@@ -15,6 +15,7 @@ import { openLedgerDatabase, type SynchronousMode } from './database.js';
 import { EventsRepo } from './events-repo.js';
 import { FillsRepo, type AdjustmentInput, type MarketActivity, type SyntheticFillInput } from './fills-repo.js';
 import { KvRepo } from './kv-repo.js';
+import { MarkoutsRepo } from './markouts-repo.js';
 import { MarketRepo, type MarkInput, type MarkOutcome, type RedemptionDetails, type RedemptionOutcome } from './market-repo.js';
 import { OrdersRepo, type OrderRecordOutcome, type OrderUpdateOutcome } from './orders-repo.js';
 import {
@@ -130,6 +131,8 @@ export class LedgerStore {
   private readonly fills: FillsRepo;
   private readonly market: MarketRepo;
   private readonly kv: KvRepo;
+  /** Markouts of the fills the live bot judges (src/ledger/markouts-repo.ts, written by src/markouts/sampler.ts). */
+  readonly markouts: MarkoutsRepo;
   private readonly marketSlugs;
   private readonly recentFillRows;
   private readonly countRows;
@@ -145,6 +148,7 @@ export class LedgerStore {
     this.fills = new FillsRepo(this.ctx, this.positions);
     this.market = new MarketRepo(this.ctx);
     this.kv = new KvRepo(this.ctx);
+    this.markouts = new MarkoutsRepo(this.ctx, this.kv);
     this.marketSlugs = db.prepare(
       `SELECT market_slug FROM positions UNION SELECT market_slug FROM resolutions
        UNION SELECT market_slug FROM redemptions ORDER BY market_slug`,

@@ -81,6 +81,8 @@ export const METRIC_NAMES = [
   'outcome_maker_fast_market_trips_total',
   'outcome_maker_settlement_checks_total',
   'outcome_maker_underlying_exposure',
+  'outcome_maker_fill_markout_usdc',
+  'outcome_maker_fill_markouts_missing_total',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -142,6 +144,7 @@ const VALIDATED_METRICS: readonly MetricName[] = [
   'outcome_maker_underlying_age_seconds',
   'outcome_maker_underlying_divergence_bps',
   'outcome_maker_underlying_exposure',
+  'outcome_maker_fill_markout_usdc',
 ];
 
 /** The bot's metrics. Sizes and amounts are raw integers (1e6 = 1 share / 1 USDC), durations milliseconds. */
@@ -238,7 +241,24 @@ export interface Metrics {
   underlyingExposure(ticker: string, units: number, usdc: number): void;
   /** The underlyings the bot prices, known at start: their anomaly counters start at 0 (so `increase()` sees the first). */
   pricedTickers(tickers: readonly string[]): void;
+  /** A fill's markout written to the ledger (src/markouts/sampler.ts): horizon ms, reference, signed raw USDC. */
+  fillMarkout(horizonMs: number, reference: MarkoutReferenceLabel, markoutRaw: number): void;
+  /** A fill's markout recorded as missing, with why (bot-down, late, no-reference, overflow). */
+  fillMarkoutMissing(horizonMs: number, reference: MarkoutReferenceLabel, reason: string): void;
 }
+
+export type MarkoutReferenceLabel = 'mid' | 'model';
+/** The markout horizons as labels (0s is the edge at fill time); any other horizon is `other`. */
+const MARKOUT_HORIZON_LABELS: ReadonlyMap<number, string> = new Map([
+  [0, '0s'],
+  [1_000, '1s'],
+  [10_000, '10s'],
+  [60_000, '60s'],
+  [300_000, '300s'],
+]);
+const MARKOUT_MISSING_REASONS: readonly string[] = ['bot-down', 'late', 'no-reference', 'overflow'];
+/** Per-fill markouts, USDC: a few cents either way is typical for a 5–50 share fill; whole dollars are news. */
+const MARKOUT_BUCKETS = [-5, -2, -1, -0.5, -0.2, -0.1, -0.05, -0.02, -0.01, -0.005, 0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5];
 
 export interface CreateMetricsOptions {
   readonly registry: Registry;
@@ -489,6 +509,23 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
   const settlementChecks = new Counter({ name: 'outcome_maker_settlement_checks_total', help: 'Resolutions compared with the price the bot held: agree, disagree, too-close, no-price.', labelNames: ['result'] as const, registers });
   const underlyingExposure = new Gauge({ name: 'outcome_maker_underlying_exposure', help: 'Exposure to an underlying (Σ net YES × delta over its markets): unit=underlying (units of it) or usdc (notional).', labelNames: ['ticker', 'unit'] as const, registers });
   const tickers = new BoundedLabel(64);
+  const fillMarkouts = new Histogram({
+    name: 'outcome_maker_fill_markout_usdc',
+    help: 'Per-fill markout in USDC (positive: the price moved in the fill\'s favour), by horizon (0s is the edge at fill time) and reference (mid: book mid without own orders; model: the fair value).',
+    labelNames: ['horizon', 'reference'] as const,
+    buckets: MARKOUT_BUCKETS,
+    registers,
+  });
+  const fillMarkoutsMissing = new Counter({
+    name: 'outcome_maker_fill_markouts_missing_total',
+    help: 'Fill markouts recorded as missing (never guessed), by horizon, reference and reason (bot-down, late, no-reference, overflow).',
+    labelNames: ['horizon', 'reference', 'reason'] as const,
+    registers,
+  });
+  const markoutHorizon = (horizonMs: number): string => MARKOUT_HORIZON_LABELS.get(horizonMs) ?? 'other';
+  for (const horizon of MARKOUT_HORIZON_LABELS.values()) {
+    for (const reference of ['mid', 'model'] as const) for (const reason of MARKOUT_MISSING_REASONS) fillMarkoutsMissing.inc({ horizon, reference, reason }, 0);
+  }
   for (const source of ['hermes', 'venue'] as const) for (const reason of ['malformed', 'non-finite', 'non-positive', 'future-dated', 'out-of-order']) underlyingRefusals.inc({ source, reason }, 0);
   for (const result of ['agree', 'disagree', 'too-close', 'no-price']) settlementChecks.inc({ result }, 0);
   for (const mode of TRADING_MODES) tradingMode.set({ mode }, mode === 'normal' ? 1 : 0);
@@ -701,6 +738,13 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     fastMarketTrip(ticker) {
       fastMarketTrips.inc({ ticker: tickers.value(ticker) });
+    },
+    fillMarkout(horizonMs, reference, markoutRaw) {
+      if (finite('outcome_maker_fill_markout_usdc', markoutRaw)) fillMarkouts.observe({ horizon: markoutHorizon(horizonMs), reference }, usdc(markoutRaw));
+    },
+    fillMarkoutMissing(horizonMs, reference, reason) {
+      const known = MARKOUT_MISSING_REASONS.includes(reason) ? reason : 'other';
+      fillMarkoutsMissing.inc({ horizon: markoutHorizon(horizonMs), reference, reason: known });
     },
     settlementCheck(result) {
       settlementChecks.inc({ result: reasons.value(result) });

@@ -22,13 +22,15 @@ function tables(db: BetterSqlite3.Database): string[] {
 describe('migrations', () => {
   it('creates the schema at the latest version, and re-applying is a no-op', () => {
     const db = new BetterSqlite3(':memory:');
-    expect(migrate(db)).toEqual([1]);
+    expect(migrate(db)).toEqual([1, 2]);
     expect(schemaVersion(db)).toBe(latestVersion());
     expect(tables(db)).toEqual([
       'fill_failures',
+      'fill_markouts',
       'fills',
       'kv',
       'mark_day_open',
+      'markout_fills',
       'marks',
       'order_events',
       'orders',
@@ -45,14 +47,14 @@ describe('migrations', () => {
     const db = new BetterSqlite3(':memory:');
     const steps: Migration[] = [
       ...MIGRATIONS,
-      { version: 2, name: 'half-broken', sql: `CREATE TABLE extra (a INTEGER) STRICT; INSERT INTO nowhere VALUES (1);` },
+      { version: 3, name: 'half-broken', sql: `CREATE TABLE extra (a INTEGER) STRICT; INSERT INTO nowhere VALUES (1);` },
     ];
     expect(() => migrate(db, steps)).toThrow(/nowhere/);
-    expect(schemaVersion(db)).toBe(1);
+    expect(schemaVersion(db)).toBe(2);
     expect(tables(db)).not.toContain('extra');
     // A fixed step then applies on the next open.
-    const fixed: Migration[] = [...MIGRATIONS, { version: 2, name: 'fixed', sql: `CREATE TABLE extra (a INTEGER) STRICT;` }];
-    expect(migrate(db, fixed)).toEqual([2]);
+    const fixed: Migration[] = [...MIGRATIONS, { version: 3, name: 'fixed', sql: `CREATE TABLE extra (a INTEGER) STRICT;` }];
+    expect(migrate(db, fixed)).toEqual([3]);
     expect(tables(db)).toContain('extra');
     db.close();
   });

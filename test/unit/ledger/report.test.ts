@@ -12,6 +12,12 @@ beforeAll(() => {
 });
 afterAll(() => temp.cleanup());
 
+/** The fixture's fills were booked without the markout sampler: none is judged. */
+const NO_MARKOUTS = `
+Markouts (USDC per fill; mid: book mid without own orders, model: fair value; spread: Σ markout at 0s)
+No judged fills (markouts cover fills booked by the bot since markouts began on this ledger).
+`;
+
 const TABLE = `outcome-maker ledger report
 as of:  2025-01-16T00:00:00.000Z
 since:  the beginning
@@ -28,7 +34,7 @@ TOTAL         7    14.1  0.035                                                3 
 Unrealized and net totals exclude markets with no mark: eth-5k.
 
 Resolved, not yet redeemed: 3 USDC.
-`;
+${NO_MARKOUTS}`;
 
 const CSV = `market,fills,volume,fees,yes_position,yes_avg_cost,no_position,no_avg_cost,mark,realized,unrealized,net_pnl
 btc-100k,5,12.9,0.035,9,0.5,4,0.45,0.55,0.6,0.45,1.015
@@ -115,7 +121,8 @@ describe('report', () => {
   });
 
   it('json', async () => {
-    expect(await runReport({ db, format: 'json', nowMs: REPORT_NOW })).toBe(`${JSON.stringify(JSON_DOCUMENT, null, 2)}\n`);
+    const document = { ...JSON_DOCUMENT, markouts: { byMarket: [], byStrategy: [] } };
+    expect(await runReport({ db, format: 'json', nowMs: REPORT_NOW })).toBe(`${JSON.stringify(document, null, 2)}\n`);
   });
 
   it('csv', async () => {
@@ -135,7 +142,7 @@ since:  the beginning
 market: nope
 
 No fills recorded for nope.
-`);
+${NO_MARKOUTS}`);
   });
 
   it('refuses a database that does not exist, without creating it', async () => {
