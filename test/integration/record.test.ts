@@ -90,4 +90,45 @@ describe('record', () => {
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
   });
+
+  it('on the crypto world: keeps the underlying (oracle frames and Hermes, with receive times) and each market\'s title and terms', async () => {
+    const crypto = parseConfigText(
+      `venue:
+  kind: sim
+  seed: 5
+  world: crypto
+  underlying: {tickers: [BTC], strikesPerExpiry: 2}
+  flow: {enabled: true, noiseTakersPerMinute: 60}
+strategy: {name: fixed-spread}
+metrics: {enabled: false}
+log: {level: warn}
+`,
+      { source: 'record-crypto.yaml', baseDir: dir },
+    );
+    const out = join(dir, 'rec-crypto');
+    const recording = await startRecording(crypto, { out }, { env: {}, log: pino({ level: 'silent' }) });
+    const { recorder } = recording;
+    try {
+      await poll(() => (recorder.counts.books >= 2 && recorder.counts.underlying >= 6 ? true : undefined), { timeoutMs: 30_000, intervalMs: 50, failure: () => `too little recorded: ${JSON.stringify(recorder.counts)}` });
+    } finally {
+      await recording.stop().catch(() => undefined);
+    }
+    const stream = readReplay(out);
+    expect(stream.header.version).toBe(2);
+    for (const market of stream.header.markets) {
+      expect(market.title).toMatch(/^.*\$BTC above \$[0-9.]+ on /);
+      expect(market.terms).toMatchObject({ kind: 'venue', title: market.title });
+    }
+    const prices = stream.events.flatMap((e) => (e.kind === 'underlying' ? [e] : []));
+    const sources = new Set(prices.map((p) => p.source));
+    expect(sources).toEqual(new Set(['venue', 'hermes']));
+    for (const price of prices) {
+      expect(price.ticker).toBe('BTC');
+      expect(price.price).toBeGreaterThan(0);
+      expect(price.t).toBeGreaterThanOrEqual(stream.header.createdAtMs);
+      if (price.source === 'venue') expect(stream.header.markets.map((m) => m.slug)).toContain(price.market);
+      else expect(price.market).toBeNull();
+    }
+    expect(recorder.counts.refusedPrices).toBe(0);
+  });
 });
