@@ -251,20 +251,24 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .description('replay a recorded stream through the strategy, the risk gate and the real order manager (see docs/replay.md)')
     .requiredOption('--replay <path>', 'a replay stream: a .ndjson.gz file or a recording directory')
     .requiredOption('-c, --config <file>', 'the bot config whose strategy, orders, risk and rate limits are replayed')
-    .option('--market <slug>', 'the market of the stream to replay (default: its first)')
+    .option('--market <slug>', 'replay only this market of the stream (default: every market, together under one bot)')
     .addOption(new Option('--latency-ms <ms>', 'one-way request latency').default(50).argParser(parseWholeNumber))
     .addOption(new Option('--queue-model <model>', 'how the queue ahead of an order shrinks').choices(['conservative', 'probabilistic']).default('conservative'))
     .addOption(new Option('--fee-bps <bps>', 'taker fee rate (maker fills are free)').default(300).argParser(parseWholeNumber))
     .option('--out <dir>', 'also write report.html (charts) and report.json there')
     .option('--json', 'print the figures as one JSON object')
     .option('--sweep <name=a,b,c>', 'run every combination (strategy parameters, latencyMs, queueModel); repeatable', collect, [])
+    .option('--compare <file>', 'also run this config on the same recording and print one row per config; repeatable', collect, [])
     .action(
-      async (options: { replay: string; config: string; market?: string; latencyMs: number; queueModel: 'conservative' | 'probabilistic'; feeBps: number; out?: string; json?: boolean; sweep: string[] }) => {
+      async (options: { replay: string; config: string; market?: string; latencyMs: number; queueModel: 'conservative' | 'probabilistic'; feeBps: number; out?: string; json?: boolean; sweep: string[]; compare: string[] }) => {
         const { config } = await loadCheckedConfig(options.config, io, { requireCredentials: false });
-        const { runReplayCommand } = await importModule(() => import('./replay/backtest-command.js'), 'the replay backtest');
+        const compared: { name: string; config: AppConfig }[] = [];
+        for (const file of options.compare) compared.push({ name: file, config: (await loadCheckedConfig(file, io, { requireCredentials: false })).config });
+        const { runReplayCommand, runCompareCommand } = await importModule(() => import('./replay/backtest-command.js'), 'the replay backtest');
         try {
+          const run = compared.length === 0 ? (o: Parameters<typeof runReplayCommand>[1]) => runReplayCommand(config, o) : (o: Parameters<typeof runReplayCommand>[1]) => runCompareCommand([{ name: options.config, config }, ...compared], o);
           io.stdout(
-            await runReplayCommand(config, {
+            await run({
               replay: options.replay,
               ...(options.market === undefined ? {} : { market: options.market }),
               latencyMs: options.latencyMs,

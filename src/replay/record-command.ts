@@ -23,7 +23,8 @@ import { Recorder, type RecordedMarket } from './recorder.js';
 import { outcomeMakerVersion } from './version.js';
 import { ReplayWriter } from './writer.js';
 import type { Market } from '../exchange/wire.js';
-import { readMarketTerms, termsInputOf, type TermsInput } from '../pricing/terms.js';
+import { readMarketTerms, termsInputOf } from '../pricing/terms.js';
+import { oracleFields } from './replay-pricing.js';
 import { UnderlyingStore } from '../pricing/underlying/store.js';
 import { HermesSource } from '../pricing/underlying/hermes-source.js';
 import type { ReplayMarket } from './format.js';
@@ -185,16 +186,6 @@ function headerMarket(market: Market): ReplayMarket {
       priceOracleMetadata: oracleFields(input.priceOracleMetadata),
       expirationMs: input.expirationMs,
     },
-  };
-}
-
-/** The three fields of `priceOracleMetadata` the terms parser reads (the venue sends more). */
-function oracleFields(meta: TermsInput['priceOracleMetadata']): { ticker?: string; pythAddress?: string; assetType?: string } | null {
-  if (meta === null) return null;
-  return {
-    ...(meta.ticker === undefined ? {} : { ticker: meta.ticker }),
-    ...(meta.pythAddress === undefined ? {} : { pythAddress: meta.pythAddress }),
-    ...(meta.assetType === undefined ? {} : { assetType: meta.assetType }),
   };
 }
 

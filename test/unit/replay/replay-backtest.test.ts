@@ -41,7 +41,7 @@ function checkFillInvariants(report: ReplayReport, latencyMs: number): void {
   const trades = recorded.events.flatMap((e) => (e.kind === 'trade' ? [e] : []));
   const books = recorded.events.flatMap((e) => (e.kind === 'book' ? [e] : []));
   const makerByTime = new Map<number, number>();
-  for (const fill of report.fills) {
+  for (const fill of report.markets.flatMap((m) => m.fills)) {
     expect(fill.t * 1000).toBeGreaterThanOrEqual(latencyMs);
     const atMs = Math.round(t0 + fill.t * 1000);
     const ticks = Math.round(fill.price * 1000);
@@ -79,7 +79,7 @@ describe('backtest --replay (the Polymarket sample)', () => {
     expect(full.code).toBe(EXIT_OK);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReplayReport;
     expect(report.figures).toEqual(figures); // deterministic
-    expect(report.fills.length).toBe(figures.fills);
+    expect(report.markets[0]?.fills.length).toBe(figures.fills);
     checkFillInvariants(report, 80);
   });
 
@@ -98,7 +98,7 @@ describe('backtest --replay (the Polymarket sample)', () => {
     expect(sweep.code).toBe(EXIT_OK);
     const lines = sweep.out.trim().split('\n');
     expect(lines).toHaveLength(5);
-    expect(lines[0]).toMatch(/bidSpread\s+queueModel\s+fills/);
+    expect(lines[0]).toMatch(/bidSpread\s+queueModel\s+total PnL\s+fills/);
 
     const bad = await cli(['backtest', '--replay', stream, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'bidSpread=-1']);
     expect(bad.code).not.toBe(EXIT_OK);
@@ -131,7 +131,8 @@ describe('backtest --replay (the Polymarket sample)', () => {
     expect(report.figures.unusableBooks).toBe(1);
     expect(report.figures.durationMs).toBe(40_000);
     // the sell print at 450 went through the bot's bids (below 480, above 450): they filled at 30 s, not at 40 s
-    expect(report.fills.filter((f) => f.side === 'BUY').map((f) => f.t)).not.toHaveLength(0);
-    expect(report.fills.every((f) => f.t === 30)).toBe(true);
+    const fills = report.markets[0]?.fills ?? [];
+    expect(fills.filter((f) => f.side === 'BUY').map((f) => f.t)).not.toHaveLength(0);
+    expect(fills.every((f) => f.t === 30)).toBe(true);
   });
 });
