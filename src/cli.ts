@@ -285,23 +285,46 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       },
     );
 
-  program
-    .command('import')
-    .description('turn recordings of another venue into a replay stream (see docs/backtest.md)')
+  const importGroup = program.command('import').description('turn recordings of another venue, or an underlying\'s price history, into a replay stream (see docs/replay.md)');
+  importGroup
     .command('polymarket')
     .description('Polymarket books and trades (JSON arrays, the format of shared/replay-samples/) → one replay stream')
     .requiredOption('--books <file>', 'book snapshots of the YES token (the "up" file)')
     .requiredOption('--trades <file>', 'trades of the YES token')
     .option('--books-other <file>', 'book snapshots of the other token (checked against the YES book)')
     .option('--trades-other <file>', 'trades of the other token (added as YES trades at 1 − p, other side)')
-    .option('--market <slug>', 'the market name in the stream (default: from the books file name)')
+    .requiredOption('--market <slug>', 'the market\'s slug: its name in the stream and the reports')
+    .option('--title <text>', 'the market\'s title (reports name the market by it)')
+    .option('--ticker <symbol>', 'terms: the underlying that settles the market, e.g. SOL')
+    .option('--strike <usd>', 'terms: the strike (a strike market, or the opening price of an up/down one)')
+    .option('--window-open <instant>', 'terms: an up/down market\'s window open (ISO-8601 or ms); its strike is the underlying\'s first price in that minute')
+    .option('--settles <instant>', 'terms: the settlement instant (ISO-8601 or ms)')
+    .option('--reward-min-size <shares>', 'liquidity rewards: minimum order size')
+    .option('--reward-max-spread <price>', 'liquidity rewards: band around the midpoint, e.g. 0.03')
+    .option('--reward-daily <usdc>', 'liquidity rewards: daily reward pool')
+    .option('--underlying <stream>', 'add the prices of an underlying stream (made by `import underlying`)')
+    .option('--asset-price-ticker <symbol>', 'add the records\' own asset_price as this ticker\'s price')
     .requiredOption('--out <path>', 'the replay stream to write (.ndjson.gz)')
-    .action(async (options: { books: string; trades: string; booksOther?: string; tradesOther?: string; market?: string; out: string }) => {
+    .action(async (options: Omit<import('./replay/import-command.js').ImportPolymarketArgs, 'nowMs'>) => {
       const { importPolymarketFiles } = await importModule(() => import('./replay/import-command.js'), 'the importer');
       try {
         io.stdout(`${JSON.stringify(importPolymarketFiles(options))}\n`);
       } catch (error) {
         throw new CliExit(EXIT_FAILURE, `import polymarket: ${errorText(error)}`);
+      }
+    });
+  importGroup
+    .command('underlying')
+    .description('an underlying\'s price history (Pyth TradingView-history JSON, an exchange kline CSV, or timestamp,price CSV) → an underlying stream')
+    .requiredOption('--ticker <symbol>', 'the underlying, e.g. SOL')
+    .requiredOption('--from <file>', 'the history file (its shape is detected from its content)')
+    .requiredOption('--out <path>', 'the stream to write (.ndjson.gz)')
+    .action(async (options: { ticker: string; from: string; out: string }) => {
+      const { importUnderlyingFile } = await importModule(() => import('./replay/import-command.js'), 'the importer');
+      try {
+        io.stdout(`${JSON.stringify(importUnderlyingFile(options))}\n`);
+      } catch (error) {
+        throw new CliExit(EXIT_FAILURE, `import underlying: ${errorText(error)}`);
       }
     });
 

@@ -89,7 +89,8 @@ export const replayHeader = z.strictObject({
   /** What wrote the stream: `record` or `import:<source>`, and the outcome-maker version. */
   source: z.strictObject({ tool: z.string().min(1), version: z.string().min(1) }),
   units: z.strictObject({ price: z.literal(REPLAY_UNITS.price), size: z.literal(REPLAY_UNITS.size), time: z.literal(REPLAY_UNITS.time) }),
-  markets: z.array(marketEntry).min(1),
+  /** Empty in an underlying-only stream (`import underlying`). */
+  markets: z.array(marketEntry),
   createdAtMs: ms,
   /** 0 for the first part of a rotated recording, then 1, 2, ... */
   part: z.int().min(0),

@@ -9,7 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_OK, main, type CliIo } from '../../../src/cli.js';
+import { EXIT_OK } from '../../../src/cli.js';
+import { runCliInProcess } from '../../support/cli-process.js';
 import { readReplay } from '../../../src/replay/reader.js';
 import type { ReplayReport } from '../../../src/replay/report.js';
 import { loadConfigFile, validateStrategy } from '../../../src/config/index.js';
@@ -20,18 +21,13 @@ const ROOT = join(import.meta.dirname, '../../..');
 const stem = join(ROOT, 'examples/polymarket/polymarket-sol-updown-15m');
 const dir = mkdtempSync(join(tmpdir(), 'om-replay-bt-'));
 const stream = join(dir, 'sol.ndjson.gz');
+const TITLE = 'Solana Up or Down - December 11, 6:00AM-6:15AM ET';
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {} };
-  const code = await main(args, io);
-  return { code, out: out.join(''), err: err.join('') };
-}
+const cli = runCliInProcess;
 
 beforeAll(async () => {
-  const imported = await cli(['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--books-other', `${stem}-down-books.json`, '--trades-other', `${stem}-down-trades.json`, '--out', stream]);
+  const imported = await cli(['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--books-other', `${stem}-down-books.json`, '--trades-other', `${stem}-down-trades.json`, '--market', 'sol-updown-15m-1765450800', '--title', TITLE, '--out', stream]);
   expect(imported.code).toBe(EXIT_OK);
 });
 
@@ -69,7 +65,7 @@ describe('backtest --replay (the Polymarket sample)', () => {
     expect(run.err).toBe('');
     expect(run.code).toBe(EXIT_OK);
     const figures = JSON.parse(run.out) as ReplayReport['figures'];
-    expect(figures.market).toBe('polymarket-sol-updown-15m');
+    expect(figures.market).toBe(TITLE);
     expect(figures.durationMs).toBeGreaterThan(340_000);
     expect(figures.timeCarriedForwardMs).toBeGreaterThan(0);
     expect(figures.fillRatio).toBeGreaterThanOrEqual(0);
