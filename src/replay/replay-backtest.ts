@@ -163,6 +163,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
         run.fills.push({ t: (fill.atMs - startMs) / 1000, price: yesPrice / TICKS_PER_UNIT, side: yesSide, size: fill.sizeRaw / 1e6, liquidity: fill.liquidity });
         const markout: MarkoutFill = { atMs: fill.atMs, yesSide: yesSide === 'BUY' ? 'bid' : 'ask', yesPrice: yesPrice / TICKS_PER_UNIT, shares: fill.sizeRaw / 1e6 };
         run.markoutFills.push(markout);
+        run.mid.extendTo(fill.atMs); // the last recorded book stands until the next one
         const midNow = run.mid.at(fill.atMs);
         if (midNow !== null) run.spreadCapturedUsdc += markoutUsdc(markout, midNow);
       },

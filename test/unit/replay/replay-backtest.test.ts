@@ -131,4 +131,78 @@ describe('backtest --replay (the Polymarket sample)', () => {
     expect(fills.filter((f) => f.side === 'BUY').map((f) => f.t)).not.toHaveLength(0);
     expect(fills.every((f) => f.t === 30)).toBe(true);
   });
+
+  it('priced from the sample\'s underlying with the reward settings of the import: fair value, markouts, rewards and total PnL in the report; --compare prints one row per config', async () => {
+    const priced = join(dir, 'sol-priced.ndjson.gz');
+    const imported = await cli([
+      'import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--books-other', `${stem}-down-books.json`, '--trades-other', `${stem}-down-trades.json`,
+      '--market', 'sol-updown-15m-1765450800', '--title', TITLE, '--ticker', 'SOL', '--strike', '130.805', '--settles', '2025-12-11T11:15:00Z',
+      '--reward-min-size', '50', '--reward-max-spread', '0.045', '--reward-daily', '100', '--asset-price-ticker', 'SOL', '--out', priced,
+    ]);
+    expect(imported.err).toBe('');
+    const out = join(dir, 'priced-report');
+    const run = await cli(['backtest', '--replay', priced, '--config', join(ROOT, 'config/liquidity-rewards.yaml'), '--out', out]);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(EXIT_OK);
+    expect(run.out.split('\n')[0]).toMatch(new RegExp(`^${TITLE}: total PnL -?\\d+\\.\\d{4} USDC = realized .* \\+ rewards \\d+\\.\\d{4} − fees .* \\| \\d+ fills \\| volume .* shares \\| max inventory .* shares \\| mean 10 s markout .* USDC$`));
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReplayReport;
+    const f = report.figures;
+    expect(f.market).toBe(TITLE);
+    expect(f.fills).toBeGreaterThan(0);
+    expect(f.rewardsUsdc).toBeGreaterThan(0); // the reward settings of the import reach the strategy and the scoring
+    expect(f.totalPnlUsdc).toBeCloseTo((f.realizedPnlRaw + f.unrealizedPnlRaw - f.feesRaw) / 1e6 + f.rewardsUsdc, 9);
+    expect(f.spreadCapturedUsdc + f.adverseSelectionUsdc).toBeCloseTo((f.realizedPnlRaw + f.unrealizedPnlRaw) / 1e6, 9);
+    expect(f.timeFromModelMs).toBeGreaterThan(0);
+    expect(f.underlyingPrices).toBeGreaterThan(40);
+    expect(f.markouts.map((m) => m.horizonMs)).toEqual([1_000, 10_000, 60_000, 300_000]);
+    expect(f.markouts[1]?.fills).toBeGreaterThan(0);
+    expect(f.fairMarkouts?.[1]?.fills).toBeGreaterThan(0);
+    const series = report.markets[0]?.series;
+    expect(report.markets[0]?.ticker).toBe('SOL');
+    expect(series?.fair.some((v) => v !== null && v > 0 && v < 1)).toBe(true);
+    expect(series?.underlying.some((v) => v !== null && v > 100)).toBe(true);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<p id="headline" class="headline">Solana Up or Down');
+    expect(html).toContain('model fair value');
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    expect(html).not.toContain('polymarket-sol-updown-15m'); // named from its data, never after a file
+
+    const configs = ['fixed-spread', 'avellaneda-stoikov', 'liquidity-rewards'].map((name) => join(ROOT, `config/${name}.yaml`));
+    const compare = await cli(['backtest', '--replay', priced, '--config', configs[0] ?? '', '--compare', configs[1] ?? '', '--compare', configs[2] ?? '']);
+    expect(compare.err).toBe('');
+    const lines = compare.out.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/config\s+total PnL \(USDC\)\s+fills\s+markout 1 s\s+markout 10 s\s+markout 60 s\s+against\s+max \|inv\| \(shares\)\s+time quoted/);
+    configs.forEach((config, i) => expect(lines[i + 1]?.trim().startsWith(config)).toBe(true));
+    expect(lines[3]).toContain(f.totalPnlUsdc.toFixed(4)); // the same run as alone
+    for (const line of lines.slice(1)) expect(line).toMatch(/ model /);
+  });
+
+  it('several markets of one stream replay together under one bot', async () => {
+    const config = loadConfigFile(join(ROOT, 'config/paper.yaml'));
+    const check = await validateStrategy(config);
+    if (!check.ok) throw new Error('config/paper.yaml');
+    const recorded = readReplay(stream);
+    const slug = recorded.header.markets[0]?.slug ?? '';
+    const copy = (market: string): ReplayEvent[] => recorded.events.map((e) => ('market' in e && e.market === slug ? { ...e, market } : e));
+    const events = [...copy('a'), ...copy('b')].sort((x, y) => x.t - y.t);
+    const options = {
+      config,
+      header: { ...recorded.header, markets: [{ slug: 'a', yesTokenId: null, noTokenId: null, tickTicks: 10, title: 'Market A' }, { slug: 'b', yesTokenId: null, noTokenId: null, tickTicks: 10 }] },
+      events,
+      latencyMs: 50,
+      queueModel: 'conservative' as const,
+      feeRateBps: 0,
+    };
+    const both = await runReplayBacktest({ ...options, strategy: check.module.create(check.params) });
+    expect(both.markets.map((m) => m.figures.market)).toEqual(['Market A', 'b']);
+    expect(both.figures.market).toBe('2 markets');
+    for (const m of both.markets) expect(m.figures.fills).toBeGreaterThan(0);
+    expect(both.figures.fills).toBe(both.markets.reduce((n, m) => n + m.figures.fills, 0));
+    expect(both.figures.totalPnlUsdc).toBeCloseTo(both.markets.reduce((n, m) => n + m.figures.totalPnlUsdc, 0), 9);
+    // one bot, one rate limit: the two markets share the request budget the single one had alone
+    const alone = await runReplayBacktest({ ...options, market: 'a', strategy: check.module.create(check.params) });
+    expect(alone.markets).toHaveLength(1);
+    expect(both.figures.requests).toBeGreaterThan(alone.figures.requests);
+  });
 });
