@@ -13,6 +13,10 @@ import { parseConfigText } from '../../src/config/index.js';
 import { readReplay } from '../../src/replay/reader.js';
 import { startRecording } from '../../src/replay/record-command.js';
 import { poll } from '../support/poll.js';
+import { runCliInProcess } from '../support/cli-process.js';
+import type { ReplayFigures } from '../../src/replay/report.js';
+
+const ROOT = join(import.meta.dirname, '../..');
 
 const dir = mkdtempSync(join(tmpdir(), 'om-record-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -106,10 +110,11 @@ log: {level: warn}
       { source: 'record-crypto.yaml', baseDir: dir },
     );
     const out = join(dir, 'rec-crypto');
+    const startedAt = Date.now();
     const recording = await startRecording(crypto, { out }, { env: {}, log: pino({ level: 'silent' }) });
     const { recorder } = recording;
     try {
-      await poll(() => (recorder.counts.books >= 2 && recorder.counts.underlying >= 6 ? true : undefined), { timeoutMs: 30_000, intervalMs: 50, failure: () => `too little recorded: ${JSON.stringify(recorder.counts)}` });
+      await poll(() => (recorder.counts.books >= 20 && recorder.counts.underlying >= 40 && Date.now() - startedAt >= 15_000 ? true : undefined), { timeoutMs: 40_000, intervalMs: 50, failure: () => `too little recorded: ${JSON.stringify(recorder.counts)}` });
     } finally {
       await recording.stop().catch(() => undefined);
     }
@@ -130,5 +135,19 @@ log: {level: warn}
       else expect(price.market).toBeNull();
     }
     expect(recorder.counts.refusedPrices).toBe(0);
+
+    // replayed through the CLI: every market together, priced from the recorded underlying as live
+    const run = await runCliInProcess(['backtest', '--replay', out, '--config', join(ROOT, 'config/fixed-spread.yaml'), '--json']);
+    expect(run.err).toBe('');
+    const figures = JSON.parse(run.out) as ReplayFigures;
+    expect(figures.slugs).toEqual(stream.header.markets.map((m) => m.slug));
+    expect(figures.market).toBe(`${stream.header.markets.length} markets`);
+    expect(figures.underlyingPrices).toBe(prices.length);
+    expect(figures.timeFromModelMs).toBeGreaterThan(0);
+    expect(figures.fairMarkouts).not.toBeNull();
+    expect(figures.markouts.map((m) => m.horizonMs)).toEqual([1_000, 10_000, 60_000, 300_000]);
+    expect(Number.isFinite(figures.totalPnlUsdc)).toBe(true);
+    const report = await runCliInProcess(['backtest', '--replay', out, '--config', join(ROOT, 'config/fixed-spread.yaml')]);
+    for (const market of stream.header.markets) expect(report.out).toContain(`${market.title ?? ''}: total PnL`);
   });
 });
