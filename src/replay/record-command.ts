@@ -22,12 +22,12 @@ import { REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION } from './format.js';
 import { Recorder, type RecordedMarket } from './recorder.js';
 import { outcomeMakerVersion } from './version.js';
 import { ReplayWriter } from './writer.js';
-import type { Market } from '../exchange/wire.js';
+import { normalizeRewardSettings, type Market } from '../exchange/wire.js';
 import { readMarketTerms, termsInputOf } from '../pricing/terms.js';
 import { oracleFields } from './replay-pricing.js';
 import { UnderlyingStore } from '../pricing/underlying/store.js';
 import { HermesSource } from '../pricing/underlying/hermes-source.js';
-import type { ReplayMarket } from './format.js';
+import type { ReplayMarket, ReplayRewards } from './format.js';
 
 export interface RecordOptions {
   readonly out: string;
@@ -177,6 +177,7 @@ function headerMarket(market: Market): ReplayMarket {
     noTokenId: market.tokens?.no ?? null,
     tickTicks: 1,
     ...(market.title === '' ? {} : { title: market.title }),
+    ...rewardsOf(market),
     terms: {
       kind: 'venue',
       title: input.title,
@@ -187,6 +188,14 @@ function headerMarket(market: Market): ReplayMarket {
       expirationMs: input.expirationMs,
     },
   };
+}
+
+/** The venue's reward settings of a rewardable market in exact units (as the bot reads them: src/app/markets.ts). */
+function rewardsOf(market: Market): { rewards?: ReplayRewards } {
+  if (!market.isRewardable) return {};
+  const reward = normalizeRewardSettings(market.settings);
+  if (reward.dailyRewardRaw <= 0 || reward.maxSpreadTicks < 1) return {};
+  return { rewards: { minSizeRaw: reward.minSizeRaw, maxSpreadTicks: reward.maxSpreadTicks, dailyRewardRaw: reward.dailyRewardRaw } };
 }
 
 /** Pyth Hermes for the recorded markets' feeds, into the recording (null when it is not a source or has no key). */

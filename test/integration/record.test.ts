@@ -123,6 +123,8 @@ log: {level: warn}
     for (const market of stream.header.markets) {
       expect(market.title).toMatch(/^.*\$BTC above \$[0-9.]+ on /);
       expect(market.terms).toMatchObject({ kind: 'venue', title: market.title });
+      // the simulator's crypto markets are rewardable: 100 shares, 0.035, 1000 USDC a day (src/sim/engine/crypto-markets.ts)
+      expect(market.rewards).toEqual({ minSizeRaw: 100_000_000, maxSpreadTicks: 35, dailyRewardRaw: 1_000_000_000 });
     }
     const prices = stream.events.flatMap((e) => (e.kind === 'underlying' ? [e] : []));
     const sources = new Set(prices.map((p) => p.source));
