@@ -283,16 +283,17 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--duration <duration>', '--synthetic: virtual time, e.g. 90s, 30m, 2h (default 1h)')
     .option('--seed <n>', '--synthetic: seed of the engine and the flow (default: venue.seed of a simulator config, else 1)', parseWholeNumber)
     .addOption(new Option('--world <world>', '--synthetic: generic markets, or crypto strike markets priced from their underlying (default: the config\'s venue.world, else crypto)').choices(['generic', 'crypto']))
-    .option('--market <slug>', 'the market of the stream to replay (default: its first)')
+    .option('--market <slug>', '--replay: replay only this market of the stream (default: every market, together under one bot)')
     .addOption(new Option('--latency-ms <ms>', 'one-way request latency').default(50).argParser(parseWholeNumber))
     .addOption(new Option('--queue-model <model>', 'how the queue ahead of an order shrinks').choices(['conservative', 'probabilistic']).default('conservative'))
     .addOption(new Option('--fee-bps <bps>', 'taker fee rate (maker fills are free)').default(300).argParser(parseWholeNumber))
     .option('--out <dir>', 'also write report.html (charts) and report.json there')
     .option('--json', 'print the figures as one JSON object')
     .option('--sweep <name=a,b,c>', 'run every combination (strategy parameters, latencyMs, queueModel); repeatable', collect, [])
+    .option('--compare <file>', 'also run this config on the same recording and print one row per config; repeatable', collect, [])
     .action(
       async (
-        options: { replay?: string; synthetic?: boolean; duration?: string; seed?: number; world?: 'generic' | 'crypto'; config: string; market?: string; latencyMs: number; queueModel: 'conservative' | 'probabilistic'; feeBps: number; out?: string; json?: boolean; sweep: string[] },
+        options: { replay?: string; synthetic?: boolean; duration?: string; seed?: number; world?: 'generic' | 'crypto'; config: string; market?: string; latencyMs: number; queueModel: 'conservative' | 'probabilistic'; feeBps: number; out?: string; json?: boolean; sweep: string[]; compare: string[] },
         command: Command,
       ) => {
         if ((options.replay === undefined) === (options.synthetic !== true)) throw new CliExit(EXIT_USAGE, 'backtest: give one of --replay <path> and --synthetic');
@@ -308,12 +309,16 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
           }
           return;
         }
-        if (options.replay === undefined) return;
-        const { runReplayCommand } = await importModule(() => import('./replay/backtest-command.js'), 'the replay backtest');
+        const replay = options.replay;
+        if (replay === undefined) return;
+        const compared: { name: string; config: AppConfig }[] = [];
+        for (const file of options.compare) compared.push({ name: file, config: (await loadCheckedConfig(file, io, { requireCredentials: false })).config });
+        const { runReplayCommand, runCompareCommand } = await importModule(() => import('./replay/backtest-command.js'), 'the replay backtest');
         try {
+          const run = compared.length === 0 ? (o: Parameters<typeof runReplayCommand>[1]) => runReplayCommand(config, o) : (o: Parameters<typeof runReplayCommand>[1]) => runCompareCommand([{ name: options.config, config }, ...compared], o);
           io.stdout(
-            await runReplayCommand(config, {
-              replay: options.replay,
+            await run({
+              replay,
               ...(options.market === undefined ? {} : { market: options.market }),
               latencyMs: options.latencyMs,
               queueModel: options.queueModel,
@@ -329,23 +334,46 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       },
     );
 
-  program
-    .command('import')
-    .description('turn recordings of another venue into a replay stream (see docs/backtest.md)')
+  const importGroup = program.command('import').description('turn recordings of another venue, or an underlying\'s price history, into a replay stream (see docs/replay.md)');
+  importGroup
     .command('polymarket')
     .description('Polymarket books and trades (JSON arrays, the format of examples/polymarket/) → one replay stream')
     .requiredOption('--books <file>', 'book snapshots of the YES token (the "up" file)')
     .requiredOption('--trades <file>', 'trades of the YES token')
     .option('--books-other <file>', 'book snapshots of the other token (checked against the YES book)')
     .option('--trades-other <file>', 'trades of the other token (added as YES trades at 1 − p, other side)')
-    .option('--market <slug>', 'the market name in the stream (default: from the books file name)')
+    .requiredOption('--market <slug>', 'the market\'s slug: its name in the stream and the reports')
+    .option('--title <text>', 'the market\'s title (reports name the market by it)')
+    .option('--ticker <symbol>', 'terms: the underlying that settles the market, e.g. SOL')
+    .option('--strike <usd>', 'terms: the strike (a strike market, or the opening price of an up/down one)')
+    .option('--window-open <instant>', 'terms: an up/down market\'s window open (ISO-8601 or ms); its strike is the underlying\'s first price in that minute')
+    .option('--settles <instant>', 'terms: the settlement instant (ISO-8601 or ms)')
+    .option('--reward-min-size <shares>', 'liquidity rewards: minimum order size')
+    .option('--reward-max-spread <price>', 'liquidity rewards: band around the midpoint, e.g. 0.03')
+    .option('--reward-daily <usdc>', 'liquidity rewards: daily reward pool')
+    .option('--underlying <stream>', 'add the prices of an underlying stream (made by `import underlying`)')
+    .option('--asset-price-ticker <symbol>', 'add the records\' own asset_price as this ticker\'s price')
     .requiredOption('--out <path>', 'the replay stream to write (.ndjson.gz)')
-    .action(async (options: { books: string; trades: string; booksOther?: string; tradesOther?: string; market?: string; out: string }) => {
+    .action(async (options: Omit<import('./replay/import-command.js').ImportPolymarketArgs, 'nowMs'>) => {
       const { importPolymarketFiles } = await importModule(() => import('./replay/import-command.js'), 'the importer');
       try {
         io.stdout(`${JSON.stringify(importPolymarketFiles(options))}\n`);
       } catch (error) {
         throw new CliExit(EXIT_FAILURE, `import polymarket: ${errorText(error)}`);
+      }
+    });
+  importGroup
+    .command('underlying')
+    .description('an underlying\'s price history (Pyth TradingView-history JSON, an exchange kline CSV, or timestamp,price CSV) → an underlying stream')
+    .requiredOption('--ticker <symbol>', 'the underlying, e.g. SOL')
+    .requiredOption('--from <file>', 'the history file (its shape is detected from its content)')
+    .requiredOption('--out <path>', 'the stream to write (.ndjson.gz)')
+    .action(async (options: { ticker: string; from: string; out: string }) => {
+      const { importUnderlyingFile } = await importModule(() => import('./replay/import-command.js'), 'the importer');
+      try {
+        io.stdout(`${JSON.stringify(importUnderlyingFile(options))}\n`);
+      } catch (error) {
+        throw new CliExit(EXIT_FAILURE, `import underlying: ${errorText(error)}`);
       }
     });
 

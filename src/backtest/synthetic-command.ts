@@ -264,6 +264,7 @@ const REPLAY_ONLY = [
   ['queueModel', '--queue-model'],
   ['out', '--out'],
   ['sweep', '--sweep'],
+  ['compare', '--compare'],
 ] as const;
 
 /** `backtest --synthetic` from the command line: checks the options, runs, returns what to print. */

@@ -2,12 +2,12 @@
  * `outcome-maker backtest --replay PATH --config FILE [...]`: reads a replay stream, runs the replay backtest
  * (./replay-backtest.ts) once or over a grid (`--sweep name=a,b,c`, repeatable: every combination), and prints the
  * report: a table, or `--json`; with `--out DIR` also `DIR/report.html` (charts, opens without a server) and
- * `DIR/report.json`. Every output is in shares, USDC, prices, seconds and percent (src/replay/report.ts
- * `peopleFigures`), never raw units.
+ * `DIR/report.json`.
  *
  * Owns: the grid and the outputs. Invariants: a sweep parameter names a strategy parameter, or `latencyMs` /
  * `queueModel`; every combination's strategy parameters pass the strategy's own schema before anything runs (an
- * invalid one is an error naming it); runs are independent and deterministic.
+ * invalid one is an error naming it); runs are independent and deterministic. `--compare` (./backtest-command.ts
+ * `runCompareCommand`) runs several whole configs on the same recording and prints one row each.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { validateStrategy } from '../config/index.js';
 import { readReplay } from './reader.js';
 import { runReplayBacktest } from './replay-backtest.js';
 import type { QueueModel } from './queue-matcher.js';
-import { chartAssets, formatSweep, formatTable, peopleFigures, peopleReport, renderHtml, type ReplayReport } from './report.js';
+import { chartAssets, formatCompare, formatSweep, formatTable, renderHtml, type ReplayReport } from './report.js';
 
 export interface ReplayCommandOptions {
   readonly replay: string;
@@ -98,11 +98,29 @@ export async function runReplayCommand(config: AppConfig, options: ReplayCommand
     if (options.out !== undefined) {
       mkdirSync(options.out, { recursive: true });
       writeFileSync(join(options.out, 'report.html'), renderHtml(report, chartAssets()));
-      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify(peopleReport(report))}\n`);
+      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify(report)}\n`);
     }
-    return options.json ? `${JSON.stringify(peopleFigures(report.figures))}\n` : formatTable(report.figures);
+    return options.json ? `${JSON.stringify(report.figures)}\n` : formatTable(report);
   }
   const runs: { params: Record<string, string>; figures: ReplayReport['figures'] }[] = [];
   for (const params of grid(axes)) runs.push({ params, figures: (await runOne(config, options, params, stream)).figures });
-  return options.json ? `${JSON.stringify(runs.map((run) => ({ params: run.params, figures: peopleFigures(run.figures) })))}\n` : formatSweep(runs);
+  return options.json ? `${JSON.stringify(runs)}\n` : formatSweep(runs);
+}
+
+/** A config of `--compare`, named as the user gave it. */
+export interface CompareConfig {
+  readonly name: string;
+  readonly config: AppConfig;
+}
+
+/**
+ * `backtest --replay PATH --config A --compare B [--compare C]`: every config on the same recording (read once),
+ * one row each (src/replay/report.ts `formatCompare`), or one JSON array of `{config, figures}`.
+ */
+export async function runCompareCommand(configs: readonly CompareConfig[], options: ReplayCommandOptions): Promise<string> {
+  if (options.sweep.length > 0) throw new ReplayCommandError('--compare and --sweep do not go together: compare whole configs, or sweep one');
+  const stream = readReplay(options.replay);
+  const runs: { name: string; figures: ReplayReport['figures'] }[] = [];
+  for (const { name, config } of configs) runs.push({ name, figures: (await runOne(config, options, {}, stream)).figures });
+  return options.json ? `${JSON.stringify(runs.map((r) => ({ config: r.name, figures: r.figures })))}\n` : formatCompare(runs);
 }

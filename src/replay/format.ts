@@ -9,13 +9,18 @@
  * times are ms since epoch (`t` = when the event happened as the recorder knows it: when it received a book, mode,
  * resolution or gap, and the venue's own time of a trade, which the polled trade feed delivers late; `venueTs` = the
  * venue's own stamp). Lines are in the order they were written; a replay orders events by `t`.
+ *
+ * Version 2 adds, all optional so a version-1 stream still reads: per market its `title`, its settlement `terms`
+ * (the venue's market fields as the bot's terms parser reads them, or terms given on import) and its liquidity
+ * `rewards`; and the `underlying` event (a price of the underlying that settles crypto markets: the venue's
+ * `oraclePriceData` frames, Pyth Hermes, or an imported history), with its receive time `t` and its own `publishTs`.
  */
 import { z } from 'zod';
 import { MAX_TICK, MIN_TICK } from '../core/venue-rules/index.js';
 import { TRADING_MODES } from '../core/trading-mode.js';
 
 export const REPLAY_FORMAT = 'outcome-maker-replay';
-export const REPLAY_VERSION = 1;
+export const REPLAY_VERSION = 2;
 /** The units every event uses; written into the header so a reader never has to guess. */
 export const REPLAY_UNITS = { price: 'ticks of 0.001, YES terms', size: 'raw (shares × 1e6)', time: 'ms since epoch' } as const;
 
@@ -24,6 +29,41 @@ const raw = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 const ms = z.int().min(0);
 const level = z.tuple([ticks, raw.min(1)]);
 
+const tickerText = z.string().regex(/^[A-Z][A-Z0-9]{0,15}$/, 'expected an upper-case ticker such as BTC');
+
+/** The venue's own market fields that decide it (src/pricing/terms.ts `TermsInput`, minus the slug). */
+const venueTerms = z.strictObject({
+  kind: z.literal('venue'),
+  title: z.string(),
+  description: z.string().nullable(),
+  tags: z.array(z.string()),
+  metadata: z.record(z.string(), z.unknown()),
+  priceOracleMetadata: z.strictObject({ ticker: z.string().optional(), pythAddress: z.string().optional(), assetType: z.string().optional() }).nullable(),
+  expirationMs: ms.nullable(),
+});
+
+/** Terms given on import (`import polymarket --ticker … --strike … | --window-open … --settles …`). */
+const givenTerms = z.strictObject({
+  kind: z.literal('given'),
+  ticker: tickerText,
+  /** 'strike': YES iff the price at `settlesAtMs` is above `strike`; 'updown': at or above the price at `windowOpenMs`. */
+  family: z.enum(['strike', 'updown']),
+  /** Exact decimal string, USD; null for an up/down market whose opening price is read from the underlying. */
+  strike: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'expected a decimal string such as 130.81').nullable(),
+  windowOpenMs: ms.nullable(),
+  settlesAtMs: ms,
+});
+export type GivenTerms = z.infer<typeof givenTerms>;
+export type VenueTerms = z.infer<typeof venueTerms>;
+
+/** Liquidity-reward settings of a market: minimum size (raw), band around the midpoint (ticks), daily pool (raw USDC). */
+const rewardSettings = z.strictObject({
+  minSizeRaw: raw,
+  maxSpreadTicks: z.int().min(1).max(MAX_TICK),
+  dailyRewardRaw: raw,
+});
+export type ReplayRewards = z.infer<typeof rewardSettings>;
+
 const marketEntry = z.strictObject({
   slug: z.string().min(1),
   /** The YES token (the book's token); null when the source does not name it. */
@@ -31,19 +71,26 @@ const marketEntry = z.strictObject({
   noTokenId: z.string().nullable(),
   /** The market's price step in ticks (10 = 0.01). */
   tickTicks: z.int().min(1).max(100),
+  /** v2: the market's title as its venue names it (reports name the market by it, else by the slug). */
+  title: z.string().min(1).optional(),
+  /** v2: what decides the market, for the pricer; absent: quoted from its book. */
+  terms: z.discriminatedUnion('kind', [venueTerms, givenTerms]).optional(),
+  /** v2: liquidity-reward settings; absent: not rewardable. */
+  rewards: rewardSettings.optional(),
 });
 export type ReplayMarket = z.infer<typeof marketEntry>;
 
 export const replayHeader = z.strictObject({
   kind: z.literal('header'),
   format: z.literal(REPLAY_FORMAT),
-  version: z.literal(REPLAY_VERSION),
+  version: z.union([z.literal(1), z.literal(REPLAY_VERSION)]),
   /** Where the data came from: the venue's name and, for a recording, its base URL. */
   venue: z.strictObject({ name: z.string().min(1), baseUrl: z.string().nullable() }),
   /** What wrote the stream: `record` or `import:<source>`, and the outcome-maker version. */
   source: z.strictObject({ tool: z.string().min(1), version: z.string().min(1) }),
   units: z.strictObject({ price: z.literal(REPLAY_UNITS.price), size: z.literal(REPLAY_UNITS.size), time: z.literal(REPLAY_UNITS.time) }),
-  markets: z.array(marketEntry).min(1),
+  /** Empty in an underlying-only stream (`import underlying`). */
+  markets: z.array(marketEntry),
   createdAtMs: ms,
   /** 0 for the first part of a rotated recording, then 1, 2, ... */
   part: z.int().min(0),
@@ -91,8 +138,26 @@ const gapEvent = z.strictObject({
   cause: z.enum(['disconnect', 'resync', 'stale', 'recorder-start', 'recorder-stop']),
 });
 
-export const replayEvent = z.discriminatedUnion('kind', [bookEvent, tradeEvent, modeEvent, resolvedEvent, gapEvent]);
+/** v2: one price of an underlying, as received. `t` = when it was received (or, imported, when it was published). */
+const underlyingEvent = z.strictObject({
+  kind: z.literal('underlying'),
+  t: ms,
+  ticker: tickerText,
+  /** 'venue': an `oraclePriceData` frame; 'hermes': Pyth Hermes; 'import': an imported history (`import underlying`). */
+  source: z.enum(['venue', 'hermes', 'import']),
+  /** USD per unit. */
+  price: z.number().positive().finite(),
+  /** Pyth's confidence (USD); null when the source gives none. */
+  conf: z.number().min(0).finite().nullable(),
+  /** The source's own time of the price. */
+  publishTs: ms,
+  /** The market a venue frame was about; null otherwise. */
+  market: z.string().min(1).nullable(),
+});
+
+export const replayEvent = z.discriminatedUnion('kind', [bookEvent, tradeEvent, modeEvent, resolvedEvent, gapEvent, underlyingEvent]);
 export type ReplayEvent = z.infer<typeof replayEvent>;
+export type UnderlyingEvent = z.infer<typeof underlyingEvent>;
 export type BookEvent = z.infer<typeof bookEvent>;
 export type TradeEvent = z.infer<typeof tradeEvent>;
 

@@ -17,7 +17,7 @@
  */
 import { z } from 'zod';
 import { complementTicks, priceToTicks, sharesToRaw, UnitError } from '../core/venue-rules/index.js';
-import type { BookEvent, ReplayEvent, TradeEvent } from './format.js';
+import type { BookEvent, ReplayEvent, TradeEvent, UnderlyingEvent } from './format.js';
 
 /** Polymarket's price step, 0.01, in ticks of 0.001. */
 export const POLYMARKET_TICK_TICKS = 10;
@@ -183,4 +183,25 @@ export function importPolymarket(files: PolymarketFiles, market: string): { read
       longestBookGapMs,
     },
   };
+}
+
+const assetPriceRecord = z.object({ timestamp: msText, local_timestamp: msText, asset_price: z.number().nullable().optional() });
+
+/**
+ * The records' own `asset_price` (the underlying's price the recorder saw beside each book and trade) as `ticker`'s
+ * prices: `t` = `local_timestamp`, `publishTs` = `timestamp`, one per venue time, in receive order. Records without
+ * one are skipped; a non-positive or non-finite one is an error naming the file and the record.
+ */
+export function assetPrices(files: readonly { readonly name: string; readonly data: unknown }[], ticker: string): UnderlyingEvent[] {
+  const byVenueTs = new Map<number, UnderlyingEvent>();
+  for (const file of files) {
+    parseArray(file, assetPriceRecord).forEach((record, index) => {
+      const price = record.asset_price;
+      if (price === null || price === undefined) return;
+      if (!(Number.isFinite(price) && price > 0)) throw new ImportError(file.name, index, `asset_price ${price} is not a positive price`);
+      const publishTs = Number(record.timestamp);
+      if (!byVenueTs.has(publishTs)) byVenueTs.set(publishTs, { kind: 'underlying', t: Number(record.local_timestamp), ticker, source: 'import', price, conf: null, publishTs, market: null });
+    });
+  }
+  return [...byVenueTs.values()].sort((a, b) => a.t - b.t || a.publishTs - b.publishTs);
 }

@@ -6,7 +6,10 @@
  *
  * Owns: the order of start and stop and the exit code. Invariants: nothing is placed or canceled (the recorder
  * has no order manager); SIGINT/SIGTERM or the duration stop it cleanly: listeners off, feed closed, reads
- * drained, the file ended with its gzip trailer; a start-up failure closes what was opened and exits 1.
+ * drained, the file ended with its gzip trailer; a start-up failure closes what was opened and exits 1. Each market's
+ * title and terms (the venue's fields the terms parser reads) go into the header, so a replay names and prices it as
+ * live; the underlying is recorded from the venue's oracle frames and, when `pricing.sources` has `hermes` and its key
+ * is set, from Pyth Hermes (through the price store's validation, as the bot reads it).
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/types.js';
@@ -19,6 +22,12 @@ import { REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION } from './format.js';
 import { Recorder, type RecordedMarket } from './recorder.js';
 import { outcomeMakerVersion } from './version.js';
 import { ReplayWriter } from './writer.js';
+import { normalizeRewardSettings, type Market } from '../exchange/wire.js';
+import { readMarketTerms, termsInputOf } from '../pricing/terms.js';
+import { oracleFields } from './replay-pricing.js';
+import { UnderlyingStore } from '../pricing/underlying/store.js';
+import { HermesSource } from '../pricing/underlying/hermes-source.js';
+import type { ReplayMarket, ReplayRewards } from './format.js';
 
 export interface RecordOptions {
   readonly out: string;
@@ -65,7 +74,7 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
       { env: deps.env, log, scheduler, httpObserver: {}, ...(deps.onSecret === undefined ? {} : { onSecret: deps.onSecret }), dryRun: true },
       opened,
     );
-    const recorded: RecordedMarket[] = markets.map((m) => ({ slug: m.slug, yesTokenId: m.tokens?.yes ?? null, noTokenId: m.tokens?.no ?? null }));
+    const recorded: RecordedMarket[] = markets.map((m) => ({ slug: m.slug, yesTokenId: m.tokens?.yes ?? null, noTokenId: m.tokens?.no ?? null, ticker: tickerOf(m, config) }));
     let recorder: Recorder | null = null;
     const { feed, books } = buildMarketData({
       config,
@@ -88,7 +97,7 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
         venue: { name: config.venue.kind === 'sim' ? 'simulator' : 'live', baseUrl: venue.baseUrl },
         source: { tool: 'record', version: outcomeMakerVersion() },
         units: REPLAY_UNITS,
-        markets: recorded.map((m) => ({ ...m, tickTicks: 1 })),
+        markets: markets.map(headerMarket),
         createdAtMs: scheduler.now(),
       },
     });
@@ -108,6 +117,7 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
           books.onStaleChange((slug, stale) => {
             if (stale) listener(slug);
           }),
+        onOraclePrice: (listener) => feed.onOraclePrice(listener),
       },
       venue: {
         recentTrades: async (slug) => (await client.api.getMarketTrades(slug, { limit: 100 })).trades,
@@ -125,6 +135,7 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
     feed.start();
     books.start();
     rec.start();
+    const hermes = startHermes(config, venue.hermes, recorded, rec, log);
     log.info({ out: options.out, markets: recorded.map((m) => m.slug) }, 'recording');
     let stopped: Promise<RecordingSummary> | null = null;
     return {
@@ -133,6 +144,7 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
       markets: recorded.map((m) => m.slug),
       stop: () =>
         (stopped ??= (async () => {
+          hermes?.stop();
           rec.stop();
           books.stop();
           feed.close();
@@ -148,6 +160,63 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
     await closeResources(opened);
     throw error;
   }
+}
+
+/** The underlying's ticker of a market whose terms name one (priced or only recognised as crypto); null otherwise. */
+function tickerOf(market: Market, config: AppConfig): string | null {
+  const result = readMarketTerms(termsInputOf(market), config.pricing.feedIds);
+  return result.ok ? result.terms.ticker : result.ticker;
+}
+
+/** A recorded market in the header: ids, title and the fields its terms are read from. */
+function headerMarket(market: Market): ReplayMarket {
+  const input = termsInputOf(market);
+  return {
+    slug: market.slug,
+    yesTokenId: market.tokens?.yes ?? null,
+    noTokenId: market.tokens?.no ?? null,
+    tickTicks: 1,
+    ...(market.title === '' ? {} : { title: market.title }),
+    ...rewardsOf(market),
+    terms: {
+      kind: 'venue',
+      title: input.title,
+      description: input.description,
+      tags: [...input.tags],
+      metadata: { ...input.metadata },
+      priceOracleMetadata: oracleFields(input.priceOracleMetadata),
+      expirationMs: input.expirationMs,
+    },
+  };
+}
+
+/** The venue's reward settings of a rewardable market in exact units (as the bot reads them: src/app/markets.ts). */
+function rewardsOf(market: Market): { rewards?: ReplayRewards } {
+  if (!market.isRewardable) return {};
+  const reward = normalizeRewardSettings(market.settings);
+  if (reward.dailyRewardRaw <= 0 || reward.maxSpreadTicks < 1) return {};
+  return { rewards: { minSizeRaw: reward.minSizeRaw, maxSpreadTicks: reward.maxSpreadTicks, dailyRewardRaw: reward.dailyRewardRaw } };
+}
+
+/** Pyth Hermes for the recorded markets' feeds, into the recording (null when it is not a source or has no key). */
+function startHermes(config: AppConfig, hermes: { readonly endpoint: string; readonly apiKey: string | null; readonly apiKeyEnv: string } | null, recorded: readonly RecordedMarket[], rec: Recorder, log: Logger): HermesSource | null {
+  const feeds = new Map<string, string>();
+  for (const market of recorded) {
+    const feed = market.ticker ? config.pricing.feedIds[market.ticker] : undefined;
+    if (market.ticker && feed) feeds.set(feed.slice(2), market.ticker);
+  }
+  if (hermes === null || feeds.size === 0) return null;
+  if (hermes.apiKey === null) {
+    log.warn({ env: hermes.apiKeyEnv }, `Pyth Hermes not recorded: $${hermes.apiKeyEnv} is not set; the underlying comes from the venue's oracle frames only`);
+    return null;
+  }
+  const store = new UnderlyingStore(config.pricing.store, () => systemScheduler.now());
+  store.onQuote((quote) => {
+    if (quote.source === 'hermes') rec.underlying({ ticker: quote.ticker, source: 'hermes', price: quote.price, conf: quote.conf, publishTimeMs: quote.publishTimeMs });
+  });
+  const source = new HermesSource({ endpoint: hermes.endpoint, apiKey: hermes.apiKey, apiKeyEnv: hermes.apiKeyEnv, feeds, store, scheduler: systemScheduler, log });
+  source.start();
+  return source;
 }
 
 /** The `record` command: start, wait for the duration or a signal, stop, print the summary. */

@@ -15,7 +15,10 @@
  *   is in receive order and a reader orders by `t`); a trade of the NO token is
  *   written as a YES trade at 1 − p with the taker's side flipped;
  * - the trading mode is written when it changes (and once at start); a disconnect, a stale market and a frozen
- *   feed's resync are written as gaps, so a replay can say which time it could not see.
+ *   feed's resync are written as gaps, so a replay can say which time it could not see;
+ * - the underlying: every `oraclePriceData` frame of a recorded market whose ticker is known (its terms name one) and
+ *   every Pyth Hermes price the shell passes on (`underlying`), with `t` = when it was received and `publishTs` = the
+ *   source's own time; a frame that is not a finite positive price is not written (counted as `refusedPrices`).
  */
 import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
@@ -24,8 +27,8 @@ import { MAX_TICK, MIN_TICK, TICKS_PER_UNIT } from '../core/venue-rules/index.js
 import type { TradingMode } from '../core/trading-mode.js';
 import type { BookView } from '../strategy/contract.js';
 import type { MarketTrade } from '../exchange/wire.js';
-import type { MarketResolvedFrame } from '../exchange/socket-wire.js';
-import type { ReplayEvent, TradeEvent } from './format.js';
+import type { MarketResolvedFrame, OraclePriceFrame } from '../exchange/socket-wire.js';
+import type { ReplayEvent, TradeEvent, UnderlyingEvent } from './format.js';
 
 /** The feed and books as the recorder reads them (src/app/market-data.ts builds the real ones). */
 export interface RecorderMarketData {
@@ -36,6 +39,8 @@ export interface RecorderMarketData {
   books(slug: string): { readonly yes: Pick<BookView, 'bids' | 'asks'> } | null;
   onBookChange(listener: (slug: string) => void): () => void;
   onStale(listener: (slug: string) => void): () => void;
+  /** The venue's `oraclePriceData` frames (absent: the underlying is not recorded from the venue). */
+  onOraclePrice?(listener: (frame: OraclePriceFrame) => void): () => void;
 }
 
 export interface RecorderVenue {
@@ -47,6 +52,8 @@ export interface RecordedMarket {
   readonly slug: string;
   readonly yesTokenId: string | null;
   readonly noTokenId: string | null;
+  /** The underlying's ticker when the market's terms name one (its oracle frames are recorded under it). */
+  readonly ticker?: string | null;
 }
 
 export interface RecorderOptions {
@@ -109,7 +116,7 @@ export class Recorder {
   private mode: TradingMode | null = null;
   private stopped = false;
   private readsInFlight = 0;
-  readonly counts = { books: 0, trades: 0, gaps: 0, modes: 0, resolutions: 0, readErrors: 0 };
+  readonly counts = { books: 0, trades: 0, gaps: 0, modes: 0, resolutions: 0, underlying: 0, refusedPrices: 0, readErrors: 0 };
 
   constructor(private readonly options: RecorderOptions) {
     this.startedAtMs = options.scheduler.now();
@@ -127,6 +134,7 @@ export class Recorder {
         if (this.options.markets.some((m) => m.slug === frame.slug)) this.emit({ kind: 'resolved', t: this.now(), market: frame.slug, winner: frame.winningOutcome });
       }),
     );
+    if (data.onOraclePrice) this.unsubscribe.push(data.onOraclePrice((frame) => this.oracleFrame(frame)));
     this.every(this.options.tradeReadIntervalMs ?? 2000, () => this.readTrades());
     void this.readMode();
     this.every(this.options.modeReadIntervalMs, () => this.readMode());
@@ -135,6 +143,11 @@ export class Recorder {
   /** A gap the caller saw (a frozen feed's resync). */
   gap(market: string | null, cause: 'resync'): void {
     this.emit({ kind: 'gap', t: this.now(), market, cause });
+  }
+
+  /** A price of an underlying from a source other than the venue's frames (Pyth Hermes), as received. */
+  underlying(price: { readonly ticker: string; readonly source: 'hermes'; readonly price: number; readonly conf: number | null; readonly publishTimeMs: number }): void {
+    this.writePrice({ kind: 'underlying', t: this.now(), ticker: price.ticker, source: price.source, price: price.price, conf: price.conf, publishTs: price.publishTimeMs, market: null });
   }
 
   stop(): void {
@@ -161,8 +174,23 @@ export class Recorder {
     else if (event.kind === 'trade') this.counts.trades += 1;
     else if (event.kind === 'gap') this.counts.gaps += 1;
     else if (event.kind === 'mode') this.counts.modes += 1;
+    else if (event.kind === 'underlying') this.counts.underlying += 1;
     else this.counts.resolutions += 1;
     this.options.sink(event);
+  }
+
+  private oracleFrame(frame: OraclePriceFrame): void {
+    const ticker = this.options.markets.find((m) => m.slug === frame.slug)?.ticker;
+    if (ticker === undefined || ticker === null) return;
+    this.writePrice({ kind: 'underlying', t: this.now(), ticker, source: 'venue', price: frame.value, conf: null, publishTs: frame.timestampMs, market: frame.slug });
+  }
+
+  private writePrice(event: UnderlyingEvent): void {
+    if (!(Number.isFinite(event.price) && event.price > 0) || !Number.isSafeInteger(event.publishTs) || event.publishTs < 0 || (event.conf !== null && !(event.conf >= 0))) {
+      this.counts.refusedPrices += 1;
+      return;
+    }
+    this.emit(event);
   }
 
   private recordBook(slug: string): void {

@@ -1,13 +1,18 @@
 /**
  * The replay backtest: a replay stream (./format.ts) played on a virtual clock through the configured strategy, the
  * real account view (gate and budget) and the real order executor, wired as the bot wires them
- * (src/backtest/trader.ts), against the replay venue (./replay-venue.ts: the queue model over the recorded books and
- * trades) behind the backtest's latency and rate-limit decorator (src/backtest/latency-venue.ts).
+ * (src/backtest/trader.ts), against one replay venue per recorded market (./replay-venue.ts: the queue model over
+ * the recorded books and trades, behind ./replay-venues.ts) behind the backtest's latency and rate-limit decorator
+ * (src/backtest/latency-venue.ts). Every market of the stream replays together under one bot, as the live process
+ * runs them (`market` picks one). Markets with terms are priced from the recorded underlying (./replay-pricing.ts).
  *
  * Owns: the schedule of the recorded events, the sampling of the report's series and the figures. Invariants:
  * deterministic for its inputs (virtual clock, no wall time, no randomness); recorded events act at their time `t`
- * (file order among equal times); the last recorded book is carried forward until the next one, and the time a book older
- * than `feed.quietThresholdMs` was used is reported; the books end equal to what the venue filled (checked).
+ * (file order among equal times); the last recorded book is carried forward until the next one, and the time a book
+ * older than `feed.quietThresholdMs` was used is reported; underlying prices recorded before the first book play
+ * from the clock's start (the volatility estimate warms up as live); markouts are measured against the recorded
+ * mid (the market without our orders) and, where priced, the model's fair value; spread captured + adverse
+ * selection = realized + unrealized PnL exactly.
  */
 import type { AppConfig } from '../config/types.js';
 import { effectivePriceBand, REQUOTE_INTERVAL_MS } from '../config/index.js';
@@ -16,21 +21,28 @@ import { BookState } from '../book/book-state.js';
 import { parseFillPartId } from '../orders/fill-part-id.js';
 import type { OrderEventInput } from '../orders/order-events.js';
 import type { BookView, MarketInfo, Strategy } from '../strategy/contract.js';
+import { expectedRewardPerDay } from '../strategy/rewards.js';
+import { buildView } from '../strategy/view.js';
+import { toYesTerms } from '../strategy/yes-terms.js';
+import { FairSeries, markoutUsdc, mergeMarkoutSummaries, summarizeMarkouts, type HorizonSummary, type MarkoutFill } from '../markouts/markout.js';
+import { adjustedMidpoint } from '../core/venue-rules/index.js';
 import { BotAccounting } from '../backtest/accounting.js';
 import { LatencyVenue } from '../backtest/latency-venue.js';
-import { Trader, traderOrdersOf } from '../backtest/trader.js';
+import { Trader } from '../backtest/trader.js';
 import { VirtualTime } from '../backtest/virtual-time.js';
-import type { ReplayEvent, ReplayHeader } from './format.js';
+import type { ReplayEvent, ReplayHeader, ReplayMarket } from './format.js';
 import { QueueMatcher, type QueueModel } from './queue-matcher.js';
+import { ReplayPricing } from './replay-pricing.js';
 import { ReplayVenue, type ReplayFill } from './replay-venue.js';
-import type { ReplayFillPoint, ReplayReport } from './report.js';
+import { ReplayVenues } from './replay-venues.js';
+import type { MarketReplay, MarkoutFigure, ReplayFigures, ReplayFillPoint, ReplayReport } from './report.js';
 
 export interface ReplayBacktestOptions {
   readonly config: AppConfig;
   readonly strategy: Strategy;
   readonly header: ReplayHeader;
   readonly events: readonly ReplayEvent[];
-  /** Default: the stream's first market. */
+  /** Default: every market of the stream, together. */
   readonly market?: string;
   /** One way; a request acts this long after it leaves the limiter, and its answer is back as long after. */
   readonly latencyMs: number;
@@ -45,89 +57,158 @@ export class ReplayBacktestError extends Error {
   override readonly name = 'ReplayBacktestError';
 }
 
-/** Inclusive tick levels → the book store's snapshot shape. */
-function bookView(bids: readonly (readonly [number, number])[], asks: readonly (readonly [number, number])[]): { yes: BookView; no: BookView } {
-  const yes = BookState.fromSnapshot({
-    bids: bids.map(([priceTicks, sizeRaw]) => ({ priceTicks, sizeRaw })),
-    asks: asks.map(([priceTicks, sizeRaw]) => ({ priceTicks, sizeRaw })),
-  });
+const DAY_MS = 86_400_000;
+/** Reward scoring's single-sided divisor when the stream does not give one (the venue's default). */
+const REWARD_C = 3;
+
+/** Inclusive tick levels → the book store's snapshot shape (throws on a crossed or locked book). */
+function bookView(bids: readonly (readonly [number, number])[], asks: readonly (readonly [number, number])[], minSizeRaw: number): { yes: BookView; no: BookView } {
+  const snapshot = { bids: bids.map(([priceTicks, sizeRaw]) => ({ priceTicks, sizeRaw })), asks: asks.map(([priceTicks, sizeRaw]) => ({ priceTicks, sizeRaw })) };
+  const yes = BookState.fromSnapshot({ ...snapshot, adjustedMidpoint: adjustedMidpoint(snapshot, minSizeRaw) });
   return { yes, no: yes.complement() };
+}
+
+/** One replayed market: its venue, its book, its report's series and counters. */
+class MarketRun {
+  readonly tokens: { readonly yes: string; readonly no: string };
+  readonly info: MarketInfo;
+  readonly matcher: QueueMatcher;
+  venue!: ReplayVenue;
+  views: { yes: BookView; no: BookView } | null = null;
+  resolved = false;
+  lastBookAtMs: number | null = null;
+  unusableBooks = 0;
+  carriedForwardMs = 0;
+  readonly mid = new FairSeries();
+  readonly fair = new FairSeries();
+  readonly fills: ReplayFillPoint[] = [];
+  readonly markoutFills: MarkoutFill[] = [];
+  spreadCapturedUsdc = 0;
+  rewardsUsdc = 0;
+  quotedMs = 0;
+  modelMs = 0;
+  twoSidedMs = 0;
+  spreadTickMs = 0;
+  inventoryRawMs = 0;
+  readonly series = { t: [] as number[], mid: [] as (number | null)[], bid: [] as (number | null)[], ask: [] as (number | null)[], fair: [] as (number | null)[], underlying: [] as (number | null)[], pnl: [] as number[], spread: [] as number[], adverse: [] as number[], inventory: [] as number[] };
+
+  constructor(
+    readonly entry: ReplayMarket,
+    config: AppConfig,
+    queueModel: QueueModel,
+  ) {
+    const slug = entry.slug;
+    this.tokens = { yes: entry.yesTokenId ?? `${slug}:yes`, no: entry.noTokenId ?? `${slug}:no` };
+    const rewards = entry.rewards;
+    this.info = {
+      slug,
+      tokens: this.tokens,
+      minSizeRaw: rewards?.minSizeRaw ?? 0,
+      maxSpreadTicks: rewards?.maxSpreadTicks ?? 0,
+      rewardC: REWARD_C,
+      dailyRewardRaw: rewards?.dailyRewardRaw ?? 0,
+      rewardable: rewards !== undefined && rewards.dailyRewardRaw > 0,
+      expiresAtMs: null,
+      band: effectivePriceBand(config, slug),
+    };
+    this.matcher = new QueueMatcher(queueModel);
+  }
+
+  get slug(): string {
+    return this.entry.slug;
+  }
+
+  /** The market's name from its data: the title, else the slug. */
+  get name(): string {
+    return this.entry.title ?? (this.entry.terms?.kind === 'venue' && this.entry.terms.title !== '' ? this.entry.terms.title : this.entry.slug);
+  }
 }
 
 export async function runReplayBacktest(options: ReplayBacktestOptions): Promise<ReplayReport> {
   const { config, header, events } = options;
-  const entry = options.market === undefined ? header.markets[0] : header.markets.find((m) => m.slug === options.market);
-  if (entry === undefined) throw new ReplayBacktestError(`market ${options.market ?? '(first)'} is not in the stream (it has ${header.markets.map((m) => m.slug).join(', ')})`);
-  const slug = entry.slug;
-  const played = events.filter((e) => !('market' in e) || e.market === null || e.market === slug);
-  if (played.length === 0) throw new ReplayBacktestError(`the stream has no events for ${slug}`);
+  const entries = options.market === undefined ? header.markets : header.markets.filter((m) => m.slug === options.market);
+  if (entries.length === 0) throw new ReplayBacktestError(`market ${options.market ?? '(any)'} is not in the stream (it has ${header.markets.map((m) => m.slug).join(', ')})`);
+  const runs = new Map(entries.map((entry) => [entry.slug, new MarketRun(entry, config, options.queueModel)] as const));
+  const marketEvents = events.filter((e) => e.kind !== 'underlying' && (!('market' in e) || e.market === null || runs.has(e.market)));
+  if (!marketEvents.some((e) => e.kind === 'book' || e.kind === 'trade')) throw new ReplayBacktestError(`the stream has no books or trades of ${[...runs.keys()].join(', ')}`);
   // Trades of a recording were written when read, after the books of their time: the replay orders by `t`.
-  const startMs = Math.min(...played.map((e) => e.t));
-  const endMs = Math.max(...played.map((e) => e.t));
-  const tokens = { yes: entry.yesTokenId ?? `${slug}:yes`, no: entry.noTokenId ?? `${slug}:no` };
-  const info: MarketInfo = {
-    slug,
-    tokens,
-    minSizeRaw: 0,
-    maxSpreadTicks: 0,
-    rewardC: 3,
-    dailyRewardRaw: 0,
-    rewardable: false,
-    expiresAtMs: null,
-    band: effectivePriceBand(config, slug),
-  };
+  const startMs = Math.min(...marketEvents.map((e) => e.t));
+  const endMs = Math.max(...marketEvents.map((e) => e.t));
+  const prices = events.flatMap((e) => (e.kind === 'underlying' && e.t <= endMs ? [e] : []));
+  const clockStartMs = Math.min(startMs, ...prices.map((e) => e.t));
 
-  const time = new VirtualTime(startMs);
-  const accounting = new BotAccounting([{ slug, tokens }]);
-  const matcher = new QueueMatcher(options.queueModel);
+  const time = new VirtualTime(clockStartMs);
+  const accounting = new BotAccounting([...runs.values()].map((run) => ({ slug: run.slug, tokens: run.tokens })));
   const unbooked = new Map<string, ReplayFill>();
-  const fillPoints: ReplayFillPoint[] = [];
   let trader: Trader | null = null;
-  const venue = new ReplayVenue({
-    marketSlug: slug,
-    tokens,
-    matcher,
-    now: () => time.now(),
-    feeRateBps: options.feeRateBps,
-    // The socket's frames arrive after the engine command that caused them, never inside it.
-    onOrderEvent: (event: OrderEventInput) => void time.schedule(0, () => trader?.executor.onOrderEvent(event)),
-    onFill: (fill) => {
-      unbooked.set(fill.tradeEventId, fill);
-      const yesPrice = fill.outcome === 'YES' ? fill.priceTicks : TICKS_PER_UNIT - fill.priceTicks;
-      const yesSide = fill.outcome === 'YES' ? fill.side : fill.side === 'BUY' ? 'SELL' : 'BUY';
-      fillPoints.push({ t: (fill.atMs - startMs) / 1000, price: yesPrice / TICKS_PER_UNIT, side: yesSide, size: fill.sizeRaw / 1e6, liquidity: fill.liquidity });
-    },
-  });
+  const requote = (slugs: readonly string[]): void => {
+    for (const slug of slugs) if (runs.has(slug)) trader?.runner.trigger(slug, false);
+  };
+  const pricing = new ReplayPricing(config.pricing, entries, () => time.now(), requote);
+  let index = 0;
+  for (const run of runs.values()) {
+    run.venue = new ReplayVenue({
+      marketSlug: run.slug,
+      tokens: run.tokens,
+      matcher: run.matcher,
+      now: () => time.now(),
+      feeRateBps: options.feeRateBps,
+      ids: runs.size === 1 ? '' : String(index),
+      // The socket's frames arrive after the engine command that caused them, never inside it.
+      onOrderEvent: (event: OrderEventInput) => void time.schedule(0, () => trader?.executor.onOrderEvent(event)),
+      onFill: (fill) => {
+        unbooked.set(fill.tradeEventId, fill);
+        const yesPrice = fill.outcome === 'YES' ? fill.priceTicks : TICKS_PER_UNIT - fill.priceTicks;
+        const yesSide = fill.outcome === 'YES' ? fill.side : fill.side === 'BUY' ? 'SELL' : 'BUY';
+        run.fills.push({ t: (fill.atMs - startMs) / 1000, price: yesPrice / TICKS_PER_UNIT, side: yesSide, size: fill.sizeRaw / 1e6, liquidity: fill.liquidity });
+        const markout: MarkoutFill = { atMs: fill.atMs, yesSide: yesSide === 'BUY' ? 'bid' : 'ask', yesPrice: yesPrice / TICKS_PER_UNIT, shares: fill.sizeRaw / 1e6 };
+        run.markoutFills.push(markout);
+        run.mid.extendTo(fill.atMs); // the last recorded book stands until the next one
+        const midNow = run.mid.at(fill.atMs);
+        if (midNow !== null) run.spreadCapturedUsdc += markoutUsdc(markout, midNow);
+      },
+    });
+    index += 1;
+  }
   const book = (fill: ReplayFill): void => {
     if (!unbooked.delete(fill.tradeEventId)) return;
     accounting.apply({ marketSlug: fill.marketSlug, outcome: fill.outcome, side: fill.side, sizeRaw: fill.sizeRaw, collateralRaw: fill.collateralRaw, feeRaw: fill.feeRaw });
   };
-  const latency = new LatencyVenue(venue, time, { oneWayMs: options.latencyMs, maxConcurrent: config.rateLimits.maxConcurrent, minRequestSpacingMs: config.rateLimits.minTimeMs });
+  const venues = new ReplayVenues(new Map([...runs.values()].map((run) => [run.slug, run.venue] as const)));
+  const latency = new LatencyVenue(venues, time, { oneWayMs: options.latencyMs, maxConcurrent: config.rateLimits.maxConcurrent, minRequestSpacingMs: config.rateLimits.minTimeMs });
 
-  let views: { yes: BookView; no: BookView } | null = null;
   const listeners = new Set<(slug: string) => void>();
-  let resolved = false;
   trader = new Trader({
     venue: latency,
     scheduler: time,
     strategy: options.strategy,
-    markets: [info],
-    isResolved: () => resolved,
+    markets: [...runs.values()].map((run) => run.info),
+    isResolved: (slug) => runs.get(slug)?.resolved ?? false,
     ledger: accounting,
     books: {
-      books: (s) => (s === slug ? views : null),
+      books: (slug) => runs.get(slug)?.views ?? null,
       onChange: (listener) => {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
     },
     risk: config.risk,
-    orders: traderOrdersOf(config),
+    orders: {
+      botTag: config.orders.botTag,
+      priceToleranceTicks: config.orders.refreshTolerance.priceTicks,
+      sizeTolerance: config.orders.refreshTolerance.size,
+      maxOrderAgeMs: config.orders.maxOrderAgeMs,
+      coolOffMs: config.orders.filledOrderDelayMs,
+      postOnly: config.orders.postOnly,
+      cancelBatchSize: 50,
+      cancelReplace: config.orders.cancelReplace,
+    },
     requoteIntervalMs: REQUOTE_INTERVAL_MS,
     quoteOnBookChange: true,
     midHistory: { horizonMs: 3_600_000, max: 2000 },
     // Only late events of finished orders read them; a replay's events are never that late (keeps lookups short).
     retainTerminalMs: 60_000,
+    model: (slug) => pricing.answer(slug),
     observer: {
       onFill: (fill) => {
         const booked = unbooked.get(parseFillPartId(fill.tradeEventId).tradeEventId);
@@ -137,38 +218,42 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   });
 
   // ── the recorded events, at their receive times ──
-  let lastBookAtMs: number | null = null;
-  let unusableBooks = 0;
-  let carriedForwardMs = 0;
   const quiet = config.feed.quietThresholdMs;
-  const noteBookAge = (atMs: number): void => {
-    if (lastBookAtMs !== null) carriedForwardMs += Math.max(0, atMs - lastBookAtMs - quiet);
-  };
-  for (const event of played) {
-    time.schedule(event.t - startMs, () => {
+  for (const event of [...prices, ...marketEvents]) {
+    time.schedule(Math.max(0, event.t - clockStartMs), () => {
       switch (event.kind) {
         case 'book': {
-          noteBookAge(event.t);
-          lastBookAtMs = event.t;
-          matcher.onBook({ bids: event.bids, asks: event.asks });
+          const run = runs.get(event.market);
+          if (run === undefined) break;
+          if (run.lastBookAtMs !== null) run.carriedForwardMs += Math.max(0, event.t - run.lastBookAtMs - quiet);
+          run.lastBookAtMs = event.t;
+          run.matcher.onBook({ bids: event.bids, asks: event.asks });
           try {
-            views = bookView(event.bids, event.asks);
+            run.views = bookView(event.bids, event.asks, run.info.minSizeRaw);
+            const mid = run.views.yes.mid;
+            if (mid !== null) run.mid.record(event.t, mid);
           } catch {
-            views = null; // a crossed or locked recorded book: nothing is quoted on it (counted in the report)
-            unusableBooks += 1;
+            run.views = null; // a crossed or locked recorded book: nothing is quoted on it (counted in the report)
+            run.unusableBooks += 1;
           }
-          for (const listener of [...listeners]) listener(slug);
+          for (const listener of [...listeners]) listener(run.slug);
           break;
         }
         case 'trade':
-          venue.onTrade({ priceTicks: event.priceTicks, sizeRaw: event.sizeRaw, takerSide: event.takerSide });
+          runs.get(event.market)?.venue.onTrade({ priceTicks: event.priceTicks, sizeRaw: event.sizeRaw, takerSide: event.takerSide });
           break;
         case 'mode':
-          venue.setMode(event.mode);
+          for (const run of runs.values()) run.venue.setMode(event.mode);
           break;
-        case 'resolved':
-          resolved = true;
-          trader?.runner.trigger(slug, false);
+        case 'resolved': {
+          const run = runs.get(event.market);
+          if (run === undefined) break;
+          run.resolved = true;
+          trader?.runner.trigger(run.slug, false);
+          break;
+        }
+        case 'underlying':
+          pricing.onUnderlying(event);
           break;
         case 'gap':
           break;
@@ -178,49 +263,60 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
 
   // ── sampling ──
   const every = options.sampleEveryMs ?? 1000;
-  const series = { t: [] as number[], mid: [] as (number | null)[], bid: [] as (number | null)[], ask: [] as (number | null)[], pnl: [] as number[], inventory: [] as number[] };
-  let quotedMs = 0;
-  let spreadTickMs = 0;
-  let twoSidedMs = 0;
-  let inventoryRawMs = 0;
   let lastSampleAt = startMs;
-  const ownTouch = (): { bid: number | null; ask: number | null } => {
-    let bid: number | null = null;
-    let ask: number | null = null;
-    for (const order of venue.resting()) {
-      const isNo = order.tokenId === tokens.no;
-      const side = isNo ? (order.side === 'BUY' ? 'SELL' : 'BUY') : order.side;
-      const price = isNo ? TICKS_PER_UNIT - order.priceTicks : order.priceTicks;
-      if (side === 'BUY') bid = bid === null ? price : Math.max(bid, price);
-      else ask = ask === null ? price : Math.min(ask, price);
-    }
-    return { bid, ask };
-  };
-  const markMicros = (): number | null => {
-    const mid = views?.yes.mid ?? null;
+  const markMicros = (run: MarketRun): number | null => {
+    const mid = run.views?.yes.mid ?? null;
     return mid === null ? null : Math.round(mid * 1e6);
   };
   const sample = (): void => {
     const now = time.now();
     const dt = now - lastSampleAt;
     lastSampleAt = now;
-    const touch = ownTouch();
-    const net = accounting.holding(slug, 'YES') - accounting.holding(slug, 'NO');
-    if (touch.bid !== null || touch.ask !== null) quotedMs += dt;
-    if (touch.bid !== null && touch.ask !== null) {
-      twoSidedMs += dt;
-      spreadTickMs += (touch.ask - touch.bid) * dt;
-    }
-    inventoryRawMs += Math.abs(net) * dt;
-    const pnl = accounting.pnl(slug, markMicros());
-    series.t.push((now - startMs) / 1000);
-    series.mid.push(views?.yes.mid ?? null);
-    series.bid.push(touch.bid === null ? null : touch.bid / TICKS_PER_UNIT);
-    series.ask.push(touch.ask === null ? null : touch.ask / TICKS_PER_UNIT);
-    series.pnl.push((pnl.realizedRaw + (pnl.unrealizedRaw ?? 0)) / 1e6);
-    series.inventory.push(net / 1e6);
+    for (const run of runs.values()) sampleMarket(run, now, dt);
   };
-  for (let at = startMs; at <= endMs; at += every) time.schedule(at - startMs, sample);
+  const sampleMarket = (run: MarketRun, now: number, dt: number): void => {
+    const slug = run.slug;
+    const own = run.venue.resting().map((o) => ({ token: o.tokenId === run.tokens.no ? ('NO' as const) : ('YES' as const), side: o.side, priceTicks: o.priceTicks, sizeRaw: o.remainingRaw }));
+    let bid: number | null = null;
+    let ask: number | null = null;
+    for (const order of own) {
+      const yes = toYesTerms(order.token, order.side, order.priceTicks);
+      if (yes.side === 'bid') bid = bid === null ? yes.priceTicks : Math.max(bid, yes.priceTicks);
+      else ask = ask === null ? yes.priceTicks : Math.min(ask, yes.priceTicks);
+    }
+    const answer = pricing.answer(slug);
+    const fair = answer.kind === 'priced' ? answer.view.fair : null;
+    if (fair !== null) run.fair.record(now, fair);
+    if (bid !== null || ask !== null) {
+      run.quotedMs += dt;
+      if (fair !== null) run.modelMs += dt;
+    }
+    if (bid !== null && ask !== null) {
+      run.twoSidedMs += dt;
+      run.spreadTickMs += (ask - bid) * dt;
+    }
+    const net = accounting.holding(slug, 'YES') - accounting.holding(slug, 'NO');
+    run.inventoryRawMs += Math.abs(net) * dt;
+    if (own.length > 0 && run.info.rewardable && run.views !== null) {
+      const view = buildView({ info: run.info, books: run.views, position: { ...accounting.marketPosition(slug), freeCollateralRaw: 0 }, recentFills: [], midHistory: [], ownOrders: own, now });
+      run.rewardsUsdc += (expectedRewardPerDay(view, own, own) * dt) / DAY_MS;
+    }
+    const pnl = accounting.pnl(slug, markMicros(run));
+    const trading = (pnl.realizedRaw + (pnl.unrealizedRaw ?? 0)) / 1e6;
+    const ticker = pricing.tickerOf(slug);
+    const s = run.series;
+    s.t.push((now - startMs) / 1000);
+    s.mid.push(run.views?.yes.mid ?? null);
+    s.bid.push(bid === null ? null : bid / TICKS_PER_UNIT);
+    s.ask.push(ask === null ? null : ask / TICKS_PER_UNIT);
+    s.fair.push(fair);
+    s.underlying.push(ticker === null ? null : pricing.underlying(ticker));
+    s.pnl.push(trading - pnl.feesRaw / 1e6 + run.rewardsUsdc);
+    s.spread.push(run.spreadCapturedUsdc);
+    s.adverse.push(trading - run.spreadCapturedUsdc);
+    s.inventory.push(net / 1e6);
+  };
+  for (let at = startMs; at <= endMs; at += every) time.schedule(at - clockStartMs, sample);
 
   // ── run ──
   const adopting = trader.adopt();
@@ -234,33 +330,94 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   await time.runUntil(endMs);
   for (const fill of [...unbooked.values()]) book(fill); // fills the executor never reported (none expected)
 
-  const pnl = accounting.pnl(slug, markMicros());
-  const yes = accounting.tokenPosition(slug, 'YES');
-  const no = accounting.tokenPosition(slug, 'NO');
   const duration = Math.max(1, endMs - startMs);
-  return {
-    figures: {
-      market: slug,
+  const markets: MarketReplay[] = [...runs.values()].map((run) => {
+    run.mid.extendTo(endMs);
+    run.fair.extendTo(endMs);
+    const pnl = accounting.pnl(run.slug, markMicros(run));
+    const yes = accounting.tokenPosition(run.slug, 'YES');
+    const no = accounting.tokenPosition(run.slug, 'NO');
+    const priced = pricing.priced(run.slug);
+    const trading = pnl.realizedRaw + (pnl.unrealizedRaw ?? 0);
+    const figures: ReplayFigures = {
+      market: run.name,
+      slugs: [run.slug],
       queueModel: options.queueModel,
       latencyMs: options.latencyMs,
       durationMs: endMs - startMs,
       fills: yes.fillCount + no.fillCount,
-      makerFills: fillPoints.length - venue.takerFills,
-      volumeRaw: venue.filledRaw,
+      makerFills: run.fills.length - run.venue.takerFills,
+      volumeRaw: run.venue.filledRaw,
       feesRaw: yes.feesRaw + no.feesRaw,
       realizedPnlRaw: pnl.realizedRaw,
       unrealizedPnlRaw: pnl.unrealizedRaw ?? 0,
-      maxInventoryRaw: accounting.extremes(slug).maxAbsNetRaw,
-      timeWeightedInventoryRaw: inventoryRawMs / duration,
-      quotedSpreadTicks: twoSidedMs === 0 ? null : spreadTickMs / twoSidedMs,
-      fillRatio: venue.placedRaw === 0 ? 0 : venue.filledRaw / venue.placedRaw,
-      requests: latency.requests,
-      timeQuotedMs: quotedMs,
-      timeCarriedForwardMs: carriedForwardMs,
-      unusableBooks,
-      queue: matcher.queueStats(),
-    },
-    series,
-    fills: fillPoints,
+      rewardsUsdc: run.rewardsUsdc,
+      totalPnlUsdc: (trading - (yes.feesRaw + no.feesRaw)) / 1e6 + run.rewardsUsdc,
+      spreadCapturedUsdc: run.spreadCapturedUsdc,
+      adverseSelectionUsdc: trading / 1e6 - run.spreadCapturedUsdc,
+      markouts: markoutFigures(summarizeMarkouts(run.markoutFills, (t) => run.mid.at(t))),
+      fairMarkouts: priced ? markoutFigures(summarizeMarkouts(run.markoutFills, (t) => run.fair.at(t))) : null,
+      maxInventoryRaw: accounting.extremes(run.slug).maxAbsNetRaw,
+      timeWeightedInventoryRaw: run.inventoryRawMs / duration,
+      quotedSpreadTicks: run.twoSidedMs === 0 ? null : run.spreadTickMs / run.twoSidedMs,
+      fillRatio: run.venue.placedRaw === 0 ? 0 : run.venue.filledRaw / run.venue.placedRaw,
+      requests: run.venue.requests,
+      timeQuotedMs: run.quotedMs,
+      marketTimeMs: endMs - startMs,
+      timeCarriedForwardMs: run.carriedForwardMs,
+      unusableBooks: run.unusableBooks,
+      underlyingPrices: priced ? prices.filter((p) => p.ticker === pricing.tickerOf(run.slug)).length : 0,
+      refusedPrices: 0,
+      timeFromModelMs: run.modelMs,
+    };
+    return { slug: run.slug, ticker: pricing.tickerOf(run.slug), figures, series: run.series, fills: run.fills };
+  });
+  const placedRaw = [...runs.values()].reduce((sum, run) => sum + run.venue.placedRaw, 0);
+  return { figures: totalFigures(markets, { requests: latency.requests, placedRaw, underlyingPrices: prices.length, refusedPrices: pricing.refused, runs: [...runs.values()] }), markets };
+}
+
+function markoutFigures(summaries: readonly HorizonSummary[]): MarkoutFigure[] {
+  return summaries.map((h) => ({ horizonMs: h.horizonMs, fills: h.fills, meanUsdc: h.meanPerFillUsdc }));
+}
+
+/** Every market together: sums, the largest inventory, markouts over all fills. */
+function totalFigures(markets: readonly MarketReplay[], whole: { requests: number; placedRaw: number; underlyingPrices: number; refusedPrices: number; runs: readonly MarketRun[] }): ReplayFigures {
+  const first = markets[0]?.figures;
+  if (first === undefined) throw new ReplayBacktestError('no market was replayed');
+  if (markets.length === 1) return { ...first, requests: whole.requests, underlyingPrices: whole.underlyingPrices, refusedPrices: whole.refusedPrices };
+  const sum = (pick: (f: ReplayFigures) => number): number => markets.reduce((total, m) => total + pick(m.figures), 0);
+  const runs = whole.runs;
+  const twoSided = runs.reduce((t, r) => t + r.twoSidedMs, 0);
+  const volumeRaw = sum((f) => f.volumeRaw);
+  const mids = runs.map((r) => summarizeMarkouts(r.markoutFills, (t) => r.mid.at(t)));
+  const fairs = runs.filter((r, i) => markets[i]?.figures.fairMarkouts !== null).map((r) => summarizeMarkouts(r.markoutFills, (t) => r.fair.at(t)));
+  return {
+    ...first,
+    market: `${markets.length} markets`,
+    slugs: markets.map((m) => m.slug),
+    fills: sum((f) => f.fills),
+    makerFills: sum((f) => f.makerFills),
+    volumeRaw,
+    feesRaw: sum((f) => f.feesRaw),
+    realizedPnlRaw: sum((f) => f.realizedPnlRaw),
+    unrealizedPnlRaw: sum((f) => f.unrealizedPnlRaw),
+    rewardsUsdc: sum((f) => f.rewardsUsdc),
+    totalPnlUsdc: sum((f) => f.totalPnlUsdc),
+    spreadCapturedUsdc: sum((f) => f.spreadCapturedUsdc),
+    adverseSelectionUsdc: sum((f) => f.adverseSelectionUsdc),
+    markouts: markoutFigures(mergeMarkoutSummaries(mids)),
+    fairMarkouts: fairs.length === 0 ? null : markoutFigures(mergeMarkoutSummaries(fairs)),
+    maxInventoryRaw: Math.max(...markets.map((m) => m.figures.maxInventoryRaw)),
+    timeWeightedInventoryRaw: sum((f) => f.timeWeightedInventoryRaw),
+    quotedSpreadTicks: twoSided === 0 ? null : runs.reduce((t, r) => t + r.spreadTickMs, 0) / twoSided,
+    fillRatio: whole.placedRaw === 0 ? 0 : volumeRaw / whole.placedRaw,
+    requests: whole.requests,
+    timeQuotedMs: sum((f) => f.timeQuotedMs),
+    marketTimeMs: sum((f) => f.marketTimeMs),
+    timeCarriedForwardMs: sum((f) => f.timeCarriedForwardMs),
+    unusableBooks: sum((f) => f.unusableBooks),
+    underlyingPrices: whole.underlyingPrices,
+    refusedPrices: whole.refusedPrices,
+    timeFromModelMs: sum((f) => f.timeFromModelMs),
   };
 }

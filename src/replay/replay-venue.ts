@@ -58,6 +58,8 @@ export interface ReplayVenueOptions {
   /** Order events the venue's socket would push (executions and settlements of maker fills). */
   readonly onOrderEvent: (event: OrderEventInput) => void;
   readonly onFill: (fill: ReplayFill) => void;
+  /** Put into every order and trade id (`rp<ids>-N`, `rt<ids>-N`), so several markets' venues never share an id. */
+  readonly ids?: string;
 }
 
 interface VenueOrder {
@@ -168,7 +170,7 @@ export class ReplayVenue implements VenuePort {
     if (this.mode === 'post_only' && !request.postOnly) throw new TradingModeError('placeOrder', 'post_only', null);
     const yesSide: Side = request.token === 'YES' ? request.side : request.side === 'BUY' ? 'SELL' : 'BUY';
     const yesPrice = request.token === 'YES' ? request.priceTicks : complementTicks(request.priceTicks);
-    const orderId = `rp-${(this.nextId += 1)}`;
+    const orderId = `rp${this.options.ids ?? ''}-${(this.nextId += 1)}`;
     const rests = request.orderType === 'GTC';
     const outcome = this.options.matcher.place({ id: orderId, side: yesSide, priceTicks: yesPrice, sizeRaw: request.sizeRaw, postOnly: request.postOnly, rests }, this.options.now());
     if (outcome.status === 'rejected') {
@@ -218,7 +220,7 @@ export class ReplayVenue implements VenuePort {
     const collateral = collateralRaw(fill.sizeRaw, priceTicks, order.side);
     order.remainingRaw -= fill.sizeRaw;
     this.filledRaw += fill.sizeRaw;
-    const tradeEventId = `rt-${(this.nextTrade += 1)}`;
+    const tradeEventId = `rt${this.options.ids ?? ''}-${(this.nextTrade += 1)}`;
     if (fill.liquidity === 'taker') this.takerFills += 1;
     this.options.onFill({
       tradeEventId,

@@ -2,19 +2,26 @@
  * The replay backtest's report: one set of figures, shown three ways (a terminal table, one JSON object, a
  * self-contained HTML page with charts), and a sweep table of several runs.
  *
- * Owns: the report's shape and its renderings, and the sentence on the queue models (`queueModelNote`: where the
- * two models can fill differently on this recording, or why they cannot). Invariants: the figures are computed by the
- * backtest in exact units (raw 1e6 integers, ticks, ms) and only converted here, once, for people (`peopleFigures`:
- * shares and USDC at cents, prices, seconds, percent); nothing a person reads — table, JSON, report.json, the page —
- * carries a raw unit; the HTML page needs no server and no network (the charting library, uPlot, is embedded in the
- * page, and the data with it, escaped so no value can end the script).
+ * Owns: the report's shape and its renderings. Invariants: the figures are computed by the backtest in exact
+ * units (raw 1e6 integers, ticks, ms) and only formatted here; the HTML page needs no server and no network (the
+ * charting library, uPlot, is embedded in the page, and the data with it, escaped so no value can end the script).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { QueueStats } from './queue-matcher.js';
+import { rawToDecimal } from '../core/venue-rules/index.js';
+
+/** The mean markout of the fills at one horizon (src/markouts/markout.ts), USDC per fill. */
+export interface MarkoutFigure {
+  readonly horizonMs: number;
+  /** Fills whose later price was known (the recording ran long enough after them). */
+  readonly fills: number;
+  readonly meanUsdc: number;
+}
 
 export interface ReplayFigures {
+  /** The market's name from its data: its title, else its slug ("N markets" for a total). */
   readonly market: string;
+  readonly slugs: readonly string[];
   readonly queueModel: string;
   readonly latencyMs: number;
   readonly durationMs: number;
@@ -24,22 +31,40 @@ export interface ReplayFigures {
   readonly feesRaw: number;
   readonly realizedPnlRaw: number;
   readonly unrealizedPnlRaw: number;
-  /** Largest |YES − NO| held, raw shares. */
+  /** Liquidity rewards the resting orders scored (the venue's formula, src/strategy/rewards.ts), USDC. */
+  readonly rewardsUsdc: number;
+  /** realized + unrealized + rewards − fees, USDC. */
+  readonly totalPnlUsdc: number;
+  /** Σ over fills of the edge against the recorded mid at the fill, USDC. */
+  readonly spreadCapturedUsdc: number;
+  /** realized + unrealized − spread captured: what the mid's moves took from the inventory, USDC. */
+  readonly adverseSelectionUsdc: number;
+  /** Markouts against the recorded mid (a book without our orders) at 1 s, 10 s, 60 s, 5 min. */
+  readonly markouts: readonly MarkoutFigure[];
+  /** Markouts against the model's fair value; null when no replayed market was priced. */
+  readonly fairMarkouts: readonly MarkoutFigure[] | null;
+  /** Largest |YES − NO| held in one market, raw shares. */
   readonly maxInventoryRaw: number;
-  /** Time-weighted mean |YES − NO|, raw shares. */
+  /** Time-weighted mean |YES − NO|, raw shares (summed over markets). */
   readonly timeWeightedInventoryRaw: number;
   /** Time-weighted mean of (own best ask − own best bid) while both sides were quoted, ticks; null if never. */
   readonly quotedSpreadTicks: number | null;
   /** Filled size / placed size. */
   readonly fillRatio: number;
   readonly requests: number;
+  /** Market-time quoted (summed over markets), ms; a fraction of `marketTimeMs`. */
   readonly timeQuotedMs: number;
+  /** Replayed time × markets, ms. */
+  readonly marketTimeMs: number;
   /** Time the replay ran on a book carried forward over a gap of the recording longer than the staleness limit. */
   readonly timeCarriedForwardMs: number;
   /** Recorded books the bot's book checks refuse (crossed or locked): nothing is quoted until the next good one. */
   readonly unusableBooks: number;
-  /** What the recording let the queue model do (src/replay/queue-matcher.ts). */
-  readonly queue: QueueStats;
+  /** Recorded underlying prices fed to the pricer, and those its store refused. */
+  readonly underlyingPrices: number;
+  readonly refusedPrices: number;
+  /** Time quoted from the model (priced markets), ms summed over markets. */
+  readonly timeFromModelMs: number;
 }
 
 export interface ReplaySeries {
@@ -48,8 +73,16 @@ export interface ReplaySeries {
   readonly mid: readonly (number | null)[];
   readonly bid: readonly (number | null)[];
   readonly ask: readonly (number | null)[];
-  /** Realized + unrealized, USDC. */
+  /** The model's fair value (null where the market is not priced or the model halts). */
+  readonly fair: readonly (number | null)[];
+  /** The underlying's last price, USD (null without one). */
+  readonly underlying: readonly (number | null)[];
+  /** Total PnL so far: realized + unrealized + rewards − fees, USDC. */
   readonly pnl: readonly number[];
+  /** Cumulative spread captured, USDC. */
+  readonly spread: readonly number[];
+  /** Cumulative adverse selection (realized + unrealized − spread captured), USDC. */
+  readonly adverse: readonly number[];
   /** YES − NO, shares. */
   readonly inventory: readonly number[];
 }
@@ -63,163 +96,124 @@ export interface ReplayFillPoint {
   readonly liquidity: 'maker' | 'taker';
 }
 
-export interface ReplayReport {
+export interface MarketReplay {
+  readonly slug: string;
+  /** The underlying's ticker of a priced market; null otherwise. */
+  readonly ticker: string | null;
   readonly figures: ReplayFigures;
   readonly series: ReplaySeries;
   readonly fills: readonly ReplayFillPoint[];
 }
 
-/** Raw 1e6 → units at `digits` decimals (the one conversion for people). */
-const units = (raw: number, digits: number): number => Number((raw / 1e6).toFixed(digits));
-const pct = (part: number, whole: number): number => Number(((100 * part) / Math.max(1, whole)).toFixed(1));
-
-/** The figures as a person reads them (the `--json` output and report.json): shares, USDC, prices, seconds, percent. */
-export interface PeopleFigures {
-  readonly market: string;
-  readonly queueModel: string;
-  readonly latencyMs: number;
-  readonly replayedSec: number;
-  readonly fills: number;
-  readonly makerFills: number;
-  readonly volumeShares: number;
-  readonly feesUsdc: number;
-  readonly realizedPnlUsdc: number;
-  readonly unrealizedPnlUsdc: number;
-  readonly maxInventoryShares: number;
-  readonly timeWeightedInventoryShares: number;
-  /** Time-weighted own ask − own bid while both were quoted, as a price (0.025 = 2.5 cents); null if never. */
-  readonly quotedSpread: number | null;
-  readonly fillRatioPct: number;
-  readonly requests: number;
-  readonly timeQuotedPct: number;
-  readonly timeCarriedForwardSec: number;
-  readonly timeCarriedForwardPct: number;
-  readonly unusableBooks: number;
-  readonly queue: {
-    readonly restingOrders: number;
-    readonly ordersBehindQueue: number;
-    readonly aheadOnArrivalShares: number;
-    readonly canceledAheadShares: number;
-    readonly tradesReachingMovedOrders: number;
-  };
-  /** Where the two queue models can differ on this recording, or why they cannot. */
-  readonly queueModelNote: string;
+export interface ReplayReport {
+  /** Every replayed market together. */
+  readonly figures: ReplayFigures;
+  readonly markets: readonly MarketReplay[];
 }
 
-export function peopleFigures(f: ReplayFigures): PeopleFigures {
-  return {
-    market: f.market,
-    queueModel: f.queueModel,
-    latencyMs: f.latencyMs,
-    replayedSec: Number((f.durationMs / 1000).toFixed(1)),
-    fills: f.fills,
-    makerFills: f.makerFills,
-    volumeShares: units(f.volumeRaw, 2),
-    feesUsdc: units(f.feesRaw, 2),
-    realizedPnlUsdc: units(f.realizedPnlRaw, 2),
-    unrealizedPnlUsdc: units(f.unrealizedPnlRaw, 2),
-    maxInventoryShares: units(f.maxInventoryRaw, 2),
-    timeWeightedInventoryShares: units(f.timeWeightedInventoryRaw, 2),
-    quotedSpread: f.quotedSpreadTicks === null ? null : Number((f.quotedSpreadTicks / 1000).toFixed(4)),
-    fillRatioPct: Number((f.fillRatio * 100).toFixed(1)),
-    requests: f.requests,
-    timeQuotedPct: pct(f.timeQuotedMs, f.durationMs),
-    timeCarriedForwardSec: Number((f.timeCarriedForwardMs / 1000).toFixed(1)),
-    timeCarriedForwardPct: pct(f.timeCarriedForwardMs, f.durationMs),
-    unusableBooks: f.unusableBooks,
-    queue: {
-      restingOrders: f.queue.restingOrders,
-      ordersBehindQueue: f.queue.ordersBehindQueue,
-      aheadOnArrivalShares: units(f.queue.aheadOnArrivalRaw, 2),
-      canceledAheadShares: units(f.queue.canceledAheadRaw, 2),
-      tradesReachingMovedOrders: f.queue.tradesReachingMovedOrders,
-    },
-    queueModelNote: queueModelNote(f.queue),
-  };
+const usd = (raw: number): string => rawToDecimal(raw);
+/** A float amount of USDC (rewards, markouts: not booked), to the cent's hundredth. */
+const money = (usdc: number): string => (Object.is(Math.round(usdc * 1e4), -0) ? 0 : usdc).toFixed(4);
+const percent = (part: number, whole: number): string => `${((100 * part) / Math.max(1, whole)).toFixed(1)} %`;
+
+/** The mean markout at `horizonMs`, USDC per fill ('—' when no fill's later price was known). */
+export function markoutAt(markouts: readonly MarkoutFigure[] | null, horizonMs: number): string {
+  const h = markouts?.find((m) => m.horizonMs === horizonMs);
+  return h === undefined || h.fills === 0 ? '—' : money(h.meanUsdc);
 }
 
-/**
- * Can the conservative and probabilistic queue models fill differently on this recording? They differ only where
- * recorded size ahead of a resting order was canceled and a recorded trade then reached that order (see
- * src/replay/queue-matcher.ts); the sentence says where, or which condition the data never met. Pure.
- */
-export function queueModelNote(q: QueueStats): string {
-  const shares = (raw: number): string => units(raw, 2).toFixed(2);
-  if (q.tradesReachingMovedOrders > 0) {
-    const trades = q.tradesReachingMovedOrders === 1 ? '1 recorded trade' : `${q.tradesReachingMovedOrders} recorded trades`;
-    return `queue models can differ here: ${trades} reached orders with ${shares(q.canceledAheadRaw)} shares canceled ahead of them (probabilistic counts them gone, conservative keeps them ahead); compare with --sweep queueModel=conservative,probabilistic`;
-  }
-  const same = 'queue models: conservative and probabilistic fill the same on this recording';
-  if (q.restingOrders === 0) return `${same}: no order rested, so no order waited in a queue`;
-  if (q.ordersBehindQueue === 0) return `${same}: each of the ${q.restingOrders} resting orders joined a price with no recorded size ahead of it (inside the recorded spread or at an empty level), so there was no queue to shrink`;
-  if (q.canceledAheadRaw === 0) {
-    return `${same}: ${q.ordersBehindQueue} of ${q.restingOrders} resting orders joined behind a recorded queue (${shares(q.aheadOnArrivalRaw)} shares ahead), but no size ahead of them was canceled; trades shrink the queue the same way in both models`;
-  }
-  return `${same}: ${shares(q.canceledAheadRaw)} shares were canceled ahead of resting orders (probabilistic moves them up, conservative does not), but no recorded trade reached those orders afterwards`;
+/** The one line a report opens with: total PnL and its parts, fills, volume, maximum inventory, mean 10 s markout. */
+export function headline(f: ReplayFigures): string {
+  const realized = f.realizedPnlRaw / 1e6;
+  const unrealized = f.unrealizedPnlRaw / 1e6;
+  return (
+    `${f.market}: total PnL ${money(f.totalPnlUsdc)} USDC = realized ${money(realized)} + unrealized ${money(unrealized)} + rewards ${money(f.rewardsUsdc)} − fees ${usd(f.feesRaw)}` +
+    ` | ${f.fills} fills | volume ${usd(f.volumeRaw)} shares | max inventory ${usd(f.maxInventoryRaw)} shares | mean 10 s markout ${markoutAt(f.markouts, 10_000)} USDC`
+  );
 }
 
 /** The figures as [label, value] rows, in the order the table prints them. */
 export function figureRows(f: ReplayFigures): [string, string][] {
-  const p = peopleFigures(f);
+  const horizons = f.markouts.map((m) => m.horizonMs);
+  const seconds = (ms: number): string => (ms >= 60_000 ? `${ms / 60_000} min` : `${ms / 1000} s`);
   return [
-    ['market', p.market],
-    ['queue model / latency', `${p.queueModel} / ${p.latencyMs} ms`],
-    ['replayed', `${p.replayedSec.toFixed(1)} s`],
-    ['fills (maker)', `${p.fills} (${p.makerFills})`],
-    ['volume (shares)', p.volumeShares.toFixed(2)],
-    ['fees (USDC)', p.feesUsdc.toFixed(2)],
-    ['realized PnL (USDC)', p.realizedPnlUsdc.toFixed(2)],
-    ['unrealized PnL (USDC)', p.unrealizedPnlUsdc.toFixed(2)],
-    ['max |inventory| (shares)', p.maxInventoryShares.toFixed(2)],
-    ['time-weighted |inventory| (shares)', p.timeWeightedInventoryShares.toFixed(2)],
-    ['quoted spread (price)', p.quotedSpread === null ? '—' : p.quotedSpread.toFixed(4)],
-    ['fill ratio', `${p.fillRatioPct.toFixed(1)} %`],
-    ['requests', String(p.requests)],
-    ['time quoted', `${p.timeQuotedPct.toFixed(1)} %`],
-    ['time on a carried-forward book', `${p.timeCarriedForwardSec.toFixed(1)} s (${p.timeCarriedForwardPct.toFixed(1)} %)`],
-    ['unusable recorded books', String(p.unusableBooks)],
-    ['orders rested (behind a recorded queue)', `${p.queue.restingOrders} (${p.queue.ordersBehindQueue}, ${p.queue.aheadOnArrivalShares.toFixed(2)} shares ahead)`],
-    ['canceled ahead of resting orders (shares)', p.queue.canceledAheadShares.toFixed(2)],
-    ['trades reaching those orders', String(p.queue.tradesReachingMovedOrders)],
+    ['market', f.market],
+    ['queue model / latency', `${f.queueModel} / ${f.latencyMs} ms`],
+    ['replayed', `${(f.durationMs / 1000).toFixed(1)} s`],
+    ['total PnL (USDC)', money(f.totalPnlUsdc)],
+    ['fills (maker)', `${f.fills} (${f.makerFills})`],
+    ['volume (shares)', usd(f.volumeRaw)],
+    ['fees (USDC)', usd(f.feesRaw)],
+    ['realized PnL (USDC)', usd(f.realizedPnlRaw)],
+    ['unrealized PnL (USDC)', usd(f.unrealizedPnlRaw)],
+    ['rewards (USDC)', money(f.rewardsUsdc)],
+    ['spread captured (USDC)', money(f.spreadCapturedUsdc)],
+    ['adverse selection (USDC)', money(f.adverseSelectionUsdc)],
+    ...horizons.map((h): [string, string] => [`markout ${seconds(h)} vs mid (USDC/fill)`, markoutAt(f.markouts, h)]),
+    ...(f.fairMarkouts === null ? [] : horizons.map((h): [string, string] => [`markout ${seconds(h)} vs model (USDC/fill)`, markoutAt(f.fairMarkouts, h)])),
+    ['max |inventory| (shares)', usd(f.maxInventoryRaw)],
+    ['time-weighted |inventory|', usd(Math.round(f.timeWeightedInventoryRaw))],
+    ['quoted spread (ticks)', f.quotedSpreadTicks === null ? '—' : f.quotedSpreadTicks.toFixed(1)],
+    ['fill ratio', `${(f.fillRatio * 100).toFixed(1)} %`],
+    ['requests', String(f.requests)],
+    ['time quoted', percent(f.timeQuotedMs, f.marketTimeMs)],
+    ['quoted from the model', f.fairMarkouts === null ? '—' : percent(f.timeFromModelMs, f.marketTimeMs)],
+    ['underlying prices (refused)', `${f.underlyingPrices} (${f.refusedPrices})`],
+    ['time on a carried-forward book', `${(f.timeCarriedForwardMs / 1000).toFixed(1)} s (${percent(f.timeCarriedForwardMs, f.marketTimeMs)})`],
+    ['unusable recorded books', String(f.unusableBooks)],
   ];
 }
 
-export function formatTable(f: ReplayFigures): string {
-  const rows = figureRows(f);
+/** The terminal report: the headline, the figures, and with several markets one headline per market. */
+export function formatTable(report: ReplayReport): string {
+  const rows = figureRows(report.figures);
   const width = Math.max(...rows.map(([label]) => label.length));
-  return `${rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n${queueModelNote(f.queue)}\n`;
+  const table = rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n');
+  const perMarket = report.markets.length > 1 ? `\n\n${report.markets.map((m) => headline(m.figures)).join('\n')}` : '';
+  return `${headline(report.figures)}\n\n${table}${perMarket}\n`;
 }
 
-/** One row per run of a sweep: the swept parameters, then the headline figures; then the queue models' note(s). */
-export function formatSweep(runs: readonly { readonly params: Readonly<Record<string, string>>; readonly figures: ReplayFigures }[]): string {
-  const paramNames = [...new Set(runs.flatMap((r) => Object.keys(r.params)))];
-  const header = [...paramNames, 'fills', 'volume sh', 'fees $', 'realized $', 'unrealized $', 'max |inv| sh', 'spread', 'fill %', 'requests', 'quoted %', 'q-canceled sh'];
-  const rows = runs.map(({ params, figures }) => {
-    const p = peopleFigures(figures);
-    return [
-      ...paramNames.map((name) => params[name] ?? ''),
-      String(p.fills),
-      p.volumeShares.toFixed(2),
-      p.feesUsdc.toFixed(2),
-      p.realizedPnlUsdc.toFixed(2),
-      p.unrealizedPnlUsdc.toFixed(2),
-      p.maxInventoryShares.toFixed(2),
-      p.quotedSpread === null ? '—' : p.quotedSpread.toFixed(4),
-      p.fillRatioPct.toFixed(1),
-      String(p.requests),
-      p.timeQuotedPct.toFixed(1),
-      p.queue.canceledAheadShares.toFixed(2),
-    ];
-  });
+/** Columns right-aligned under a header line. */
+function columns(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
-  const notes = [...new Set(runs.map((r) => queueModelNote(r.figures.queue)))];
-  return `${[line(header), ...rows.map(line), ...notes].join('\n')}\n`;
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }
 
-/** The report as report.json holds it: people's figures, the series and fills (already in prices, shares, USDC). */
-export function peopleReport(report: ReplayReport): { readonly figures: PeopleFigures; readonly series: ReplaySeries; readonly fills: readonly ReplayFillPoint[] } {
-  return { figures: peopleFigures(report.figures), series: report.series, fills: report.fills };
+/** One row per run of a sweep: the swept parameters, then the headline figures. */
+export function formatSweep(runs: readonly { readonly params: Readonly<Record<string, string>>; readonly figures: ReplayFigures }[]): string {
+  const paramNames = [...new Set(runs.flatMap((r) => Object.keys(r.params)))];
+  const header = [...paramNames, 'total PnL', 'fills', 'volume', 'fees', 'realized', 'unrealized', 'rewards', 'max |inv|', 'spread', 'fill %', 'requests', 'quoted %'];
+  const rows = runs.map(({ params, figures: f }) => [
+    ...paramNames.map((name) => params[name] ?? ''),
+    money(f.totalPnlUsdc),
+    String(f.fills),
+    usd(f.volumeRaw),
+    usd(f.feesRaw),
+    usd(f.realizedPnlRaw),
+    usd(f.unrealizedPnlRaw),
+    money(f.rewardsUsdc),
+    usd(f.maxInventoryRaw),
+    f.quotedSpreadTicks === null ? '—' : f.quotedSpreadTicks.toFixed(1),
+    (f.fillRatio * 100).toFixed(1),
+    String(f.requests),
+    ((100 * f.timeQuotedMs) / Math.max(1, f.marketTimeMs)).toFixed(1),
+  ]);
+  return columns(header, rows);
+}
+
+/**
+ * `--compare`: one row per config on the same recording: total PnL (USDC), fills, mean markouts at 1 s, 10 s and
+ * 60 s (USDC per fill; against the model where the markets are priced, else the recorded mid), maximum inventory
+ * (shares), time quoted.
+ */
+export function formatCompare(runs: readonly { readonly name: string; readonly figures: ReplayFigures }[]): string {
+  const header = ['config', 'total PnL (USDC)', 'fills', 'markout 1 s', 'markout 10 s', 'markout 60 s', 'against', 'max |inv| (shares)', 'time quoted'];
+  const rows = runs.map(({ name, figures: f }) => {
+    const against = f.fairMarkouts ?? f.markouts;
+    return [name, money(f.totalPnlUsdc), String(f.fills), markoutAt(against, 1_000), markoutAt(against, 10_000), markoutAt(against, 60_000), f.fairMarkouts === null ? 'mid' : 'model', usd(f.maxInventoryRaw), percent(f.timeQuotedMs, f.marketTimeMs)];
+  });
+  return columns(header, rows);
 }
 
 /** uPlot's script and stylesheet, read from the installed package (embedded in every page). */
@@ -242,34 +236,53 @@ export function renderHtml(report: ReplayReport, assets: { readonly js: string; 
   const rows = figureRows(report.figures)
     .map(([label, value]) => `<tr><th>${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`)
     .join('');
+  const sections = report.markets
+    .map(
+      (m, i) => `<section class="market"><h2>${escapeHtml(m.figures.market)}</h2><p class="headline">${escapeHtml(headline(m.figures))}</p>
+<div id="prices-${i}" class="chart"></div><div id="underlying-${i}" class="chart"></div><div id="inventory-${i}" class="chart"></div><div id="pnl-${i}" class="chart"></div><div id="markouts-${i}" class="chart"></div></section>`,
+    )
+    .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>outcome-maker replay: ${escapeHtml(report.figures.market)}</title>
 <style>${assets.css}
-body{font:14px system-ui,sans-serif;margin:24px;color:#222}h1{font-size:18px}table{border-collapse:collapse;margin-bottom:16px}
-th{text-align:left;font-weight:normal;color:#555;padding:2px 16px 2px 0}td{font-variant-numeric:tabular-nums}.chart{margin:12px 0}</style>
+body{font:14px system-ui,sans-serif;margin:24px;color:#222}h1{font-size:18px}h2{font-size:16px;margin-top:28px}table{border-collapse:collapse;margin-bottom:16px}
+.headline{font-weight:600}th{text-align:left;font-weight:normal;color:#555;padding:2px 16px 2px 0}td{font-variant-numeric:tabular-nums}.chart{margin:12px 0}</style>
 </head><body>
+<p id="headline" class="headline">${escapeHtml(headline(report.figures))}</p>
 <h1>Replay of ${escapeHtml(report.figures.market)}</h1>
 <table id="figures">${rows}</table>
-<p id="queue-note">${escapeHtml(queueModelNote(report.figures.queue))}</p>
-<div id="prices" class="chart"></div><div id="pnl" class="chart"></div><div id="inventory" class="chart"></div>
+${sections}
 <script>${assets.js}</script>
 <script>
-const report = ${scriptJson(peopleReport(report))};
-const s = report.series;
+const report = ${scriptJson(report)};
 const width = Math.min(1100, window.innerWidth - 48);
-// fills go on their own x points, merged into one aligned table for uPlot
-const xs = [...new Set([...s.t, ...report.fills.map((f) => f.t)])].sort((a, b) => a - b);
-const stepFill = (ts, vs) => { let last = null; return xs.map((x) => { const i = ts.indexOf(x); if (i >= 0) last = vs[i]; return last; }); };
-const fillAt = (side) => xs.map((x) => { const f = report.fills.find((p) => p.t === x && p.side === side); return f ? f.price : null; });
-new uPlot({ title: 'Mid, own quotes and fills (price)', width, height: 320, scales: { x: { time: false } },
-  series: [{ label: 't (s)' }, { label: 'mid', stroke: '#888' }, { label: 'own bid', stroke: '#2a7' }, { label: 'own ask', stroke: '#c33' },
-    { label: 'buy fill', stroke: '#080', paths: () => null, points: { show: true, size: 9, fill: '#0a0' } },
-    { label: 'sell fill', stroke: '#a00', paths: () => null, points: { show: true, size: 9, fill: '#d00' } }] },
-  [xs, stepFill(s.t, s.mid), stepFill(s.t, s.bid), stepFill(s.t, s.ask), fillAt('BUY'), fillAt('SELL')], document.getElementById('prices'));
-new uPlot({ title: 'PnL (USDC, realized + unrealized)', width, height: 220, scales: { x: { time: false } },
-  series: [{ label: 't (s)' }, { label: 'PnL', stroke: '#36c' }] }, [s.t, s.pnl], document.getElementById('pnl'));
-new uPlot({ title: 'Inventory (YES − NO shares)', width, height: 220, scales: { x: { time: false } },
-  series: [{ label: 't (s)' }, { label: 'inventory', stroke: '#a60' }] }, [s.t, s.inventory], document.getElementById('inventory'));
+const x = { x: { time: false } };
+report.markets.forEach((m, i) => {
+  const s = m.series;
+  const el = (name) => document.getElementById(name + '-' + i);
+  // fills go on their own x points, merged into one aligned table for uPlot
+  const xs = [...new Set([...s.t, ...m.fills.map((f) => f.t)])].sort((a, b) => a - b);
+  const stepFill = (vs) => { let last = null; return xs.map((t) => { const k = s.t.indexOf(t); if (k >= 0) last = vs[k]; return last; }); };
+  const fillAt = (side) => xs.map((t) => { const f = m.fills.find((p) => p.t === t && p.side === side); return f ? f.price : null; });
+  new uPlot({ title: 'Book mid, our quotes, the model fair value and our fills (price)', width, height: 320, scales: x,
+    series: [{ label: 't (s)' }, { label: 'book mid', stroke: '#888' }, { label: 'our bid', stroke: '#2a7' }, { label: 'our ask', stroke: '#c33' },
+      { label: 'model fair value', stroke: '#70c', dash: [6, 4] },
+      { label: 'buy fill', stroke: '#080', paths: () => null, points: { show: true, size: 9, fill: '#0a0' } },
+      { label: 'sell fill', stroke: '#a00', paths: () => null, points: { show: true, size: 9, fill: '#d00' } }] },
+    [xs, stepFill(s.mid), stepFill(s.bid), stepFill(s.ask), stepFill(s.fair), fillAt('BUY'), fillAt('SELL')], el('prices'));
+  new uPlot({ title: 'The underlying' + (m.ticker ? ' (' + m.ticker + ', USD)' : ': none recorded'), width, height: 200, scales: x,
+    series: [{ label: 't (s)' }, { label: m.ticker || 'underlying', stroke: '#d80' }] }, [s.t, s.underlying], el('underlying'));
+  new uPlot({ title: 'Inventory (YES − NO shares)', width, height: 200, scales: x,
+    series: [{ label: 't (s)' }, { label: 'inventory', stroke: '#a60' }] }, [s.t, s.inventory], el('inventory'));
+  new uPlot({ title: 'Cumulative PnL (USDC): total, spread captured, adverse selection', width, height: 240, scales: x,
+    series: [{ label: 't (s)' }, { label: 'total (incl. rewards − fees)', stroke: '#36c', width: 2 }, { label: 'spread captured', stroke: '#2a7' }, { label: 'adverse selection', stroke: '#c33' }] },
+    [s.t, s.pnl, s.spread, s.adverse], el('pnl'));
+  const horizons = m.figures.markouts.map((h) => h.horizonMs / 1000);
+  const mean = (list) => list === null ? horizons.map(() => null) : list.map((h) => h.fills === 0 ? null : h.meanUsdc);
+  new uPlot({ title: 'Mean markout by horizon (USDC per fill; x: seconds after the fill)', width, height: 220, scales: { x: { time: false, distr: 3 } },
+    series: [{ label: 'horizon (s)' }, { label: 'vs book mid', stroke: '#888', points: { show: true } }, { label: 'vs model', stroke: '#70c', points: { show: true } }] },
+    [horizons, mean(m.figures.markouts), mean(m.figures.fairMarkouts)], el('markouts'));
+});
 document.body.dataset.rendered = 'yes';
 </script></body></html>
 `;

@@ -7,7 +7,7 @@
  * at least every `flushEveryMs`, so a crash loses at most that much (the reader accepts a part cut off after a
  * flush); events are written in the order given; `close` ends the part with a complete gzip trailer.
  */
-import { createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { constants, createGzip, gzipSync, type Gzip } from 'node:zlib';
 import type { CancelTimer, Scheduler } from '../core/clock.js';
@@ -127,9 +127,18 @@ export class ReplayWriter {
   }
 }
 
-/** Writes a whole stream as one part at `path` (an import: everything is in memory already). */
+/**
+ * Writes a whole stream as one part at `path` (an import: everything is in memory already), into a temporary file
+ * beside it renamed at the end: `path` is either the whole stream or untouched, never half-written.
+ */
 export function writeReplayFile(path: string, header: Omit<ReplayHeader, 'part'>, events: readonly ReplayEvent[]): void {
   const text = headerLine({ ...header, part: 0 }) + events.map(eventLine).join('');
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, path.endsWith('.gz') ? gzipSync(text) : text);
+  const temporary = `${path}.${process.pid}.partial`;
+  try {
+    writeFileSync(temporary, path.endsWith('.gz') ? gzipSync(text) : text);
+    renameSync(temporary, path);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
 }

@@ -13,6 +13,10 @@ import { parseConfigText } from '../../src/config/index.js';
 import { readReplay } from '../../src/replay/reader.js';
 import { startRecording } from '../../src/replay/record-command.js';
 import { poll } from '../support/poll.js';
+import { runCliInProcess } from '../support/cli-process.js';
+import type { ReplayFigures } from '../../src/replay/report.js';
+
+const ROOT = join(import.meta.dirname, '../..');
 
 const dir = mkdtempSync(join(tmpdir(), 'om-record-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -89,5 +93,63 @@ describe('record', () => {
     // reads only: the recorder never places or cancels
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
+  });
+
+  it('on the crypto world: keeps the underlying (oracle frames and Hermes, with receive times) and each market\'s title and terms', async () => {
+    const crypto = parseConfigText(
+      `venue:
+  kind: sim
+  seed: 5
+  world: crypto
+  underlying: {tickers: [BTC], strikesPerExpiry: 2}
+  flow: {enabled: true, noiseTakersPerMinute: 60}
+strategy: {name: fixed-spread}
+metrics: {enabled: false}
+log: {level: warn}
+`,
+      { source: 'record-crypto.yaml', baseDir: dir },
+    );
+    const out = join(dir, 'rec-crypto');
+    const startedAt = Date.now();
+    const recording = await startRecording(crypto, { out }, { env: {}, log: pino({ level: 'silent' }) });
+    const { recorder } = recording;
+    try {
+      await poll(() => (recorder.counts.books >= 20 && recorder.counts.underlying >= 40 && Date.now() - startedAt >= 15_000 ? true : undefined), { timeoutMs: 40_000, intervalMs: 50, failure: () => `too little recorded: ${JSON.stringify(recorder.counts)}` });
+    } finally {
+      await recording.stop().catch(() => undefined);
+    }
+    const stream = readReplay(out);
+    expect(stream.header.version).toBe(2);
+    for (const market of stream.header.markets) {
+      expect(market.title).toMatch(/^.*\$BTC above \$[0-9.]+ on /);
+      expect(market.terms).toMatchObject({ kind: 'venue', title: market.title });
+      // the simulator's crypto markets are rewardable: 100 shares, 0.035, 1000 USDC a day (src/sim/engine/crypto-markets.ts)
+      expect(market.rewards).toEqual({ minSizeRaw: 100_000_000, maxSpreadTicks: 35, dailyRewardRaw: 1_000_000_000 });
+    }
+    const prices = stream.events.flatMap((e) => (e.kind === 'underlying' ? [e] : []));
+    const sources = new Set(prices.map((p) => p.source));
+    expect(sources).toEqual(new Set(['venue', 'hermes']));
+    for (const price of prices) {
+      expect(price.ticker).toBe('BTC');
+      expect(price.price).toBeGreaterThan(0);
+      expect(price.t).toBeGreaterThanOrEqual(stream.header.createdAtMs);
+      if (price.source === 'venue') expect(stream.header.markets.map((m) => m.slug)).toContain(price.market);
+      else expect(price.market).toBeNull();
+    }
+    expect(recorder.counts.refusedPrices).toBe(0);
+
+    // replayed through the CLI: every market together, priced from the recorded underlying as live
+    const run = await runCliInProcess(['backtest', '--replay', out, '--config', join(ROOT, 'config/fixed-spread.yaml'), '--json']);
+    expect(run.err).toBe('');
+    const figures = JSON.parse(run.out) as ReplayFigures;
+    expect(figures.slugs).toEqual(stream.header.markets.map((m) => m.slug));
+    expect(figures.market).toBe(`${stream.header.markets.length} markets`);
+    expect(figures.underlyingPrices).toBe(prices.length);
+    expect(figures.timeFromModelMs).toBeGreaterThan(0);
+    expect(figures.fairMarkouts).not.toBeNull();
+    expect(figures.markouts.map((m) => m.horizonMs)).toEqual([1_000, 10_000, 60_000, 300_000]);
+    expect(Number.isFinite(figures.totalPnlUsdc)).toBe(true);
+    const report = await runCliInProcess(['backtest', '--replay', out, '--config', join(ROOT, 'config/fixed-spread.yaml')]);
+    for (const market of stream.header.markets) expect(report.out).toContain(`${market.title ?? ''}: total PnL`);
   });
 });

@@ -64,3 +64,12 @@ export function runCliFromSource(args: readonly string[], home: string, env: Rea
     until: 'close',
   });
 }
+
+/** Runs `outcome-maker <args>` in this process through the CLI's `main`, collecting what it prints (no environment). */
+export async function runCliInProcess(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  const { main } = await import('../../src/cli.js');
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main([...args], { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {} });
+  return { code, out: out.join(''), err: err.join('') };
+}

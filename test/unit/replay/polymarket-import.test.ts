@@ -46,17 +46,17 @@ describe('import polymarket (the recorded samples, through the CLI)', () => {
     const out = join(dir, 'sol.ndjson.gz');
     const h = io();
     const code = await main(
-      ['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--books-other', `${stem}-down-books.json`, '--trades-other', `${stem}-down-trades.json`, '--out', out],
+      ['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--books-other', `${stem}-down-books.json`, '--trades-other', `${stem}-down-trades.json`, '--market', 'sol-updown-15m-1765450800', '--out', out],
       h.cli,
     );
     expect(h.err()).toBe('');
     expect(code).toBe(EXIT_OK);
     const summary: unknown = JSON.parse(h.out());
-    expect(summary).toMatchObject({ books: 53, trades: 26, tradesOther: 26, otherBooksCompared: 53, otherBooksMismatched: 0, market: 'polymarket-sol-updown-15m' });
+    expect(summary).toMatchObject({ books: 53, trades: 26, tradesOther: 26, otherBooksCompared: 53, otherBooksMismatched: 0, market: 'sol-updown-15m-1765450800', underlyingPrices: 0 });
 
     const stream = readReplay(out);
     expect(stream.truncated).toEqual([]);
-    expect(stream.header).toMatchObject({ venue: { name: 'polymarket' }, source: { tool: 'import:polymarket' }, markets: [{ slug: 'polymarket-sol-updown-15m', tickTicks: 10 }] });
+    expect(stream.header).toMatchObject({ venue: { name: 'polymarket' }, source: { tool: 'import:polymarket' }, markets: [{ slug: 'sol-updown-15m-1765450800', tickTicks: 10 }] });
     expect(stream.events.filter((e) => e.kind === 'book')).toHaveLength(53);
     expect(stream.events.filter((e) => e.kind === 'trade')).toHaveLength(52);
     const times = stream.events.map((e) => e.t);
@@ -77,10 +77,55 @@ describe('import polymarket (the recorded samples, through the CLI)', () => {
   it('a missing file fails with its path and writes nothing', async () => {
     const out = join(dir, 'none.ndjson.gz');
     const h = io();
-    const code = await main(['import', 'polymarket', '--books', join(dir, 'absent.json'), '--trades', `${stem}-up-trades.json`, '--out', out], h.cli);
+    const code = await main(['import', 'polymarket', '--books', join(dir, 'absent.json'), '--trades', `${stem}-up-trades.json`, '--market', 'm', '--out', out], h.cli);
     expect(code).toBe(EXIT_FAILURE);
     expect(h.err()).toContain('absent.json');
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('takes the terms, the title and the reward settings from flags, and the records\' asset_price as the underlying', async () => {
+    const out = join(dir, 'sol-priced.ndjson.gz');
+    const h = io();
+    const base = ['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--market', 'sol-updown-15m-1765450800'];
+    const code = await main(
+      [...base, '--title', 'Solana Up or Down - December 11, 6:00AM-6:15AM ET', '--ticker', 'SOL', '--strike', '130.805', '--settles', '2025-12-11T11:15:00Z', '--reward-min-size', '50', '--reward-max-spread', '0.045', '--reward-daily', '100', '--asset-price-ticker', 'SOL', '--out', out],
+      h.cli,
+    );
+    expect(h.err()).toBe('');
+    expect(code).toBe(EXIT_OK);
+    const stream = readReplay(out);
+    expect(stream.header.markets).toEqual([
+      {
+        slug: 'sol-updown-15m-1765450800',
+        yesTokenId: null,
+        noTokenId: null,
+        tickTicks: 10,
+        title: 'Solana Up or Down - December 11, 6:00AM-6:15AM ET',
+        terms: { kind: 'given', ticker: 'SOL', family: 'strike', strike: '130.805', windowOpenMs: null, settlesAtMs: Date.UTC(2025, 11, 11, 11, 15) },
+        rewards: { minSizeRaw: 50_000_000, maxSpreadTicks: 45, dailyRewardRaw: 100_000_000 },
+      },
+    ]);
+    const prices = stream.events.flatMap((e) => (e.kind === 'underlying' ? [e] : []));
+    expect(prices.length).toBeGreaterThan(40);
+    expect(prices[0]).toMatchObject({ ticker: 'SOL', source: 'import', price: 130.805 });
+    const times = stream.events.map((e) => e.t);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+
+    for (const [flags, named] of [
+      [['--ticker', 'SOL', '--strike', '130.8'], '--settles'],
+      [['--ticker', 'SOL', '--strike', 'abc', '--settles', '2025-12-11T11:15:00Z'], '--strike "abc"'],
+      [['--ticker', 'SOL', '--window-open', 'yesterday', '--settles', '2025-12-11T11:15:00Z'], '--window-open "yesterday"'],
+      [['--reward-max-spread', '0.045', '--reward-daily', '-5'], '--reward-daily "-5"'],
+    ] as const) {
+      const bad = join(dir, 'bad-flags.ndjson.gz');
+      const e = io();
+      expect(await main([...base, ...flags, '--out', bad], e.cli)).toBe(EXIT_FAILURE);
+      expect(e.err()).toContain(named);
+      expect(existsSync(bad)).toBe(false);
+    }
+    const noSlug = io();
+    expect(await main(['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--out', join(dir, 'x.ndjson.gz')], noSlug.cli)).not.toBe(EXIT_OK);
+    expect(noSlug.err()).toContain('--market');
   });
 });
 

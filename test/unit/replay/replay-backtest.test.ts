@@ -5,49 +5,39 @@
  * the trade's taker hit; a taker fill only at a recorded level; nothing before the first request could land); the
  * figures are the same twice (deterministic); the HTML report is self-contained; sweeps print one row per combination.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_OK, main, type CliIo } from '../../../src/cli.js';
+import { EXIT_OK } from '../../../src/cli.js';
+import { runCliInProcess } from '../../support/cli-process.js';
 import { readReplay } from '../../../src/replay/reader.js';
-import type { PeopleFigures, ReplayReport } from '../../../src/replay/report.js';
+import type { ReplayReport } from '../../../src/replay/report.js';
 import { loadConfigFile, validateStrategy } from '../../../src/config/index.js';
-import { eventLine, headerLine, REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION, type ReplayEvent, type ReplayHeader } from '../../../src/replay/format.js';
+import { REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION, type ReplayEvent } from '../../../src/replay/format.js';
 import { runReplayBacktest } from '../../../src/replay/replay-backtest.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const stem = join(ROOT, 'examples/polymarket/polymarket-sol-updown-15m');
 const dir = mkdtempSync(join(tmpdir(), 'om-replay-bt-'));
 const stream = join(dir, 'sol.ndjson.gz');
+const TITLE = 'Solana Up or Down - December 11, 6:00AM-6:15AM ET';
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {} };
-  const code = await main(args, io);
-  return { code, out: out.join(''), err: err.join('') };
-}
+const cli = runCliInProcess;
 
 beforeAll(async () => {
-  const imported = await cli(['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--books-other', `${stem}-down-books.json`, '--trades-other', `${stem}-down-trades.json`, '--out', stream]);
+  const imported = await cli(['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--books-other', `${stem}-down-books.json`, '--trades-other', `${stem}-down-trades.json`, '--market', 'sol-updown-15m-1765450800', '--title', TITLE, '--out', stream]);
   expect(imported.code).toBe(EXIT_OK);
 });
 
-/** A one-market stream header of a test recording. */
-function testHeader(slug: string, createdAtMs: number, tickTicks: number): ReplayHeader {
-  return { kind: 'header', format: REPLAY_FORMAT, version: REPLAY_VERSION, venue: { name: 'test', baseUrl: null }, source: { tool: 'test', version: '0' }, units: REPLAY_UNITS, markets: [{ slug, yesTokenId: null, noTokenId: null, tickTicks }], createdAtMs, part: 0 };
-}
-
-function checkFillInvariants(report: Pick<ReplayReport, 'fills'>, latencyMs: number): void {
+function checkFillInvariants(report: ReplayReport, latencyMs: number): void {
   const recorded = readReplay(stream);
   const t0 = recorded.events[0]?.t ?? 0;
   const trades = recorded.events.flatMap((e) => (e.kind === 'trade' ? [e] : []));
   const books = recorded.events.flatMap((e) => (e.kind === 'book' ? [e] : []));
   const makerByTime = new Map<number, number>();
-  for (const fill of report.fills) {
+  for (const fill of report.markets.flatMap((m) => m.fills)) {
     expect(fill.t * 1000).toBeGreaterThanOrEqual(latencyMs);
     const atMs = Math.round(t0 + fill.t * 1000);
     const ticks = Math.round(fill.price * 1000);
@@ -74,23 +64,18 @@ describe('backtest --replay (the Polymarket sample)', () => {
     const run = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`), '--latency-ms', '80', '--json']);
     expect(run.err).toBe('');
     expect(run.code).toBe(EXIT_OK);
-    // What a person reads: shares, USDC, seconds, percent; no raw unit anywhere.
-    expect(run.out).not.toMatch(/Raw"|Ticks"/);
-    const figures = JSON.parse(run.out) as PeopleFigures;
-    expect(figures.market).toBe('polymarket-sol-updown-15m');
-    expect(figures.replayedSec).toBeGreaterThan(340);
-    expect(figures.timeCarriedForwardSec).toBeGreaterThan(0);
-    expect(figures.fillRatioPct).toBeGreaterThanOrEqual(0);
-    expect(figures.fillRatioPct).toBeLessThanOrEqual(100);
-    expect(figures.queueModelNote).toMatch(/^queue models/);
+    const figures = JSON.parse(run.out) as ReplayReport['figures'];
+    expect(figures.market).toBe(TITLE);
+    expect(figures.durationMs).toBeGreaterThan(340_000);
+    expect(figures.timeCarriedForwardMs).toBeGreaterThan(0);
+    expect(figures.fillRatio).toBeGreaterThanOrEqual(0);
+    expect(figures.fillRatio).toBeLessThanOrEqual(1);
     const out = join(dir, strategy);
     const full = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`), '--latency-ms', '80', '--out', out]);
     expect(full.code).toBe(EXIT_OK);
-    const written = readFileSync(join(out, 'report.json'), 'utf8');
-    expect(written).not.toMatch(/Raw"|Ticks"/);
-    const report = JSON.parse(written) as { figures: PeopleFigures; fills: ReplayReport['fills'] };
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReplayReport;
     expect(report.figures).toEqual(figures); // deterministic
-    expect(report.fills.length).toBe(figures.fills);
+    expect(report.markets[0]?.fills.length).toBe(figures.fills);
     checkFillInvariants(report, 80);
   });
 
@@ -102,58 +87,18 @@ describe('backtest --replay (the Polymarket sample)', () => {
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('uPlot');
-    expect(html).toMatch(/<p id="queue-note">queue models: conservative and probabilistic fill the same on this recording: [^<]+<\/p>/);
-    expect(html).toContain('<th>realized PnL (USDC)</th><td>');
     expect(html).not.toMatch(/<script[^>]+src=/);
     expect(html).not.toMatch(/<link[^>]+href=/);
 
     const sweep = await cli(['backtest', '--replay', stream, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'bidSpread=0.01,0.02', '--sweep', 'queueModel=conservative,probabilistic']);
     expect(sweep.code).toBe(EXIT_OK);
     const lines = sweep.out.trim().split('\n');
-    const notes = lines.filter((line) => line.startsWith('queue models'));
-    expect(lines.length - notes.length).toBe(5);
-    expect(notes.length).toBeGreaterThanOrEqual(1);
-    expect(lines[0]).toMatch(/bidSpread\s+queueModel\s+fills/);
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/bidSpread\s+queueModel\s+total PnL\s+fills/);
 
     const bad = await cli(['backtest', '--replay', stream, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'bidSpread=-1']);
     expect(bad.code).not.toBe(EXIT_OK);
     expect(bad.err).toContain('bidSpread');
-  });
-
-  it('the queue models: the sample says why they fill the same; a recording where a queue ahead is canceled and a trade then reaches the order fills differently, and says so', async () => {
-    const same = await cli(['backtest', '--replay', stream, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'queueModel=conservative,probabilistic']);
-    expect(same.code).toBe(EXIT_OK);
-    expect(same.out).toMatch(/^queue models: conservative and probabilistic fill the same on this recording: .+/m);
-
-    // fixed-spread (config/paper.yaml) bids 0.49 on a 0.49/0.51 book: it joins behind 100 recorded shares at 0.49.
-    // Others join behind it (200), then 50 are canceled (150, no trade): the probabilistic model takes 25 of them from
-    // ahead of the bot (100 × 50 / 200), the conservative none. A 90-share sell print at 0.49 then fills the bot
-    // (ahead 75 < 90) under the probabilistic model only.
-    const t0 = Date.UTC(2026, 10, 24);
-    const sh = 1_000_000;
-    const book = (t: number, bidSize: number): ReplayEvent => ({ kind: 'book', t, venueTs: null, market: 'q', bids: [[490, bidSize * sh], [470, 100 * sh]], asks: [[510, 100 * sh], [530, 100 * sh]] });
-    const events: ReplayEvent[] = [
-      book(t0, 100),
-      book(t0 + 10_000, 200),
-      book(t0 + 20_000, 150),
-      { kind: 'trade', t: t0 + 30_000, venueTs: t0 + 30_000, market: 'q', priceTicks: 490, sizeRaw: 90 * sh, takerSide: 'SELL', id: 'p1' },
-      book(t0 + 40_000, 60),
-    ];
-    const queued = join(dir, 'queued.ndjson.gz');
-    writeFileSync(queued, gzipSync(headerLine(testHeader('q', t0, 10)) + events.map(eventLine).join('')));
-    const sweep = await cli(['backtest', '--replay', queued, '--config', join(ROOT, 'config/paper.yaml'), '--sweep', 'queueModel=conservative,probabilistic', '--json']);
-    expect(sweep.err).toBe('');
-    const runs = JSON.parse(sweep.out) as { params: Record<string, string>; figures: PeopleFigures }[];
-    const [conservative, probabilistic] = runs.map((r) => r.figures);
-    // Behind a recorded queue: the bid at 0.49 and the second level's at 0.47 (100 shares ahead of each).
-    expect(conservative?.queue).toMatchObject({ ordersBehindQueue: 2, aheadOnArrivalShares: 200, canceledAheadShares: 25, tradesReachingMovedOrders: 1 });
-    expect(conservative?.makerFills).toBe(0);
-    expect(probabilistic?.makerFills).toBe(1);
-    expect(probabilistic?.volumeShares).toBe(10);
-    expect(probabilistic?.queueModelNote).toMatch(/^queue models can differ here: 1 recorded trade reached orders with 25\.00 shares canceled ahead of them/);
-    const table = await cli(['backtest', '--replay', queued, '--config', join(ROOT, 'config/paper.yaml'), '--queue-model', 'probabilistic']);
-    expect(table.out).toMatch(/^canceled ahead of resting orders \(shares\)\s+25\.00$/m);
-    expect(table.out).toMatch(/^queue models can differ here/m);
   });
 
   it('a crossed recorded book is counted, not quoted on; trades play at their own time even when written later', async () => {
@@ -173,7 +118,7 @@ describe('backtest --replay (the Polymarket sample)', () => {
     const report = await runReplayBacktest({
       config,
       strategy: check.module.create(check.params),
-      header: testHeader('x', t0, 1),
+      header: { kind: 'header', format: REPLAY_FORMAT, version: REPLAY_VERSION, venue: { name: 'test', baseUrl: null }, source: { tool: 'test', version: '0' }, units: REPLAY_UNITS, markets: [{ slug: 'x', yesTokenId: null, noTokenId: null, tickTicks: 1 }], createdAtMs: t0, part: 0 },
       events,
       latencyMs: 50,
       queueModel: 'conservative',
@@ -182,7 +127,82 @@ describe('backtest --replay (the Polymarket sample)', () => {
     expect(report.figures.unusableBooks).toBe(1);
     expect(report.figures.durationMs).toBe(40_000);
     // the sell print at 450 went through the bot's bids (below 480, above 450): they filled at 30 s, not at 40 s
-    expect(report.fills.filter((f) => f.side === 'BUY').map((f) => f.t)).not.toHaveLength(0);
-    expect(report.fills.every((f) => f.t === 30)).toBe(true);
+    const fills = report.markets[0]?.fills ?? [];
+    expect(fills.filter((f) => f.side === 'BUY').map((f) => f.t)).not.toHaveLength(0);
+    expect(fills.every((f) => f.t === 30)).toBe(true);
+  });
+
+  it('priced from the sample\'s underlying with the reward settings of the import: fair value, markouts, rewards and total PnL in the report; --compare prints one row per config', async () => {
+    const priced = join(dir, 'sol-priced.ndjson.gz');
+    const imported = await cli([
+      'import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--books-other', `${stem}-down-books.json`, '--trades-other', `${stem}-down-trades.json`,
+      '--market', 'sol-updown-15m-1765450800', '--title', TITLE, '--ticker', 'SOL', '--strike', '130.805', '--settles', '2025-12-11T11:15:00Z',
+      '--reward-min-size', '50', '--reward-max-spread', '0.045', '--reward-daily', '100', '--asset-price-ticker', 'SOL', '--out', priced,
+    ]);
+    expect(imported.err).toBe('');
+    const out = join(dir, 'priced-report');
+    const run = await cli(['backtest', '--replay', priced, '--config', join(ROOT, 'config/liquidity-rewards.yaml'), '--out', out]);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(EXIT_OK);
+    expect(run.out.split('\n')[0]).toMatch(new RegExp(`^${TITLE}: total PnL -?\\d+\\.\\d{4} USDC = realized .* \\+ rewards \\d+\\.\\d{4} − fees .* \\| \\d+ fills \\| volume .* shares \\| max inventory .* shares \\| mean 10 s markout .* USDC$`));
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReplayReport;
+    const f = report.figures;
+    expect(f.market).toBe(TITLE);
+    expect(f.fills).toBeGreaterThan(0);
+    expect(f.rewardsUsdc).toBeGreaterThan(0); // the reward settings of the import reach the strategy and the scoring
+    expect(f.totalPnlUsdc).toBeCloseTo((f.realizedPnlRaw + f.unrealizedPnlRaw - f.feesRaw) / 1e6 + f.rewardsUsdc, 9);
+    expect(f.spreadCapturedUsdc + f.adverseSelectionUsdc).toBeCloseTo((f.realizedPnlRaw + f.unrealizedPnlRaw) / 1e6, 9);
+    expect(f.timeFromModelMs).toBeGreaterThan(0);
+    expect(f.underlyingPrices).toBeGreaterThan(40);
+    expect(f.markouts.map((m) => m.horizonMs)).toEqual([1_000, 10_000, 60_000, 300_000]);
+    expect(f.markouts[1]?.fills).toBeGreaterThan(0);
+    expect(f.fairMarkouts?.[1]?.fills).toBeGreaterThan(0);
+    const series = report.markets[0]?.series;
+    expect(report.markets[0]?.ticker).toBe('SOL');
+    expect(series?.fair.some((v) => v !== null && v > 0 && v < 1)).toBe(true);
+    expect(series?.underlying.some((v) => v !== null && v > 100)).toBe(true);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<p id="headline" class="headline">Solana Up or Down');
+    expect(html).toContain('model fair value');
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    expect(html).not.toContain('polymarket-sol-updown-15m'); // named from its data, never after a file
+
+    const configs = ['fixed-spread', 'avellaneda-stoikov', 'liquidity-rewards'].map((name) => join(ROOT, `config/${name}.yaml`));
+    const compare = await cli(['backtest', '--replay', priced, '--config', configs[0] ?? '', '--compare', configs[1] ?? '', '--compare', configs[2] ?? '']);
+    expect(compare.err).toBe('');
+    const lines = compare.out.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/config\s+total PnL \(USDC\)\s+fills\s+markout 1 s\s+markout 10 s\s+markout 60 s\s+against\s+max \|inv\| \(shares\)\s+time quoted/);
+    configs.forEach((config, i) => expect(lines[i + 1]?.trim().startsWith(config)).toBe(true));
+    expect(lines[3]).toContain(f.totalPnlUsdc.toFixed(4)); // the same run as alone
+    for (const line of lines.slice(1)) expect(line).toMatch(/ model /);
+  });
+
+  it('several markets of one stream replay together under one bot', async () => {
+    const config = loadConfigFile(join(ROOT, 'config/paper.yaml'));
+    const check = await validateStrategy(config);
+    if (!check.ok) throw new Error('config/paper.yaml');
+    const recorded = readReplay(stream);
+    const slug = recorded.header.markets[0]?.slug ?? '';
+    const copy = (market: string): ReplayEvent[] => recorded.events.map((e) => ('market' in e && e.market === slug ? { ...e, market } : e));
+    const events = [...copy('a'), ...copy('b')].sort((x, y) => x.t - y.t);
+    const options = {
+      config,
+      header: { ...recorded.header, markets: [{ slug: 'a', yesTokenId: null, noTokenId: null, tickTicks: 10, title: 'Market A' }, { slug: 'b', yesTokenId: null, noTokenId: null, tickTicks: 10 }] },
+      events,
+      latencyMs: 50,
+      queueModel: 'conservative' as const,
+      feeRateBps: 0,
+    };
+    const both = await runReplayBacktest({ ...options, strategy: check.module.create(check.params) });
+    expect(both.markets.map((m) => m.figures.market)).toEqual(['Market A', 'b']);
+    expect(both.figures.market).toBe('2 markets');
+    for (const m of both.markets) expect(m.figures.fills).toBeGreaterThan(0);
+    expect(both.figures.fills).toBe(both.markets.reduce((n, m) => n + m.figures.fills, 0));
+    expect(both.figures.totalPnlUsdc).toBeCloseTo(both.markets.reduce((n, m) => n + m.figures.totalPnlUsdc, 0), 9);
+    // one bot, one rate limit: the two markets share the request budget the single one had alone
+    const alone = await runReplayBacktest({ ...options, market: 'a', strategy: check.module.create(check.params) });
+    expect(alone.markets).toHaveLength(1);
+    expect(both.figures.requests).toBeGreaterThan(alone.figures.requests);
   });
 });

@@ -46,6 +46,8 @@ describe('ReplayWriter and readReplay', () => {
       { kind: 'trade', t: T0 + 2, venueTs: null, market: 'm', priceTicks: 510, sizeRaw: 5_000_000, takerSide: 'BUY', id: 'tr-1' },
       { kind: 'mode', t: T0 + 3, mode: 'post_only' },
       { kind: 'resolved', t: T0 + 4, market: 'm', winner: 'YES' },
+      { kind: 'underlying', t: T0 + 5, ticker: 'BTC', source: 'venue', price: 91234.56, conf: null, publishTs: T0 + 4, market: 'm' },
+      { kind: 'underlying', t: T0 + 6, ticker: 'BTC', source: 'hermes', price: 91234.6, conf: 12.5, publishTs: T0 + 5, market: null },
     ];
     events.forEach((e) => writer.write(e));
     await writer.close();
@@ -119,5 +121,18 @@ describe('ReplayWriter and readReplay', () => {
     writeReplayFile(join(dir, 'a-0000.ndjson.gz'), header, []);
     writeReplayFile(join(dir, 'a-0001.ndjson.gz'), { ...header, markets: [{ slug: 'other', yesTokenId: null, noTokenId: null, tickTicks: 1 }] }, []);
     expect(() => readReplay(dir)).toThrow(/a-0001\.ndjson\.gz:1: markets other differ/);
+  });
+
+  it('a version-1 stream (no titles, terms, rewards or underlying) still reads; a bad underlying price names its field', () => {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true });
+    const v1 = { ...header, version: 1, part: 0 };
+    writeFileSync(join(dir, 'old.ndjson'), `${JSON.stringify(v1)}\n${JSON.stringify(book(T0 + 1, 500))}\n`);
+    const stream = readReplay(join(dir, 'old.ndjson'));
+    expect(stream.header.version).toBe(1);
+    expect(stream.events).toHaveLength(1);
+    const bad = { kind: 'underlying', t: T0, ticker: 'BTC', source: 'venue', price: -1, conf: null, publishTs: T0, market: null };
+    writeFileSync(join(dir, 'bad.ndjson'), `${JSON.stringify(v1)}\n${JSON.stringify(bad)}\n`);
+    expect(() => readReplay(join(dir, 'bad.ndjson'))).toThrow(/bad\.ndjson:2: event: price/);
   });
 });
