@@ -1,16 +1,20 @@
 /**
- * Test projects. Every test file belongs to exactly one of two projects, run one after the other:
+ * Test projects. Every test file belongs to exactly one of three projects, run in two groups one after the other:
  *
- * - `unit` (groupOrder 0): pure modules under test/unit and test/sim/engine. No socket, port or child process
- *   (test/setup/no-io.ts makes each one throw), so files share worker threads without isolation: the modules are
- *   imported once per worker, not once per file. `npm run test:quick` runs this project alone.
- * - `integration` (groupOrder 1): everything else (simulator conformance, contract, integration, chaos, bad input, and
- *   the unit-folder files in IO_UNIT_FILES). These files mostly wait (the simulator's rate limit, socket round trips,
- *   timers, child processes), so more forked workers than cores run at once; each file keeps its own process.
+ * - group 0, 2 workers (the machine's 2 cores: these files only compute):
+ *   - `unit`: pure modules under test/unit and test/sim/engine, in worker threads without isolation (the modules
+ *     are imported once per worker, not once per file). `npm run test:quick` runs this project alone.
+ *   - `backtest`: the strategy backtests (BACKTEST_FILES), ten virtual minutes each on the real engine: pure too, but
+ *     seconds of CPU each, so they run beside the unit files and never among the integration files they would starve.
+ *   Neither may open a socket, listen on a port or start a child process (test/setup/no-io.ts makes each throw).
+ * - group 1, `integration`, INTEGRATION_WORKERS forked workers: everything else (simulator conformance, contract,
+ *   integration, chaos, bad input, and the unit-folder files in IO_UNIT_FILES). These files mostly wait (the
+ *   simulator's rate limit, socket round trips, timers, child processes), so more workers than cores run at once;
+ *   each file keeps its own process.
  *
- * Partition invariant: a file is in `unit` iff it is under UNIT_DIRS and not in IO_UNIT_FILES (the list
- * unitFiles() computes); `integration` includes every test file and excludes that same list, so a new file can never fall through both.
- * Workers: OM_TEST_WORKERS overrides the integration project's count (default INTEGRATION_WORKERS).
+ * Partition invariant: `unit` is every *.test.ts under UNIT_DIRS but IO_UNIT_FILES (the list unitFiles() computes);
+ * `integration` includes every test file and excludes that list and BACKTEST_FILES, so a new file can never fall
+ * through all three. Workers: OM_TEST_WORKERS overrides the integration project's count.
  */
 import { readdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
@@ -38,12 +42,15 @@ const IO_UNIT_FILES = [
   'test/unit/metrics/server.test.ts',
 ];
 
+/** The CPU-bound strategy backtests of test/integration (virtual time, no I/O). */
+const BACKTEST_FILES = ['test/integration/strategies-*.test.ts'];
+
 /**
- * 6 forked workers on the 2-core CI machine: the integration files wait on real time far more than they compute
- * (measured in docs/testing.md); more workers than that start enough child processes at once (each bot or CLI
- * process compiles its sources on start) to push the slowest files toward their timeouts.
+ * 3 forked workers on the 2-core CI machine: the integration files wait on real time far more than they compute,
+ * but each runs a simulator and often a bot process; measured (docs/testing.md) with 6, a loaded machine starved
+ * the simulators' event loops into 429s (arrivals bunch) and the bots' start-up into timeouts.
  */
-const INTEGRATION_WORKERS = 6;
+const INTEGRATION_WORKERS = 3;
 
 /** The `unit` project's files: every *.test.ts under UNIT_DIRS but IO_UNIT_FILES (paths relative to the root). */
 function unitFiles(): string[] {
@@ -89,9 +96,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'backtest',
+          include: BACKTEST_FILES,
+          pool: 'forks',
+          maxWorkers: 2,
+          setupFiles: ['test/setup/no-io.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: UNIT,
+          exclude: [...UNIT, ...BACKTEST_FILES],
           pool: 'forks',
           maxWorkers: workerCount(),
           sequence: { groupOrder: 1 },
