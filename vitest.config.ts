@@ -108,6 +108,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
+          // A timeout here only catches a hang: with files side by side, a bot or CLI process compiling its sources
+          // (tsx) takes several times its unloaded start-up, so the bound is twice the unit files'.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           include: ['test/**/*.test.ts'],
           exclude: [...UNIT, ...BACKTEST_FILES],
           pool: 'forks',
