@@ -1,12 +1,124 @@
+/**
+ * Test projects. Every test file belongs to exactly one of three projects, run in two groups one after the other:
+ *
+ * - group 0, 2 workers (the machine's 2 cores: these files only compute):
+ *   - `unit`: pure modules under test/unit and test/sim/engine, in worker threads without isolation (the modules
+ *     are imported once per worker, not once per file). `npm run test:quick` runs this project alone.
+ *   - `backtest`: the strategy backtests (BACKTEST_FILES), ten virtual minutes each on the real engine: pure too, but
+ *     seconds of CPU each, so they run beside the unit files and never among the integration files they would starve.
+ *   Neither may open a socket, listen on a port or start a child process (test/setup/no-io.ts makes each throw).
+ * - group 1, `integration`, INTEGRATION_WORKERS forked workers: everything else (simulator conformance, contract,
+ *   integration, chaos, bad input, and the unit-folder files in IO_UNIT_FILES). These files mostly wait (the
+ *   simulator's rate limit, socket round trips, timers, child processes), so more workers than cores run at once;
+ *   each file keeps its own process.
+ *
+ * Partition invariant: `unit` is every *.test.ts under UNIT_DIRS but IO_UNIT_FILES (the list unitFiles() computes);
+ * `integration` includes every test file and excludes that list and BACKTEST_FILES, so a new file can never fall
+ * through all three. Workers: OM_TEST_WORKERS overrides the integration project's count.
+ */
+import { readdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+
+const UNIT_DIRS = ['test/unit', 'test/sim/engine'];
+
+/** Files under UNIT_DIRS that start a server, connect to one or spawn a process: they run in `integration`. */
+const IO_UNIT_FILES = [
+  'test/unit/app/markets.test.ts',
+  'test/unit/app/venue-adapter.test.ts',
+  'test/unit/cli/child-process.test.ts',
+  'test/unit/cli/cli.test.ts',
+  'test/unit/cli/price.test.ts',
+  'test/unit/core/clock.test.ts',
+  'test/unit/doctor/sim-account-checks.test.ts',
+  'test/unit/exchange/api.test.ts',
+  'test/unit/exchange/http.test.ts',
+  'test/unit/exchange/invalid-answers.test.ts',
+  'test/unit/exchange/limiter-shared.test.ts',
+  'test/unit/exchange/limiter.test.ts',
+  'test/unit/exchange/socket.test.ts',
+  'test/unit/ledger/crash.test.ts',
+  'test/unit/metrics/metrics.test.ts',
+  'test/unit/metrics/ops-files.test.ts',
+  'test/unit/metrics/server.test.ts',
+];
+
+/** The CPU-bound strategy backtests of test/integration (virtual time, no I/O). */
+const BACKTEST_FILES = ['test/integration/strategies-*.test.ts'];
+
+/**
+ * 3 forked workers on the 2-core CI machine: the integration files wait on real time far more than they compute,
+ * but each runs a simulator and often a bot process; measured (docs/testing.md) with 6, a loaded machine starved
+ * the simulators' event loops into 429s (arrivals bunch) and the bots' start-up into timeouts.
+ */
+const INTEGRATION_WORKERS = 3;
+
+/** The `unit` project's files: every *.test.ts under UNIT_DIRS but IO_UNIT_FILES (paths relative to the root). */
+function unitFiles(): string[] {
+  const io = new Set(IO_UNIT_FILES);
+  return UNIT_DIRS.flatMap((dir) =>
+    readdirSync(new URL(dir, import.meta.url), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.test.ts'))
+      .map((name) => `${dir}/${name.split('\\').join('/')}`),
+  )
+    .filter((file) => !io.has(file))
+    .sort();
+}
+
+function workerCount(): number {
+  const raw = process.env['OM_TEST_WORKERS'];
+  if (raw === undefined || raw === '') return INTEGRATION_WORKERS;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`OM_TEST_WORKERS must be a positive integer, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+const UNIT = unitFiles();
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks',
     setupFiles: ['test/setup/fast-check-seed.ts'],
     reporters: process.env['VITEST_JSON'] ? ['default', ['json', { outputFile: process.env['VITEST_JSON'] }]] : ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: UNIT,
+          pool: 'threads',
+          isolate: false,
+          maxWorkers: 2,
+          setupFiles: ['test/setup/no-io.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'backtest',
+          include: BACKTEST_FILES,
+          pool: 'forks',
+          maxWorkers: 2,
+          setupFiles: ['test/setup/no-io.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          // A timeout here only catches a hang: with files side by side, a bot or CLI process compiling its sources
+          // (tsx) takes several times its unloaded start-up, so the bound is twice the unit files'.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          include: ['test/**/*.test.ts'],
+          exclude: [...UNIT, ...BACKTEST_FILES],
+          pool: 'forks',
+          maxWorkers: workerCount(),
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

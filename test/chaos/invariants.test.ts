@@ -156,6 +156,18 @@ describe('rate limits', () => {
       noise: ['rate limited: GET /x at 1250, 250 ms after the previous request (50 ms short)'],
     });
   });
+
+  it('adds up the stalls of the interval before the previous stamp; a stall before that interval explains nothing', () => {
+    const requests = [req(1000), req(1250, 'rate_limited')];
+    const message = 'rate limited: GET /x at 1250, 250 ms after the previous request (50 ms short)';
+    // A loaded machine: the loop lost the CPU three times in a row before stamping the previous request.
+    const series = [{ endMs: 760, ms: 15 }, { endMs: 900, ms: 15 }, { endMs: 990, ms: 20 }];
+    expect(rateLimitViolations(requests, { minIntervalMs: 300, stalls: series })).toEqual({ violations: [], noise: [message] });
+    // Together too short: the bot's.
+    expect(rateLimitViolations(requests, { minIntervalMs: 300, stalls: series.slice(1) }).violations).toEqual([message]);
+    // Long, but over before the interval (or after the 429's own previous stamp): the bot's.
+    expect(rateLimitViolations(requests, { minIntervalMs: 300, stalls: [{ endMs: 650, ms: 200 }, { endMs: 1100, ms: 200 }] }).violations).toEqual([message]);
+  });
 });
 
 describe('trading modes', () => {

@@ -40,17 +40,19 @@ describe.concurrent('halts', () => {
     // the next periodic requote would be late (by more than the 1.5 s allowed) in at least one of them.
     const now = Date.now();
     const stopBeforeSec = 60;
-    const stopAt = [now + 7_000, now + 9_500];
+    // 13 s of lead: the bot must be quoting before the first stop time, and its start-up takes several seconds when
+    // test files run side by side (7 s was not always enough).
+    const stopAt = [now + 13_000, now + 15_500];
     const specs = generateMarkets(3, 3, now).map((spec, i) => (i < 2 ? { ...spec, expirationMs: stopAt[i]! + stopBeforeSec * 1000 } : spec));
     const { sim, slugs } = await startBookedSim(cleanup, { sim: { markets: specs }, markets: () => [specs[0]!.slug, specs[1]!.slug] });
     const watcher = watchVenue(cleanup, sim, slugs);
     const running = await startLiveBot(sim, cleanup, { markets: slugs, risk: { stopBeforeExpirySec: stopBeforeSec } });
-    await waitFor(() => when(slugs.every((slug) => sameLadder(ladderOf(sim, slug, 'it'), LADDER_500))), 6_500, 'quotes before the stop times');
+    await waitFor(() => when(slugs.every((slug) => sameLadder(ladderOf(sim, slug, 'it'), LADDER_500))), 12_500, 'quotes before the stop times');
     expect(Date.now()).toBeLessThan(stopAt[0]!);
 
     for (const [i, slug] of slugs.entries()) {
       const stopAtMs = stopAt[i]!;
-      await waitFor(() => when(Date.now() >= stopAtMs && liveOrders(sim, slug, 'it').length === 0), 8_000, `the cancels at the stop time of ${slug}`, () => ladderOf(sim, slug, 'it'));
+      await waitFor(() => when(Date.now() >= stopAtMs && liveOrders(sim, slug, 'it').length === 0), Math.max(0, stopAtMs - Date.now()) + 4_000, `the cancels at the stop time of ${slug}`, () => ladderOf(sim, slug, 'it'));
       const orders = allOrders(sim, slug);
       expect(orders).toHaveLength(2);
       for (const order of orders) {

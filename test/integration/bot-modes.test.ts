@@ -138,12 +138,14 @@ describe.concurrent('trading modes', () => {
     const cleanup = cleanupAfterTest(onTestFinished);
     const now = Date.now();
     const stopBeforeSec = 60;
-    const stopAtMs = now + 6_000;
+    // 12 s of lead: the bot must quote, and know the venue is disabled, before the stop time; its start-up takes
+    // several seconds when test files run side by side (6 s was not always enough).
+    const stopAtMs = now + 12_000;
     const specs = generateMarkets(3, 3, now).map((spec, i) => (i === 0 ? { ...spec, expirationMs: stopAtMs + stopBeforeSec * 1000 } : spec));
     const { sim, slug } = await startBookedSim(cleanup, { sim: { markets: specs }, markets: () => [specs[0]!.slug] });
     const watcher = watchVenue(cleanup, sim, [slug]);
     const running = await startLiveBot(sim, cleanup, { markets: [slug], risk: { stopBeforeExpirySec: stopBeforeSec } });
-    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 5_500, 'quotes before the stop time', () => ladderOf(sim, slug, 'it'));
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 9_000, 'quotes before the stop time', () => ladderOf(sim, slug, 'it'));
     const quotes = liveOrders(sim, slug, 'it').map(({ order }) => order.id);
     // The venue is disabled from before the stop time until 4 s after it.
     const resumeAtMs = stopAtMs + 4_000;
@@ -151,7 +153,7 @@ describe.concurrent('trading modes', () => {
     await botKnowsMode(running, 'disabled');
     const since = lastSeq(sim);
 
-    await waitFor(() => when(Date.now() >= stopAtMs && tradingRequests(sim, since).length > 0), 4_000, 'the halt to try its cancel');
+    await waitFor(() => when(Date.now() >= stopAtMs && tradingRequests(sim, since).length > 0), Math.max(0, stopAtMs - Date.now()) + 4_000, 'the halt to try its cancel');
     await waitFor(() => when(liveOrders(sim, slug, 'it').length === 0), 10_000, 'the quotes canceled once the mode allows', () => ladderOf(sim, slug, 'it'));
     const sent = tradingRequests(sim, since);
     const before = sent.filter((e) => e.atMs < resumeAtMs);

@@ -9,7 +9,14 @@
  * limit. At the end no bot has cancelled, adopted or booked
  * another's orders: no `DELETE /orders/all`, and each bot's ledger equals the venue's trades of its own orders.
  *
- * Wall time about 90 s. Skipped (with a message) only when redis-server is not installed; CI installs it.
+ * Wall time about 100 s. Skipped (with a message) only when redis-server is not installed; CI installs it.
+ *
+ * Why the phases stay 35 s and 25 s (issue 24 asked whether 20 s at the same rate would prove the same): no. What
+ * is proven is "no 429 among all the requests three contending bots send", and a 429 comes from one unlucky pair of
+ * consecutive starts, so the proof's strength is the number of such pairs (about 80 in phase 1 at ~2.3/s combined);
+ * 20 s would halve it, and the rate bound ("near the limit") is an average over the window that needs the bots'
+ * requote bursts and quiet spells both in it. The suite runs files side by side, so this file's ~100 s is not on the
+ * critical path. The timeout only catches a hang: three bot start-ups under parallel load plus both phases and stops.
  */
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
@@ -227,5 +234,5 @@ describe.skipIf(!hasRedis)('three bots, one account, one shared rate limit (real
       await sim.close();
       await redis.stop();
     }
-  }, 170_000);
+  }, 240_000);
 });

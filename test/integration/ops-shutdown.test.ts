@@ -10,6 +10,9 @@ import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimula
 import { hasMsg, jsonLines, pollFor, stopAfterEach } from './ops-support.js';
 
 const BUDGET_MS = 4000;
+// Each test: up to 30 s for the bot to quote (its start-up is slow when test files run side by side), 10 s for both
+// slots to be live, then the stop (at most the budget + 5 s); the test timeout only catches a hang beyond all that.
+const TEST_TIMEOUT_MS = 60_000;
 
 const started = stopAfterEach();
 
@@ -39,7 +42,7 @@ it.each(['SIGTERM', 'SIGINT'] as const)('%s while quoting: every order canceled,
   expect(canceled?.['clean']).toBe(true);
   expect(running.lines).toContain('outcome-maker summary');
   expect(running.lines.some((line) => /^ {2}open orders +0$/.test(line))).toBe(true);
-}, 30_000);
+}, TEST_TIMEOUT_MS);
 
 it('a second signal exits at once, while the first is still canceling', async () => {
   const { venue, running } = await quotingBot();
@@ -56,7 +59,7 @@ it('a second signal exits at once, while the first is still canceling', async ()
   expect(Date.now() - started).toBeLessThan(1500);
   expect(exit.code).toBe(130);
   expect(running.lines.some(hasMsg('second signal: exiting at once'))).toBe(true);
-}, 30_000);
+}, TEST_TIMEOUT_MS);
 
 it('a venue that does not answer cannot hold the process past its shutdown budget', async () => {
   const { venue, running } = await quotingBot();
@@ -67,4 +70,4 @@ it('a venue that does not answer cannot hold the process past its shutdown budge
   expect(stopped.code).toBe(1); // not a clean stop: the orders could not be confirmed canceled
   expect(stopped.ms).toBeLessThan(BUDGET_MS + 1000);
   expect(running.lines.some(hasMsg('shutdown left orders or unknowns')) || running.lines.some(hasMsg('shutdown budget exceeded: exiting'))).toBe(true);
-}, 30_000);
+}, TEST_TIMEOUT_MS);

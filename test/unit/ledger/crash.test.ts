@@ -23,6 +23,9 @@ interface Run {
   readonly exited: Promise<void>;
 }
 
+/** Every writer started; afterAll SIGKILLs any still running (a failed wait must not leave one writing forever). */
+const started: Run[] = [];
+
 function startWriter(path: string, seed: number): Run {
   // `node --import tsx` keeps the writer in ONE process, so SIGKILL hits the process that writes
   // (the tsx CLI would run it in a grandchild that a SIGKILL of the parent leaves running).
@@ -37,10 +40,16 @@ function startWriter(path: string, seed: number): Run {
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, lines, stderr, exited };
+  const run = { child, lines, stderr, exited };
+  started.push(run);
+  return run;
 }
 
-async function until(condition: () => boolean, run: Run, timeoutMs = 8000): Promise<void> {
+/**
+ * Waits for the writer's output. The bound only catches a writer that never gets there: its start (node, tsx
+ * compiling the writer and the ledger, the migrations) takes seconds of CPU when the suite runs files in parallel.
+ */
+async function until(condition: () => boolean, run: Run, timeoutMs = 25_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (run.child.exitCode !== null) throw new Error(`writer exited early: ${run.stderr.join('')}`);
@@ -53,7 +62,13 @@ const acknowledged = (lines: readonly string[]): number =>
   lines.filter((line) => /^\d+$/.test(line)).reduce((max, line) => Math.max(max, Number(line)), -1);
 
 const temp = makeTempDir('ledger-crash-');
-afterAll(() => temp.cleanup());
+afterAll(async () => {
+  for (const run of started.filter((r) => r.child.exitCode === null && r.child.signalCode === null)) {
+    run.child.kill('SIGKILL');
+    await run.exited;
+  }
+  temp.cleanup();
+});
 
 describe('crash safety', () => {
   it('SIGKILL at random moments never leaves a partial or inconsistent ledger', async () => {
@@ -94,5 +109,5 @@ describe('crash safety', () => {
       }
     }
     expect(previous).toBeGreaterThan(2);
-  }, 20_000);
+  }, 90_000);
 });

@@ -1,0 +1,43 @@
+// The end of `.ci/run`'s output, from vitest's JSON results: the ten slowest test files (wall time of each file from
+// its start to its end, tests in it), the sum of per-file times, then the one summary line `N passed, N failed`,
+// which is always the last line printed. Usage: node .ci/summary.mjs <vitest.json> <extra failures (a failed build)>.
+// A missing or unreadable results file prints only `0 passed, <1 + extra> failed` and exits 1.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+
+const SLOWEST = 10;
+
+/** Lines to print for a parsed vitest JSON report; `root` makes file names relative. Pure. */
+function summaryLines(report, extraFailures, root) {
+  const files = report.testResults
+    .map((file) => ({ name: relative(root, file.name), seconds: (file.endTime - file.startTime) / 1000, tests: file.assertionResults.length }))
+    .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
+  const total = files.reduce((sum, file) => sum + file.seconds, 0);
+  const wall = Math.max(0, ...report.testResults.map((file) => file.endTime)) - report.startTime;
+  return [
+    `slowest ${Math.min(SLOWEST, files.length)} test files (wall s, tests):`,
+    ...files.slice(0, SLOWEST).map((file) => `${file.seconds.toFixed(1).padStart(8)} ${String(file.tests).padStart(4)}  ${file.name}`),
+    `${files.length} files: per-file times sum to ${total.toFixed(1)} s; tests ran for ${(wall / 1000).toFixed(1)} s from the first file's start`,
+    `${report.numPassedTests} passed, ${report.numFailedTests + extraFailures} failed`,
+  ];
+}
+
+function main() {
+  const [path, extraArg = '0'] = process.argv.slice(2);
+  const extra = Number(extraArg);
+  if (path === undefined || !Number.isSafeInteger(extra) || extra < 0) {
+    console.error(`usage: node .ci/summary.mjs <vitest.json> <extra failures>, got ${JSON.stringify(process.argv.slice(2))}`);
+    process.exit(2);
+  }
+  let report;
+  try {
+    report = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    console.error(`no vitest results at ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    console.log(`0 passed, ${1 + extra} failed`);
+    process.exit(1);
+  }
+  for (const line of summaryLines(report, extra, process.cwd())) console.log(line);
+}
+
+main();

@@ -1,0 +1,68 @@
+/**
+ * `.ci/run`'s closing lines (.ci/summary.mjs, run as `.ci/run` runs it): the ten slowest test files from vitest's
+ * JSON results, slowest first, then `N passed, N failed` as the very last line, a failed build counted as a failure.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runNodeScript } from '../support/cli-process.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const SCRIPT = join(ROOT, '.ci', 'summary.mjs');
+const dir = mkdtempSync(join(tmpdir(), 'om-ci-summary-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const START = 1_000_000;
+
+/** A vitest JSON report of twelve files; file i ran for (i + 1) × 1.5 s and holds i + 1 tests. */
+function report(): string {
+  const testResults = Array.from({ length: 12 }, (_, i) => ({
+    name: join(ROOT, 'test', `f${String(i).padStart(2, '0')}.test.ts`),
+    startTime: START + 100 * i,
+    endTime: START + 100 * i + (i + 1) * 1500,
+    status: 'passed',
+    message: '',
+    assertionResults: Array.from({ length: i + 1 }, () => ({ status: 'passed' })),
+  }));
+  return JSON.stringify({ numPassedTests: 78, numFailedTests: 2, startTime: START, success: false, testResults });
+}
+
+async function summary(args: readonly string[]): Promise<{ code: number | null; lines: string[] }> {
+  const result = await runNodeScript(SCRIPT, args, { env: { PATH: process.env['PATH'] ?? '' }, until: 'close', timeoutMs: 20_000 });
+  return { code: result.code, lines: result.stdout.trimEnd().split('\n') };
+}
+
+describe('.ci/summary.mjs', () => {
+  it('prints the ten slowest files, slowest first, then the summary line last', async () => {
+    const path = join(dir, 'vitest.json');
+    writeFileSync(path, report());
+    const { code, lines } = await summary([path, '1']);
+    expect(code).toBe(0);
+    expect(lines[0]).toBe('slowest 10 test files (wall s, tests):');
+    expect(lines.slice(1, 11).map((line) => line.trim().split(/\s+/))).toEqual(
+      Array.from({ length: 10 }, (_, k) => {
+        const i = 11 - k;
+        return [((i + 1) * 1.5).toFixed(1), String(i + 1), `test/f${String(i).padStart(2, '0')}.test.ts`];
+      }),
+    );
+    // 1.5 × (1 + … + 12) = 117 s; the last file ends 1.1 s + 18 s after the start.
+    expect(lines[11]).toBe('12 files: per-file times sum to 117.0 s; tests ran for 19.1 s from the first file\'s start');
+    expect(lines.at(-1)).toBe('78 passed, 3 failed');
+    expect(lines).toHaveLength(13);
+  });
+
+  it('without results: only the summary line, counting the missing run as a failure, and exit 1', async () => {
+    const { code, lines } = await summary([join(dir, 'missing.json'), '0']);
+    expect(code).toBe(1);
+    expect(lines).toEqual(['0 passed, 1 failed']);
+  });
+
+  it('rejects a bad failure count, naming the arguments', async () => {
+    const path = join(dir, 'vitest.json');
+    writeFileSync(path, report());
+    const result = await runNodeScript(SCRIPT, [path, 'x'], { env: { PATH: process.env['PATH'] ?? '' }, until: 'close', timeoutMs: 20_000 });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('"x"');
+  });
+});
