@@ -16,6 +16,7 @@ import type { LedgerObserver } from '../ledger/index.js';
 import type { RunnerObserver } from '../strategy/runner.js';
 import type { TrackedOrder } from '../orders/order-record.js';
 import { errorText } from '../core/errors.js';
+import { isPostOnlyCross } from '../orders/venue-port.js';
 
 export interface Telemetry {
   readonly http: TransportObserver;
@@ -121,7 +122,7 @@ export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
         if (report.aborted) log.warn({ market: report.marketSlug, aborted: report.aborted }, 'plan aborted');
       },
       onIllegalTransition: (error) => log.warn({ err: error.message }, 'illegal order transition ignored'),
-      onRequestError: (operation, slug, error) => log.warn({ operation, market: slug, err: errorText(error) }, 'venue request failed'),
+      onRequestError: (operation, slug, error) => log[isPostOnlyCross(error) ? 'info' : 'warn']({ operation, market: slug, err: errorText(error) }, 'venue request failed'),
       onStrayOrder: (slug, orderId, reason) => log.warn({ market: slug, orderId, reason }, 'stray order of the bot found; canceling'),
       onCancelReplaceUnsupported: () => metrics.venueAnomaly('cancel_replace_unsupported'),
     },

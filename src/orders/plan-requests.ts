@@ -24,7 +24,7 @@ import { applyVenueReport, type OutcomeResolver } from './outcome-resolver.js';
 import { classifyCancelError } from './cancel-errors.js';
 import { classifyPlacementError } from './placement-errors.js';
 import type { PlannedCancel, PlannedPlace } from './reconcile.js';
-import { OrderRejectedError, PlacementWithheldError, type CancelResult, type PlaceRequest, type PlaceResult } from './venue-port.js';
+import { isPostOnlyCross, OrderRejectedError, PlacementWithheldError, type CancelResult, type PlaceRequest, type PlaceResult } from './venue-port.js';
 
 /** What one plan run did, by clientOrderId. */
 export interface PlanTally {
@@ -173,7 +173,10 @@ export class PlanRequests {
     if (verdict.to === 'rejected') {
       writer.commit(current, markRejected(current, verdict.reason, scheduler.now()), 'plan');
       if (verdict.sent) tally.rejected.push(clientOrderId);
-      if (error instanceof OrderRejectedError) log.warn({ market: slug, clientOrderId, reason: error.reason, detail: error.detail }, 'placement rejected');
+      if (error instanceof OrderRejectedError) {
+        const level = isPostOnlyCross(error) ? 'info' : 'warn';
+        log[level]({ market: slug, clientOrderId, reason: error.reason, detail: error.detail }, 'placement rejected');
+      }
       return verdict.abort;
     }
     if (verdict.lookUp === 'now') {

@@ -259,6 +259,14 @@ export class OrderRejectedError extends VenuePortError {
 }
 
 /**
+ * A post-only order refused because the book moved through its price before it arrived: routine for a maker (the
+ * next requote prices from the new book), so it is logged at info and counted, not warned about.
+ */
+export function isPostOnlyCross(error: unknown): boolean {
+  return error instanceof OrderRejectedError && error.reason === 'post-only-would-cross';
+}
+
+/**
  * 425 without the trading-mode body, and not a receive-window failure the client could re-stamp: a maintenance block
  * of unknown shape. Nothing took effect. The caller refreshes the maintenance status; it never retries blindly.
  */
