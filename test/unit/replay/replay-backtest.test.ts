@@ -8,6 +8,7 @@
  * queue models' line says why they fill the same on the sample and where they differ on a hand-built recording.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +44,23 @@ function testHeader(slug: string, createdAtMs: number, tickTicks: number): Repla
 function expectPeopleUnits(json: string): void {
   expect(json).not.toMatch(/Raw"|Ticks"|(?<!latency)Ms"/);
   expect(json).not.toMatch(/[:,[]-?\d+\.\d{5,}[,\]}]/);
+}
+
+/**
+ * Runs the page's own chart script (the last <script>) against a stand-in uPlot and DOM: every chart it draws, with
+ * its title and its data columns.
+ */
+function drawPage(html: string): { charts: { title: string; data: unknown[][] }[]; rendered: unknown } {
+  const script = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].at(-1)?.[1] ?? '';
+  const charts: { title: string; data: unknown[][] }[] = [];
+  const body = { dataset: {} as Record<string, string> };
+  class UPlot {
+    constructor(opts: { title: string }, data: unknown[][]) {
+      charts.push({ title: opts.title, data });
+    }
+  }
+  runInNewContext(script, { uPlot: UPlot, window: { innerWidth: 1200 }, document: { getElementById: (id: string) => ({ id }), body } });
+  return { charts, rendered: body.dataset.rendered };
 }
 
 /** Shares at 2 decimals: a fill's size in report.json is within half a hundredth of the exact one. */
@@ -113,6 +131,12 @@ describe('backtest --replay (the Polymarket sample)', () => {
     expect(html).toMatch(/<th>realized PnL \(USDC\)<\/th><td>-?\d+\.\d{2}<\/td>/);
     expect(html).not.toMatch(/<script[^>]+src=/);
     expect(html).not.toMatch(/<link[^>]+href=/);
+    // the page's charts draw from the people's report it embeds (seconds, prices, USDC)
+    const page = drawPage(html);
+    expect(page.rendered).toBe('yes');
+    expect(page.charts).toHaveLength(5);
+    for (const chart of page.charts) for (const column of chart.data) expect(column.length).toBe(chart.data[0]?.length);
+    expect(page.charts.find((c) => c.title.startsWith('Mean markout'))?.data[0]).toEqual([1, 10, 60, 300]);
     // the table in people's units, ending with the queue models' line
     expect(run.out).toMatch(/^volume \(shares\)\s+\d+\.\d{2}$/m);
     expect(run.out.trim().split('\n').at(-1)).toMatch(/^queue models: conservative and probabilistic fill the same on this recording: /);
