@@ -40,6 +40,7 @@ const IO_UNIT_FILES = [
   'test/unit/metrics/metrics.test.ts',
   'test/unit/metrics/ops-files.test.ts',
   'test/unit/metrics/server.test.ts',
+  'test/unit/replay/underlying-import.test.ts',
 ];
 
 /** The CPU-bound strategy backtests of test/integration (virtual time, no I/O). */

@@ -2,7 +2,8 @@
  * `outcome-maker backtest --replay PATH --config FILE [...]`: reads a replay stream, runs the replay backtest
  * (./replay-backtest.ts) once or over a grid (`--sweep name=a,b,c`, repeatable: every combination), and prints the
  * report: a table, or `--json`; with `--out DIR` also `DIR/report.html` (charts, opens without a server) and
- * `DIR/report.json`.
+ * `DIR/report.json`. Every output is in shares, USDC, prices, seconds and percent (./report.ts `peopleFigures`,
+ * `peopleReport`), never raw units.
  *
  * Owns: the grid and the outputs. Invariants: a sweep parameter names a strategy parameter, or `latencyMs` /
  * `queueModel`; every combination's strategy parameters pass the strategy's own schema before anything runs (an
@@ -16,7 +17,7 @@ import { validateStrategy } from '../config/index.js';
 import { readReplay } from './reader.js';
 import { runReplayBacktest } from './replay-backtest.js';
 import type { QueueModel } from './queue-matcher.js';
-import { chartAssets, formatCompare, formatSweep, formatTable, renderHtml, type ReplayReport } from './report.js';
+import { chartAssets, formatCompare, formatSweep, formatTable, peopleFigures, peopleReport, renderHtml, type ReplayReport } from './report.js';
 
 export interface ReplayCommandOptions {
   readonly replay: string;
@@ -98,13 +99,13 @@ export async function runReplayCommand(config: AppConfig, options: ReplayCommand
     if (options.out !== undefined) {
       mkdirSync(options.out, { recursive: true });
       writeFileSync(join(options.out, 'report.html'), renderHtml(report, chartAssets()));
-      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify(report)}\n`);
+      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify(peopleReport(report))}\n`);
     }
-    return options.json ? `${JSON.stringify(report.figures)}\n` : formatTable(report);
+    return options.json ? `${JSON.stringify(peopleFigures(report.figures))}\n` : formatTable(report);
   }
   const runs: { params: Record<string, string>; figures: ReplayReport['figures'] }[] = [];
   for (const params of grid(axes)) runs.push({ params, figures: (await runOne(config, options, params, stream)).figures });
-  return options.json ? `${JSON.stringify(runs)}\n` : formatSweep(runs);
+  return options.json ? `${JSON.stringify(runs.map((run) => ({ params: run.params, figures: peopleFigures(run.figures) })))}\n` : formatSweep(runs);
 }
 
 /** A config of `--compare`, named as the user gave it. */
@@ -122,5 +123,5 @@ export async function runCompareCommand(configs: readonly CompareConfig[], optio
   const stream = readReplay(options.replay);
   const runs: { name: string; figures: ReplayReport['figures'] }[] = [];
   for (const { name, config } of configs) runs.push({ name, figures: (await runOne(config, options, {}, stream)).figures });
-  return options.json ? `${JSON.stringify(runs.map((r) => ({ config: r.name, figures: r.figures })))}\n` : formatCompare(runs);
+  return options.json ? `${JSON.stringify(runs.map((r) => ({ config: r.name, figures: peopleFigures(r.figures) })))}\n` : formatCompare(runs);
 }

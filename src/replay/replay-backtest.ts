@@ -28,10 +28,10 @@ import { FairSeries, markoutUsdc, mergeMarkoutSummaries, summarizeMarkouts, type
 import { adjustedMidpoint } from '../core/venue-rules/index.js';
 import { BotAccounting } from '../backtest/accounting.js';
 import { LatencyVenue } from '../backtest/latency-venue.js';
-import { Trader } from '../backtest/trader.js';
+import { Trader, traderOrdersOf } from '../backtest/trader.js';
 import { VirtualTime } from '../backtest/virtual-time.js';
 import type { ReplayEvent, ReplayHeader, ReplayMarket } from './format.js';
-import { QueueMatcher, type QueueModel } from './queue-matcher.js';
+import { QueueMatcher, type QueueModel, type QueueStats } from './queue-matcher.js';
 import { ReplayPricing } from './replay-pricing.js';
 import { ReplayVenue, type ReplayFill } from './replay-venue.js';
 import { ReplayVenues } from './replay-venues.js';
@@ -193,16 +193,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       },
     },
     risk: config.risk,
-    orders: {
-      botTag: config.orders.botTag,
-      priceToleranceTicks: config.orders.refreshTolerance.priceTicks,
-      sizeTolerance: config.orders.refreshTolerance.size,
-      maxOrderAgeMs: config.orders.maxOrderAgeMs,
-      coolOffMs: config.orders.filledOrderDelayMs,
-      postOnly: config.orders.postOnly,
-      cancelBatchSize: 50,
-      cancelReplace: config.orders.cancelReplace,
-    },
+    orders: traderOrdersOf(config),
     requoteIntervalMs: REQUOTE_INTERVAL_MS,
     quoteOnBookChange: true,
     midHistory: { horizonMs: 3_600_000, max: 2000 },
@@ -369,6 +360,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       underlyingPrices: priced ? prices.filter((p) => p.ticker === pricing.tickerOf(run.slug)).length : 0,
       refusedPrices: 0,
       timeFromModelMs: run.modelMs,
+      queue: run.matcher.queueStats(),
     };
     return { slug: run.slug, ticker: pricing.tickerOf(run.slug), figures, series: run.series, fills: run.fills };
   });
@@ -419,5 +411,18 @@ function totalFigures(markets: readonly MarketReplay[], whole: { requests: numbe
     underlyingPrices: whole.underlyingPrices,
     refusedPrices: whole.refusedPrices,
     timeFromModelMs: sum((f) => f.timeFromModelMs),
+    queue: sumQueueStats(markets.map((m) => m.figures.queue)),
+  };
+}
+
+/** Every market's queue figures together (each market has its own matcher). */
+function sumQueueStats(stats: readonly QueueStats[]): QueueStats {
+  const sum = (pick: (q: QueueStats) => number): number => stats.reduce((total, q) => total + pick(q), 0);
+  return {
+    restingOrders: sum((q) => q.restingOrders),
+    ordersBehindQueue: sum((q) => q.ordersBehindQueue),
+    aheadOnArrivalRaw: sum((q) => q.aheadOnArrivalRaw),
+    canceledAheadRaw: sum((q) => q.canceledAheadRaw),
+    tradesReachingMovedOrders: sum((q) => q.tradesReachingMovedOrders),
   };
 }

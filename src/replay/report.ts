@@ -2,13 +2,18 @@
  * The replay backtest's report: one set of figures, shown three ways (a terminal table, one JSON object, a
  * self-contained HTML page with charts), and a sweep table of several runs.
  *
- * Owns: the report's shape and its renderings. Invariants: the figures are computed by the backtest in exact
- * units (raw 1e6 integers, ticks, ms) and only formatted here; the HTML page needs no server and no network (the
- * charting library, uPlot, is embedded in the page, and the data with it, escaped so no value can end the script).
+ * Owns: the report's shape and its renderings, and the sentence on the queue models (`queueModelNote`: where the
+ * two models can fill differently on this recording, or why they cannot). Invariants: the figures are computed by the
+ * backtest in exact units (raw 1e6 integers, ticks, ms) and converted here, once, for people (`peopleFigures`,
+ * `peopleReport`: shares at 2 decimals, USDC at cents, a mean markout per fill at 4 decimals, prices as prices,
+ * seconds, percent); nothing a person reads (table, `--json`, report.json, the page, the sweep and compare tables)
+ * carries a raw unit; the HTML page needs no server and no network (the charting library, uPlot, is embedded in the
+ * page, and the data with it, escaped so no value can end the script).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { rawToDecimal } from '../core/venue-rules/index.js';
+import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
+import type { QueueStats } from './queue-matcher.js';
 
 /** The mean markout of the fills at one horizon (src/markouts/markout.ts), USDC per fill. */
 export interface MarkoutFigure {
@@ -65,6 +70,8 @@ export interface ReplayFigures {
   readonly refusedPrices: number;
   /** Time quoted from the model (priced markets), ms summed over markets. */
   readonly timeFromModelMs: number;
+  /** What the recording let the queue model do (src/replay/queue-matcher.ts), summed over markets. */
+  readonly queue: QueueStats;
 }
 
 export interface ReplaySeries {
@@ -111,65 +118,205 @@ export interface ReplayReport {
   readonly markets: readonly MarketReplay[];
 }
 
-const usd = (raw: number): string => rawToDecimal(raw);
-/** A float amount of USDC (rewards, markouts: not booked), to the cent's hundredth. */
-const money = (usdc: number): string => (Object.is(Math.round(usdc * 1e4), -0) ? 0 : usdc).toFixed(4);
-const percent = (part: number, whole: number): string => `${((100 * part) / Math.max(1, whole)).toFixed(1)} %`;
+/** `value` rounded to `digits` decimals (never −0). */
+const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits + 0;
+/** Raw 1e6 shares → shares at 2 decimals; raw 1e6 USDC → USDC at cents (exact on the integers). */
+const hundredths = (raw: number): number => Math.round(raw / 10_000) / 100 + 0;
+const seconds = (ms: number): number => round(ms / 1000, 1);
+const percentOf = (part: number, whole: number): number => round((100 * part) / Math.max(1, whole), 1);
 
-/** The mean markout at `horizonMs`, USDC per fill ('—' when no fill's later price was known). */
-export function markoutAt(markouts: readonly MarkoutFigure[] | null, horizonMs: number): string {
-  const h = markouts?.find((m) => m.horizonMs === horizonMs);
-  return h === undefined || h.fills === 0 ? '—' : money(h.meanUsdc);
+/** A mean markout as a person reads it: seconds after the fill, USDC per fill at 4 decimals (a per-fill mean). */
+export interface PeopleMarkout {
+  readonly horizonSec: number;
+  readonly fills: number;
+  readonly meanUsdc: number;
+}
+
+/** The queue figures in shares (the same whichever model ran). */
+export interface PeopleQueue {
+  readonly restingOrders: number;
+  readonly ordersBehindQueue: number;
+  readonly aheadOnArrivalShares: number;
+  readonly canceledAheadShares: number;
+  readonly tradesReachingMovedOrders: number;
+}
+
+/**
+ * The figures as a person reads them (`--json`, report.json, every table): shares, USDC at cents, prices, seconds,
+ * percent. Fields that were already in a person's unit keep their names; raw ones are renamed with their unit.
+ */
+export interface PeopleFigures {
+  readonly market: string;
+  readonly slugs: readonly string[];
+  readonly queueModel: string;
+  readonly latencyMs: number;
+  readonly durationSec: number;
+  readonly fills: number;
+  readonly makerFills: number;
+  readonly volumeShares: number;
+  readonly feesUsdc: number;
+  readonly realizedPnlUsdc: number;
+  readonly unrealizedPnlUsdc: number;
+  readonly rewardsUsdc: number;
+  readonly totalPnlUsdc: number;
+  readonly spreadCapturedUsdc: number;
+  readonly adverseSelectionUsdc: number;
+  readonly markouts: readonly PeopleMarkout[];
+  readonly fairMarkouts: readonly PeopleMarkout[] | null;
+  readonly maxInventoryShares: number;
+  readonly timeWeightedInventoryShares: number;
+  /** Time-weighted own ask − own bid while both were quoted, as a price (0.025 = 2.5 cents); null if never. */
+  readonly quotedSpread: number | null;
+  readonly fillRatioPct: number;
+  readonly requests: number;
+  /** Of the replayed time × markets. */
+  readonly timeQuotedPct: number;
+  /** Null when no replayed market was priced. */
+  readonly timeFromModelPct: number | null;
+  readonly timeCarriedForwardSec: number;
+  readonly timeCarriedForwardPct: number;
+  readonly unusableBooks: number;
+  readonly underlyingPrices: number;
+  readonly refusedPrices: number;
+  readonly queue: PeopleQueue;
+  /** Where the two queue models can differ on this recording, or why they cannot. */
+  readonly queueModelNote: string;
+}
+
+function peopleMarkouts(markouts: readonly MarkoutFigure[]): PeopleMarkout[] {
+  return markouts.map((m) => ({ horizonSec: m.horizonMs / 1000, fills: m.fills, meanUsdc: round(m.meanUsdc, 4) }));
+}
+
+/** The one conversion of the figures for people. Pure. */
+export function peopleFigures(f: ReplayFigures): PeopleFigures {
+  return {
+    market: f.market,
+    slugs: f.slugs,
+    queueModel: f.queueModel,
+    latencyMs: f.latencyMs,
+    durationSec: seconds(f.durationMs),
+    fills: f.fills,
+    makerFills: f.makerFills,
+    volumeShares: hundredths(f.volumeRaw),
+    feesUsdc: hundredths(f.feesRaw),
+    realizedPnlUsdc: hundredths(f.realizedPnlRaw),
+    unrealizedPnlUsdc: hundredths(f.unrealizedPnlRaw),
+    rewardsUsdc: round(f.rewardsUsdc, 2),
+    totalPnlUsdc: round(f.totalPnlUsdc, 2),
+    spreadCapturedUsdc: round(f.spreadCapturedUsdc, 2),
+    adverseSelectionUsdc: round(f.adverseSelectionUsdc, 2),
+    markouts: peopleMarkouts(f.markouts),
+    fairMarkouts: f.fairMarkouts === null ? null : peopleMarkouts(f.fairMarkouts),
+    maxInventoryShares: hundredths(f.maxInventoryRaw),
+    timeWeightedInventoryShares: hundredths(Math.round(f.timeWeightedInventoryRaw)),
+    quotedSpread: f.quotedSpreadTicks === null ? null : round(f.quotedSpreadTicks / TICKS_PER_UNIT, 4),
+    fillRatioPct: round(f.fillRatio * 100, 1),
+    requests: f.requests,
+    timeQuotedPct: percentOf(f.timeQuotedMs, f.marketTimeMs),
+    timeFromModelPct: f.fairMarkouts === null ? null : percentOf(f.timeFromModelMs, f.marketTimeMs),
+    timeCarriedForwardSec: seconds(f.timeCarriedForwardMs),
+    timeCarriedForwardPct: percentOf(f.timeCarriedForwardMs, f.marketTimeMs),
+    unusableBooks: f.unusableBooks,
+    underlyingPrices: f.underlyingPrices,
+    refusedPrices: f.refusedPrices,
+    queue: {
+      restingOrders: f.queue.restingOrders,
+      ordersBehindQueue: f.queue.ordersBehindQueue,
+      aheadOnArrivalShares: hundredths(f.queue.aheadOnArrivalRaw),
+      canceledAheadShares: hundredths(f.queue.canceledAheadRaw),
+      tradesReachingMovedOrders: f.queue.tradesReachingMovedOrders,
+    },
+    queueModelNote: queueModelNote(f.queue),
+  };
+}
+
+/**
+ * Can the conservative and probabilistic queue models fill differently on this recording? They differ only where
+ * recorded size ahead of a resting order was canceled and a recorded trade then reached that order (see
+ * src/replay/queue-matcher.ts); the sentence says where, or which condition the data never met. Pure.
+ */
+export function queueModelNote(q: QueueStats): string {
+  const shares = (raw: number): string => hundredths(raw).toFixed(2);
+  if (q.tradesReachingMovedOrders > 0) {
+    const trades = q.tradesReachingMovedOrders === 1 ? '1 recorded trade' : `${q.tradesReachingMovedOrders} recorded trades`;
+    return `queue models can differ here: ${trades} reached orders with ${shares(q.canceledAheadRaw)} shares canceled ahead of them (probabilistic counts them gone, conservative keeps them ahead); compare with --sweep queueModel=conservative,probabilistic`;
+  }
+  const same = 'queue models: conservative and probabilistic fill the same on this recording';
+  if (q.restingOrders === 0) return `${same}: no order rested, so no order waited in a queue`;
+  if (q.ordersBehindQueue === 0) return `${same}: each of the ${q.restingOrders} resting orders joined a price with no recorded size ahead of it (inside the recorded spread or at an empty level), so there was no queue to shrink`;
+  if (q.canceledAheadRaw === 0) {
+    return `${same}: ${q.ordersBehindQueue} of ${q.restingOrders} resting orders joined behind a recorded queue (${shares(q.aheadOnArrivalRaw)} shares ahead), but no size ahead of them was canceled; trades shrink the queue the same way in both models`;
+  }
+  return `${same}: ${shares(q.canceledAheadRaw)} shares were canceled ahead of resting orders (probabilistic moves them up, conservative does not), but no recorded trade reached those orders afterwards`;
+}
+
+const usdc = (value: number): string => value.toFixed(2);
+const shares = (value: number): string => value.toFixed(2);
+const pct = (value: number | null): string => (value === null ? '—' : `${value.toFixed(1)} %`);
+
+/** The mean markout at `horizonMs`, USDC per fill at 4 decimals ('—' when no fill's later price was known). */
+export function markoutAt(markouts: readonly PeopleMarkout[] | null, horizonMs: number): string {
+  const h = markouts?.find((m) => m.horizonSec * 1000 === horizonMs);
+  return h === undefined || h.fills === 0 ? '—' : h.meanUsdc.toFixed(4);
 }
 
 /** The one line a report opens with: total PnL and its parts, fills, volume, maximum inventory, mean 10 s markout. */
 export function headline(f: ReplayFigures): string {
-  const realized = f.realizedPnlRaw / 1e6;
-  const unrealized = f.unrealizedPnlRaw / 1e6;
+  const p = peopleFigures(f);
   return (
-    `${f.market}: total PnL ${money(f.totalPnlUsdc)} USDC = realized ${money(realized)} + unrealized ${money(unrealized)} + rewards ${money(f.rewardsUsdc)} − fees ${usd(f.feesRaw)}` +
-    ` | ${f.fills} fills | volume ${usd(f.volumeRaw)} shares | max inventory ${usd(f.maxInventoryRaw)} shares | mean 10 s markout ${markoutAt(f.markouts, 10_000)} USDC`
+    `${p.market}: total PnL ${usdc(p.totalPnlUsdc)} USDC = realized ${usdc(p.realizedPnlUsdc)} + unrealized ${usdc(p.unrealizedPnlUsdc)} + rewards ${usdc(p.rewardsUsdc)} − fees ${usdc(p.feesUsdc)}` +
+    ` | ${p.fills} fills | volume ${shares(p.volumeShares)} shares | max inventory ${shares(p.maxInventoryShares)} shares | mean 10 s markout ${markoutAt(p.markouts, 10_000)} USDC`
   );
 }
 
-/** The figures as [label, value] rows, in the order the table prints them. */
+/** The figures as [label, value] rows, in the order the table prints them (people's units). */
 export function figureRows(f: ReplayFigures): [string, string][] {
+  const p = peopleFigures(f);
   const horizons = f.markouts.map((m) => m.horizonMs);
-  const seconds = (ms: number): string => (ms >= 60_000 ? `${ms / 60_000} min` : `${ms / 1000} s`);
+  const after = (ms: number): string => (ms >= 60_000 ? `${ms / 60_000} min` : `${ms / 1000} s`);
   return [
-    ['market', f.market],
-    ['queue model / latency', `${f.queueModel} / ${f.latencyMs} ms`],
-    ['replayed', `${(f.durationMs / 1000).toFixed(1)} s`],
-    ['total PnL (USDC)', money(f.totalPnlUsdc)],
-    ['fills (maker)', `${f.fills} (${f.makerFills})`],
-    ['volume (shares)', usd(f.volumeRaw)],
-    ['fees (USDC)', usd(f.feesRaw)],
-    ['realized PnL (USDC)', usd(f.realizedPnlRaw)],
-    ['unrealized PnL (USDC)', usd(f.unrealizedPnlRaw)],
-    ['rewards (USDC)', money(f.rewardsUsdc)],
-    ['spread captured (USDC)', money(f.spreadCapturedUsdc)],
-    ['adverse selection (USDC)', money(f.adverseSelectionUsdc)],
-    ...horizons.map((h): [string, string] => [`markout ${seconds(h)} vs mid (USDC/fill)`, markoutAt(f.markouts, h)]),
-    ...(f.fairMarkouts === null ? [] : horizons.map((h): [string, string] => [`markout ${seconds(h)} vs model (USDC/fill)`, markoutAt(f.fairMarkouts, h)])),
-    ['max |inventory| (shares)', usd(f.maxInventoryRaw)],
-    ['time-weighted |inventory|', usd(Math.round(f.timeWeightedInventoryRaw))],
-    ['quoted spread (ticks)', f.quotedSpreadTicks === null ? '—' : f.quotedSpreadTicks.toFixed(1)],
-    ['fill ratio', `${(f.fillRatio * 100).toFixed(1)} %`],
-    ['requests', String(f.requests)],
-    ['time quoted', percent(f.timeQuotedMs, f.marketTimeMs)],
-    ['quoted from the model', f.fairMarkouts === null ? '—' : percent(f.timeFromModelMs, f.marketTimeMs)],
-    ['underlying prices (refused)', `${f.underlyingPrices} (${f.refusedPrices})`],
-    ['time on a carried-forward book', `${(f.timeCarriedForwardMs / 1000).toFixed(1)} s (${percent(f.timeCarriedForwardMs, f.marketTimeMs)})`],
-    ['unusable recorded books', String(f.unusableBooks)],
+    ['market', p.market],
+    ['queue model / latency', `${p.queueModel} / ${p.latencyMs} ms`],
+    ['replayed', `${p.durationSec.toFixed(1)} s`],
+    ['total PnL (USDC)', usdc(p.totalPnlUsdc)],
+    ['fills (maker)', `${p.fills} (${p.makerFills})`],
+    ['volume (shares)', shares(p.volumeShares)],
+    ['fees (USDC)', usdc(p.feesUsdc)],
+    ['realized PnL (USDC)', usdc(p.realizedPnlUsdc)],
+    ['unrealized PnL (USDC)', usdc(p.unrealizedPnlUsdc)],
+    ['rewards (USDC)', usdc(p.rewardsUsdc)],
+    ['spread captured (USDC)', usdc(p.spreadCapturedUsdc)],
+    ['adverse selection (USDC)', usdc(p.adverseSelectionUsdc)],
+    ...horizons.map((h): [string, string] => [`markout ${after(h)} vs mid (USDC/fill)`, markoutAt(p.markouts, h)]),
+    ...(p.fairMarkouts === null ? [] : horizons.map((h): [string, string] => [`markout ${after(h)} vs model (USDC/fill)`, markoutAt(p.fairMarkouts, h)])),
+    ['max |inventory| (shares)', shares(p.maxInventoryShares)],
+    ['time-weighted |inventory| (shares)', shares(p.timeWeightedInventoryShares)],
+    ['quoted spread (price)', p.quotedSpread === null ? '—' : p.quotedSpread.toFixed(4)],
+    ['fill ratio', pct(p.fillRatioPct)],
+    ['requests', String(p.requests)],
+    ['time quoted', pct(p.timeQuotedPct)],
+    ['quoted from the model', pct(p.timeFromModelPct)],
+    ['underlying prices (refused)', `${p.underlyingPrices} (${p.refusedPrices})`],
+    ['time on a carried-forward book', `${p.timeCarriedForwardSec.toFixed(1)} s (${pct(p.timeCarriedForwardPct)})`],
+    ['unusable recorded books', String(p.unusableBooks)],
+    ['orders rested (behind a recorded queue)', `${p.queue.restingOrders} (${p.queue.ordersBehindQueue}, ${shares(p.queue.aheadOnArrivalShares)} shares ahead)`],
+    ['canceled ahead of resting orders (shares)', shares(p.queue.canceledAheadShares)],
+    ['trades reaching those orders', String(p.queue.tradesReachingMovedOrders)],
   ];
 }
 
-/** The terminal report: the headline, the figures, and with several markets one headline per market. */
+/**
+ * The terminal report: the headline, the figures, the queue models' line; with several markets then one headline
+ * and one queue models' line per market (each market has its own queue).
+ */
 export function formatTable(report: ReplayReport): string {
   const rows = figureRows(report.figures);
   const width = Math.max(...rows.map(([label]) => label.length));
   const table = rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n');
-  const perMarket = report.markets.length > 1 ? `\n\n${report.markets.map((m) => headline(m.figures)).join('\n')}` : '';
+  const perMarket =
+    report.markets.length > 1
+      ? `\n\n${report.markets.map((m) => `${headline(m.figures)}\n${queueModelNote(m.figures.queue)}`).join('\n')}`
+      : `\n${queueModelNote(report.figures.queue)}`;
   return `${headline(report.figures)}\n\n${table}${perMarket}\n`;
 }
 
@@ -180,40 +327,92 @@ function columns(header: readonly string[], rows: readonly (readonly string[])[]
   return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }
 
-/** One row per run of a sweep: the swept parameters, then the headline figures. */
+/** One row per run of a sweep: the swept parameters, then the headline figures; then the queue models' line(s). */
 export function formatSweep(runs: readonly { readonly params: Readonly<Record<string, string>>; readonly figures: ReplayFigures }[]): string {
   const paramNames = [...new Set(runs.flatMap((r) => Object.keys(r.params)))];
-  const header = [...paramNames, 'total PnL', 'fills', 'volume', 'fees', 'realized', 'unrealized', 'rewards', 'max |inv|', 'spread', 'fill %', 'requests', 'quoted %'];
-  const rows = runs.map(({ params, figures: f }) => [
-    ...paramNames.map((name) => params[name] ?? ''),
-    money(f.totalPnlUsdc),
-    String(f.fills),
-    usd(f.volumeRaw),
-    usd(f.feesRaw),
-    usd(f.realizedPnlRaw),
-    usd(f.unrealizedPnlRaw),
-    money(f.rewardsUsdc),
-    usd(f.maxInventoryRaw),
-    f.quotedSpreadTicks === null ? '—' : f.quotedSpreadTicks.toFixed(1),
-    (f.fillRatio * 100).toFixed(1),
-    String(f.requests),
-    ((100 * f.timeQuotedMs) / Math.max(1, f.marketTimeMs)).toFixed(1),
-  ]);
-  return columns(header, rows);
+  const header = [...paramNames, 'total PnL $', 'fills', 'volume sh', 'fees $', 'realized $', 'unrealized $', 'rewards $', 'max |inv| sh', 'spread', 'fill %', 'requests', 'quoted %', 'q-canceled sh'];
+  const rows = runs.map(({ params, figures }) => {
+    const p = peopleFigures(figures);
+    return [
+      ...paramNames.map((name) => params[name] ?? ''),
+      usdc(p.totalPnlUsdc),
+      String(p.fills),
+      shares(p.volumeShares),
+      usdc(p.feesUsdc),
+      usdc(p.realizedPnlUsdc),
+      usdc(p.unrealizedPnlUsdc),
+      usdc(p.rewardsUsdc),
+      shares(p.maxInventoryShares),
+      p.quotedSpread === null ? '—' : p.quotedSpread.toFixed(4),
+      p.fillRatioPct.toFixed(1),
+      String(p.requests),
+      p.timeQuotedPct.toFixed(1),
+      shares(p.queue.canceledAheadShares),
+    ];
+  });
+  const notes = [...new Set(runs.map((r) => queueModelNote(r.figures.queue)))];
+  return `${columns(header, rows)}${notes.join('\n')}\n`;
 }
 
 /**
  * `--compare`: one row per config on the same recording: total PnL (USDC), fills, mean markouts at 1 s, 10 s and
  * 60 s (USDC per fill; against the model where the markets are priced, else the recorded mid), maximum inventory
- * (shares), time quoted.
+ * (shares), time quoted, shares canceled ahead of resting orders; then each config's queue models' line.
  */
 export function formatCompare(runs: readonly { readonly name: string; readonly figures: ReplayFigures }[]): string {
-  const header = ['config', 'total PnL (USDC)', 'fills', 'markout 1 s', 'markout 10 s', 'markout 60 s', 'against', 'max |inv| (shares)', 'time quoted'];
-  const rows = runs.map(({ name, figures: f }) => {
-    const against = f.fairMarkouts ?? f.markouts;
-    return [name, money(f.totalPnlUsdc), String(f.fills), markoutAt(against, 1_000), markoutAt(against, 10_000), markoutAt(against, 60_000), f.fairMarkouts === null ? 'mid' : 'model', usd(f.maxInventoryRaw), percent(f.timeQuotedMs, f.marketTimeMs)];
+  const header = ['config', 'total PnL (USDC)', 'fills', 'markout 1 s', 'markout 10 s', 'markout 60 s', 'against', 'max |inv| (shares)', 'time quoted', 'q-canceled sh'];
+  const rows = runs.map(({ name, figures }) => {
+    const p = peopleFigures(figures);
+    const against = p.fairMarkouts ?? p.markouts;
+    return [name, usdc(p.totalPnlUsdc), String(p.fills), markoutAt(against, 1_000), markoutAt(against, 10_000), markoutAt(against, 60_000), p.fairMarkouts === null ? 'mid' : 'model', shares(p.maxInventoryShares), pct(p.timeQuotedPct), shares(p.queue.canceledAheadShares)];
   });
-  return columns(header, rows);
+  const notes = runs.map(({ name, figures }) => `${name}: ${queueModelNote(figures.queue)}`);
+  return `${columns(header, rows)}${notes.join('\n')}\n`;
+}
+
+/** A market of report.json: people's figures, and the series and fills rounded to people's precision. */
+export interface PeopleMarketReplay {
+  readonly slug: string;
+  readonly ticker: string | null;
+  readonly figures: PeopleFigures;
+  readonly series: ReplaySeries;
+  readonly fills: readonly ReplayFillPoint[];
+}
+
+/** The report as report.json and the page hold it. */
+export interface PeopleReport {
+  readonly figures: PeopleFigures;
+  readonly markets: readonly PeopleMarketReplay[];
+}
+
+/** `values` rounded to `digits` decimals, nulls kept. */
+function roundAll<T extends number | null>(values: readonly T[], digits: number): T[] {
+  return values.map((v) => (v === null ? v : (round(v, digits) as T)));
+}
+
+/** The report for people: figures converted, series at 4-decimal prices, USDC at cents, shares at 2 decimals. Pure. */
+export function peopleReport(report: ReplayReport): PeopleReport {
+  return {
+    figures: peopleFigures(report.figures),
+    markets: report.markets.map((m) => ({
+      slug: m.slug,
+      ticker: m.ticker,
+      figures: peopleFigures(m.figures),
+      series: {
+        t: m.series.t,
+        mid: roundAll(m.series.mid, 4),
+        bid: roundAll(m.series.bid, 4),
+        ask: roundAll(m.series.ask, 4),
+        fair: roundAll(m.series.fair, 4),
+        underlying: roundAll(m.series.underlying, 4),
+        pnl: roundAll(m.series.pnl, 2),
+        spread: roundAll(m.series.spread, 2),
+        adverse: roundAll(m.series.adverse, 2),
+        inventory: roundAll(m.series.inventory, 2),
+      },
+      fills: m.fills.map((fill) => ({ ...fill, size: round(fill.size, 2) })),
+    })),
+  };
 }
 
 /** uPlot's script and stylesheet, read from the installed package (embedded in every page). */
@@ -239,6 +438,7 @@ export function renderHtml(report: ReplayReport, assets: { readonly js: string; 
   const sections = report.markets
     .map(
       (m, i) => `<section class="market"><h2>${escapeHtml(m.figures.market)}</h2><p class="headline">${escapeHtml(headline(m.figures))}</p>
+<p class="queue-note">${escapeHtml(queueModelNote(m.figures.queue))}</p>
 <div id="prices-${i}" class="chart"></div><div id="underlying-${i}" class="chart"></div><div id="inventory-${i}" class="chart"></div><div id="pnl-${i}" class="chart"></div><div id="markouts-${i}" class="chart"></div></section>`,
     )
     .join('\n');
@@ -251,10 +451,11 @@ body{font:14px system-ui,sans-serif;margin:24px;color:#222}h1{font-size:18px}h2{
 <p id="headline" class="headline">${escapeHtml(headline(report.figures))}</p>
 <h1>Replay of ${escapeHtml(report.figures.market)}</h1>
 <table id="figures">${rows}</table>
+<p id="queue-note">${escapeHtml(queueModelNote(report.figures.queue))}</p>
 ${sections}
 <script>${assets.js}</script>
 <script>
-const report = ${scriptJson(report)};
+const report = ${scriptJson(peopleReport(report))};
 const width = Math.min(1100, window.innerWidth - 48);
 const x = { x: { time: false } };
 report.markets.forEach((m, i) => {
@@ -277,7 +478,7 @@ report.markets.forEach((m, i) => {
   new uPlot({ title: 'Cumulative PnL (USDC): total, spread captured, adverse selection', width, height: 240, scales: x,
     series: [{ label: 't (s)' }, { label: 'total (incl. rewards − fees)', stroke: '#36c', width: 2 }, { label: 'spread captured', stroke: '#2a7' }, { label: 'adverse selection', stroke: '#c33' }] },
     [s.t, s.pnl, s.spread, s.adverse], el('pnl'));
-  const horizons = m.figures.markouts.map((h) => h.horizonMs / 1000);
+  const horizons = m.figures.markouts.map((h) => h.horizonSec);
   const mean = (list) => list === null ? horizons.map(() => null) : list.map((h) => h.fills === 0 ? null : h.meanUsdc);
   new uPlot({ title: 'Mean markout by horizon (USDC per fill; x: seconds after the fill)', width, height: 220, scales: { x: { time: false, distr: 3 } },
     series: [{ label: 'horizon (s)' }, { label: 'vs book mid', stroke: '#888', points: { show: true } }, { label: 'vs model', stroke: '#70c', points: { show: true } }] },

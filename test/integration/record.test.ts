@@ -14,7 +14,7 @@ import { readReplay } from '../../src/replay/reader.js';
 import { startRecording } from '../../src/replay/record-command.js';
 import { poll } from '../support/poll.js';
 import { runCliInProcess } from '../support/cli-process.js';
-import type { ReplayFigures } from '../../src/replay/report.js';
+import type { PeopleFigures } from '../../src/replay/report.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -141,15 +141,17 @@ log: {level: warn}
     // replayed through the CLI: every market together, priced from the recorded underlying as live
     const run = await runCliInProcess(['backtest', '--replay', out, '--config', join(ROOT, 'config/fixed-spread.yaml'), '--json']);
     expect(run.err).toBe('');
-    const figures = JSON.parse(run.out) as ReplayFigures;
+    const figures = JSON.parse(run.out) as PeopleFigures;
     expect(figures.slugs).toEqual(stream.header.markets.map((m) => m.slug));
     expect(figures.market).toBe(`${stream.header.markets.length} markets`);
     expect(figures.underlyingPrices).toBe(prices.length);
-    expect(figures.timeFromModelMs).toBeGreaterThan(0);
+    expect(figures.timeFromModelPct).toBeGreaterThan(0);
     expect(figures.fairMarkouts).not.toBeNull();
-    expect(figures.markouts.map((m) => m.horizonMs)).toEqual([1_000, 10_000, 60_000, 300_000]);
+    expect(figures.markouts.map((m) => m.horizonSec)).toEqual([1, 10, 60, 300]);
     expect(Number.isFinite(figures.totalPnlUsdc)).toBe(true);
+    expect(figures.queueModelNote).toMatch(/^queue models/);
     const report = await runCliInProcess(['backtest', '--replay', out, '--config', join(ROOT, 'config/fixed-spread.yaml')]);
-    for (const market of stream.header.markets) expect(report.out).toContain(`${market.title ?? ''}: total PnL`);
+    // one headline and one queue models' line per market (each market has its own queue)
+    for (const market of stream.header.markets) expect(report.out).toMatch(new RegExp(`^${(market.title ?? '').replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}: total PnL -?\\d+\\.\\d{2} USDC.*\\nqueue models`, 'm'));
   });
 });
