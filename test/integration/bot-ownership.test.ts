@@ -287,7 +287,7 @@ describe.concurrent('many bots, one account', () => {
     const bot = await startTestBot(sim, cleanup, BOT_OPTIONS(slug, 'alpha', cleanup));
     await waitFor(() => when(sameLadder(tagLadder(sim, slug, 'alpha'), LADDER_500)), 10_000, 'the bot to quote', () => tagLadder(sim, slug, 'alpha'));
     expect(sim.control.pendingFaults()).toEqual([]);
-    expect(bot.messages(40)).toContain('start-up read refused or failed: retrying (the account may be busy)');
+    expect(bot.messages(40)).toContain('start-up read refused (rate limited): retrying (the account may be busy)');
   }, 60_000);
 
   it('a ledger check in flight at shutdown never touches the closed ledger', async ({ expect, onTestFinished }: TestContext) => {

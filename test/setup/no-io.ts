@@ -7,11 +7,19 @@
 import { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
-export class UnitIoError extends Error {
+const INSTALLED = Symbol.for('outcome-maker.no-io');
+const ERROR_CLASS = Symbol.for('outcome-maker.no-io.error');
+
+class UnitIoErrorClass extends Error {
   override readonly name = 'UnitIoError';
 }
 
-const INSTALLED = Symbol.for('outcome-maker.no-io');
+/**
+ * One class per worker, whichever evaluation of this module asks: without isolation a test file may evaluate this
+ * module again, and the guard installed by the first evaluation must still throw an instance of what it imports.
+ */
+const holder = globalThis as { [ERROR_CLASS]?: typeof UnitIoErrorClass };
+export const UnitIoError: typeof UnitIoErrorClass = (holder[ERROR_CLASS] ??= UnitIoErrorClass);
 
 function refuse(what: string): never {
   throw new UnitIoError(
