@@ -65,7 +65,7 @@ it('latency: slow answers, then answers slower than the client timeout; unknown 
   await sleep(random.int(3000, 4000));
   rig.sim.control.setResponseDelay(0);
   const clearedAt = rig.sim.clock.now();
-  await rig.until(() => rig.slugs.some((slug) => rig.ordersCreatedSince(slug, clearedAt).length > 0), 15_000, 'a placement after the delay cleared');
+  await rig.until(() => rig.slugs.some((slug) => rig.ordersCreatedSince(slug, clearedAt).length > 0), 30_000, 'a placement after the delay cleared');
   const unknown = metricValue(await rig.metricsText(), 'outcome_maker_orders_unknown_total') - unknownBefore;
   console.log(`[chaos] network: ${unknown} placements or cancels of unknown outcome during the slow phase`);
   await rig.verify('latency');
