@@ -48,12 +48,13 @@ const IO_UNIT_FILES = [
 const BACKTEST_FILES = ['test/integration/strategies-*.test.ts'];
 
 /**
- * 2 forked workers on the 2-core CI machine: the integration files wait on real time far more than they compute,
- * but each runs a simulator and often a bot process; measured (docs/testing.md) with 6, a loaded machine starved
- * the simulators' event loops into 429s (arrivals bunch) and the bots' start-up into timeouts; with 3, a clean-clone
- * `.ci/run` on an otherwise idle machine still had 2 such failures in 2,000 tests (491 s).
+ * One integration file at a time by default (CI, `npm test`); `OM_TEST_WORKERS=3` runs three side by side (about 8 min
+ * instead of 13 on 2 cores). Each integration file runs a simulator and often a bot in real time, and several checks
+ * judge the simulator's own arrival stamps (no 429, no second order in a slot): with files side by side on 2 cores
+ * the simulators' event loops starve, arrivals bunch and real 429s follow. Measured on clean-clone `.ci/run`s of an
+ * otherwise idle machine: 3 workers, 491 s, 2 such failures in 2,004 tests; 2 workers, 615 s, 2 other ones.
  */
-const INTEGRATION_WORKERS = 2;
+const INTEGRATION_WORKERS = 1;
 
 /** The `unit` project's files: every *.test.ts under UNIT_DIRS but IO_UNIT_FILES (paths relative to the root). */
 function unitFiles(): string[] {
