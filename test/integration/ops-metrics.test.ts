@@ -107,7 +107,7 @@ it('serves every metric, each fed by a real event, and the exposition passes the
       const no = tokens[market.noTokenId]?.totalRaw ?? 0;
       return yes > 0 || no > 0 ? [{ slug, winningOutcomeIndex: yes >= no ? (0 as const) : (1 as const) }] : [];
     })[0];
-  const held = await pollFor('the account holding tokens after the fills', async () => heldMarket(), 30_000);
+  const held = await pollFor('the account holding tokens after the fills', async () => heldMarket(), 90_000);
   venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
   await pollFor('the redemption', async () => ((await metric('outcome_maker_redeemed_usdc_total', { market: held.slug })) > 0 ? true : undefined), 15_000);
 
