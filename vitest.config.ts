@@ -49,7 +49,7 @@ const BACKTEST_FILES = ['test/integration/strategies-*.test.ts'];
 
 /**
  * One integration file at a time by default (CI, `npm test`); `OM_TEST_WORKERS=3` runs three side by side (about 8 min
- * instead of 13 on 2 cores). Each integration file runs a simulator and often a bot in real time, and several checks
+ * instead of 17 on 2 cores). Each integration file runs a simulator and often a bot in real time, and several checks
  * judge the simulator's own arrival stamps (no 429, no second order in a slot): with files side by side on 2 cores
  * the simulators' event loops starve, arrivals bunch and real 429s follow. Measured on clean-clone `.ci/run`s of an
  * otherwise idle machine: 3 workers, 491 s, 2 such failures in 2,004 tests; 2 workers, 615 s, 2 other ones.
