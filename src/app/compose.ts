@@ -50,7 +50,7 @@ import { Settler } from '../settlement/settler.js';
 import type { StrategyRunner } from '../strategy/runner.js';
 import type { PositionView, Strategy } from '../strategy/contract.js';
 import type { AccountView } from '../risk/account-view.js';
-import { coreSettingsOf, LEDGER_CHECK_EVERY_MS, TradingCore } from '../trading/core.js';
+import { coreSettingsOf, TradingCore } from '../trading/core.js';
 import { BotPricing } from './pricing.js';
 import { DryRunVenue } from './dry-run-venue.js';
 import { FeedReactions } from './feed-reactions.js';
@@ -404,7 +404,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     positions.publish();
     timers.every(PUBLISH_POSITIONS_EVERY_MS, () => positions.publish());
     timers.every(UNDERLYING_AGES_EVERY_MS, () => pricing.publishAges());
-    timers.every(LEDGER_CHECK_EVERY_MS, () => ledgerSync.periodicCheck(deps.stopping));
+    timers.every(config.maintenance.ledgerCheckMs, () => ledgerSync.periodicCheck(deps.stopping));
     if (config.log.statusIntervalMs > 0) timers.every(config.log.statusIntervalMs, () => status.report());
     markouts.start();
     runner.start();

@@ -40,7 +40,7 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
     orders: ordersToFile(orders),
     risk: riskToFile(risk),
     rateLimits: rateLimitsToFile(rateLimits),
-    maintenance: { pollIntervalSec: sec(maintenance.pollIntervalMs) },
+    maintenance: { pollIntervalSec: sec(maintenance.pollIntervalMs), ledgerCheckSec: sec(maintenance.ledgerCheckMs) },
     redemption: { mode: redemption.mode, retryInitialSec: sec(redemption.retryInitialMs), retryMaxSec: sec(redemption.retryMaxMs) },
     metrics: { ...metrics },
     database: { path: database.path },

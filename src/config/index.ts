@@ -4,7 +4,7 @@
  */
 export type * from './types.js';
 export { ConfigError, formatIssue, formatIssues, looksLikePrivateKey, type ConfigIssue, type ConfigIssueKind } from './issues.js';
-export { DEFAULT_CREDENTIAL_ENV, REQUOTE_INTERVAL_MS, VENUE_MAX_CONCURRENT, VENUE_MIN_TIME_MS, isStrategyPath } from './schema.js';
+export { DEFAULT_CREDENTIAL_ENV, LEDGER_CHECK_EVERY_MS, REQUOTE_INTERVAL_MS, VENUE_MAX_CONCURRENT, VENUE_MIN_TIME_MS, isStrategyPath } from './schema.js';
 export { loadConfigFile, parseConfig, parseConfigText, deepFreeze, type ParseOptions } from './load.js';
 export {
   SecretValue,

@@ -42,6 +42,11 @@ export const VENUE_MIN_TIME_MS = 300;
 
 /** How often the strategy runner requotes a market with no event (a named default: no YAML key sets it). */
 export const REQUOTE_INTERVAL_MS = 5_000;
+/**
+ * The default of `maintenance.ledgerCheckSec`: the ledger is compared with the venue this often (src/app/ledger-sync.ts),
+ * which rereads the account's balances; a backtest rereads them as often (src/trading/core.ts).
+ */
+export const LEDGER_CHECK_EVERY_MS = 60_000;
 
 // ---------------------------------------------------------------------------------------------- units
 
@@ -418,7 +423,7 @@ const rootShape = z.strictObject({
   orders: orders.prefault({}),
   risk: risk.prefault({}),
   rateLimits: rateLimits.prefault({}),
-  maintenance: z.strictObject({ pollIntervalSec: positiveSeconds(30, 3600) }).prefault({}),
+  maintenance: z.strictObject({ pollIntervalSec: positiveSeconds(30, 3600), ledgerCheckSec: positiveSeconds(LEDGER_CHECK_EVERY_MS / 1000, 3600) }).prefault({}),
   redemption: z
     .strictObject({
       mode: z.enum(['auto', 'off'], { error: 'expected "auto" (redeem through the API; a 403 turns it off) or "off"' }).default('auto'),
@@ -543,7 +548,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
       perMarket: r.perMarket,
     },
     rateLimits: { ...c.rateLimits, retry: { maxRetries, initialBackoffMs, maxBackoffMs, maxRetryAfterMs: ms(maxRetryAfterSec) } },
-    maintenance: { pollIntervalMs: ms(c.maintenance.pollIntervalSec) },
+    maintenance: { pollIntervalMs: ms(c.maintenance.pollIntervalSec), ledgerCheckMs: ms(c.maintenance.ledgerCheckSec) },
     redemption: { mode: c.redemption.mode, retryInitialMs: ms(c.redemption.retryInitialSec), retryMaxMs: ms(c.redemption.retryMaxSec) },
     metrics: c.metrics,
     database: { path: databasePath },

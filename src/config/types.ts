@@ -237,6 +237,11 @@ export interface RateLimitsConfig {
 export interface MaintenanceConfig {
   /** How often `GET /maintenance/status` is polled. */
   readonly pollIntervalMs: number;
+  /**
+   * How often the ledger is compared with the venue's account (src/app/ledger-sync.ts), which also rereads the
+   * balances: a side the wallet could not fund stays out of quoting until then (src/risk/balance-shortfall.ts).
+   */
+  readonly ledgerCheckMs: number;
 }
 
 export interface RedemptionConfig {

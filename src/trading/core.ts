@@ -29,10 +29,10 @@ import type { MarketInfo, QuoteIntent, Strategy } from '../strategy/contract.js'
 import { StrategyRunner, type RunnerBooks, type RunnerOptions } from '../strategy/runner.js';
 
 /**
- * The ledger is compared with the venue this often (src/app/ledger-sync.ts), which rereads the account's balances;
- * a backtest rereads them as often (the balance shortfalls lift then: src/risk/balance-shortfall.ts).
+ * A backtest rereads the account's balances as often as the bot checks its ledger by default (the balance shortfalls
+ * lift then: src/risk/balance-shortfall.ts).
  */
-export const LEDGER_CHECK_EVERY_MS = 60_000;
+export { LEDGER_CHECK_EVERY_MS } from '../config/index.js';
 
 /** The traded markets: what the account reads of them, and their infos (the runner's markets, the executor's tokens). */
 export interface TradingMarkets extends AccountMarkets {

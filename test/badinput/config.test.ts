@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfigFile, validateStrategy } from '../../src/config/index.js';
-import { runCliFromSource, type ProcessResult } from '../support/cli-process.js';
+import { runCliProcess, type ProcessResult } from '../support/cli-process.js';
 import { recordingServerForFile } from '../support/recording-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'om-badconfig-'));
@@ -117,7 +117,7 @@ describe('hostile config files are refused with every problem named, in-process'
 });
 
 function runCli(args: readonly string[]): Promise<ProcessResult> {
-  return runCliFromSource(args, dir, { OM_API_TOKEN_ID: TOKEN, OM_API_SECRET: SECRET, OM_PRIVATE_KEY: KEY });
+  return runCliProcess(args, dir, { OM_API_TOKEN_ID: TOKEN, OM_API_SECRET: SECRET, OM_PRIVATE_KEY: KEY });
 }
 
 describe('the real CLI: exit 2, every problem on stderr, nothing sent, no secret echoed', () => {

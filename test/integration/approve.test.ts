@@ -17,7 +17,7 @@ import { stringify } from 'yaml';
 import { runApprove } from '../../src/approvals/command.js';
 import { loadConfigFile } from '../../src/config/index.js';
 import { startAnvil, testContracts, type RunningAnvil } from '../support/anvil.js';
-import { runCliFromSource, type ProcessResult } from '../support/cli-process.js';
+import { builtCliIsCurrent, runCliProcess, type ProcessResult } from '../support/cli-process.js';
 
 const CHAIN_ID = 8453;
 /** Deterministic test keys (never a real wallet's). */
@@ -72,7 +72,7 @@ function writeConfig(name: string, venue: Record<string, unknown> = {}, chain: R
 }
 
 function approve(args: string[], env: Record<string, string> = { OM_PRIVATE_KEY: BOT_KEY, OM_TEST_RPC_URL: anvil.rpcUrl }): Promise<ProcessResult> {
-  return runCliFromSource(['approve', ...args], dir, env);
+  return runCliProcess(['approve', ...args], dir, env);
 }
 
 const nonce = (): Promise<number> => anvil.client.getTransactionCount({ address: bot.address });
@@ -178,7 +178,7 @@ describe('outcome-maker approve on a local anvil chain', () => {
     const configPath = writeConfig('terminal.yaml', {}, { adapters: [] });
     const child = spawn('script', ['-qec', `node bin/outcome-maker.mjs approve --config ${configPath}`, '/dev/null'], {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: dir, OUTCOME_MAKER_FROM_SOURCE: '1', OM_PRIVATE_KEY: key, OM_TEST_RPC_URL: anvil.rpcUrl },
+      env: { PATH: process.env['PATH'] ?? '', HOME: dir, ...(builtCliIsCurrent() ? {} : { OUTCOME_MAKER_FROM_SOURCE: '1' }), OM_PRIVATE_KEY: key, OM_TEST_RPC_URL: anvil.rpcUrl },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';

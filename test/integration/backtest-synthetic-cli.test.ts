@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCliFromSource } from '../support/cli-process.js';
+import { runCliProcess } from '../support/cli-process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const home = mkdtempSync(join(tmpdir(), 'om-synthetic-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 const paper = join(ROOT, 'config', 'paper.yaml');
-const cli = (args: readonly string[]): ReturnType<typeof runCliFromSource> => runCliFromSource(['backtest', '--synthetic', '--config', paper, ...args], home);
+const cli = (args: readonly string[]): ReturnType<typeof runCliProcess> => runCliProcess(['backtest', '--synthetic', '--config', paper, ...args], home);
 
 const market = z.strictObject({
   market: z.string(),
@@ -92,8 +92,8 @@ describe('backtest --synthetic', () => {
       cli(['--duration', '1m', '--queue-model', 'probabilistic']),
       cli(['--duration', '0s']),
       cli(['--replay', join(home, 'x.ndjson.gz')]),
-      runCliFromSource(['backtest', '--config', paper], home),
-      runCliFromSource(['backtest', '--replay', join(home, 'x.ndjson.gz'), '--config', paper, '--seed', '3'], home),
+      runCliProcess(['backtest', '--config', paper], home),
+      runCliProcess(['backtest', '--replay', join(home, 'x.ndjson.gz'), '--config', paper, '--seed', '3'], home),
     ]);
     expect([queue.code, duration.code, both.code, neither.code, replaySeed.code]).toEqual([2, 2, 2, 2, 2]);
     expect(replaySeed.stderr).toContain('backtest --replay: --seed: only for --synthetic');

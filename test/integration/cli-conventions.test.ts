@@ -1,5 +1,5 @@
 /**
- * One CLI convention, through the real CLI (bin/outcome-maker.mjs from source, a child process): `--version` from
+ * One CLI convention, through the real CLI (bin/outcome-maker.mjs as a child process): `--version` from
  * package.json; `check-config` takes `--config` like every other command (and its positional form still works);
  * a plain `report` reads the ledger `npm start` writes (that of config/paper.yaml), never data/ledger.sqlite;
  * `doctor` on the paper config refuses with a command that works, and that command passes on the simulator;
@@ -9,11 +9,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_OK, main, type CliIo } from '../../src/cli.js';
-import { runCliFromSource } from '../support/cli-process.js';
+import { runCliProcess } from '../support/cli-process.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const HOME = process.env['HOME'] ?? ROOT;
-const cli = (args: string[]) => runCliFromSource(args, HOME);
+const cli = (args: string[]) => runCliProcess(args, HOME);
 
 describe('outcome-maker CLI conventions', () => {
   it('--version prints package.json\'s version', async () => {

@@ -16,7 +16,7 @@ import { loadConfigFile } from '../../src/config/index.js';
 import { runDoctor, type CheckResult, type DoctorReport } from '../../src/doctor/index.js';
 import { generateMarkets, type MarketSpec } from '../../src/sim/engine/index.js';
 import { deriveAccountCredentials, startSimulator, type RunningSimulator } from '../../src/sim/index.js';
-import { runCliFromSource } from '../support/cli-process.js';
+import { runCliProcess } from '../support/cli-process.js';
 import { poll } from '../support/poll.js';
 
 const SEED = 11;
@@ -120,7 +120,7 @@ describe('doctor on the simulator', () => {
     const path = r.writeConfig('bot.yaml', { markets: [r.simple[0] ?? '', r.simple[1] ?? '', r.negRisk] });
     const home = mkdtempSync(join(tmpdir(), 'om-doctor-home-'));
     cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-    const result = await runCliFromSource(['doctor', '--config', path, '--json', '--rpc-url', r.rpcUrl, '--socket-wait', '3'], home, r.env);
+    const result = await runCliProcess(['doctor', '--config', path, '--json', '--rpc-url', r.rpcUrl, '--socket-wait', '3'], home, r.env);
     expect(result.stderr).toBe('');
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -1,5 +1,5 @@
 /**
- * The ledger's owner lock, with real processes (the CLI from source): a paper bot owns its ledger; a second `run` of
+ * The ledger's owner lock, with real processes (the CLI as a child process): a paper bot owns its ledger; a second `run` of
  * the same config exits 2 naming the ledger and the owner's PID, having renamed and deleted nothing (the paper
  * rotation included); `report` reads the ledger while the owner runs; after the owner is SIGKILLed its lock file is
  * left behind, and the next bot takes it over (saying so) and removes it when it stops.
@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { botEnv, isQuotingLine, spawnWatched, type BotProcess } from '../support/bot-process.js';
-import { runCliFromSource } from '../support/cli-process.js';
+import { runCliProcess } from '../support/cli-process.js';
 import { jsonLines, pollFor, ROOT, stopAfterEach } from './ops-support.js';
 
 const started = stopAfterEach();
@@ -62,7 +62,7 @@ it('one process owns a ledger: a second run exits 2 having touched nothing; a SI
   expect(existsSync(`${dbPath}.previous`)).toBe(false);
 
   // A reader is welcome while the owner runs.
-  const report = await runCliFromSource(['report', '--config', configPath, '--format', 'json'], dir);
+  const report = await runCliProcess(['report', '--config', configPath, '--format', 'json'], dir);
   expect(report.code, report.stderr).toBe(0);
   expect(report.stdout.trim().startsWith('{')).toBe(true);
   expect(first.child.exitCode).toBeNull();

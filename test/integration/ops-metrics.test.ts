@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import { lintExposition, METRIC_NAMES } from '../../src/metrics/index.js';
 import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } from '../../src/sim/engine/index.js';
 import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
+import { addThirdParty, thirdPartyPlace } from '../support/bot-harness.js';
 import { familySamples, metricsUrlOf, pollFor, scrape, stopAfterEach, sumOf, type Sample } from './ops-support.js';
 
 const started = stopAfterEach();
@@ -34,7 +35,8 @@ it('serves every metric, each fed by a real event, and the exposition passes the
     strategy: { name: 'fixed-spread', params: { bidSpread: 0.01, askSpread: 0.01, levels: 2, levelSpacing: 0.01, orderSize: 5 } },
     orders: { filledOrderDelaySec: 0 },
     risk: { maxOpenOrders: 3 }, // two levels a side = four intents: the risk gate always blocks one
-    maintenance: { pollIntervalSec: 0.5 },
+    // The deposit below lifts the unfunded sides at the next ledger check (the balances are reread then).
+    maintenance: { pollIntervalSec: 0.5, ledgerCheckSec: 2 },
     rateLimits: { retry: { maxRetries: 2, initialBackoffMs: 50, maxBackoffMs: 200 } },
     redemption: { retryInitialSec: 0.2, retryMaxSec: 0.5 },
   });
@@ -81,8 +83,8 @@ it('serves every metric, each fed by a real event, and the exposition passes the
       return fedByTheRun.every((name) => sumOf(samples, name) > 0) ? true : undefined;
     },
     // A placement the thin wallet could not fund takes its side out of funding until the next balance read (the
-    // ledger check, every 60 s: src/risk/account-view.ts), so quoting may pause up to a minute after the deposit.
-    100_000,
+    // ledger check, every `maintenance.ledgerCheckSec`: 2 s here), then the brisk takers fill within seconds.
+    30_000,
   );
 
   // 4. The crypto market: priced from both sources (their divergence published) and a fast-market trip: the simulator
@@ -97,7 +99,15 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   await pollFor('a fast-market trip', async () => ((await metric('outcome_maker_fast_market_trips_total', { ticker: 'ETH' })) > 0 ? true : undefined), 20_000);
 
   // 5. A market where the account holds tokens resolves in their favour: the payout is redeemed once posted.
-  // The bot buys and sells both tokens, so at any one moment it may be flat everywhere: wait for a holding.
+  // The bot buys and sells both tokens, so at any one moment it may be flat everywhere: then a third party takes one
+  // of its resting bids (a BUY of the other token at the complementary price), and the account holds what it bid for.
+  addThirdParty(venue);
+  const takeABotBid = (): void => {
+    const bid = slugs.flatMap((slug) => venue.engine.orders(venue.demoAccount.profileId, slug, ['LIVE'])).find((order) => order.side === 'BUY' && order.priceTicks !== null);
+    if (bid?.priceTicks == null) return;
+    const other = bid.outcome === 'YES' ? 'NO' : 'YES';
+    thirdPartyPlace(venue, bid.marketSlug, { outcome: other, side: 'BUY', priceTicks: 1000 - bid.priceTicks, sizeRaw: bid.remainingSizeRaw, orderType: 'FAK' });
+  };
   const heldMarket = (): { slug: string; winningOutcomeIndex: 0 | 1 } | undefined =>
     [...slugs, crypto].flatMap((slug) => {
       const market = venue.engine.market(slug);
@@ -107,7 +117,7 @@ it('serves every metric, each fed by a real event, and the exposition passes the
       const no = tokens[market.noTokenId]?.totalRaw ?? 0;
       return yes > 0 || no > 0 ? [{ slug, winningOutcomeIndex: yes >= no ? (0 as const) : (1 as const) }] : [];
     })[0];
-  const held = await pollFor('the account holding tokens after the fills', async () => heldMarket(), 90_000);
+  const held = await pollFor('the account holding tokens after a fill', async () => heldMarket() ?? void takeABotBid(), 20_000, 250);
   venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
   await pollFor('the redemption', async () => ((await metric('outcome_maker_redeemed_usdc_total', { market: held.slug })) > 0 ? true : undefined), 15_000);
 

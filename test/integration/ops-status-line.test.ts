@@ -8,7 +8,7 @@ import { copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { runCliFromSource } from '../support/cli-process.js';
+import { runCliProcess } from '../support/cli-process.js';
 import { editConfig, ROOT } from './ops-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'om-status-'));
@@ -36,7 +36,7 @@ it('a healthy paper run: no WARN, one line per event, a status line every interv
     config['metrics'] = { port: 0 };
     config['log'] = { level: 'info', pretty: false, statusIntervalSec: 2 };
   });
-  const run = await runCliFromSource(['run', '--config', configPath, '--duration', '4'], dir);
+  const run = await runCliProcess(['run', '--config', configPath, '--duration', '4'], dir);
   expect(run.code, run.stderr).toBe(0);
   const lines = logLines(run.stdout);
   expect(lines.length).toBeGreaterThan(10);

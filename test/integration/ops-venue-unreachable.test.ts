@@ -12,7 +12,7 @@ import { expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { isQuotingLine, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
-import { runCliFromSource } from '../support/cli-process.js';
+import { runCliProcess } from '../support/cli-process.js';
 import { metricsUrlOf, pollFor, readiness, stopAfterEach } from './ops-support.js';
 
 const started = stopAfterEach();
@@ -49,7 +49,7 @@ it('run against a closed port exits non-zero within startup.venueTimeoutSec, nam
       startup: { venueTimeoutSec: 3 },
     }),
   );
-  const result = await runCliFromSource(['run', '--config', configPath], dir, {
+  const result = await runCliProcess(['run', '--config', configPath], dir, {
     OM_TEST_TOKEN_ID: '3f2a1c4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
     OM_TEST_SECRET: Buffer.alloc(32, 7).toString('base64'),
     OM_TEST_PRIVATE_KEY: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',

@@ -1,11 +1,12 @@
 /**
  * Child processes of the CLI and operations tests: a Node script run to completion with its output collected
- * (`runNodeScript`), and the real CLI run that way from source (`runCliFromSource`).
+ * (`runNodeScript`), and the real CLI run that way (`runCliProcess`: the build when it is current, else the sources).
  *
  * Every child gets only the environment it is given (no inherited secrets) and runs in the checkout's root.
  */
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 
 /** The checkout's root (where bin/, config/ and node_modules/ are). */
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -54,13 +55,38 @@ export function runNodeScript(script: string, args: readonly string[], options: 
   });
 }
 
+/** Every compiled twin in dist/ of a TypeScript file under `dir` (recursively), or null when one is missing or older. */
+function builtTwinsFresh(dir: string): boolean {
+  for (const entry of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const source = join(entry.parentPath, entry.name);
+    const built = join(ROOT, 'dist', relative(ROOT, source)).replace(/\.ts$/, '.js');
+    const builtStat = statSync(built, { throwIfNoEntry: false });
+    if (builtStat === undefined || builtStat.mtimeMs < statSync(source).mtimeMs) return false;
+  }
+  return true;
+}
+
+let buildIsCurrent: boolean | undefined;
+
 /**
- * Runs `outcome-maker <args>` (this checkout's bin/outcome-maker.mjs) from the TypeScript source, never a build,
- * with only PATH, HOME (`home`) and `env` in its environment; resolves once its output is complete.
+ * Whether dist/ (`npm run build`, which `.ci/run` does first) is a build of the sources as they are now: each
+ * src/ and strategies/ file has a compiled twin at least as new. A child then runs the build (half the CPU of
+ * compiling the sources with tsx at start-up); after any edit it runs the sources, so a test never sees stale code.
  */
-export function runCliFromSource(args: readonly string[], home: string, env: Readonly<Record<string, string>> = {}): Promise<ProcessResult> {
+export function builtCliIsCurrent(): boolean {
+  buildIsCurrent ??= builtTwinsFresh('src') && builtTwinsFresh('strategies');
+  return buildIsCurrent;
+}
+
+/**
+ * Runs `outcome-maker <args>` (this checkout's bin/outcome-maker.mjs) with only PATH, HOME (`home`) and `env` in its
+ * environment; resolves once its output is complete. It runs the build when dist/ is current (`builtCliIsCurrent`),
+ * otherwise the TypeScript sources.
+ */
+export function runCliProcess(args: readonly string[], home: string, env: Readonly<Record<string, string>> = {}): Promise<ProcessResult> {
   return runNodeScript(join(ROOT, 'bin', 'outcome-maker.mjs'), args, {
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, OUTCOME_MAKER_FROM_SOURCE: '1', ...env },
+    env: { PATH: process.env['PATH'] ?? '', HOME: home, ...(builtCliIsCurrent() ? {} : { OUTCOME_MAKER_FROM_SOURCE: '1' }), ...env },
     until: 'close',
   });
 }

@@ -1,12 +1,12 @@
 /**
- * The real CLI as a child process (`node bin/outcome-maker.mjs`, from source through tsx): exit codes,
- * redaction and "nothing sent before the config is valid", end to end. Kept to two spawns (~1.5 s each).
+ * The real CLI as a child process (`node bin/outcome-maker.mjs`: the build when current, else the sources through
+ * tsx): exit codes, redaction and "nothing sent before the config is valid", end to end. Kept to two spawns (~1.5 s each).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCliFromSource, type ProcessResult } from '../../support/cli-process.js';
+import { runCliProcess, type ProcessResult } from '../../support/cli-process.js';
 import { recordingServerForFile } from '../../support/recording-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'om-cli-child-'));
@@ -21,7 +21,7 @@ afterAll(() => {
 });
 
 function runCli(args: string[], env: Record<string, string>): Promise<ProcessResult> {
-  return runCliFromSource(args, process.env['HOME'] ?? dir, env);
+  return runCliProcess(args, process.env['HOME'] ?? dir, env);
 }
 
 describe('outcome-maker as a child process', () => {

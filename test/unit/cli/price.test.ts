@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main, type CliIo } from '../../../src/cli.js';
 import { normalCdf } from '../../../src/pricing/model/index.js';
 import { samplesDir } from '../../contract/samples.js';
-import { runCliFromSource } from '../../support/cli-process.js';
+import { runCliProcess } from '../../support/cli-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'om-price-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,7 +23,7 @@ function io(): { io: CliIo; out: () => string; err: () => string } {
 describe('price command', () => {
   it('prints the terms of every recorded live market, and the fair value given a spot, a vol and an instant (real CLI)', async () => {
     const at = '2025-12-17T00:50:33Z';
-    const result = await runCliFromSource(['price', '--markets', SAMPLES, '--spot', 'BTC=88000,ETH=2950,SOL=128,XRP=1.93', '--vol', '0.5', '--at', at], dir);
+    const result = await runCliProcess(['price', '--markets', SAMPLES, '--spot', 'BTC=88000,ETH=2950,SOL=128,XRP=1.93', '--vol', '0.5', '--at', at], dir);
     expect(result.code).toBe(EXIT_OK);
     const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(12);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_FAILURE, EXIT_OK } from '../../../src/cli.js';
 import { readReplay } from '../../../src/replay/reader.js';
-import { runCliFromSource, runCliInProcess } from '../../support/cli-process.js';
+import { runCliProcess, runCliInProcess } from '../../support/cli-process.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const stem = join(ROOT, 'examples/polymarket/polymarket-sol-updown-15m');
@@ -80,7 +80,7 @@ describe('import underlying', () => {
   it('the installed command says the same from a child process (exit 1, file and line on stderr)', async () => {
     const from = file('child.csv', `timestamp,price\n${OPEN_S * 1000},abc\n`);
     const out = join(dir, 'child.ndjson.gz');
-    const result = await runCliFromSource(['import', 'underlying', '--ticker', 'SOL', '--from', from, '--out', out], dir);
+    const result = await runCliProcess(['import', 'underlying', '--ticker', 'SOL', '--from', from, '--out', out], dir);
     expect(result.code).toBe(EXIT_FAILURE);
     expect(result.stderr).toContain('child.csv:2: price "abc" is not a positive price');
     expect(existsSync(out)).toBe(false);
