@@ -8,10 +8,13 @@
  * Invariants: an event is applied at most once (by its key, within the dedupe's capacity); an invalid event is
  * counted and dropped; an event for a foreign clientOrderId is counted and dropped; one for an order of ours that is
  * not (yet) tracked waits in the orphans until its order is linked (and an untracked order of ours resyncs its
- * market), or expires; a stray venue id is canceled once (bounded memory), when the trading mode allows cancels;
+ * market), or expires; a stray venue id is canceled once (bounded memory), when the trading mode allows cancels
+ * (a cancel the mode refused is held until it does; one that failed otherwise resyncs the market, which adopts or
+ * cancels whatever still rests: src/orders/cancel-errors.ts says which is which);
  * every change goes through the executor's writer with origin `venue-event`.
  */
 import { errorText } from '../core/errors.js';
+import { classifyCancelError } from './cancel-errors.js';
 import { refusedByMode, type ExecutorContext } from './executor-context.js';
 import { formatFillPartId } from './fill-part-id.js';
 import { isOwnClientOrderId, tryParseClientOrderId } from './client-order-id.js';
@@ -109,7 +112,15 @@ export class EventRouter {
           await venue.cancelOrders(market.slug, ids);
         } catch (error) {
           observer.onRequestError('cancelOrders', market.slug, error);
-          if (refusedByMode(this.ctx, error, 'cancel')) for (const id of ids) market.addStray(id);
+          if (classifyCancelError(error).modeRefusal) {
+            // Held until the mode allows cancels: the gate's release flushes them again.
+            refusedByMode(this.ctx, error, 'cancel');
+            for (const id of ids) market.addStray(id);
+          } else {
+            // Refused, rate limited or of unknown outcome: the market's listing finds whatever still rests, and the
+            // resync adopts or cancels it (no order of ours rests unknown to us).
+            this.options.requestResync(market);
+          }
         }
       })
       .catch((error: unknown) => log.error({ market: market.slug, err: errorText(error, { withName: true }) }, 'stray cancel failed'));

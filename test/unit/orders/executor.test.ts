@@ -310,6 +310,23 @@ describe('executor: socket events', () => {
     expect(liveBySlot().get('bid-0')).toBe(1);
   });
 
+  it('a "lost" order found resting whose cancel is rate limited: the market resyncs and cancels it', async () => {
+    const { venue, scheduler, executor, run, deliver, liveBySlot } = await started();
+    venue.failNextPlace({ kind: 'unknown', applied: true });
+    await run([bid('bid-0', 500)]);
+    const cid = executor.openOrders(SLUG)[0]!.clientOrderId;
+    venue.hideFromLookup(cid, 100);
+    const placementFrame = venue.takeEvents();
+    await until(scheduler, () => executor.order(cid)?.state === 'rejected');
+    await until(scheduler, () => venue.live(SLUG).length === 2);
+    const listingsBefore = venue.calls.filter((c) => c.op === 'listLiveOrders').length;
+    venue.failNext('cancelOrders', { kind: 'rate-limited' }); // the stray's own cancel is turned away
+    deliver(placementFrame);
+    await until(scheduler, () => venue.byClientOrderId(cid)?.status === 'CANCELED');
+    expect(venue.calls.filter((c) => c.op === 'listLiveOrders').length).toBeGreaterThan(listingsBefore);
+    expect(liveBySlot().get('bid-0')).toBe(1);
+  });
+
   it('drops malformed frames and counts foreign ones without touching state', async () => {
     const untracked: string[] = [];
     const { executor, scheduler } = await started({ observer: { onUntrackedEvent: (reason) => untracked.push(reason) } });
