@@ -2,7 +2,9 @@
 # stage 2 carries only production dependencies and the compiled output, and runs as a non-root user.
 # CI runs the same `npm ci` and `npm run build` outside Docker (.ci/run). Stop with `docker stop -t 15` (or run with
 # `--stop-timeout 15`): docker's default 10 s is shorter than the bot's default shutdown budget (10 s + 0.5 s).
-FROM node:22-bookworm-slim AS build
+# Node 24 (LTS): the Pyth client (@pythnetwork/hermes-client 3.1.0) declares `node ^24`; the code and its tests also run
+# on Node 20 and 22 (package.json `engines`), where npm only warns about that client.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
@@ -12,7 +14,7 @@ COPY src ./src
 COPY strategies ./strategies
 RUN npm run build && npm prune --omit=dev
 
-FROM node:22-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 # tini as PID 1: it passes docker stop's SIGTERM (and SIGINT) on to the bot and reaps; node as PID 1 would ignore a
