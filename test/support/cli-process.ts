@@ -55,7 +55,7 @@ export function runNodeScript(script: string, args: readonly string[], options: 
   });
 }
 
-/** Every compiled twin in dist/ of a TypeScript file under `dir` (recursively), or null when one is missing or older. */
+/** Whether every TypeScript file under `dir` (recursively) has its compiled twin in dist/, at least as new as it. */
 function builtTwinsFresh(dir: string): boolean {
   for (const entry of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
