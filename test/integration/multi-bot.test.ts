@@ -18,6 +18,7 @@
  * requote bursts and quiet spells both in it. The suite runs files side by side, so this file's ~100 s is not on the
  * critical path. The timeout only catches a hang: three bot start-ups under parallel load plus both phases and stops.
  */
+import { setPriority } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import type { RunningSimulator } from '../../src/sim/index.js';
@@ -29,6 +30,8 @@ const hasRedis = redisServerBinary() !== null;
 if (!hasRedis) console.warn(REDIS_MISSING);
 
 const TAGS = ['alpha', 'beta', 'gamma'] as const;
+/** Between the simulator's nice 0 and the integration workers' nice +10 (test/setup/cpu-priority.ts). */
+const BOT_NICENESS = 5;
 const VENUE_MIN_INTERVAL_MS = 300;
 const MIN_TIME_MS = 400;
 
@@ -139,6 +142,10 @@ describe.skipIf(!hasRedis)('three bots, one account, one shared rate limit (real
           shutdown: { budgetMs: 20_000 },
         });
         const process = spawnBot(sim, configPath);
+        // The bots yield the CPU to the simulator in this process, which stamps arrivals, and to the limiter's
+        // real-clock test beside this file (vitest.config.ts, ARRIVAL_TIMING_FILES): a bot that runs late only sends
+        // later, never sooner, since its limiter spaces the moments requests are handed to the OS.
+        if (process.child.pid !== undefined) setPriority(process.child.pid, BOT_NICENESS);
         const bot = { tag, process, dbPath, metricsUrl: await metricsUrlOf(process, 60_000) };
         bots.push(bot);
         return bot;
