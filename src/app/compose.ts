@@ -11,10 +11,14 @@
  *      src/app/pricing.ts) → feed → books → kill switch;
  *   4. positions published, periodic timers armed (marks 10 s, ledger check 60 s, order-stream sweep 1 s, freshness,
  *      the status line every log.statusIntervalMs), the markout sampler resumed (src/app/markouts.ts);
- *   5. strategy runner (first quotes) → trading-mode polling → expiry stops → settler resumes unredeemed markets.
- * Nothing is quoted before step 5, and nothing in steps 3–5 runs before the executor started.
+ *   5. strategy runner (first quotes) → trading-mode polling → expiry stops → settler resumes unredeemed markets;
+ *   6. market discovery (src/app/market-discovery.ts): markets join and leave while the bot runs, through the roster
+ *      (src/app/market-roster.ts), each in the same order as at start (registered → adopted → quoted; drained →
+ *      released). A departed market is forgotten once it resolved and settled (checked every DEPARTED_SWEEP_MS; one
+ *      whose resolution never came on the socket is read over REST after its settlement).
+ * Nothing is quoted before step 5, and nothing in steps 3–6 runs before the executor started.
  *
- * Stop order (`stop`): runner (no more quotes) → pricing (Hermes stream closed) → markout sampler → timers → kill switch, stale guard, settler, order-stream watch,
+ * Stop order (`stop`): discovery and roster (no market joins or leaves) → runner (no more quotes) → pricing (Hermes stream closed) → markout sampler → timers → kill switch, stale guard, settler, order-stream watch,
  * mode polling → executor shutdown (cancels the bot's orders, confirmed, within the budget) → books → feed →
  * ledger writers closed (ledger sync, fill and order recorders). The caller then closes the resources.
  *
@@ -72,6 +76,11 @@ import { StatusReporter } from './status-line.js';
 import type { Telemetry } from './telemetry.js';
 import { Timers } from './timers.js';
 import { TradedMarkets } from './traded-markets.js';
+import { MarketRoster } from './market-roster.js';
+import { MarketDiscovery } from './market-discovery.js';
+import { activeMarkets, isStaticSelection, selectMarkets } from './market-selection.js';
+import { resolutionOfMarket } from '../settlement/rules.js';
+import type { Market } from '../exchange/wire.js';
 import { portMaintenanceOf, VenueAdapter } from './venue-adapter.js';
 
 /** Positions and PnL gauges are published this often (and after each fill). */
@@ -85,6 +94,14 @@ export const ORDER_STREAM_SWEEP_EVERY_MS = 1_000;
  * of the client's own 429/5xx retries), so a bot can join an account other bots keep busy.
  */
 export const STARTUP_LISTING_ATTEMPTS = 8;
+/** Departed markets are checked this often: forgotten once resolved and settled; read over REST when overdue. */
+export const DEPARTED_SWEEP_MS = 60_000;
+/** A departed market not known resolved this long after its settlement is read over REST. */
+export const RESOLUTION_OVERDUE_MS = 120_000;
+/** The joined markets are re-selected this often (fair band, join window, stop before settlement). */
+export const SELECTION_EVERY_MS = 5_000;
+/** A market that joined less than this long ago does not make /readyz fail for want of a book. */
+export const JOIN_GRACE_MS = 30_000;
 
 export interface ComposeDeps {
   readonly resources: BotResources;
@@ -124,6 +141,10 @@ export interface BotComponents {
   /** Every booked fill judged at 0 s…5 min against the book mid without own orders and the model (src/app/markouts.ts). */
   readonly markouts: MarkoutSampler;
   readonly timers: Timers;
+  /** Joins and leaves markets while running (src/app/market-roster.ts). */
+  readonly roster: MarketRoster;
+  /** Which markets to trade, re-decided while running (src/app/market-discovery.ts). */
+  readonly discovery: MarketDiscovery;
 }
 
 export interface ComposedBot {
@@ -141,7 +162,12 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const { client, ledger, venue } = resources;
   const now = (): number => scheduler.now();
   const markets = new TradedMarkets(resources.markets, (m) => marketInfoOf(m, effectivePriceBand(config, m.slug)));
+  // Maps keyed by market grow as markets join (the roster) and shrink when a departed market is forgotten.
   const signing = new Map<string, SigningMarket>(resources.markets.map((m) => [m.slug, signingMarketOf(m)]));
+  const ledgerTokens = new Map([...signing.values()].map((m) => [m.slug, m.tokens]));
+  const joinedAt = new Map<string, number>();
+  /** The last reason each traded market was kept from quoting (a risk block, a halt), for the status line. */
+  const blockedReasons = new Map<string, string>();
   const timers = new Timers(scheduler);
   const requote = (slug: string): void => core.requote(slug);
   /** Whether the venue's book can show the bot's own orders: not in a dry run, where they exist only in this process. */
@@ -217,7 +243,10 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     account: {
       // A feed whose authentication the venue refused carries no order events: halted like a stale one.
       halts: (slug) => ({ killSwitch: killSwitch.status().tripped, stale: staleGuard.isHalted(slug) || feed.authState() === 'failed' }),
-      onBlocked: (slug, reason) => metrics.riskBlocked(slug, reason),
+      onBlocked: (slug, reason) => {
+        blockedReasons.set(slug, reason);
+        metrics.riskBlocked(slug, reason);
+      },
       log,
     },
     books: { books: (slug) => (books.isStale(slug) ? null : books.books(slug)), onChange: (listener) => books.onChange(listener) },
@@ -233,7 +262,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const ledgerSync = new LedgerSync({
     ledger,
     api: client.api,
-    markets: new Map([...signing.values()].map((m) => [m.slug, m.tokens])),
+    markets: ledgerTokens,
     now,
     log: componentLogger(log, 'ledger'),
     exclusive: config.markets.exclusive,
@@ -251,7 +280,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     redeem: config.redemption.mode,
     dryRun: deps.dryRun,
     retry: { initialMs: config.redemption.retryInitialMs, maxMs: config.redemption.retryMaxMs },
-    conditionIds: new Map(resources.markets.map((m) => [m.slug, m.conditionId])),
+    conditionIds: new Map(resources.markets.map((m) => [m.slug, m.conditionId])),  // joined later: read when they resolve
     observer: { onResult: (market, result, amountRaw) => metrics.redemption(market, result, amountRaw), onPending: (count) => metrics.redemptionsPending(count) },
   });
 
@@ -274,6 +303,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     staleGraceMs: config.risk.staleGraceMs,
     socketDownGraceMs: config.risk.socketDownGraceMs,
     onHalt: (slug, reason) => {
+      blockedReasons.set(slug, `halted: ${reason}`);
       log.warn({ market: slug, reason }, 'market halted: data not fresh; canceling its orders');
       metrics.riskBlocked(slug, reason);
       void executor.submit(slug, []);
@@ -369,12 +399,100 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       requests: () => telemetry.tally().requests,
       minTimeMs: config.rateLimits.minTimeMs,
       underlyingAgesMs: () => pricing.underlyingAges(),
+      unquotedReason: (slug) => unquotedReason(slug),
     },
     log,
   );
 
+  /** Why a traded market has no open order now (the status line's and the `status` command's). */
+  const unquotedReason = (slug: string): string => {
+    if (killSwitch.status().tripped) return 'kill switch engaged';
+    if (!roster.current().has(slug)) return 'joining';
+    const book = books.status(slug);
+    if (!book?.hasBook) return 'no book yet';
+    if (staleGuard.isHalted(slug) || book.stale) return 'market data not fresh';
+    const halt = pricing.haltReason(slug);
+    if (halt !== null) return `pricing halted: ${halt}`;
+    return blockedReasons.get(slug) ?? 'no quote from the strategy';
+  };
+
+  // Markets join and leave while running: each step in the order of the start-up (see the header).
+  const roster: MarketRoster = new MarketRoster(
+    {
+      register: (market) => {
+        signing.set(market.slug, signingMarketOf(market));
+        ledgerTokens.set(market.slug, signingMarketOf(market).tokens);
+        marketByKey.set(ids.keyOf(market.slug), market.slug);
+        pricing.addMarket(market);
+        markets.add(market);
+        joinedAt.set(market.slug, now());
+        books.setMarkets(markets.slugs());
+        staleGuard.track(market.slug);
+      },
+      adopt: async (market) => {
+        const info = markets.info(market.slug);
+        if (info === undefined) throw new Error(`market ${market.slug} is not registered`);
+        const report = await core.addMarket(info);
+        reactions.noteForeign(report);
+        core.armExpiryRequote(info, (atMs, fn) => timers.at(atMs, fn));
+        return report;
+      },
+      drain: (slug) => core.removeMarket(slug, { budgetMs: Math.max(1000, config.shutdown.budgetMs - 1500) }),
+      unregister: (slug) => {
+        staleGuard.untrack(slug);
+        markets.remove(slug);
+        books.setMarkets(markets.slugs());
+        pricing.removeMarket(slug);
+        metrics.forgetMarket(slug);
+        blockedReasons.delete(slug);
+        joinedAt.delete(slug);
+      },
+    },
+    componentLogger(log, 'markets'),
+    markets.slugs(),
+  );
+  const discovery = new MarketDiscovery(
+    {
+      scheduler,
+      log: componentLogger(log, 'markets'),
+      listActive: () => activeMarkets(client.api),
+      details: (slug) => client.api.getMarket(slug),
+      select: ({ candidates, nowMs, current }) => selectMarkets({ rules: config.markets, candidates, nowMs, current }),
+      fairOf: (market) => pricing.fairOf(market),
+      leaveAtMs: (market: Market) => (market.expirationMs === null ? null : market.expirationMs - pricing.stopBeforeExpiryMs(market, config.risk)),
+      roster,
+      // A static list of slugs needs no listing poll (a day): its markets only leave at their stop.
+      pollIntervalMs: isStaticSelection(config.markets) ? 86_400_000 : config.markets.discovery.pollIntervalMs,
+      evaluateIntervalMs: SELECTION_EVERY_MS,
+    },
+    resources.markets,
+  );
+
+  /** Departed markets: forgotten once resolved and settled; a resolution the socket never brought is read over REST. */
+  const sweepDeparted = async (): Promise<void> => {
+    const pending = new Set(settler.pending());
+    for (const slug of markets.departedSlugs()) {
+      if (deps.stopping()) return;
+      if (markets.isResolved(slug)) {
+        if (pending.has(slug)) continue;
+        markets.forget(slug);
+        signing.delete(slug);
+        ledgerTokens.delete(slug);
+        continue;
+      }
+      const expiresAt = markets.market(slug)?.expirationMs ?? null;
+      if (expiresAt === null || now() < expiresAt + RESOLUTION_OVERDUE_MS) continue;
+      try {
+        const read = await client.api.getMarket(slug);
+        if (resolutionOfMarket(read) !== null) reactions.resolved({ slug, winningIndex: read.winningOutcomeIndex, resolutionDateMs: now() });
+      } catch (error) {
+        log.debug({ market: slug, err: errorText(error) }, 'reading a departed market failed; retried at the next sweep');
+      }
+    }
+  };
+
   const components: BotComponents = {
-    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts,
+    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, roster, discovery,
   };
 
   const start = async (): Promise<void> => {
@@ -413,9 +531,16 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     core.armExpiryRequotes((atMs, fn) => timers.at(atMs, fn));
     // Resumes what the previous run left unredeemed and checks the held markets this run does not trade.
     settler.resume(new Set(markets.slugs()));
+    // Markets join and leave from now on (step 6).
+    feed.onMarketCreated((frame) => void discovery.created(frame));
+    feed.onMarketResolved((frame) => discovery.resolved(frame.slug));
+    timers.every(DEPARTED_SWEEP_MS, () => void sweepDeparted());
+    discovery.start();
   };
 
   const stop = async (): Promise<{ clean: boolean }> => {
+    await discovery.stop();
+    await roster.stop();
     runner.stop();
     pricing.stop();
     markouts.stop();
@@ -444,7 +569,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     const kill = killSwitch.status();
     return {
       feedConnected: feed.connectionState().status === 'connected' && feed.authState() === 'ok',
-      staleMarkets: markets.slugs().filter((slug) => books.isStale(slug) || staleGuard.isHalted(slug)),
+      // A market that joined moments ago has no book yet: not a reason to report the bot unready.
+      staleMarkets: markets.slugs().filter((slug) => (books.isStale(slug) && now() - (joinedAt.get(slug) ?? 0) > JOIN_GRACE_MS) || staleGuard.isHalted(slug)),
       paused: kill.tripped,
       pauseReason: kill.trip?.reason ?? null,
       degraded: sharedLimitDegraded(client.transport.limiter.sharedState()),

@@ -50,6 +50,7 @@ export function buildMarketData(deps: MarketDataDeps): MarketData {
     scheduler,
     logger: componentLogger(log, 'feed'),
     observer: deps.feedObserver,
+    subscribeLifecycle: config.markets.discovery.lifecycleEvents,
   });
   const books = new BookStore({
     fetchSnapshot: async (slug, { urgent }) => {

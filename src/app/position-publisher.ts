@@ -72,7 +72,10 @@ export class PositionPublisher {
     }
     try {
       const pnl = ledger.pnl();
-      for (const market of pnl.markets) metrics.pnl(market.marketSlug, market.realizedRaw, market.unrealizedRaw ?? 0);
+      // Only the traded markets: a market the bot left has its series removed (src/app/market-roster.ts), and over days
+      // of rolling markets the ledger's list only grows.
+      const traded = new Set(this.options.markets());
+      for (const market of pnl.markets) if (traded.has(market.marketSlug)) metrics.pnl(market.marketSlug, market.realizedRaw, market.unrealizedRaw ?? 0);
       metrics.dailyPnl(ledger.dailyPnl(Math.floor(now / DAY_MS) * DAY_MS).totalRaw);
     } catch (error) {
       this.options.log.warn({ err: errorText(error) }, 'PnL unavailable');

@@ -1,5 +1,5 @@
 /**
- * The bot's pricing wiring: the traded markets' terms read once, the underlying price store and its sources (the
+ * The bot's pricing wiring: each traded market's terms read when it joins, the underlying price store and its sources (the
  * venue's `oraclePriceData` frames), and the market pricer (src/pricing/market-pricer.ts) whose answer the strategy
  * runner asks for every quote cycle.
  *
@@ -7,16 +7,20 @@
  * markets), the logs and metrics of pricing (one line per market at start saying how it is priced, one per refused
  * reason, the settlement check after each resolution), and the effective stop of priced markets. Invariants: a refused
  * price changes nothing and is counted; a priced market is never quoted from a stale, doubtful or missing price (the
- * pricer halts it); the reason a market is unpriced is logged once; nothing here speaks to the venue.
+ * pricer halts it); the reason a market is unpriced is logged once; nothing here speaks to the venue. Markets join and
+ * leave while the bot runs (`addMarket`, `removeMarket`): a left market's terms are kept until it resolves (the
+ * settlement check), the stop before settlement of every priced market is in the live risk overrides (`riskConfig`),
+ * and the Hermes stream follows the priced feeds (restarted when a new one joins).
  */
 import type { Logger } from 'pino';
-import type { RiskConfig } from '../config/types.js';
+import type { MarketRiskOverride, RiskConfig } from '../config/types.js';
 import type { PricingConfig } from '../config/pricing-schema.js';
 import type { OraclePriceFrame } from '../exchange/socket-wire.js';
 import type { Market } from '../exchange/wire.js';
 import type { Metrics } from '../metrics/index.js';
 import { MarketPricer } from '../pricing/market-pricer.js';
 import { describeTerms, readMarketTerms, termsInputOf } from '../pricing/terms.js';
+import type { MarketTerms } from '../pricing/types.js';
 import { UnderlyingStore } from '../pricing/underlying/store.js';
 import { HermesSource } from '../pricing/underlying/hermes-source.js';
 import type { Scheduler } from '../core/clock.js';
@@ -29,6 +33,7 @@ import { exposureByTicker, sidesUnderCap } from '../pricing/exposure.js';
 
 export interface BotPricingDeps {
   readonly config: PricingConfig;
+  /** The markets traded at start (more join with `addMarket`). */
   readonly markets: readonly Market[];
   readonly now: () => number;
   readonly log: Logger;
@@ -47,19 +52,29 @@ export class BotPricing {
   readonly store: UnderlyingStore;
   private readonly refusedLogged = new Set<string>();
   private readonly lastSource = new Map<string, 'model' | 'book' | 'halted'>();
+  private readonly haltReasons = new Map<string, string>();
   private hermesSource: HermesSource | null = null;
+  /** The feeds the Hermes stream was started for (null: not started). */
+  private hermesFeeds: ReadonlyMap<string, string> | null = null;
   /** The model's last view of each priced market (its delta and spot for the exposure). */
   private readonly views = new Map<string, ModelView>();
   /** Per ticker, the recent prices held (for the settlement check). */
   private readonly history = new Map<string, PriceHistory>();
+  /** Terms of markets left before they resolved, for the settlement check. */
+  private readonly departedTerms = new Map<string, MarketTerms>();
+  /** Unpriced traded markets and why (published as counts per reason). */
+  private readonly unpriced = new Map<string, string>();
+  /** risk.perMarket of the priced markets (their stop before settlement); the object `riskConfig` hands out. */
+  private readonly perMarketRisk: Record<string, MarketRiskOverride> = {};
+  private userPerMarket: RiskConfig['perMarket'] = {};
+  private started = false;
 
   constructor(private readonly deps: BotPricingDeps) {
     const { config, metrics, log } = deps;
-    const unpriced = new Map<string, number>();
     this.pricer = new MarketPricer(config.pricer, {
       onUnpriced: (slug, reason, crypto) => {
         log.info({ market: slug, reason, crypto }, crypto && config.pricer.unpricedCrypto === 'skip' ? 'not pricing this crypto market: left alone' : 'not a priced market: quoted from its book');
-        unpriced.set(reason, (unpriced.get(reason) ?? 0) + 1);
+        this.unpriced.set(slug, reason);
       },
       onGuardTrip: (ticker, atMs) => {
         metrics.fastMarketTrip(ticker);
@@ -67,13 +82,8 @@ export class BotPricing {
         for (const slug of this.pricer.marketsOf(ticker)) deps.requote(slug);
       },
     });
-    for (const market of deps.markets) {
-      const result = readMarketTerms(termsInputOf(market), config.feedIds);
-      this.pricer.register(market.slug, result);
-      if (result.ok) log.info({ market: market.slug, rule: result.terms.rule, pythFeed: result.terms.feedId }, `pricing ${market.slug} from the model: ${describeTerms(result.terms)}`);
-    }
-    for (const [reason, count] of unpriced) metrics.unpricedMarkets(reason, count);
-    metrics.pricedTickers(this.pricer.tickerList());
+    for (const market of deps.markets) this.register(market);
+    this.publishRegistry();
     this.store = new UnderlyingStore(config.store, deps.now, {
       onAccepted: (q) => metrics.underlyingUpdate(q.ticker, q.source, q.price),
       onRefused: (refusal) => {
@@ -97,19 +107,90 @@ export class BotPricing {
     });
   }
 
+  /** A market joined while running: its terms read, its stop before settlement in the risk overrides, Hermes told. */
+  addMarket(market: Market): void {
+    this.departedTerms.delete(market.slug);
+    this.register(market);
+    this.publishRegistry();
+    if (this.started) this.startHermes();
+  }
+
+  /** A market left: no longer priced or published; its terms are kept for the settlement check until it resolves. */
+  removeMarket(slug: string): void {
+    const terms = this.pricer.terms(slug);
+    if (terms !== null) this.departedTerms.set(slug, terms);
+    this.pricer.unregister(slug);
+    this.unpriced.delete(slug);
+    this.views.delete(slug);
+    this.lastSource.delete(slug);
+    this.haltReasons.delete(slug);
+    this.clearPricedStop(slug);
+    this.publishRegistry();
+  }
+
+  /** The model's fair value of a market the bot may join (null: not a priced market, or no price for its ticker yet). */
+  fairOf(market: Market): number | null {
+    const terms = this.pricer.terms(market.slug) ?? readTerms(market, this.deps.config);
+    return terms === null ? null : this.pricer.fairOf(terms, this.deps.now());
+  }
+
+  /**
+   * How long before its expiry a market stops being quoted, joined or not yet: the user's own per-market stop, else the
+   * pricing stop for a priced market, else `risk.stopBeforeExpirySec`.
+   */
+  stopBeforeExpiryMs(market: Market, risk: RiskConfig): number {
+    const own = risk.perMarket[market.slug]?.stopBeforeExpiryMs;
+    if (own !== undefined) return own;
+    const priced = this.pricer.terms(market.slug) !== null || readTerms(market, this.deps.config) !== null;
+    return priced ? this.deps.config.pricer.stopBeforeSettlementMs : risk.stopBeforeExpiryMs;
+  }
+
+  /** Why pricing halts a market at its last quote cycle (null: it does not). */
+  haltReason(slug: string): string | null {
+    return this.haltReasons.get(slug) ?? null;
+  }
+
   /** Starts Pyth Hermes for the priced markets' feeds (when it is a source and has a key). */
   start(): void {
+    this.started = true;
+    this.startHermes();
+  }
+
+  private register(market: Market): void {
+    const result = readMarketTerms(termsInputOf(market), this.deps.config.feedIds);
+    this.pricer.register(market.slug, result);
+    if (!result.ok) return;
+    this.setPricedStop(market.slug);
+    this.deps.log.info({ market: market.slug, rule: result.terms.rule, pythFeed: result.terms.feedId }, `pricing ${market.slug} from the model: ${describeTerms(result.terms)}`);
+  }
+
+  /** Unpriced markets per reason and the priced tickers, as metrics. */
+  private publishRegistry(): void {
+    const counts = new Map<string, number>();
+    for (const reason of this.unpriced.values()) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+    this.deps.metrics.unpricedMarkets(counts);
+    this.deps.metrics.pricedTickers(this.pricer.tickerList());
+  }
+
+  /** (Re)starts the Hermes stream when the priced feeds are not the ones it streams. */
+  private startHermes(): void {
     const hermes = this.deps.hermes;
     const feeds = new Map<string, string>();
-    for (const market of this.deps.markets) {
-      const terms = this.pricer.terms(market.slug);
-      if (terms?.feedId) feeds.set(terms.feedId.slice(2), terms.ticker);
+    for (const ticker of this.pricer.tickerList()) {
+      for (const slug of this.pricer.marketsOf(ticker)) {
+        const terms = this.pricer.terms(slug);
+        if (terms?.feedId) feeds.set(terms.feedId.slice(2), terms.ticker);
+      }
     }
     if (hermes === null || feeds.size === 0) return;
+    if (this.hermesFeeds !== null && [...feeds.keys()].every((id) => this.hermesFeeds?.has(id))) return;
     if (hermes.apiKey === null) {
-      this.deps.log.warn({ env: hermes.apiKeyEnv, endpoint: hermes.endpoint }, `Pyth Hermes not used: $${hermes.apiKeyEnv} is not set (Pyth requires an API key); pricing from the venue's oracle frames only`);
+      if (this.hermesFeeds === null) this.deps.log.warn({ env: hermes.apiKeyEnv, endpoint: hermes.endpoint }, `Pyth Hermes not used: $${hermes.apiKeyEnv} is not set (Pyth requires an API key); pricing from the venue's oracle frames only`);
+      this.hermesFeeds = feeds;
       return;
     }
+    this.hermesSource?.stop();
+    this.hermesFeeds = feeds;
     this.hermesSource = new HermesSource({
       endpoint: hermes.endpoint,
       apiKey: hermes.apiKey,
@@ -123,6 +204,7 @@ export class BotPricing {
   }
 
   stop(): void {
+    this.started = false;
     this.hermesSource?.stop();
     this.hermesSource = null;
   }
@@ -159,7 +241,8 @@ export class BotPricing {
    * outcome (a disagreement means the rule was misread, or another print settles), and count the verdict.
    */
   resolved(frame: MarketResolvedFrame): void {
-    const terms = this.pricer.terms(frame.slug);
+    const terms = this.pricer.terms(frame.slug) ?? this.departedTerms.get(frame.slug) ?? null;
+    this.departedTerms.delete(frame.slug);
     if (terms === null || frame.winningOutcome === null) return;
     const check = settlementCheck(terms, this.history.get(terms.ticker)?.all() ?? [], frame.winningOutcome);
     this.deps.metrics.settlementCheck(check.verdict);
@@ -172,6 +255,8 @@ export class BotPricing {
   answer(slug: string): RunnerModelAnswer {
     const answer = this.pricer.answer(slug, this.deps.now());
     const source = answer.kind === 'priced' ? 'model' : answer.kind === 'book' ? 'book' : 'halted';
+    if (answer.kind === 'halt') this.haltReasons.set(slug, answer.reason);
+    else this.haltReasons.delete(slug);
     if (answer.kind === 'priced') {
       this.views.set(slug, answer.view);
       this.deps.metrics.modelFair(slug, answer.view.fair, answer.view.uncertainty);
@@ -210,12 +295,29 @@ export class BotPricing {
    * of an hour fits long-dated markets, not hourly ones), unless the user set a per-market one.
    */
   riskConfig(risk: RiskConfig): RiskConfig {
-    const perMarket = { ...risk.perMarket };
-    for (const market of this.deps.markets) {
-      if (this.pricer.terms(market.slug) === null) continue;
-      const own = perMarket[market.slug];
-      perMarket[market.slug] = { ...own, stopBeforeExpiryMs: own?.stopBeforeExpiryMs ?? this.deps.config.pricer.stopBeforeSettlementMs };
-    }
-    return { ...risk, perMarket };
+    this.userPerMarket = risk.perMarket;
+    for (const [slug, own] of Object.entries(risk.perMarket)) this.perMarketRisk[slug] = own;
+    for (const ticker of this.pricer.tickerList()) for (const slug of this.pricer.marketsOf(ticker)) this.setPricedStop(slug);
+    // Live: markets that join later add their entry to this same object (register), those that leave take it back.
+    return { ...risk, perMarket: this.perMarketRisk };
   }
+
+  /** A priced market stops at the pricing stop, unless the user set its own. */
+  private setPricedStop(slug: string): void {
+    const own = this.userPerMarket[slug];
+    this.perMarketRisk[slug] = { ...own, stopBeforeExpiryMs: own?.stopBeforeExpiryMs ?? this.deps.config.pricer.stopBeforeSettlementMs };
+  }
+
+  /** Back to the user's own override of a market that left (or none). */
+  private clearPricedStop(slug: string): void {
+    const own = this.userPerMarket[slug];
+    if (own === undefined) delete this.perMarketRisk[slug];
+    else this.perMarketRisk[slug] = own;
+  }
+}
+
+/** A market's terms when the model prices it; null otherwise. */
+function readTerms(market: Market, config: PricingConfig): MarketTerms | null {
+  const result = readMarketTerms(termsInputOf(market), config.feedIds);
+  return result.ok ? result.terms : null;
 }

@@ -22,6 +22,7 @@ import type { Market } from '../exchange/wire.js';
 import { openLedger, type LedgerObserver, type LedgerStore } from '../ledger/index.js';
 import { controlFilePath, startMetricsServer, type ReadinessState } from '../metrics/index.js';
 import { resolveMarkets } from './markets.js';
+import { isStaticSelection } from './market-selection.js';
 import { noAnswerCause, retryStartupRead, startupRetryMessage, STARTUP_READ_BUDGET_MS } from './startup-retry.js';
 import { NetworkError } from '../exchange/errors.js';
 import { openVenue, type OpenVenue } from './venue.js';
@@ -37,7 +38,7 @@ export interface BotResources {
   readonly metricsServer: MetricsServerHandle | null;
   readonly venue: OpenVenue;
   readonly client: ExchangeClient;
-  /** The traded markets (at least one). */
+  /** The traded markets (at least one for a static list of slugs; a selection by rules may start with none). */
   readonly markets: readonly Market[];
 }
 
@@ -108,8 +109,11 @@ export async function openExchange(config: AppConfig, deps: ExchangeDeps, opened
   log.info({ ownerId: client.api.profileId, maker: client.signer.makerAddress }, 'profile loaded');
 
   const markets = await startupRead('markets', () => resolveMarkets(client.api, config.markets, log));
-  if (markets.length === 0) throw new Error('markets: the selection matched no tradable market');
-  log.info({ markets: markets.map((m) => m.slug) }, 'markets selected');
+  // A selection by rules (or every active market) may match nothing yet: the bot waits for new listings (discovery).
+  // A static list of slugs that matches nothing never will.
+  if (markets.length === 0 && isStaticSelection(config.markets)) throw new Error('markets: the selection matched no tradable market');
+  if (markets.length === 0) log.warn('markets: no market matches the selection yet; waiting for new listings');
+  else log.info({ markets: markets.map((m) => m.slug) }, 'markets selected');
   opened.markets = markets;
   return { venue, client, markets };
 }

@@ -1,7 +1,7 @@
 /**
  * The bot's periodic status line: one info line every `log.statusIntervalMs` (default a minute) saying how the run
  * is going: markets quoted, open orders, fills since start, PnL, requests and the share of the rate limit they used
- * since the last line, and the age of each priced underlying's price.
+ * since the last line, the age of each priced underlying's price, and which traded markets have no order and why.
  *
  * Owns: the line's content (`statusLine`, pure: a snapshot of counts in, the message and its fields out) and the
  * tally between two lines (`StatusReporter`, a thin shell that reads the counts from their owners and logs). The
@@ -33,6 +33,8 @@ export interface StatusSnapshot {
   readonly minTimeMs: number;
   /** Per priced ticker, the age of the price the model uses, ms (null: no price yet); empty when nothing is priced. */
   readonly underlyingAgesMs: Readonly<Record<string, number | null>>;
+  /** Traded markets with no open order of the bot, and why (empty when every market is quoted). */
+  readonly unquoted: Readonly<Record<string, string>>;
 }
 
 export interface StatusFields {
@@ -50,7 +52,12 @@ export interface StatusFields {
   readonly rateLimitUsedPct: number;
   /** Per priced ticker, seconds (null: no price yet); absent when nothing is priced. */
   readonly underlyingAgeSec?: Readonly<Record<string, number | null>>;
+  /** Traded markets with no open order, and why; absent when every market is quoted. */
+  readonly unquoted?: Readonly<Record<string, string>>;
 }
+
+/** The message names at most this many unquoted markets (the fields have them all). */
+export const UNQUOTED_IN_MESSAGE = 5;
 
 export interface StatusLine {
   readonly message: string;
@@ -91,6 +98,12 @@ export function statusLine(s: StatusSnapshot): StatusLine {
     `${s.requests} requests (${s.requestsInInterval} in the last ${intervalSec} s: ${pct.toFixed(1)} % of the rate limit)`,
   ];
   if (tickers.length > 0) parts.push(`underlying age ${tickers.map((t) => `${t} ${ages[t] === null ? 'no price yet' : `${(ages[t] ?? 0).toFixed(1)} s`}`).join(', ')}`);
+  const unquoted = Object.keys(s.unquoted).sort();
+  if (unquoted.length > 0) {
+    const named = unquoted.slice(0, UNQUOTED_IN_MESSAGE).map((slug) => `${slug} (${s.unquoted[slug] ?? '?'})`);
+    const more = unquoted.length - named.length;
+    parts.push(`not quoted: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
+  }
   return {
     message: `status: ${parts.join(', ')}`,
     fields: {
@@ -104,6 +117,7 @@ export function statusLine(s: StatusSnapshot): StatusLine {
       intervalSec,
       rateLimitUsedPct: pct,
       ...(tickers.length === 0 ? {} : { underlyingAgeSec: ages }),
+      ...(unquoted.length === 0 ? {} : { unquoted: s.unquoted }),
     },
   };
 }
@@ -124,6 +138,8 @@ export interface StatusSources {
   readonly requests: () => number;
   readonly minTimeMs: number;
   readonly underlyingAgesMs: () => Readonly<Record<string, number | null>>;
+  /** Why a traded market has no open order (absent: the line does not say). */
+  readonly unquotedReason?: (slug: string) => string;
 }
 
 /** Logs the status line; `report()` is called by the composition root's timer. */
@@ -150,9 +166,13 @@ export class StatusReporter {
       this.log.debug({ err: errorText(error) }, 'status line: PnL unavailable');
     }
     const requests = sources.requests();
+    const slugs = sources.marketSlugs();
+    const quoted = new Set(orders.map((o) => o.marketSlug));
+    const reason = sources.unquotedReason;
+    const unquoted = reason === undefined ? {} : Object.fromEntries(slugs.filter((slug) => !quoted.has(slug)).map((slug) => [slug, reason(slug)]));
     return {
-      markets: sources.marketSlugs().length,
-      marketsQuoted: new Set(orders.map((o) => o.marketSlug)).size,
+      markets: slugs.length,
+      marketsQuoted: slugs.filter((slug) => quoted.has(slug)).length,
       openOrders: orders.length,
       fills: sources.fills(),
       pnl,
@@ -161,6 +181,7 @@ export class StatusReporter {
       intervalMs: sources.now() - this.lastAtMs,
       minTimeMs: sources.minTimeMs,
       underlyingAgesMs: sources.underlyingAgesMs(),
+      unquoted,
     };
   }
 

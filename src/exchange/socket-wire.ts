@@ -3,7 +3,7 @@
  * venue-neutral outputs: integer price ticks, raw (1e6) integer amounts, string ids, ms timestamps.
  *
  * Owns: the wire format of `orderbookUpdate`, `orderEvent` (OME | SETTLEMENT, discriminated by `source`),
- * `positions`, `marketResolved`, `system`, `exception` and `oraclePriceData`. Consumers (book store, order manager, ledger)
+ * `positions`, `marketResolved`, `system`, `exception` and `oraclePriceData` (`marketCreated`: lifecycle-wire.ts). Consumers (book store, order manager, ledger)
  * import the output types from here and never see a wire field.
  *
  * Units, decided here once:
@@ -32,6 +32,8 @@
 import { z } from 'zod';
 import { averagePriceMicros, parseScaled, priceToTicks, sharesToRaw, ticksIfOnGrid, UnitError, type Side, type Level } from '../core/venue-rules/index.js';
 import type { BookSnapshot } from '../book/snapshot.js';
+import { timestampMs } from './frame-time.js';
+import { marketCreatedSchema, type MarketCreatedFrame } from './lifecycle-wire.js';
 import { pickFee, type OmeOrderEvent, type OrderEvent, type SettlementMakerMatch, type SettlementOrderEvent } from './feed-order-events.js';
 
 /** 'raw': integer 1e6-scaled amounts ("5000000" = 5 shares). 'shares': whole units, ≤ 6 decimals ("5"). */
@@ -47,6 +49,7 @@ export const FEED_EVENTS = [
   'orderEvent',
   'positions',
   'marketResolved',
+  'marketCreated',
   'system',
   'exception',
   'oraclePriceData',
@@ -118,6 +121,7 @@ export interface FeedFrameMap {
   orderEvent: OrderEvent;
   positions: PositionsFrame;
   marketResolved: MarketResolvedFrame;
+  marketCreated: MarketCreatedFrame;
   system: NoticeFrame;
   exception: NoticeFrame;
 }
@@ -180,19 +184,6 @@ const optionalId = z
   .union([id, z.null()])
   .optional()
   .transform((value) => value ?? undefined);
-
-const timestampMs = z
-  .union([z.number(), z.string(), z.date(), z.null()])
-  .optional()
-  .transform((value, ctx): number | null => {
-    if (value === undefined || value === null) return null;
-    const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : /^\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value) : Date.parse(value);
-    if (!Number.isFinite(ms) || ms < 0) {
-      ctx.addIssue({ code: 'custom', message: 'not an ISO-8601 date or a ms timestamp' });
-      return z.NEVER;
-    }
-    return Math.trunc(ms);
-  });
 
 const side = z.union([z.string(), z.number()]).transform((value, ctx): Side => {
   if (value === 0) return 'BUY';
@@ -567,6 +558,8 @@ export function frameParsers(units: FrameUnits = {}): FrameParsers {
           return run(positions, payload, (frame) => ({ event, frame }));
         case 'marketResolved':
           return run(marketResolvedSchema, payload, (frame) => ({ event, frame }));
+        case 'marketCreated':
+          return run(marketCreatedSchema, payload, (frame) => ({ event, frame }));
         case 'system':
         case 'exception':
           return run(noticeSchema, payload, (frame) => ({ event, frame }));

@@ -38,6 +38,7 @@ import { socketHandshakeHeaders, type ApiCredentials } from './auth.js';
 import { frameParsers, isFeedEventName, type AmountUnit, type BookSizeUnit, type FeedEventName, type FrameParsers, type MarketResolvedFrame, type NoticeFrame, type OraclePriceFrame, type OrderbookFrame, type ParsedFrame, type PositionsFrame } from './socket-wire.js';
 import { errorText } from '../core/errors.js';
 import type { OrderEvent } from './feed-order-events.js';
+import type { MarketCreatedFrame } from './lifecycle-wire.js';
 
 export const MARKETS_NAMESPACE = '/markets';
 
@@ -122,6 +123,11 @@ export interface MarketFeedOptions {
   readonly amountEvidence?: (payload: unknown) => { readonly unit: SizeUnit; readonly evidence: Readonly<Record<string, unknown>> } | null;
   /** Subscribe to the account's order events (authenticated only). Default true when authenticated. */
   readonly subscribeOrderEvents?: boolean;
+  /**
+   * Subscribe to the venue's market lifecycle channel (`subscribe_market_lifecycle`: `marketCreated`, `marketResolved`)
+   * on every connect. Default false. Whether it needs authentication is unconfirmed (exchange-facts §5).
+   */
+  readonly subscribeLifecycle?: boolean;
   readonly backoff?: Partial<BackoffOptions>;
   /** An attempt that has not connected after this long is abandoned and retried. */
   readonly connectTimeoutMs?: number;
@@ -168,6 +174,7 @@ export class MarketFeed implements FeedPort {
   private readonly orderEventListeners: ListenerSet<[event: OrderEvent]>;
   private readonly positionsListeners: ListenerSet<[frame: PositionsFrame]>;
   private readonly resolvedListeners: ListenerSet<[frame: MarketResolvedFrame]>;
+  private readonly createdListeners: ListenerSet<[frame: MarketCreatedFrame]>;
   private readonly oracleListeners: ListenerSet<[frame: OraclePriceFrame]>;
   private oracleSeen = false;
   private readonly systemListeners: ListenerSet<[frame: NoticeFrame]>;
@@ -210,6 +217,7 @@ export class MarketFeed implements FeedPort {
     this.orderEventListeners = new ListenerSet(listenerError('orderEvent'));
     this.positionsListeners = new ListenerSet(listenerError('positions'));
     this.resolvedListeners = new ListenerSet(listenerError('marketResolved'));
+    this.createdListeners = new ListenerSet(listenerError('marketCreated'));
     this.oracleListeners = new ListenerSet(listenerError('oraclePriceData'));
     this.systemListeners = new ListenerSet(listenerError('system'));
     this.exceptionListeners = new ListenerSet(listenerError('exception'));
@@ -257,6 +265,7 @@ export class MarketFeed implements FeedPort {
       this.orderEventListeners,
       this.positionsListeners,
       this.resolvedListeners,
+      this.createdListeners,
       this.oracleListeners,
       this.systemListeners,
       this.exceptionListeners,
@@ -323,6 +332,11 @@ export class MarketFeed implements FeedPort {
 
   onMarketResolved(listener: (frame: MarketResolvedFrame) => void): Unsubscribe {
     return this.resolvedListeners.add(listener);
+  }
+
+  /** The lifecycle channel's `marketCreated` frames (only with `subscribeLifecycle`). */
+  onMarketCreated(listener: (frame: MarketCreatedFrame) => void): Unsubscribe {
+    return this.createdListeners.add(listener);
   }
 
   onSystem(listener: (frame: NoticeFrame) => void): Unsubscribe {
@@ -504,6 +518,7 @@ export class MarketFeed implements FeedPort {
   private emitAllSubscriptions(socket: Socket): void {
     if (this.markets.length > 0) this.emitMarketSubscriptions(socket);
     if (this.authenticated && (this.options.subscribeOrderEvents ?? true)) socket.emit('subscribe_order_events');
+    if (this.options.subscribeLifecycle === true) socket.emit('subscribe_market_lifecycle');
   }
 
   private emitMarketSubscriptions(socket: Socket): void {
@@ -594,6 +609,9 @@ export class MarketFeed implements FeedPort {
       case 'marketResolved':
         safeLog(() => this.logger.info({ market: parsed.frame.slug, outcome: parsed.frame.winningOutcome }, 'market resolved'));
         this.resolvedListeners.emit(parsed.frame);
+        return;
+      case 'marketCreated':
+        this.createdListeners.emit(parsed.frame);
         return;
       case 'system':
         this.systemListeners.emit(parsed.frame);

@@ -100,7 +100,7 @@ export const DROPPED_DEFAULT_METRICS: readonly string[] = ['nodejs_active_handle
 export type VenueAnomaly = 'unknown_trading_mode' | 'maintenance_block_425' | 'cancel_replace_unsupported';
 const VENUE_ANOMALIES: readonly VenueAnomaly[] = ['unknown_trading_mode', 'maintenance_block_425', 'cancel_replace_unsupported'];
 
-export type FeedEvent = 'orderbookUpdate' | 'orderEvent' | 'positions' | 'marketResolved' | 'system' | 'exception' | 'oraclePriceData' | 'other';
+export type FeedEvent = 'orderbookUpdate' | 'orderEvent' | 'positions' | 'marketResolved' | 'marketCreated' | 'system' | 'exception' | 'oraclePriceData' | 'other';
 export type OrderEventGapCause = 'book-shortfall' | 'unreadable' | 'unattributable';
 const ORDER_EVENT_GAP_CAUSES: readonly OrderEventGapCause[] = ['book-shortfall', 'unreadable', 'unattributable'];
 export type ResyncReason = 'subscribe' | 'reconnect' | 'frozen' | 'invalid' | 'stale' | 'manual';
@@ -115,7 +115,7 @@ export type RedemptionResult = 'redeemed' | 'inferred' | 'nothing' | 'retry' | '
 const REDEMPTION_RESULTS: readonly RedemptionResult[] = ['redeemed', 'inferred', 'nothing', 'retry', 'refused', 'failed'];
 
 const RESYNC_REASONS: readonly ResyncReason[] = ['subscribe', 'reconnect', 'frozen', 'invalid', 'stale', 'manual'];
-const FEED_EVENTS: readonly FeedEvent[] = ['orderbookUpdate', 'orderEvent', 'positions', 'marketResolved', 'system', 'exception', 'oraclePriceData', 'other'];
+const FEED_EVENTS: readonly FeedEvent[] = ['orderbookUpdate', 'orderEvent', 'positions', 'marketResolved', 'marketCreated', 'system', 'exception', 'oraclePriceData', 'other'];
 /** The ledger's mismatch kinds and the kill switch's trip reasons, pre-set to 0 (type-checked against their owners). */
 const LEDGER_MISMATCH_KINDS: readonly Mismatch['kind'][] = ['order-filled', 'position'];
 const KILL_REASONS: readonly KillReason[] = ['daily-loss', 'pnl-unavailable', 'manual'];
@@ -224,8 +224,8 @@ export interface Metrics {
   modelFair(market: string, fair: number, uncertainty: number): void;
   /** Where a market's reference came from at its last quote cycle: 'model', 'book', or 'halted'. */
   quotedFrom(market: string, source: 'model' | 'book' | 'halted'): void;
-  /** Markets the model cannot price, by reason (set once at start). */
-  unpricedMarkets(reason: string, count: number): void;
+  /** Traded markets the model cannot price, counted by reason (the whole set: reasons absent now are removed). */
+  unpricedMarkets(countsByReason: ReadonlyMap<string, number>): void;
   /** A validated underlying price from a source ('hermes' | 'venue'). */
   underlyingUpdate(ticker: string, source: string, price: number): void;
   /** Age of a ticker's latest price from a source, ms. */
@@ -719,8 +719,9 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
       const m = markets.value(market);
       for (const s of ['model', 'book', 'halted'] as const) quotedFrom.set({ market: m, source: s }, s === source ? 1 : 0);
     },
-    unpricedMarkets(reason, count) {
-      if (countable('outcome_maker_unpriced_markets', count)) unpriced.set({ reason: reasons.value(reason) }, count);
+    unpricedMarkets(countsByReason) {
+      unpriced.reset();
+      for (const [reason, count] of countsByReason) if (countable('outcome_maker_unpriced_markets', count)) unpriced.set({ reason: reasons.value(reason) }, count);
     },
     underlyingUpdate(ticker, source, price) {
       const labels = { ticker: tickers.value(ticker), source: reasons.value(source) };

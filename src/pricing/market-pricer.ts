@@ -101,6 +101,23 @@ export class MarketPricer {
     this.observer.onUnpriced?.(slug, result.reason, result.recognisedCrypto);
   }
 
+  /** Forgets a market (one the bot left); its ticker's estimator and guard stay, for the ticker's other markets. */
+  unregister(slug: string): void {
+    this.markets.delete(slug);
+  }
+
+  /**
+   * The model's fair value of `terms` at `nowMs` from the ticker's latest price, for judging a market the bot has not
+   * joined (the selection's fair band). Null when the ticker has no price yet or the market has settled; no halt
+   * rule applies here (a quote is never made from it).
+   */
+  fairOf(terms: MarketTerms, nowMs: number): number | null {
+    const state = this.tickers.get(terms.ticker);
+    const latest = state?.latest;
+    if (!state || !latest || terms.strikeValue === null || nowMs >= terms.settlesAtMs) return null;
+    return this.value(terms, terms.strikeValue, state, latest, nowMs).fair;
+  }
+
   /** The terms of a priced market; null otherwise. */
   terms(slug: string): MarketTerms | null {
     const entry = this.markets.get(slug);
@@ -160,21 +177,7 @@ export class MarketPricer {
     if (state.inDoubt !== null) return { kind: 'halt', reason: 'underlying-in-doubt' };
     if (state.guard.holding(nowMs)) return { kind: 'halt', reason: 'fast-market' };
     if (terms.strikeValue === null) return { kind: 'halt', reason: 'no-strike' };
-    const variancePerSecond = state.estimator.variancePerSecond();
-    const value = digitalFairValue({
-      spot: latest.price,
-      strike: terms.strikeValue,
-      comparison: terms.comparison,
-      secondsLeft: Math.max(0, (terms.settlesAtMs - nowMs) / 1000),
-      variancePerSecond,
-      settlementNoiseVariance: s.settlementNoiseVariance,
-      spotConf: latest.conf,
-      spotAgeMs: ageMs,
-      volRelErr: s.volRelErr,
-      tails: s.tails,
-      floor: s.floor,
-      cap: s.cap,
-    });
+    const value = this.value(terms, terms.strikeValue, state, latest, nowMs);
     return {
       kind: 'priced',
       terms,
@@ -186,6 +189,24 @@ export class MarketPricer {
         underlying: { ticker: terms.ticker, price: latest.price, ageMs, volatility: state.estimator.annualizedVolatility() },
       },
     };
+  }
+
+  private value(terms: MarketTerms, strike: number, state: TickerState, latest: PricerQuote, nowMs: number): ReturnType<typeof digitalFairValue> {
+    const s = this.settings;
+    return digitalFairValue({
+      spot: latest.price,
+      strike,
+      comparison: terms.comparison,
+      secondsLeft: Math.max(0, (terms.settlesAtMs - nowMs) / 1000),
+      variancePerSecond: state.estimator.variancePerSecond(),
+      settlementNoiseVariance: s.settlementNoiseVariance,
+      spotConf: latest.conf,
+      spotAgeMs: Math.max(0, nowMs - latest.receiveTimeMs),
+      volRelErr: s.volRelErr,
+      tails: s.tails,
+      floor: s.floor,
+      cap: s.cap,
+    });
   }
 
   private ticker(ticker: string): TickerState {

@@ -17,6 +17,7 @@ const base: StatusSnapshot = {
   intervalMs: 60_000,
   minTimeMs: 320,
   underlyingAgesMs: { ETH: 640, BTC: 1_260 },
+  unquoted: {},
 };
 
 describe('statusLine', () => {
@@ -53,6 +54,14 @@ describe('statusLine', () => {
     expect(waiting.fields.underlyingAgeSec).toEqual({ SOL: null });
   });
 
+  it('names the markets with no order and why, at most five in the message and all of them in the fields', () => {
+    const unquoted = Object.fromEntries(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'].map((slug, i) => [slug, i === 0 ? 'no book yet' : 'pricing halted: near-settlement']));
+    const line = statusLine({ ...base, underlyingAgesMs: {}, unquoted });
+    expect(line.message).toMatch(/, not quoted: m1 \(no book yet\), m2 \(pricing halted: near-settlement\), m3 \(.*\), m4 \(.*\), m5 \(.*\) and 2 more$/);
+    expect(line.fields.unquoted).toEqual(unquoted);
+    expect(statusLine(base).fields.unquoted).toBeUndefined();
+  });
+
   it('the rate-limit share is the requests over what the spacing allows in the interval', () => {
     expect(rateLimitUsedPct(100, 30_000, 300)).toBe(100);
     expect(rateLimitUsedPct(0, 60_000, 320)).toBe(0);
@@ -82,6 +91,7 @@ describe('StatusReporter', () => {
         requests: () => requests,
         minTimeMs: 300,
         underlyingAgesMs: () => ({}),
+        unquotedReason: (slug) => `reason of ${slug}`,
       },
       log,
     );
@@ -98,5 +108,6 @@ describe('StatusReporter', () => {
       [30, 0, 0, 70, 10, 10, undefined],
     ]);
     expect(String(lines[0]?.['msg'])).toMatch(/^status: 2\/3 markets quoted, 3 open orders, 4 fills, PnL \+0\.50 USDC/);
+    expect(lines.map((l) => l['unquoted'])).toEqual([{ c: 'reason of c' }, { a: 'reason of a', b: 'reason of b', c: 'reason of c' }]);
   });
 });

@@ -98,6 +98,32 @@ describe('MarketFeed (public mode) against a Socket.IO server on 127.0.0.1:0', (
     expect(books[0]).toEqual(['m1', { bids: [{ priceTicks: 555, sizeRaw: 7_123_000 }], asks: [{ priceTicks: 560, sizeRaw: 1_000_000 }], adjustedMidpoint: 0.5575, tokenId: '123' }]);
   });
 
+  it('subscribes to the market lifecycle channel on every connect when asked, and delivers typed marketCreated frames', async () => {
+    const srv = await server();
+    const c = counters();
+    const f = feed({ url: srv.url, backoff: FAST_BACKOFF, subscribeLifecycle: true, observer: c });
+    const created: unknown[] = [];
+    f.onMarketCreated((frame) => created.push(frame));
+    f.start();
+    await waitFor(() => srv.emitsOf('subscribe_market_lifecycle').length === 1, 3_000, 'lifecycle subscribed');
+    srv.emitToAll('marketCreated', { slug: 'btc-above-90000', title: '$BTC above $90000?', type: 'clob', categoryIds: [41], createdAt: '2026-11-26T19:00:00.000Z' });
+    srv.emitToAll('marketCreated', { slug: 'bad', title: 'bad', type: 'ORDERBOOK', createdAt: 1 });
+    await waitFor(() => created.length === 1 && c.malformed.length === 1, 3_000, 'frames handled');
+    expect(created).toEqual([{ slug: 'btc-above-90000', title: '$BTC above $90000?', type: 'CLOB', groupSlug: null, categoryIds: [41], createdAtMs: Date.parse('2026-11-26T19:00:00.000Z') }]);
+    expect(c.malformed).toEqual([['marketCreated', 'type']]);
+    srv.dropAll();
+    await waitFor(() => srv.emitsOf('subscribe_market_lifecycle').length === 2, 5_000, 'lifecycle subscribed again after the reconnect');
+  });
+
+  it('does not subscribe to the lifecycle channel unless asked', async () => {
+    const srv = await server();
+    const f = feed({ url: srv.url, backoff: FAST_BACKOFF });
+    f.setMarkets(['a']);
+    f.start();
+    await waitFor(() => srv.emitsOf('subscribe_market_prices').length === 1);
+    expect(srv.emitsOf('subscribe_market_lifecycle')).toEqual([]);
+  });
+
   it('re-emits the FULL set when the subscription changes while connected', async () => {
     const srv = await server();
     const f = feed({ url: srv.url, backoff: FAST_BACKOFF });

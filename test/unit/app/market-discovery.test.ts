@@ -1,0 +1,206 @@
+/**
+ * Markets that come and go (src/app/market-discovery.ts, src/app/market-roster.ts) on a manual clock: a lifecycle
+ * frame reads the new market and joins it (registered, then adopted); a joined market leaves at its stop before
+ * settlement (drained, then released) and when it resolves; a listing poll replaces the candidates but keeps joined
+ * markets; a failed read changes nothing; a failed join is rolled back and retried; AMM markets are ignored; nothing
+ * runs after stop.
+ */
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { MarketDiscovery, type DiscoveryCandidate, type DiscoveryOptions } from '../../../src/app/market-discovery.js';
+import { MarketRoster, type RosterSteps } from '../../../src/app/market-roster.js';
+import type { Market } from '../../../src/exchange/wire.js';
+
+const log = pino({ level: 'silent' });
+const T0 = Date.parse('2026-11-26T18:50:00.000Z');
+const HOUR = 3_600_000;
+const STOP_MS = 60_000;
+
+function market(slug: string, expirationMs: number, extra: Partial<Market> = {}): Market {
+  return {
+    id: slug.length,
+    slug,
+    title: slug,
+    conditionId: null,
+    negRiskRequestId: null,
+    status: 'FUNDED',
+    expired: false,
+    expirationMs,
+    tokens: { yes: `${slug}-yes`, no: `${slug}-no` },
+    venue: { exchange: '0xa4409D988CA2218d956BeEFD3874100F444f0DC3', adapter: null },
+    isRewardable: true,
+    settings: null,
+    tradeType: 'clob',
+    marketType: 'single',
+    winningOutcomeIndex: null,
+    payoutNumerators: null,
+    resolved: false,
+    categories: [],
+    collateral: null,
+    groupSlug: null,
+    metadata: {},
+    description: null,
+    tags: [],
+    priceOracleMetadata: null,
+    ...extra,
+  } as Market;
+}
+
+interface Rig {
+  readonly clock: ManualClock;
+  readonly steps: string[];
+  readonly roster: MarketRoster;
+  readonly discovery: MarketDiscovery;
+  readonly venue: Map<string, Market>;
+  listing: Market[] | Error;
+  failAdopt: Set<string>;
+}
+
+function rig(initial: readonly Market[], select?: DiscoveryOptions['select']): Rig {
+  const clock = new ManualClock(T0);
+  const steps: string[] = [];
+  const venue = new Map<string, Market>();
+  const r = { listing: [] as Market[] | Error, failAdopt: new Set<string>() };
+  const rosterSteps: RosterSteps = {
+    register: (m) => void steps.push(`register ${m.slug}`),
+    adopt: (m) => {
+      steps.push(`adopt ${m.slug}`);
+      return Promise.resolve({ adopted: 0, canceled: 0, ok: !r.failAdopt.has(m.slug) });
+    },
+    drain: (slug) => {
+      steps.push(`drain ${slug}`);
+      return Promise.resolve({ clean: true });
+    },
+    unregister: (slug) => void steps.push(`unregister ${slug}`),
+  };
+  const roster = new MarketRoster(rosterSteps, log, initial.map((m) => m.slug));
+  const selectAll = ({ candidates }: { readonly candidates: readonly DiscoveryCandidate[] }): { selected: Market[]; skipped: Map<string, string> } => ({
+    selected: candidates.map((c) => c.market),
+    skipped: new Map(),
+  });
+  const discovery = new MarketDiscovery(
+    {
+      scheduler: clock,
+      log,
+      listActive: () => (r.listing instanceof Error ? Promise.reject(r.listing) : Promise.resolve(r.listing)),
+      details: (slug) => {
+        const m = venue.get(slug);
+        return m === undefined ? Promise.reject(new Error(`404 ${slug}`)) : Promise.resolve(m);
+      },
+      select: select ?? selectAll,
+      fairOf: () => null,
+      leaveAtMs: (m) => (m.expirationMs === null ? null : m.expirationMs - STOP_MS),
+      roster,
+      pollIntervalMs: 60_000,
+      evaluateIntervalMs: 5_000,
+    },
+    initial,
+  );
+  return Object.assign(r, { clock, steps, roster, discovery, venue });
+}
+
+/** Lets the promise chains of the code under test run. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i += 1) await Promise.resolve();
+}
+
+describe('MarketDiscovery and MarketRoster', () => {
+  it('joins a market announced by the lifecycle channel: details read, registered, then adopted', async () => {
+    const daily = market('daily', T0 + 20 * HOUR);
+    const r = rig([daily]);
+    const next = market('btc-2000', T0 + HOUR + 10 * 60_000);
+    r.venue.set(next.slug, next);
+    await r.discovery.created({ slug: next.slug, title: next.title, type: 'CLOB', groupSlug: null, categoryIds: [], createdAtMs: T0 });
+    r.clock.advance(250);
+    await settle();
+    expect(r.steps).toEqual(['register btc-2000', 'adopt btc-2000']);
+    expect([...r.roster.current()].sort()).toEqual(['btc-2000', 'daily']);
+  });
+
+  it('ignores AMM markets and markets it cannot read', async () => {
+    const r = rig([]);
+    await r.discovery.created({ slug: 'amm', title: 'amm', type: 'AMM', groupSlug: null, categoryIds: [], createdAtMs: T0 });
+    await r.discovery.created({ slug: 'missing', title: 'missing', type: 'CLOB', groupSlug: null, categoryIds: [], createdAtMs: T0 });
+    r.clock.advance(10_000);
+    await settle();
+    expect(r.steps).toEqual([]);
+    expect(r.discovery.candidateCount()).toBe(0);
+  });
+
+  it('leaves a joined market at its stop before settlement, drained before it is released', async () => {
+    const hourly = market('btc-1900', T0 + 10 * 60_000);
+    const r = rig([hourly]);
+    r.discovery.start();
+    r.clock.advance(5 * 60_000);
+    await settle();
+    expect(r.steps).toEqual([]);
+    r.clock.advance(4 * 60_000 + 5_000);
+    await settle();
+    expect(r.steps).toEqual(['drain btc-1900', 'unregister btc-1900']);
+    expect(r.roster.current().size).toBe(0);
+    await r.discovery.stop();
+  });
+
+  it('a listing poll adds new markets, drops unlisted candidates but keeps joined ones; a failed poll changes nothing', async () => {
+    const joined = market('joined', T0 + 5 * HOUR);
+    const r = rig([joined]);
+    r.listing = [market('a', T0 + 2 * HOUR), market('b', T0 + 2 * HOUR)];
+    await r.discovery.poll();
+    await settle();
+    expect(r.steps).toEqual(['register a', 'adopt a', 'register b', 'adopt b']);
+    expect([...r.roster.current()].sort()).toEqual(['a', 'b', 'joined']);
+    r.listing = new Error('ECONNREFUSED');
+    await r.discovery.poll();
+    await settle();
+    expect(r.roster.current().size).toBe(3);
+    expect(r.discovery.candidateCount()).toBe(3);
+  });
+
+  it('a market that resolves is left; one the selection stops wanting leaves with the selection’s reason', async () => {
+    const a = market('a', T0 + 2 * HOUR);
+    const b = market('b', T0 + 2 * HOUR);
+    let wanted = new Set(['a', 'b']);
+    const r = rig([a, b], ({ candidates }) => ({
+      selected: candidates.filter((c) => wanted.has(c.market.slug)).map((c) => c.market),
+      skipped: new Map(candidates.filter((c) => !wanted.has(c.market.slug)).map((c) => [c.market.slug, 'fair 0.99 above maxFair 0.97'])),
+    }));
+    r.discovery.resolved('a');
+    r.clock.advance(250);
+    await settle();
+    expect(r.steps).toEqual(['drain a', 'unregister a']);
+    wanted = new Set();
+    await r.discovery.evaluate();
+    await settle();
+    expect(r.steps.slice(2)).toEqual(['drain b', 'unregister b']);
+    expect(r.discovery.skippedReasons().get('b')).toBe('fair 0.99 above maxFair 0.97');
+  });
+
+  it('a join whose adoption fails is rolled back, and joined at a later evaluation', async () => {
+    const r = rig([]);
+    r.failAdopt.add('x');
+    r.listing = [market('x', T0 + 2 * HOUR)];
+    await r.discovery.poll();
+    await settle();
+    expect(r.steps).toEqual(['register x', 'adopt x', 'drain x', 'unregister x']);
+    expect(r.roster.current().size).toBe(0);
+    r.failAdopt.clear();
+    await r.discovery.evaluate();
+    await settle();
+    expect(r.steps.slice(4)).toEqual(['register x', 'adopt x']);
+    expect([...r.roster.current()]).toEqual(['x']);
+  });
+
+  it('nothing is joined or polled after stop', async () => {
+    const r = rig([]);
+    r.discovery.start();
+    await r.discovery.stop();
+    await r.roster.stop();
+    r.listing = [market('late', T0 + 2 * HOUR)];
+    r.clock.advance(10 * 60_000);
+    await r.discovery.poll();
+    await settle();
+    expect(r.steps).toEqual([]);
+    expect(r.clock.pending()).toBe(0);
+  });
+});
