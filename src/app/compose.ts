@@ -478,6 +478,9 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
         markets.forget(slug);
         signing.delete(slug);
         ledgerTokens.delete(slug);
+        marketByKey.delete(ids.keyOf(slug));
+        // Its redemption and late fills may have written series after it left.
+        metrics.forgetMarket(slug);
         continue;
       }
       const expiresAt = markets.market(slug)?.expirationMs ?? null;

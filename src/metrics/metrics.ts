@@ -558,7 +558,8 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
 
   /** Every per-market series, as remove() needs the full label set of each. */
   const forgetSeries = (market: string): void => {
-    for (const metric of [bookUpdates, bookAge, requotes, ordersCanceled, ordersUnknown, openOrders, exposure, expectedReward, redeemedUsdc, foreignOrders]) metric.remove({ market });
+    for (const metric of [bookUpdates, bookAge, requotes, ordersCanceled, ordersUnknown, openOrders, exposure, expectedReward, redeemedUsdc, foreignOrders, modelFair, modelUncertainty]) metric.remove({ market });
+    for (const source of ['model', 'book', 'halted'] as const) quotedFrom.remove({ market, source });
     for (const token of ['YES', 'NO'] as const) accountUnbooked.remove({ market, token });
     requoteLatency.remove({ market });
     for (const side of ['BUY', 'SELL'] as const) {

@@ -52,6 +52,9 @@ function exerciseAll(metrics: Metrics): void {
   metrics.redemption('alpha', 'redeemed', 12_500_000);
   metrics.redemptionsPending(2);
   metrics.orderEventGap();
+  metrics.modelFair('alpha', 0.62, 0.01);
+  metrics.quotedFrom('alpha', 'model');
+  metrics.unpricedMarkets(new Map([['no-strike', 1]]));
 }
 
 describe('createMetrics', () => {
