@@ -100,7 +100,7 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
   if (rotated) logger.info({ previous: rotated }, 'paper session: previous ledger kept aside, starting a fresh one');
   const bot = new Bot(config, { dryRun: options.dryRun, logger, env: process.env, onSecret: (value) => censor.addSecret(value) });
 
-  let stopping: Promise<number> | null = null;
+  let stopping = null as Promise<number> | null;
   const stop = (reason: string): Promise<number> => {
     stopping ??= (async () => {
       logger.info({ reason }, 'stopping: quoting stops, orders are canceled');
@@ -155,14 +155,30 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
   try {
     await bot.start();
     await bot.whenQuoting();
-    logger.info({ metrics: bot.metricsUrl, simulator: bot.simulator?.baseUrl ?? null }, 'quoting');
-    if (typeof process.send === 'function') process.send('ready');
+    if (stopping === null) {
+      logger.info({ metrics: bot.metricsUrl, simulator: bot.simulator?.baseUrl ?? null }, 'quoting');
+      if (typeof process.send === 'function') process.send('ready');
+    }
   } catch (error) {
-    logger.error({ err: errorText(error) }, 'start-up failed');
     hardDeadline();
+    if (stopping !== null) {
+      // A stop (a signal, the parent gone) came while starting: the start ended where it was, the stop goes on.
+      logger.info({ reason: errorText(error) }, 'start-up ended by the stop');
+      const code = await stopping;
+      stopParentWatch();
+      return code;
+    }
+    logger.error({ err: errorText(error) }, 'start-up failed');
     await stop('start-up failure');
     stopParentWatch();
     return 1;
+  }
+  if (stopping !== null) {
+    // Stopped while waiting for the first quotes.
+    hardDeadline();
+    const code = await stopping;
+    stopParentWatch();
+    return code;
   }
 
   if (options.durationMs !== undefined) {

@@ -7,7 +7,9 @@
  * venue).
  *
  * Owns: the lifecycle (idle → started → stopping) and the run summary. Invariants: stop is idempotent and safe at any
- * point of a failed start (exactly what was opened is closed); the summary's counts come from their owners
+ * point of a failed start (exactly what was opened is closed); a stop requested while the bot is still starting ends the
+ * start at its next step (every start-up wait is aborted: src/app/start-abort.ts, the start then rejects with
+ * StartAbortedError), cancels whatever the start had already adopted or placed, and closes what was opened; the summary's counts come from their owners
  * (telemetry: requests; the fill recorder: fills and volume; the ledger: PnL; the executor: open orders).
  */
 import { Registry } from 'prom-client';
@@ -22,6 +24,7 @@ import { closeResources, openResources, venueUrlOf, type OpenedResources } from 
 import { VenueReachability } from './venue-reachability.js';
 import { wireTelemetry, type Telemetry } from './telemetry.js';
 import type { OpenVenue } from './venue.js';
+import { throwIfStopping } from './start-abort.js';
 
 export interface BotOptions {
   readonly dryRun: boolean;
@@ -57,6 +60,15 @@ export class Bot {
   /** The composed components, once every resource is open. */
   private app: ComposedBot | null = null;
   private stopping = false;
+  /** Aborted by `stop`: a start in progress goes no further. */
+  private readonly abort = new AbortController();
+  /** The start in progress (settled or not), for `stop` to wait on before closing what it opened. */
+  private starting: Promise<void> | null = null;
+  private stopRequested!: () => void;
+  /** Resolves when a stop is requested. */
+  private readonly stopRequestedPromise = new Promise<void>((resolve) => {
+    this.stopRequested = resolve;
+  });
 
   constructor(
     readonly config: AppConfig,
@@ -77,9 +89,18 @@ export class Bot {
     return this.opened.metricsServer?.url ?? null;
   }
 
-  /** Starts everything; resolves once the strategy runner started (see `whenQuoting` for the first quotes). */
-  async start(): Promise<void> {
+  /**
+   * Starts everything; resolves once the strategy runner started (see `whenQuoting` for the first quotes). Rejects with
+   * StartAbortedError when `stop` is called before that.
+   */
+  start(): Promise<void> {
+    this.starting ??= this.startSequence();
+    return this.starting;
+  }
+
+  private async startSequence(): Promise<void> {
     const config = this.config;
+    const signal = this.abort.signal;
     const strategyCheck = await validateStrategy(config);
     if (!strategyCheck.ok) throw new Error(`strategy: ${strategyCheck.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
     const strategy = strategyCheck.module.create(strategyCheck.params);
@@ -103,9 +124,11 @@ export class Bot {
         resume: () => this.resume(),
         ...(this.options.onSecret === undefined ? {} : { onSecret: this.options.onSecret }),
         dryRun: this.options.dryRun,
+        signal,
       },
       this.opened,
     );
+    throwIfStopping(signal, 'the composition');
     const app = composeBot(config, {
       resources,
       strategy,
@@ -115,6 +138,7 @@ export class Bot {
       log: this.log,
       dryRun: this.options.dryRun,
       stopping: () => this.stopping,
+      signal,
       ...(this.options.killSwitchCheckIntervalMs === undefined ? {} : { killSwitchCheckIntervalMs: this.options.killSwitchCheckIntervalMs }),
     });
     this.app = app;
@@ -122,9 +146,9 @@ export class Bot {
     this.reachability.running();
   }
 
-  /** Resolves after the first quote cycle in every market with a book. */
+  /** Resolves after the first quote cycle in every market with a book, or once a stop is requested. */
   whenQuoting(): Promise<void> {
-    return this.app?.components.runner.whenFirstCycleDone() ?? Promise.resolve();
+    return Promise.race([this.app?.components.runner.whenFirstCycleDone() ?? Promise.resolve(), this.stopRequestedPromise]);
   }
 
   /** Lifts a kill-switch pause (the `resume` command and SIGUSR2 land here). */
@@ -139,6 +163,10 @@ export class Bot {
   async stop(): Promise<{ clean: boolean; summary: BotSummary }> {
     if (this.stopping) return { clean: false, summary: this.summary() };
     this.stopping = true;
+    this.abort.abort();
+    this.stopRequested();
+    // Still opening resources: let that step end (its waits are aborted) so nothing opens after the close below.
+    if (this.app === null && this.starting !== null) await this.starting.catch(() => undefined);
     const { clean } = this.app === null ? { clean: true } : await this.app.stop();
     const summary = this.summary();
     await closeResources(this.opened);

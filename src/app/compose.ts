@@ -72,6 +72,7 @@ import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
 import { OrderRecorder } from './order-recorder.js';
 import { PositionPublisher } from './position-publisher.js';
 import { retryStartup, type BotResources } from './resources.js';
+import { StartAbortedError, throwIfStopping } from './start-abort.js';
 import { StatusReporter } from './status-line.js';
 import type { Telemetry } from './telemetry.js';
 import { Timers } from './timers.js';
@@ -111,8 +112,10 @@ export interface ComposeDeps {
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly dryRun: boolean;
-  /** True once the bot is stopping: no resync or catch-up starts then. */
+  /** True once the bot is stopping: no resync or catch-up starts then, and a start in progress goes no further. */
   readonly stopping: () => boolean;
+  /** Aborted when the bot is asked to stop: start-up waits end at once. */
+  readonly signal?: AbortSignal;
   /** How often the daily loss is checked besides on every fill (KillSwitch's default when absent). */
   readonly killSwitchCheckIntervalMs?: number;
 }
@@ -500,13 +503,18 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
 
   const start = async (): Promise<void> => {
     try {
-      const repaired = await retryStartup(config, { scheduler, log }, 'ledger catch-up', () => ledgerSync.catchUp());
+      const repaired = await retryStartup(config, { scheduler, log, ...(deps.signal === undefined ? {} : { signal: deps.signal }) }, 'ledger catch-up', () => ledgerSync.catchUp());
       if (repaired > 0) log.warn({ repaired }, 'ledger caught up from the venue before quoting');
     } catch (error) {
+      if (error instanceof StartAbortedError) throw error;
       log.error({ err: errorText(error) }, 'ledger catch-up failed; the periodic check will retry');
     }
+    throwIfStopping(deps.signal, 'the ledger catch-up');
     // executor.start() reads the trading mode first; periodic polling starts once quoting does (below).
-    for (const report of await executor.start()) {
+    const adoption = await executor.start();
+    // A stop during adoption: the executor's shutdown (running beside) cancels what it adopted; nothing more starts.
+    throwIfStopping(deps.signal, 'the adoption of live orders');
+    for (const report of adoption) {
       if (!report.ok) log.warn({ market: report.marketSlug, error: report.error }, 'start-up sync failed');
       else if (report.adopted + report.canceled > 0) log.info(report, 'adopted live orders');
       reactions.noteForeign(report);

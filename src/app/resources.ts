@@ -26,6 +26,7 @@ import { isStaticSelection } from './market-selection.js';
 import { noAnswerCause, retryStartupRead, startupRetryMessage, STARTUP_READ_BUDGET_MS } from './startup-retry.js';
 import { NetworkError } from '../exchange/errors.js';
 import { openVenue, type OpenVenue } from './venue.js';
+import { abortableSleep, throwIfStopping } from './start-abort.js';
 
 export interface MetricsServerHandle {
   readonly url: string;
@@ -58,6 +59,8 @@ export interface OpenResourcesDeps {
   readonly resume: () => boolean;
   readonly onSecret?: (value: string) => void;
   readonly dryRun: boolean;
+  /** Aborted when the bot is asked to stop while starting: every step and wait ends with StartAbortedError. */
+  readonly signal?: AbortSignal;
 }
 
 /** Opens every resource in order, recording each in `opened` as it comes (for `closeResources` on any failure). */
@@ -66,19 +69,21 @@ export async function openResources(config: AppConfig, deps: OpenResourcesDeps, 
   opened.ledger = ledger;
   const metricsServer = config.metrics.enabled ? await openMetricsServer(config, deps) : null;
   opened.metricsServer = metricsServer;
+  throwIfStopping(deps.signal, 'the metrics server');
 
   const { venue, client, markets } = await openExchange(config, deps, opened);
   return { ledger, metricsServer, venue, client, markets };
 }
 
 /** What the remote half of start-up needs (the recorder opens only this half). */
-export type ExchangeDeps = Pick<OpenResourcesDeps, 'env' | 'log' | 'scheduler' | 'httpObserver' | 'onSecret' | 'dryRun'>;
+export type ExchangeDeps = Pick<OpenResourcesDeps, 'env' | 'log' | 'scheduler' | 'httpObserver' | 'onSecret' | 'dryRun' | 'signal'>;
 
 /** The remote half: the venue, the exchange client (profile) and the traded markets, recorded in `opened` as they open. */
 export async function openExchange(config: AppConfig, deps: ExchangeDeps, opened: OpenedResources): Promise<Pick<BotResources, 'venue' | 'client' | 'markets'>> {
   const { log } = deps;
   const venue = await openVenue(config, deps.env);
   opened.venue = venue;
+  throwIfStopping(deps.signal, 'the venue');
   for (const secret of [venue.credentials.secret, venue.privateKey]) deps.onSecret?.(secret);
   log.info({ venue: venue.kind, baseUrl: venue.baseUrl, dryRun: deps.dryRun }, 'venue open');
 
@@ -106,9 +111,11 @@ export async function openExchange(config: AppConfig, deps: ExchangeDeps, opened
     startupRead: (read) => startupRead('profile', read),
   });
   opened.client = client;
+  throwIfStopping(deps.signal, 'the profile');
   log.info({ ownerId: client.api.profileId, maker: client.signer.makerAddress }, 'profile loaded');
 
   const markets = await startupRead('markets', () => resolveMarkets(client.api, config.markets, log));
+  throwIfStopping(deps.signal, 'the market selection');
   // A selection by rules (or every active market) may match nothing yet: the bot waits for new listings (discovery).
   // A static list of slugs that matches nothing never will.
   if (markets.length === 0 && isStaticSelection(config.markets)) throw new Error('markets: the selection matched no tradable market');
@@ -135,7 +142,7 @@ export function venueUrlOf(config: AppConfig): string {
  * A start-up read, retried with the limiter's backoff while the account is busy, and for at most
  * `startup.venueTimeoutSec` while the venue does not answer at all (src/app/startup-retry.ts).
  */
-export function retryStartup<T>(config: AppConfig, deps: Pick<OpenResourcesDeps, 'scheduler' | 'log'>, what: string, read: () => Promise<T>): Promise<T> {
+export function retryStartup<T>(config: AppConfig, deps: Pick<OpenResourcesDeps, 'scheduler' | 'log' | 'signal'>, what: string, read: () => Promise<T>): Promise<T> {
   const retry = config.rateLimits.retry;
   const url = venueUrlOf(config);
   return retryStartupRead(what, read, {
@@ -143,7 +150,7 @@ export function retryStartup<T>(config: AppConfig, deps: Pick<OpenResourcesDeps,
     maxBackoffMs: retry.maxBackoffMs,
     budgetMs: STARTUP_READ_BUDGET_MS,
     venue: { url, unreachableBudgetMs: config.startup.venueTimeoutMs, now: () => deps.scheduler.now() },
-    sleep: (ms) => new Promise((resolve) => deps.scheduler.schedule(ms, () => resolve())),
+    sleep: (ms) => abortableSleep(deps.scheduler, ms, deps.signal, what),
     onRetry: (step, attempt, waitMs, error) =>
       deps.log.warn(
         { step, attempt, waitMs, venue: url, ...(error instanceof NetworkError ? { cause: noAnswerCause(error.failure, error.message) } : {}), err: errorText(error) },
