@@ -47,6 +47,9 @@ export interface BotSummary {
   readonly openOrders: number;
 }
 
+/** How long a stop waits for a start that is still opening resources to reach its next step. */
+export const STOP_WAITS_FOR_START_MS = 2_000;
+
 export class Bot {
   readonly registry = new Registry();
   readonly metrics: Metrics;
@@ -165,8 +168,16 @@ export class Bot {
     this.stopping = true;
     this.abort.abort();
     this.stopRequested();
-    // Still opening resources: let that step end (its waits are aborted) so nothing opens after the close below.
-    if (this.app === null && this.starting !== null) await this.starting.catch(() => undefined);
+    // Still opening resources: let that step end (its waits are aborted) so nothing opens after the close below; a
+    // request in flight that the venue does not answer is not waited for past STOP_WAITS_FOR_START_MS.
+    if (this.app === null && this.starting !== null) {
+      let cancel = (): void => undefined;
+      const bound = new Promise<void>((resolve) => {
+        cancel = this.scheduler.schedule(Math.min(STOP_WAITS_FOR_START_MS, this.config.shutdown.budgetMs / 4), resolve);
+      });
+      await Promise.race([this.starting.catch(() => undefined), bound]);
+      cancel();
+    }
     const { clean } = this.app === null ? { clean: true } : await this.app.stop();
     const summary = this.summary();
     await closeResources(this.opened);
