@@ -26,7 +26,8 @@ import {
   type Environment,
 } from './config/index.js';
 import { configToFile } from './config/file-view.js';
-import { controlFilePath, requestResume } from './metrics/control.js';
+import { controlFilePath, requestResume, requestStatus } from './metrics/control.js';
+import { formatStatus, parseStatusAnswer } from './app/status-command.js';
 import { unsharedSiblings } from './config/sibling-configs.js';
 import { errorText } from './core/errors.js';
 import { NPM_START_CONFIG, packageRoot, packageVersion } from './core/package-info.js';
@@ -243,6 +244,24 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         if (error instanceof approvals.ApproveUsageError) throw new CliExit(EXIT_USAGE, error.message);
         throw error;
       }
+    });
+
+  program
+    .command('status')
+    .description('what the running bot that uses this config says of itself: its status line, and why each unquoted market has no order')
+    .requiredOption('-c, --config <file>', 'the running bot\'s config')
+    .option('--timeout <seconds>', 'how long to wait for the bot', parsePositiveSeconds, 5)
+    .option('--json', 'print the bot\'s answer as JSON')
+    .action(async (options: { config: string; timeout: number; json?: boolean }) => {
+      const config = loadConfigFile(options.config);
+      if (!config.metrics.enabled) throw new CliExit(EXIT_USAGE, `status: ${options.config} sets metrics.enabled: false, so the bot has no operations endpoint`);
+      const path = controlFilePath(config.database.path);
+      if (path === null) throw new CliExit(EXIT_USAGE, 'status: the config uses an in-memory ledger (database.path: ":memory:"), so the bot has no control file');
+      const result = await requestStatus(path, { timeoutMs: options.timeout * 1000 });
+      if (!result.ok) throw new CliExit(EXIT_FAILURE, `status: ${result.message}`);
+      const answer = parseStatusAnswer(result.status);
+      if (answer === null) throw new CliExit(EXIT_FAILURE, 'status: the bot\'s answer is not a status (an older or newer version?)');
+      io.stdout(options.json === true ? `${JSON.stringify(answer)}\n` : formatStatus(answer));
     });
 
   program

@@ -125,6 +125,7 @@ export class Bot {
         },
         readiness: () => this.readiness(),
         resume: () => this.resume(),
+        status: () => this.app?.status() ?? null,
         ...(this.options.onSecret === undefined ? {} : { onSecret: this.options.onSecret }),
         dryRun: this.options.dryRun,
         signal,

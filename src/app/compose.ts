@@ -73,7 +73,7 @@ import { OrderRecorder } from './order-recorder.js';
 import { PositionPublisher } from './position-publisher.js';
 import { retryStartup, type BotResources } from './resources.js';
 import { StartAbortedError, throwIfStopping } from './start-abort.js';
-import { StatusReporter } from './status-line.js';
+import { StatusReporter, statusLine, type StatusLine } from './status-line.js';
 import type { Telemetry } from './telemetry.js';
 import { Timers } from './timers.js';
 import { TradedMarkets } from './traded-markets.js';
@@ -157,6 +157,8 @@ export interface ComposedBot {
   /** Stop order (see the header); `clean` is false when orders or unknown outcomes were left. */
   stop(): Promise<{ readonly clean: boolean }>;
   readiness(): ReadinessState;
+  /** What the status line would say now, with the reason each unquoted market has no order (`GET /status`). */
+  status(): StatusLine;
 }
 
 /** Builds and wires every component; starts nothing (see `start`). */
@@ -588,5 +590,5 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     };
   };
 
-  return { components, start, stop, readiness };
+  return { components, start, stop, readiness, status: () => statusLine(status.snapshot()) };
 }

@@ -57,6 +57,8 @@ export interface OpenResourcesDeps {
   readonly readiness: () => ReadinessState;
   /** The control endpoint's `resume`: true when a kill-switch pause was lifted. */
   readonly resume: () => boolean;
+  /** The bot's status for `GET /status` (null while starting). */
+  readonly status?: () => unknown;
   readonly onSecret?: (value: string) => void;
   readonly dryRun: boolean;
   /** Aborted when the bot is asked to stop while starting: every step and wait ends with StartAbortedError. */
@@ -167,6 +169,7 @@ async function openMetricsServer(config: AppConfig, deps: OpenResourcesDeps): Pr
     port: config.metrics.port,
     registry: deps.registry,
     readiness: deps.readiness,
+    ...(deps.status === undefined ? {} : { status: deps.status }),
     ...(controlPath === null
       ? {}
       : {

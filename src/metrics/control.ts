@@ -1,5 +1,6 @@
 /**
- * The operator's control channel to a running bot: `outcome-maker resume` lifts a kill-switch pause.
+ * The operator's control channel to a running bot: `outcome-maker resume` lifts a kill-switch pause, and
+ * `outcome-maker status` reads what the bot says of itself (`GET /status`).
  *
  * Mechanism: the bot's metrics server exposes `POST /control/resume`, guarded by a random bearer token.
  * On start the server writes a control file next to the ledger (`<database.path>.control.json`, mode 0600:
@@ -8,7 +9,7 @@
  * the real port, also when the config says port 0). Nothing is exposed that a local user other than the
  * bot's own could use.
  *
- * Owns: the control file's path, format and life cycle, and the client side of the resume request.
+ * Owns: the control file's path, format and life cycle, and the client side of the resume and status requests.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -110,8 +111,8 @@ const answerSchema = z.union([
   z.object({ resumed: z.literal(false), reason: z.string() }),
 ]);
 
-/** Ask the bot behind `controlPath` to resume quoting. Never throws; the result says what happened. */
-export async function requestResume(controlPath: string, options: ResumeRequestOptions = {}): Promise<ResumeRequestResult> {
+/** The control file of a running bot, or why there is none (never throws). */
+function runningBot(controlPath: string, options: ResumeRequestOptions): { readonly ok: true; readonly control: ControlFile } | { readonly ok: false; readonly reason: 'not-running' | 'failed'; readonly message: string } {
   let control: ControlFile;
   try {
     control = readControlFile(controlPath);
@@ -124,6 +125,30 @@ export async function requestResume(controlPath: string, options: ResumeRequestO
   if (!(options.isAlive ?? processIsAlive)(control.pid)) {
     return { ok: false, reason: 'not-running', message: `stale control file ${controlPath}: process ${control.pid} is not running` };
   }
+  return { ok: true, control };
+}
+
+export type StatusRequestResult = { readonly ok: true; readonly status: unknown } | { readonly ok: false; readonly reason: 'not-running' | 'failed'; readonly message: string };
+
+/** Read the status of the bot behind `controlPath` (its `GET /status`). Never throws. */
+export async function requestStatus(controlPath: string, options: ResumeRequestOptions = {}): Promise<StatusRequestResult> {
+  const found = runningBot(controlPath, options);
+  if (!found.ok) return found;
+  try {
+    const response = await fetch(`${found.control.url}/status`, { signal: AbortSignal.timeout(options.timeoutMs ?? 5000) });
+    const body: unknown = await response.json().catch(() => null);
+    if (response.status === 200) return { ok: true, status: body };
+    return { ok: false, reason: 'failed', message: `the bot answered HTTP ${response.status}${response.status === 503 ? ' (still starting)' : ''}` };
+  } catch (error) {
+    return { ok: false, reason: 'not-running', message: `cannot reach the bot at ${found.control.url}: ${errorText(error)}` };
+  }
+}
+
+/** Ask the bot behind `controlPath` to resume quoting. Never throws; the result says what happened. */
+export async function requestResume(controlPath: string, options: ResumeRequestOptions = {}): Promise<ResumeRequestResult> {
+  const found = runningBot(controlPath, options);
+  if (!found.ok) return found;
+  const control = found.control;
   let response: Response;
   try {
     response = await fetch(`${control.url}${RESUME_PATH}`, {

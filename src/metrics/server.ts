@@ -2,7 +2,8 @@
  * The bot's operations endpoint (node:http): `GET /metrics` (Prometheus text), `GET /healthz` (the process
  * answers: 200), `GET /readyz` (200 only while the venue answers, the feed is connected, books are fresh and quoting
  * is not paused; 503 with the reasons otherwise; a `degraded` list, e.g. the shared rate limiter on its fallback share, is
- * shown without changing readiness) and, when a resume handler is given, `POST /control/resume`
+ * shown without changing readiness), `GET /status` (what the status line says, with the reason each unquoted market
+ * has no order: `outcome-maker status`) and, when a resume handler is given, `POST /control/resume`
  * (bearer token from the control file, see control.ts).
  *
  * Owns: routing, status codes and the control file's life cycle (written once listening, removed on close).
@@ -57,9 +58,13 @@ export interface MetricsServerOptions {
     readonly filePath: string;
     readonly resume: () => ResumeOutcome | Promise<ResumeOutcome>;
   };
+  /** The bot's status (what its status line says, and why each unquoted market is not quoted): `GET /status`; null while starting. */
+  readonly status?: () => unknown;
   /** Told about handler failures (for the log); never about tokens. */
   readonly onError?: (error: unknown, route: string) => void;
 }
+
+export const STATUS_PATH = '/status';
 
 export interface MetricsServer {
   /** `http://host:port`, with the real port. */
@@ -119,6 +124,11 @@ async function handle(request: IncomingMessage, response: ServerResponse, option
       response.writeHead(200, { 'content-type': options.registry.contentType, 'cache-control': 'no-store' });
       response.end(text);
       return;
+    }
+    if (path === STATUS_PATH && options.status !== undefined) {
+      if (method !== 'GET') return send(response, 405, { error: 'method not allowed' }, { allow: 'GET' });
+      const status = options.status();
+      return status === null ? send(response, 503, { error: 'starting: no status yet' }) : send(response, 200, status);
     }
     if (path === RESUME_PATH && options.control && token !== null) {
       if (method !== 'POST') return send(response, 405, { error: 'method not allowed' }, { allow: 'POST' });

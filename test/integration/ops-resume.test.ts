@@ -2,7 +2,8 @@
  * Kill switch and `outcome-maker resume` on the running bot (both real CLI child processes): a losing fill (the
  * fair value jumps, informed takers hit the bot's stale bids) trips the daily-loss kill switch: orders canceled,
  * /readyz 503 with the reason, the process keeps running; `resume --config <file>` lifts it and the bot quotes
- * again. Resume on a bot that is not paused, or not running, exits 1 with the reason.
+ * again. Resume on a bot that is not paused, or not running, exits 1 with the reason. `status` names the paused market
+ * and why it is not quoted.
  */
 import { expect, it } from 'vitest';
 import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
@@ -52,6 +53,11 @@ it('a losing fill trips the kill switch; `resume` lifts it and the bot quotes ag
   expect(sumOf(tripped, 'outcome_maker_kill_switch_engaged')).toBe(1);
   expect(sumOf(tripped, 'outcome_maker_kill_switch_trips_total', { reason: 'daily-loss' })).toBe(1);
   expect(running.child.exitCode).toBeNull(); // paused, not stopped
+  // `status` says the market is not quoted, and why.
+  const status = await runCli(['status', '--config', configPath]);
+  expect(status.code, status.stderr).toBe(0);
+  expect(status.stdout).toMatch(/^0\/1 markets quoted, 0 open orders, \d+ fills, PnL -\d+\.\d\d USDC/);
+  expect(status.stdout).toContain(`not quoted (1):\n  ${slug}: kill switch engaged\n`);
 
   const resumed = await runCli(['resume', '--config', configPath]);
   expect(resumed.stderr).toBe('');
@@ -69,4 +75,7 @@ it('a losing fill trips the kill switch; `resume` lifts it and the bot quotes ag
   const late = await runCli(['resume', '--config', configPath]);
   expect(late.code).toBe(1);
   expect(late.stderr).toContain('not running');
+  const lateStatus = await runCli(['status', '--config', configPath]);
+  expect(lateStatus.code).toBe(1);
+  expect(lateStatus.stderr).toContain('status: no control file');
 }, 60_000);
