@@ -107,7 +107,7 @@ export async function openExchange(config: AppConfig, deps: ExchangeDeps, opened
   opened.client = client;
   log.info({ ownerId: client.api.profileId, maker: client.signer.makerAddress }, 'profile loaded');
 
-  const markets = await startupRead('markets', () => resolveMarkets(client.api, config.markets, log));
+  const markets = await startupRead('markets', () => resolveMarkets(client.api, config.markets, log, { nowMs: deps.scheduler.now(), feedIds: config.pricing.feedIds }));
   if (markets.length === 0) throw new Error('markets: the selection matched no tradable market');
   log.info({ markets: markets.map((m) => m.slug) }, 'markets selected');
   opened.markets = markets;
