@@ -1,14 +1,16 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { marketInfoOf, MarketSelectionError, resolveMarkets } from '../../../src/app/markets.js';
+import { activeMarkets, marketInfoOf, MarketSelectionError, resolveMarkets, selectWithDetails, withDetails } from '../../../src/app/markets.js';
 import { everyMarketConfig } from '../../../src/config/markets-schema.js';
 import type { MarketSelector, MarketsConfig } from '../../../src/config/types.js';
 import { ExchangeApi } from '../../../src/exchange/api.js';
 import { HttpTransport } from '../../../src/exchange/http.js';
 import { RequestLimiter } from '../../../src/exchange/limiter.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import { activeMarketRecordings } from '../../contract/samples.js';
 import { fakeTime } from '../../support/fake-time.js';
 import { startRecordingServer, type RecordedRequest, type RecordingServer, type Reply } from '../../support/recording-server.js';
+import { CAPTURED_AT_MS, rules as rulesOnly } from '../../support/selection-fixtures.js';
 
 const VENUE = '0xa4409D988CA2218d956BeEFD3874100F444f0DC3';
 const log = pino({ level: 'silent' });
@@ -254,6 +256,53 @@ describe('resolveMarkets: the listing', () => {
     });
     expect(await slugs(resolveMarkets(api(), config(), log, AT))).toEqual(['a']);
     expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('rules on the recorded live listing (12 items, 7 without their venue contract)', () => {
+  /** The recorded items as the listing, and as their details with the venue and tokens a listing entry may lack. */
+  function recordedVenue(): void {
+    for (const { body } of activeMarketRecordings()) {
+      const item = body as Record<string, unknown>;
+      venue.listing.push(item);
+      venue.details.set(String(item['slug']), { ...item, venue: { exchange: VENUE, adapter: null }, tokens: { yes: `${String(item['id'])}1`, no: `${String(item['id'])}2` } });
+    }
+  }
+  const HOURLY_BTC_ETH = rulesOnly({ max: 12, tickers: ['BTC', 'ETH'], cadences: ['hourly'], joinBeforeSettlementMs: 3_000_000 });
+
+  it('every BTC and ETH hourly market that settles within 50 min; details read only for the selected entries that lack them', async () => {
+    recordedVenue();
+    const chosen = await resolveMarkets(api(), HOURLY_BTC_ETH, log, { nowMs: CAPTURED_AT_MS });
+    // Ranked by daily reward (BTC 1000, ETH none), then (fair values unknown, one settlement time) by slug.
+    const titles = chosen.map((m) => m.title.replace(/^[^$]*/, ''));
+    expect(titles).toEqual(['$BTC above $86885.46 on Dec 17, 01:00 UTC?', '$BTC above $87850.54 on Dec 17, 01:00 UTC?', '$BTC above $88640.73 on Dec 17, 01:00 UTC?', '$ETH above $2961.91 on Dec 17, 01:00 UTC?']);
+    expect(chosen.every((m) => m.venue !== null && m.tokens !== null)).toBe(true);
+    expect(paths().filter((p) => p !== '/markets/active')).toEqual([`/markets/${chosen[3]!.slug}`]);
+  });
+
+  it('at 01:00 the hourly markets have settled: nothing is selected, and a named one is skipped with a warning', async () => {
+    recordedVenue();
+    const settled = Date.parse('2025-12-17T01:00:00Z');
+    expect(await resolveMarkets(api(), HOURLY_BTC_ETH, log, { nowMs: settled })).toEqual([]);
+    const lines: string[] = [];
+    const recording = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const named = activeMarketRecordings().map((r) => String((r.body as Record<string, unknown>)['slug']))[0]!;
+    expect(await resolveMarkets(api(), { ...HOURLY_BTC_ETH, slugs: [named] }, recording, { nowMs: settled })).toEqual([]);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ market: named, reason: 'not tradable: past its settlement at 2025-12-17T01:00:00.000Z' });
+  });
+});
+
+describe('selectWithDetails', () => {
+  it('a selected entry the venue no longer knows (404 on its details) is skipped with that reason; the next one takes its place', async () => {
+    venue.add('vanishing', { dailyReward: 90 }, { dailyReward: 90, venue: false });
+    venue.details.delete('vanishing');
+    venue.add('second', { dailyReward: 50 });
+    venue.add('third', { dailyReward: 10 });
+    const listing = await activeMarkets(api());
+    const result = await selectWithDetails(api(), { rules: config({ select: selector({ top: 2 }) }), candidates: listing.map((market) => ({ market, fair: null })), nowMs: AT.nowMs, current: new Set() });
+    expect(result.selected.map((m) => m.slug)).toEqual(['second', 'third']);
+    expect(result.skipped.get('vanishing')).toBe('not found on the venue (404) when its details were read');
+    expect(await withDetails(api(), listing[1]!)).toBe(listing[1]);
   });
 });
 
