@@ -1,13 +1,14 @@
 /**
- * Market selection: explicit slugs, group slugs expanded to their submarkets, or a selector ("the N rewardable
- * markets with the highest daily reward"), minus exclusions; nothing selected = every active market (paper
- * trading on the simulator). Reads the venue once at start-up.
+ * The venue side of market selection: the named markets read one by one, the paged active listing, and listing
+ * entries completed with their details; the choice itself is the pure `selectMarkets` (market-selection.ts), which
+ * start-up (`resolveMarkets`) and the run-time discovery loop share.
  *
- * Invariant: only tradable markets are returned (venue and tokens present, not resolved, not expired); a slug
- * named explicitly that is not found, or lacks its venue or tokens, is an error naming it, not a silent skip. A
- * named market that has ended (resolved or expired) is skipped with a warning naming it: a bot restarted after
- * one of its markets resolved keeps quoting the others (the settler redeems the resolved one). A listing entry may
- * lack the venue (the spec returns it with GET /markets/{slug}): such entries are judged on their details.
+ * Invariant: only tradable markets are returned (venue and tokens present, not resolved, not expired, not past
+ * settlement); a slug named explicitly that is not found, or lacks its venue or tokens, is an error naming it, not a
+ * silent skip. A named market that has ended (resolved, expired or past settlement) is skipped with a warning naming
+ * it: a bot restarted after one of its markets resolved keeps quoting the others (the settler redeems the resolved
+ * one). A listing entry may lack the venue (the spec returns it with GET /markets/{slug}): such entries are judged
+ * on their details, which are read only for entries the rules select (`selectWithDetails`).
  */
 import type { Logger } from 'pino';
 import type { MarketsConfig } from '../config/types.js';
@@ -15,7 +16,11 @@ import { MAX_ACTIVE_MARKETS_LIMIT, type ExchangeApi } from '../exchange/api.js';
 import { ExchangeHttpError } from '../exchange/errors.js';
 import { normalizeRewardSettings, type Market } from '../exchange/wire.js';
 import type { PriceBand } from '../config/types.js';
+import type { FeedId } from '../pricing/types.js';
 import type { MarketInfo } from '../strategy/contract.js';
+import { endedReason, isTradable, selectMarkets, type SelectionCandidate, type SelectionInput, type SelectionResult } from './market-selection.js';
+
+export { isTradable };
 
 export class MarketSelectionError extends Error {
   override readonly name = 'MarketSelectionError';
@@ -27,10 +32,6 @@ export class MarketSelectionError extends Error {
   }
 }
 
-export function isTradable(market: Market): boolean {
-  return market.venue !== null && market.tokens !== null && !market.resolved && !market.expired;
-}
-
 /** The venue's largest `limit` (25, the official client's ActiveMarketsParams). */
 const LISTING_PAGE_SIZE = MAX_ACTIVE_MARKETS_LIMIT;
 const LISTING_MAX_PAGES = 80;
@@ -40,7 +41,7 @@ const LISTING_MAX_PAGES = 80;
  * the end), so pages are read until one brings no market not seen before: an empty page, or a venue that
  * ignores `page`.
  */
-async function activeMarkets(api: ExchangeApi): Promise<Market[]> {
+export async function activeMarkets(api: ExchangeApi): Promise<Market[]> {
   const bySlug = new Map<string, Market>();
   for (let page = 1; page <= LISTING_MAX_PAGES; page += 1) {
     const answer = await api.getActiveMarkets({ page, limit: LISTING_PAGE_SIZE });
@@ -55,14 +56,43 @@ async function activeMarkets(api: ExchangeApi): Promise<Market[]> {
   return [...bySlug.values()];
 }
 
-/** Open as far as a listing entry can tell (tradability also needs the venue, which only details may carry). */
-function isOpen(market: Market): boolean {
-  return !market.resolved && !market.expired;
+/** A listing entry with its venue and tokens: as listed when it has them, else from GET /markets/{slug}. */
+export async function withDetails(api: ExchangeApi, market: Market): Promise<Market> {
+  return hasDetails(market) ? market : api.getMarket(market.slug);
 }
 
-/** A listing entry with its venue and tokens: as listed when it has them, else from GET /markets/{slug}. */
-async function withDetails(api: ExchangeApi, market: Market): Promise<Market> {
-  return market.venue !== null && market.tokens !== null ? market : api.getMarket(market.slug);
+function hasDetails(market: Market): boolean {
+  return market.venue !== null && market.tokens !== null;
+}
+
+/**
+ * `selectMarkets` over listing entries, some of which may lack their venue or tokens: such an entry is selected
+ * provisionally, its details are read (GET /markets/{slug}) and the selection runs again, until every selected market
+ * has its details. Only entries the rules select are read, each at most once; one the venue no longer knows (404) is
+ * skipped with that reason. `detailsPending` of the given candidates is ignored (derived from the markets).
+ */
+export async function selectWithDetails(api: ExchangeApi, input: SelectionInput): Promise<SelectionResult> {
+  let candidates: SelectionCandidate[] = input.candidates.map((c) => ({ market: c.market, fair: c.fair, detailsPending: !hasDetails(c.market) }));
+  const gone = new Map<string, string>();
+  for (;;) {
+    const result = selectMarkets({ ...input, candidates });
+    const pending = new Set(candidates.filter((c) => c.detailsPending === true && result.selected.some((m) => m.slug === c.market.slug)).map((c) => c.market.slug));
+    if (pending.size === 0) return gone.size === 0 ? result : { selected: result.selected, skipped: new Map([...result.skipped, ...gone]) };
+    const next: SelectionCandidate[] = [];
+    for (const candidate of candidates) {
+      if (!pending.has(candidate.market.slug)) {
+        next.push(candidate);
+        continue;
+      }
+      try {
+        next.push({ market: await api.getMarket(candidate.market.slug), fair: candidate.fair, detailsPending: false });
+      } catch (error) {
+        if (!(error instanceof ExchangeHttpError && error.status === 404)) throw error;
+        gone.set(candidate.market.slug, 'not found on the venue (404) when its details were read');
+      }
+    }
+    candidates = next;
+  }
 }
 
 async function marketNamed(api: ExchangeApi, slug: string): Promise<Market> {
@@ -74,57 +104,45 @@ async function marketNamed(api: ExchangeApi, slug: string): Promise<Market> {
   }
 }
 
-export async function resolveMarkets(api: ExchangeApi, config: MarketsConfig, log: Logger): Promise<Market[]> {
-  const select = config.select;
-  const chosen = new Map<string, Market>();
+export interface ResolveOptions {
+  /** The clock's now (a market past its settlement is never selected). */
+  readonly nowMs: number;
+  /** Ticker → Pyth feed id for the `tickers` rule (`config.pricing.feedIds`); default: the built-in map. */
+  readonly feedIds?: Readonly<Record<string, FeedId>>;
+}
+
+/**
+ * The markets to quote at start-up: the named slugs read one by one (errors name them), the listing read when groups,
+ * `select` or "every market" need it, then `selectMarkets` with no market joined yet and no fair value known.
+ */
+export async function resolveMarkets(api: ExchangeApi, config: MarketsConfig, log: Logger, options: ResolveOptions): Promise<Market[]> {
   const excluded = new Set(config.exclude);
+  const named: Market[] = [];
   for (const slug of config.slugs) {
+    if (excluded.has(slug)) continue;
     const market = await marketNamed(api, slug);
-    if (market.resolved || market.expired) {
-      log.warn({ market: slug, resolved: market.resolved, expired: market.expired }, 'a market named in the config has ended: not quoted');
+    const ended = endedReason(market, options.nowMs);
+    if (ended !== null) {
+      log.warn({ market: slug, resolved: market.resolved, expired: market.expired, reason: ended }, 'a market named in the config has ended: not quoted');
       continue;
     }
     if (!isTradable(market)) throw new MarketSelectionError(slug, 'is not tradable (missing venue or tokens)');
-    chosen.set(slug, market);
+    named.push(market);
   }
-  const everything = config.slugs.length === 0 && config.groups.length === 0 && select === null;
-  if (everything || config.groups.length > 0 || select !== null) {
-    const active = await activeMarkets(api);
-    for (const group of config.groups) {
-      const members = active.filter((m) => m.groupSlug === group);
-      if (members.length === 0) throw new MarketSelectionError(group, 'is not an active group');
-      for (const market of members) if (!excluded.has(market.slug)) chosen.set(market.slug, await withDetails(api, market));
-    }
-    if (everything) {
-      for (const market of active.filter(isOpen)) {
-        if (excluded.has(market.slug)) continue;
-        const detailed = await withDetails(api, market);
-        if (isTradable(detailed)) chosen.set(detailed.slug, detailed);
-      }
-    }
-    if (select !== null) {
-      const ranked = active
-        .filter(isOpen)
-        .filter((m) => !excluded.has(m.slug) && !chosen.has(m.slug))
-        .map((m) => ({ market: m, reward: normalizeRewardSettings(m.settings).dailyRewardRaw }))
-        .filter((m) => (!select.rewardableOnly || m.market.isRewardable) && m.reward >= select.minDailyRewardRaw)
-        .sort((a, b) => b.reward - a.reward || a.market.slug.localeCompare(b.market.slug));
-      let taken = 0;
-      for (const { market } of ranked) {
-        if (taken >= select.top) break;
-        const detailed = await withDetails(api, market);
-        if (!isTradable(detailed)) continue;
-        chosen.set(detailed.slug, detailed);
-        taken += 1;
-      }
-    }
+  const everything = config.slugs.length === 0 && config.groups.length === 0 && config.select === null;
+  const listing = everything || config.groups.length > 0 || config.select !== null ? await activeMarkets(api) : [];
+  for (const group of config.groups) {
+    if (!listing.some((m) => m.groupSlug === group)) throw new MarketSelectionError(group, 'is not an active group');
   }
-  for (const slug of excluded) chosen.delete(slug);
-  for (const market of chosen.values()) {
+  const namedSlugs = new Set(config.slugs);
+  const candidates = [...named, ...listing.filter((m) => !namedSlugs.has(m.slug))].map((market) => ({ market, fair: null }));
+  const result = await selectWithDetails(api, { rules: config, candidates, nowMs: options.nowMs, current: new Set(), ...(options.feedIds ? { feedIds: options.feedIds } : {}) });
+  for (const market of result.selected) {
     const reward = normalizeRewardSettings(market.settings);
     log.debug({ market: market.slug, reward: reward.assumptions }, 'reward settings units as read');
   }
-  return [...chosen.values()].filter(isTradable);
+  if (log.isLevelEnabled('debug')) for (const [market, reason] of result.skipped) log.debug({ market, reason }, 'market not selected');
+  return [...result.selected];
 }
 
 /** The strategy's view of a venue market: tokens, reward settings in exact units, expiry, and the band it may quote in. */

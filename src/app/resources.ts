@@ -116,7 +116,7 @@ export async function openExchange(config: AppConfig, deps: ExchangeDeps, opened
   throwIfStopping(deps.signal, 'the profile');
   log.info({ ownerId: client.api.profileId, maker: client.signer.makerAddress }, 'profile loaded');
 
-  const markets = await startupRead('markets', () => resolveMarkets(client.api, config.markets, log));
+  const markets = await startupRead('markets', () => resolveMarkets(client.api, config.markets, log, { nowMs: deps.scheduler.now(), feedIds: config.pricing.feedIds }));
   throwIfStopping(deps.signal, 'the market selection');
   // A selection by rules (or every active market) may match nothing yet: the bot waits for new listings (discovery).
   // A static list of slugs that matches nothing never will.

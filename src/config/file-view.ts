@@ -10,7 +10,7 @@
 import { rawToDecimal } from '../core/venue-rules/index.js';
 import { chainToFile } from './chain-schema.js';
 import type { PricingConfig } from './pricing-schema.js';
-import type { AppConfig, MarketRiskOverride, PriceBand, SimFlowConfig, SizeTolerance, VenueConfig } from './types.js';
+import type { AppConfig, MarketRiskOverride, MarketSelector, PriceBand, SimFlowConfig, SizeTolerance, VenueConfig } from './types.js';
 
 type FileObject = Record<string, unknown>;
 
@@ -87,14 +87,34 @@ function credentialsToFile(c: NonNullable<AppConfig['credentials']>): FileObject
 }
 
 function marketsToFile(m: AppConfig['markets']): FileObject {
-  const { slugs, groups, select, exclude, exclusive, ...rest } = m;
+  const { slugs, groups, select, exclude, exclusive, discovery, ...rest } = m;
   noneLeft(rest);
   return {
     slugs: [...slugs],
     groups: [...groups],
-    ...(select === null ? {} : { select: { top: select.top, by: select.by, rewardableOnly: select.rewardableOnly, minDailyReward: units(select.minDailyRewardRaw) } }),
+    ...(select === null ? {} : { select: selectorToFile(select) }),
     exclude: [...exclude],
     exclusive,
+    discovery: { pollIntervalSec: sec(discovery.pollIntervalMs), lifecycleEvents: discovery.lifecycleEvents },
+  };
+}
+
+/** `markets.select`: the optional rules only when set (null = absent), so the file loads back to the same rules. */
+function selectorToFile(s: MarketSelector): FileObject {
+  const { top, max, by, rewardableOnly, minDailyRewardRaw, tickers, cadences, joinBeforeSettlementMs, minFairTicks, maxFairTicks, fairHysteresisTicks, ...rest } = s;
+  noneLeft(rest);
+  return {
+    ...(top === null ? {} : { top }),
+    ...(max === null ? {} : { max }),
+    by,
+    rewardableOnly,
+    minDailyReward: units(minDailyRewardRaw),
+    ...(tickers === null ? {} : { tickers: [...tickers] }),
+    ...(cadences === null ? {} : { cadences: [...cadences] }),
+    ...(joinBeforeSettlementMs === null ? {} : { joinBeforeSettlementSec: sec(joinBeforeSettlementMs) }),
+    ...(minFairTicks === null ? {} : { minFair: minFairTicks / 1000 }),
+    ...(maxFairTicks === null ? {} : { maxFair: maxFairTicks / 1000 }),
+    fairHysteresis: fairHysteresisTicks / 1000,
   };
 }
 

@@ -12,7 +12,9 @@
 import { z } from 'zod';
 import { chainSchema } from './chain-schema.js';
 import { pricingSchema, toPricingConfig } from './pricing-schema.js';
-import { priceToTicks, sharesToRaw, parseScaled, UnitError } from '../core/venue-rules/index.js';
+import { sharesToRaw, UnitError } from '../core/venue-rules/index.js';
+import { price, shares, usdc } from './units-schema.js';
+import { everyMarketConfig, marketsSchema, slug } from './markets-schema.js';
 import { BOT_TAG_PATTERN, BOT_TAG_RULE } from '../orders/client-order-id.js';
 import { RETRY_DEFAULTS } from '../exchange/retry-table.js';
 import { looksLikePath } from '../strategy/registry.js';
@@ -21,7 +23,6 @@ import type {
   AppConfig,
   CredentialsConfig,
   MarketRiskOverride,
-  MarketsConfig,
   OrdersConfig,
   PriceBand,
   SharedRateLimitConfig,
@@ -49,30 +50,6 @@ export const REQUOTE_INTERVAL_MS = 5_000;
 export const LEDGER_CHECK_EVERY_MS = 60_000;
 
 // ---------------------------------------------------------------------------------------------- units
-
-const decimalInput = z.union([z.number(), z.string()], {
-  error: (issue) => (issue.input === undefined ? 'required' : 'expected a number (or a decimal string)'),
-});
-
-/** Exact decimal conversion; a UnitError becomes a zod issue at the field's path. */
-function exact<T>(convert: (value: string | number) => T) {
-  return decimalInput.transform((value, ctx): T => {
-    try {
-      return convert(value);
-    } catch (error) {
-      if (!(error instanceof UnitError)) throw error;
-      ctx.addIssue({ code: 'custom', message: error.reason, input: value });
-      return z.NEVER;
-    }
-  });
-}
-
-/** A price in (0, 1) with at most 3 decimals → ticks. */
-const price = exact((value) => priceToTicks('price', value));
-/** Shares (up to 6 decimals) → raw. */
-const shares = exact((value) => sharesToRaw('size', value));
-/** USDC (up to 6 decimals) → raw. */
-const usdc = exact((value) => parseScaled('amount', value, 6));
 
 /** `{min, max}` prices → a band in ticks, min below max. */
 const band = z
@@ -210,51 +187,6 @@ const credentials = z
   );
 
 // ---------------------------------------------------------------------------------------------- markets
-
-const slug = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,199}$/, 'expected a market slug (lower-case letters, digits, - . _)');
-const slugList = z.array(slug).superRefine((list, ctx) => {
-  const seen = new Set<string>();
-  list.forEach((item, index) => {
-    if (seen.has(item)) ctx.addIssue({ code: 'custom', path: [index], message: 'listed twice', input: item });
-    seen.add(item);
-  });
-});
-
-const selector = z.strictObject({
-  top: z.int().min(1).max(200),
-  by: z.enum(['dailyReward']).default('dailyReward'),
-  rewardableOnly: z.boolean().default(true),
-  minDailyReward: usdc.prefault(0),
-});
-
-const markets = z.preprocess(
-  (value) => (Array.isArray(value) ? { slugs: value } : value),
-  z
-    .strictObject({
-      slugs: slugList.default([]),
-      groups: slugList.default([]),
-      select: selector.optional(),
-      exclude: slugList.default([]),
-      exclusive: z.boolean().default(false),
-    })
-    .superRefine((m, ctx) => {
-      if (m.slugs.length === 0 && m.groups.length === 0 && m.select === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'name at least one market: slugs, groups or select', input: m });
-      }
-    })
-    .transform(
-      (m): MarketsConfig => ({
-        slugs: m.slugs,
-        groups: m.groups,
-        exclude: m.exclude,
-        select:
-          m.select === undefined
-            ? null
-            : { top: m.select.top, by: m.select.by, rewardableOnly: m.select.rewardableOnly, minDailyRewardRaw: m.select.minDailyReward },
-        exclusive: m.exclusive,
-      }),
-    ),
-);
 
 // ---------------------------------------------------------------------------------------------- strategy
 
@@ -418,7 +350,7 @@ const rootShape = z.strictObject({
   version: z.literal(1, { error: 'expected 1 (the only config version)' }).default(1),
   venue: venue.prefault({ kind: 'sim' }),
   credentials: credentials.optional(),
-  markets: markets.optional(),
+  markets: marketsSchema.optional(),
   strategy,
   orders: orders.prefault({}),
   risk: risk.prefault({}),
@@ -532,7 +464,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     version: 1,
     venue: venueConfig,
     credentials: c.credentials ?? (v.kind === 'live' ? defaultCredentials : null),
-    markets: c.markets ?? { slugs: [], groups: [], exclude: [], select: { top: v.kind === 'sim' ? simMarketCount(v) : 1, by: 'dailyReward', rewardableOnly: false, minDailyRewardRaw: 0 }, exclusive: false },
+    markets: c.markets ?? everyMarketConfig(v.kind === 'sim' ? simMarketCount(v) : 1),
     strategy: c.strategy,
     orders: c.orders,
     risk: {

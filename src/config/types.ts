@@ -117,23 +117,53 @@ export interface CredentialsConfig {
   readonly onBehalfOf?: { readonly kind: 'id'; readonly id: number } | { readonly kind: 'env'; readonly env: string };
 }
 
-export type MarketRanking = 'dailyReward';
+/**
+ * How newcomers of `markets.select` are ranked: `dailyReward` (the largest reward pool first, then nearest the money)
+ * or `nearestTheMoney` (the model's fair value closest to 0.5 first, then the largest reward). Either way, then the
+ * soonest settlement, then the slug (src/app/market-selection.ts).
+ */
+export type MarketRanking = 'dailyReward' | 'nearestTheMoney';
 
+/** How often a recurring market is listed anew, i.e. its lifetime (src/app/market-selection.ts `cadenceOf`). */
+export type MarketCadence = '15m' | 'hourly' | 'daily' | 'weekly';
+
+/** The rules of `markets.select`: which listed markets a process joins, and how many (src/app/market-selection.ts). */
 export interface MarketSelector {
-  /** Take the best N markets by `by`. */
-  readonly top: number;
+  /** At most this many markets added by the rules (named slugs and group members not counted); null: no count of its own. */
+  readonly top: number | null;
+  /** The most markets one process quotes, named ones included, in the stated priority; null: no cap but `top`. */
+  readonly max: number | null;
   readonly by: MarketRanking;
   readonly rewardableOnly: boolean;
   /** Skip markets whose daily reward pool is below this, raw USDC. */
   readonly minDailyRewardRaw: number;
+  /** Underlyings (upper case) of markets the model prices; null: any market. */
+  readonly tickers: readonly string[] | null;
+  /** Cadences to join; null: any (an unknown cadence included). */
+  readonly cadences: readonly MarketCadence[] | null;
+  /** Join a market only once it settles within this; null: as soon as it is listed. */
+  readonly joinBeforeSettlementMs: number | null;
+  /** The band of the model's fair value a market joins in (ticks, inclusive); null: no bound on that side. */
+  readonly minFairTicks: number | null;
+  readonly maxFairTicks: number | null;
+  /** A joined market leaves the fair band only once it is beyond it by more than this (ticks). */
+  readonly fairHysteresisTicks: number;
+}
+
+/** How the run-time discovery loop learns about new markets (src/app/market-discovery.ts). */
+export interface MarketDiscoveryConfig {
+  /** The slow poll of GET /markets/active. */
+  readonly pollIntervalMs: number;
+  /** Subscribe to the venue's market lifecycle channel (marketCreated, marketResolved). */
+  readonly lifecycleEvents: boolean;
 }
 
 export interface MarketsConfig {
   /** Exact market slugs. */
   readonly slugs: readonly string[];
-  /** Group slugs, expanded to their submarkets at start-up. */
+  /** Group slugs, expanded to their submarkets. */
   readonly groups: readonly string[];
-  /** Markets chosen from the venue's active list at start-up; null when not used. */
+  /** Markets chosen from the venue's active list by rules; null when not used. */
   readonly select: MarketSelector | null;
   /** Slugs never traded, whatever the lines above select. */
   readonly exclude: readonly string[];
@@ -143,6 +173,7 @@ export interface MarketsConfig {
    * cancels go by the bot's own order ids and account balances are only reported.
    */
   readonly exclusive: boolean;
+  readonly discovery: MarketDiscoveryConfig;
 }
 
 export interface StrategyConfig {

@@ -339,7 +339,7 @@ async function marketChecks(api: ExchangeApi, config: AppConfig, nowMs: number):
   }
   if (config.markets.groups.length > 0 || config.markets.select !== null) {
     try {
-      const chosen = await resolveMarkets(api, { ...config.markets, slugs: [] }, pino({ level: 'silent' }));
+      const chosen = await resolveMarkets(api, { ...config.markets, slugs: [] }, pino({ level: 'silent' }), { nowMs, feedIds: config.pricing.feedIds });
       for (const market of chosen) if (!tradable.some((m) => m.slug === market.slug)) judge(market.slug, market);
       if (chosen.length === 0) checks.push(check('markets', 'configured markets', 'fail', 'markets.groups/select matched no tradable market', 'check markets.groups and markets.select'));
     } catch (error) {

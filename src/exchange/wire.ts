@@ -28,6 +28,7 @@ import {
   type HttpStatusError,
   type ResponseIssue,
 } from './errors.js';
+import { instantMsOf } from './wire-instant.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Field schemas.
@@ -248,6 +249,7 @@ const MarketWire = z.object({
   collateralToken: z.object({ address: address, decimals: integer, symbol: z.string() }).nullish(),
   expirationDate: z.string().nullish(),
   expirationTimestamp: integer.nullish(),
+  createdAt: z.unknown().optional(),
   categories: z.array(z.string()).nullish(),
   status: z.string().nullish(),
   expired: z.boolean().nullish(),
@@ -311,6 +313,8 @@ export interface Market {
   readonly expired: boolean;
   /** Expiry, ms since epoch; null when the venue gave none. */
   readonly expirationMs: number | null;
+  /** When the venue listed it (`createdAt`: ISO string or ms), ms since epoch; null when absent or unreadable. */
+  readonly createdAtMs: number | null;
   readonly tokens: { readonly yes: string; readonly no: string } | null;
   readonly venue: Venue | null;
   readonly isRewardable: boolean;
@@ -354,6 +358,7 @@ function toMarket(wire: z.output<typeof MarketWire>, groupSlug: string | null): 
     status: orNull(wire.status),
     expired: wire.expired ?? false,
     expirationMs: expirationMs(wire),
+    createdAtMs: instantMsOf(wire.createdAt),
     tokens: wire.tokens ?? null,
     venue: wire.venue ? { exchange: wire.venue.exchange, adapter: orNull(wire.venue.adapter) } : null,
     isRewardable: wire.isRewardable ?? false,

@@ -100,6 +100,24 @@ const CASES: readonly BadConfig[] = [
   },
   { name: 'a 5 MB value', text: () => `${venueBlock()}${GOOD_TAIL}orders: {botTag: "${'x'.repeat(5_000_000)}"}\n`, count: 1, mentions: ['orders.botTag'] },
   { name: 'deep nesting under a known key', text: () => `${venueBlock()}${GOOD_TAIL}feed: ${'{a: '.repeat(200)}1${'}'.repeat(200)}\n`, count: 1, mentions: ['feed.a: unknown key'] },
+  {
+    name: 'market selection rules: a lower-case ticker, one twice, an unknown cadence, an unknown rule, hysteresis too wide',
+    text: () => `${venueBlock()}strategy: {name: fixed-spread}\nmarkets: {select: {max: 12, tickers: [btc, ETH, ETH], cadences: [hourly, monthly], fairHysteresis: 0.5, sortBy: reward}}\n`,
+    count: 5,
+    mentions: ['markets.select.tickers[0]', 'expected upper case: BTC', 'markets.select.tickers[2]', 'listed twice', 'markets.select.cadences[1]', '"monthly"', 'markets.select.fairHysteresis', '0.5', 'markets.select.sortBy: unknown key'],
+  },
+  {
+    name: 'market selection rules: no bound (top or max), a fair band upside down',
+    text: () => `${venueBlock()}strategy: {name: fixed-spread}\nmarkets: {select: {cadences: [hourly], minFair: 0.9, maxFair: 0.1}}\n`,
+    count: 2,
+    mentions: ['markets.select: give top or max', 'markets.select.maxFair', 'must be above minFair 0.9', '0.1'],
+  },
+  {
+    name: 'market discovery: a poll faster than 5 s, an unknown key; max below the named markets',
+    text: () => `${venueBlock()}strategy: {name: fixed-spread}\nmarkets: {slugs: [a-market, b-market], select: {max: 1}, discovery: {pollIntervalSec: 1, lifecycle: true}}\n`,
+    count: 3,
+    mentions: ['markets.discovery.pollIntervalSec', 'markets.discovery.lifecycle: unknown key', 'markets.select.max', 'is below the 2 markets named in markets.slugs'],
+  },
 ];
 
 describe('hostile config files are refused with every problem named, in-process', () => {

@@ -168,6 +168,8 @@ export interface ExpectedMarket {
   readonly slug: string;
   readonly status: string;
   readonly expirationMs: number;
+  /** `createdAt` (an ISO string in every recorded item) in ms. */
+  readonly createdAtMs: number | null;
   readonly tokens: { readonly yes: string; readonly no: string } | null;
   readonly adapter: string | null;
   /** Normalised reward settings, or null when the market has none. */
@@ -188,6 +190,7 @@ export function expectedMarket(body: Json): ExpectedMarket {
     slug: String(body['slug']),
     status: String(body['status']),
     expirationMs: Number(body['expirationTimestamp']),
+    createdAtMs: typeof body['createdAt'] === 'string' ? Date.parse(body['createdAt']) : null,
     tokens: typeof yes === 'string' && typeof no === 'string' ? { yes, no } : null,
     adapter: typeof adapter === 'string' ? adapter : null,
     reward: settings

@@ -77,7 +77,8 @@ describe('GET /markets/{slug}/orderbook: every recorded answer through ExchangeA
 
 function checkMarket(market: Market, body: unknown): void {
   const expected = expectedMarket(body);
-  expect(market).toMatchObject({ id: expected.id, slug: expected.slug, status: expected.status, expirationMs: expected.expirationMs, tokens: expected.tokens });
+  expect(market).toMatchObject({ id: expected.id, slug: expected.slug, status: expected.status, expirationMs: expected.expirationMs, createdAtMs: expected.createdAtMs, tokens: expected.tokens });
+  expect(Number.isSafeInteger(market.createdAtMs)).toBe(true);
   expect(market.venue?.adapter ?? null).toBe(expected.adapter);
   if (expected.reward === null) {
     expect(market.settings).toBeNull();

@@ -82,9 +82,21 @@ credentials: {apiTokenId: A_TOKEN, apiSecret: A_SECRET, privateKey: A_KEY, onBeh
 markets:
   slugs: [one-market]
   groups: [a-group]
-  select: {top: 3, rewardableOnly: false, minDailyReward: 2.5}
+  select:
+    top: 3
+    max: 5
+    by: nearestTheMoney
+    rewardableOnly: false
+    minDailyReward: 2.5
+    tickers: [BTC, DOGE]
+    cadences: [15m, hourly]
+    joinBeforeSettlementSec: 2700.5
+    minFair: 0.05
+    maxFair: 0.95
+    fairHysteresis: 0.025
   exclude: [other-market]
   exclusive: true
+  discovery: {pollIntervalSec: 12.5, lifecycleEvents: false}
 strategy: {name: fixed-spread, params: {bidSpread: 0.03, orderSize: 7.125}}
 orders:
   botTag: every

@@ -58,7 +58,8 @@ describe('defaults and units', () => {
     expect(config.risk.priceBand).toEqual({ minTicks: 20, maxTicks: 980 });
     expect(config.database.path).toBe('/srv/bot/outcome-maker.db');
     // On the simulator with no markets section, every simulated market is traded.
-    expect(config.markets.select).toEqual({ top: 3, by: 'dailyReward', rewardableOnly: false, minDailyRewardRaw: 0 });
+    expect(config.markets.select).toMatchObject({ top: 3, max: null, by: 'dailyReward', rewardableOnly: false, minDailyRewardRaw: 0, tickers: null, cadences: null });
+    expect(config.markets.discovery).toEqual({ pollIntervalMs: 60_000, lifecycleEvents: true });
   });
 
   it('parses prices, shares and USDC exactly into ticks and raw integers', () => {

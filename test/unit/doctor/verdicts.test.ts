@@ -36,6 +36,7 @@ function market(slug: string, overrides: Partial<Market> = {}): Market {
     status: 'FUNDED',
     expired: false,
     expirationMs: NOW + 86_400_000,
+    createdAtMs: null,
     tokens: { yes: '1', no: '2' },
     venue: { exchange: EX_A, adapter: null },
     isRewardable: false,

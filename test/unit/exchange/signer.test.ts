@@ -117,7 +117,7 @@ describe('order validation: one error class with code, field and value', () => {
   it('refuses a market without venue or tokens', () => {
     const market: Market = {
       id: 1, slug: 'amm', title: 'AMM market', conditionId: null, negRiskRequestId: null, status: null, expired: false,
-      expirationMs: null, tokens: null, venue: null, isRewardable: false, settings: null, tradeType: 'amm', marketType: null,
+      expirationMs: null, createdAtMs: null, tokens: null, venue: null, isRewardable: false, settings: null, tradeType: 'amm', marketType: null,
       winningOutcomeIndex: null, payoutNumerators: null, resolved: false, categories: [], collateral: null, groupSlug: null, metadata: {},
       description: null, tags: [], priceOracleMetadata: null,
     };
