@@ -166,6 +166,16 @@ export class ClientOrderIdFactory {
     return getOrInsert(this.keys, marketSlug, () => marketKey(marketSlug));
   }
 
+  /** Forgets the cached key of a market that was dropped (it is computed again should the market come back). */
+  forget(marketSlug: string): void {
+    this.keys.delete(marketSlug);
+  }
+
+  /** How many market keys are cached. */
+  get cachedKeys(): number {
+    return this.keys.size;
+  }
+
   next(marketSlug: string, slot: string): string {
     assertSlot(slot);
     return formatClientOrderId({ botTag: this.botTag, marketKey: this.keyOf(marketSlug), slot, sequence: this.sequences.next() });

@@ -99,7 +99,7 @@ export function executorSettings(options: SettingsOptions): ExecutorSettings {
 }
 
 /** Reads of the tracked orders. */
-export type OrderReader = Pick<OrderStore, 'get' | 'find' | 'getByOrderId' | 'openInMarket'>;
+export type OrderReader = Pick<OrderStore, 'get' | 'find' | 'getByOrderId' | 'openInMarket' | 'inMarket'>;
 
 /** The executor's single write path for order state. */
 export interface OrderWriter {

@@ -8,7 +8,8 @@
  * the `OrderWriter` this class gives them (executor-context.ts): plan-runner.ts (queue, supersede, re-runs, review
  * timer) with plan-requests.ts, replacements.ts and placement-errors.ts; outcome-resolver.ts (lookups, backoff,
  * lost orders); event-router.ts (dedupe, orphans, strays); market-sync.ts (start-up, resync); shutdown-sweep.ts;
- * market-state.ts holds each market's state.
+ * market-membership.ts (markets joined and left while running, and dropped once done with); market-state.ts holds
+ * each market's state.
  *
  * Invariants:
  * - one plan in flight per market (a p-queue of concurrency 1 per market, shared with start-up, resync and
@@ -28,6 +29,10 @@
  * - every fill reaches `onFill` once per (order, tradeEventId, settlement state), including late fills of a
  *   canceled order; socket events are deduplicated (bounded memory) and may come in any order;
  * - every commit names its origin; only news from outside a plan re-runs the market's intents;
+ * - a market joins (`addMarket`) with its live orders adopted first, as at start-up; a market left (`retireMarket`)
+ *   accepts no plan (its submissions resolve `stopped`), has its orders canceled and confirmed gone on its queue after
+ *   the plan in flight, still applies and reports its orders' late events and fills, and is dropped once every order
+ *   of it is terminal and old enough; shutdown cancels every registered market's orders, retired ones included;
  * - nothing here throws into the caller for venue trouble: failures become outcomes, observations and logs.
  */
 import {
@@ -46,12 +51,13 @@ import {
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import type { QuoteIntent } from '../strategy/contract.js';
-import { executorSettings, isActive, isFromOutside, untilDeadline, type CommitOrigin, type ExecutorContext, type Lifecycle } from './executor-context.js';
+import { executorSettings, isFromOutside, untilDeadline, type CommitOrigin, type ExecutorContext, type Lifecycle } from './executor-context.js';
 import type { OrderEventInput } from './order-events.js';
 import type { Applied, TrackedOrder } from './order-record.js';
 import { isFrozen, isOpen, isTerminal } from './order-state.js';
 import { OrderStore } from './order-store.js';
-import { MarketRegistry } from './market-state.js';
+import { MarketRegistry, type LeaveReport, type MarketState } from './market-state.js';
+import { MarketMembership } from './market-membership.js';
 import { EventRouter } from './event-router.js';
 import { MarketSync } from './market-sync.js';
 import { OutcomeResolver } from './outcome-resolver.js';
@@ -62,6 +68,7 @@ import { ShutdownSweep } from './shutdown-sweep.js';
 import type { TradingModeGate } from './trading-mode.js';
 
 export { ExecutorError } from './executor-types.js';
+export type { LeaveReport } from './market-state.js';
 export type {
   AbortReason,
   ExecutorObserver,
@@ -77,6 +84,18 @@ export type {
   UntrackedReason,
 } from './executor-types.js';
 
+/** The executor's memory by part (`counts()`). */
+export interface ExecutorCounts {
+  readonly markets: number;
+  readonly retiredMarkets: number;
+  readonly trackedOrders: number;
+  readonly openOrders: number;
+  /** Markets with an index of tracked orders. */
+  readonly orderIndexMarkets: number;
+  /** Market keys cached by the clientOrderId factory. */
+  readonly marketKeys: number;
+}
+
 const NOOP_LOG: OrderLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 export class OrderExecutor {
@@ -91,8 +110,11 @@ export class OrderExecutor {
   private readonly events: EventRouter;
   private readonly sync: MarketSync;
   private readonly sweep: ShutdownSweep;
+  private readonly membership: MarketMembership;
   private lifecycle: Lifecycle = 'created';
   private readonly unsubscribeMode: () => void;
+  private readonly startedSignal = signal();
+  private readonly stoppedSignal = signal();
 
   constructor(private readonly options: ExecutorOptions) {
     this.scheduler = options.scheduler;
@@ -126,10 +148,16 @@ export class OrderExecutor {
       dedupeCapacity: options.dedupeCapacity ?? 10_000,
       orphanCapacity: options.orphanEvents?.capacity ?? 1000,
       orphanTtlMs: options.orphanEvents?.ttlMs ?? 60_000,
-      requestResync: (market) => this.sync.requestResync(market),
+      requestResync: (market) => this.membership.requestResync(market),
     });
     this.sweep = new ShutdownSweep(ctx, this.sync, this.resolver);
-    for (const market of options.markets) this.registerMarket(market);
+    this.membership = new MarketMembership(ctx, this.sync, this.sweep, this.plans, {
+      register: (ref) => this.register(ref),
+      forget: (market) => this.forget(market),
+      started: () => this.startedSignal.promise,
+      stopped: () => this.stoppedSignal.promise,
+    });
+    for (const market of options.markets) this.register(market);
     this.unsubscribeMode = this.gate.onRelease(() => {
       for (const market of this.markets.all()) {
         this.events.flushStrays(market);
@@ -140,11 +168,46 @@ export class OrderExecutor {
 
   // ───────────────────────────── public API ─────────────────────────────
 
-  registerMarket(ref: MarketRef): void {
-    if (!this.markets.add(ref, (slug) => this.options.ids.keyOf(slug))) return;
-    if (isActive(this.lifecycle)) {
-      this.resync(ref.slug).catch((error: unknown) => this.log.error({ market: ref.slug, err: errorText(error, { withName: true }) }, 'resync failed'));
-    }
+  /**
+   * Joins a market while running (or before `start()`, which adopts it): registered, the bot's live orders in it
+   * adopted by its tag as at start-up; resolves once adopted (no plan runs in it before). Idempotent: a market joined
+   * and ready already reports nothing adopted; one being left is joined again once the leave is done. Refused (ok
+   * false, nothing registered) once stopping.
+   */
+  addMarket(ref: MarketRef): Promise<MarketSyncReport> {
+    return this.membership.join(ref);
+  }
+
+  /**
+   * Leaves a market: no plan is accepted from now on (the waiting one resolves `stopped`), its orders are canceled and
+   * confirmed gone (unknown outcomes looked up by clientOrderId) after the plan in flight, within `budgetMs`. Late
+   * events and fills of its orders are still applied and reported; its state is dropped once every order of it is
+   * terminal and unchanged for `retainTerminalMs`. An unknown market reports clean.
+   */
+  retireMarket(marketSlug: string, options: { readonly budgetMs: number }): Promise<LeaveReport> {
+    const market = this.markets.get(marketSlug);
+    if (market === undefined) return Promise.resolve({ clean: true, left: 0 });
+    return this.membership.leave(market, options.budgetMs);
+  }
+
+  /** Whether the market is registered and not being left (plans are accepted in it). */
+  isActiveMarket(marketSlug: string): boolean {
+    const market = this.markets.get(marketSlug);
+    return market !== undefined && !market.retired;
+  }
+
+  /** Sizes of the executor's memory: markets registered (retired ones until dropped), orders tracked and open, indexes. */
+  counts(): ExecutorCounts {
+    const markets = this.markets.counts();
+    const store = this.store.counts();
+    return {
+      markets: markets.markets,
+      retiredMarkets: markets.retired,
+      trackedOrders: store.orders,
+      openOrders: this.openOrders().length,
+      orderIndexMarkets: store.markets,
+      marketKeys: this.options.ids.cachedKeys,
+    };
   }
 
   get state(): Lifecycle {
@@ -156,9 +219,16 @@ export class OrderExecutor {
     if (this.lifecycle !== 'created') throw new ExecutorError('lifecycle', this.lifecycle, 'start() may be called once, before anything else');
     this.lifecycle = 'starting';
     await this.gate.refresh();
-    const reports = await Promise.all(this.markets.all().map((market) => market.queue.add(() => this.sync.syncMarket(market, 'startup'))));
+    const reports = await Promise.all(
+      this.markets.all().map(async (market) => {
+        const report = await market.queue.add(() => this.sync.syncMarket(market, 'startup'));
+        market.noteFirstSync(report);
+        return report;
+      }),
+    );
     if (this.lifecycle === 'starting') this.lifecycle = 'running';
-    return reports.filter((r): r is MarketSyncReport => r !== undefined);
+    this.startedSignal.fire();
+    return reports;
   }
 
   /**
@@ -169,13 +239,13 @@ export class OrderExecutor {
     const market = this.markets.get(marketSlug);
     if (market === undefined) return Promise.reject(new ExecutorError('marketSlug', marketSlug, 'market not registered'));
     if (this.lifecycle === 'created') return Promise.resolve({ status: 'not-ready' });
-    if (this.lifecycle === 'stopping' || this.lifecycle === 'stopped') return Promise.resolve({ status: 'stopped' });
+    if (this.lifecycle === 'stopping' || this.lifecycle === 'stopped' || market.retired) return Promise.resolve({ status: 'stopped' });
     return this.plans.submit(market, intents, options.issuedAtMs ?? this.scheduler.now());
   }
 
-  /** Cancels every quote of the bot in every market (submits empty intents everywhere). */
+  /** Cancels every quote of the bot in every market it quotes (submits empty intents everywhere). */
   haltAll(): Promise<PlanOutcome[]> {
-    return Promise.all(this.markets.slugs().map((slug) => this.submit(slug, [])));
+    return Promise.all(this.markets.active().map((market) => this.submit(market.slug, [])));
   }
 
   /** Applies one socket order event. Never throws. */
@@ -183,10 +253,17 @@ export class OrderExecutor {
     this.events.route(event);
   }
 
-  /** Re-reads the market's live orders from the venue (after a reconnect): adopts, cancels strays, looks up vanished ones. */
+  /**
+   * Re-reads the market's live orders from the venue (after a reconnect): adopts, cancels strays, looks up vanished
+   * ones. In a market being left, sweeps it again instead (cancels whatever of the bot's still rests there).
+   */
   async resync(marketSlug: string): Promise<MarketSyncReport> {
     const market = this.markets.get(marketSlug);
     if (market === undefined) throw new ExecutorError('marketSlug', marketSlug, 'market not registered');
+    if (market.retired) {
+      const left = await this.membership.leave(market, market.leaveBudgetMs);
+      return { marketSlug, ok: left.clean, adopted: 0, canceled: 0, foreign: 0, error: left.clean ? null : `${left.left} orders still open in a market being left` };
+    }
     market.queueResync();
     const report = await market.queue.add(() => this.sync.syncMarket(market, 'resync'));
     return report ?? { marketSlug, ok: false, adopted: 0, canceled: 0, foreign: 0, error: 'not run' };
@@ -221,9 +298,11 @@ export class OrderExecutor {
     );
     const withLive = results.filter((r) => !r.confirmed).map((r) => r.market.slug);
     const timedOut = withLive.length > 0 && this.scheduler.now() >= deadline;
-    for (const market of markets) market.disarmLookup();
+    for (const market of markets) market.disarmAll();
     this.unsubscribeMode();
     this.lifecycle = 'stopped';
+    this.startedSignal.fire();
+    this.stoppedSignal.fire();
     const unresolved = this.store.all().filter((o) => o.state === 'unknown' || o.state === 'pending-new').map((o) => o.clientOrderId);
     return {
       clean: withLive.length === 0,
@@ -232,6 +311,24 @@ export class OrderExecutor {
       unresolved,
       durationMs: this.scheduler.now() - started,
     };
+  }
+
+  // ───────────────────────────── markets ─────────────────────────────
+
+  private register(ref: MarketRef): MarketState {
+    const keyOf = (slug: string): string => this.options.ids.keyOf(slug);
+    this.markets.add(ref, keyOf);
+    const market = this.markets.get(ref.slug);
+    if (market === undefined) throw new ExecutorError('marketSlug', ref.slug, 'not registered after add');
+    return market;
+  }
+
+  /** A market dropped: its timers, its state, its tracked orders and its cached key forgotten. */
+  private forget(market: MarketState): void {
+    market.disarmAll();
+    this.markets.remove(market.slug, (slug) => this.options.ids.keyOf(slug));
+    this.store.dropMarket(market.slug);
+    this.options.ids.forget(market.slug);
   }
 
   // ───────────────────────────── the single writer ─────────────────────────────
@@ -313,4 +410,13 @@ export class OrderExecutor {
     if (next.state !== 'pending-cancel' && next.state !== 'unknown' && market !== undefined) market.lookupSettled(next.clientOrderId);
     return next;
   }
+}
+
+/** A one-shot signal: `promise` resolves at the first `fire()`. */
+function signal(): { readonly promise: Promise<void>; fire(): void } {
+  let fire: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { promise, fire: () => fire() };
 }

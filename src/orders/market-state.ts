@@ -4,17 +4,27 @@
  * Owns: a market's work queue (p-queue, concurrency 1: plans, start-up, resync, stray cancels and shutdown work of
  * the market run one at a time), its pending run and latest submission, whether it may be quoted (`ready`), its
  * review and status-lookup timers, its lookup backoff, the resync flag, whether foreign orders were seen, the last
- * fill time per slot, the orders awaiting a lookup and the stray venue ids awaiting a cancel. Everything is changed
- * through the named operations below; nothing else holds a market's state.
+ * fill time per slot, the orders awaiting a lookup and the stray venue ids awaiting a cancel; and its membership
+ * (src/orders/market-membership.ts): whether it is retired (left: no plan accepted), the leave in progress, the
+ * budget it was left with, the drop timer and the report of its first sync. Everything is changed through the
+ * named operations below; nothing else holds a market's state.
  *
  * Invariants: at most one pending run (not yet started) per market: a newer one replaces it; at most one review
- * timer and one lookup timer are armed; a fired or disarmed timer is forgotten before its callback runs; the last
- * fill time of a slot never goes back; a stray id is handed out by `takeStrays` once (and may be put back).
+ * timer, one lookup timer and one drop timer are armed; a fired or disarmed timer is forgotten before its callback
+ * runs; the last fill time of a slot never goes back; a stray id is handed out by `takeStrays` once (and may be put
+ * back); a retired market has no latest submission (a re-run has nothing to run); the registry maps a slug and its
+ * key to one market, and `remove` forgets both.
  */
 import PQueue from 'p-queue';
 import type { CancelTimer, Scheduler } from '../core/clock.js';
 import type { QuoteIntent } from '../strategy/contract.js';
-import type { MarketRef, PlanOutcome } from './executor-types.js';
+import type { MarketRef, MarketSyncReport, PlanOutcome } from './executor-types.js';
+
+/** What leaving a market came to: confirmed clean, and how many of its orders were still open (not terminal). */
+export interface LeaveReport {
+  readonly clean: boolean;
+  readonly left: number;
+}
 
 export interface Submission {
   readonly intents: readonly QuoteIntent[];
@@ -64,6 +74,11 @@ export class MarketState {
   private readonly lookups = new Set<string>();
   /** Venue ids of the bot's orders found resting although given up: canceled as soon as the mode allows. */
   private readonly strays = new Set<string>();
+  private retiredFlag = false;
+  private leaveRun: Promise<LeaveReport> | null = null;
+  private leaveBudget = 0;
+  private readonly dropTimer = new Timer();
+  private firstSync: MarketSyncReport | null = null;
 
   constructor(readonly ref: MarketRef) {}
 
@@ -159,10 +174,6 @@ export class MarketState {
     if (!this.lookupTimer.armed) this.lookupTimer.arm(scheduler, delayMs, onFire);
   }
 
-  disarmLookup(): void {
-    this.lookupTimer.disarm();
-  }
-
   // ── the lookup loop ──
 
   /** Enters the lookup loop; false when a pass is already running. */
@@ -224,6 +235,66 @@ export class MarketState {
     this.strays.clear();
     return ids;
   }
+
+  // ── membership ──
+
+  /** Left: no plan is accepted (its orders' events and fills still are). */
+  get retired(): boolean {
+    return this.retiredFlag;
+  }
+
+  /** Retires the market for a leave with `budgetMs`: the latest submission is forgotten (nothing to re-run). */
+  retire(budgetMs: number): void {
+    this.retiredFlag = true;
+    this.leaveBudget = budgetMs;
+    this.latest = null;
+  }
+
+  /** Joined again before it was dropped: plans are accepted again (once a sync made it ready). */
+  rejoin(): void {
+    this.retiredFlag = false;
+    this.dropTimer.disarm();
+  }
+
+  /** The budget of the last leave (a background re-sweep uses it again). */
+  get leaveBudgetMs(): number {
+    return this.leaveBudget;
+  }
+
+  /** The leave in progress; null when none is. */
+  get leaving(): Promise<LeaveReport> | null {
+    return this.leaveRun;
+  }
+
+  setLeaving(run: Promise<LeaveReport> | null): void {
+    this.leaveRun = run;
+  }
+
+  /** Arms the drop check (replacing an armed one); it is forgotten before `onFire` runs. */
+  armDrop(scheduler: Scheduler, delayMs: number, onFire: () => void): void {
+    this.dropTimer.disarm();
+    this.dropTimer.arm(scheduler, delayMs, onFire);
+  }
+
+  get dropArmed(): boolean {
+    return this.dropTimer.armed;
+  }
+
+  /** Every timer of the market disarmed (shutdown, or the market dropped). */
+  disarmAll(): void {
+    this.reviewTimer.disarm();
+    this.lookupTimer.disarm();
+    this.dropTimer.disarm();
+  }
+
+  /** The report of the market's first sync (start-up or join); null before it ran. */
+  get firstSyncReport(): MarketSyncReport | null {
+    return this.firstSync;
+  }
+
+  noteFirstSync(report: MarketSyncReport): void {
+    this.firstSync ??= report;
+  }
 }
 
 /** The registered markets, by slug and by the market key inside the bot's clientOrderIds. */
@@ -254,5 +325,27 @@ export class MarketRegistry {
 
   slugs(): string[] {
     return [...this.bySlug.keys()];
+  }
+
+  /** Markets that are not retired (the ones plans may run in). */
+  active(): MarketState[] {
+    return this.all().filter((m) => !m.retired);
+  }
+
+  /** Forgets a market under its slug and its key; false when the slug is not registered. */
+  remove(slug: string, keyOf: (slug: string) => string): boolean {
+    const market = this.bySlug.get(slug);
+    if (market === undefined) return false;
+    this.bySlug.delete(slug);
+    const key = keyOf(slug);
+    if (this.byKey.get(key) === market) this.byKey.delete(key);
+    return true;
+  }
+
+  /** How many markets are registered, and how many of them are retired. */
+  counts(): { readonly markets: number; readonly retired: number } {
+    let retired = 0;
+    for (const market of this.bySlug.values()) if (market.retired) retired += 1;
+    return { markets: this.bySlug.size, retired };
   }
 }

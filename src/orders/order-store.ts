@@ -5,7 +5,8 @@
  * other module reads snapshots through the executor.
  *
  * Invariants: an orderId maps to at most one clientOrderId and is never re-pointed; terminal orders are kept
- * for `retainTerminalMs` after their last change (late fills still find them), then pruned.
+ * for `retainTerminalMs` after their last change (late fills still find them), then pruned; a market dropped
+ * (src/orders/market-membership.ts, once every order of it is terminal and old enough) leaves no entry behind.
  */
 import { isOpen } from './order-state.js';
 import type { TrackedOrder } from './order-record.js';
@@ -60,6 +61,24 @@ export class OrderStore {
 
   all(): TrackedOrder[] {
     return [...this.byClientOrderId.values()];
+  }
+
+  /** Forgets every order of a market and its index (the market was dropped). Returns how many were forgotten. */
+  dropMarket(marketSlug: string): number {
+    const ids = this.byMarket.get(marketSlug);
+    if (ids === undefined) return 0;
+    for (const id of ids) {
+      const order = this.byClientOrderId.get(id);
+      this.byClientOrderId.delete(id);
+      if (order?.orderId != null && this.clientOrderIdByOrderId.get(order.orderId) === id) this.clientOrderIdByOrderId.delete(order.orderId);
+    }
+    this.byMarket.delete(marketSlug);
+    return ids.size;
+  }
+
+  /** Sizes of the indexes (memory checks): orders, linked venue ids, markets with an index. */
+  counts(): { readonly orders: number; readonly orderIds: number; readonly markets: number } {
+    return { orders: this.byClientOrderId.size, orderIds: this.clientOrderIdByOrderId.size, markets: this.byMarket.size };
   }
 
   /** Drops terminal orders unchanged since `olderThanMs`. Returns how many were dropped. */

@@ -107,7 +107,8 @@ export class PlanRequests {
 
   async executePlaces(market: MarketState, places: readonly PlannedPlace[], tally: PlanTally): Promise<AbortReason | null> {
     for (const place of places) {
-      if (!isActive(this.ctx.lifecycle())) return null;
+      // Stopping, or the market is being left: no new placement starts (its leave cancels what rests).
+      if (!isActive(this.ctx.lifecycle()) || market.retired) return null;
       const postOnly = place.intent.postOnly ?? this.ctx.settings.defaultPostOnly;
       if (!this.ctx.gate.allowsPlacement({ postOnly, orderType: 'GTC' })) return 'trading-mode';
       // Re-check the slot: an event may have changed it while earlier requests were in flight.

@@ -8,7 +8,8 @@
  * Invariants: one plan in flight per market (the market's queue); a newer submission SUPERSEDES a queued one (the
  * older caller gets `superseded` at once); the plan is computed when the run starts, from the state at that moment;
  * cancels go first and a slot is re-placed only once its previous order is confirmed gone (the second pass plans
- * again over the state after the cancels); no run starts in a market before it is ready, nor once stopping.
+ * again over the state after the cancels); no run starts in a market before it is ready, nor once stopping, nor in a
+ * retired market (one being left: src/orders/market-membership.ts).
  */
 import { errorText } from '../core/errors.js';
 import type { QuoteIntent } from '../strategy/contract.js';
@@ -48,11 +49,11 @@ export class PlanRunner {
   /** Re-runs the market's latest intents (after a cancel resolves, a mode relaxes, a cool-off ends). */
   kick(market: MarketState): void {
     const submission = market.lastSubmission;
-    if (!isActive(this.ctx.lifecycle()) || submission === null || market.pending !== null) return;
+    if (!isActive(this.ctx.lifecycle()) || market.retired || submission === null || market.pending !== null) return;
     this.enqueueRun(market, { submission, resolve: null });
   }
 
-  /** Shutdown: the waiting run resolves `stopped` and the review timer is disarmed. */
+  /** Shutdown or a leave: the waiting run resolves `stopped` and the review timer is disarmed. */
   stop(market: MarketState): void {
     market.takePending()?.resolve?.({ status: 'stopped' });
     market.disarmReview();
@@ -95,7 +96,7 @@ export class PlanRunner {
   private async runPlan(market: MarketState, submission: Submission): Promise<PlanOutcome> {
     const { scheduler, gate, settings } = this.ctx;
     const lifecycle = this.ctx.lifecycle();
-    if (lifecycle === 'stopping' || lifecycle === 'stopped') return { status: 'stopped' };
+    if (lifecycle === 'stopping' || lifecycle === 'stopped' || market.retired) return { status: 'stopped' };
     if (!market.ready) return { status: 'not-ready' };
     const started = scheduler.now();
     this.ctx.writer.pruneTerminal(market.slug, started - settings.retainTerminalMs);

@@ -9,7 +9,10 @@
  * books), the executor's open orders, the traded markets. Invariants: departed liquidity of a market is forgotten on
  * its next book update; recent fills are kept FILL_MEMORY_MS and at most 500 per market; a resolved market's gate
  * quotes nothing and forgets its committed buys; the gate's dropped intents are reported to `onBlocked`, every gate
- * decision to `onGate`.
+ * decision to `onGate`. Markets come and go (the traded markets are a live set: src/trading/core.ts): per-market
+ * state is kept only for a traded market (a fill or book change of another is not remembered) and `removeMarket`
+ * forgets it; a market left with a position keeps counting in the budget and the other markets' notional through the
+ * ledger until its holding is gone (redeemed, settled), and its open orders count until they end.
  */
 import type { RiskConfig } from '../config/types.js';
 import { riskLimitsFor } from '../config/index.js';
@@ -28,9 +31,16 @@ import type { RiskOrder } from './limits.js';
 export const FILL_MEMORY_MS = 30 * 60_000;
 const FILL_MEMORY_MAX = 500;
 
+/** A token the ledger holds (or held: a balance of 0 once redeemed). */
+export interface TokenBalance {
+  readonly marketSlug: string;
+  readonly token: Outcome;
+  readonly balanceRaw: number;
+}
+
 /** What the account reads of a ledger (src/ledger's LedgerStore; the backtest's books). */
 export interface AccountLedger {
-  tokenBalances(): readonly { readonly marketSlug: string; readonly token: Outcome; readonly balanceRaw: number }[];
+  tokenBalances(): readonly TokenBalance[];
   tokenIdFor(marketSlug: string, token: Outcome): string | null;
   tokenPosition(marketSlug: string, token: Outcome): { readonly costRaw: number };
   marketPosition(marketSlug: string): Omit<PositionView, 'freeCollateralRaw'>;
@@ -40,6 +50,7 @@ export interface AccountLedger {
 export interface AccountMarkets {
   slugs(): readonly string[];
   info(slug: string): MarketInfo | undefined;
+  /** Whether the market resolved: asked of traded markets and of markets left with a position. */
   isResolved(slug: string): boolean;
 }
 
@@ -99,6 +110,7 @@ export class AccountView {
     if (previous === null) return;
     if (order.state === 'rejected' && previous.state !== 'rejected' && order.reason === INSUFFICIENT_BALANCE) this.noteShortfall(order);
     if (!isResting(previous.state) && previous.state !== 'pending-cancel') return;
+    if (!this.isTraded(order.marketSlug)) return;
     const left = isOpen(order.state) ? previous.remainingRaw - order.remainingRaw : previous.remainingRaw;
     if (!(left > 0)) return;
     const list = this.departedOwn.get(order.marketSlug) ?? [];
@@ -111,6 +123,18 @@ export class AccountView {
     this.departedOwn.delete(slug);
   }
 
+  /** A market left: its committed buys, departed liquidity and recent fills are forgotten (its position stays in the ledger). */
+  removeMarket(slug: string): void {
+    this.committedBuysRaw.delete(slug);
+    this.departedOwn.delete(slug);
+    this.recent.delete(slug);
+  }
+
+  /** How many markets hold per-market state here (committed buys, departed liquidity, recent fills). */
+  marketCount(): number {
+    return new Set([...this.committedBuysRaw.keys(), ...this.departedOwn.keys(), ...this.recent.keys()]).size;
+  }
+
   /** The account's balances were read: every shortfall is lifted (funding sees fresh figures). */
   balancesRead(): void {
     this.shortfalls.balancesRead();
@@ -118,6 +142,7 @@ export class AccountView {
 
   /** A fill booked: the strategy's recent fills of its market. */
   noteFill(fill: FillEvent): void {
+    if (!this.isTraded(fill.marketSlug)) return;
     const list = this.recent.get(fill.marketSlug) ?? [];
     list.push({ token: fill.token, side: fill.side, priceTicks: fill.priceTicks, sizeRaw: fill.sizeRaw, atMs: fill.atMs });
     const horizon = this.options.now() - FILL_MEMORY_MS;
@@ -139,14 +164,18 @@ export class AccountView {
 
   /** Collateral the bot may use: the notional budget less the cost of what it holds; tokens held. */
   balances(): Balances {
+    return this.balancesOf(this.options.ledger.tokenBalances());
+  }
+
+  private balancesOf(held: readonly TokenBalance[]): Balances {
     const ledger = this.options.ledger;
     const tokens = new Map<string, number>();
     let positionCost = 0;
-    for (const balance of ledger.tokenBalances()) {
+    for (const balance of held) {
       const tokenId = ledger.tokenIdFor(balance.marketSlug, balance.token);
       if (tokenId !== null) tokens.set(tokenId, this.shortfalls.tokenShort(tokenId) ? 0 : Math.max(0, balance.balanceRaw));
     }
-    for (const slug of this.options.markets.slugs()) positionCost += this.positionCostRaw(slug);
+    for (const slug of this.heldOrTraded(held)) positionCost += this.positionCostRaw(slug);
     const budgetRaw = Math.max(0, this.options.risk.maxNotionalRaw - positionCost);
     if (!this.shortfalls.collateralShort()) return { collateralRaw: budgetRaw, tokensRaw: tokens };
     // Short of USDC: no BUY beyond what the bot's resting BUYs already lock.
@@ -180,8 +209,9 @@ export class AccountView {
       this.committedBuysRaw.delete(slug);
       return { intents: [], halt: 'market-resolved' };
     }
+    const held = this.options.ledger.tokenBalances();
     const holdings = new Map<string, GateMarketState>();
-    for (const market of this.options.markets.slugs()) {
+    for (const market of this.heldOrTraded(held)) {
       const position = this.options.ledger.marketPosition(market);
       holdings.set(market, { yesRaw: position.yesRaw, noRaw: position.noRaw, costRaw: this.positionCostRaw(market) });
     }
@@ -193,7 +223,7 @@ export class AccountView {
       intents,
       openOrders: this.openOrders(),
       holdings,
-      balances: this.balances(),
+      balances: this.balancesOf(held),
       limits: {
         maxPositionPerTokenRaw: limits.maxPositionPerTokenRaw,
         maxNetPositionRaw: limits.maxNetPositionRaw,
@@ -211,6 +241,20 @@ export class AccountView {
     this.options.onGate?.(slug, outcome);
     this.committedBuysRaw.set(slug, outcome.committedBuyRaw);
     return { intents: outcome.intents, halt: outcome.halt };
+  }
+
+  private isTraded(slug: string): boolean {
+    return this.options.markets.info(slug) !== undefined;
+  }
+
+  /**
+   * The traded markets, and every other market the ledger still holds tokens of until it resolves (one left with a
+   * position: its cost stays at risk until settlement).
+   */
+  private heldOrTraded(held: readonly TokenBalance[]): Set<string> {
+    const slugs = new Set(this.options.markets.slugs());
+    for (const balance of held) if (balance.balanceRaw !== 0 && !slugs.has(balance.marketSlug) && !this.options.markets.isResolved(balance.marketSlug)) slugs.add(balance.marketSlug);
+    return slugs;
   }
 
   /**

@@ -8,7 +8,10 @@
  * canceled (never stale quotes on a moving book); invalid intents are dropped and counted, never submitted; at most one quote
  * cycle runs per market at a time (a change during a cycle triggers exactly one more afterwards); a cycle that
  * fails (the gate or the submission throws) is reported to `onCycleError` and never escapes as an unhandled
- * rejection; nothing here speaks to the venue.
+ * rejection; nothing here speaks to the venue. Markets come and go (`addMarket`, `removeMarket`): a market added
+ * is quoted at once when the runner runs (and once its book is there); a market removed is never quoted again — a
+ * cycle in flight ends without another — and leaves nothing behind (the book listener and the requote ticker are
+ * the runner's, one each, not a market's).
  */
 import type { FillView, MarketInfo, MarketViewWithOwnOrders, ModelView, OwnOrderView, PositionView, QuoteIntent, Strategy } from './contract.js';
 import type { BookView } from './contract.js';
@@ -67,6 +70,8 @@ export interface RunnerOptions {
 interface MarketLoop {
   readonly info: MarketInfo;
   readonly mids: MidPointRecord[];
+  /** Removed from the runner: a cycle in flight ends without another. */
+  removed: boolean;
   running: boolean;
   again: boolean;
   changedAtMs: number | null;
@@ -82,9 +87,7 @@ export class StrategyRunner {
   private resolveFirstCycle: () => void = () => undefined;
 
   constructor(private readonly options: RunnerOptions) {
-    for (const info of options.markets) {
-      this.loops.set(info.slug, { info, mids: [], running: false, again: false, changedAtMs: null, cycles: 0 });
-    }
+    for (const info of options.markets) this.loops.set(info.slug, newLoop(info));
     this.firstCycle = new Promise((resolve) => {
       this.resolveFirstCycle = resolve;
     });
@@ -108,6 +111,26 @@ export class StrategyRunner {
     this.unsubscribe = null;
     this.stopTicker?.();
     this.stopTicker = null;
+  }
+
+  /** Adds a market (idempotent): quoted at once when the runner runs, then on its book changes and every interval. */
+  addMarket(info: MarketInfo): void {
+    if (this.loops.has(info.slug)) return;
+    this.loops.set(info.slug, newLoop(info));
+    if (this.enabled) this.trigger(info.slug, false);
+  }
+
+  /** Removes a market: never quoted again from now on (a cycle in flight finishes its submission, no other follows). */
+  removeMarket(slug: string): void {
+    const loop = this.loops.get(slug);
+    if (loop === undefined) return;
+    loop.removed = true;
+    this.loops.delete(slug);
+  }
+
+  /** The markets the runner quotes. */
+  marketCount(): number {
+    return this.loops.size;
   }
 
   /**
@@ -157,7 +180,7 @@ export class StrategyRunner {
         } catch (error) {
           this.options.observer?.onCycleError?.(loop.info.slug, error);
         }
-      } while (loop.again && this.enabled);
+      } while (loop.again && this.enabled && !loop.removed);
     } finally {
       loop.running = false;
     }
@@ -169,12 +192,12 @@ export class StrategyRunner {
     if ([...this.loops.values()].every((l) => l.cycles > 0 || this.options.books.books(l.info.slug) === null)) this.resolveFirstCycle();
   }
 
-  /** One quote of one market; false when there was nothing to quote on (no book). */
+  /** One quote of one market; false when there was nothing to quote on (no book) or it was removed. */
   private async quoteOnce(loop: MarketLoop): Promise<boolean> {
     const slug = loop.info.slug;
     const observer = this.options.observer;
     const books = this.options.books.books(slug);
-    if (!books) return false;
+    if (!books || loop.removed) return false;
     if (loop.mids.length === 0) this.recordMid(loop);
     const started = loop.changedAtMs ?? this.options.now();
     loop.changedAtMs = null;
@@ -220,4 +243,8 @@ export class StrategyRunner {
     await submission;
     return true;
   }
+}
+
+function newLoop(info: MarketInfo): MarketLoop {
+  return { info, mids: [], removed: false, running: false, again: false, changedAtMs: null, cycles: 0 };
 }

@@ -10,17 +10,28 @@
  * imports no app or backtest module, so both may build on it; what differs between them (the venue, the fill
  * booking, the observers, the halts, the timers) comes in as options.
  *
+ * Markets come and go (`addMarket`, `removeMarket`): the core keeps its own set of traded markets (`markets`, a live
+ * view the account reads), seeded with the caller's `markets.infoList()` at construction and changed only by those
+ * two calls; the caller's `markets` is read again only for `isResolved`. A join goes executor (registered, the bot's
+ * live orders adopted by its tag) → the set (the account's per-market state) → the runner (quoted once its book is
+ * there): nothing is quoted before it is adopted. A leave goes the other way: the runner stops quoting it at once,
+ * the set and the account forget it, then the executor cancels its orders and confirms them gone within the budget,
+ * and retires it (src/orders/market-membership.ts: late events and fills still applied and reported, its state
+ * dropped once every order is terminal and old enough). Joins and leaves of one market run one at a time, in call
+ * order.
+ *
  * Invariants: every order change reaches the account before the caller's `onOrderChange`; the account's book listener
  * is registered here, before the runner's (which subscribes when it starts): departed own liquidity is forgotten
  * before the requote that sees the new book; the runner reads positions, own orders and recent fills from the
- * account, gates through it (after the caller's `capIntents`) and submits to the executor.
+ * account, gates through it (after the caller's `capIntents`) and submits to the executor; the runner and the
+ * account know a market only while it is in the set.
  */
 import { orderManagerSettings, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../config/index.js';
 import type { AppConfig, RiskConfig } from '../config/types.js';
 import type { Scheduler } from '../core/clock.js';
 import { ClientOrderIdFactory } from '../orders/client-order-id.js';
 import { OrderExecutor } from '../orders/executor.js';
-import type { ExecutorOptions } from '../orders/executor-types.js';
+import type { ExecutorOptions, LeaveReport, MarketSyncReport } from '../orders/executor.js';
 import type { TrackedOrder } from '../orders/order-record.js';
 import { TradingModeGate, type TradingModeGateOptions } from '../orders/trading-mode.js';
 import type { VenuePort } from '../orders/venue-port.js';
@@ -37,6 +48,64 @@ export { LEDGER_CHECK_EVERY_MS } from '../config/index.js';
 /** The traded markets: what the account reads of them, and their infos (the runner's markets, the executor's tokens). */
 export interface TradingMarkets extends AccountMarkets {
   infoList(): readonly MarketInfo[];
+}
+
+/** The core's own set of traded markets (see the header): changed only by the core's `addMarket` / `removeMarket`. */
+class CoreMarkets implements TradingMarkets {
+  private readonly infos = new Map<string, MarketInfo>();
+
+  constructor(
+    initial: readonly MarketInfo[],
+    private readonly resolved: (slug: string) => boolean,
+  ) {
+    for (const info of initial) this.infos.set(info.slug, info);
+  }
+
+  slugs(): string[] {
+    return [...this.infos.keys()];
+  }
+
+  info(slug: string): MarketInfo | undefined {
+    return this.infos.get(slug);
+  }
+
+  infoList(): MarketInfo[] {
+    return [...this.infos.values()];
+  }
+
+  isResolved(slug: string): boolean {
+    return this.resolved(slug);
+  }
+
+  add(info: MarketInfo): void {
+    this.infos.set(info.slug, info);
+  }
+
+  remove(slug: string): void {
+    this.infos.delete(slug);
+  }
+
+  get size(): number {
+    return this.infos.size;
+  }
+}
+
+/** Sizes of the core's memory by owner (bounded while markets come and go: the rolling-markets soak checks them). */
+export interface CoreStateCounts {
+  /** Markets in the core's set (traded now). */
+  readonly markets: number;
+  readonly runnerMarkets: number;
+  /** Markets with per-market state in the account view. */
+  readonly accountMarkets: number;
+  /** Markets registered in the executor (retired ones until dropped), its tracked orders and cached market keys. */
+  readonly executorMarkets: number;
+  readonly executorRetiredMarkets: number;
+  readonly trackedOrders: number;
+  readonly openOrders: number;
+  readonly orderIndexMarkets: number;
+  readonly marketKeys: number;
+  /** Joins and leaves still queued or running. */
+  readonly membershipOps: number;
 }
 
 /** The executor's settings: everything of ExecutorOptions that is not wiring. */
@@ -94,10 +163,18 @@ export class TradingCore {
   readonly executor: OrderExecutor;
   readonly account: AccountView;
   readonly runner: StrategyRunner;
+  /** The markets traded now (a live view: changed by `addMarket` and `removeMarket`). */
+  readonly markets: TradingMarkets;
+  private readonly set: CoreMarkets;
   private readonly unlistenBooks: () => void;
+  /** Per market, the tail of its joins and leaves (they run one at a time); removed once it is done. */
+  private readonly membershipOps = new Map<string, Promise<void>>();
 
   constructor(private readonly options: TradingCoreOptions) {
-    const { scheduler, markets } = options;
+    const { scheduler } = options;
+    this.set = new CoreMarkets(options.markets.infoList(), (slug) => options.markets.isResolved(slug));
+    this.markets = this.set;
+    const markets = this.set;
     const now = (): number => scheduler.now();
     const { botTag, ...settings } = options.orders;
     this.modeGate = new TradingModeGate({ scheduler, ...options.mode });
@@ -134,9 +211,40 @@ export class TradingCore {
     this.unlistenBooks = books.onChange((slug) => this.account.bookChanged(slug));
   }
 
-  /** Requotes `slug` now (a fill, a halt lifted, a stop-before-expiry moment). */
+  /** Requotes `slug` now (a fill, a halt lifted, a stop-before-expiry moment); nothing for a market not traded. */
   requote(slug: string): void {
     this.runner.trigger(slug, false);
+  }
+
+  /**
+   * Joins a market while running: registered in the executor (its own live orders adopted first, by the bot's tag,
+   * as at start-up: the report says adopted / canceled), the account view and the runner; the runner quotes it once
+   * its book is there. Idempotent. Resolves once adopted (no quote before). Once the executor is stopping the market
+   * is not joined (the report says so, `ok` false).
+   */
+  addMarket(info: MarketInfo): Promise<MarketSyncReport> {
+    return this.oneAtATime(info.slug, async () => {
+      const report = await this.executor.addMarket({ slug: info.slug, tokens: info.tokens });
+      if (!this.executor.isActiveMarket(info.slug)) return report;
+      this.set.add(info);
+      this.runner.addMarket(info);
+      return report;
+    });
+  }
+
+  /**
+   * Leaves a market: the runner stops quoting it at once, the executor cancels its orders and confirms them gone
+   * (unknown outcomes resolved by clientOrderId), within `budgetMs`; then the market is retired: no plan is accepted,
+   * late order events and fills of its orders are still applied and reported (fills are never lost), and its state is
+   * dropped once every order is terminal and old enough. `left`: its orders still open (not confirmed ended).
+   */
+  removeMarket(slug: string, options: { readonly budgetMs: number }): Promise<LeaveReport> {
+    return this.oneAtATime(slug, () => {
+      this.runner.removeMarket(slug);
+      this.set.remove(slug);
+      this.account.removeMarket(slug);
+      return this.executor.retireMarket(slug, options);
+    });
   }
 
   /**
@@ -144,14 +252,49 @@ export class TradingCore {
    * next cycle) with the caller's one-shot timer `at(atMs, fn)`.
    */
   armExpiryRequotes(at: (atMs: number, fn: () => void) => void): void {
-    for (const info of this.options.markets.infoList()) {
-      if (info.expiresAtMs !== null) at(info.expiresAtMs - riskLimitsFor(this.options.risk, info.slug).stopBeforeExpiryMs, () => this.requote(info.slug));
-    }
+    for (const info of this.set.infoList()) this.armExpiryRequote(info, at);
+  }
+
+  /** Arms one market's stop-before-expiry requote (what armExpiryRequotes does for all, for a market joined later). */
+  armExpiryRequote(info: MarketInfo, at: (atMs: number, fn: () => void) => void): void {
+    if (info.expiresAtMs !== null) at(info.expiresAtMs - riskLimitsFor(this.options.risk, info.slug).stopBeforeExpiryMs, () => this.requote(info.slug));
+  }
+
+  /** Sizes of what the core's parts hold (memory checks). */
+  stateCounts(): CoreStateCounts {
+    const executor = this.executor.counts();
+    return {
+      markets: this.set.size,
+      runnerMarkets: this.runner.marketCount(),
+      accountMarkets: this.account.marketCount(),
+      executorMarkets: executor.markets,
+      executorRetiredMarkets: executor.retiredMarkets,
+      trackedOrders: executor.trackedOrders,
+      openOrders: executor.openOrders,
+      orderIndexMarkets: executor.orderIndexMarkets,
+      marketKeys: executor.marketKeys,
+      membershipOps: this.membershipOps.size,
+    };
   }
 
   /** Stops quoting and the account's book listener (the executor's orders are left as they are). */
   stop(): void {
     this.runner.stop();
     this.unlistenBooks();
+  }
+
+  /** Runs `op` after the market's earlier joins and leaves (whatever they came to). */
+  private oneAtATime<T>(slug: string, op: () => Promise<T>): Promise<T> {
+    const before = this.membershipOps.get(slug) ?? Promise.resolve();
+    const run = before.then(op);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.membershipOps.set(slug, tail);
+    void tail.then(() => {
+      if (this.membershipOps.get(slug) === tail) this.membershipOps.delete(slug);
+    });
+    return run;
   }
 }

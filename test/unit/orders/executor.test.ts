@@ -1,49 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/core/clock.js';
-import { ClientOrderIdFactory, formatClientOrderId, marketKey, parseClientOrderId } from '../../../src/orders/client-order-id.js';
-import { OrderExecutor, type ExecutorOptions, type FillEvent, type PlanOutcome, type PlanReport } from '../../../src/orders/executor.js';
+import { formatClientOrderId, marketKey, parseClientOrderId } from '../../../src/orders/client-order-id.js';
+import type { ExecutorOptions, PlanOutcome, PlanReport } from '../../../src/orders/executor.js';
 import type { TrackedOrder } from '../../../src/orders/order-record.js';
 import type { IllegalTransitionError } from '../../../src/orders/order-state.js';
-import { TradingModeGate } from '../../../src/orders/trading-mode.js';
 import type { QuoteIntent } from '../../../src/strategy/contract.js';
+import { executorHarness, EXECUTOR_T0 as T0 } from '../../support/executor-harness.js';
 import { advance, FakeVenue, flushAsync, settle, until } from '../../support/fake-venue.js';
 
 const SLUG = 'will-it-rain';
 const MARKET = { slug: SLUG, tokens: { yes: '111', no: '222' } };
-const T0 = 1_700_000_000_000;
 
 const bid = (slot: string, priceTicks: number, sizeRaw = 10_000_000): QuoteIntent => ({ slot, token: 'YES', side: 'BUY', priceTicks, sizeRaw, postOnly: true });
 const ask = (slot: string, priceTicks: number, sizeRaw = 10_000_000): QuoteIntent => ({ slot, token: 'YES', side: 'SELL', priceTicks, sizeRaw, postOnly: true });
 
 function setup(options: Partial<ExecutorOptions> = {}) {
-  const scheduler = new ManualClock(T0);
-  const venue = new FakeVenue(() => scheduler.now());
-  const gate = new TradingModeGate({ scheduler, pollIntervalMs: 30_000, fetchStatus: () => venue.maintenanceStatus() });
-  const ids = new ClientOrderIdFactory('mm1', () => scheduler.now());
-  const fills: FillEvent[] = [];
   const changes: { order: TrackedOrder; previous: TrackedOrder | null }[] = [];
   const illegal: IllegalTransitionError[] = [];
   const plans: PlanReport[] = [];
   const superseded: string[] = [];
-  const executor = new OrderExecutor({
-    venue,
-    scheduler,
-    modeGate: gate,
-    ids,
+  const { scheduler, venue, gate, ids, executor, fills, deliver } = executorHarness({
     markets: [MARKET],
-    onFill: (f) => fills.push(f),
     onOrderChange: (order, previous) => changes.push({ order, previous }),
     observer: {
       onIllegalTransition: (e) => illegal.push(e),
       onPlan: (r) => plans.push(r),
       onSuperseded: (s) => superseded.push(s),
     },
-    unknownOrders: { initialBackoffMs: 500, maxBackoffMs: 4000, notFoundLimit: 3, notFoundGraceMs: 5000 },
     ...options,
   });
-  const deliver = (events = venue.takeEvents()): void => {
-    for (const event of events) executor.onOrderEvent(event);
-  };
   const run = (intents: readonly QuoteIntent[]): Promise<PlanOutcome> => settle(scheduler, executor.submit(SLUG, intents));
   const liveBySlot = (): Map<string, number> => {
     const counts = new Map<string, number>();

@@ -1,7 +1,8 @@
 /**
  * AccountView (the account shared by the bot and the backtest) through its public entries: own liquidity that left
  * the book stays the bot's until the next book update; a placement refused for want of balance takes its side out of funding until the balances are read again;
- * the gate halts a resolved or unknown market and quotes a healthy one within its budget; recent fills are kept.
+ * the gate halts a resolved or unknown market and quotes a healthy one within its budget; recent fills are kept; a
+ * market removed leaves no per-market state, and one left with a position counts in the budget until it resolves.
  */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -89,5 +90,67 @@ describe('AccountView', () => {
     h.account.noteFill({ ...EXECUTOR_FILL, atMs: T0 + FILL_MEMORY_MS + 1 });
     expect(h.account.recentFills('btc').map((f) => f.atMs)).toEqual([T0 + FILL_MEMORY_MS + 1]);
     h.ledger.close();
+  });
+});
+
+describe('AccountView: markets that come and go', () => {
+  /** A traded set the test changes, and a ledger holding `held` YES of each market at 0.5 (cost half the size). */
+  function rolling() {
+    const traded = new Map([['btc', market({ slug: 'btc' })], ['eth', market({ slug: 'eth' })]]);
+    const resolved = new Set<string>();
+    const held = new Map<string, number>();
+    const config = parseConfigText('strategy: {name: fixed-spread}\nrisk: {maxNotional: 100}\n', { source: '<test>', baseDir: '/srv' });
+    const account = new AccountView({
+      ledger: {
+        tokenBalances: () => [...held].map(([marketSlug, balanceRaw]) => ({ marketSlug, token: 'YES' as const, balanceRaw })),
+        tokenIdFor: (slug, token) => `${slug}-${token}`,
+        tokenPosition: (slug, token) => ({ costRaw: token === 'YES' ? (held.get(slug) ?? 0) / 2 : 0 }),
+        marketPosition: (slug) => ({ yesRaw: held.get(slug) ?? 0, noRaw: 0, yesAvgCost: null, noAvgCost: null }),
+      },
+      orders: () => [],
+      markets: { slugs: () => [...traded.keys()], info: (slug) => traded.get(slug), isResolved: (slug) => resolved.has(slug) },
+      risk: config.risk,
+      now: () => T0,
+      halts: () => ({ killSwitch: false, stale: false }),
+      onBlocked: () => undefined,
+      log: pino({ level: 'silent' }),
+    });
+    return { account, traded, resolved, held };
+  }
+  const intent = { slot: 'bid-0', token: 'YES' as const, side: 'BUY' as const, priceTicks: 450, sizeRaw: 5_000_000 };
+
+  it('a market removed forgets its fills, departed liquidity and committed buys; late news of it is not kept', () => {
+    const r = rolling();
+    const ethFill = { ...EXECUTOR_FILL, marketSlug: 'eth' };
+    r.account.noteFill(ethFill);
+    r.account.gate('eth', [intent]);
+    r.account.orderChanged({ ...live, marketSlug: 'eth', state: 'filled', remainingRaw: 0 }, { ...live, marketSlug: 'eth' });
+    expect(r.account.marketCount()).toBe(1);
+    r.traded.delete('eth');
+    r.account.removeMarket('eth');
+    expect(r.account.marketCount()).toBe(0);
+    expect(r.account.recentFills('eth')).toEqual([]);
+    expect(r.account.ownOrders('eth')).toEqual([]);
+    r.account.noteFill(ethFill);
+    r.account.orderChanged({ ...live, marketSlug: 'eth', state: 'filled', remainingRaw: 0 }, { ...live, marketSlug: 'eth' });
+    expect(r.account.marketCount()).toBe(0);
+    expect(r.account.gate('eth', [intent])).toEqual({ intents: [], halt: 'not-ready' });
+  });
+
+  it('a market left with a position keeps counting in the budget until it resolves', () => {
+    const r = rolling();
+    r.held.set('eth', 40_000_000);
+    expect(r.account.balances().collateralRaw).toBe(80_000_000);
+    r.traded.delete('eth');
+    r.account.removeMarket('eth');
+    expect(r.account.balances().collateralRaw).toBe(80_000_000);
+    // The other markets' notional sees it too: with 20 of 100 at cost in eth, a bid for 90 in btc is trimmed.
+    const big = { ...intent, sizeRaw: 200_000_000 };
+    const whileHeld = r.account.gate('btc', [big]).intents[0]?.sizeRaw ?? 0;
+    r.resolved.add('eth');
+    expect(r.account.balances().collateralRaw).toBe(100_000_000);
+    const afterResolution = r.account.gate('btc', [big]).intents[0]?.sizeRaw ?? 0;
+    // 80 USDC left buy 177.777 shares at 0.45; once eth resolved the whole 90 fits.
+    expect([whileHeld, afterResolution]).toEqual([177_777_000, 200_000_000]);
   });
 });

@@ -578,3 +578,73 @@ describe('StrategyRunner: first cycle and stop', () => {
     expect(h.held).toHaveLength(0);
   });
 });
+
+describe('StrategyRunner: markets that come and go', () => {
+  it('a market added while running is quoted once its book is there, then on its changes and every tick', async () => {
+    const h = harness();
+    h.runner.start();
+    await flush();
+    h.runner.addMarket(market({ slug: 'beta' }));
+    await flush();
+    // No book yet: nothing quoted; its first book quotes it.
+    expect(h.submits.map((s) => s.slug)).toEqual(['alpha']);
+    h.books.change('beta', MID_50);
+    await flush();
+    h.ticker.tick();
+    await flush();
+    expect(h.submits.map((s) => s.slug)).toEqual(['alpha', 'beta', 'alpha', 'beta']);
+    // Adding it again changes nothing; one ticker and one book listener whatever the markets.
+    h.runner.addMarket(market({ slug: 'beta' }));
+    await flush();
+    expect(h.submits).toHaveLength(4);
+    expect([h.ticker.calls, h.runner.marketCount()]).toEqual([1, 2]);
+  });
+
+  it('a market added before start is quoted at start like the others', async () => {
+    const h = harness();
+    h.runner.addMarket(market({ slug: 'beta' }));
+    h.books.set('beta', MID_50);
+    await flush();
+    expect(h.submits).toEqual([]);
+    h.runner.start();
+    await flush();
+    expect(h.submits.map((s) => s.slug)).toEqual(['alpha', 'beta']);
+  });
+
+  it('a market removed is never quoted again: not on its book changes, not on the tick, not after a cycle in flight', async () => {
+    const h = harness({ markets: [market({ slug: 'alpha' }), market({ slug: 'beta' })], holdSubmissions: true });
+    h.runner.start();
+    await flush();
+    expect(h.submits.map((s) => s.slug)).toEqual(['alpha', 'beta']);
+    // A change during beta's cycle would run one more cycle; the removal ends it instead.
+    h.books.change('beta', spec(490, 510));
+    h.runner.removeMarket('beta');
+    await release(h);
+    await release(h);
+    h.books.change('beta', spec(495, 505));
+    h.ticker.tick();
+    await flush();
+    expect(h.submits.map((s) => s.slug)).toEqual(['alpha', 'beta', 'alpha']);
+    h.runner.trigger('beta', false);
+    await flush();
+    expect(h.submits.map((s) => s.slug)).toEqual(['alpha', 'beta', 'alpha']);
+    expect(h.runner.marketCount()).toBe(1);
+    expect(h.runner.cycles('beta')).toBe(0);
+    expect(h.cycleErrors).toEqual([]);
+  });
+
+  it('many markets added and removed leave only the ones still traded', async () => {
+    const h = harness();
+    h.runner.start();
+    for (let i = 0; i < 50; i += 1) {
+      const slug = `m-${i}`;
+      h.books.set(slug, MID_50);
+      h.runner.addMarket(market({ slug }));
+      await flush();
+      h.runner.removeMarket(slug);
+    }
+    expect(h.runner.marketCount()).toBe(1);
+    expect(h.submits.filter((s) => s.slug.startsWith('m-'))).toHaveLength(50);
+    expect(h.ticker.calls).toBe(1);
+  });
+});
