@@ -79,7 +79,8 @@ import { Timers } from './timers.js';
 import { TradedMarkets } from './traded-markets.js';
 import { MarketRoster } from './market-roster.js';
 import { MarketDiscovery } from './market-discovery.js';
-import { activeMarkets, isStaticSelection, selectMarkets } from './market-selection.js';
+import { isStaticSelection, selectMarkets } from './market-selection.js';
+import { activeMarkets } from './markets.js';
 import { resolutionOfMarket } from '../settlement/rules.js';
 import type { Market } from '../exchange/wire.js';
 import { portMaintenanceOf, VenueAdapter } from './venue-adapter.js';
@@ -462,7 +463,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       log: componentLogger(log, 'markets'),
       listActive: () => activeMarkets(client.api),
       details: (slug) => client.api.getMarket(slug),
-      select: ({ candidates, nowMs, current }) => selectMarkets({ rules: config.markets, candidates, nowMs, current }),
+      select: ({ candidates, nowMs, current }) => selectMarkets({ rules: config.markets, candidates, nowMs, current, feedIds: config.pricing.feedIds }),
       fairOf: (market) => pricing.fairOf(market),
       leaveAtMs: (market: Market) => (market.expirationMs === null ? null : market.expirationMs - pricing.stopBeforeExpiryMs(market, config.risk)),
       roster,

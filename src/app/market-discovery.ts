@@ -25,6 +25,8 @@ import type { RosterPlan } from './market-roster.js';
 export interface DiscoveryCandidate {
   readonly market: Market;
   readonly fair: number | null;
+  /** A listing entry without its venue and tokens: selected provisionally, its details read before it joins. */
+  readonly detailsPending: boolean;
 }
 export interface DiscoverySelection {
   readonly selected: readonly Market[];
@@ -172,7 +174,11 @@ export class MarketDiscovery {
       const leaveAt = this.options.leaveAtMs(m);
       return leaveAt === null || nowMs < leaveAt;
     });
-    const result = this.options.select({ candidates: open.map((market) => ({ market, fair: this.options.fairOf(market) })), nowMs, current });
+    const result = this.options.select({
+      candidates: open.map((market) => ({ market, fair: this.options.fairOf(market), detailsPending: market.venue === null || market.tokens === null })),
+      nowMs,
+      current,
+    });
     this.skipped = result.skipped;
     const wanted = new Set(result.selected.map((m) => m.slug));
     const leave: { slug: string; reason: string }[] = [];
