@@ -101,7 +101,12 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
   const bot = new Bot(config, { dryRun: options.dryRun, logger, env: process.env, onSecret: (value) => censor.addSecret(value) });
 
   let stopping = null as Promise<number> | null;
+  let onStopRequested = (): void => undefined;
+  const stopRequested = new Promise<void>((resolve) => {
+    onStopRequested = resolve;
+  });
   const stop = (reason: string): Promise<number> => {
+    onStopRequested();
     stopping ??= (async () => {
       logger.info({ reason }, 'stopping: quoting stops, orders are canceled');
       const { clean, summary } = await bot.stop();
@@ -152,9 +157,14 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
     }, config.shutdown.budgetMs + 500).unref();
   };
 
-  try {
+  // A stop requested while starting does not wait for the start to finish: the start ends at its next step.
+  const starting = (async (): Promise<void> => {
     await bot.start();
     await bot.whenQuoting();
+  })();
+  starting.catch(() => undefined);
+  try {
+    await Promise.race([starting, stopRequested]);
     if (stopping === null) {
       logger.info({ metrics: bot.metricsUrl, simulator: bot.simulator?.baseUrl ?? null }, 'quoting');
       if (typeof process.send === 'function') process.send('ready');

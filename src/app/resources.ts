@@ -16,7 +16,7 @@ import { transportRetryPolicy } from '../config/index.js';
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import { connectExchange, type ExchangeClient } from '../exchange/client.js';
-import type { TransportObserver } from '../exchange/http.js';
+import type { HttpTransport, TransportObserver } from '../exchange/http.js';
 import { sharedTransportOptions } from '../exchange/shared-limiter-config.js';
 import type { Market } from '../exchange/wire.js';
 import { openLedger, type LedgerObserver, type LedgerStore } from '../ledger/index.js';
@@ -90,7 +90,31 @@ export async function openExchange(config: AppConfig, deps: ExchangeDeps, opened
   log.info({ venue: venue.kind, baseUrl: venue.baseUrl, dryRun: deps.dryRun }, 'venue open');
 
   const startupRead = <T>(what: string, read: () => Promise<T>): Promise<T> => retryStartup(config, deps, what, read);
+  // A stop while connecting: the transport is closed at once, so a request in flight ends now, not at its timeout.
+  let transport: HttpTransport | null = null;
+  const closeOnStop = (): void => transport?.close();
+  deps.signal?.addEventListener('abort', closeOnStop, { once: true });
+  try {
+    return await connectAndSelect(config, deps, opened, venue, startupRead, (t) => {
+      transport = t;
+      if (deps.signal?.aborted === true) t.close();
+    });
+  } finally {
+    deps.signal?.removeEventListener('abort', closeOnStop);
+  }
+}
+
+async function connectAndSelect(
+  config: AppConfig,
+  deps: ExchangeDeps,
+  opened: OpenedResources,
+  venue: OpenVenue,
+  startupRead: <T>(what: string, read: () => Promise<T>) => Promise<T>,
+  onTransport: (transport: HttpTransport) => void,
+): Promise<Pick<BotResources, 'venue' | 'client' | 'markets'>> {
+  const { log } = deps;
   const client = await connectExchange({
+    onTransport,
     baseUrl: venue.baseUrl,
     credentials: venue.credentials,
     headerPrefix: venue.headerPrefix,

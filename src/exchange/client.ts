@@ -63,6 +63,8 @@ export interface ConnectOptions {
   readonly bookSizeUnit?: BookSizeUnit;
   /** Wraps the profile read (e.g. retries while the account is busy: src/app/startup-retry.ts). */
   readonly startupRead?: <T>(read: () => Promise<T>) => Promise<T>;
+  /** Told the transport as soon as it exists (before the profile read), so a caller can close it while connecting. */
+  readonly onTransport?: (transport: HttpTransport) => void;
 }
 
 export interface ExchangeClient {
@@ -85,6 +87,7 @@ export async function connectExchange(options: ConnectOptions): Promise<Exchange
     credentials: options.credentials,
     ...(options.headerPrefix === undefined ? {} : { headerPrefix: options.headerPrefix }),
   });
+  options.onTransport?.(transport);
   const common = {
     transport,
     ...(options.onBehalfOf === undefined ? {} : { onBehalfOf: options.onBehalfOf }),

@@ -147,6 +147,9 @@ export class MarketSync {
   private async listWithRetry(market: MarketState, attempts: number): Promise<readonly VenueOrderSnapshot[] | Error> {
     let lastError: Error = new Error('not attempted');
     for (let attempt = 0; attempt < attempts; attempt += 1) {
+      // A shutdown meanwhile: start-up retries end (the shutdown sweep reads and cancels the market itself).
+      const lifecycle = this.ctx.lifecycle();
+      if (attempt > 0 && (lifecycle === 'stopping' || lifecycle === 'stopped')) return lastError;
       try {
         return await this.ctx.venue.listLiveOrders(market.slug);
       } catch (error) {

@@ -48,7 +48,7 @@ function arrange(phase: Phase, venue: RunningSimulator, slug: string): void {
       venue.control.setResponseDelay(30_000);
       return;
     case 'during adoption':
-      venue.control.failNextRequests({ status: 503, count: 200, pathPrefix: `/markets/${slug}/user-orders` });
+      venue.control.failNextRequests({ status: 503, count: 3, pathPrefix: `/markets/${slug}/user-orders` });
       return;
     case 'during the first subscriptions':
       venue.control.failNextRequests({ status: 503, count: 200, pathPrefix: `/markets/${slug}/orderbook` });
@@ -77,7 +77,7 @@ it.each(CASES)('a stop %s (%s): exit 0 within the budget, lock released, no live
   const stopped = await running.stop(signal, BUDGET_MS + 8000);
   venue.control.setResponseDelay(0);
   venue.control.clearFaults();
-  expect(stopped.signal).toBeNull();
+  expect(stopped.signal, running.lines.slice(-25).join("\n")).toBeNull();
   expect(stopped.code, running.lines.slice(-12).join('\n')).toBe(0);
   expect(stopped.ms).toBeLessThan(BUDGET_MS + 1000);
   expect(existsSync(`${dbPath}.lock`)).toBe(false);
