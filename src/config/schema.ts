@@ -120,7 +120,7 @@ const simVenue = z.strictObject({
   underlying: z
     .strictObject({
       tickers: z.array(z.enum(['BTC', 'ETH', 'SOL', 'XRP'])).min(1).default(['BTC', 'ETH', 'SOL', 'XRP']),
-      cadences: z.array(z.enum(['hourly', 'daily'])).min(1).default(['hourly', 'daily']),
+      cadences: z.array(z.enum(['15m', 'hourly', 'daily', 'weekly'])).min(1).default(['hourly', 'daily']),
       strikesPerExpiry: z.int().min(1).max(9).default(3),
       /** The informed traders see the underlying this long before it is published (oraclePriceData frames). */
       informedLeadMs: milliseconds(1500, 0, 60_000),

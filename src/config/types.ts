@@ -66,7 +66,7 @@ export interface SimVenueConfig {
   readonly world: 'generic' | 'crypto';
   readonly underlying: {
     readonly tickers: readonly ('BTC' | 'ETH' | 'SOL' | 'XRP')[];
-    readonly cadences: readonly ('hourly' | 'daily')[];
+    readonly cadences: readonly ('15m' | 'hourly' | 'daily' | 'weekly')[];
     readonly strikesPerExpiry: number;
     readonly informedLeadMs: number;
     readonly makerLagMs: number;

@@ -1,14 +1,17 @@
 /**
  * `outcome-maker sim` / `npx tsx src/sim/cli.ts`: runs the exchange simulator standalone on 127.0.0.1,
- * prints ONE JSON line on stdout (base URL, socket URL, header prefix, demo account with credentials and
- * private key, market slugs), then serves until SIGINT/SIGTERM and exits 0 after a clean shutdown.
+ * prints ONE JSON line on stdout (base URL, socket URL, header prefix, Hermes URL, world, demo account with
+ * credentials and private key, market slugs), then serves until SIGINT/SIGTERM and exits 0 after a clean shutdown.
+ * `--world crypto` serves the paper world (`npm start`'s): recurring strike ladders on simulated underlyings, their
+ * oracle frames and the Pyth Hermes stand-in, with the keys of the bot config's `venue.underlying` as options.
  *
  * Owns: option parsing and file loading for the standalone run. Invariants: bad options or files exit 2
  * with one clear message on stderr (never a stack trace, never a secret); stdout carries only the JSON line.
  */
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { syntheticOptionsSchema, type SyntheticOptions } from './engine/index.js';
+import { CADENCES, cryptoWorldOptions, DEFAULT_CRYPTO_WORLD, syntheticOptionsSchema, type Cadence, type EngineOptions, type SyntheticOptions } from './engine/index.js';
+import { BATCH_MARKET_RULES, LIFECYCLE_AUTH_MODES, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES, type SimSettings } from './server/settings.js';
 import { drainClients } from './drain.js';
 import { loadAccountsFile, loadMarketsFile, readStructuredFile } from './server/config-files.js';
 import { DEFAULT_MARKET_COUNT, DEFAULT_SEED, DEFAULT_SETTLEMENT_DELAY_MS, startSimulator, type RunningSimulator } from './index.js';
@@ -47,6 +50,16 @@ interface SimCliOptions {
   socketBookUnit?: 'raw' | 'shares';
   demoUsdc?: string;
   drainMs: number;
+  world: 'generic' | 'crypto';
+  tickers: string[];
+  cadences: Cadence[];
+  strikesPerExpiry: number;
+  informedLeadMs: number;
+  makerLagMs: number;
+  lifecycleAuth: SimSettings['lifecycleAuth'];
+  marketResolvedAudience: SimSettings['marketResolvedAudience'];
+  cancelReplaceBatchMarkets: SimSettings['cancelReplaceBatchMarkets'];
+  cancelReplaceUnknownTarget: SimSettings['cancelReplaceUnknownTarget'];
 }
 
 function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -54,6 +67,21 @@ function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
     const n = /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`must be an integer between ${min} and ${max}`);
     return n;
+  };
+}
+
+/** A comma-separated list of distinct names out of `allowed`. */
+function list<T extends string>(allowed: readonly T[]) {
+  return (value: string): T[] => {
+    const names = value.split(',').map((v) => v.trim());
+    const chosen: T[] = [];
+    for (const name of names) {
+      const match = allowed.find((a) => a === name);
+      if (match === undefined) throw new InvalidArgumentError(`must be a comma-separated list of ${allowed.join(', ')} (got ${JSON.stringify(name)})`);
+      if (chosen.includes(match)) throw new InvalidArgumentError(`names ${match} twice`);
+      chosen.push(match);
+    }
+    return chosen;
   };
 }
 
@@ -86,6 +114,18 @@ export function buildSimCommand(): Command {
     .addOption(new Option('--feed-coalesce-ms <n>', 'orderbookUpdate coalescing tick').argParser(integer(1, 10_000)))
     .addOption(new Option('--socket-book-unit <unit>', 'unit of orderbookUpdate level sizes (the live venue\'s is not recorded)').choices(['raw', 'shares']).default('shares'))
     .option('--demo-usdc <amount>', 'starting USDC of the demo account, in units')
+    .addOption(new Option('--world <world>', "'crypto': recurring strike markets on simulated underlyings, oracle frames and Hermes (the paper world); 'generic': long-dated markets").choices(['generic', 'crypto']).default('generic'))
+    .addOption(new Option('--tickers <list>', 'crypto world: tickers, comma-separated').argParser(list(DEFAULT_CRYPTO_WORLD.tickers)).default([...DEFAULT_CRYPTO_WORLD.tickers]))
+    .addOption(new Option('--cadences <list>', `crypto world: cadences, comma-separated (${CADENCES.join(', ')})`).argParser(list(CADENCES)).default([...DEFAULT_CRYPTO_WORLD.cadences]))
+    .addOption(new Option('--strikes-per-expiry <n>', 'crypto world: strikes per ticker and expiry').argParser(integer(1, 9)).default(DEFAULT_CRYPTO_WORLD.strikesPerExpiry))
+    .addOption(new Option('--informed-lead-ms <n>', 'crypto world: the informed traders see the underlying this long before it is published').argParser(integer(0, 60_000)).default(DEFAULT_CRYPTO_WORLD.informedLeadMs))
+    .addOption(new Option('--maker-lag-ms <n>', 'crypto world: the synthetic maker follows the published underlying this much later').argParser(integer(0, 600_000)).default(DEFAULT_CRYPTO_WORLD.makerLagMs))
+    .addOption(new Option('--lifecycle-auth <mode>', 'whether subscribe_market_lifecycle needs an authenticated socket (unconfirmed on the venue)').choices(LIFECYCLE_AUTH_MODES).default('public'))
+    .addOption(new Option('--market-resolved-audience <who>', "marketResolved to 'all' connections or only lifecycle and the market's price 'subscribers'").choices(RESOLVED_AUDIENCES).default('all'))
+    .addOption(new Option('--cancel-replace-batch-markets <rule>', "'single': refuse a cancel-replace batch mixing markets (400); 'mixed': accept it").choices(BATCH_MARKET_RULES).default('mixed'))
+    .addOption(
+      new Option('--cancel-replace-unknown-target <rule>', "'refuse': 400 for a cancel target {clientOrderId} naming no order; 'failure': cancel FAILURE").choices(UNKNOWN_TARGET_RULES).default('failure'),
+    )
     .addOption(
       new Option('--drain-ms <n>', 'after SIGINT/SIGTERM keep serving until no client is connected or sending (3 s quiet), at most this long')
         .argParser(integer(0, 300_000))
@@ -149,13 +189,26 @@ export async function runSimCommand(argv: readonly string[], io: SimCommandIo = 
   let sim: RunningSimulator;
   try {
     const nowMs = Date.now();
-    const markets = /^\d+$/.test(options.markets) ? Number(options.markets) : await loadMarketsFile(options.markets, nowMs);
+    const crypto = options.world === 'crypto';
+    const world: EngineOptions['world'] | undefined = crypto
+      ? cryptoWorldOptions({ tickers: options.tickers, cadences: options.cadences, strikesPerExpiry: options.strikesPerExpiry, informedLeadMs: options.informedLeadMs, makerLagMs: options.makerLagMs })
+      : undefined;
+    // The crypto world lists its own markets: generic ones only when --markets is given.
+    const genericMarkets = crypto && command.getOptionValueSource('markets') === 'default' ? undefined : options.markets;
+    const markets = genericMarkets === undefined ? undefined : /^\d+$/.test(genericMarkets) ? Number(genericMarkets) : await loadMarketsFile(genericMarkets, nowMs);
     const accounts: AccountConfig[] = options.accounts === undefined ? [] : await loadAccountsFile(options.accounts);
     const synthetic = await syntheticOf(options);
     sim = await startSimulator({
       port: options.port,
       seed: options.seed,
-      markets,
+      ...(markets === undefined ? {} : { markets }),
+      ...(world === undefined ? {} : { world }),
+      settings: {
+        lifecycleAuth: options.lifecycleAuth,
+        marketResolvedAudience: options.marketResolvedAudience,
+        cancelReplaceBatchMarkets: options.cancelReplaceBatchMarkets,
+        cancelReplaceUnknownTarget: options.cancelReplaceUnknownTarget,
+      },
       accounts,
       headerPrefix: options.headerPrefix,
       rateLimit: options.rateLimit ? { maxConcurrent: options.maxConcurrent, minIntervalMs: options.minIntervalMs } : false,
@@ -180,6 +233,8 @@ export async function runSimCommand(argv: readonly string[], io: SimCommandIo = 
       socketNamespace: '/markets',
       headerPrefix: sim.headerPrefix,
       adminUrl: `${sim.baseUrl}/_sim`,
+      hermesUrl: sim.hermesUrl,
+      world: options.world,
       demoAccount: {
         profileId: sim.demoAccount.profileId,
         tokenId: sim.demoAccount.tokenId,

@@ -19,6 +19,7 @@ import { SPEC_RATE_LIMITS, type RateLimitOptions } from './server/rate-limiter.j
 import { SimHttpServer, type SimServerHooks } from './server/server.js';
 import { parseScaled } from '../core/venue-rules/index.js';
 import type { SocketBookSizeUnit } from './server/wire-format.js';
+import { SettingsInputError, SimSettingsStore, type SimSettings } from './server/settings.js';
 
 export type { DemoAccount } from './server/demo-account.js';
 export type { SimControl, SimStateSummary, TradingModeInput } from './server/control.js';
@@ -30,6 +31,7 @@ export type { InjectedFrame, FreezeScope, DropKind } from './server/socket-feed.
 export type { FailureRuleInput, FailureRule } from './server/faults.js';
 export type { CancelReplaceFaultInput, CancelReplaceFaultRule } from './server/cancel-replace-faults.js';
 export type { SocketBookSizeUnit } from './server/wire-format.js';
+export { DEFAULT_SIM_SETTINGS, SettingsInputError, type SimSettings } from './server/settings.js';
 export type { RequestLogEntry, TokenRequestStats } from './server/request-log.js';
 export { deriveAccountCredentials } from './server/demo-account.js';
 
@@ -79,6 +81,11 @@ export interface StartSimulatorOptions {
    * shares) or `raw` (1e6 integers, as the live REST book). Switchable at run time (`PUT /_sim/socket/book-size-unit`).
    */
   readonly socketBookSizeUnit?: SocketBookSizeUnit;
+  /**
+   * Venue behaviours the live venue has not confirmed (lifecycle auth, who gets marketResolved, mixed-market
+   * cancel-replace batches, an unknown cancel target): src/sim/server/settings.ts. Changeable at run time.
+   */
+  readonly settings?: Partial<SimSettings>;
   readonly hooks?: SimServerHooks;
   readonly engineObserver?: EngineObserver;
 }
@@ -126,6 +133,15 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
         ? generateMarkets(options.markets ?? DEFAULT_MARKET_COUNT, seed, clock.now())
         : [...options.markets];
 
+  if (options.settings !== undefined) {
+    try {
+      new SimSettingsStore(options.settings);
+    } catch (error) {
+      if (error instanceof SettingsInputError) throw new SimulatorConfigError(`settings.${error.field}`, error.value, error.reason);
+      throw error;
+    }
+  }
+
   const demo = demoAccount(seed, options.demo?.profileId ?? DEMO_PROFILE_ID);
   const demoUsdc = options.demo?.usdc ?? DEFAULT_DEMO_USDC;
   const configs = (options.accounts ?? []).map((input, i) => parseAccountConfig(input, `accounts[${i}]`));
@@ -171,6 +187,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     ...(options.socketBookSizeUnit === undefined ? {} : { socketBookSizeUnit: options.socketBookSizeUnit }),
     ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
     ...(options.hermes === undefined ? {} : { hermes: options.hermes }),
+    ...(options.settings === undefined ? {} : { settings: options.settings }),
   });
   let running;
   try {

@@ -75,3 +75,12 @@ export function arr(value: unknown): unknown[] {
   if (!Array.isArray(value)) throw new Error(`expected a JSON array, got ${JSON.stringify(value)}`);
   return value;
 }
+
+/** The one `{field, message}` of a 400 validation body (`{message: [{field, message}], …}`); throws otherwise. */
+export function onlyValidationIssue(body: unknown): { field: string; message: string } {
+  const message = arr(obj(body)['message']);
+  const first = message[0];
+  if (message.length !== 1 || first === undefined) throw new Error(`expected one validation issue, got ${JSON.stringify(body)}`);
+  const issue = obj(first);
+  return { field: String(issue['field']), message: String(issue['message']) };
+}

@@ -18,7 +18,7 @@ import { Prng } from './prng.js';
 import type { MarketState, OrderRecord } from './state.js';
 import type { UnderlyingWorld } from './underlying.js';
 import { omeFrame, type OmeExtras } from './wire.js';
-import type { EngineFailure, EngineListener, EngineObserver, EngineOptions, MarketResolvedFrame, OmeEventType, OrderEventFrame, PriceBand } from './types.js';
+import type { EngineFailure, EngineListener, EngineObserver, EngineOptions, MarketCreatedFrame, MarketResolvedFrame, OmeEventType, OrderEventFrame, PriceBand } from './types.js';
 
 const DEFAULT_PAYOUT_DELAY_MS = 5_000;
 
@@ -33,6 +33,7 @@ export type PendingEvent =
   | { readonly kind: 'order'; readonly profileId: number; readonly frame: OrderEventFrame }
   | { readonly kind: 'positions'; readonly profileId: number; readonly slug: string }
   | { readonly kind: 'resolved'; readonly frame: MarketResolvedFrame }
+  | { readonly kind: 'created'; readonly frame: MarketCreatedFrame }
   | { readonly kind: 'status'; readonly slug: string }
   | { readonly kind: 'mined'; readonly slug: string };
 
@@ -150,6 +151,9 @@ export class EngineCore {
           break;
         case 'resolved':
           listener.marketResolved?.(event.frame);
+          break;
+        case 'created':
+          listener.marketCreated?.(event.frame);
           break;
         case 'status':
           listener.marketStatusChanged?.(event.slug);

@@ -3,7 +3,7 @@
  * and deterministic for a seed and a clock. This module is the facade: it builds the engine (markets, the crypto
  * world, accounts, synthetic traders, in that order) and implements `SimEngine` by delegating each command to its
  * module over the shared core (core.ts): place.ts, cancel.ts, settle.ts (via execute.ts), resolve.ts,
- * lifecycle.ts, accounts.ts, reads.ts, fair-value.ts, invariants.ts.
+ * lifecycle.ts, listing.ts, accounts.ts, reads.ts, fair-value.ts, invariants.ts.
  *
  * Every command validates first and then commits (a failure changes nothing); listener notifications are
  * queued during a command and delivered after it, when the state is consistent again (a listener may call
@@ -23,6 +23,7 @@ import { EngineConfigError } from './errors.js';
 import * as fairValue from './fair-value.js';
 import { checkInvariants } from './invariants.js';
 import { addMarket } from './lifecycle.js';
+import { listStrikeMarket } from './listing.js';
 import { place } from './place.js';
 import { Prng } from './prng.js';
 import * as reads from './reads.js';
@@ -45,6 +46,8 @@ import type {
   EngineOptions,
   EngineStats,
   FairValueOutcome,
+  ListStrikeMarketInput,
+  ListStrikeMarketOutcome,
   MarketTrade,
   OrderStatus,
   PlaceInput,
@@ -254,6 +257,10 @@ class Engine implements SimEngine {
 
   cancelAll(profileId: number, slug: string): BatchCancelOutcome {
     return cancels.cancelAll(this.core, profileId, slug);
+  }
+
+  listStrikeMarket(input: ListStrikeMarketInput): ListStrikeMarketOutcome {
+    return listStrikeMarket(this.core, input);
   }
 
   resolve(slug: string, input: ResolveInput): ResolveOutcome {

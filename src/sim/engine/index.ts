@@ -11,4 +11,17 @@ export { ManualClock } from '../../core/clock.js';
 export { EngineConfigError } from './errors.js';
 export { syntheticOptionsSchema } from './synthetic-config.js';
 export { DEFAULT_UNDERLYINGS, trueDigital, UnderlyingWorld, type UnderlyingSpec, type WorldOptions } from './underlying.js';
-export { DEFAULT_CRYPTO_MARKETS, nextExpiry, strikeLadder, worldFair, type Cadence, type CryptoMarketOptions } from './crypto-markets.js';
+export {
+  CADENCE_CATEGORY_ID,
+  CADENCE_LABEL,
+  CADENCE_PERIOD_MS,
+  CADENCES,
+  cadenceCovering,
+  DEFAULT_CRYPTO_MARKETS,
+  nextExpiry,
+  strikeLadder,
+  worldFair,
+  type Cadence,
+  type CryptoMarketOptions,
+} from './crypto-markets.js';
+export { cryptoWorldOptions, DEFAULT_CRYPTO_WORLD, type CryptoWorldSettings } from './world-options.js';

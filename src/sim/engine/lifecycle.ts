@@ -1,7 +1,7 @@
 /**
- * Market lifecycle: listing a market (checks, indexes, NegRisk groups, its expiry timer), expiry (trading stops,
- * resting orders canceled) and, in the crypto world, settlement by the oracle price and the opening of the next
- * ladder of a recurring market. Reads go through `freshView`, so expiry holds even when its timer is late.
+ * Market lifecycle: listing a market (checks, indexes, NegRisk groups, its expiry timer, the `marketCreated` notice),
+ * expiry (trading stops, resting orders canceled) and, in the crypto world, settlement by the oracle price and the
+ * opening of the next ladder of a recurring market. Reads go through `freshView`, so expiry holds even when its timer is late.
  *
  * Invariants: slugs, ids, condition ids and token ids are unique across markets (and slugs across groups); a market
  * is expired once `now >= expirationMs` whatever its timer did; an oracle market resolves YES iff the price at the
@@ -10,10 +10,11 @@
 import { getAddress, isAddress } from 'viem';
 import { MAX_TICK, MIN_TICK } from '../../core/venue-rules/index.js';
 import type { EngineCore } from './core.js';
-import { successorSpecs } from './crypto-markets.js';
+import { CADENCE_PERIOD_MS, successorSpecs } from './crypto-markets.js';
 import { EngineConfigError, EngineInvariantError } from './errors.js';
 import { cancelAllResting } from './order-exit.js';
 import { resolve } from './resolve.js';
+import { isoTime } from './wire.js';
 import { MarketState } from './state.js';
 import type { MarketSpec, SimMarket } from './types.js';
 
@@ -63,6 +64,18 @@ export function addMarket(core: EngineCore, spec: MarketSpec, field: string): vo
     }
     group.markets.push(market);
   }
+  // Nobody listens while the engine is being built: only markets listed later reach `marketCreated` listeners.
+  core.enqueue({
+    kind: 'created',
+    frame: {
+      slug: spec.slug,
+      title: spec.title,
+      type: 'CLOB',
+      ...(spec.groupSlug === undefined ? {} : { groupSlug: spec.groupSlug }),
+      categoryIds: [...spec.categoryIds],
+      createdAt: isoTime(market.createdAtMs),
+    },
+  });
   const delay = spec.expirationMs - core.clock.now();
   if (delay <= 0) market.expired = true;
   else core.schedule(delay, () => core.command(() => refreshExpiry(core, market)));
@@ -89,14 +102,19 @@ function settleByOracle(core: EngineCore, market: MarketState, oracle: NonNullab
   market.settlementPrice = price;
   if (market.status !== 'RESOLVED') resolve(core, market.spec.slug, { winningOutcomeIndex: price > Number(oracle.strike) ? 0 : 1 });
   const options = core.worldOptions?.markets;
-  if (!options?.recurring) return;
+  if (!options?.recurring || oracle.recurring === false) return;
   // All of a ladder settle at the same instant: the first of them to settle opens the next ladder.
   const opened = [...core.marketsBySlug.values()].some(
-    (m) => m !== market && m.expired && m.spec.expirationMs === market.spec.expirationMs && m.spec.oracle?.ticker === oracle.ticker && m.spec.oracle.cadence === oracle.cadence,
+    (m) =>
+      m !== market &&
+      m.expired &&
+      m.spec.expirationMs === market.spec.expirationMs &&
+      m.spec.oracle?.ticker === oracle.ticker &&
+      m.spec.oracle.cadence === oracle.cadence &&
+      m.spec.oracle.recurring !== false,
   );
   if (opened) return;
-  const period = oracle.cadence === 'hourly' ? 3_600_000 : 86_400_000;
-  const next = market.spec.expirationMs + period;
+  const next = market.spec.expirationMs + CADENCE_PERIOD_MS[oracle.cadence];
   successorSpecs(world, oracle.ticker, oracle.cadence, next, market.spec.expirationMs, options, core.worldIds).forEach((spec) => addMarket(core, spec, `world.successor.${spec.slug}`));
 }
 

@@ -41,6 +41,7 @@ export function resolve(core: EngineCore, slug: string, input: ResolveInput): Re
       kind: 'resolved',
       frame: {
         slug,
+        type: 'CLOB',
         winningOutcome: winningOutcomeIndex === null ? null : winningOutcomeIndex === 0 ? 'YES' : 'NO',
         winningIndex: winningOutcomeIndex,
         payoutNumerators,

@@ -112,6 +112,7 @@ export type EngineErrorCode =
   | 'DUPLICATE_CLIENT_ORDER_ID'
   | 'POST_ONLY_WOULD_CROSS'
   | 'MIXED_MARKETS'
+  | 'DUPLICATE_MARKET'
   | 'REDEEM_NOT_ALLOWED'
   | 'PAYOUT_NOT_POSTED'
   | 'NOTHING_TO_REDEEM'
@@ -151,6 +152,17 @@ export type ResolveInput =
   | { readonly winningOutcomeIndex: 0 | 1 }
   | { readonly payoutNumerators: readonly [number, number] };
 export type ResolveOutcome = { readonly ok: true; readonly market: SimMarket } | EngineFailure;
+
+/** A strike market listed at run time (listing.ts); the field names are the admin route's (`POST /_sim/markets`). */
+export interface ListStrikeMarketInput {
+  /** One of the crypto world's tickers (BTC, ETH, …). */
+  readonly ticker: string;
+  /** The settlement instant, ms since epoch: a whole minute in the future (its expiration). */
+  readonly settlesAt: number;
+  /** USD as a decimal string with at most the ticker's decimals; absent: at the money (the published spot). */
+  readonly strike?: string;
+}
+export type ListStrikeMarketOutcome = { readonly ok: true; readonly market: SimMarket } | EngineFailure;
 
 export type RedeemOutcome =
   | {

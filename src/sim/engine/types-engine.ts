@@ -1,7 +1,7 @@
 /**
  * Engine types, part 5 (see types.ts): the `SimEngine` interface, the engine's whole public surface.
  */
-import type { BatchCancelOutcome, CancelOutcome, DepositInput, DepositOutcome, EngineFailure, FairValueOutcome, PlaceInput, PlaceOutcome, RedeemOutcome, ResolveInput, ResolveOutcome } from './types-commands.js';
+import type { BatchCancelOutcome, CancelOutcome, DepositInput, DepositOutcome, EngineFailure, FairValueOutcome, ListStrikeMarketInput, ListStrikeMarketOutcome, PlaceInput, PlaceOutcome, RedeemOutcome, ResolveInput, ResolveOutcome } from './types-commands.js';
 import type { EngineListener, EngineStats } from './types-frames.js';
 import type { AccountFill, Balances, BookSnapshot, MarketTrade, OrderStatus, PositionSummary, SimAccount, SimGroup, SimMarket, SimOrder, UserOrder } from './types-views.js';
 import type { AccountSpec } from './types.js';
@@ -51,6 +51,8 @@ export interface SimEngine {
   accountTrades(profileId: number): AccountFill[];
   positions(profileId: number): PositionSummary[];
 
+  /** Lists a crypto strike market at run time (admin; crypto world only): 400 naming the field, 409 a slug taken. */
+  listStrikeMarket(input: ListStrikeMarketInput): ListStrikeMarketOutcome;
   resolve(slug: string, input: ResolveInput): ResolveOutcome;
   payoutPosted(slug: string): boolean;
   redeem(profileId: number, conditionId: string): RedeemOutcome;

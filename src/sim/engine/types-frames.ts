@@ -1,5 +1,6 @@
 /**
- * Engine types, part 4 (see types.ts): the socket frames the engine emits (OME, SETTLEMENT, marketResolved), its
+ * Engine types, part 4 (see types.ts): the socket frames the engine emits (OME, SETTLEMENT, marketCreated,
+ * marketResolved), its
  * listener and observer-free stats.
  */
 import type { Outcome, Side } from '../../core/venue-rules/index.js';
@@ -92,8 +93,22 @@ export interface SettlementFrame {
 
 export type OrderEventFrame = OmeFrame | SettlementFrame;
 
+/** `marketCreated` (the official client's MarketCreatedEvent): a market listed while the engine runs. */
+export interface MarketCreatedFrame {
+  readonly slug: string;
+  readonly title: string;
+  /** The simulator lists order-book markets only. */
+  readonly type: 'CLOB';
+  readonly groupSlug?: string;
+  readonly categoryIds: readonly number[];
+  /** ISO-8601, as the market object's `createdAt`. */
+  readonly createdAt: string;
+}
+
+/** `marketResolved` (the official client's MarketResolvedEvent, plus `payoutNumerators` for a split). */
 export interface MarketResolvedFrame {
   readonly slug: string;
+  readonly type: 'CLOB';
   /** null for a payout split. */
   readonly winningOutcome: Outcome | null;
   readonly winningIndex: 0 | 1 | null;
@@ -108,6 +123,8 @@ export interface EngineListener {
   orderEvent?(profileId: number, frame: OrderEventFrame): void;
   positionsChanged?(profileId: number, slug: string): void;
   marketResolved?(frame: MarketResolvedFrame): void;
+  /** A market was listed after the engine was built (a recurring successor, or `listStrikeMarket`). */
+  marketCreated?(frame: MarketCreatedFrame): void;
   /** Market expired or resolved, or the payout was posted. */
   marketStatusChanged?(slug: string): void;
   tradeMined?(slug: string): void;

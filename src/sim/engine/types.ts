@@ -14,7 +14,7 @@
  */
 import type { Scheduler } from '../../core/clock.js';
 import type { OrderType } from '../../core/venue-rules/index.js';
-import type { CryptoMarketOptions } from './crypto-markets.js';
+import type { Cadence, CryptoMarketOptions } from './crypto-markets.js';
 import type { EngineErrorCode } from './types-commands.js';
 import type { CancelReason, OrderStatus } from './types-views.js';
 import type { WorldOptions } from './underlying.js';
@@ -86,7 +86,9 @@ export interface OracleSpec {
   readonly pythFeedId: string;
   /** "Bitcoin". */
   readonly name: string;
-  readonly cadence: 'hourly' | 'daily';
+  readonly cadence: Cadence;
+  /** False for a market listed at run time (`listStrikeMarket`): no successor opens when it settles. Absent: recurring. */
+  readonly recurring?: false;
 }
 
 export interface AccountSpec {

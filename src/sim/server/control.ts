@@ -34,6 +34,7 @@ import type { RequestLog, RequestLogEntry, TokenRequestStats } from './request-l
 import type { DropKind, FreezeScope, InjectedFrame, SocketFeed } from './socket-feed.js';
 import type { RestrictionMode } from '../../core/trading-mode.js';
 import { TradingModeInputError, type MaintenanceStatus, type TradingModeSchedule, type TradingModeWindow } from './trading-mode.js';
+import { SettingsInputError, type SimSettings, type SimSettingsStore } from './settings.js';
 
 export class ControlError extends Error {
   override readonly name = 'ControlError';
@@ -67,6 +68,17 @@ export interface SimStateSummary {
   readonly rateLimits: RateLimitOptions;
   /** Unit of socket `orderbookUpdate` level sizes. */
   readonly socketBookSizeUnit: SocketBookSizeUnit;
+  /** Venue behaviours the live venue has not confirmed (settings.ts). */
+  readonly settings: SimSettings;
+}
+
+/** A strike market to list at run time (`POST /_sim/markets`). */
+export interface ListMarketInput {
+  readonly ticker: string;
+  /** ms since epoch, a whole minute in the future. */
+  readonly settlesAt: number;
+  /** USD; a decimal string or a number, at most the ticker's decimals. Absent: at the money. */
+  readonly strike?: string | number;
 }
 
 export interface SimControl {
@@ -83,6 +95,8 @@ export interface SimControl {
   balances(profileId: number): Balances;
   positions(profileId: number): PositionSummary[];
 
+  /** Lists a crypto strike market (crypto world only); 400 naming ticker, settlesAt or strike; 409 a slug taken. */
+  listMarket(input: ListMarketInput): SimMarket;
   setFairValue(marketSlug: string, ticks: number): number;
   resolveMarket(marketSlug: string, input: ResolveInput): SimMarket;
   syntheticStep(): void;
@@ -114,6 +128,10 @@ export interface SimControl {
 
   setRateLimits(options: Partial<RateLimitOptions>): RateLimitOptions;
 
+  settings(): SimSettings;
+  /** Changes some settings (all or nothing); returns the settings now in force. */
+  updateSettings(partial: Partial<SimSettings>): SimSettings;
+
   requestLog(options?: { readonly limit?: number; readonly sinceSeq?: number }): RequestLogEntry[];
   /** Per API token: requests, 429s from the rate limiter, injected faults, errors. */
   requestStats(): Record<string, TokenRequestStats>;
@@ -130,6 +148,7 @@ export interface ControlDeps {
   readonly limiter: TokenRateLimiter;
   readonly log: RequestLog;
   readonly feed: SocketFeed;
+  readonly settings: SimSettingsStore;
 }
 
 function engineError(failure: EngineFailure, field: string, value: unknown): ControlError {
@@ -139,14 +158,20 @@ function engineError(failure: EngineFailure, field: string, value: unknown): Con
 }
 
 function rethrowTyped(error: unknown): never {
-  if (error instanceof FaultInputError || error instanceof TradingModeInputError || error instanceof AccountConfigError || error instanceof TokenRegistryError) {
+  if (
+    error instanceof FaultInputError ||
+    error instanceof TradingModeInputError ||
+    error instanceof AccountConfigError ||
+    error instanceof TokenRegistryError ||
+    error instanceof SettingsInputError
+  ) {
     throw new ControlError(400, error.field, error.value, error.reason);
   }
   throw error;
 }
 
 export function createControl(deps: ControlDeps): SimControl {
-  const { engine, clock, tokens, modes, faults, cancelReplaceFaults, limiter, log, feed } = deps;
+  const { engine, clock, tokens, modes, faults, cancelReplaceFaults, limiter, log, feed, settings } = deps;
 
   const requireAccount = (profileId: number): SimAccount => {
     const account = engine.account(profileId);
@@ -171,6 +196,7 @@ export function createControl(deps: ControlDeps): SimControl {
       pendingCancelReplaceFaults: cancelReplaceFaults.pending(),
       rateLimits: limiter.config,
       socketBookSizeUnit: feed.bookSizeUnit,
+      settings: settings.current,
     }),
 
     accounts: () => engine.accounts(),
@@ -217,6 +243,17 @@ export function createControl(deps: ControlDeps): SimControl {
       return engine.positions(profileId);
     },
 
+    listMarket(input) {
+      const strike = input.strike === undefined ? undefined : typeof input.strike === 'number' ? String(input.strike) : input.strike;
+      const outcome = engine.listStrikeMarket({ ticker: input.ticker, settlesAt: input.settlesAt, ...(strike === undefined ? {} : { strike }) });
+      if (!outcome.ok) {
+        const issue = typeof outcome.body.message === 'string' ? undefined : outcome.body.message[0];
+        if (issue === undefined) throw engineError(outcome, 'slug', input);
+        const value = issue.field === 'ticker' ? input.ticker : issue.field === 'settlesAt' ? input.settlesAt : input.strike;
+        throw new ControlError(400, issue.field, value, issue.message.startsWith(`${issue.field} `) ? issue.message.slice(issue.field.length + 1) : issue.message);
+      }
+      return outcome.market;
+    },
     setFairValue(marketSlug, ticks) {
       requireMarket(marketSlug);
       if (!Number.isInteger(ticks) || ticks < 1 || ticks > 999) throw new ControlError(400, 'priceTicks', ticks, 'must be an integer tick in [1, 999]');
@@ -293,6 +330,15 @@ export function createControl(deps: ControlDeps): SimControl {
         throw error;
       }
       return limiter.config;
+    },
+
+    settings: () => settings.current,
+    updateSettings(partial) {
+      try {
+        return settings.update(partial);
+      } catch (error) {
+        return rethrowTyped(error);
+      }
     },
 
     requestLog: (options) => log.entries(options),

@@ -11,7 +11,8 @@ import type { OrderStatus } from '../engine/index.js';
 import { ControlError, type SimControl } from './control.js';
 import { INJECTABLE_STATUSES } from './faults.js';
 import { FORCED_CANCEL_OUTCOMES, FORCED_REPLACEMENT_OUTCOMES } from './cancel-replace-faults.js';
-import { SOCKET_BOOK_SIZE_UNITS } from './wire-format.js';
+import { marketWire, SOCKET_BOOK_SIZE_UNITS } from './wire-format.js';
+import { BATCH_MARKET_RULES, LIFECYCLE_AUTH_MODES, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES } from './settings.js';
 import { accountConfigSchema } from './accounts-config.js';
 import { frameworkError, invalidField, validationError, type ValidationIssue } from './http-errors.js';
 import { parseJson } from './body.js';
@@ -42,6 +43,19 @@ const resolveSchema = z.union(
   ],
   { error: 'body must be {winningOutcomeIndex: 0|1} or {payoutNumerators: [yes, no]}' },
 );
+
+const listMarketSchema = z.strictObject({
+  ticker: z.string().min(1).max(16),
+  settlesAt: z.number().int({ error: 'must be an integer (ms since epoch)' }),
+  strike: z.union([z.string(), z.number()], { error: 'must be a decimal string or a number (USD)' }).optional(),
+});
+
+const settingsSchema = z.strictObject({
+  lifecycleAuth: z.enum(LIFECYCLE_AUTH_MODES, { error: `must be one of ${LIFECYCLE_AUTH_MODES.join(', ')}` }).optional(),
+  marketResolvedAudience: z.enum(RESOLVED_AUDIENCES, { error: `must be one of ${RESOLVED_AUDIENCES.join(', ')}` }).optional(),
+  cancelReplaceBatchMarkets: z.enum(BATCH_MARKET_RULES, { error: `must be one of ${BATCH_MARKET_RULES.join(', ')}` }).optional(),
+  cancelReplaceUnknownTarget: z.enum(UNKNOWN_TARGET_RULES, { error: `must be one of ${UNKNOWN_TARGET_RULES.join(', ')}` }).optional(),
+});
 
 const dropSchema = z.strictObject({ kind: z.enum(['transport', 'server']).optional() }).optional();
 
@@ -144,6 +158,17 @@ export function adminRoutes(control: SimControl): RouteDef[] {
     route('GET', '/accounts/:profileId/balances', (ctx) => ok(control.balances(profileParam(ctx)))),
     route('GET', '/accounts/:profileId/positions', (ctx) => ok(control.positions(profileParam(ctx)))),
 
+    route('POST', '/markets', (ctx) => {
+      const input = parseOrThrow(listMarketSchema, body(ctx));
+      try {
+        const market = control.listMarket({ ticker: input.ticker, settlesAt: input.settlesAt, ...(input.strike === undefined ? {} : { strike: input.strike }) });
+        return ok(marketWire(market, control.engine.book(market.slug)), 201);
+      } catch (error) {
+        // A refused field is the venue's validation body naming it (the value in the message).
+        if (error instanceof ControlError && error.status === 400) throw invalidField(error.field, error.message);
+        throw error;
+      }
+    }),
     route('POST', '/markets/:slug/fair-value', (ctx) => {
       const input = parseOrThrow(fairValueSchema, body(ctx));
       let ticks: number;
@@ -242,6 +267,19 @@ export function adminRoutes(control: SimControl): RouteDef[] {
     route('DELETE', '/faults', () => {
       control.clearFaults();
       return ok({ cleared: true });
+    }),
+
+    route('GET', '/settings', () => ok(control.settings())),
+    route('PUT', '/settings', (ctx) => {
+      const input = parseOrThrow(settingsSchema, body(ctx));
+      return ok(
+        control.updateSettings({
+          ...(input.lifecycleAuth === undefined ? {} : { lifecycleAuth: input.lifecycleAuth }),
+          ...(input.marketResolvedAudience === undefined ? {} : { marketResolvedAudience: input.marketResolvedAudience }),
+          ...(input.cancelReplaceBatchMarkets === undefined ? {} : { cancelReplaceBatchMarkets: input.cancelReplaceBatchMarkets }),
+          ...(input.cancelReplaceUnknownTarget === undefined ? {} : { cancelReplaceUnknownTarget: input.cancelReplaceUnknownTarget }),
+        }),
+      );
     }),
 
     route('PUT', '/rate-limits', (ctx) => {

@@ -22,6 +22,14 @@
  *
  * Faults (cancel-replace-faults.ts): a matching rule forces the operation's cancel and/or replacement outcome.
  *
+ * Settings (settings.ts), for behaviours the live venue has not confirmed: `cancelReplaceBatchMarkets: single` refuses
+ * a batch whose operations name different `replacement.marketSlug`s (400 naming `operations.{i}.replacement.marketSlug`,
+ * the first that differs from operation 0's); `cancelReplaceUnknownTarget: refuse` refuses a request in which a
+ * cancel target `{clientOrderId}` names no order of the account (400 naming `[operations.{i}.]cancel.clientOrderId`),
+ * judged against the orders as they stand before the request. By default both are accepted: mixed markets are
+ * carried out operation by operation, and an unknown clientOrderId is a cancel FAILURE `ORDER_NOT_FOUND` after which
+ * ALLOW_FAILURE still attempts the replacement and STOP_ON_FAILURE leaves it NOT_ATTEMPTED.
+ *
  * Invariants: a rejected request changes nothing; every operation of a batch is carried out in order, one at a
  * time; a forced UNKNOWN reports nothing about whether the action happened (the rule decides).
  */
@@ -36,6 +44,7 @@ import { parsePlacement, type ParsedPlacement } from './order-request.js';
 import { assertPlacementTiming, submitPlacement, type PlacementAnswer } from './placement.js';
 import type { RouteDeps } from './route-deps.js';
 import type { Reply, RequestContext, RouteDef } from './router.js';
+import type { SimSettings } from './settings.js';
 import { UUID_V4 } from './routes-trading.js';
 import { zodIssues } from './validation.js';
 
@@ -147,7 +156,19 @@ function httpCode(status: number): string {
   return statusText(status).toUpperCase().replace(/ /g, '_');
 }
 
-export function cancelReplaceRoutes(deps: RouteDeps, faults: CancelReplaceFaults): RouteDef[] {
+/** `settings: single`: the first operation whose replacement names another market than operation 0's, as a 400. */
+function assertOneMarket(ops: readonly Operation[]): void {
+  const first = ops[0]?.placement.body.marketSlug;
+  const index = ops.findIndex((op) => op.placement.body.marketSlug !== first);
+  const other = ops[index];
+  if (first === undefined || other === undefined) return;
+  const field = `operations.${index}.replacement.marketSlug`;
+  throw validationError([
+    { field, message: `${field} must be ${first}, the market of operations.0: a batch takes one market (got ${other.placement.body.marketSlug})` },
+  ]);
+}
+
+export function cancelReplaceRoutes(deps: RouteDeps, faults: CancelReplaceFaults, settings: () => SimSettings): RouteDef[] {
   const { engine } = deps;
 
   const profileOf = (ctx: RequestContext, op: Operation): number => {
@@ -209,11 +230,20 @@ export function cancelReplaceRoutes(deps: RouteDeps, faults: CancelReplaceFaults
     return { cancel, replacement };
   };
 
-  /** Whole-request checks: every operation's timing, and a trading mode that forbids cancels (425). */
-  const preflight = (ctx: RequestContext, ops: readonly Operation[]): void => {
-    for (const op of ops) {
+  /**
+   * Whole-request checks: every operation's timing and account, a cancel target `{clientOrderId}` that names no order
+   * (refused only with the setting `cancelReplaceUnknownTarget: refuse`), and a trading mode that forbids cancels (425).
+   * `path(i)`: the field prefix of operation i (`operations.{i}.` in a batch, none for the single form).
+   */
+  const preflight = (ctx: RequestContext, ops: readonly Operation[], path: (index: number) => string): void => {
+    const refuseUnknown = settings().cancelReplaceUnknownTarget === 'refuse';
+    for (const [index, op] of ops.entries()) {
       assertPlacementTiming(op.placement, ctx.nowMs);
-      profileOf(ctx, op);
+      const profileId = profileOf(ctx, op);
+      if (refuseUnknown && 'clientOrderId' in op.cancel && targetOrder(profileId, op) === undefined) {
+        const field = `${path(index)}cancel.clientOrderId`;
+        throw validationError([{ field, message: `${field} names no order of this account (got ${JSON.stringify(op.cancel.clientOrderId)})` }]);
+      }
     }
     deps.modes.assertAllowed({ kind: 'cancel' }, ctx.nowMs);
   };
@@ -227,7 +257,7 @@ export function cancelReplaceRoutes(deps: RouteDeps, faults: CancelReplaceFaults
       handler: async (ctx): Promise<Reply> => {
         assertKnownQuery(ctx.query, []);
         const op = parseOperation(parseJson(ctx.rawBody), '');
-        preflight(ctx, [op]);
+        preflight(ctx, [op], () => '');
         const result = await runOperation(ctx, op);
         const complete = result.cancel.status === 'SUCCESS' && result.replacement.status === 'SUCCESS';
         return { status: complete ? 200 : 409, body: { ...result } };
@@ -243,7 +273,8 @@ export function cancelReplaceRoutes(deps: RouteDeps, faults: CancelReplaceFaults
         const input = batchSchema.safeParse(parseJson(ctx.rawBody));
         if (!input.success) throw validationError(zodIssues(input.error));
         const ops = input.data.operations.map((raw, index) => parseOperation(raw, `operations.${index}`));
-        preflight(ctx, ops);
+        if (settings().cancelReplaceBatchMarkets === 'single') assertOneMarket(ops);
+        preflight(ctx, ops, (index) => `operations.${index}.`);
         const results = [];
         for (const [index, op] of ops.entries()) results.push({ index, ...(await runOperation(ctx, op)) });
         return { status: 200, body: { results } };

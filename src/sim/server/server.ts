@@ -38,6 +38,7 @@ import { CancelReplaceFaults } from './cancel-replace-faults.js';
 import { cancelReplaceRoutes } from './routes-cancel-replace.js';
 import { historyRoutes } from './routes-history.js';
 import type { SocketBookSizeUnit } from './wire-format.js';
+import { SimSettingsStore, type SimSettings } from './settings.js';
 
 export const LOOPBACK_HOST = '127.0.0.1';
 export const DEFAULT_FEED_COALESCE_MS = 50;
@@ -69,6 +70,8 @@ export interface SimServerOptions {
   readonly hooks?: SimServerHooks;
   /** The Hermes stand-in under /hermes (src/sim/server/hermes.ts). */
   readonly hermes?: Partial<HermesOptions>;
+  /** Venue behaviours the live venue has not confirmed (settings.ts); defaults DEFAULT_SIM_SETTINGS. */
+  readonly settings?: Partial<SimSettings>;
 }
 
 export interface RunningSimServer {
@@ -133,6 +136,8 @@ export class SimHttpServer {
   private readonly placements = new PlacementStore();
   /** Approvals, clock skew and trade-type overrides for `doctor` (routes-account-checks.ts). */
   private readonly accountChecks = new AccountChecks();
+  /** Venue behaviours the live venue has not confirmed (settings.ts). */
+  private readonly settings: SimSettingsStore;
   private readonly prefix: string;
   private readonly bodyLimit: number;
   private readonly detachPlacements: () => void;
@@ -142,6 +147,7 @@ export class SimHttpServer {
     this.bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
     this.limiter = new TokenRateLimiter(options.rateLimit ?? SPEC_RATE_LIMITS);
     this.log = new RequestLog(options.requestLogCapacity);
+    this.settings = new SimSettingsStore(options.settings);
     const deps: RouteDeps = {
       engine: options.engine,
       clock: options.clock,
@@ -159,7 +165,7 @@ export class SimHttpServer {
     this.router = new Router([
       ...withTradeTypeOverrides(publicRoutes(deps), this.accountChecks),
       ...tradingRoutes(deps),
-      ...cancelReplaceRoutes(deps, this.cancelReplaceFaults),
+      ...cancelReplaceRoutes(deps, this.cancelReplaceFaults, () => this.settings.current),
       ...historyRoutes(deps),
       ...accountCheckRoutes(checkDeps),
     ]);
@@ -178,6 +184,7 @@ export class SimHttpServer {
       tokens: options.tokens,
       headerPrefix: this.prefix,
       coalesceMs: options.feedCoalesceMs ?? DEFAULT_FEED_COALESCE_MS,
+      settings: () => this.settings.current,
       ...(options.socketBookSizeUnit === undefined ? {} : { bookSizeUnit: options.socketBookSizeUnit }),
       ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
     });
@@ -191,6 +198,7 @@ export class SimHttpServer {
       limiter: this.limiter,
       log: this.log,
       feed: this.feed,
+      settings: this.settings,
     });
     this.adminRouter = new Router([...adminRoutes(this.control), ...accountCheckAdminRoutes(checkDeps)]);
     this.hermes = new HermesStandIn(options.engine, options.clock, options.hermes ?? {});

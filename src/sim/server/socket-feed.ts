@@ -5,7 +5,8 @@
  * confirmations, and the pushes `orderbookUpdate` (full book, coalesced per market), `orderEvent`,
  * `positions`, `marketResolved`, and in the crypto world `oraclePriceData` (the underlying's published price, once a
  * second to each market's `subscribe_market_prices` subscribers, as the official client's types list it beside the
- * market-price events).
+ * market-price events). The market lifecycle channel (`marketCreated`, `marketResolved`) is socket-lifecycle.ts; the
+ * official client's generic `unsubscribe {channel, …options}` (with an acknowledgement) leaves any of them.
  *
  * Owns: subscriptions (as Socket.IO rooms), feed coalescing, and the feed faults (freeze, drop, injected
  * frames). Invariants: at most one `orderbookUpdate` per market per coalescing tick, always the full
@@ -21,6 +22,8 @@ import { SOCKET_HANDSHAKE_PATH } from '../../exchange/auth.js';
 import type { MarketResolvedFrame, OrderEventFrame, SimClock, SimEngine, SimMarket } from '../engine/index.js';
 import { hasAuthHeaders, verifyHmac, type ApiTokenRegistry } from './hmac-verify.js';
 import { DEFAULT_SOCKET_BOOK_SIZE_UNIT, positionsFrame, wireOrderbook, type SocketBookSizeUnit, type WireOrderbook } from './wire-format.js';
+import { DEFAULT_SIM_SETTINGS, type SimSettings } from './settings.js';
+import { LifecycleChannel, SUBSCRIBE_LIFECYCLE, UNSUBSCRIBE_LIFECYCLE } from './socket-lifecycle.js';
 
 export const MARKETS_NAMESPACE = '/markets';
 const MAX_SUBSCRIBED_SLUGS = 1000;
@@ -31,9 +34,13 @@ export interface ClientToServerEvents {
   subscribe_market_prices: (payload: unknown) => void;
   subscribe_positions: (payload: unknown) => void;
   subscribe_order_events: (payload?: unknown) => void;
+  subscribe_market_lifecycle: (payload?: unknown) => void;
+  unsubscribe_market_lifecycle: (payload?: unknown) => void;
+  /** The official client's `unsubscribe(channel, options)`: `{channel, ...options}`, acknowledged. */
+  unsubscribe: (payload: unknown, ack?: unknown) => void;
 }
 
-/** Events to the client: orderbookUpdate, orderEvent, positions, marketResolved, system, exception
+/** Events to the client: orderbookUpdate, orderEvent, positions, marketCreated, marketResolved, system, exception
  * (and any name for an injected custom frame). */
 export type ServerToClientEvents = Record<string, (frame: unknown) => void>;
 
@@ -74,11 +81,18 @@ export interface SocketFeedOptions {
   readonly coalesceMs: number;
   /** Unit of `orderbookUpdate` level sizes (default `shares`; see wire-format.ts). */
   readonly bookSizeUnit?: SocketBookSizeUnit;
+  /** The venue-behaviour settings in force (settings.ts); read at each decision. Default: DEFAULT_SIM_SETTINGS. */
+  readonly settings?: () => SimSettings;
   readonly hooks?: SocketFeedHooks;
 }
 
 const slugsPayload = z.object({
   marketSlugs: z.array(z.string()).max(MAX_SUBSCRIBED_SLUGS),
+});
+
+const unsubscribePayload = z.object({
+  channel: z.string().min(1),
+  marketSlugs: z.array(z.string()).max(MAX_SUBSCRIBED_SLUGS).optional(),
 });
 
 const pricesRoom = (slug: string): string => `prices:${slug}`;
@@ -95,10 +109,12 @@ export class SocketFeed {
   private sizeUnit: SocketBookSizeUnit;
   private readonly unsubscribeEngine: () => void;
   private cancelOracle: (() => void) | null = null;
+  private readonly lifecycle: LifecycleChannel;
 
   constructor(private readonly options: SocketFeedOptions) {
     this.sizeUnit = options.bookSizeUnit ?? DEFAULT_SOCKET_BOOK_SIZE_UNIT;
     this.nsp = options.io.of(MARKETS_NAMESPACE);
+    this.lifecycle = new LifecycleChannel(this.nsp, options.settings ?? (() => DEFAULT_SIM_SETTINGS), (event) => this.options.hooks?.onFeedFrame?.(event));
     this.nsp.use((socket, next) => {
       this.authenticate(socket);
       next();
@@ -109,6 +125,9 @@ export class SocketFeed {
       orderEvent: (profileId, frame) => this.pushOrderEvent(profileId, frame),
       positionsChanged: (profileId, slug) => this.markPositions(profileId, slug),
       marketResolved: (frame) => this.pushResolved(frame),
+      marketCreated: (frame) => {
+        if (this.frozenScope !== 'all') this.lifecycle.pushCreated(frame);
+      },
     });
     if (options.engine.underlying() !== null) this.scheduleOracle();
   }
@@ -246,6 +265,44 @@ export class SocketFeed {
     socket.on('subscribe_market_prices', (payload) => this.onSubscribePrices(socket, payload));
     socket.on('subscribe_positions', (payload) => this.onSubscribePositions(socket, payload));
     socket.on('subscribe_order_events', () => this.onSubscribeOrders(socket));
+    socket.on(SUBSCRIBE_LIFECYCLE, (payload) => this.lifecycle.subscribe(socket, payload));
+    socket.on(UNSUBSCRIBE_LIFECYCLE, (payload) => this.lifecycle.unsubscribe(socket, payload));
+    socket.on('unsubscribe', (payload, ack) => this.onUnsubscribe(socket, payload, ack));
+  }
+
+  /**
+   * The official client's `unsubscribe(channel, options)`: `{channel, ...options}` with an acknowledgement, answered
+   * `{channel, unsubscribed: true}` or `{error}` (the client treats an answer with `error` as a failure). Market
+   * prices and positions leave the named `marketSlugs`, or every market when none are named.
+   */
+  private onUnsubscribe(socket: FeedSocket, payload: unknown, ack: unknown): void {
+    const parsed = unsubscribePayload.safeParse(payload);
+    const answer = (body: Record<string, unknown>): void => {
+      if (typeof ack === 'function') Reflect.apply(ack, undefined, [body]);
+      else if ('error' in body) this.exception(socket, String(body['error']));
+      else socket.emit('system', { message: 'Unsubscribed', event: 'unsubscribe', ...body });
+    };
+    if (!parsed.success) {
+      answer({ error: 'unsubscribe: payload must be {channel: string, marketSlugs?: string[]}' });
+      return;
+    }
+    const { channel, marketSlugs } = parsed.data;
+    const leave = (prefix: string, room: (slug: string) => string): void => {
+      const named = marketSlugs === undefined ? null : new Set(marketSlugs.map(room));
+      for (const r of [...socket.rooms]) if (r.startsWith(prefix) && (named === null || named.has(r))) void socket.leave(r);
+    };
+    const profileId = socket.data.profileId;
+    if (channel === SUBSCRIBE_LIFECYCLE || channel === UNSUBSCRIBE_LIFECYCLE) this.lifecycle.leave(socket);
+    else if (channel === 'subscribe_market_prices') leave('prices:', pricesRoom);
+    else if (channel === 'subscribe_positions') {
+      if (profileId !== null) leave(`positions:${profileId}:`, (slug) => positionsRoom(profileId, slug));
+    } else if (channel === 'subscribe_order_events') {
+      if (profileId !== null) void socket.leave(ordersRoom(profileId));
+    } else {
+      answer({ error: `unsubscribe: unknown channel ${JSON.stringify(channel)}` });
+      return;
+    }
+    answer({ channel, unsubscribed: true });
   }
 
   private parseSlugs(socket: FeedSocket, event: string, payload: unknown): { known: string[]; unknown: string[] } | null {
@@ -335,8 +392,7 @@ export class SocketFeed {
 
   private pushResolved(frame: MarketResolvedFrame): void {
     if (this.frozenScope === 'all') return;
-    this.nsp.emit('marketResolved', frame);
-    this.options.hooks?.onFeedFrame?.('marketResolved');
+    this.lifecycle.pushResolved(frame, pricesRoom(frame.slug));
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
  * The standalone `sim` command: one JSON line on stdout with URLs and a demo account that works as
- * printed; markets and accounts files; bad options exit 2 with a message; SIGTERM shuts it down with 0.
+ * printed; markets and accounts files; bad options exit 2 with a message; SIGTERM shuts it down with 0;
+ * `--world crypto` (the paper world: strike ladders, oracle frames, the Hermes stand-in) and the settings flags.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { stringify as toYaml } from 'yaml';
 import { runSimCommand } from '../../../src/sim/cli.js';
 import { deriveAccountCredentials } from '../../../src/sim/index.js';
 import { arr, call, obj } from '../../support/sim-http.js';
+import { connectMarkets } from '../../support/sim-socket.js';
 import { signedOrderBody } from '../../support/sim-orders.js';
 
 interface Started {
@@ -152,4 +154,53 @@ describe('sim command', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   }, 20_000);
+});
+
+describe('sim --world crypto', () => {
+  it('serves the paper world: strike ladders of the chosen tickers and cadences, oracle frames, Hermes, run-time listing', async () => {
+    const s = await startInProcess(['--world', 'crypto', '--tickers', 'BTC,ETH', '--cadences', '15m,hourly', '--strikes-per-expiry', '2', '--no-synthetic', '--lifecycle-auth', 'authenticated', '--cancel-replace-batch-markets', 'single']);
+    try {
+      expect(s.line['world']).toBe('crypto');
+      const baseUrl = String(s.line['baseUrl']);
+      expect(s.line['hermesUrl']).toBe(`${baseUrl}/hermes`);
+      const slugs = arr(s.line['markets']).map(String);
+      expect(slugs).toHaveLength(2 * 2 * 2);
+      for (const slug of slugs) expect(slug).toMatch(/^dollar(btc|eth)-above-dollar\d+-on-/);
+      const market = obj((await call(baseUrl, 'GET', `/markets/${slugs[0]}`)).body);
+      expect(obj(market['priceOracleMetadata'])['ticker']).toMatch(/^(BTC|ETH)$/);
+      const hermes = await call(String(s.line['hermesUrl']), 'GET', `/v2/updates/price/latest?ids[]=${String(obj(market['priceOracleMetadata'])['pythAddress'])}`);
+      expect(hermes.status).toBe(200);
+      const socket = await connectMarkets(String(s.line['socketUrl']));
+      try {
+        socket.socket.emit('subscribe_market_prices', { marketSlugs: [slugs[0]] });
+        expect(obj(await socket.waitFor('oraclePriceData', () => true, 5_000))['marketSlug']).toBe(slugs[0]);
+      } finally {
+        socket.close();
+      }
+      const listed = await call(baseUrl, 'POST', '/_sim/markets', { body: { ticker: 'ETH', settlesAt: (Math.floor(Date.now() / 60_000) + 30) * 60_000 } });
+      expect(listed.status).toBe(201);
+      expect(obj((await call(baseUrl, 'GET', '/_sim/settings')).body)).toMatchObject({ lifecycleAuth: 'authenticated', cancelReplaceBatchMarkets: 'single' });
+    } finally {
+      s.stop();
+    }
+    expect(await s.done).toBe(0);
+  });
+
+  it('lists generic markets beside the crypto world only when --markets is given', async () => {
+    const s = await startInProcess(['--world', 'crypto', '--tickers', 'XRP', '--cadences', 'daily', '--strikes-per-expiry', '1', '--markets', '2', '--no-synthetic']);
+    const slugs = arr(s.line['markets']).map(String);
+    expect(slugs.filter((slug) => slug.startsWith('dollarxrp-'))).toHaveLength(1);
+    expect(slugs.filter((slug) => slug.startsWith('sim-'))).toHaveLength(2);
+    s.stop();
+    expect(await s.done).toBe(0);
+  });
+
+  it('exits 2 for a bad world option', async () => {
+    for (const argv of [['--world', 'moon'], ['--world', 'crypto', '--cadences', '5m'], ['--world', 'crypto', '--tickers', 'BTC,DOGE'], ['--strikes-per-expiry', '10'], ['--lifecycle-auth', 'maybe']]) {
+      const stderr: string[] = [];
+      const code = await runSimCommand(argv, { stdout: () => undefined, stderr: (l) => stderr.push(l), stopSignal: Promise.resolve() });
+      expect(code, argv.join(' ')).toBe(2);
+      expect(stderr.join('\n').length).toBeGreaterThan(0);
+    }
+  });
 });

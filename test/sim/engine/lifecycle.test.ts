@@ -42,7 +42,7 @@ describe('resolution and redemption', () => {
     expect(engine.redeem(ALICE, m.conditionId)).toMatchObject({ ok: false, code: 'MARKET_NOT_RESOLVED' });
     const r = engine.resolve(m.slug, { winningOutcomeIndex: 0 });
     expect(r).toMatchObject({ ok: true, market: { status: 'RESOLVED', winningOutcomeIndex: 0, payoutNumerators: null, payoutPosted: false } });
-    expect(resolved).toEqual([{ slug: m.slug, winningOutcome: 'YES', winningIndex: 0, payoutNumerators: null, resolutionDate: new Date(T0).toISOString() }]);
+    expect(resolved).toEqual([{ slug: m.slug, type: 'CLOB', winningOutcome: 'YES', winningIndex: 0, payoutNumerators: null, resolutionDate: new Date(T0).toISOString() }]);
     expect(engine.orderById(resting.id)).toMatchObject({ status: 'CANCELED', cancelReason: 'MARKET_RESOLVED' });
     expect(usdc(engine, BOB).locked).toBe(0);
     expect(engine.place(limit(m, ALICE, 'YES', 'BUY', 600, 1))).toMatchObject({ ok: false, status: 400, code: 'MARKET_RESOLVED', body: { message: 'Market has already been resolved' } });
