@@ -17,6 +17,10 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 
 export interface BotConfigOverrides {
   readonly markets?: readonly string[];
+  /** The whole `markets` section (selection rules, discovery); wins over `markets`. */
+  readonly marketsSection?: Readonly<Record<string, unknown>>;
+  /** Laid over the `pricing` section (the simulator's Hermes stand-in is always set). */
+  readonly pricing?: Readonly<Record<string, unknown>>;
   readonly strategy?: { readonly name: string; readonly params: Readonly<Record<string, unknown>> };
   readonly orders?: Readonly<Record<string, unknown>>;
   readonly risk?: Readonly<Record<string, unknown>>;
@@ -50,7 +54,7 @@ export function writeBotConfig(sim: RunningSimulator, overrides: BotConfigOverri
     version: 1,
     venue: { kind: 'live', baseUrl: sim.baseUrl, socketUrl: sim.socketUrl, headerPrefix: sim.headerPrefix },
     credentials: { apiTokenId: 'OM_TEST_TOKEN_ID', apiSecret: 'OM_TEST_SECRET', privateKey: 'OM_TEST_PRIVATE_KEY' },
-    markets: { slugs: overrides.markets ?? simMarketSlugs(sim) },
+    markets: overrides.marketsSection ?? { slugs: overrides.markets ?? simMarketSlugs(sim) },
     strategy: overrides.strategy ?? { name: 'fixed-spread', params: { bidSpread: 0.02, askSpread: 0.02, levels: 1, orderSize: 5 } },
     orders: { botTag: overrides.botTag ?? 'chaos', recvWindowMs: null, ...overrides.orders },
     risk: { maxPositionPerToken: 100, maxNetPosition: 60, maxOpenOrders: 6, maxNotional: 500, dailyLossLimit: 1000, ...overrides.risk },
@@ -60,7 +64,7 @@ export function writeBotConfig(sim: RunningSimulator, overrides: BotConfigOverri
     ...(overrides.redemption ? { redemption: overrides.redemption } : {}),
     metrics: { enabled: true, port: 0, ...overrides.metrics },
     // The simulator's Pyth Hermes stand-in, never the public service (spawnBot gives it a key).
-    pricing: { hermes: { endpoint: sim.hermesUrl } },
+    pricing: { ...overrides.pricing, hermes: { endpoint: sim.hermesUrl } },
     shutdown: { budgetMs: 8000, ...overrides.shutdown },
     database: { path: dbPath },
     log: { level: 'info', pretty: false },
