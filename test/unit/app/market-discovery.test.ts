@@ -204,3 +204,68 @@ describe('MarketDiscovery and MarketRoster', () => {
     expect(r.clock.pending()).toBe(0);
   });
 });
+
+describe('24 virtual hours of hourly ladders', () => {
+  it('joins each hour’s ladder and leaves the last; the joined set, the candidates and the metric series stay bounded', async () => {
+    const { Registry } = await import('prom-client');
+    const { createMetrics } = await import('../../../src/metrics/index.js');
+    const registry = new Registry();
+    const metrics = createMetrics({ registry, collectDefault: false });
+    const clock = new ManualClock(Date.parse('2026-11-26T00:00:30.000Z'));
+    const ladder = (hourEndMs: number): Market[] => [1, 2, 3].map((k) => market(`btc-${hourEndMs}-${k}`, hourEndMs));
+    let listing = ladder(Date.parse('2026-11-26T01:00:00.000Z'));
+    const joinedPerHour: number[] = [];
+    const roster = new MarketRoster(
+      {
+        register: (m) => {
+          metrics.bookUpdated(m.slug);
+          metrics.openOrders(m.slug, 2);
+          metrics.fill(m.slug, 'BUY', 'YES', 5_000_000, 2_500_000);
+          metrics.modelFair(m.slug, 0.5, 0.01);
+        },
+        adopt: () => Promise.resolve({ adopted: 0, canceled: 0, ok: true }),
+        drain: () => Promise.resolve({ clean: true }),
+        unregister: (slug) => metrics.forgetMarket(slug),
+      },
+      log,
+    );
+    const discovery = new MarketDiscovery(
+      {
+        scheduler: clock,
+        log,
+        listActive: () => Promise.resolve(listing),
+        details: (slug) => Promise.reject(new Error(slug)),
+        select: ({ candidates }) => ({ selected: candidates.map((c) => c.market), skipped: new Map() }),
+        fairOf: () => 0.5,
+        leaveAtMs: (m) => (m.expirationMs === null ? null : m.expirationMs - STOP_MS),
+        roster,
+        pollIntervalMs: 60_000,
+        evaluateIntervalMs: 5_000,
+      },
+      [],
+    );
+    discovery.start();
+    const seriesAt: number[] = [];
+    for (let hour = 1; hour <= 24; hour += 1) {
+      // The venue lists the next hour's ladder on the hour.
+      const hourStart = Date.parse('2026-11-26T00:00:00.000Z') + (hour - 1) * HOUR;
+      listing = ladder(hourStart + HOUR);
+      for (let minute = 0; minute < 60; minute += 1) {
+        clock.advance(60_000);
+        await settle();
+        if (minute === 30) {
+          joinedPerHour.push(roster.current().size);
+          seriesAt.push((await registry.metrics()).split('\n').filter((line) => line.includes('market="')).length);
+        }
+      }
+    }
+    await discovery.stop();
+    // Every hour has its own ladder joined at its end, never more than two ladders at once.
+    expect(Math.max(...joinedPerHour)).toBeLessThanOrEqual(6);
+    expect(joinedPerHour.at(-1)).toBe(3);
+    expect(discovery.candidateCount()).toBeLessThanOrEqual(6);
+    // Series of hour 24 no more than of hour 2: the left markets' series are gone.
+    expect(seriesAt[23]).toBeLessThanOrEqual(seriesAt[1] ?? 0);
+    expect(seriesAt[23]).toBeGreaterThan(0);
+  });
+});
