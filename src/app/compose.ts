@@ -462,7 +462,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       scheduler,
       log: componentLogger(log, 'markets'),
       listActive: () => activeMarkets(client.api),
-      details: (slug) => client.api.getMarket(slug),
+      // A market about to be joined: its read goes before routine placements and reads (its first quotes wait for it).
+      details: (slug) => client.api.getMarket(slug, { priority: 'place' }),
       select: ({ candidates, nowMs, current }) => selectMarkets({ rules: config.markets, candidates, nowMs, current, feedIds: config.pricing.feedIds }),
       fairOf: (market) => pricing.fairOf(market),
       leaveAtMs: (market: Market) => (market.expirationMs === null ? null : market.expirationMs - pricing.stopBeforeExpiryMs(market, config.risk)),

@@ -99,7 +99,7 @@ export class FeedReactions {
    */
   resolved(frame: Pick<MarketResolvedFrame, 'slug' | 'winningIndex' | 'resolutionDateMs'>): void {
     if (!this.options.markets.markResolved(frame.slug)) return;
-    this.options.log.warn({ market: frame.slug }, 'market resolved: canceling its orders, no more quotes');
+    this.options.log.info({ market: frame.slug }, 'market resolved: canceling its orders, no more quotes');
     void this.options.executor.submit(frame.slug, []);
     this.options.settler.resolved(frame.slug, frame.winningIndex, frame.resolutionDateMs ?? this.options.now());
   }

@@ -9,9 +9,10 @@
  * quoting it, its orders are canceled and confirmed gone), then `unregister` (unsubscribed, untracked, its metric
  * series removed; the market stays departed in the traded set until it resolves and settles).
  *
- * Owns: the joined set and the order of changes. Invariants: changes are applied one plan at a time (a plan's joins
- * run side by side, its leaves too); a market is never joined and left at once; a failed join is rolled back (left)
- * and retried by a later plan; after `stop()` no change starts and `stop` resolves once the running plan ended.
+ * Owns: the joined set and the order of changes. Invariants: the changes of one market run one at a time, in the order
+ * of the plans (a market is never joined and left at once); different markets change side by side (a new hourly ladder
+ * joins at once, not one market after another); a failed join is rolled back (left) and retried by a later plan;
+ * after `stop()` no change starts and `stop` resolves once every running change ended.
  */
 import type { Logger } from 'pino';
 import { errorText } from '../core/errors.js';
@@ -35,7 +36,8 @@ export interface RosterPlan {
 
 export class MarketRoster {
   private readonly joined = new Set<string>();
-  private chain: Promise<void> = Promise.resolve();
+  /** Per market, the tail of its changes (dropped once idle). */
+  private readonly chains = new Map<string, Promise<void>>();
   private stopped = false;
 
   constructor(
@@ -51,26 +53,29 @@ export class MarketRoster {
     return this.joined;
   }
 
-  /** Applies `plan` after every earlier plan; resolves when it is done. */
+  /** Applies `plan`, each market's change after that market's earlier ones; resolves when all of them are done. */
   apply(plan: RosterPlan): Promise<void> {
-    const run = this.chain.then(() => this.run(plan));
-    this.chain = run.catch(() => undefined);
-    return run;
+    const changes = [
+      ...plan.leave.map((l) => this.enqueue(l.slug, () => (this.joined.has(l.slug) ? this.leave(l.slug, l.reason) : Promise.resolve()))),
+      ...plan.join.map((m) => this.enqueue(m.slug, () => (this.joined.has(m.slug) ? Promise.resolve() : this.join(m)))),
+    ];
+    return Promise.all(changes).then(() => undefined);
   }
 
-  /** No plan starts after this; resolves once the running one ended. */
+  /** No change starts after this; resolves once every running one ended. */
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.chain;
+    await Promise.all([...this.chains.values()]);
   }
 
-  private async run(plan: RosterPlan): Promise<void> {
-    if (this.stopped) return;
-    const leaving = plan.leave.filter((l) => this.joined.has(l.slug));
-    await Promise.all(leaving.map((l) => this.leave(l.slug, l.reason)));
-    if (this.stopped) return;
-    const joining = plan.join.filter((m) => !this.joined.has(m.slug));
-    await Promise.all(joining.map((m) => this.join(m)));
+  private enqueue(slug: string, change: () => Promise<void>): Promise<void> {
+    const previous = this.chains.get(slug) ?? Promise.resolve();
+    const run = previous.then(() => (this.stopped ? undefined : change())).catch(() => undefined);
+    this.chains.set(slug, run);
+    void run.then(() => {
+      if (this.chains.get(slug) === run) this.chains.delete(slug);
+    });
+    return run;
   }
 
   private async join(market: Market): Promise<void> {

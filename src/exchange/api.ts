@@ -155,9 +155,10 @@ export class ExchangeApi {
   }
 
   /** GET /markets/{slug}: market details incl. venue (cache it: it is static per market). */
-  async getMarket(slug: string): Promise<Market> {
+  /** GET /markets/{slug}; `priority: 'place'` for a read that a quote waits for (a market being joined). */
+  async getMarket(slug: string, options: { readonly priority?: 'place' | 'read' } = {}): Promise<Market> {
     const path = `/markets/${checkSlug(slug)}`;
-    return this.call({ endpoint: API_ENDPOINTS.getMarket, path, auth: false, priority: 'read' }, (answer, endpoint) => parseMarket(answer.body, endpoint, answer.status));
+    return this.call({ endpoint: API_ENDPOINTS.getMarket, path, auth: false, priority: options.priority ?? 'read' }, (answer, endpoint) => parseMarket(answer.body, endpoint, answer.status));
   }
 
   /** GET /markets/active or /markets/active/{categoryId}. */

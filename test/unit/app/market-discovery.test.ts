@@ -191,6 +191,35 @@ describe('MarketDiscovery and MarketRoster', () => {
     expect([...r.roster.current()]).toEqual(['x']);
   });
 
+  it('markets change side by side: a slow adoption in one market does not hold back another; one market’s changes keep their order', async () => {
+    const steps: string[] = [];
+    let releaseA = (): void => undefined;
+    const roster = new MarketRoster(
+      {
+        register: (m) => void steps.push(`register ${m.slug}`),
+        adopt: (m) => {
+          steps.push(`adopt ${m.slug}`);
+          return m.slug === 'a' ? new Promise((resolve) => (releaseA = () => resolve({ adopted: 0, canceled: 0, ok: true }))) : Promise.resolve({ adopted: 0, canceled: 0, ok: true });
+        },
+        drain: (slug) => {
+          steps.push(`drain ${slug}`);
+          return Promise.resolve({ clean: true });
+        },
+        unregister: (slug) => void steps.push(`unregister ${slug}`),
+      },
+      log,
+    );
+    const first = roster.apply({ join: [market('a', T0 + HOUR)], leave: [] });
+    const leaveA = roster.apply({ join: [], leave: [{ slug: 'a', reason: 'test' }] });
+    await roster.apply({ join: [market('b', T0 + HOUR)], leave: [] });
+    expect(steps).toEqual(['register a', 'adopt a', 'register b', 'adopt b']);
+    releaseA();
+    await first;
+    await leaveA;
+    expect(steps.slice(4)).toEqual(['drain a', 'unregister a']);
+    expect([...roster.current()]).toEqual(['b']);
+  });
+
   it('nothing is joined or polled after stop', async () => {
     const r = rig([]);
     r.discovery.start();
