@@ -53,8 +53,10 @@ export function buildMarketData(deps: MarketDataDeps): MarketData {
     subscribeLifecycle: config.markets.discovery.lifecycleEvents,
   });
   const books = new BookStore({
-    fetchSnapshot: async (slug, { urgent }) => {
-      const snapshot = await client.api.getOrderbook(slug, { priority: urgent ? 'place' : 'read' });
+    // The watchdog's probe of a quiet book goes right after cancels (its answer decides whether a market is halted);
+    // a book a quote waits for goes before routine placements; the rest is a read (docs/rate-limits.md).
+    fetchSnapshot: async (slug, { urgent, purpose, onSent }) => {
+      const snapshot = await client.api.getOrderbook(slug, { priority: purpose === 'probe' ? 'probe' : urgent ? 'place' : 'read', onSent });
       return { bids: snapshot.bids, asks: snapshot.asks, adjustedMidpoint: snapshot.adjustedMidpoint, tokenId: snapshot.tokenId };
     },
     yesTokenOf: deps.yesTokenOf,

@@ -90,7 +90,12 @@ export interface BookStoreOptions {
    * market has no usable book (none yet, stale or rejected), so nothing can be quoted there until this answers (the
    * bot then sends it ahead of placements); otherwise it is a routine check of a fresh book.
    */
-  readonly fetchSnapshot: (slug: string, request: { readonly urgent: boolean }) => Promise<BookSnapshot>;
+  /**
+   * Reads a market's book over REST. `purpose`: 'sync' (a book to start from) or 'probe' (the watchdog's check of a
+   * quiet book); `urgent` when the market is stale or has no book. The fetcher calls `onSent` when the request leaves the
+   * client's own queue: the fetch timeout counts from then (a wait behind the bot's own requests is not the venue's).
+   */
+  readonly fetchSnapshot: (slug: string, request: { readonly urgent: boolean; readonly purpose: FetchPurpose; readonly onSent: () => void }) => Promise<BookSnapshot>;
   /**
    * The market's YES token id, when known: a snapshot naming another token is rejected. A snapshot without a token
    * id is accepted (the venue may leave it out).
@@ -468,12 +473,20 @@ export class BookStore {
       cancelTimeout: () => undefined,
     };
     entry.fetch = fetch;
-    fetch.cancelTimeout = this.scheduler.schedule(this.config.fetchTimeoutMs, () =>
-      this.finishFetch(entry, fetch, { ok: false, error: new Error('snapshot fetch timed out'), timedOut: true }),
-    );
+    const armTimeout = (): void => {
+      fetch.cancelTimeout();
+      fetch.cancelTimeout = this.scheduler.schedule(this.config.fetchTimeoutMs, () =>
+        this.finishFetch(entry, fetch, { ok: false, error: new Error('snapshot fetch timed out'), timedOut: true }),
+      );
+    };
+    armTimeout();
+    // Sent: the timeout starts again from now (the time queued behind the bot's own requests does not count).
+    const onSent = (): void => {
+      if (entry.fetch === fetch && !this.stopped) armTimeout();
+    };
     let pending: Promise<BookSnapshot>;
     try {
-      pending = Promise.resolve(this.options.fetchSnapshot(entry.slug, { urgent: this.reasonFor(entry) !== null }));
+      pending = Promise.resolve(this.options.fetchSnapshot(entry.slug, { urgent: this.reasonFor(entry) !== null, purpose, onSent }));
     } catch (error) {
       pending = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }

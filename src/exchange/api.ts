@@ -183,9 +183,13 @@ export class ExchangeApi {
    * GET /markets/{slug}/orderbook: the YES book (NO folded in) in ticks and raw sizes. `priority: 'place'` sends it
    * ahead of queued placements (for a market without a usable book); routine checks stay at 'read'.
    */
-  async getOrderbook(slug: string, options: { readonly priority?: 'place' | 'read' } = {}): Promise<OrderbookSnapshot> {
+  /**
+   * GET /markets/{slug}/orderbook. `priority`: 'probe' for the watchdog's check of a quiet book, 'place' for a book a
+   * quote waits for; `onSent` runs when the request leaves the limiter (its time in the bot's own queue is not the venue's).
+   */
+  async getOrderbook(slug: string, options: { readonly priority?: 'probe' | 'place' | 'read'; readonly onSent?: () => void } = {}): Promise<OrderbookSnapshot> {
     const path = `/markets/${checkSlug(slug)}/orderbook`;
-    return this.call({ endpoint: API_ENDPOINTS.getOrderbook, path, auth: false, priority: options.priority ?? 'read' }, (answer, endpoint) =>
+    return this.call({ endpoint: API_ENDPOINTS.getOrderbook, path, auth: false, priority: options.priority ?? 'read', ...(options.onSent === undefined ? {} : { beforeSend: options.onSent }) }, (answer, endpoint) =>
       parseOrderbook(slug, answer.body, endpoint, answer.status, this.bookSizeUnit),
     );
   }

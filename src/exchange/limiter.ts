@@ -1,7 +1,9 @@
 /**
  * Client-side rate limiting per credentials: at most `maxConcurrent` requests in flight, at least `minTimeMs`
- * between request starts, queued requests started in priority order cancel > place > read (FIFO within a
- * class), and a pause of every start after a 429 so queued requests do not walk into the same limit.
+ * between request starts, queued requests started in priority order cancel > probe > place > read (FIFO within a
+ * class), and a pause of every start after a 429 so queued requests do not walk into the same limit. `probe` is what
+ * keeps the bot safe besides its cancels: the watchdog's REST check of a quiet book, whose answer decides whether a
+ * market is halted; requotes never starve it (docs/rate-limits.md).
  *
  * "Start" is when a request was handed to the OS (the task calls `markSent`), not when the task began: a cold
  * connection (TLS handshake, first-use initialisation) can delay a request by 100 ms or more, and the venue
@@ -28,10 +30,10 @@
  */
 import { performance } from 'node:perf_hooks';
 
-export type RequestPriority = 'cancel' | 'place' | 'read';
+export type RequestPriority = 'cancel' | 'probe' | 'place' | 'read';
 
 /** Start order of the request classes. */
-export const PRIORITY_ORDER: readonly RequestPriority[] = ['cancel', 'place', 'read'];
+export const PRIORITY_ORDER: readonly RequestPriority[] = ['cancel', 'probe', 'place', 'read'];
 
 export interface LimiterConfig {
   /** Requests in flight at once (venue: 2). */
@@ -124,7 +126,7 @@ export class RequestLimiter {
   private readonly now: () => number;
   private readonly setTimer: (fn: () => void, ms: number) => () => void;
   private readonly observers = new Set<LimiterObserver>();
-  private readonly queues: Readonly<Record<RequestPriority, Job[]>> = { cancel: [], place: [], read: [] };
+  private readonly queues: Readonly<Record<RequestPriority, Job[]>> = { cancel: [], probe: [], place: [], read: [] };
   private inFlight = 0;
   private lastStartAt = Number.NEGATIVE_INFINITY;
   /** Start times of running requests not sent yet. */
@@ -222,7 +224,7 @@ export class RequestLimiter {
 
   /** Requests waiting for a slot. */
   queued(): number {
-    return this.queues.cancel.length + this.queues.place.length + this.queues.read.length;
+    return PRIORITY_ORDER.reduce((sum, priority) => sum + this.queues[priority].length, 0);
   }
 
   /** Requests running now. */

@@ -337,6 +337,19 @@ describe('BookStore: staleness watchdog', () => {
     expect(observer.fetches.at(-1)).toEqual(['m', 'probe', 'timeout']);
   });
 
+  it('a probe that waited in the client’s own queue is not timed out for it: the timeout counts from when it is sent', async () => {
+    const { rest, scheduler, observer } = await synced();
+    scheduler.advance(5_000); // probe #1 goes out, and waits in the bot's queue behind its requotes
+    expect(rest.purposes.at(-1)).toBe('probe');
+    scheduler.advance(3_500);
+    rest.send('m'); // it leaves the queue 3.5 s later: the 4 s timeout starts now
+    scheduler.advance(3_000);
+    rest.answer('m', BOOK_A);
+    await settle();
+    expect(observer.fetches.at(-1)).toEqual(['m', 'probe', 'confirmed']);
+    expect(observer.fetches.some(([, , outcome]) => outcome === 'timeout')).toBe(false);
+  });
+
   it('spends at most maxProbesPerTick REST calls per tick, round-robin over quiet markets', async () => {
     const markets = ['a', 'b', 'c', 'd'];
     const { rest, scheduler } = setup({ markets });

@@ -44,7 +44,7 @@ describe('the real limiter against a local server (timing)', () => {
     expect(Math.max(...server.requests.map((r) => r.inFlightAtArrival))).toBe(2);
   });
 
-  it('starts queued requests in priority order: cancel, then place, then read', async () => {
+  it('starts queued requests in priority order: cancel, then probe, then place, then read', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -57,10 +57,10 @@ describe('the real limiter against a local server (timing)', () => {
     const first = transport.send(request('read', '/first'));
     await server.waitForRequests(1);
     // All three queue while /first holds the only slot.
-    const queued = [transport.send(request('read', '/read')), transport.send(request('place', '/place')), transport.send(request('cancel', '/cancel'))];
+    const queued = [transport.send(request('read', '/read')), transport.send(request('place', '/place')), transport.send(request('probe', '/probe')), transport.send(request('cancel', '/cancel'))];
     release();
     await Promise.all([first, ...queued]);
-    expect(server.requests.map((r) => r.pathname)).toEqual(['/first', '/cancel', '/place', '/read']);
+    expect(server.requests.map((r) => r.pathname)).toEqual(['/first', '/cancel', '/probe', '/place', '/read']);
   });
 });
 

@@ -64,6 +64,8 @@ interface PendingFetch {
   readonly slug: string;
   resolve(snapshot: BookSnapshot): void;
   reject(error: Error): void;
+  /** The store's hook: the request left the client's queue. */
+  sent(): void;
 }
 
 /** `fetchSnapshot` whose answers the test gives explicitly, in call order. */
@@ -71,15 +73,25 @@ export class ScriptedRest {
   readonly calls: string[] = [];
   /** The `urgent` flag of each call, in call order. */
   readonly urgent: boolean[] = [];
+  /** The purpose of each call ('sync' | 'probe'), in call order. */
+  readonly purposes: string[] = [];
   private pending: PendingFetch[] = [];
 
-  readonly fetchSnapshot = (slug: string, request?: { readonly urgent: boolean }): Promise<BookSnapshot> => {
+  readonly fetchSnapshot = (slug: string, request?: { readonly urgent: boolean; readonly purpose?: string; readonly onSent?: () => void }): Promise<BookSnapshot> => {
     this.calls.push(slug);
     this.urgent.push(request?.urgent ?? false);
+    this.purposes.push(request?.purpose ?? '');
     return new Promise<BookSnapshot>((resolve, reject) => {
-      this.pending.push({ slug, resolve, reject });
+      this.pending.push({ slug, resolve, reject, sent: request?.onSent ?? (() => undefined) });
     });
   };
+
+  /** The oldest pending fetch for `slug` leaves the client's queue now (the store's fetch timeout starts again). */
+  send(slug: string): void {
+    const found = this.pending.find((p) => p.slug === slug);
+    if (found === undefined) throw new Error(`no pending fetch for ${slug}`);
+    found.sent();
+  }
 
   inFlight(): string[] {
     return this.pending.map((p) => p.slug);
