@@ -175,7 +175,11 @@ export class SimHttpServer {
         send(res, errorReply(frameworkError(500, 'Internal server error')));
       });
     });
-    this.http.keepAliveTimeout = 5_000;
+    // Idle keep-alive connections are kept a minute, as the load balancers in front of public APIs do, not Node's
+    // default 5 s: a client reusing a connection at the moment the server drops it gets ECONNRESET (an unknown outcome
+    // for a POST), a race a 2-core machine under load hits a few times an hour. Clients read the Keep-Alive hint.
+    this.http.keepAliveTimeout = 65_000;
+    this.http.headersTimeout = 66_000;
     this.io = new SocketServer(this.http, { transports: ['websocket'], serveClient: false });
     this.feed = new SocketFeed({
       io: this.io,
