@@ -10,6 +10,7 @@
  * pricer halts it); the reason a market is unpriced is logged once; nothing here speaks to the venue.
  */
 import type { Logger } from 'pino';
+import { expiryStopFor } from '../config/derived.js';
 import type { RiskConfig } from '../config/types.js';
 import type { PricingConfig } from '../config/pricing-schema.js';
 import type { OraclePriceFrame } from '../exchange/socket-wire.js';
@@ -213,8 +214,8 @@ export class BotPricing {
     const perMarket = { ...risk.perMarket };
     for (const market of this.deps.markets) {
       if (this.pricer.terms(market.slug) === null) continue;
-      const own = perMarket[market.slug];
-      perMarket[market.slug] = { ...own, stopBeforeExpiryMs: own?.stopBeforeExpiryMs ?? this.deps.config.pricer.stopBeforeSettlementMs };
+      const stop = expiryStopFor(risk, this.deps.config.pricer.stopBeforeSettlementMs, market.slug, true);
+      perMarket[market.slug] = { ...perMarket[market.slug], stopBeforeExpiryMs: stop.ms };
     }
     return { ...risk, perMarket };
   }

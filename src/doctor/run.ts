@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { createPublicClient, erc20Abi, getAddress, http as rpcHttp, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { MarketSelectionError, resolveMarkets } from '../app/markets.js';
-import { loadConfigFile, resolveSecrets, transportRetryPolicy, type AppConfig, type Environment, type LiveVenueConfig } from '../config/index.js';
+import { expiryStopFor, loadConfigFile, resolveSecrets, transportRetryPolicy, type AppConfig, type Environment, type LiveVenueConfig } from '../config/index.js';
 import { accountKey } from '../config/shared-credentials.js';
 import { botConfigFiles, unsharedSiblings } from '../config/sibling-configs.js';
 import { ExchangeApi } from '../exchange/api.js';
@@ -29,6 +29,7 @@ import {
   buyAllowanceVerdict,
   clockReadingOf,
   clockVerdict,
+  expiryStopOf,
   marketVerdict,
   modeVerdict,
   scopeVerdict,
@@ -322,8 +323,8 @@ async function profileCheck(api: ExchangeApi, wallet: string): Promise<CheckResu
 async function marketChecks(api: ExchangeApi, config: AppConfig, nowMs: number): Promise<{ checks: CheckResult[]; tradable: Market[] }> {
   const checks: CheckResult[] = [];
   const tradable: Market[] = [];
-  const stop = config.risk.stopBeforeExpiryMs / 1000; // marketVerdict speaks the YAML key's seconds
   const judge = (slug: string, market: Market | null): void => {
+    const stop = market === null ? expiryStopFor(config.risk, config.pricing.pricer.stopBeforeSettlementMs, slug, false) : expiryStopOf(config, market);
     const verdict = marketVerdict(slug, market, nowMs, stop);
     checks.push(verdict);
     if (market !== null && verdict.status !== 'fail') tradable.push(market);
