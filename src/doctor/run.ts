@@ -342,13 +342,28 @@ async function marketChecks(api: ExchangeApi, config: AppConfig, nowMs: number):
     try {
       const chosen = await resolveMarkets(api, { ...config.markets, slugs: [] }, pino({ level: 'silent' }), { nowMs, feedIds: config.pricing.feedIds });
       for (const market of chosen) if (!tradable.some((m) => m.slug === market.slug)) judge(market.slug, market);
-      if (chosen.length === 0) checks.push(check('markets', 'configured markets', 'fail', 'markets.groups/select matched no tradable market', 'check markets.groups and markets.select'));
+      if (chosen.length === 0) checks.push(noMarketVerdict(config.markets.select?.joinBeforeSettlementMs ?? null));
     } catch (error) {
       const name = error instanceof MarketSelectionError ? error.slug : 'groups/select';
       checks.push(check(`market:${name}`, `market ${name}`, 'fail', describe(error), 'check markets.groups and markets.select'));
     }
   }
   return { checks, tradable };
+}
+
+/**
+ * Nothing matched. A failure, unless `select.joinBeforeSettlementSec` may be why: then markets are joined as they come
+ * within it (the run-time discovery), and an empty listing now is a warning.
+ */
+function noMarketVerdict(joinBeforeSettlementMs: number | null): CheckResult {
+  if (joinBeforeSettlementMs === null) return check('markets', 'configured markets', 'fail', 'markets.groups/select matched no tradable market', 'check markets.groups and markets.select');
+  return check(
+    'markets',
+    'configured markets',
+    'warn',
+    `markets.groups/select matched no tradable market now: none settles within markets.select.joinBeforeSettlementSec (${joinBeforeSettlementMs / 1000} s) yet, or none passes the other rules`,
+    'run doctor again closer to a settlement, or check markets.select',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------- configs of the account

@@ -109,3 +109,13 @@ describe('doctor: the stop before expiry of a priced market', () => {
     }
   });
 });
+
+describe('doctor: markets chosen by rules', () => {
+  it('the rules pick the priced markets; none settling within joinBeforeSettlementSec yet is a warning, not a failure', async () => {
+    const priced = sim.engine.markets().filter((m) => m.oracle);
+    const rules = await doctor(KEY, { markets: { select: { tickers: ['BTC', 'SOL'], cadences: ['daily'], max: 10 } } });
+    for (const market of priced) expect(line(rules, `market:${market.slug}`).status).toBe('pass');
+    const early = await doctor(KEY, { markets: { select: { tickers: ['BTC', 'SOL'], joinBeforeSettlementSec: 3000, max: 10 } } });
+    expect(line(early, 'markets')).toMatchObject({ status: 'warn', message: expect.stringContaining('none settles within markets.select.joinBeforeSettlementSec (3000 s) yet') as unknown });
+  });
+});
