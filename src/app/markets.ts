@@ -76,7 +76,8 @@ export async function selectWithDetails(api: ExchangeApi, input: SelectionInput)
   const gone = new Map<string, string>();
   for (;;) {
     const result = selectMarkets({ ...input, candidates });
-    const pending = new Set(candidates.filter((c) => c.detailsPending === true && result.selected.some((m) => m.slug === c.market.slug)).map((c) => c.market.slug));
+    const chosen = new Set(result.selected.map((m) => m.slug));
+    const pending = new Set(candidates.filter((c) => c.detailsPending === true && chosen.has(c.market.slug)).map((c) => c.market.slug));
     if (pending.size === 0) return gone.size === 0 ? result : { selected: result.selected, skipped: new Map([...result.skipped, ...gone]) };
     const next: SelectionCandidate[] = [];
     for (const candidate of candidates) {

@@ -13,6 +13,7 @@
  * and the Hermes stream follows the priced feeds (restarted when a new one joins).
  */
 import type { Logger } from 'pino';
+import { expiryStopFor } from '../config/derived.js';
 import type { MarketRiskOverride, RiskConfig } from '../config/types.js';
 import type { PricingConfig } from '../config/pricing-schema.js';
 import type { OraclePriceFrame } from '../exchange/socket-wire.js';
@@ -66,7 +67,8 @@ export class BotPricing {
   private readonly unpriced = new Map<string, string>();
   /** risk.perMarket of the priced markets (their stop before settlement); the object `riskConfig` hands out. */
   private readonly perMarketRisk: Record<string, MarketRiskOverride> = {};
-  private userPerMarket: RiskConfig['perMarket'] = {};
+  /** The user's risk config (null until `riskConfig` is called): its per-market overrides win. */
+  private userRisk: RiskConfig | null = null;
   private started = false;
 
   constructor(private readonly deps: BotPricingDeps) {
@@ -139,10 +141,8 @@ export class BotPricing {
    * pricing stop for a priced market, else `risk.stopBeforeExpirySec`.
    */
   stopBeforeExpiryMs(market: Market, risk: RiskConfig): number {
-    const own = risk.perMarket[market.slug]?.stopBeforeExpiryMs;
-    if (own !== undefined) return own;
     const priced = this.pricer.terms(market.slug) !== null || readTerms(market, this.deps.config) !== null;
-    return priced ? this.deps.config.pricer.stopBeforeSettlementMs : risk.stopBeforeExpiryMs;
+    return expiryStopFor(risk, this.deps.config.pricer.stopBeforeSettlementMs, market.slug, priced).ms;
   }
 
   /** Why pricing halts a market at its last quote cycle (null: it does not). */
@@ -295,7 +295,7 @@ export class BotPricing {
    * of an hour fits long-dated markets, not hourly ones), unless the user set a per-market one.
    */
   riskConfig(risk: RiskConfig): RiskConfig {
-    this.userPerMarket = risk.perMarket;
+    this.userRisk = risk;
     for (const [slug, own] of Object.entries(risk.perMarket)) this.perMarketRisk[slug] = own;
     for (const ticker of this.pricer.tickerList()) for (const slug of this.pricer.marketsOf(ticker)) this.setPricedStop(slug);
     // Live: markets that join later add their entry to this same object (register), those that leave take it back.
@@ -304,13 +304,14 @@ export class BotPricing {
 
   /** A priced market stops at the pricing stop, unless the user set its own. */
   private setPricedStop(slug: string): void {
-    const own = this.userPerMarket[slug];
-    this.perMarketRisk[slug] = { ...own, stopBeforeExpiryMs: own?.stopBeforeExpiryMs ?? this.deps.config.pricer.stopBeforeSettlementMs };
+    const own = this.userRisk?.perMarket[slug];
+    const stopMs = this.userRisk === null ? this.deps.config.pricer.stopBeforeSettlementMs : expiryStopFor(this.userRisk, this.deps.config.pricer.stopBeforeSettlementMs, slug, true).ms;
+    this.perMarketRisk[slug] = { ...own, stopBeforeExpiryMs: stopMs };
   }
 
   /** Back to the user's own override of a market that left (or none). */
   private clearPricedStop(slug: string): void {
-    const own = this.userPerMarket[slug];
+    const own = this.userRisk?.perMarket[slug];
     if (own === undefined) delete this.perMarketRisk[slug];
     else this.perMarketRisk[slug] = own;
   }

@@ -17,6 +17,23 @@ export function riskLimitsFor(risk: RiskConfig, slug: string): MarketRiskLimits 
   };
 }
 
+/** How long before its expiry the bot stops quoting a market, and the config key that says so. */
+export interface ExpiryStop {
+  readonly ms: number;
+  readonly key: string;
+}
+
+/**
+ * The stop before expiry the bot applies to one market: `risk.perMarket.<slug>.stopBeforeExpirySec` when set; else, for
+ * a market priced from its underlying (the pricing terms read it), `pricing.stopBeforeSettlementSec`; else
+ * `risk.stopBeforeExpirySec`. The one rule of the bot (src/app/pricing.ts `riskConfig`) and of `doctor`.
+ */
+export function expiryStopFor(risk: RiskConfig, stopBeforeSettlementMs: number, slug: string, priced: boolean): ExpiryStop {
+  const own = Object.prototype.hasOwnProperty.call(risk.perMarket, slug) ? risk.perMarket[slug]?.stopBeforeExpiryMs : undefined;
+  if (own !== undefined) return { ms: own, key: `risk.perMarket.${slug}.stopBeforeExpirySec` };
+  return priced ? { ms: stopBeforeSettlementMs, key: 'pricing.stopBeforeSettlementSec' } : { ms: risk.stopBeforeExpiryMs, key: 'risk.stopBeforeExpirySec' };
+}
+
 /**
  * Where a market may be quoted: the venue's band intersected with the market's risk band. The schema
  * guarantees the intersection is not empty (minTicks < maxTicks).

@@ -17,6 +17,6 @@ export {
   type Environment,
   type ResolvedCredentials,
 } from './secrets.js';
-export { effectivePriceBand, orderManagerSettings, riskLimitsFor, transportRetryPolicy } from './derived.js';
+export { effectivePriceBand, expiryStopFor, orderManagerSettings, riskLimitsFor, transportRetryPolicy, type ExpiryStop } from './derived.js';
 export { resolvedConfigView } from './view.js';
 export { StrategyRegistryUnavailableError, validateStrategy, type StrategyCheckResult, type StrategyRegistry } from './strategy-check.js';

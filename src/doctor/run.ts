@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { createPublicClient, erc20Abi, getAddress, http as rpcHttp, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { MarketSelectionError, resolveMarkets } from '../app/markets.js';
-import { loadConfigFile, resolveSecrets, transportRetryPolicy, type AppConfig, type Environment, type LiveVenueConfig } from '../config/index.js';
+import { expiryStopFor, loadConfigFile, resolveSecrets, transportRetryPolicy, type AppConfig, type Environment, type LiveVenueConfig } from '../config/index.js';
 import { accountKey } from '../config/shared-credentials.js';
 import { botConfigFiles, unsharedSiblings } from '../config/sibling-configs.js';
 import { ExchangeApi } from '../exchange/api.js';
@@ -29,6 +29,7 @@ import {
   buyAllowanceVerdict,
   clockReadingOf,
   clockVerdict,
+  expiryStopOf,
   marketVerdict,
   modeVerdict,
   scopeVerdict,
@@ -322,8 +323,8 @@ async function profileCheck(api: ExchangeApi, wallet: string): Promise<CheckResu
 async function marketChecks(api: ExchangeApi, config: AppConfig, nowMs: number): Promise<{ checks: CheckResult[]; tradable: Market[] }> {
   const checks: CheckResult[] = [];
   const tradable: Market[] = [];
-  const stop = config.risk.stopBeforeExpiryMs / 1000; // marketVerdict speaks the YAML key's seconds
   const judge = (slug: string, market: Market | null): void => {
+    const stop = market === null ? expiryStopFor(config.risk, config.pricing.pricer.stopBeforeSettlementMs, slug, false) : expiryStopOf(config, market);
     const verdict = marketVerdict(slug, market, nowMs, stop);
     checks.push(verdict);
     if (market !== null && verdict.status !== 'fail') tradable.push(market);
@@ -341,13 +342,28 @@ async function marketChecks(api: ExchangeApi, config: AppConfig, nowMs: number):
     try {
       const chosen = await resolveMarkets(api, { ...config.markets, slugs: [] }, pino({ level: 'silent' }), { nowMs, feedIds: config.pricing.feedIds });
       for (const market of chosen) if (!tradable.some((m) => m.slug === market.slug)) judge(market.slug, market);
-      if (chosen.length === 0) checks.push(check('markets', 'configured markets', 'fail', 'markets.groups/select matched no tradable market', 'check markets.groups and markets.select'));
+      if (chosen.length === 0) checks.push(noMarketVerdict(config.markets.select?.joinBeforeSettlementMs ?? null));
     } catch (error) {
       const name = error instanceof MarketSelectionError ? error.slug : 'groups/select';
       checks.push(check(`market:${name}`, `market ${name}`, 'fail', describe(error), 'check markets.groups and markets.select'));
     }
   }
   return { checks, tradable };
+}
+
+/**
+ * Nothing matched. A failure, unless `select.joinBeforeSettlementSec` may be why: then markets are joined as they come
+ * within it (the run-time discovery), and an empty listing now is a warning.
+ */
+function noMarketVerdict(joinBeforeSettlementMs: number | null): CheckResult {
+  if (joinBeforeSettlementMs === null) return check('markets', 'configured markets', 'fail', 'markets.groups/select matched no tradable market', 'check markets.groups and markets.select');
+  return check(
+    'markets',
+    'configured markets',
+    'warn',
+    `markets.groups/select matched no tradable market now: none settles within markets.select.joinBeforeSettlementSec (${joinBeforeSettlementMs / 1000} s) yet, or none passes the other rules`,
+    'run doctor again closer to a settlement, or check markets.select',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------- configs of the account

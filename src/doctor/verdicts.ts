@@ -7,7 +7,9 @@
  * exact integers (bigint for allowances, raw 1e6 numbers for USDC); a verdict names the market, the contract and
  * the figures it was judged on.
  */
+import { expiryStopFor, type AppConfig, type ExpiryStop } from '../config/index.js';
 import type { Market, MaintenanceStatus } from '../exchange/wire.js';
+import { readMarketTerms, termsInputOf } from '../pricing/terms.js';
 import { check, type CheckResult } from './types.js';
 
 // ---------------------------------------------------------------------------------------------- clock
@@ -59,8 +61,17 @@ export function isNegRisk(market: Market): boolean {
   return market.negRiskRequestId !== null || market.groupSlug !== null;
 }
 
-/** One configured market: exists, CLOB, open, not about to stop, with its venue contracts. */
-export function marketVerdict(slug: string, market: Market | null, nowMs: number, stopBeforeExpirySec: number): CheckResult {
+/**
+ * The stop before expiry the bot will apply to `market` (config/derived.ts `expiryStopFor`): a market the pricing terms
+ * read is priced, and stops at `pricing.stopBeforeSettlementSec`, not at `risk.stopBeforeExpirySec`.
+ */
+export function expiryStopOf(config: AppConfig, market: Market): ExpiryStop {
+  const priced = readMarketTerms(termsInputOf(market), config.pricing.feedIds).ok;
+  return expiryStopFor(config.risk, config.pricing.pricer.stopBeforeSettlementMs, market.slug, priced);
+}
+
+/** One configured market: exists, CLOB, open, not about to stop (judged by `stop`, the one the bot applies to it), with its venue contracts. */
+export function marketVerdict(slug: string, market: Market | null, nowMs: number, stop: ExpiryStop): CheckResult {
   const id = `market:${slug}`;
   const title = `market ${slug}`;
   if (market === null) {
@@ -87,8 +98,8 @@ export function marketVerdict(slug: string, market: Market | null, nowMs: number
   }
   if (market.tokens === null) return check(id, title, 'fail', 'the venue did not give its YES/NO token ids', 'ask the venue; the market cannot be traded without them', data);
   const kind = negRisk ? `NegRisk CLOB, exchange ${market.venue.exchange}, adapter ${market.venue.adapter ?? '-'}` : `CLOB, exchange ${market.venue.exchange}`;
-  if (market.expirationMs !== null && market.expirationMs - nowMs <= stopBeforeExpirySec * 1000) {
-    return check(id, title, 'warn', `${kind}; expires at ${data.expiresAt ?? '?'}, within risk.stopBeforeExpirySec (${stopBeforeExpirySec} s): the bot will not quote it`, 'choose a market further from expiry or lower risk.stopBeforeExpirySec', data);
+  if (market.expirationMs !== null && market.expirationMs - nowMs <= stop.ms) {
+    return check(id, title, 'warn', `${kind}; expires at ${data.expiresAt ?? '?'}, within ${stop.key} (${stop.ms / 1000} s): the bot will not quote it`, `choose a market further from expiry or lower ${stop.key}`, { ...data, stopKey: stop.key });
   }
   return check(id, title, 'pass', `${kind}; expires ${data.expiresAt ?? 'never (no expiry given)'}`, undefined, data);
 }

@@ -40,7 +40,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function doctor(pythKey: string | undefined): Promise<DoctorReport> {
+async function doctor(pythKey: string | undefined, extra: Record<string, unknown> = {}): Promise<DoctorReport> {
   const slugs = sim.engine.markets().map((m) => m.slug);
   const path = join(dir, 'bot.yaml');
   writeFileSync(
@@ -52,6 +52,7 @@ async function doctor(pythKey: string | undefined): Promise<DoctorReport> {
       strategy: { name: 'fixed-spread' },
       pricing: { hermes: { endpoint: sim.hermesUrl } },
       database: { path: ':memory:' },
+      ...extra,
     }),
   );
   return runDoctor({ configPath: path, config: loadConfigFile(path), env: { ...env, ...(pythKey === undefined ? {} : { PYTH_API_KEY: pythKey }) }, socketWaitMs: 3000 });
@@ -90,5 +91,31 @@ describe('doctor: pricing', () => {
     const missing = line(await doctor(undefined), 'hermes');
     expect(missing.status).toBe('warn');
     expect(missing.message).toContain('$PYTH_API_KEY is not set');
+  });
+});
+
+describe('doctor: the stop before expiry of a priced market', () => {
+  it('judges a priced market by pricing.stopBeforeSettlementSec, which the bot applies to it, and an unpriced one by risk.stopBeforeExpirySec', async () => {
+    const report = await doctor(KEY, { risk: { stopBeforeExpirySec: 86_400 } });
+    const priced = sim.engine.markets().filter((m) => m.oracle);
+    expect(priced.length).toBeGreaterThan(0);
+    for (const market of priced) {
+      const l = line(report, `market:${market.slug}`);
+      expect(l.status, l.message).toBe('pass'); // settles in about 12 h: inside risk.stopBeforeExpirySec (1 day), far from the pricing stop (60 s)
+    }
+    const tight = await doctor(KEY, { risk: { stopBeforeExpirySec: 86_400 }, pricing: { hermes: { endpoint: sim.hermesUrl }, stopBeforeSettlementSec: 86_400 } });
+    for (const market of priced) {
+      expect(line(tight, `market:${market.slug}`)).toMatchObject({ status: 'warn', fix: 'choose a market further from expiry or lower pricing.stopBeforeSettlementSec' });
+    }
+  });
+});
+
+describe('doctor: markets chosen by rules', () => {
+  it('the rules pick the priced markets; none settling within joinBeforeSettlementSec yet is a warning, not a failure', async () => {
+    const priced = sim.engine.markets().filter((m) => m.oracle);
+    const rules = await doctor(KEY, { markets: { select: { tickers: ['BTC', 'SOL'], cadences: ['daily'], max: 10 } } });
+    for (const market of priced) expect(line(rules, `market:${market.slug}`).status).toBe('pass');
+    const early = await doctor(KEY, { markets: { select: { tickers: ['BTC', 'SOL'], joinBeforeSettlementSec: 3000, max: 10 } } });
+    expect(line(early, 'markets')).toMatchObject({ status: 'warn', message: expect.stringContaining('none settles within markets.select.joinBeforeSettlementSec (3000 s) yet') as unknown });
   });
 });

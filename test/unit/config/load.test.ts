@@ -308,8 +308,8 @@ describe('the example configs', () => {
   const configDir = resolve(__dirname, '../../../config');
   const files = readdirSync(configDir).filter((f) => f.endsWith('.yaml'));
 
-  it('ships paper, one per strategy, a live example and the shared-limit pair (two bots, one simulator account)', () => {
-    expect(files.sort()).toEqual(['avellaneda-stoikov.yaml', 'fixed-spread.yaml', 'liquidity-rewards.yaml', 'live.example.yaml', 'paper.yaml', 'shared-limit-a.yaml', 'shared-limit-b.yaml']);
+  it('ships paper, one per strategy, a live example, the hourly crypto example and the shared-limit pair (two bots, one simulator account)', () => {
+    expect(files.sort()).toEqual(['avellaneda-stoikov.yaml', 'fixed-spread.yaml', 'hourly-crypto.example.yaml', 'liquidity-rewards.yaml', 'live.example.yaml', 'paper.yaml', 'shared-limit-a.yaml', 'shared-limit-b.yaml']);
   });
 
   it.each(files)('%s loads and its strategy accepts its params', async (file) => {

@@ -3,7 +3,8 @@
  * config's units (ticks, ms), their defaults, and what a config that names no rule keeps doing.
  */
 import { describe, expect, it } from 'vitest';
-import { parseConfigText, type AppConfig } from '../../../src/config/index.js';
+import { resolve } from 'node:path';
+import { loadConfigFile, parseConfigText, type AppConfig } from '../../../src/config/index.js';
 
 const LIVE = 'venue: {kind: live, baseUrl: "https://api.example.test", socketUrl: "wss://ws.example.test"}\nstrategy: {name: fixed-spread}\n';
 
@@ -47,5 +48,13 @@ describe('markets.discovery', () => {
 
   it('takes the poll in seconds (at least 5) and turns the channel off', () => {
     expect(parse('{slugs: [alpha-market], discovery: {pollIntervalSec: 5, lifecycleEvents: false}}').markets.discovery).toEqual({ pollIntervalMs: 5_000, lifecycleEvents: false });
+  });
+});
+
+describe('config/hourly-crypto.example.yaml', () => {
+  it('every BTC and ETH hourly market from 50 min before settlement, fair 0.03–0.97, 12 at most, priced ones stopping 60 s before', () => {
+    const config = loadConfigFile(resolve(import.meta.dirname, '../../../config/hourly-crypto.example.yaml'));
+    expect(config.markets.select).toMatchObject({ tickers: ['BTC', 'ETH'], cadences: ['hourly'], joinBeforeSettlementMs: 3_000_000, minFairTicks: 30, maxFairTicks: 970, max: 12, top: null });
+    expect(config.pricing.pricer.stopBeforeSettlementMs).toBe(60_000);
   });
 });

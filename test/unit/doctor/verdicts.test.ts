@@ -12,6 +12,7 @@ import {
   buyAllowanceVerdict,
   clockReadingOf,
   clockVerdict,
+  expiryStopOf,
   marketVerdict,
   modeVerdict,
   scopeVerdict,
@@ -20,8 +21,12 @@ import {
   type ApprovalReading,
 } from '../../../src/doctor/verdicts.js';
 import type { Market, MaintenanceStatus } from '../../../src/exchange/wire.js';
+import { parseConfigText, type AppConfig } from '../../../src/config/index.js';
+import { CAPTURED_AT_MS, recorded } from '../../support/selection-fixtures.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
+/** risk.stopBeforeExpirySec's default. */
+const HOUR_STOP = { ms: 3_600_000, key: 'risk.stopBeforeExpirySec' } as const;
 const EX_A = '0x1111111111111111111111111111111111111111';
 const EX_B = '0x2222222222222222222222222222222222222222';
 const ADAPTER = '0x3333333333333333333333333333333333333333';
@@ -80,22 +85,51 @@ describe('clock', () => {
 
 describe('markets', () => {
   it('passes an open CLOB market and names its exchange; a NegRisk one needs its adapter', () => {
-    expect(marketVerdict('a', market('a'), NOW, 3600)).toMatchObject({ status: 'pass', message: expect.stringContaining(EX_A) as unknown });
+    expect(marketVerdict('a', market('a'), NOW, HOUR_STOP)).toMatchObject({ status: 'pass', message: expect.stringContaining(EX_A) as unknown });
     const group = market('g', { negRiskRequestId: '0xfeed', venue: { exchange: EX_B, adapter: ADAPTER } });
-    expect(marketVerdict('g', group, NOW, 3600).message).toContain(`adapter ${ADAPTER}`);
-    expect(marketVerdict('g', { ...group, venue: { exchange: EX_B, adapter: null } }, NOW, 3600).status).toBe('fail');
+    expect(marketVerdict('g', group, NOW, HOUR_STOP).message).toContain(`adapter ${ADAPTER}`);
+    expect(marketVerdict('g', { ...group, venue: { exchange: EX_B, adapter: null } }, NOW, HOUR_STOP).status).toBe('fail');
   });
 
   it('fails unknown, resolved, expired, non-CLOB, venue-less and token-less markets; warns inside the stop-before-expiry window', () => {
-    expect(marketVerdict('x', null, NOW, 3600)).toMatchObject({ id: 'market:x', status: 'fail' });
-    expect(marketVerdict('a', market('a', { resolved: true, winningOutcomeIndex: 0 }), NOW, 3600).message).toContain('resolved');
-    expect(marketVerdict('a', market('a', { expirationMs: NOW - 1 }), NOW, 3600).message).toContain('expired');
-    expect(marketVerdict('a', market('a', { expired: true }), NOW, 3600).status).toBe('fail');
-    expect(marketVerdict('a', market('a', { tradeType: 'amm' }), NOW, 3600).message).toContain('not a CLOB');
-    expect(marketVerdict('a', market('a', { tradeType: null }), NOW, 3600).status).toBe('fail');
-    expect(marketVerdict('a', market('a', { venue: null }), NOW, 3600).status).toBe('fail');
-    expect(marketVerdict('a', market('a', { tokens: null }), NOW, 3600).status).toBe('fail');
-    expect(marketVerdict('a', market('a', { expirationMs: NOW + 1_800_000 }), NOW, 3600).status).toBe('warn');
+    expect(marketVerdict('x', null, NOW, HOUR_STOP)).toMatchObject({ id: 'market:x', status: 'fail' });
+    expect(marketVerdict('a', market('a', { resolved: true, winningOutcomeIndex: 0 }), NOW, HOUR_STOP).message).toContain('resolved');
+    expect(marketVerdict('a', market('a', { expirationMs: NOW - 1 }), NOW, HOUR_STOP).message).toContain('expired');
+    expect(marketVerdict('a', market('a', { expired: true }), NOW, HOUR_STOP).status).toBe('fail');
+    expect(marketVerdict('a', market('a', { tradeType: 'amm' }), NOW, HOUR_STOP).message).toContain('not a CLOB');
+    expect(marketVerdict('a', market('a', { tradeType: null }), NOW, HOUR_STOP).status).toBe('fail');
+    expect(marketVerdict('a', market('a', { venue: null }), NOW, HOUR_STOP).status).toBe('fail');
+    expect(marketVerdict('a', market('a', { tokens: null }), NOW, HOUR_STOP).status).toBe('fail');
+    expect(marketVerdict('a', market('a', { expirationMs: NOW + 1_800_000 }), NOW, HOUR_STOP).status).toBe('warn');
+  });
+});
+
+describe('the stop a market is judged by: the one the bot applies to it', () => {
+  const config = (extra = ''): AppConfig => parseConfigText(`strategy: {name: fixed-spread}\n${extra}`, { source: '<test>', baseDir: '/srv/bot' });
+  const btc = recorded('BTC', 'Hourly');
+  const unpriced = { ...btc, slug: 'btc-unreadable', description: 'Resolves by committee.' };
+  const before = (ms: number): number => btc.expirationMs! - ms;
+
+  it('a priced hourly market 9 min before settlement passes: it is quoted until pricing.stopBeforeSettlementSec (60 s), not risk.stopBeforeExpirySec (3600 s)', () => {
+    const stop = expiryStopOf(config(), btc);
+    expect(stop).toEqual({ ms: 60_000, key: 'pricing.stopBeforeSettlementSec' });
+    expect(marketVerdict(btc.slug, btc, CAPTURED_AT_MS, stop).status).toBe('pass');
+  });
+
+  it('inside the pricing stop it warns, naming pricing.stopBeforeSettlementSec', () => {
+    const verdict = marketVerdict(btc.slug, btc, before(30_000), expiryStopOf(config(), btc));
+    expect(verdict).toMatchObject({ status: 'warn', fix: 'choose a market further from expiry or lower pricing.stopBeforeSettlementSec' });
+    expect(verdict.message).toContain('within pricing.stopBeforeSettlementSec (60 s): the bot will not quote it');
+  });
+
+  it('an unpriced market keeps the warning of risk.stopBeforeExpirySec; a per-market stop wins for either', () => {
+    const verdict = marketVerdict(unpriced.slug, unpriced, CAPTURED_AT_MS, expiryStopOf(config(), unpriced));
+    expect(verdict.status).toBe('warn');
+    expect(verdict.message).toContain('within risk.stopBeforeExpirySec (3600 s)');
+    const own = config(`risk: {perMarket: {${btc.slug}: {stopBeforeExpirySec: 900}}}`);
+    expect(expiryStopOf(own, btc)).toEqual({ ms: 900_000, key: `risk.perMarket.${btc.slug}.stopBeforeExpirySec` });
+    expect(marketVerdict(btc.slug, btc, CAPTURED_AT_MS, expiryStopOf(own, btc)).status).toBe('warn');
+    expect(expiryStopOf(config('pricing: {stopBeforeSettlementSec: 600}'), btc).ms).toBe(600_000);
   });
 });
 
@@ -205,7 +239,7 @@ describe('report', () => {
   it('is ok unless a check failed; the text names each line and what to do', () => {
     const warnOnly = summarize('bot.yaml', NOW, [clockVerdict({ skewMs: 10_000, uncertaintyMs: 500 })]);
     expect(warnOnly.ok).toBe(true);
-    const failed = summarize('/x/bot.yaml', NOW, [clockVerdict({ skewMs: 60_000, uncertaintyMs: 500 }), marketVerdict('a', market('a'), NOW, 0)]);
+    const failed = summarize('/x/bot.yaml', NOW, [clockVerdict({ skewMs: 60_000, uncertaintyMs: 500 }), marketVerdict('a', market('a'), NOW, { ms: 0, key: 'risk.stopBeforeExpirySec' })]);
     expect(failed.ok).toBe(false);
     expect(failed.counts).toEqual({ pass: 1, warn: 0, fail: 1, skip: 0 });
     const text = formatReport(failed);
