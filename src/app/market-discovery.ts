@@ -57,6 +57,8 @@ export const EVALUATE_SOON_MS = 250;
 
 export class MarketDiscovery {
   private readonly candidates = new Map<string, Market>();
+  /** Candidates whose details were read: judged as they are, never read again (a listing entry is read once). */
+  private readonly detailed = new Set<string>();
   private skipped: ReadonlyMap<string, string> = new Map();
   private pollTimer: CancelTimer | null = null;
   private evaluateTimer: CancelTimer | null = null;
@@ -113,6 +115,7 @@ export class MarketDiscovery {
       const market = await this.options.details(frame.slug);
       if (this.stopped || market.resolved || market.expired) return;
       this.candidates.set(market.slug, market);
+      this.detailed.add(market.slug);
       this.options.log.info({ market: market.slug, title: market.title }, 'new market listed');
       this.evaluateSoon();
     } catch (error) {
@@ -122,6 +125,7 @@ export class MarketDiscovery {
 
   /** A market resolved: no longer a candidate. */
   resolved(slug: string): void {
+    this.detailed.delete(slug);
     if (this.candidates.delete(slug)) this.evaluateSoon();
   }
 
@@ -138,7 +142,11 @@ export class MarketDiscovery {
     if (this.stopped) return;
     const joined = this.options.roster.current();
     const seen = new Set(listed.map((m) => m.slug));
-    for (const slug of [...this.candidates.keys()]) if (!seen.has(slug) && !joined.has(slug)) this.candidates.delete(slug);
+    for (const slug of [...this.candidates.keys()]) {
+      if (seen.has(slug) || joined.has(slug)) continue;
+      this.candidates.delete(slug);
+      this.detailed.delete(slug);
+    }
     for (const market of listed) {
       const known = this.candidates.get(market.slug);
       // A listing entry may lack the venue and tokens: keep the detailed record when there is one.
@@ -175,7 +183,7 @@ export class MarketDiscovery {
       return leaveAt === null || nowMs < leaveAt;
     });
     const result = this.options.select({
-      candidates: open.map((market) => ({ market, fair: this.options.fairOf(market), detailsPending: market.venue === null || market.tokens === null })),
+      candidates: open.map((market) => ({ market, fair: this.options.fairOf(market), detailsPending: !this.detailed.has(market.slug) && (market.venue === null || market.tokens === null) })),
       nowMs,
       current,
     });
@@ -204,6 +212,7 @@ export class MarketDiscovery {
     try {
       const market = await this.options.details(slug);
       this.candidates.set(slug, market);
+      this.detailed.add(slug);
       return market;
     } catch (error) {
       this.options.log.warn({ market: slug, err: errorText(error) }, 'reading a market before joining it failed: retried at the next evaluation');

@@ -298,3 +298,39 @@ describe('24 virtual hours of hourly ladders', () => {
     expect(seriesAt[23]).toBeGreaterThan(0);
   });
 });
+
+describe('listing entries without their details', () => {
+  it('reads a selected entry’s details once; one that is not tradable then is judged as it is, not read again', async () => {
+    const reads: string[] = [];
+    const clock = new ManualClock(T0);
+    const bare = (slug: string): Market => market(slug, T0 + 2 * HOUR, { venue: null, tokens: null });
+    const roster = new MarketRoster({ register: () => undefined, adopt: () => Promise.resolve({ adopted: 0, canceled: 0, ok: true }), drain: () => Promise.resolve({ clean: true }), unregister: () => undefined }, log);
+    const discovery = new MarketDiscovery(
+      {
+        scheduler: clock,
+        log,
+        listActive: () => Promise.resolve([bare('amm-like'), bare('clob')]),
+        details: (slug) => {
+          reads.push(slug);
+          return Promise.resolve(slug === 'clob' ? market(slug, T0 + 2 * HOUR) : bare(slug));
+        },
+        select: ({ candidates }) => ({
+          selected: candidates.filter((c) => c.detailsPending || (c.market.venue !== null && c.market.tokens !== null)).map((c) => c.market),
+          skipped: new Map(),
+        }),
+        fairOf: () => null,
+        leaveAtMs: () => null,
+        roster,
+        pollIntervalMs: 60_000,
+        evaluateIntervalMs: 5_000,
+      },
+      [],
+    );
+    await discovery.poll();
+    await settle();
+    for (let i = 0; i < 5; i += 1) await discovery.evaluate();
+    await settle();
+    expect(reads.sort()).toEqual(['amm-like', 'clob']);
+    expect([...roster.current()]).toEqual(['clob']);
+  });
+});
