@@ -291,9 +291,10 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--json', 'print the figures as one JSON object')
     .option('--sweep <name=a,b,c>', 'run every combination (strategy parameters, latencyMs, queueModel); repeatable', collect, [])
     .option('--compare <file>', 'also run this config on the same recording and print one row per config; repeatable', collect, [])
+    .option('--allow-truncated', '--replay: replay a recording cut short or corrupt up to its last complete line (the reports say where it ends); without it such a recording is an error naming the file and the byte')
     .action(
       async (
-        options: { replay?: string; synthetic?: boolean; duration?: string; seed?: number; world?: 'generic' | 'crypto'; config: string; market?: string; latencyMs: number; queueModel: 'conservative' | 'probabilistic'; feeBps: number; out?: string; json?: boolean; sweep: string[]; compare: string[] },
+        options: { replay?: string; synthetic?: boolean; duration?: string; seed?: number; world?: 'generic' | 'crypto'; config: string; market?: string; latencyMs: number; queueModel: 'conservative' | 'probabilistic'; feeBps: number; out?: string; json?: boolean; sweep: string[]; compare: string[]; allowTruncated?: boolean },
         command: Command,
       ) => {
         if ((options.replay === undefined) === (options.synthetic !== true)) throw new CliExit(EXIT_USAGE, 'backtest: give one of --replay <path> and --synthetic');
@@ -326,6 +327,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
               ...(options.out === undefined ? {} : { out: options.out }),
               json: options.json === true,
               sweep: options.sweep,
+              allowTruncated: options.allowTruncated === true,
             }),
           );
         } catch (error) {
