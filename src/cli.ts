@@ -383,8 +383,8 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .command('price')
     .description('read market objects (one JSON a line, as /markets answers hold them) and print the terms the bot reads; with --spot, --vol and --at also the model\'s fair value, delta and uncertainty (docs/pricing.md)')
     .requiredOption('--markets <file>', 'market objects, one JSON object a line (a venue-samples capture line is read through its body)')
-    .option('--spot <price>', 'the underlying\'s price in USD, or TICKER=price pairs: --spot BTC=88000,ETH=3000')
-    .option('--vol <annualized>', 'annualized volatility, e.g. 0.6')
+    .option('--spot <price>', 'the underlying\'s price in USD, or TICKER=price pairs: --spot BTC=88000,ETH=3000 (one bare price only when every market has the same ticker)')
+    .option('--vol <annualized>', 'annualized volatility as a fraction, 0.01 to 5, e.g. 0.6 (60 %/yr)')
     .option('--at <instant>', 'price at this instant (ISO-8601 or ms; default now)')
     .action(async (options: { markets: string; spot?: string; vol?: string; at?: string }) => {
       const cmd = await importModule(() => import('./pricing/price-command.js'), 'the price command');
@@ -406,7 +406,13 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       } catch (error) {
         throw new CliExit(EXIT_USAGE, `price: --markets ${options.markets}: ${errorText(error)}`);
       }
-      const result = cmd.priceLines(text, options.markets, priceOptions);
+      let result;
+      try {
+        result = cmd.priceLines(text, options.markets, priceOptions);
+      } catch (error) {
+        if (error instanceof cmd.PriceUsageError) throw new CliExit(EXIT_USAGE, `price: ${error.message}`);
+        throw error;
+      }
       for (const line of result.lines) io.stdout(`${line}\n`);
       if (result.failed > 0) setExit(EXIT_FAILURE);
     });
