@@ -17,12 +17,11 @@ import { stringify } from 'yaml';
 import {
   ConfigError,
   credentialIssues,
+  loadCheckedConfigFile,
   loadConfigFile,
   credentialStatus,
   StrategyRegistryUnavailableError,
-  validateStrategy,
   type AppConfig,
-  type ConfigIssue,
   type Environment,
 } from './config/index.js';
 import { configToFile } from './config/file-view.js';
@@ -420,26 +419,18 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   return program;
 }
 
-/** Load the config, validate the strategy params and (for `run`) the credentials. Exits 2 on any problem. */
+/** Load the config, validate the strategy params and (for `run`) the credentials, every problem at once. Exits 2 on any. */
 async function loadCheckedConfig(
   file: string,
   io: CliIo,
   options: { requireCredentials: boolean },
 ): Promise<{ config: AppConfig; strategyParams: unknown }> {
-  const config = loadConfigFile(file);
-  const problems: ConfigIssue[] = [];
-  let strategyParams: unknown = config.strategy.params;
   try {
-    const strategy = await validateStrategy(config);
-    if (strategy.ok) strategyParams = strategy.params;
-    else problems.push(...strategy.issues);
+    return await loadCheckedConfigFile(file, { requireCredentials: options.requireCredentials, env: io.env });
   } catch (error) {
     if (error instanceof StrategyRegistryUnavailableError) throw new CliExit(EXIT_FAILURE, `outcome-maker: ${error.message}`);
     throw error;
   }
-  if (options.requireCredentials) problems.push(...credentialIssues(config.credentials, io.env));
-  if (problems.length > 0) throw new ConfigError(file, problems);
-  return { config, strategyParams };
 }
 
 /** The config file of a command that takes it as `[file]` or `--config <file>` (one of them, not both). */
