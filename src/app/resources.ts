@@ -114,11 +114,24 @@ export async function openExchange(config: AppConfig, deps: ExchangeDeps, opened
   return { venue, client, markets };
 }
 
-/** Closes what was opened, in the stated order. */
-export async function closeResources(opened: OpenedResources): Promise<void> {
+/** How long closing waits for requests already sent to get their answers before the venue closes. */
+export const CLOSE_DRAIN_MS = 2_000;
+
+/**
+ * Closes what was opened, in the stated order. The client closes before the venue: from then on no request is sent
+ * (one not yet sent is refused unsent), and the venue (the embedded simulator) closes only once the requests already
+ * sent have their answers (at most `drainMs`), so no request meets a closed venue.
+ */
+export async function closeResources(opened: OpenedResources, drainMs = CLOSE_DRAIN_MS): Promise<void> {
   opened.ledger?.close();
   await opened.metricsServer?.close();
-  opened.client?.transport.close();
+  const transport = opened.client?.transport;
+  if (transport !== undefined) {
+    transport.close();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([transport.whenIdle(), new Promise<void>((resolveWait) => (timer = setTimeout(resolveWait, drainMs)))]);
+    clearTimeout(timer);
+  }
   await opened.venue?.close();
 }
 
