@@ -103,14 +103,19 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .description('run the bot with a config file')
     .requiredOption('-c, --config <file>', 'the bot\'s YAML config')
     .option('--dry-run', 'compute and log quotes without placing or canceling orders')
-    .addOption(new Option('--duration <seconds>', 'stop after this many seconds').argParser(parsePositiveSeconds))
-    .action(async (options: { config: string; dryRun?: boolean; duration?: number }) => {
-      const { config } = await loadCheckedConfig(options.config, io, { requireCredentials: true });
+    .addOption(new Option('--duration <seconds>', 'stop this many seconds after launch (start-up included)').argParser(parsePositiveSeconds))
+    .addOption(new Option('--metrics-port <port>', `serve /metrics, /healthz and /readyz on this port instead of metrics.port (0: any free port; default: $${METRICS_PORT_ENV}, else the config's)`).argParser(parsePort))
+    .action(async (options: { config: string; dryRun?: boolean; duration?: number; metricsPort?: number }) => {
+      const loaded = await loadCheckedConfig(options.config, io, { requireCredentials: true });
+      const port = metricsPortOverride(options.metricsPort, io.env);
+      if (port !== null && !loaded.config.metrics.enabled) throw new CliExit(EXIT_USAGE, `run: ${port.setBy} ${port.port}: ${options.config} sets metrics.enabled: false`);
+      const config = port === null ? loaded.config : Object.freeze({ ...loaded.config, metrics: Object.freeze({ ...loaded.config.metrics, port: port.port }) });
       const app = await importCommand(io, './app.js', 'runBot', isRunBot);
       const code = await app(config, {
         dryRun: options.dryRun === true,
         configPath: options.config,
         ...(options.duration === undefined ? {} : { durationMs: Math.round(options.duration * 1000) }),
+        ...(port === null ? {} : { metricsPortSetBy: port.setBy }),
       });
       setExit(normaliseExitCode(code));
     });
@@ -474,6 +479,27 @@ function parsePositiveSeconds(value: string): number {
   return seconds;
 }
 
+/** The environment variable that moves the metrics port of `run` (the Docker image's health check reads it too). */
+const METRICS_PORT_ENV = 'OM_METRICS_PORT';
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port > 65_535) throw new InvalidArgumentError('expected a port number, 0 to 65535');
+  return port;
+}
+
+/** `--metrics-port`, else `$OM_METRICS_PORT`, else null (the config's `metrics.port`); a bad variable is a usage error. */
+function metricsPortOverride(flag: number | undefined, env: Environment): { port: number; setBy: string } | null {
+  if (flag !== undefined) return { port: flag, setBy: '--metrics-port' };
+  const text = env[METRICS_PORT_ENV];
+  if (text === undefined || text.trim() === '') return null;
+  try {
+    return { port: parsePort(text), setBy: METRICS_PORT_ENV };
+  } catch {
+    throw new CliExit(EXIT_USAGE, `run: ${METRICS_PORT_ENV}=${JSON.stringify(text)}: expected a port number, 0 to 65535`);
+  }
+}
+
 function parseWholeNumber(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number');
@@ -486,7 +512,7 @@ function normaliseExitCode(code: unknown): number {
 
 // ---------------------------------------------------------------------------------------------- lazy modules
 
-type RunBot = (config: AppConfig, options: { dryRun: boolean; durationMs?: number; configPath: string }) => Promise<number>;
+type RunBot = (config: AppConfig, options: { dryRun: boolean; durationMs?: number; configPath: string; metricsPortSetBy?: string }) => Promise<number>;
 type RunSim = (argv: string[]) => Promise<number>;
 
 function isRunBot(value: unknown): value is RunBot {

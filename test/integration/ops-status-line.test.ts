@@ -36,7 +36,8 @@ it('a healthy paper run: no WARN, one line per event, a status line every interv
     config['metrics'] = { port: 0 };
     config['log'] = { level: 'info', pretty: false, statusIntervalSec: 2 };
   });
-  const run = await runCliProcess(['run', '--config', configPath, '--duration', '4'], dir);
+  // --duration counts from launch: start-up (about 5 s here) and at least three 2 s status intervals after it.
+  const run = await runCliProcess(['run', '--config', configPath, '--duration', '14'], dir);
   expect(run.code, run.stderr).toBe(0);
   const lines = logLines(run.stdout);
   expect(lines.length).toBeGreaterThan(10);

@@ -156,6 +156,31 @@ describe('run', () => {
     expect(await main(['run', '--config', path], weird.io)).toBe(EXIT_FAILURE);
   });
 
+  it('--metrics-port, else OM_METRICS_PORT, moves metrics.port; a bad one is a usage error naming it', async () => {
+    const calls: { config: AppConfig; options: unknown }[] = [];
+    const runBot = async (config: AppConfig, options: unknown): Promise<number> => {
+      calls.push({ config, options });
+      return 0;
+    };
+    const path = file('run-port.yaml', liveConfig());
+    expect(await main(['run', '--config', path, '--metrics-port', '9500'], harness(FULL_ENV, { './app.js': { runBot } }).io)).toBe(EXIT_OK);
+    expect(await main(['run', '--config', path], harness({ ...FULL_ENV, OM_METRICS_PORT: '9600' }, { './app.js': { runBot } }).io)).toBe(EXIT_OK);
+    expect(await main(['run', '--config', path, '--metrics-port', '0'], harness({ ...FULL_ENV, OM_METRICS_PORT: '9600' }, { './app.js': { runBot } }).io)).toBe(EXIT_OK);
+    expect(calls.map((c) => [c.config.metrics.port, c.options])).toEqual([
+      [9500, { dryRun: false, configPath: path, metricsPortSetBy: '--metrics-port' }],
+      [9600, { dryRun: false, configPath: path, metricsPortSetBy: 'OM_METRICS_PORT' }],
+      [0, { dryRun: false, configPath: path, metricsPortSetBy: '--metrics-port' }],
+    ]);
+    expect(calls.every((c) => Object.isFrozen(c.config) && Object.isFrozen(c.config.metrics))).toBe(true);
+    const badFlag = harness(FULL_ENV, { './app.js': { runBot } });
+    expect(await main(['run', '--config', path, '--metrics-port', '70000'], badFlag.io)).toBe(EXIT_USAGE);
+    expect(badFlag.err()).toContain("option '--metrics-port <port>' argument '70000' is invalid. expected a port number, 0 to 65535");
+    const badEnv = harness({ ...FULL_ENV, OM_METRICS_PORT: 'ninety' }, { './app.js': { runBot } });
+    expect(await main(['run', '--config', path], badEnv.io)).toBe(EXIT_USAGE);
+    expect(badEnv.err()).toContain('run: OM_METRICS_PORT="ninety": expected a port number, 0 to 65535');
+    expect(calls).toHaveLength(3);
+  });
+
   it('exits 1 with the reason when the bot module cannot be loaded or throws', async () => {
     const path = file('run-noapp.yaml', liveConfig());
     const missing = harness(FULL_ENV);
