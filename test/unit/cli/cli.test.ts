@@ -27,6 +27,18 @@ function file(name: string, text: string): string {
   return path;
 }
 
+/** A stand-in `runBot` that records what the CLI hands it and returns 0. */
+function capturingRunBot(): { calls: { config: AppConfig; options: unknown }[]; runBot: (config: AppConfig, options: unknown) => Promise<number> } {
+  const calls: { config: AppConfig; options: unknown }[] = [];
+  return {
+    calls,
+    runBot: async (config, options) => {
+      calls.push({ config, options });
+      return 0;
+    },
+  };
+}
+
 function harness(env: Record<string, string> = {}, modules: Record<string, unknown> = {}) {
   const out: string[] = [];
   const err: string[] = [];
@@ -137,11 +149,7 @@ describe('run', () => {
   });
 
   it('hands the validated, frozen config and the options to runBot and returns its exit code', async () => {
-    const calls: { config: AppConfig; options: unknown }[] = [];
-    const runBot = async (config: AppConfig, options: unknown): Promise<number> => {
-      calls.push({ config, options });
-      return 0;
-    };
+    const { calls, runBot } = capturingRunBot();
     const path = file('run-ok.yaml', liveConfig());
     const h = harness(FULL_ENV, { './app.js': { runBot } });
     expect(await main(['run', '--config', path, '--dry-run', '--duration', '1.5'], h.io)).toBe(EXIT_OK);
@@ -157,11 +165,7 @@ describe('run', () => {
   });
 
   it('--metrics-port, else OM_METRICS_PORT, moves metrics.port; a bad one is a usage error naming it', async () => {
-    const calls: { config: AppConfig; options: unknown }[] = [];
-    const runBot = async (config: AppConfig, options: unknown): Promise<number> => {
-      calls.push({ config, options });
-      return 0;
-    };
+    const { calls, runBot } = capturingRunBot();
     const path = file('run-port.yaml', liveConfig());
     expect(await main(['run', '--config', path, '--metrics-port', '9500'], harness(FULL_ENV, { './app.js': { runBot } }).io)).toBe(EXIT_OK);
     expect(await main(['run', '--config', path], harness({ ...FULL_ENV, OM_METRICS_PORT: '9600' }, { './app.js': { runBot } }).io)).toBe(EXIT_OK);
