@@ -343,7 +343,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const importGroup = program.command('import').description('turn recordings of another venue, or an underlying\'s price history, into a replay stream (see docs/replay.md)');
   importGroup
     .command('polymarket')
-    .description('Polymarket books and trades (JSON arrays, the format of examples/polymarket/) → one replay stream')
+    .description('Polymarket books and trades (JSON arrays of book and trade records, see docs/replay.md) → one replay stream')
     .requiredOption('--books <file>', 'book snapshots of the YES token (the "up" file)')
     .requiredOption('--trades <file>', 'trades of the YES token')
     .option('--books-other <file>', 'book snapshots of the other token (checked against the YES book)')

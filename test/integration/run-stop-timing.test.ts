@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { botEnv, isQuotingLine, spawnWatched, type BotProcess } from '../support/bot-process.js';
-import { stopAfterEach } from './ops-support.js';
+import { pollFor, scrape, stopAfterEach, sumOf } from './ops-support.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'om-run-timing-'));
@@ -74,12 +74,12 @@ describe('run: --duration from launch, a clean stop without WARN', () => {
     for (let round = 1; round <= 2; round += 1) {
       // The ledger check and the trading-mode poll every half second: reads are always under way when the stop comes.
       const bot = run(paperConfig({ maintenance: { ledgerCheckSec: 0.5, pollIntervalSec: 0.5 } }));
-      const quoting = await bot.waitForLine(isQuotingLine, 60_000);
-      const simulator = String((JSON.parse(quoting) as { simulator: string }).simulator);
+      const quoting = JSON.parse(await bot.waitForLine(isQuotingLine, 60_000)) as { simulator: string; metrics: string };
       // Every answer of the embedded simulator 150 ms late: the bot's requests pile up behind its limiter.
-      const delayed = await fetch(`${simulator}/_sim/faults/delay`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: 150 }) });
+      const delayed = await fetch(`${quoting.simulator}/_sim/faults/delay`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: 150 }) });
       expect(delayed.status).toBe(200);
-      await new Promise((resolveWait) => setTimeout(resolveWait, 1_500));
+      // The stop comes while requests wait in the bot's limiter.
+      await pollFor('requests queued in the limiter', async () => (sumOf((await scrape(quoting.metrics)).samples, 'outcome_maker_limiter_queue_depth') > 0 ? true : undefined), 20_000, 20);
       const stopped = await bot.stop('SIGINT', 30_000);
       expect(stopped.code, `round ${round}: ${bot.lines.slice(-12).join('\n')}`).toBe(0);
       expect(bot.lines).toContain('outcome-maker summary');
