@@ -25,6 +25,7 @@ import {
   type Environment,
 } from './config/index.js';
 import { configToFile } from './config/file-view.js';
+import { simListing } from './config/sim-listing.js';
 import { controlFilePath, requestResume } from './metrics/control.js';
 import { unsharedSiblings } from './config/sibling-configs.js';
 import { errorText } from './core/errors.js';
@@ -452,9 +453,11 @@ function checkConfigHeader(file: string, config: AppConfig, env: Environment): s
     config.credentials === null
       ? ['# credentials: none (the simulator generates a wallet and an API token for the session)']
       : credentialStatus(config.credentials, env).map((row) => `# credentials.${row.field}: ${row.env} is ${row.set ? 'set' : 'not set'}`);
+  const listing = config.venue.kind === 'sim' ? simListing(config.venue) : null;
   return [
     `# ${file}: config OK, strategy "${config.strategy.name}" accepts its params (shown with their defaults)`,
     '# Printed in the file\'s own names and units: this output is itself a valid config.',
+    ...(listing === null ? [] : [`# venue: ${listing.text}; without a markets section the bot trades every one of them`]),
     ...credentials,
     ...credentialIssues(config.credentials, env).map((issue) => `# warning: ${issue.path}: ${issue.message} (\`run\` will refuse to start)`),
     ...unsharedSiblings(file, config, env).map((found) => `# warning: rateLimits.shared: ${found.message}`),
