@@ -26,6 +26,7 @@ import {
 } from './config/index.js';
 import { configToFile } from './config/file-view.js';
 import { simListing } from './config/sim-listing.js';
+import { METRICS_PORT_ENV, metricsPortOverride, MetricsPortUsageError, parsePort, withMetricsPort } from './app/metrics-port.js';
 import { controlFilePath, requestResume } from './metrics/control.js';
 import { unsharedSiblings } from './config/sibling-configs.js';
 import { errorText } from './core/errors.js';
@@ -105,12 +106,18 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .requiredOption('-c, --config <file>', 'the bot\'s YAML config')
     .option('--dry-run', 'compute and log quotes without placing or canceling orders')
     .addOption(new Option('--duration <seconds>', 'stop this many seconds after launch (start-up included)').argParser(parsePositiveSeconds))
-    .addOption(new Option('--metrics-port <port>', `serve /metrics, /healthz and /readyz on this port instead of metrics.port (0: any free port; default: $${METRICS_PORT_ENV}, else the config's)`).argParser(parsePort))
+    .addOption(new Option('--metrics-port <port>', `serve /metrics, /healthz and /readyz on this port instead of metrics.port (0: any free port; default: $${METRICS_PORT_ENV}, else the config's)`).argParser(portArgument))
     .action(async (options: { config: string; dryRun?: boolean; duration?: number; metricsPort?: number }) => {
       const loaded = await loadCheckedConfig(options.config, io, { requireCredentials: true });
-      const port = metricsPortOverride(options.metricsPort, io.env);
-      if (port !== null && !loaded.config.metrics.enabled) throw new CliExit(EXIT_USAGE, `run: ${port.setBy} ${port.port}: ${options.config} sets metrics.enabled: false`);
-      const config = port === null ? loaded.config : Object.freeze({ ...loaded.config, metrics: Object.freeze({ ...loaded.config.metrics, port: port.port }) });
+      let port: ReturnType<typeof metricsPortOverride>;
+      let config: AppConfig;
+      try {
+        port = metricsPortOverride(options.metricsPort, io.env);
+        config = port === null ? loaded.config : withMetricsPort(loaded.config, port, options.config);
+      } catch (error) {
+        if (error instanceof MetricsPortUsageError) throw new CliExit(EXIT_USAGE, `run: ${error.message}`);
+        throw error;
+      }
       const app = await importCommand(io, './app.js', 'runBot', isRunBot);
       const code = await app(config, {
         dryRun: options.dryRun === true,
@@ -482,24 +489,12 @@ function parsePositiveSeconds(value: string): number {
   return seconds;
 }
 
-/** The environment variable that moves the metrics port of `run` (the Docker image's health check reads it too). */
-const METRICS_PORT_ENV = 'OM_METRICS_PORT';
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port > 65_535) throw new InvalidArgumentError('expected a port number, 0 to 65535');
-  return port;
-}
-
-/** `--metrics-port`, else `$OM_METRICS_PORT`, else null (the config's `metrics.port`); a bad variable is a usage error. */
-function metricsPortOverride(flag: number | undefined, env: Environment): { port: number; setBy: string } | null {
-  if (flag !== undefined) return { port: flag, setBy: '--metrics-port' };
-  const text = env[METRICS_PORT_ENV];
-  if (text === undefined || text.trim() === '') return null;
+/** commander's parser of `--metrics-port`. */
+function portArgument(value: string): number {
   try {
-    return { port: parsePort(text), setBy: METRICS_PORT_ENV };
+    return parsePort(value);
   } catch {
-    throw new CliExit(EXIT_USAGE, `run: ${METRICS_PORT_ENV}=${JSON.stringify(text)}: expected a port number, 0 to 65535`);
+    throw new InvalidArgumentError('expected a port number, 0 to 65535');
   }
 }
 
