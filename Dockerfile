@@ -31,8 +31,9 @@ RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 VOLUME ["/app/config", "/app/data"]
 # The metrics port of config/paper.yaml. To scrape from outside the container, the config needs
-# `metrics: { host: 0.0.0.0 }` (the default host is 127.0.0.1); set OM_METRICS_PORT for the health check when
-# the config uses another port.
+# `metrics: { host: 0.0.0.0 }` (the default host is 127.0.0.1). OM_METRICS_PORT moves it: `run` serves metrics on
+# $OM_METRICS_PORT instead of the config's metrics.port (as `--metrics-port` does), and the health check below asks
+# that port, so one variable keeps both in step (`docker run -e OM_METRICS_PORT=9500 -p 9500:9500 …`).
 EXPOSE 9464
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.OM_METRICS_PORT||9464)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

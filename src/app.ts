@@ -7,7 +7,11 @@
  * delivered twice (to the process group and to the process, as `timeout` and some supervisors do) still cancels
  * cleanly; SIGUSR2 lifts a kill-switch pause; the exit code is 0 only for a clean stop. The ledger's owner lock
  * (src/ledger/owner-lock.ts) is taken before anything touches the ledger (the paper rotation included) and released
- * on every exit; a ledger another process holds returns 2 having changed nothing. Started by an npm script, the bot
+ * on every exit; a ledger another process holds returns 2 having changed nothing; a busy metrics port returns 2
+ * before the ledger is touched (no paper rotation, no ledger file, no summary). `--duration` counts from launch (the
+ * process's start), start-up included; a stop asked for during start-up ends the start at its next step and stops
+ * what it started (src/app/start-abort.ts); the summary
+ * says how long the run quoted (from the strategy runner's start to the stop). Started by an npm script, the bot
  * also stops cleanly when npm goes away (./app/parent-watch.ts).
  */
 import { existsSync, renameSync } from 'node:fs';
@@ -15,15 +19,22 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config/types.js';
 import { createLogger, LogCensor } from './log.js';
 import { Bot, type BotSummary } from './app/bot.js';
+import { MetricsPortError } from './app/resources.js';
 import { errorText } from './core/errors.js';
 import { watchParent } from './app/parent-watch.js';
 import { acquireLedgerLock, LedgerLockedError, type LedgerLock } from './ledger/owner-lock.js';
 
 export interface RunOptions {
   readonly dryRun: boolean;
+  /** Stop this long after launch (the process's start: start-up counts), e.g. `--duration`. */
   readonly durationMs?: number;
   readonly configPath: string;
+  /** Where `metrics.port` came from when not the config file (`--metrics-port`, `OM_METRICS_PORT`), for errors. */
+  readonly metricsPortSetBy?: string;
 }
+
+/** Milliseconds since launch (Node's time origin: the process's start). */
+const sinceLaunchMs = (): number => performance.now();
 
 const usdc = (raw: number): string => (raw / 1e6).toFixed(2);
 
@@ -39,9 +50,24 @@ export function signalAction(firstAtMs: number | null, nowMs: number, graceMs = 
   return nowMs - firstAtMs <= graceMs ? 'repeat' : 'exit-now';
 }
 
-export function formatSummary(summary: BotSummary): string {
+/** When the run quoted, in ms since launch: from the strategy runner's start (null: never) to the stop. */
+export interface QuotingSpan {
+  readonly fromMs: number | null;
+  readonly toMs: number;
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/** How long the run quoted, as the summary says it. Pure. */
+export function quotedLine(span: QuotingSpan): string {
+  if (span.fromMs === null) return `never (stopped ${seconds(span.toMs)} after launch, before quoting began)`;
+  return `${seconds(Math.max(0, span.toMs - span.fromMs))}, from ${seconds(span.fromMs)} to ${seconds(span.toMs)} after launch`;
+}
+
+export function formatSummary(summary: BotSummary, span?: QuotingSpan): string {
   return [
     'outcome-maker summary',
+    ...(span === undefined ? [] : [`  quoted         ${quotedLine(span)}`]),
     `  fills          ${summary.fills}`,
     `  volume         ${usdc(summary.volumeRaw)} USDC`,
     `  realized PnL   ${usdc(summary.realizedPnlRaw)} USDC`,
@@ -96,21 +122,41 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
     const { holder, why } = lock.tookOverFrom;
     logger.warn({ ledger: lock.ledgerPath, previousPid: holder.pid, since: holder.startedAt, why }, 'ledger lock left by a process that is gone: taken over');
   }
-  const rotated = rotatePaperLedger(config);
-  if (rotated) logger.info({ previous: rotated }, 'paper session: previous ledger kept aside, starting a fresh one');
-  const bot = new Bot(config, { dryRun: options.dryRun, logger, env: process.env, onSecret: (value) => censor.addSecret(value) });
-
-  let stopping = null as Promise<number> | null;
-  let onStopRequested = (): void => undefined;
-  const stopRequested = new Promise<void>((resolve) => {
-    onStopRequested = resolve;
+  const bot = new Bot(config, {
+    dryRun: options.dryRun,
+    logger,
+    env: process.env,
+    onSecret: (value) => censor.addSecret(value),
+    // Once the metrics port is bound: a busy port leaves the previous paper ledger where it was.
+    beforeLedger: () => {
+      const rotated = rotatePaperLedger(config);
+      if (rotated) logger.info({ previous: rotated }, 'paper session: previous ledger kept aside, starting a fresh one');
+    },
+    ...(options.metricsPortSetBy === undefined ? {} : { metricsPortSetBy: options.metricsPortSetBy }),
   });
+
+  const hardDeadline = (): void => {
+    // The shutdown budget is a promise to pm2 (kill_timeout is above it): never overrun it.
+    setTimeout(() => {
+      logger.error({ budgetMs: config.shutdown.budgetMs }, 'shutdown budget exceeded: exiting');
+      process.exit(1);
+    }, config.shutdown.budgetMs + 500).unref();
+  };
+  let quotingFromMs: number | null = null;
+  let stopping: Promise<number> | null = null;
+  let stopRequested: () => void = () => undefined;
+  const whenStopRequested = new Promise<void>((resolveStop) => (stopRequested = resolveStop));
+  /** Whether a stop was asked for (a closure: its answer changes while the start-up is awaited). */
+  const stopAsked = (): boolean => stopping !== null;
   const stop = (reason: string): Promise<number> => {
-    onStopRequested();
     stopping ??= (async () => {
       logger.info({ reason }, 'stopping: quoting stops, orders are canceled');
+      const span = { fromMs: quotingFromMs, toMs: sinceLaunchMs() };
+      stopRequested();
+      // A stop during start-up does not wait for the start: bot.stop() ends it at its next step (src/app/start-abort.ts).
+      hardDeadline();
       const { clean, summary } = await bot.stop();
-      process.stdout.write(`${formatSummary(summary)}\n`);
+      process.stdout.write(`${formatSummary(summary, span)}\n`);
       return clean ? 0 : 1;
     })();
     return stopping;
@@ -149,64 +195,52 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
       void stop('parent process gone');
     },
   });
-  const hardDeadline = (): void => {
-    // The shutdown budget is a promise to pm2 (kill_timeout is above it): never overrun it.
-    setTimeout(() => {
-      logger.error({ budgetMs: config.shutdown.budgetMs }, 'shutdown budget exceeded: exiting');
-      process.exit(1);
-    }, config.shutdown.budgetMs + 500).unref();
+  const detach = (): void => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGUSR2', onResume);
+    stopParentWatch();
   };
+  // --duration counts from launch: start-up is part of it.
+  if (options.durationMs !== undefined) {
+    setTimeout(() => void stop('duration elapsed'), Math.max(0, options.durationMs - sinceLaunchMs())).unref();
+  }
 
-  // A stop requested while starting does not wait for the start to finish: the start ends at its next step.
-  const starting = (async (): Promise<void> => {
-    await bot.start();
-    await bot.whenQuoting();
-  })();
-  starting.catch(() => undefined);
+  const startup = bot.start();
+  startup.catch(() => undefined);
   try {
-    await Promise.race([starting, stopRequested]);
-    if (stopping === null) {
-      logger.info({ metrics: bot.metricsUrl, simulator: bot.simulator?.baseUrl ?? null }, 'quoting');
-      if (typeof process.send === 'function') process.send('ready');
-    }
+    await Promise.race([startup, whenStopRequested]);
   } catch (error) {
-    hardDeadline();
-    if (stopping !== null) {
-      // A stop (a signal, the parent gone) came while starting: the start ended where it was, the stop goes on.
+    if (!stopAsked() && !bot.venueTouched) {
+      // Preflight (metrics port, ledger file): nothing of the venue was opened, no order can exist. No summary.
+      const busyPort = error instanceof MetricsPortError;
+      logger.error({ err: errorText(error), ...(busyPort ? { metricsPort: error.port, host: error.host } : {}) }, busyPort ? error.message : 'start-up failed before the venue was touched');
+      await bot.stop();
+      detach();
+      return busyPort ? 2 : 1;
+    }
+    if (stopAsked()) {
+      // A stop (a signal, the duration, the parent gone) came while starting: the start ended where it was.
       logger.info({ reason: errorText(error) }, 'start-up ended by the stop');
-      const code = await stopping;
-      stopParentWatch();
+      const code = await stop('stop requested');
+      detach();
       return code;
     }
     logger.error({ err: errorText(error) }, 'start-up failed');
     await stop('start-up failure');
-    stopParentWatch();
+    detach();
     return 1;
   }
-  if (stopping !== null) {
-    // Stopped while waiting for the first quotes.
-    hardDeadline();
-    const code = await stopping;
-    stopParentWatch();
-    return code;
+  if (!stopAsked()) {
+    quotingFromMs = sinceLaunchMs();
+    await Promise.race([bot.whenQuoting(), whenStopRequested]);
+    if (!stopAsked()) {
+      logger.info({ metrics: bot.metricsUrl, simulator: bot.simulator?.baseUrl ?? null, sinceLaunchSec: Number((quotingFromMs / 1000).toFixed(1)) }, 'quoting');
+      if (typeof process.send === 'function') process.send('ready');
+    }
   }
-
-  if (options.durationMs !== undefined) {
-    const timer = setTimeout(() => void stop('duration elapsed'), options.durationMs);
-    timer.unref();
-  }
-  const code = await new Promise<number>((resolve) => {
-    const poll = setInterval(() => {
-      if (stopping) {
-        clearInterval(poll);
-        hardDeadline();
-        void stopping.then(resolve);
-      }
-    }, 100);
-  });
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-  process.off('SIGUSR2', onResume);
-  stopParentWatch();
+  await whenStopRequested;
+  const code = await stop('stop requested'); // the stop already under way (a signal, the duration, the parent gone)
+  detach();
   return code;
 }

@@ -17,15 +17,16 @@ import { stringify } from 'yaml';
 import {
   ConfigError,
   credentialIssues,
+  loadCheckedConfigFile,
   loadConfigFile,
   credentialStatus,
   StrategyRegistryUnavailableError,
-  validateStrategy,
   type AppConfig,
-  type ConfigIssue,
   type Environment,
 } from './config/index.js';
 import { configToFile } from './config/file-view.js';
+import { simListing } from './config/sim-listing.js';
+import { METRICS_PORT_ENV, metricsPortOverride, MetricsPortUsageError, parsePort, withMetricsPort } from './app/metrics-port.js';
 import { controlFilePath, requestResume, requestStatus } from './metrics/control.js';
 import { formatStatus, parseStatusAnswer } from './app/status-command.js';
 import { unsharedSiblings } from './config/sibling-configs.js';
@@ -105,14 +106,25 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .description('run the bot with a config file')
     .requiredOption('-c, --config <file>', 'the bot\'s YAML config')
     .option('--dry-run', 'compute and log quotes without placing or canceling orders')
-    .addOption(new Option('--duration <seconds>', 'stop after this many seconds').argParser(parsePositiveSeconds))
-    .action(async (options: { config: string; dryRun?: boolean; duration?: number }) => {
-      const { config } = await loadCheckedConfig(options.config, io, { requireCredentials: true });
+    .addOption(new Option('--duration <seconds>', 'stop this many seconds after launch (start-up included)').argParser(parsePositiveSeconds))
+    .addOption(new Option('--metrics-port <port>', `serve /metrics, /healthz and /readyz on this port instead of metrics.port (0: any free port; default: $${METRICS_PORT_ENV}, else the config's)`).argParser(portArgument))
+    .action(async (options: { config: string; dryRun?: boolean; duration?: number; metricsPort?: number }) => {
+      const loaded = await loadCheckedConfig(options.config, io, { requireCredentials: true });
+      let port: ReturnType<typeof metricsPortOverride>;
+      let config: AppConfig;
+      try {
+        port = metricsPortOverride(options.metricsPort, io.env);
+        config = port === null ? loaded.config : withMetricsPort(loaded.config, port, options.config);
+      } catch (error) {
+        if (error instanceof MetricsPortUsageError) throw new CliExit(EXIT_USAGE, `run: ${error.message}`);
+        throw error;
+      }
       const app = await importCommand(io, './app.js', 'runBot', isRunBot);
       const code = await app(config, {
         dryRun: options.dryRun === true,
         configPath: options.config,
         ...(options.duration === undefined ? {} : { durationMs: Math.round(options.duration * 1000) }),
+        ...(port === null ? {} : { metricsPortSetBy: port.setBy }),
       });
       setExit(normaliseExitCode(code));
     });
@@ -310,9 +322,10 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--json', 'print the figures as one JSON object')
     .option('--sweep <name=a,b,c>', 'run every combination (strategy parameters, latencyMs, queueModel); repeatable', collect, [])
     .option('--compare <file>', 'also run this config on the same recording and print one row per config; repeatable', collect, [])
+    .option('--allow-truncated', '--replay: replay a recording cut short or corrupt up to its last complete line (the reports say where it ends); without it such a recording is an error naming the file and the byte')
     .action(
       async (
-        options: { replay?: string; synthetic?: boolean; duration?: string; seed?: number; world?: 'generic' | 'crypto'; config: string; market?: string; latencyMs: number; queueModel: 'conservative' | 'probabilistic'; feeBps: number; out?: string; json?: boolean; sweep: string[]; compare: string[] },
+        options: { replay?: string; synthetic?: boolean; duration?: string; seed?: number; world?: 'generic' | 'crypto'; config: string; market?: string; latencyMs: number; queueModel: 'conservative' | 'probabilistic'; feeBps: number; out?: string; json?: boolean; sweep: string[]; compare: string[]; allowTruncated?: boolean },
         command: Command,
       ) => {
         if ((options.replay === undefined) === (options.synthetic !== true)) throw new CliExit(EXIT_USAGE, 'backtest: give one of --replay <path> and --synthetic');
@@ -345,6 +358,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
               ...(options.out === undefined ? {} : { out: options.out }),
               json: options.json === true,
               sweep: options.sweep,
+              allowTruncated: options.allowTruncated === true,
             }),
           );
         } catch (error) {
@@ -356,7 +370,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const importGroup = program.command('import').description('turn recordings of another venue, or an underlying\'s price history, into a replay stream (see docs/replay.md)');
   importGroup
     .command('polymarket')
-    .description('Polymarket books and trades (JSON arrays, the format of examples/polymarket/) → one replay stream')
+    .description('Polymarket books and trades (JSON arrays of book and trade records, see docs/replay.md) → one replay stream')
     .requiredOption('--books <file>', 'book snapshots of the YES token (the "up" file)')
     .requiredOption('--trades <file>', 'trades of the YES token')
     .option('--books-other <file>', 'book snapshots of the other token (checked against the YES book)')
@@ -400,8 +414,8 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .command('price')
     .description('read market objects (one JSON a line, as /markets answers hold them) and print the terms the bot reads; with --spot, --vol and --at also the model\'s fair value, delta and uncertainty (docs/pricing.md)')
     .requiredOption('--markets <file>', 'market objects, one JSON object a line (a venue-samples capture line is read through its body)')
-    .option('--spot <price>', 'the underlying\'s price in USD, or TICKER=price pairs: --spot BTC=88000,ETH=3000')
-    .option('--vol <annualized>', 'annualized volatility, e.g. 0.6')
+    .option('--spot <price>', 'the underlying\'s price in USD, or TICKER=price pairs: --spot BTC=88000,ETH=3000 (one bare price only when every market has the same ticker)')
+    .option('--vol <annualized>', 'annualized volatility as a fraction, 0.01 to 5, e.g. 0.6 (60 %/yr)')
     .option('--at <instant>', 'price at this instant (ISO-8601 or ms; default now)')
     .action(async (options: { markets: string; spot?: string; vol?: string; at?: string }) => {
       const cmd = await importModule(() => import('./pricing/price-command.js'), 'the price command');
@@ -423,7 +437,13 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       } catch (error) {
         throw new CliExit(EXIT_USAGE, `price: --markets ${options.markets}: ${errorText(error)}`);
       }
-      const result = cmd.priceLines(text, options.markets, priceOptions);
+      let result;
+      try {
+        result = cmd.priceLines(text, options.markets, priceOptions);
+      } catch (error) {
+        if (error instanceof cmd.PriceUsageError) throw new CliExit(EXIT_USAGE, `price: ${error.message}`);
+        throw error;
+      }
       for (const line of result.lines) io.stdout(`${line}\n`);
       if (result.failed > 0) setExit(EXIT_FAILURE);
     });
@@ -431,26 +451,18 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   return program;
 }
 
-/** Load the config, validate the strategy params and (for `run`) the credentials. Exits 2 on any problem. */
+/** Load the config, validate the strategy params and (for `run`) the credentials, every problem at once. Exits 2 on any. */
 async function loadCheckedConfig(
   file: string,
   io: CliIo,
   options: { requireCredentials: boolean },
 ): Promise<{ config: AppConfig; strategyParams: unknown }> {
-  const config = loadConfigFile(file);
-  const problems: ConfigIssue[] = [];
-  let strategyParams: unknown = config.strategy.params;
   try {
-    const strategy = await validateStrategy(config);
-    if (strategy.ok) strategyParams = strategy.params;
-    else problems.push(...strategy.issues);
+    return await loadCheckedConfigFile(file, { requireCredentials: options.requireCredentials, env: io.env });
   } catch (error) {
     if (error instanceof StrategyRegistryUnavailableError) throw new CliExit(EXIT_FAILURE, `outcome-maker: ${error.message}`);
     throw error;
   }
-  if (options.requireCredentials) problems.push(...credentialIssues(config.credentials, io.env));
-  if (problems.length > 0) throw new ConfigError(file, problems);
-  return { config, strategyParams };
 }
 
 /** The config file of a command that takes it as `[file]` or `--config <file>` (one of them, not both). */
@@ -467,9 +479,11 @@ function checkConfigHeader(file: string, config: AppConfig, env: Environment): s
     config.credentials === null
       ? ['# credentials: none (the simulator generates a wallet and an API token for the session)']
       : credentialStatus(config.credentials, env).map((row) => `# credentials.${row.field}: ${row.env} is ${row.set ? 'set' : 'not set'}`);
+  const listing = config.venue.kind === 'sim' ? simListing(config.venue) : null;
   return [
     `# ${file}: config OK, strategy "${config.strategy.name}" accepts its params (shown with their defaults)`,
     '# Printed in the file\'s own names and units: this output is itself a valid config.',
+    ...(listing === null ? [] : [`# venue: ${listing.text}; without a markets section the bot trades every one of them`]),
     ...credentials,
     ...credentialIssues(config.credentials, env).map((issue) => `# warning: ${issue.path}: ${issue.message} (\`run\` will refuse to start)`),
     ...unsharedSiblings(file, config, env).map((found) => `# warning: rateLimits.shared: ${found.message}`),
@@ -494,6 +508,15 @@ function parsePositiveSeconds(value: string): number {
   return seconds;
 }
 
+/** commander's parser of `--metrics-port`. */
+function portArgument(value: string): number {
+  try {
+    return parsePort(value);
+  } catch {
+    throw new InvalidArgumentError('expected a port number, 0 to 65535');
+  }
+}
+
 function parseWholeNumber(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number');
@@ -506,7 +529,7 @@ function normaliseExitCode(code: unknown): number {
 
 // ---------------------------------------------------------------------------------------------- lazy modules
 
-type RunBot = (config: AppConfig, options: { dryRun: boolean; durationMs?: number; configPath: string }) => Promise<number>;
+type RunBot = (config: AppConfig, options: { dryRun: boolean; durationMs?: number; configPath: string; metricsPortSetBy?: string }) => Promise<number>;
 type RunSim = (argv: string[]) => Promise<number>;
 
 function isRunBot(value: unknown): value is RunBot {

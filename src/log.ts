@@ -8,8 +8,9 @@
  *  2. A censor on each finished line (`LogCensor`), which also covers messages, error stacks and child
  *     bindings: the exact values of the resolved secrets (`addSecret`); any string under a key ending in
  *     one of those names (any case: `apiSecret`, `clientSecret`) or in `-signature` / `-api-key` (auth
- *     headers, whatever the venue's header prefix), at any depth; and any 64+-digit hex run (the shape of a private key) unless it sits
- *     under a key known to hold a public hash (`txHash`, `conditionId`, …).
+ *     headers, whatever the venue's header prefix), at any depth; and any 64+-digit hex run (the shape of a private
+ *     key) unless it sits under a key known to hold a public hash (`txHash`, `conditionId`, …) or a Pyth feed id
+ *     (`pythFeed`, `feedId`, …: public, so never redacted).
  * Convention for callers: nothing is logged per book update at `info`; use `debug`/`trace` for that.
  */
 import { Writable } from 'node:stream';
@@ -29,8 +30,15 @@ const SECRET_FIELDS = ['privateKey', 'apiSecret', 'secret', 'signature', 'passwo
  */
 export const REDACT_PATHS: readonly string[] = SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]);
 
-/** Keys whose 0x-64-hex value is a public hash, not a key: left as they are by the censor. */
+/**
+ * Keys whose 0x-64-hex value is public, not a key: left as they are by the censor. Hashes of the chain, and Pyth's
+ * price feed ids (public identifiers of a price stream, printed with every priced market).
+ */
 export const PUBLIC_HASH_KEYS: readonly string[] = [
+  'pythFeed',
+  'pythFeedId',
+  'pythAddress',
+  'feedId',
   'txHash',
   'transactionHash',
   'blockHash',

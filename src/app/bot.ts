@@ -35,6 +35,10 @@ export interface BotOptions {
   readonly onSecret?: (value: string) => void;
   /** How often the daily loss is checked besides on every fill (default 5 s; tests lengthen it to pin the moment). */
   readonly killSwitchCheckIntervalMs?: number;
+  /** Runs once the metrics port is bound, before the ledger is opened (the paper session's ledger rotation). */
+  readonly beforeLedger?: () => void;
+  /** Where `metrics.port` came from when not the file (`--metrics-port`, `OM_METRICS_PORT`), for the busy-port error. */
+  readonly metricsPortSetBy?: string;
 }
 
 export interface BotSummary {
@@ -88,6 +92,11 @@ export class Bot {
     return this.opened.venue?.simulator ?? null;
   }
 
+  /** Whether start-up got as far as opening the venue (before that, no order can exist and nothing was sent). */
+  get venueTouched(): boolean {
+    return this.opened.venue !== undefined;
+  }
+
   get metricsUrl(): string | null {
     return this.opened.metricsServer?.url ?? null;
   }
@@ -127,6 +136,8 @@ export class Bot {
         resume: () => this.resume(),
         status: () => this.app?.status() ?? null,
         ...(this.options.onSecret === undefined ? {} : { onSecret: this.options.onSecret }),
+        ...(this.options.beforeLedger === undefined ? {} : { beforeLedger: this.options.beforeLedger }),
+        ...(this.options.metricsPortSetBy === undefined ? {} : { metricsPortSetBy: this.options.metricsPortSetBy }),
         dryRun: this.options.dryRun,
         signal,
       },

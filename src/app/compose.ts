@@ -18,8 +18,8 @@
  *      whose resolution never came on the socket is read over REST after its settlement).
  * Nothing is quoted before step 5, and nothing in steps 3–6 runs before the executor started.
  *
- * Stop order (`stop`): discovery and roster (no market joins or leaves) → runner (no more quotes) → pricing (Hermes stream closed) → markout sampler → timers → kill switch, stale guard, settler, order-stream watch,
- * mode polling → executor shutdown (cancels the bot's orders, confirmed, within the budget) → books → feed →
+ * Stop order (`stop`): discovery and roster (no market joins or leaves) → runner (no more quotes) → pricing (Hermes stream closed) → timers → kill switch, stale guard, settler, order-stream watch,
+ * mode polling → executor shutdown (cancels the bot's orders, confirmed, within the budget) → markout sampler → books → feed →
  * ledger writers closed (ledger sync, fill and order recorders). The caller then closes the resources.
  *
  * Book listeners (`books.onChange`), registered in this order: (1) freshness confirmed to the stale guard (right
@@ -558,7 +558,6 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     await roster.stop();
     runner.stop();
     pricing.stop();
-    markouts.stop();
     timers.cancelAll();
     killSwitch.stop();
     staleGuard.stop();
@@ -570,6 +569,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       leaveOrdersResting: config.shutdown.leaveOrdersResting,
     });
     log[report.clean ? 'info' : 'error'](report, report.clean ? 'orders canceled' : 'shutdown left orders or unknowns');
+    // After the cancels: fills booked while they ran are judged too (at the horizons reached before the stop).
+    markouts.stop();
     books.stop();
     feed.close();
     // Nothing writes the ledger once it is closed: passes still in flight (periodic check, feed-gap catch-up) end

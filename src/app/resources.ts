@@ -1,13 +1,15 @@
 /**
- * The bot's resources, opened before anything is wired: local ones first (preflight: the ledger file opened and
- * migrated, the metrics port bound, the control file written: any failing stops the bot having sent nothing to the
- * exchange), then the venue (the embedded simulator, or the live venue's addresses and secrets), the exchange client
- * (profile: ownerId, fee rate) and the traded markets (one read of the venue, retried while the account is busy, and
- * for at most `startup.venueTimeoutSec` while the venue gives no answer at all).
+ * The bot's resources, opened before anything is wired: local ones first (preflight: the metrics port bound and the
+ * control file written, then the ledger file opened and migrated: a busy port stops the bot before the ledger is
+ * touched, and any failing stops it having sent nothing to the exchange), then the venue (the embedded simulator, or
+ * the live venue's addresses and secrets), the exchange client (profile: ownerId, fee rate) and the traded markets
+ * (one read of the venue, retried while the account is busy, and for at most `startup.venueTimeoutSec` while the
+ * venue gives no answer at all).
  *
  * Owns: opening and closing them. Invariants: `opened` holds each resource as soon as it exists, so a start-up that
  * fails halfway closes exactly what it opened; closing order is ledger → metrics server → client transport → venue
- * (nothing writes the ledger once it is closed; the venue, e.g. the simulator, goes last).
+ * (nothing writes the ledger once it is closed; the client sends nothing once closed, and the venue, e.g. the
+ * simulator, goes last, once the requests already sent have their answers).
  */
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -63,15 +65,44 @@ export interface OpenResourcesDeps {
   readonly dryRun: boolean;
   /** Aborted when the bot is asked to stop while starting: every step and wait ends with StartAbortedError. */
   readonly signal?: AbortSignal;
+  /** Runs once the metrics port is bound, before the ledger is opened (the paper session's ledger rotation). */
+  readonly beforeLedger?: () => void;
+  /** Where the metrics port came from when not the config file (`--metrics-port`, `OM_METRICS_PORT`), for errors. */
+  readonly metricsPortSetBy?: string;
 }
 
-/** Opens every resource in order, recording each in `opened` as it comes (for `closeResources` on any failure). */
+/**
+ * The metrics port cannot be bound (in use, or not allowed): found before the ledger is opened or the venue spoken
+ * to. Names `metrics.port` and the port, and where the port came from when not the file.
+ */
+export class MetricsPortError extends Error {
+  override readonly name = 'MetricsPortError';
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    readonly code: string,
+    readonly setBy: string | null,
+  ) {
+    const why = code === 'EADDRINUSE' ? 'is in use by another process' : code === 'EACCES' ? 'may not be bound by this user' : `cannot be bound (${code})`;
+    super(
+      `metrics.port: ${port}${setBy === null ? '' : ` (set by ${setBy})`} on ${host} ${why}: ` +
+        'give a free port with `--metrics-port N` (`npm start -- --metrics-port N`), or metrics.port in the config (0: any free port)',
+    );
+  }
+}
+
+/**
+ * Opens every resource in order, recording each in `opened` as it comes (for `closeResources` on any failure): the
+ * metrics port first (a busy one stops the bot before anything else is touched), then `beforeLedger` (the paper
+ * session's ledger rotation), the ledger, and the venue's side.
+ */
 export async function openResources(config: AppConfig, deps: OpenResourcesDeps, opened: OpenedResources): Promise<BotResources> {
-  const ledger = openLedger({ path: config.database.path, observer: deps.ledgerObserver });
-  opened.ledger = ledger;
   const metricsServer = config.metrics.enabled ? await openMetricsServer(config, deps) : null;
   opened.metricsServer = metricsServer;
   throwIfStopping(deps.signal, 'the metrics server');
+  deps.beforeLedger?.();
+  const ledger = openLedger({ path: config.database.path, observer: deps.ledgerObserver });
+  opened.ledger = ledger;
 
   const { venue, client, markets } = await openExchange(config, deps, opened);
   return { ledger, metricsServer, venue, client, markets };
@@ -151,11 +182,24 @@ async function connectAndSelect(
   return { venue, client, markets };
 }
 
-/** Closes what was opened, in the stated order. */
-export async function closeResources(opened: OpenedResources): Promise<void> {
+/** How long closing waits for requests already sent to get their answers before the venue closes. */
+export const CLOSE_DRAIN_MS = 2_000;
+
+/**
+ * Closes what was opened, in the stated order. The client closes before the venue: from then on no request is sent
+ * (one not yet sent is refused unsent), and the venue (the embedded simulator) closes only once the requests already
+ * sent have their answers (at most `drainMs`), so no request meets a closed venue.
+ */
+export async function closeResources(opened: OpenedResources, drainMs = CLOSE_DRAIN_MS): Promise<void> {
   opened.ledger?.close();
   await opened.metricsServer?.close();
-  opened.client?.transport.close();
+  const transport = opened.client?.transport;
+  if (transport !== undefined) {
+    transport.close();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([transport.whenIdle(), new Promise<void>((resolveWait) => (timer = setTimeout(resolveWait, drainMs)))]);
+    clearTimeout(timer);
+  }
   await opened.venue?.close();
 }
 
@@ -185,8 +229,18 @@ export function retryStartup<T>(config: AppConfig, deps: Pick<OpenResourcesDeps,
   });
 }
 
-/** Binds the metrics port and writes the control file (preflight: before any request to the venue). */
+/** Binds the metrics port and writes the control file (preflight: before the ledger and any request to the venue). */
 async function openMetricsServer(config: AppConfig, deps: OpenResourcesDeps): Promise<MetricsServerHandle> {
+  try {
+    return await startMetrics(config, deps);
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : null;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new MetricsPortError(config.metrics.host, config.metrics.port, code, deps.metricsPortSetBy ?? null);
+    throw error;
+  }
+}
+
+async function startMetrics(config: AppConfig, deps: OpenResourcesDeps): Promise<MetricsServerHandle> {
   const controlPath = controlFilePath(config.database.path);
   const server = await startMetricsServer({
     host: config.metrics.host,

@@ -17,6 +17,7 @@ import type { RunnerObserver } from '../strategy/runner.js';
 import type { TrackedOrder } from '../orders/order-record.js';
 import { errorText } from '../core/errors.js';
 import { isPostOnlyCross } from '../orders/venue-port.js';
+import { isTransportClosed } from '../exchange/errors.js';
 
 export interface Telemetry {
   readonly http: TransportObserver;
@@ -122,7 +123,8 @@ export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
         if (report.aborted) log.warn({ market: report.marketSlug, aborted: report.aborted }, 'plan aborted');
       },
       onIllegalTransition: (error) => log.warn({ err: error.message }, 'illegal order transition ignored'),
-      onRequestError: (operation, slug, error) => log[isPostOnlyCross(error) ? 'info' : 'warn']({ operation, market: slug, err: errorText(error) }, 'venue request failed'),
+      // A request the stopping bot no longer sent (TransportClosedError) is not a failure of the venue.
+      onRequestError: (operation, slug, error) => log[isTransportClosed(error) ? 'debug' : isPostOnlyCross(error) ? 'info' : 'warn']({ operation, market: slug, err: errorText(error) }, 'venue request failed'),
       onStrayOrder: (slug, orderId, reason) => log.warn({ market: slug, orderId, reason }, 'stray order of the bot found; canceling'),
       onCancelReplaceUnsupported: () => metrics.venueAnomaly('cancel_replace_unsupported'),
     },
@@ -131,7 +133,7 @@ export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
         metrics.tradingMode(change.to);
         log.warn({ from: change.from, to: change.to, resumeAt: change.resumeAtMs === null ? null : new Date(change.resumeAtMs).toISOString(), source: change.source }, 'trading mode changed');
       },
-      onPollError: (error) => log.warn({ err: errorText(error) }, 'maintenance poll failed'),
+      onPollError: (error) => log[isTransportClosed(error) ? 'debug' : 'warn']({ err: errorText(error) }, 'maintenance poll failed'),
       onUnknownMode: (raw, first) => {
         metrics.venueAnomaly('unknown_trading_mode');
         if (first) log.warn({ mode: raw }, 'unknown trading mode from the venue: treated as cancel_only');

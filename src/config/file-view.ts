@@ -20,6 +20,8 @@ function noneLeft(rest: Record<string, never>): void {
 }
 
 const sec = (ms: number): number => ms / 1000;
+/** `venue.markets`' default (schema.ts). */
+const SIM_DEFAULT_MARKETS = 3;
 const band = (b: PriceBand): FileObject => ({ min: b.minTicks / 1000, max: b.maxTicks / 1000 });
 /** Shares or USDC as the file writes them: a number when exact as one, else a decimal string. */
 const units = (raw: number): number | string => {
@@ -63,7 +65,9 @@ function venueToFile(venue: VenueConfig): FileObject {
   return {
     kind,
     seed,
-    markets,
+    // The crypto world lists tickers × cadences × strikes (`underlying`), not `markets`: its default is left out so
+    // nobody reads it as the number traded (written when the file sets another value: the output loads back the same).
+    ...(world === 'crypto' && markets === SIM_DEFAULT_MARKETS ? {} : { markets }),
     startingCollateral: units(startingCollateralRaw),
     flow: flowToFile(flow),
     settlementDelayMs,

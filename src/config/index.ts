@@ -20,3 +20,4 @@ export {
 export { effectivePriceBand, expiryStopFor, orderManagerSettings, riskLimitsFor, transportRetryPolicy, type ExpiryStop } from './derived.js';
 export { resolvedConfigView } from './view.js';
 export { StrategyRegistryUnavailableError, validateStrategy, type StrategyCheckResult, type StrategyRegistry } from './strategy-check.js';
+export { loadCheckedConfigFile, type CheckedConfig, type CheckOptions } from './checked-load.js';

@@ -1,7 +1,8 @@
 /**
  * Config problems: the typed error every config step throws, and how an offending value is shown.
  *
- * Owns: `ConfigError` (all problems of one file at once, each with a dotted path and the offending value)
+ * Owns: `ConfigError` (all problems of one file at once, each with a dotted path and the offending value, and the
+ * strategy section left to check when the file failed elsewhere)
  * and the rule that a value which looks like a secret, or sits under `credentials`, is never printed.
  */
 
@@ -26,12 +27,25 @@ export interface ConfigIssue {
   readonly value: string;
 }
 
+/** The `strategy` section as written, when the file failed elsewhere (so its params can still be checked). */
+export interface UncheckedStrategy {
+  /** A registered name, or a module path already resolved against the config's directory. */
+  readonly name: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   constructor(
     /** Where the config came from (a file path, or a label such as `<inline>`). */
     readonly source: string,
     readonly issues: readonly ConfigIssue[],
+    /**
+     * The file's strategy section when the file failed but that section is well formed: the strategy's own check of
+     * its params (asynchronous: it loads the strategy) can then report its problems with the others
+     * (src/config/checked-load.ts).
+     */
+    readonly uncheckedStrategy: UncheckedStrategy | null = null,
   ) {
     super(formatIssues(source, issues));
   }

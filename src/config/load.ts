@@ -18,8 +18,9 @@ import {
   valueAt,
   type ConfigIssue,
   type ConfigIssueKind,
+  type UncheckedStrategy,
 } from './issues.js';
-import { appConfigSchema, isSecretLiteralParams } from './schema.js';
+import { appConfigSchema, isSecretLiteralParams, isStrategyPath } from './schema.js';
 import { errorText } from '../core/errors.js';
 import type { AppConfig } from './types.js';
 
@@ -100,8 +101,27 @@ function validate(data: unknown, options: ParseOptions, secretIssues: readonly C
   const lookup = normaliseForLookup(data);
   const schemaIssues = result.success ? [] : result.error.issues.flatMap((issue) => toConfigIssues(issue, lookup)).filter((issue) => !secretPaths.has(issue.path));
   const issues = [...secretIssues, ...schemaIssues];
-  if (issues.length > 0 || !result.success) throw new ConfigError(options.source, issues);
+  if (issues.length > 0 || !result.success) throw new ConfigError(options.source, issues, uncheckedStrategy(data, issues, options));
   return deepFreeze(result.data);
+}
+
+/**
+ * The strategy section of a file that failed elsewhere, when that section itself is well formed (a name; params a
+ * mapping or absent) and no problem was found in it: its params are then checked by the strategy too, so every
+ * problem of the file is reported at once. A module path is resolved against the config's directory, as the schema
+ * does.
+ */
+function uncheckedStrategy(data: object, issues: readonly ConfigIssue[], options: ParseOptions): UncheckedStrategy | null {
+  if (issues.some((issue) => issue.path === 'strategy' || issue.path.startsWith('strategy.'))) return null;
+  const section: unknown = Reflect.get(data, 'strategy');
+  if (section === null || typeof section !== 'object' || Array.isArray(section)) return null;
+  const name: unknown = Reflect.get(section, 'name');
+  const params: unknown = Reflect.get(section, 'params') ?? {};
+  if (typeof name !== 'string' || name === '' || params === null || typeof params !== 'object' || Array.isArray(params)) return null;
+  return {
+    name: isStrategyPath(name) ? (isAbsolute(name) ? name : resolve(options.baseDir, name)) : name,
+    params: Object.fromEntries(Object.entries(params)),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------- zod issues

@@ -42,7 +42,7 @@ async function importRegistry(): Promise<StrategyRegistry> {
  * relative module path (the config loader already made configured paths absolute).
  */
 export async function validateStrategy(
-  config: AppConfig,
+  config: Pick<AppConfig, 'strategy'>,
   options: { readonly baseDir?: string; readonly registry?: StrategyRegistry } = {},
 ): Promise<StrategyCheckResult> {
   const registry = options.registry ?? (await importRegistry());

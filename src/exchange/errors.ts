@@ -180,6 +180,28 @@ export class NetworkError extends ExchangeClientError {
   }
 }
 
+/**
+ * The transport was closed (the bot is stopping) before this request was sent: nothing reached the venue. Not a
+ * sign of an unreachable venue; a request in flight when the transport closed still gets its answer.
+ */
+export class TransportClosedError extends ExchangeClientError {
+  override readonly name = 'TransportClosedError';
+  readonly code = 'EXCHANGE_TRANSPORT_CLOSED';
+  constructor(readonly endpoint: EndpointRef) {
+    super(`${endpointLabel(endpoint)}: not sent: the client is closed (the bot is stopping)`);
+  }
+}
+
+/** Whether `error`, or an error it wraps (`cause`, a few levels deep), is a TransportClosedError. */
+export function isTransportClosed(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (current instanceof TransportClosedError) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
 export type OutcomeUnknownReason = 'timeout' | 'connection' | 'server-error' | 'unparseable-answer';
 
 /**

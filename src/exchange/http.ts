@@ -15,7 +15,9 @@
  * parser) is reported once to `observer.onInvalidAnswer`: the one place every invalid answer passes.
  *
  * Invariants: every attempt is built and signed afresh inside its limiter slot; the API secret and the signature
- * never appear in an error (server text is scrubbed); observers cannot break a request.
+ * never appear in an error (server text is scrubbed); observers cannot break a request; once `close()` ran no attempt
+ * starts (a request not yet sent rejects with TransportClosedError, which is not a failure to reach the venue), and
+ * `whenIdle()` says when the attempts already started have their answers (so the venue can close after the last one).
  */
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_HEADER_PREFIX, signRequest, authHeaderNames, type ApiCredentials } from './auth.js';
@@ -26,6 +28,7 @@ import {
   ExchangeRateLimitedError,
   RequestInputError,
   ResponseValidationError,
+  TransportClosedError,
   scrubSecrets,
   ExchangeTradingModeError,
   type EndpointRef,
@@ -206,6 +209,11 @@ export class HttpTransport {
   private readonly unobserve: () => void;
   private readonly releaseLimiter: () => Promise<void>;
   private closing: Promise<void> | null = null;
+  /** Set by `close()`: no attempt starts any more. */
+  private closed = false;
+  /** Attempts started and not finished (sent or being sent). */
+  private attempts = 0;
+  private readonly onIdle = new Set<() => void>();
 
   constructor(options: HttpTransportOptions) {
     const url = URL.canParse(options.baseUrl) ? new URL(options.baseUrl) : null;
@@ -265,18 +273,28 @@ export class HttpTransport {
   }
 
   /**
-   * Detaches this transport's observer from its (possibly shared) limiter and closes idle connections; the last
-   * transport of a Redis-gated limiter closes its gate (the promise settles when its connection is closed).
+   * Refuses every request not sent yet (queued in the limiter, waiting to retry, or made later: each rejects with
+   * TransportClosedError and sends nothing), detaches this transport's observer from its (possibly shared) limiter and
+   * closes idle connections; the last transport of a Redis-gated limiter closes its gate. Attempts already started go
+   * on to their answer: `whenIdle` waits for them, so whoever closes the venue after this can do it after the last
+   * request.
    */
   close(): void {
+    this.closed = true;
     this.unobserve();
-    this.closeSender();
-    this.closing ??= this.releaseLimiter().catch(() => undefined);
+    // Connections close once the attempts on them have their answers (destroying them would cut those short).
+    this.closing ??= Promise.all([this.releaseLimiter().catch(() => undefined), this.whenIdle().then(() => this.closeSender())]).then(() => undefined);
   }
 
   /** Resolves once `close()` has released everything (a gated limiter's Redis connection included). */
   whenClosed(): Promise<void> {
     return this.closing ?? Promise.resolve();
+  }
+
+  /** Resolves once no attempt is started and unfinished (at once when none is); after `close()`, none starts again. */
+  whenIdle(): Promise<void> {
+    if (this.attempts === 0) return Promise.resolve();
+    return new Promise((resolveIdle) => this.onIdle.add(resolveIdle));
   }
 
   /** Sends `request` with the retry table; resolves with a 2xx answer (its body JSON-parsed) or throws a typed error. */
@@ -306,10 +324,15 @@ export class HttpTransport {
   /** The retry loop: the first 2xx (or accepted) answer's status and text, or a typed error, as the retry table says. */
   private async exchange(request: HttpRequest, endpoint: EndpointRef): Promise<{ readonly status: number; readonly text: string }> {
     const label = endpointLabel(endpoint);
+    if (this.closed) throw new TransportClosedError(endpoint);
     if (request.auth && !this.credentials) throw new RequestInputError('credentials', undefined, `are required for ${label}`);
     const retries: Record<RetryReason, number> = { 'receive-window': 0, 'rate-limited': 0, 'server-error': 0 };
     for (let attempt = 1; ; attempt++) {
-      const result = await this.limiter.schedule(request.priority, (markSent) => this.attempt(request, label, attempt, markSent));
+      const result = await this.limiter.schedule(request.priority, async (markSent) => {
+        // Closed while it waited in the limiter or before a retry: it is never sent.
+        if (this.closed) throw new TransportClosedError(endpoint);
+        return this.attempt(request, label, attempt, markSent);
+      });
       if (result.kind === 'failed') {
         // No answer: never retried (the table has no retry for `timeout` or `connection`).
         if (this.rule(request, result.failure).action === 'outcome-unknown') {
@@ -363,8 +386,22 @@ export class HttpTransport {
     return retryRule(request.kind, failure, this.retry);
   }
 
-  /** One attempt: build the body and sign with this moment's clock, send, read the whole answer. */
+  /** One attempt, counted while it runs (`whenIdle`). */
   private async attempt(request: HttpRequest, label: string, attempt: number, markSent: () => void): Promise<AttemptResult> {
+    this.attempts += 1;
+    try {
+      return await this.attemptOnce(request, label, attempt, markSent);
+    } finally {
+      this.attempts -= 1;
+      if (this.attempts === 0) {
+        for (const resolveIdle of this.onIdle) resolveIdle();
+        this.onIdle.clear();
+      }
+    }
+  }
+
+  /** One attempt: build the body and sign with this moment's clock, send, read the whole answer. */
+  private async attemptOnce(request: HttpRequest, label: string, attempt: number, markSent: () => void): Promise<AttemptResult> {
     request.beforeSend?.();
     const nowMs = this.now();
     const pathWithQuery = `${this.basePath}${request.path}${buildQuery(request.query)}`;
@@ -415,7 +452,8 @@ export class HttpTransport {
       const failure: NetworkFailure = controller.signal.aborted || isAbort(error) ? 'timeout' : 'connection';
       this.emit((o) => o.onRequestEnd?.(label, failure === 'timeout' ? 'timeout' : 'network', this.monotonicNow() - started, attempt));
       const detail = scrubSecrets(failure === 'timeout' ? `no answer within ${this.timeoutMs} ms` : describeFailure(error), secrets);
-      this.emit((o) => o.onNoAnswer?.(label, failure, detail));
+      // After close() the venue may be closing too (the embedded simulator goes last): not a sign it is unreachable.
+      if (!this.closed) this.emit((o) => o.onNoAnswer?.(label, failure, detail));
       return { kind: 'failed', failure, detail };
     } finally {
       clearTimeout(timer);

@@ -67,6 +67,15 @@ export interface JudgedFillQuery {
   readonly marketSlug?: string | undefined;
 }
 
+/** How many of the booked trade fills a query covers are judged, and why the others are not. */
+export interface MarkoutCoverage {
+  /** Trade fills booked (not failed), as the PnL report counts them. */
+  readonly booked: number;
+  readonly judged: number;
+  /** Not judged because they were booked before markouts began on this ledger (`markouts.startFillId`). */
+  readonly beforeMarkouts: number;
+}
+
 const headRowSchema = z.object({
   id: z.number().int(),
   market_slug: z.string(),
@@ -78,6 +87,7 @@ const headRowSchema = z.object({
   at_ms: z.number().int(),
 });
 const judgedRowSchema = headRowSchema.extend({ strategy: z.string(), refs: z.enum(['mid', 'mid,model']) });
+const coverageRowSchema = z.object({ booked: z.number().int(), judged: z.number().int().nullable(), before: z.number().int().nullable() });
 const sampleRowSchema = z.object({
   fill_id: z.number().int(),
   horizon_ms: z.number().int(),
@@ -131,6 +141,7 @@ export class MarkoutsRepo {
   private readonly openSamples;
   private readonly judged;
   private readonly judgedSamples;
+  private readonly coverageOf;
   private readonly registerRow;
   private readonly insertRow;
   private readonly completeRow;
@@ -163,6 +174,12 @@ export class MarkoutsRepo {
     this.judgedSamples = db.prepare(
       `SELECT s.fill_id, s.horizon_ms, s.reference, s.ref_micros FROM fill_markouts s JOIN fills f ON f.id = s.fill_id
         WHERE f.state != 'failed' AND f.at_ms >= @sinceMs AND (@market IS NULL OR f.market_slug = @market)`,
+    );
+    this.coverageOf = db.prepare(
+      `SELECT COUNT(*) AS booked, SUM(CASE WHEN m.fill_id IS NULL THEN 0 ELSE 1 END) AS judged,
+              SUM(CASE WHEN m.fill_id IS NULL AND f.id <= @start THEN 1 ELSE 0 END) AS before
+         FROM fills f LEFT JOIN markout_fills m ON m.fill_id = f.id
+        WHERE f.kind = 'trade' AND f.state != 'failed' AND f.at_ms >= @sinceMs AND (@market IS NULL OR f.market_slug = @market)`,
     );
     this.registerRow = db.prepare(
       `INSERT INTO markout_fills (fill_id, strategy, refs, complete, registered_at_ms) VALUES (?, ?, ?, 0, ?)
@@ -217,6 +234,23 @@ export class MarkoutsRepo {
       market: query.marketSlug === undefined ? null : checkId('marketSlug', query.marketSlug),
     };
     return this.withSamples(this.judged.all(params), this.judgedSamples.all(params));
+  }
+
+  /**
+   * The booked trade fills of a query (as the PnL report counts them), how many are judged, and how many are not
+   * because markouts began after them (every fill when markouts never ran on this ledger). Reads only.
+   */
+  coverage(query: JudgedFillQuery = {}): MarkoutCoverage {
+    const stored = this.kv.get(KV_MARKOUTS_START_FILL_ID);
+    const start = stored === null ? Number.MAX_SAFE_INTEGER : Number(stored);
+    const row = coverageRowSchema.parse(
+      this.coverageOf.get({
+        start: Number.isSafeInteger(start) ? start : Number.MAX_SAFE_INTEGER,
+        sinceMs: query.sinceMs === undefined ? 0 : checkTimeMs('sinceMs', query.sinceMs),
+        market: query.marketSlug === undefined ? null : checkId('marketSlug', query.marketSlug),
+      }),
+    );
+    return { booked: row.booked, judged: row.judged ?? 0, beforeMarkouts: row.before ?? 0 };
   }
 
   /** Registrations, rows and completions in one transaction; per row, whether it was inserted (false: already there). */

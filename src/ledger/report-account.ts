@@ -121,6 +121,7 @@ export function formatAccountReport(report: AccountReport, format: ReportFormat)
       {
         asOf: new Date(report.asOfMs).toISOString(),
         snapshot: report.snapshot === null ? null : { at: new Date(report.snapshot.atMs).toISOString(), from: report.snapshot.from },
+        units: { account: 'shares', ledgers: 'shares', unbooked: 'shares' },
         bots: report.labels,
         problems: report.problems,
         rows: report.rows.map((row) => ({
@@ -141,7 +142,9 @@ export function formatAccountReport(report: AccountReport, format: ReportFormat)
     const cell = (text: string): string => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
     return `${[header, ...lines].map((line) => line.map(cell).join(',')).join('\n')}\n`;
   }
-  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)));
+  // Every figure is a token balance: a units row under the header says so.
+  const units = ['', '', 'shares', ...report.labels.map(() => 'shares'), 'shares'];
+  const widths = header.map((title, column) => Math.max(title.length, units[column]?.length ?? 0, ...lines.map((line) => (line[column] ?? '').length)));
   const row = (cells: readonly string[]): string => cells.map((text, column) => (column < 2 ? text.padEnd(widths[column] ?? 0) : text.padStart(widths[column] ?? 0))).join('  ').trimEnd();
   const snapshot =
     report.snapshot === null
@@ -151,6 +154,7 @@ export function formatAccountReport(report: AccountReport, format: ReportFormat)
     `outcome-maker account report as of ${new Date(report.asOfMs).toISOString()}: ${report.labels.length} ledger(s); ${snapshot}`,
     ...report.problems.map((problem) => `warning: ${problem}`),
     row(header),
+    row(units),
     ...lines.map(row),
     'unbooked = account − Σ ledgers: held by the account but booked by none of these bots (another bot, a manual trade, or a discrepancy)',
   ].join('\n') + '\n';

@@ -1,7 +1,9 @@
 /**
  * Formats a PnL report as a text table, JSON or CSV. Pure: same report in, same text out.
  * Amounts are exact decimals of the raw integers (USDC and shares, 6 places at most); average costs are
- * the rational cost/size rounded to 1e-6; a market without a mark says "no mark" instead of a number.
+ * the rational cost/size rounded to 1e-6; a market without a mark says "no mark" instead of a number. Every figure
+ * carries its unit: the table prints a units row under its header, the CSV's column names end in their unit, the
+ * JSON holds a `units` object naming each field's.
  */
 import { rawToDecimal } from '../core/venue-rules/index.js';
 import { averageCostDecimal } from './position-math.js';
@@ -54,6 +56,8 @@ const optionalDecimal = (raw: number | null): string | null => (raw === null ? n
 // Table -------------------------------------------------------------------------------------------
 
 const TABLE_HEADER = ['market', 'fills', 'volume', 'fees', 'YES', 'YES avg', 'NO', 'NO avg', 'mark', 'realized', 'unrealized', 'net pnl'];
+/** The unit of each column, printed under the header (a price is USDC per share: a share pays 1 USDC or nothing). */
+const TABLE_UNITS = ['', 'count', 'USDC', 'USDC', 'shares', 'USDC/sh', 'shares', 'USDC/sh', 'USDC/sh', 'USDC', 'USDC', 'USDC'];
 const LEFT_ALIGNED = new Set([0, 8]);
 
 function tableCells(row: MarketReportRow): string[] {
@@ -102,7 +106,7 @@ export function formatTable(report: PnlReport, context: ReportContext): string {
   ];
   const body = report.markets.map(tableCells);
   const widths = TABLE_HEADER.map((title, column) =>
-    Math.max(title.length, totalRow[column]?.length ?? 0, ...body.map((cells) => cells[column]?.length ?? 0)),
+    Math.max(title.length, TABLE_UNITS[column]?.length ?? 0, totalRow[column]?.length ?? 0, ...body.map((cells) => cells[column]?.length ?? 0)),
   );
   const render = (cells: readonly string[]): string =>
     cells
@@ -112,7 +116,7 @@ export function formatTable(report: PnlReport, context: ReportContext): string {
       })
       .join('  ')
       .trimEnd();
-  lines.push(render(TABLE_HEADER), widths.map((width) => '-'.repeat(width)).join('  '));
+  lines.push(render(TABLE_HEADER), render(TABLE_UNITS), widths.map((width) => '-'.repeat(width)).join('  '));
   for (const cells of body) lines.push(render(cells));
   lines.push(widths.map((width) => '-'.repeat(width)).join('  '), render(totalRow));
   if (t.unmarkedMarkets.length > 0) {
@@ -124,9 +128,27 @@ export function formatTable(report: PnlReport, context: ReportContext): string {
 
 // JSON --------------------------------------------------------------------------------------------
 
+/** The unit of each figure of the JSON document (amounts are exact decimal strings). */
+const JSON_UNITS = {
+  fills: 'count',
+  volume: 'USDC',
+  fees: 'USDC',
+  position: 'shares',
+  avgCost: 'USDC per share',
+  mark: 'USDC per share',
+  redeemed: 'USDC',
+  receivable: 'USDC',
+  tradingRealized: 'USDC',
+  resolutionPnl: 'USDC',
+  realized: 'USDC',
+  unrealized: 'USDC',
+  netPnl: 'USDC',
+} as const;
+
 export function formatJson(report: PnlReport, context: ReportContext): string {
   const t = report.totals;
   const document = {
+    units: JSON_UNITS,
     asOf: iso(context.asOfMs),
     since: context.sinceMs === null ? null : iso(context.sinceMs),
     market: context.marketSlug,
@@ -175,16 +197,16 @@ export function formatJson(report: PnlReport, context: ReportContext): string {
 const CSV_HEADER = [
   'market',
   'fills',
-  'volume',
-  'fees',
-  'yes_position',
-  'yes_avg_cost',
-  'no_position',
-  'no_avg_cost',
-  'mark',
-  'realized',
-  'unrealized',
-  'net_pnl',
+  'volume_usdc',
+  'fees_usdc',
+  'yes_position_shares',
+  'yes_avg_cost_usdc_per_share',
+  'no_position_shares',
+  'no_avg_cost_usdc_per_share',
+  'mark_usdc_per_share',
+  'realized_usdc',
+  'unrealized_usdc',
+  'net_pnl_usdc',
 ];
 
 function csvCell(value: string): string {

@@ -5,20 +5,24 @@
  *
  * Owns: reading the judged fills for a report query and formatting their figures (src/markouts/summary.ts computes
  * them) as a text table or a JSON object. Pure formatting: same figures in, same text out. Rewards are `null`: the
- * ledger records no reward payments (see docs/ledger.md).
+ * ledger records no reward payments (see docs/ledger.md). Invariants: every figure carries its unit (a units row under
+ * each table's header); the counts add up: the section says how many of the fills booked in the report's scope are
+ * judged and why the others are not (booked before markouts began on this ledger; booked while the bot was stopping,
+ * after its markout sampler had stopped, or not reached yet by a running bot's sampler), and what `pending` samples are.
  */
 import { rawToDecimal } from '../core/venue-rules/index.js';
 import { summarizeJudgedFills, type JudgedFill, type MarkoutGroupFigures, type ReferenceFigures } from '../markouts/summary.js';
 import { LEDGER_MARKOUT_HORIZONS_MS } from '../markouts/schedule.js';
-import type { JudgedFillQuery, MarkoutsRepo } from './markouts-repo.js';
+import type { JudgedFillQuery, MarkoutCoverage, MarkoutsRepo } from './markouts-repo.js';
 
 export interface MarkoutReport {
   readonly byMarket: readonly MarkoutGroupFigures[];
   readonly byStrategy: readonly MarkoutGroupFigures[];
+  readonly coverage: MarkoutCoverage;
 }
 
 /** The markout figures of the fills a report covers (fills timed at or after `sinceMs`, of one market or all). */
-export function markoutReport(repo: Pick<MarkoutsRepo, 'judgedFills'>, query: JudgedFillQuery): MarkoutReport {
+export function markoutReport(repo: Pick<MarkoutsRepo, 'judgedFills' | 'coverage'>, query: JudgedFillQuery): MarkoutReport {
   const fills: JudgedFill[] = repo.judgedFills(query).map((stored) => ({
     marketSlug: stored.marketSlug,
     strategy: stored.strategy,
@@ -27,7 +31,21 @@ export function markoutReport(repo: Pick<MarkoutsRepo, 'judgedFills'>, query: Ju
     references: stored.references,
     samples: stored.samples,
   }));
-  return { byMarket: summarizeJudgedFills(fills, (f) => f.marketSlug), byStrategy: summarizeJudgedFills(fills, (f) => f.strategy) };
+  return { byMarket: summarizeJudgedFills(fills, (f) => f.marketSlug), byStrategy: summarizeJudgedFills(fills, (f) => f.strategy), coverage: repo.coverage(query) };
+}
+
+/** How many booked fills are judged, and why the others are not: one sentence that makes the counts add up. Pure. */
+export function coverageLine(coverage: MarkoutCoverage): string {
+  const head = `Judged ${coverage.judged} of the ${coverage.booked} fill${coverage.booked === 1 ? '' : 's'} booked in this report`;
+  const notJudged = coverage.booked - coverage.judged;
+  if (notJudged === 0) return `${head}.`;
+  const reasons = [
+    ...(coverage.beforeMarkouts > 0 ? [`${coverage.beforeMarkouts} booked before markouts began on this ledger`] : []),
+    ...(notJudged - coverage.beforeMarkouts > 0
+      ? [`${notJudged - coverage.beforeMarkouts} booked while the bot was stopping (its markout sampler stops before the cancels), or not yet reached by a running bot's sampler`]
+      : []),
+  ];
+  return `${head}; not judged: ${reasons.join('; ')}.`;
 }
 
 /** 0s, 1s, 10s, 60s, 5m. */
@@ -57,27 +75,30 @@ function cells(group: MarkoutGroupFigures, figures: ReferenceFigures): string[] 
   ];
 }
 
+/** The unit of each column, printed under the header. */
+const UNITS = ['', '', 'count', 'USDC', 'USDC', 'USDC', ...LEDGER_MARKOUT_HORIZONS_MS.map(() => 'USDC/fill'), '% of spread', 'samples', 'samples'];
+
 function renderTable(title: string, groups: readonly MarkoutGroupFigures[]): string[] {
   const header = [title, 'ref', 'fills', 'fees', 'rewards', 'spread', ...LEDGER_MARKOUT_HORIZONS_MS.map((h) => `mean ${horizonLabel(h)}`), 'adverse', 'missing', 'pending'];
   const body = groups.flatMap((group) => group.references.map((figures) => cells(group, figures)));
-  const widths = header.map((cell, column) => Math.max(cell.length, ...body.map((row) => row[column]?.length ?? 0)));
+  const widths = header.map((cell, column) => Math.max(cell.length, UNITS[column]?.length ?? 0, ...body.map((row) => row[column]?.length ?? 0)));
   const render = (row: readonly string[]): string =>
     row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd();
-  return [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(render)];
+  return [render(header), render(UNITS), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(render)];
 }
 
 /** The markout section of the text report. */
 export function formatMarkoutsTable(report: MarkoutReport): string {
-  const lines = ['', 'Markouts (USDC per fill; mid: book mid without own orders, model: fair value; spread: Σ markout at 0s)'];
-  if (report.byMarket.length === 0) {
-    lines.push('No judged fills (markouts cover fills booked by the bot since markouts began on this ledger).');
-    return `${lines.join('\n')}\n`;
-  }
+  const lines = ['', 'Markouts (mid: book mid without own orders, model: fair value; spread: Σ markout at 0s)', coverageLine(report.coverage)];
+  if (report.byMarket.length === 0) return `${lines.join('\n')}\n`;
   lines.push(...renderTable('market', report.byMarket), '', ...renderTable('strategy', report.byStrategy));
   lines.push(
     '',
     'adverse: share of the realized spread lost by 60s, (Σ markout 0s − Σ markout 60s) ÷ Σ markout 0s over fills with both known.',
-    'rewards: n/a (the ledger records no reward payments). missing: samples recorded as unknown (bot down, no reference, late); pending: not yet due.',
+    'rewards: n/a (the ledger records no reward payments).',
+    'missing and pending count samples: one per fill, horizon and reference. missing: recorded as unknown (bot down, no',
+    'reference, late). pending: not taken yet: the horizon is not due yet, or the bot stopped before it was (a later run',
+    'on this ledger records those as missing, bot-down; a paper run starts a fresh ledger, so they stay pending).',
   );
   return `${lines.join('\n')}\n`;
 }
@@ -107,7 +128,13 @@ function groupJson(group: MarkoutGroupFigures): Record<string, unknown> {
   };
 }
 
-/** The markout section of the JSON report. */
+/** The markout section of the JSON report: amounts in USDC (means per fill), counts of fills and of samples. */
 export function markoutsJson(report: MarkoutReport): Record<string, unknown> {
-  return { byMarket: report.byMarket.map(groupJson), byStrategy: report.byStrategy.map(groupJson) };
+  const { booked, judged, beforeMarkouts } = report.coverage;
+  return {
+    units: { fees: 'USDC', realizedSpread: 'USDC', adverseSelection: 'USDC', total: 'USDC', mean: 'USDC per fill', adverseSelectionShare: 'fraction of realizedSpread', known: 'samples', missing: 'samples', pending: 'samples' },
+    coverage: { booked, judged, notJudged: { beforeMarkouts, afterSamplerStopOrNotYetReached: booked - judged - beforeMarkouts }, text: coverageLine(report.coverage) },
+    byMarket: report.byMarket.map(groupJson),
+    byStrategy: report.byStrategy.map(groupJson),
+  };
 }

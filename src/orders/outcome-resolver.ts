@@ -124,7 +124,8 @@ export class OutcomeResolver {
     }
     if (this.needsLookup(market).length > 0) {
       const attempt = market.nextLookupAttempt();
-      if (!ok) this.ctx.log.warn({ market: market.slug, attempt }, 'status lookup failed; retrying');
+      // Stopped meanwhile: the lookup's request may have been refused unsent by the closing client; nothing retries.
+      if (!ok && this.ctx.lifecycle() !== 'stopped') this.ctx.log.warn({ market: market.slug, attempt }, 'status lookup failed; retrying');
       this.scheduleResolve(market, this.backoff(attempt));
     } else {
       market.resetLookupAttempts();

@@ -6,14 +6,17 @@
  *
  * Owns: the command's pure core (`priceLines`) and its option parsing. Invariants: each line is independent (a bad line
  * gives an error line naming the line number and the command's exit code 1, the other lines are still priced); flags
- * are checked before any line is read (a usage error names the flag and the value); no network, no clock but `--at`
- * (default: the caller's now).
+ * are checked before any line is read (a usage error names the flag and the value), except that a bare `--spot` (no
+ * ticker) applies only when every market read has the same ticker, else it is a usage error naming the tickers; every
+ * line without a fair value says why (`reason`: the terms cannot be read, no spot for its ticker, settled, no strike
+ * yet); `--vol` is an annualized volatility in [VOL_MIN, VOL_MAX]; no network, no clock but `--at` (default: the
+ * caller's now).
  */
 import { DEFAULT_PYTH_FEED_IDS } from './feed-ids.js';
 import { DEFAULT_PRICER_SETTINGS } from './market-pricer.js';
 import { digitalFairValue } from './model/index.js';
 import { readMarketTerms, termsInputOfJson } from './terms.js';
-import type { FeedId } from './types.js';
+import type { FeedId, MarketTerms } from './types.js';
 
 const SECONDS_PER_YEAR = 365 * 86_400;
 
@@ -51,9 +54,16 @@ export function parseSpot(text: string): Readonly<Record<string, number>> {
   return out;
 }
 
+/** `--vol`'s range: 1 %/yr to 500 %/yr, annualized, as a fraction (crypto's is usually 0.3 to 1.5). */
+export const VOL_MIN = 0.01;
+export const VOL_MAX = 5;
+
 export function parseVol(text: string): number {
   const n = Number(text);
-  if (!(n > 0) || n > 50) throw new PriceUsageError('--vol', text, 'expected an annualized volatility such as 0.6 (60 %/yr), in (0, 50]');
+  if (text.trim() === '' || !Number.isFinite(n) || n < VOL_MIN || n > VOL_MAX) {
+    const hint = Number.isFinite(n) && n > VOL_MAX && n <= 500 ? ` (${n} %/yr is --vol ${n / 100})` : '';
+    throw new PriceUsageError('--vol', text, `expected an annualized volatility as a fraction, from ${VOL_MIN} to ${VOL_MAX} (0.6 = 60 %/yr)${hint}`);
+  }
   return n;
 }
 
@@ -70,59 +80,78 @@ export interface PriceResult {
   readonly failed: number;
 }
 
-/** Prices every non-empty line of `text` (the file named `source`). */
+type ReadLine =
+  | { readonly kind: 'error'; readonly line: number; readonly error: string }
+  | { readonly kind: 'unpriced'; readonly line: number; readonly out: Record<string, unknown> }
+  | { readonly kind: 'terms'; readonly line: number; readonly terms: MarketTerms };
+
+/** One line of the file: an error, a market whose terms cannot be read (and why), or its terms. */
+function readLine(raw: string, line: number, source: string, feedIds: PriceOptions['feedIds']): ReadLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { kind: 'error', line, error: `${source}:${line}: not JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  const body: unknown = typeof value === 'object' && value !== null && 'body' in value && 'capturedAt' in value ? Reflect.get(value, 'body') : value;
+  let input;
+  try {
+    input = termsInputOfJson(body);
+  } catch (error) {
+    return { kind: 'error', line, error: `${source}:${line}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const result = readMarketTerms(input, feedIds);
+  if (!result.ok) return { kind: 'unpriced', line, out: { line, slug: input.slug, priced: false, reason: result.reason, crypto: result.recognisedCrypto, ticker: result.ticker } };
+  return { kind: 'terms', line, terms: result.terms };
+}
+
+/** Why a market with terms gets no fair value at `atMs` (null: it gets one). */
+function noFairReason(t: MarketTerms, spot: number | undefined, options: PriceOptions): string | null {
+  if (t.strikeValue === null) return 'no strike yet: the market\'s opening price is not known';
+  if (t.settlesAtMs <= options.atMs) return `settled: its price was fixed at ${new Date(t.settlesAtMs).toISOString()}, before --at ${new Date(options.atMs).toISOString()} (the venue's resolution says the outcome, not the model)`;
+  if (spot === undefined) return `no spot for ${t.ticker}: give --spot ${t.ticker}=price`;
+  return null;
+}
+
+/**
+ * Prices every non-empty line of `text` (the file named `source`). Throws PriceUsageError when a bare `--spot` meets
+ * markets of several tickers (nothing is printed then).
+ */
 export function priceLines(text: string, source: string, options: PriceOptions): PriceResult {
-  const lines: string[] = [];
-  let failed = 0;
-  text.split('\n').forEach((raw, index) => {
-    if (raw.trim() === '') return;
-    const line = index + 1;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      failed += 1;
-      lines.push(JSON.stringify({ line, error: `${source}:${line}: not JSON (${error instanceof Error ? error.message : String(error)})` }));
-      return;
-    }
-    const body: unknown = typeof value === 'object' && value !== null && 'body' in value && 'capturedAt' in value ? Reflect.get(value, 'body') : value;
-    let input;
-    try {
-      input = termsInputOfJson(body);
-    } catch (error) {
-      failed += 1;
-      lines.push(JSON.stringify({ line, error: `${source}:${line}: ${error instanceof Error ? error.message : String(error)}` }));
-      return;
-    }
-    const result = readMarketTerms(input, options.feedIds);
-    if (!result.ok) {
-      lines.push(JSON.stringify({ line, slug: input.slug, priced: false, reason: result.reason, crypto: result.recognisedCrypto, ticker: result.ticker }));
-      return;
-    }
-    const t = result.terms;
-    const out: Record<string, unknown> = { line, slug: t.slug, priced: true, ticker: t.ticker, strike: t.strike, comparison: t.comparison, settlesAt: new Date(t.settlesAtMs).toISOString(), rule: t.rule, source: t.source, feedId: t.feedId, cadence: t.cadence };
-    const spot = options.spot?.[t.ticker] ?? options.spot?.['*'];
-    if (spot !== undefined && options.vol !== null && t.strikeValue !== null) {
-      const secondsLeft = Math.max(0, (t.settlesAtMs - options.atMs) / 1000);
-      const value = digitalFairValue({
-        spot,
-        strike: t.strikeValue,
-        comparison: t.comparison,
-        secondsLeft,
-        variancePerSecond: (options.vol * options.vol) / SECONDS_PER_YEAR,
-        settlementNoiseVariance: DEFAULT_PRICER_SETTINGS.settlementNoiseVariance,
-        spotConf: null,
-        spotAgeMs: 0,
-        volRelErr: DEFAULT_PRICER_SETTINGS.volRelErr,
-        tails: { kind: 'normal' },
-        floor: DEFAULT_PRICER_SETTINGS.floor,
-        cap: DEFAULT_PRICER_SETTINGS.cap,
-      });
-      Object.assign(out, { at: new Date(options.atMs).toISOString(), spot, vol: options.vol, secondsToSettlement: secondsLeft, fair: value.fair, delta: value.delta, uncertainty: value.uncertainty });
-    }
-    lines.push(JSON.stringify(out));
+  const read = text.split('\n').flatMap((raw, index) => (raw.trim() === '' ? [] : [readLine(raw, index + 1, source, options.feedIds)]));
+  const bare = options.spot?.['*'];
+  const tickers = [...new Set(read.flatMap((r) => (r.kind === 'terms' ? [r.terms.ticker] : [])))].sort();
+  if (bare !== undefined && tickers.length > 1) {
+    const pairs = tickers.map((ticker) => `${ticker}=price`).join(',');
+    throw new PriceUsageError('--spot', String(bare), `one price without a ticker, but the markets have several tickers (${tickers.join(', ')}): give --spot ${pairs}`);
+  }
+  const lines = read.map((r) => {
+    if (r.kind === 'error') return JSON.stringify({ line: r.line, error: r.error });
+    if (r.kind === 'unpriced') return JSON.stringify(r.out);
+    const t = r.terms;
+    const out: Record<string, unknown> = { line: r.line, slug: t.slug, priced: true, ticker: t.ticker, strike: t.strike, comparison: t.comparison, settlesAt: new Date(t.settlesAtMs).toISOString(), rule: t.rule, source: t.source, feedId: t.feedId, cadence: t.cadence };
+    if (options.spot === null || options.vol === null) return JSON.stringify(out);
+    const spot = options.spot[t.ticker] ?? bare;
+    const reason = noFairReason(t, spot, options);
+    if (reason !== null || spot === undefined || t.strikeValue === null) return JSON.stringify({ ...out, at: new Date(options.atMs).toISOString(), fair: null, reason });
+    const secondsLeft = (t.settlesAtMs - options.atMs) / 1000;
+    const value = digitalFairValue({
+      spot,
+      strike: t.strikeValue,
+      comparison: t.comparison,
+      secondsLeft,
+      variancePerSecond: (options.vol * options.vol) / SECONDS_PER_YEAR,
+      settlementNoiseVariance: DEFAULT_PRICER_SETTINGS.settlementNoiseVariance,
+      spotConf: null,
+      spotAgeMs: 0,
+      volRelErr: DEFAULT_PRICER_SETTINGS.volRelErr,
+      tails: { kind: 'normal' },
+      floor: DEFAULT_PRICER_SETTINGS.floor,
+      cap: DEFAULT_PRICER_SETTINGS.cap,
+    });
+    return JSON.stringify({ ...out, at: new Date(options.atMs).toISOString(), spot, vol: options.vol, secondsToSettlement: secondsLeft, fair: value.fair, delta: value.delta, uncertainty: value.uncertainty });
   });
-  return { lines, failed };
+  return { lines, failed: read.filter((r) => r.kind === 'error').length };
 }
 
 export { DEFAULT_PYTH_FEED_IDS };

@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from '../config/types.js';
 import { validateStrategy } from '../config/index.js';
-import { readReplay } from './reader.js';
+import { describeTruncation, readReplay } from './reader.js';
 import { runReplayBacktest } from './replay-backtest.js';
 import type { QueueModel } from './queue-matcher.js';
 import { chartAssets, formatCompare, formatSweep, formatTable, peopleFigures, peopleReport, renderHtml, type ReplayReport } from './report.js';
@@ -29,6 +29,8 @@ export interface ReplayCommandOptions {
   readonly json: boolean;
   /** `name=a,b,c` each. */
   readonly sweep: readonly string[];
+  /** Replay a truncated or corrupt recording up to its last complete line (the reports say where it ends). */
+  readonly allowTruncated?: boolean;
 }
 
 export class ReplayCommandError extends Error {
@@ -87,13 +89,18 @@ async function runOne(config: AppConfig, options: ReplayCommandOptions, params: 
     latencyMs,
     queueModel,
     feeRateBps: options.feeRateBps,
+    truncated: stream.truncated.map(describeTruncation),
   });
+}
+
+function readStream(options: ReplayCommandOptions): ReturnType<typeof readReplay> {
+  return readReplay(options.replay, { allowTruncated: options.allowTruncated === true });
 }
 
 /** Runs the command; returns what to print. */
 export async function runReplayCommand(config: AppConfig, options: ReplayCommandOptions): Promise<string> {
   const axes = parseSweep(options.sweep);
-  const stream = readReplay(options.replay);
+  const stream = readStream(options);
   if (axes.length === 0) {
     const report = await runOne(config, options, {}, stream);
     if (options.out !== undefined) {
@@ -120,7 +127,7 @@ export interface CompareConfig {
  */
 export async function runCompareCommand(configs: readonly CompareConfig[], options: ReplayCommandOptions): Promise<string> {
   if (options.sweep.length > 0) throw new ReplayCommandError('--compare and --sweep do not go together: compare whole configs, or sweep one');
-  const stream = readReplay(options.replay);
+  const stream = readStream(options);
   const runs: { name: string; figures: ReplayReport['figures'] }[] = [];
   for (const { name, config } of configs) runs.push({ name, figures: (await runOne(config, options, {}, stream)).figures });
   return options.json ? `${JSON.stringify(runs.map((r) => ({ config: r.name, figures: peopleFigures(r.figures) })))}\n` : formatCompare(runs);

@@ -168,7 +168,8 @@ export class ReplayFormatError extends Error {
     readonly line: number,
     readonly detail: string,
   ) {
-    super(`${file}:${line}: ${detail}`);
+    // Line 0: the file as a whole (not gzip, no parts), not one of its lines.
+    super(line > 0 ? `${file}:${line}: ${detail}` : `${file}: ${detail}`);
     this.name = 'ReplayFormatError';
   }
 }

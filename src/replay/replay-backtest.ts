@@ -51,6 +51,8 @@ export interface ReplayBacktestOptions {
   readonly feeRateBps: number;
   /** Series points this often (default 1000 ms). */
   readonly sampleEveryMs?: number;
+  /** Parts of the recording that did not read to their end, as the reports say it (src/replay/reader.ts). */
+  readonly truncated?: readonly string[];
 }
 
 export class ReplayBacktestError extends Error {
@@ -361,6 +363,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       refusedPrices: 0,
       timeFromModelMs: run.modelMs,
       queue: run.matcher.queueStats(),
+      truncated: options.truncated ?? [],
     };
     return { slug: run.slug, ticker: pricing.tickerOf(run.slug), figures, series: run.series, fills: run.fills };
   });

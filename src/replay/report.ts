@@ -72,6 +72,11 @@ export interface ReplayFigures {
   readonly timeFromModelMs: number;
   /** What the recording let the queue model do (src/replay/queue-matcher.ts), summed over markets. */
   readonly queue: QueueStats;
+  /**
+   * Parts of the recording that did not read to their end (replayed with `--allow-truncated`), each as
+   * src/replay/reader.ts `describeTruncation` says it: `… truncated at byte N of M (…), after line L`. Empty: whole.
+   */
+  readonly truncated: readonly string[];
 }
 
 export interface ReplaySeries {
@@ -181,6 +186,8 @@ export interface PeopleFigures {
   readonly queue: PeopleQueue;
   /** Where the two queue models can differ on this recording, or why they cannot. */
   readonly queueModelNote: string;
+  /** Parts of the recording cut short or corrupt (`… truncated at byte N of M (…), after line L`); empty when whole. */
+  readonly truncated: readonly string[];
 }
 
 function peopleMarkouts(markouts: readonly MarkoutFigure[]): PeopleMarkout[] {
@@ -227,7 +234,13 @@ export function peopleFigures(f: ReplayFigures): PeopleFigures {
       tradesReachingMovedOrders: f.queue.tradesReachingMovedOrders,
     },
     queueModelNote: queueModelNote(f.queue),
+    truncated: f.truncated,
   };
+}
+
+/** The line a report prints when the recording did not read to its end; null when it did. Pure. */
+export function truncationNote(f: Pick<ReplayFigures, 'truncated'>): string | null {
+  return f.truncated.length === 0 ? null : `recording ${f.truncated.join('; ')}: replayed up to that line`;
 }
 
 /**
@@ -302,6 +315,7 @@ export function figureRows(f: ReplayFigures): [string, string][] {
     ['orders rested (behind a recorded queue)', `${p.queue.restingOrders} (${p.queue.ordersBehindQueue}, ${shares(p.queue.aheadOnArrivalShares)} shares ahead)`],
     ['canceled ahead of resting orders (shares)', shares(p.queue.canceledAheadShares)],
     ['trades reaching those orders', String(p.queue.tradesReachingMovedOrders)],
+    ['recording', p.truncated.length === 0 ? 'read to its end' : p.truncated.join('; ')],
   ];
 }
 
@@ -317,7 +331,14 @@ export function formatTable(report: ReplayReport): string {
     report.markets.length > 1
       ? `\n\n${report.markets.map((m) => `${headline(m.figures)}\n${queueModelNote(m.figures.queue)}`).join('\n')}`
       : `\n${queueModelNote(report.figures.queue)}`;
-  return `${headline(report.figures)}\n\n${table}${perMarket}\n`;
+  const truncated = truncationNote(report.figures);
+  return `${truncated === null ? '' : `${truncated}\n`}${headline(report.figures)}\n\n${table}${perMarket}\n`;
+}
+
+/** The truncation line of a sweep or compare table (every run read the same recording), with its newline; or ''. */
+function truncationLine(runs: readonly { readonly figures: ReplayFigures }[]): string {
+  const note = runs[0] === undefined ? null : truncationNote(runs[0].figures);
+  return note === null ? '' : `${note}\n`;
 }
 
 /** Columns right-aligned under a header line. */
@@ -351,7 +372,7 @@ export function formatSweep(runs: readonly { readonly params: Readonly<Record<st
     ];
   });
   const notes = [...new Set(runs.map((r) => queueModelNote(r.figures.queue)))];
-  return `${columns(header, rows)}${notes.join('\n')}\n`;
+  return `${truncationLine(runs)}${columns(header, rows)}${notes.join('\n')}\n`;
 }
 
 /**
@@ -367,7 +388,7 @@ export function formatCompare(runs: readonly { readonly name: string; readonly f
     return [name, usdc(p.totalPnlUsdc), String(p.fills), markoutAt(against, 1_000), markoutAt(against, 10_000), markoutAt(against, 60_000), p.fairMarkouts === null ? 'mid' : 'model', shares(p.maxInventoryShares), pct(p.timeQuotedPct), shares(p.queue.canceledAheadShares)];
   });
   const notes = runs.map(({ name, figures }) => `${name}: ${queueModelNote(figures.queue)}`);
-  return `${columns(header, rows)}${notes.join('\n')}\n`;
+  return `${truncationLine(runs)}${columns(header, rows)}${notes.join('\n')}\n`;
 }
 
 /** A market of report.json: people's figures, and the series and fills rounded to people's precision. */
@@ -432,6 +453,7 @@ function escapeHtml(text: string): string {
 }
 
 export function renderHtml(report: ReplayReport, assets: { readonly js: string; readonly css: string }): string {
+  const truncated = truncationNote(report.figures);
   const rows = figureRows(report.figures)
     .map(([label, value]) => `<tr><th>${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`)
     .join('');
@@ -448,7 +470,7 @@ export function renderHtml(report: ReplayReport, assets: { readonly js: string; 
 body{font:14px system-ui,sans-serif;margin:24px;color:#222}h1{font-size:18px}h2{font-size:16px;margin-top:28px}table{border-collapse:collapse;margin-bottom:16px}
 .headline{font-weight:600}th{text-align:left;font-weight:normal;color:#555;padding:2px 16px 2px 0}td{font-variant-numeric:tabular-nums}.chart{margin:12px 0}</style>
 </head><body>
-<p id="headline" class="headline">${escapeHtml(headline(report.figures))}</p>
+${truncated === null ? '' : `<p id="truncated" class="headline">${escapeHtml(truncated)}</p>\n`}<p id="headline" class="headline">${escapeHtml(headline(report.figures))}</p>
 <h1>Replay of ${escapeHtml(report.figures.market)}</h1>
 <table id="figures">${rows}</table>
 <p id="queue-note">${escapeHtml(queueModelNote(report.figures.queue))}</p>

@@ -2,15 +2,15 @@
  * Bad input, config files: hostile and broken bot configs. Each must be refused with one ConfigError that counts and
  * lists every problem with its dotted path and its value (never a secret's value), and nothing may reach the venue.
  *
- * The table runs in-process through `loadConfigFile` and `validateStrategy` (what the CLI calls, fast); three cases
- * run through the real CLI as a child process against a recording venue: exit code 2, the problems on stderr,
- * zero requests, no secret echoed.
+ * The table runs in-process through `loadCheckedConfigFile` (what the CLI calls, fast: the schema and the strategy's
+ * own check of its params, reported together); four cases run through the real CLI as a child process against a
+ * recording venue: exit code 2, the problems on stderr, zero requests, no secret echoed.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfigFile, validateStrategy } from '../../src/config/index.js';
+import { ConfigError, loadCheckedConfigFile } from '../../src/config/index.js';
 import { runCliProcess, type ProcessResult } from '../support/cli-process.js';
 import { recordingServerForFile } from '../support/recording-server.js';
 
@@ -37,9 +37,8 @@ function write(text: string | Buffer): string {
 /** Loads the config and checks its strategy, as the CLI does; returns the problems (an empty list: accepted). */
 async function problems(path: string): Promise<{ count: number; text: string }> {
   try {
-    const config = loadConfigFile(path);
-    const strategy = await validateStrategy(config);
-    return strategy.ok ? { count: 0, text: '' } : { count: strategy.issues.length, text: strategy.issues.map((i) => `${i.path}: ${i.message}`).join('\n') };
+    await loadCheckedConfigFile(path, { requireCredentials: false, env: {} });
+    return { count: 0, text: '' };
   } catch (error) {
     if (error instanceof ConfigError) return { count: error.issues.length, text: error.message };
     throw error;
@@ -98,6 +97,12 @@ const CASES: readonly BadConfig[] = [
     count: 2,
     mentions: ['bidSpread', 'levels'],
   },
+  {
+    name: 'an unknown risk key and a misspelt strategy parameter, in one file',
+    text: () => `${venueBlock()}markets: [alpha-market]\nstrategy: {name: fixed-spread, params: {bidSpred: 0.02}}\nrisk: {maxOpenOrder: 4}\n`,
+    count: 2,
+    mentions: ['risk.maxOpenOrder: unknown key (got 4)', 'strategy.params.bidSpred: unknown parameter "bidSpred" (got 0.02)'],
+  },
   { name: 'a 5 MB value', text: () => `${venueBlock()}${GOOD_TAIL}orders: {botTag: "${'x'.repeat(5_000_000)}"}\n`, count: 1, mentions: ['orders.botTag'] },
   { name: 'deep nesting under a known key', text: () => `${venueBlock()}${GOOD_TAIL}feed: ${'{a: '.repeat(200)}1${'}'.repeat(200)}\n`, count: 1, mentions: ['feed.a: unknown key'] },
   {
@@ -139,7 +144,7 @@ function runCli(args: readonly string[]): Promise<ProcessResult> {
 }
 
 describe('the real CLI: exit 2, every problem on stderr, nothing sent, no secret echoed', () => {
-  const cli = [CASES[5]!, CASES[10]!, CASES[13]!];
+  const cli = [CASES[5]!, CASES[10]!, CASES[13]!, CASES.find((c) => c.name.startsWith('an unknown risk key'))!];
   for (const c of cli) {
     it(`run --config (${c.name})`, async () => {
       const before = venue.requests.length;

@@ -1,6 +1,7 @@
 /**
  * One CLI convention, through the real CLI (bin/outcome-maker.mjs as a child process): `--version` from
- * package.json; `check-config` takes `--config` like every other command (and its positional form still works);
+ * package.json; `check-config` takes `--config` like every other command (and its positional form still works) and
+ * says what a simulator config trades;
  * a plain `report` reads the ledger `npm start` writes (that of config/paper.yaml), never data/ledger.sqlite;
  * `doctor` on the paper config refuses with a command that works, and that command passes on the simulator;
  * no help text and no doc names a folder outside the repository.
@@ -28,6 +29,9 @@ describe('outcome-maker CLI conventions', () => {
     expect(byOption.stderr).toBe('');
     expect(byOption.code).toBe(0);
     expect(byOption.stdout).toContain('config OK');
+    // What the paper config trades, said in words; no `venue.markets: 3` to be read as the number of markets.
+    expect(byOption.stdout).toContain("# venue: the simulator's crypto world lists 8 strike markets: BTC, ETH × hourly, daily expiries × 2 strikes each");
+    expect(byOption.stdout).not.toMatch(/^ {2}markets: \d+$/m);
     const positional = await cli(['check-config', 'config/paper.yaml']);
     expect(positional.code).toBe(0);
     expect(positional.stdout).toBe(byOption.stdout);

@@ -1,7 +1,8 @@
 /**
  * A healthy paper run through the real CLI (`outcome-maker run --config <copy of config/paper.yaml>`: the embedded
  * simulator's crypto world, priced markets, synthetic takers) logs no WARN, one line per event (no second line for a
- * fresh book or for a settled socket unit), and the status line every `log.statusIntervalSec` with its figures.
+ * fresh book or for a settled socket unit), the public Pyth feed id of each priced market as it is (not redacted),
+ * and the status line every `log.statusIntervalSec` with its figures.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { copyFileSync } from 'node:fs';
@@ -36,11 +37,17 @@ it('a healthy paper run: no WARN, one line per event, a status line every interv
     config['metrics'] = { port: 0 };
     config['log'] = { level: 'info', pretty: false, statusIntervalSec: 2 };
   });
-  const run = await runCliProcess(['run', '--config', configPath, '--duration', '4'], dir);
+  // --duration counts from launch: start-up (about 5 s here) and at least three 2 s status intervals after it.
+  const run = await runCliProcess(['run', '--config', configPath, '--duration', '14'], dir);
   expect(run.code, run.stderr).toBe(0);
   const lines = logLines(run.stdout);
   expect(lines.length).toBeGreaterThan(10);
   expect(lines.filter((line) => ['warn', 'error', 'fatal'].includes(line.level)).map((line) => `${line.level}: ${line.msg}`)).toEqual([]);
+
+  // The public Pyth feed id of each priced market is printed as it is (never redacted as if it were a key).
+  const pricing = lines.filter((line) => line.msg.startsWith('pricing ') && line.msg.includes(' from the model: '));
+  expect(pricing).toHaveLength(8);
+  for (const line of pricing) expect(line['pythFeed']).toMatch(/^0x[0-9a-f]{64}$/);
 
   // One line per event: a book turning fresh once per market, a unit settled once per subject.
   const fresh = lines.filter((line) => line.msg === 'order book fresh');

@@ -27,6 +27,18 @@ function file(name: string, text: string): string {
   return path;
 }
 
+/** A stand-in `runBot` that records what the CLI hands it and returns 0. */
+function capturingRunBot(): { calls: { config: AppConfig; options: unknown }[]; runBot: (config: AppConfig, options: unknown) => Promise<number> } {
+  const calls: { config: AppConfig; options: unknown }[] = [];
+  return {
+    calls,
+    runBot: async (config, options) => {
+      calls.push({ config, options });
+      return 0;
+    },
+  };
+}
+
 function harness(env: Record<string, string> = {}, modules: Record<string, unknown> = {}) {
   const out: string[] = [];
   const err: string[] = [];
@@ -137,11 +149,7 @@ describe('run', () => {
   });
 
   it('hands the validated, frozen config and the options to runBot and returns its exit code', async () => {
-    const calls: { config: AppConfig; options: unknown }[] = [];
-    const runBot = async (config: AppConfig, options: unknown): Promise<number> => {
-      calls.push({ config, options });
-      return 0;
-    };
+    const { calls, runBot } = capturingRunBot();
     const path = file('run-ok.yaml', liveConfig());
     const h = harness(FULL_ENV, { './app.js': { runBot } });
     expect(await main(['run', '--config', path, '--dry-run', '--duration', '1.5'], h.io)).toBe(EXIT_OK);
@@ -154,6 +162,27 @@ describe('run', () => {
     expect(await main(['run', '--config', path], failing.io)).toBe(EXIT_FAILURE);
     const weird = harness(FULL_ENV, { './app.js': { runBot: async () => 'yes' } });
     expect(await main(['run', '--config', path], weird.io)).toBe(EXIT_FAILURE);
+  });
+
+  it('--metrics-port, else OM_METRICS_PORT, moves metrics.port; a bad one is a usage error naming it', async () => {
+    const { calls, runBot } = capturingRunBot();
+    const path = file('run-port.yaml', liveConfig());
+    expect(await main(['run', '--config', path, '--metrics-port', '9500'], harness(FULL_ENV, { './app.js': { runBot } }).io)).toBe(EXIT_OK);
+    expect(await main(['run', '--config', path], harness({ ...FULL_ENV, OM_METRICS_PORT: '9600' }, { './app.js': { runBot } }).io)).toBe(EXIT_OK);
+    expect(await main(['run', '--config', path, '--metrics-port', '0'], harness({ ...FULL_ENV, OM_METRICS_PORT: '9600' }, { './app.js': { runBot } }).io)).toBe(EXIT_OK);
+    expect(calls.map((c) => [c.config.metrics.port, c.options])).toEqual([
+      [9500, { dryRun: false, configPath: path, metricsPortSetBy: '--metrics-port' }],
+      [9600, { dryRun: false, configPath: path, metricsPortSetBy: 'OM_METRICS_PORT' }],
+      [0, { dryRun: false, configPath: path, metricsPortSetBy: '--metrics-port' }],
+    ]);
+    expect(calls.every((c) => Object.isFrozen(c.config) && Object.isFrozen(c.config.metrics))).toBe(true);
+    const badFlag = harness(FULL_ENV, { './app.js': { runBot } });
+    expect(await main(['run', '--config', path, '--metrics-port', '70000'], badFlag.io)).toBe(EXIT_USAGE);
+    expect(badFlag.err()).toContain("option '--metrics-port <port>' argument '70000' is invalid. expected a port number, 0 to 65535");
+    const badEnv = harness({ ...FULL_ENV, OM_METRICS_PORT: 'ninety' }, { './app.js': { runBot } });
+    expect(await main(['run', '--config', path], badEnv.io)).toBe(EXIT_USAGE);
+    expect(badEnv.err()).toContain('run: OM_METRICS_PORT="ninety": expected a port number, 0 to 65535');
+    expect(calls).toHaveLength(3);
   });
 
   it('exits 1 with the reason when the bot module cannot be loaded or throws', async () => {

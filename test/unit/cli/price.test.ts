@@ -1,7 +1,7 @@
 /**
  * `outcome-maker price`: through the real CLI (a child process on the recorded live markets) and through `main`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,42 @@ describe('price command', () => {
     expect(lines[0]).toMatchObject({ line: 1, slug: 'fed-cut', priced: false, crypto: false });
     expect(String(lines[1]?.['error'])).toContain(`${path}:2: not JSON`);
     expect(String(lines[2]?.['error'])).toContain(`${path}:3: slug:`);
+  });
+
+  it('a bare --spot prices one ticker only; every line without a fair value says why; --vol out of range is refused (real CLI)', async () => {
+    const bare = await runCliProcess(['price', '--markets', SAMPLES, '--spot', '88000', '--vol', '0.5'], dir);
+    expect(bare.code).toBe(EXIT_USAGE);
+    expect(bare.stdout).toBe('');
+    expect(bare.stderr).toContain('price: --spot: one price without a ticker, but the markets have several tickers (BTC, ETH, SOL, XRP): give --spot BTC=price,ETH=price,SOL=price,XRP=price (got "88000")');
+
+    const all = (await runCliProcess(['price', '--markets', SAMPLES], dir)).stdout.trim().split('\n');
+    const btcOnly = join(dir, 'btc.jsonl');
+    const sampleLines = readFileSync(SAMPLES, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    writeFileSync(btcOnly, `${sampleLines.filter((_, i) => (JSON.parse(all[i] ?? '{}') as { ticker?: string }).ticker === 'BTC').join('\n')}\n`);
+    const single = await runCliProcess(['price', '--markets', btcOnly, '--spot', '88000', '--vol', '0.5', '--at', '2025-12-17T00:50:33Z'], dir);
+    expect(single.code).toBe(EXIT_OK);
+    const singleLines = single.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(singleLines.length).toBeGreaterThan(0);
+    for (const line of singleLines) expect(line).toMatchObject({ ticker: 'BTC', spot: 88000, fair: expect.any(Number) as unknown });
+
+    const partial = await runCliProcess(['price', '--markets', SAMPLES, '--spot', 'BTC=88000', '--vol', '0.5', '--at', '2025-12-17T00:50:33Z'], dir);
+    expect(partial.code).toBe(EXIT_OK);
+    const partialLines = partial.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const line of partialLines) {
+      if (line['ticker'] === 'BTC') expect(typeof line['fair']).toBe('number');
+      else expect(line).toMatchObject({ fair: null, reason: `no spot for ${String(line['ticker'])}: give --spot ${String(line['ticker'])}=price` });
+    }
+
+    const late = await runCliProcess(['price', '--markets', btcOnly, '--spot', 'BTC=88000', '--vol', '0.5', '--at', '2026-01-01T00:00:00Z'], dir);
+    expect(late.code).toBe(EXIT_OK);
+    for (const line of late.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)) {
+      expect(line['fair']).toBeNull();
+      expect(String(line['reason'])).toMatch(/^settled: its price was fixed at 2025-12-1\dT\d\d:00:00\.000Z, before --at 2026-01-01T00:00:00\.000Z/);
+    }
+
+    const percent = await runCliProcess(['price', '--markets', SAMPLES, '--spot', 'BTC=88000', '--vol', '50'], dir);
+    expect(percent.code).toBe(EXIT_USAGE);
+    expect(percent.stderr).toContain('price: --vol: expected an annualized volatility as a fraction, from 0.01 to 5 (0.6 = 60 %/yr) (50 %/yr is --vol 0.5) (got "50")');
   });
 
   it('refuses bad flags before reading anything, naming the flag and the value', async () => {

@@ -86,6 +86,15 @@ describe('createLogger', () => {
     expect(PUBLIC_HASH_KEYS).toContain('txHash');
   });
 
+  it('keeps a Pyth feed id (public) under its keys, and still censors a key-shaped value beside it', () => {
+    const { logger, records } = capture();
+    const feed = '0xe62df6c8b4a85fe1a67db44dc12de5db330f7ac66b72dc658afedf0f4a415b43';
+    logger.info({ pythFeed: feed, feedId: feed, pythAddress: feed, wallet: PRIVATE_KEY }, 'pricing');
+    const [record] = records();
+    expect([record?.['pythFeed'], record?.['feedId'], record?.['pythAddress']]).toEqual([feed, feed, feed]);
+    expect(record?.['wallet']).toBe('[Redacted]');
+  });
+
   it('ignores secrets too short to censor safely', () => {
     const censor = new LogCensor();
     censor.addSecret('abc');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { computeSignature, signingMessage } from '../../../src/exchange/auth.js';
 import {
   ExchangeClientError,
@@ -10,6 +10,7 @@ import {
   RequestInputError,
   ResponseValidationError,
   ExchangeTradingModeError,
+  TransportClosedError,
   UnexpectedResponseError,
   ValidationError,
 } from '../../../src/exchange/errors.js';
@@ -302,6 +303,57 @@ describe('observer hooks', () => {
       },
     };
     expect((await transport({ observer }).send(GET)).status).toBe(200);
+  });
+});
+
+describe('close: nothing is sent after it, what was sent gets its answer', () => {
+  it('a request in flight is answered and whenIdle waits for it; one queued behind it and a later one are refused unsent', async () => {
+    let answerFirst: (reply: { status: number; body: unknown }) => void = () => undefined;
+    rig.server.setHandler((request) => (request.index === 0 ? new Promise((resolveReply) => (answerFirst = resolveReply)) : { status: 200, body: {} }));
+    const noAnswers: string[] = [];
+    const limiter = new RequestLimiter({ minTimeMs: 0, maxConcurrent: 1 }, { now: rig.time.now, setTimer: rig.time.setTimer });
+    const t = transport({ limiter, observer: { onNoAnswer: (endpoint) => noAnswers.push(endpoint) } });
+    const inFlight = t.send(GET);
+    await rig.server.waitForRequests(1);
+    const queued = rejection(t.send({ ...GET, path: '/markets/eth' }), TransportClosedError);
+    let idle = false;
+    t.close();
+    const drained = t.whenIdle().then(() => (idle = true));
+    await Promise.resolve();
+    expect(idle).toBe(false);
+    answerFirst({ status: 200, body: { slug: 'btc' } });
+    expect((await inFlight).body).toEqual({ slug: 'btc' });
+    await drained;
+    expect((await queued).message).toBe('GET /markets/{slug}: not sent: the client is closed (the bot is stopping)');
+    expect((await rejection(t.send(GET), TransportClosedError)).code).toBe('EXCHANGE_TRANSPORT_CLOSED');
+    expect(rig.server.requests).toHaveLength(1);
+    expect(noAnswers).toEqual([]);
+  });
+
+  it('a retry that falls due after close is not sent', async () => {
+    rig.server.enqueue({ status: 503, body: {} });
+    let wake: () => void = () => undefined;
+    let sleeping = false;
+    const t = transport({ sleep: () => new Promise<void>((resolveSleep) => ((sleeping = true), (wake = resolveSleep))) });
+    const pending = t.send(GET);
+    await vi.waitFor(() => expect(sleeping).toBe(true));
+    t.close();
+    wake();
+    await rejection(pending, TransportClosedError);
+    expect(rig.server.requests).toHaveLength(1);
+  });
+
+  it('a connection failure after close is not reported as an unreachable venue', async () => {
+    let cut: () => void = () => undefined;
+    rig.server.setHandler(() => new Promise((resolveReply) => (cut = () => resolveReply({ destroy: true }))));
+    const noAnswers: string[] = [];
+    const t = transport({ observer: { onNoAnswer: (endpoint) => noAnswers.push(endpoint) } });
+    const pending = rejection(t.send(GET), NetworkError);
+    await rig.server.waitForRequests(1);
+    t.close();
+    cut();
+    expect((await pending).failure).toBe('connection');
+    expect(noAnswers).toEqual([]);
   });
 });
 

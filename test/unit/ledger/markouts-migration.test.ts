@@ -37,7 +37,7 @@ describe('ledger migration 2 (markouts)', () => {
     // The report opens the old file, upgrades it, and shows the same PnL as before.
     const text = await runReport({ db: path, nowMs: T0 + 10 });
     expect(text).toContain('btc-100k      2     7.4');
-    expect(text).toContain('No judged fills');
+    expect(text).toContain('Judged 0 of the 2 fills booked in this report; not judged: 2 booked before markouts began on this ledger.');
 
     const clock = new ManualClock(T0 + 60_000);
     const ledger = openLedger({ path, now: () => clock.now() });

@@ -1,6 +1,7 @@
 /**
  * `report`'s markout section through its public entry (runReport on a ledger file): per market and per strategy,
- * realized spread, mean markout per horizon, the adverse-selection share, fees, rewards, missing and pending samples.
+ * realized spread, mean markout per horizon, the adverse-selection share, fees, rewards, missing and pending samples,
+ * each with its unit; and the counts add up: how many booked fills are judged, and why the others are not.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,8 @@ beforeAll(() => {
   // Fill 1: BUY YES 10 at 0.500, fee 0.02, judged against mid and model. Fill 2: SELL YES 10 at 0.520 (mid only).
   ledger.recordFill(fillInput({ tradeEventId: 't1', marketSlug: 'btc-above', feeRaw: 20_000 }));
   ledger.recordFill(fillInput({ tradeEventId: 't2', orderId: 'order-2', marketSlug: 'eth-5k', side: 'SELL', priceTicks: 520 }));
+  // Fill 3: booked after markouts began but never registered (a fill during the shutdown's cancels, after the sampler stopped).
+  ledger.recordFill(fillInput({ tradeEventId: 't3', orderId: 'order-3', marketSlug: 'eth-5k', side: 'BUY', priceTicks: 510 }));
   ledger.markouts.write({
     register: [
       { fillId: 1, strategy: 'fixed-spread', references: ['mid', 'model'] },
@@ -52,29 +55,36 @@ describe('report: markouts', () => {
   it('table: per market and per strategy, per reference', async () => {
     const text = await runReport({ db, nowMs: T0 + 120_000 });
     const section = text.slice(text.indexOf('Markouts'));
-    expect(section).toBe(`Markouts (USDC per fill; mid: book mid without own orders, model: fair value; spread: Σ markout at 0s)
-market     ref    fills  fees  rewards  spread  mean 0s  mean 1s  mean 10s  mean 60s  mean 5m  adverse  missing  pending
----------  -----  -----  ----  -------  ------  -------  -------  --------  --------  -------  -------  -------  -------
-btc-above  mid        1  0.02      n/a     0.1      0.1     0.05         0      0.06        -    40.0%        0        1
-btc-above  model      1  0.02      n/a     0.3      0.3        -         -         -        -        -        0        4
-eth-5k     mid        1     0      n/a     0.2      0.2        -         -         -        -        -        1        3
+    expect(section).toBe(`Markouts (mid: book mid without own orders, model: fair value; spread: Σ markout at 0s)
+Judged 2 of the 3 fills booked in this report; not judged: 1 booked while the bot was stopping (its markout sampler stops before the cancels), or not yet reached by a running bot's sampler.
+market     ref    fills  fees  rewards  spread    mean 0s    mean 1s   mean 10s   mean 60s    mean 5m      adverse  missing  pending
+                  count  USDC     USDC    USDC  USDC/fill  USDC/fill  USDC/fill  USDC/fill  USDC/fill  % of spread  samples  samples
+---------  -----  -----  ----  -------  ------  ---------  ---------  ---------  ---------  ---------  -----------  -------  -------
+btc-above  mid        1  0.02      n/a     0.1        0.1       0.05          0       0.06          -        40.0%        0        1
+btc-above  model      1  0.02      n/a     0.3        0.3          -          -          -          -            -        0        4
+eth-5k     mid        1     0      n/a     0.2        0.2          -          -          -          -            -        1        3
 
-strategy      ref    fills  fees  rewards  spread  mean 0s  mean 1s  mean 10s  mean 60s  mean 5m  adverse  missing  pending
-------------  -----  -----  ----  -------  ------  -------  -------  --------  --------  -------  -------  -------  -------
-fixed-spread  mid        1  0.02      n/a     0.1      0.1     0.05         0      0.06        -    40.0%        0        1
-fixed-spread  model      1  0.02      n/a     0.3      0.3        -         -         -        -        -        0        4
-glft          mid        1     0      n/a     0.2      0.2        -         -         -        -        -        1        3
+strategy      ref    fills  fees  rewards  spread    mean 0s    mean 1s   mean 10s   mean 60s    mean 5m      adverse  missing  pending
+                     count  USDC     USDC    USDC  USDC/fill  USDC/fill  USDC/fill  USDC/fill  USDC/fill  % of spread  samples  samples
+------------  -----  -----  ----  -------  ------  ---------  ---------  ---------  ---------  ---------  -----------  -------  -------
+fixed-spread  mid        1  0.02      n/a     0.1        0.1       0.05          0       0.06          -        40.0%        0        1
+fixed-spread  model      1  0.02      n/a     0.3        0.3          -          -          -          -            -        0        4
+glft          mid        1     0      n/a     0.2        0.2          -          -          -          -            -        1        3
 
 adverse: share of the realized spread lost by 60s, (Σ markout 0s − Σ markout 60s) ÷ Σ markout 0s over fills with both known.
-rewards: n/a (the ledger records no reward payments). missing: samples recorded as unknown (bot down, no reference, late); pending: not yet due.
+rewards: n/a (the ledger records no reward payments).
+missing and pending count samples: one per fill, horizon and reference. missing: recorded as unknown (bot down, no
+reference, late). pending: not taken yet: the horizon is not due yet, or the bot stopped before it was (a later run
+on this ledger records those as missing, bot-down; a paper run starts a fresh ledger, so they stay pending).
 `);
   });
 
   it('json: a markouts key beside the PnL; --market narrows it', async () => {
     const parsed: unknown = JSON.parse(await runReport({ db, format: 'json', nowMs: T0, market: 'eth-5k' }));
     expect(parsed).toMatchObject({
-      markets: [{ market: 'eth-5k', fills: 1 }],
+      markets: [{ market: 'eth-5k', fills: 2 }],
       markouts: {
+        coverage: { booked: 2, judged: 1, notJudged: { beforeMarkouts: 0, afterSamplerStopOrNotYetReached: 1 } },
         byMarket: [
           {
             key: 'eth-5k',

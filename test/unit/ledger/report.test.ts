@@ -12,10 +12,10 @@ beforeAll(() => {
 });
 afterAll(() => temp.cleanup());
 
-/** The fixture's fills were booked without the markout sampler: none is judged. */
+/** The fixture's fills were booked without the markout sampler: none is judged, and the report says why. */
 const NO_MARKOUTS = `
-Markouts (USDC per fill; mid: book mid without own orders, model: fair value; spread: Σ markout at 0s)
-No judged fills (markouts cover fills booked by the bot since markouts began on this ledger).
+Markouts (mid: book mid without own orders, model: fair value; spread: Σ markout at 0s)
+Judged 0 of the 7 fills booked in this report; not judged: 7 booked before markouts began on this ledger.
 `;
 
 const TABLE = `outcome-maker ledger report
@@ -23,20 +23,21 @@ as of:  2025-01-16T00:00:00.000Z
 since:  the beginning
 market: all
 
-market    fills  volume   fees  YES  YES avg  NO  NO avg  mark         realized  unrealized  net pnl
---------  -----  ------  -----  ---  -------  --  ------  -----------  --------  ----------  -------
-btc-100k      5    12.9  0.035    9      0.5   4    0.45  0.55              0.6        0.45    1.015
-eth-5k        1     0.6      0    2      0.3   0       -  no mark             0     no mark        -
-sol-1k        1     0.6      0    0        -   3     0.2  resolved NO       2.4           0      2.4
---------  -----  ------  -----  ---  -------  --  ------  -----------  --------  ----------  -------
-TOTAL         7    14.1  0.035                                                3        0.45    3.415
+market    fills  volume   fees     YES  YES avg      NO   NO avg  mark         realized  unrealized  net pnl
+          count    USDC   USDC  shares  USDC/sh  shares  USDC/sh  USDC/sh          USDC        USDC     USDC
+--------  -----  ------  -----  ------  -------  ------  -------  -----------  --------  ----------  -------
+btc-100k      5    12.9  0.035       9      0.5       4     0.45  0.55              0.6        0.45    1.015
+eth-5k        1     0.6      0       2      0.3       0        -  no mark             0     no mark        -
+sol-1k        1     0.6      0       0        -       3      0.2  resolved NO       2.4           0      2.4
+--------  -----  ------  -----  ------  -------  ------  -------  -----------  --------  ----------  -------
+TOTAL         7    14.1  0.035                                                        3        0.45    3.415
 
 Unrealized and net totals exclude markets with no mark: eth-5k.
 
 Resolved, not yet redeemed: 3 USDC.
 ${NO_MARKOUTS}`;
 
-const CSV = `market,fills,volume,fees,yes_position,yes_avg_cost,no_position,no_avg_cost,mark,realized,unrealized,net_pnl
+const CSV = `market,fills,volume_usdc,fees_usdc,yes_position_shares,yes_avg_cost_usdc_per_share,no_position_shares,no_avg_cost_usdc_per_share,mark_usdc_per_share,realized_usdc,unrealized_usdc,net_pnl_usdc
 btc-100k,5,12.9,0.035,9,0.5,4,0.45,0.55,0.6,0.45,1.015
 eth-5k,1,0.6,0,2,0.3,0,,no mark,0,,
 sol-1k,1,0.6,0,0,,3,0.2,resolved NO,2.4,0,2.4
@@ -44,6 +45,21 @@ TOTAL,7,14.1,0.035,,,,,,3,0.45,3.415
 `;
 
 const JSON_DOCUMENT = {
+  units: {
+    fills: 'count',
+    volume: 'USDC',
+    fees: 'USDC',
+    position: 'shares',
+    avgCost: 'USDC per share',
+    mark: 'USDC per share',
+    redeemed: 'USDC',
+    receivable: 'USDC',
+    tradingRealized: 'USDC',
+    resolutionPnl: 'USDC',
+    realized: 'USDC',
+    unrealized: 'USDC',
+    netPnl: 'USDC',
+  },
   asOf: '2025-01-16T00:00:00.000Z',
   since: null,
   market: null,
@@ -121,7 +137,15 @@ describe('report', () => {
   });
 
   it('json', async () => {
-    const document = { ...JSON_DOCUMENT, markouts: { byMarket: [], byStrategy: [] } };
+    const document = {
+      ...JSON_DOCUMENT,
+      markouts: {
+        units: { fees: 'USDC', realizedSpread: 'USDC', adverseSelection: 'USDC', total: 'USDC', mean: 'USDC per fill', adverseSelectionShare: 'fraction of realizedSpread', known: 'samples', missing: 'samples', pending: 'samples' },
+        coverage: { booked: 7, judged: 0, notJudged: { beforeMarkouts: 7, afterSamplerStopOrNotYetReached: 0 }, text: 'Judged 0 of the 7 fills booked in this report; not judged: 7 booked before markouts began on this ledger.' },
+        byMarket: [],
+        byStrategy: [],
+      },
+    };
     expect(await runReport({ db, format: 'json', nowMs: REPORT_NOW })).toBe(`${JSON.stringify(document, null, 2)}\n`);
   });
 
@@ -132,7 +156,7 @@ describe('report', () => {
   it('--since and --market narrow the activity; positions stay current', async () => {
     const text = await runReport({ db, format: 'csv', nowMs: REPORT_NOW, sinceMs: T0 + 3, market: 'btc-100k' });
     // From t3 on: the sell (3.6, realized 0.6) and the NO buy (1.8); no fee in the period.
-    expect(text).toBe(`market,fills,volume,fees,yes_position,yes_avg_cost,no_position,no_avg_cost,mark,realized,unrealized,net_pnl
+    expect(text).toBe(`market,fills,volume_usdc,fees_usdc,yes_position_shares,yes_avg_cost_usdc_per_share,no_position_shares,no_avg_cost_usdc_per_share,mark_usdc_per_share,realized_usdc,unrealized_usdc,net_pnl_usdc
 btc-100k,2,5.4,0,9,0.5,4,0.45,0.55,0.6,0.45,1.05
 TOTAL,2,5.4,0,,,,,,0.6,0.45,1.05
 `);
@@ -142,7 +166,10 @@ since:  the beginning
 market: nope
 
 No fills recorded for nope.
-${NO_MARKOUTS}`);
+
+Markouts (mid: book mid without own orders, model: fair value; spread: Σ markout at 0s)
+Judged 0 of the 0 fills booked in this report.
+`);
   });
 
   it('refuses a database that does not exist, without creating it', async () => {

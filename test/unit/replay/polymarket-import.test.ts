@@ -1,5 +1,6 @@
 /**
- * `outcome-maker import polymarket` through the CLI's public entry, on the real samples in shared/replay-samples/,
+ * `outcome-maker import polymarket` through the CLI's public entry, on the third-party samples beside the clone
+ * (test/support/replay-samples.ts; skipped, saying so, where they are absent),
  * and the importer's rules on small hand-made records: best level first whatever the file order, the other token
  * in YES terms (trade at 1 − p on the other side; its book only compared), exact units, errors that name the
  * file, the record and the field and write nothing.
@@ -11,9 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_FAILURE, EXIT_OK, main, type CliIo } from '../../../src/cli.js';
 import { importPolymarket, ImportError } from '../../../src/replay/polymarket.js';
 import { readReplay } from '../../../src/replay/reader.js';
+import { POLYMARKET_SAMPLE_PRESENT, POLYMARKET_SOL_STEM, samplesTitle } from '../../support/replay-samples.js';
 
-const SAMPLES = join(import.meta.dirname, '../../../examples/polymarket');
-const stem = join(SAMPLES, 'polymarket-sol-updown-15m');
+const stem = POLYMARKET_SOL_STEM;
 const dir = mkdtempSync(join(tmpdir(), 'om-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -41,7 +42,7 @@ const tradeRecord = (t: number, price: string, size: string, side: 'buy' | 'sell
   asset_price: 130.5,
 });
 
-describe('import polymarket (the recorded samples, through the CLI)', () => {
+describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('import polymarket (the recorded samples, through the CLI)'), () => {
   it('imports both tokens into one YES stream that reads back with every record', async () => {
     const out = join(dir, 'sol.ndjson.gz');
     const h = io();

@@ -1,6 +1,6 @@
 /**
- * The replay backtest through `outcome-maker backtest --replay` (the CLI's public entry) on the Polymarket sample
- * (examples/polymarket/, imported first): every strategy replays; the fill invariants hold on every replay (a maker
+ * The replay backtest through `outcome-maker backtest --replay` (the CLI's public entry) on the third-party Polymarket
+ * sample beside the clone (test/support/replay-samples.ts, imported first; skipped, saying so, where it is absent): every strategy replays; the fill invariants hold on every replay (a maker
  * fill only when a recorded trade printed at or through its price, never more than that trade's size, on the side
  * the trade's taker hit; a taker fill only at a recorded level; nothing before the first request could land); the
  * figures are the same twice (deterministic); the HTML report is self-contained; sweeps print one row per combination;
@@ -20,9 +20,10 @@ import { formatTable, headline, queueModelNote, type PeopleFigures, type PeopleR
 import { loadConfigFile, validateStrategy } from '../../../src/config/index.js';
 import { eventLine, headerLine, REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION, type ReplayEvent, type ReplayHeader } from '../../../src/replay/format.js';
 import { runReplayBacktest } from '../../../src/replay/replay-backtest.js';
+import { POLYMARKET_SAMPLE_PRESENT, POLYMARKET_SOL_STEM, samplesTitle } from '../../support/replay-samples.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
-const stem = join(ROOT, 'examples/polymarket/polymarket-sol-updown-15m');
+const stem = POLYMARKET_SOL_STEM;
 const dir = mkdtempSync(join(tmpdir(), 'om-replay-bt-'));
 const stream = join(dir, 'sol.ndjson.gz');
 const TITLE = 'Solana Up or Down - December 11, 6:00AM-6:15AM ET';
@@ -31,6 +32,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cli = runCliInProcess;
 
 beforeAll(async () => {
+  if (!POLYMARKET_SAMPLE_PRESENT) return;
   const imported = await cli(['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--books-other', `${stem}-down-books.json`, '--trades-other', `${stem}-down-trades.json`, '--market', 'sol-updown-15m-1765450800', '--title', TITLE, '--out', stream]);
   expect(imported.code).toBe(EXIT_OK);
 });
@@ -94,7 +96,7 @@ function checkFillInvariants(report: Pick<PeopleReport, 'markets'>, latencyMs: n
   }
 }
 
-describe('backtest --replay (the Polymarket sample)', () => {
+describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('backtest --replay (the Polymarket sample)'), () => {
   it.each(['fixed-spread', 'avellaneda-stoikov', 'liquidity-rewards'])('%s replays; every fill obeys the invariants', async (strategy) => {
     const run = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`), '--latency-ms', '80', '--json']);
     expect(run.err).toBe('');

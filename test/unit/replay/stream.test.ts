@@ -1,16 +1,18 @@
 /**
  * The replay stream on disk: what ReplayWriter writes, readReplay reads back event for event; parts rotate by
- * size and by UTC day, each with its own header; a part cut off by a crash yields everything up to its last
- * flush; a bad line is an error naming the file, the line and the field.
+ * size and by UTC day, each with its own header; a part cut off by a crash is an error naming the file, the byte
+ * and the last complete line, and with `allowTruncated` yields everything up to its last flush; a corrupt part says
+ * the byte where it stops decoding; a `.gz` that is not gzip names the file; a bad line is an error naming the file,
+ * the line and the field.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { constants, gunzipSync } from 'node:zlib';
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION, ReplayFormatError, type ReplayEvent, type ReplayHeader } from '../../../src/replay/format.js';
-import { readReplay } from '../../../src/replay/reader.js';
+import { describeTruncation, readReplay, ReplayTruncatedError } from '../../../src/replay/reader.js';
 import { ReplayWriter, writeReplayFile } from '../../../src/replay/writer.js';
 import { poll } from '../../support/poll.js';
 
@@ -102,9 +104,83 @@ describe('ReplayWriter and readReplay', () => {
     mkdirSync(crashDir, { recursive: true });
     const crashed = join(crashDir, 'crashed.ndjson.gz');
     writeFileSync(crashed, onDisk);
-    const stream = readReplay(crashed);
+    expect(() => readReplay(crashed)).toThrow(ReplayTruncatedError);
+    expect(() => readReplay(crashed)).toThrow(`${crashed}: crashed.ndjson.gz truncated at byte ${onDisk.length} of ${onDisk.length} (the gzip data stops without its end`);
+    expect(() => readReplay(crashed)).toThrow('after line 3; lines 1-3 can be read: replay them with --allow-truncated');
+    const stream = readReplay(crashed, { allowTruncated: true });
     expect(stream.events.map((e) => (e.kind === 'book' ? e.bids[0]?.[0] : null))).toEqual([500, 501]);
-    expect(stream.truncated).toEqual([crashed]);
+    expect(stream.truncated).toEqual([{ file: crashed, reason: 'no-gzip-end', atByte: onDisk.length, fileBytes: onDisk.length, lastLine: 3 }]);
+  });
+
+  it('a recording cut at any byte is an error naming the byte and its last whole line, or read up to that line when allowed', async () => {
+    const dir = freshDir();
+    const path = join(dir, 'whole.ndjson.gz');
+    mkdirSync(dir, { recursive: true });
+    writeReplayFile(path, header, Array.from({ length: 200 }, (_, i) => book(T0 + i, 300 + i)));
+    const whole = readFileSync(path);
+    expect(readReplay(path).truncated).toEqual([]);
+    const cut = join(dir, 'cut.ndjson.gz');
+    for (const size of [whole.length - 1, Math.floor(whole.length / 2)]) {
+      writeFileSync(cut, whole.subarray(0, size));
+      let error: unknown = null;
+      try {
+        readReplay(cut);
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(ReplayTruncatedError);
+      const part = error instanceof ReplayTruncatedError ? error.part : null;
+      expect(part).toMatchObject({ file: cut, atByte: size, fileBytes: size });
+      const allowed = readReplay(cut, { allowTruncated: true });
+      // Every line before the cut is kept, in order, and nothing after it.
+      expect(allowed.events.length).toBe(Math.max(0, (part?.lastLine ?? 0) - 1));
+      expect(allowed.events).toEqual(readReplay(path).events.slice(0, allowed.events.length));
+      expect(describeTruncation(allowed.truncated[0] ?? { file: '', reason: 'corrupt', atByte: 0, fileBytes: 0, lastLine: 0 })).toBe(
+        `cut.ndjson.gz truncated at byte ${size} of ${size} (the gzip data stops without its end, as a crash or a copy cut short leaves it), after line ${part?.lastLine ?? -1}`,
+      );
+    }
+  });
+
+  it('a corrupt part names the byte where its data stops decoding; a .gz that is not gzip names the file', () => {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 'corrupt.ndjson.gz');
+    writeReplayFile(join(dir, 'plain.ndjson'), header, Array.from({ length: 2000 }, (_, i) => book(T0 + i, 100 + (i % 700))));
+    // Stored (level 0) deflate blocks: 1 header byte, LEN, NLEN (its complement), LEN bytes. The second block's NLEN
+    // is made wrong, so the data decodes exactly to the end of the first block and no further.
+    const bytes = Buffer.from(gzipSync(readFileSync(join(dir, 'plain.ndjson')), { level: 0 }));
+    const firstLen = bytes.readUInt16LE(11);
+    const second = 10 + 5 + firstLen;
+    expect(bytes.length).toBeGreaterThan(second + 5);
+    bytes.writeUInt16LE(bytes.readUInt16LE(second + 3) ^ 0x00ff, second + 3);
+    writeFileSync(path, bytes);
+    expect(() => readReplay(path)).toThrow(/corrupt\.ndjson\.gz truncated at byte \d+ of \d+ \(the gzip data does not decode past it\), after line \d+/);
+    const stream = readReplay(path, { allowTruncated: true });
+    const part = stream.truncated[0];
+    expect(part?.reason).toBe('corrupt');
+    expect(part?.atByte).toBeGreaterThan(second);
+    expect(part?.atByte).toBeLessThanOrEqual(second + 5);
+    const decoded = readFileSync(join(dir, 'plain.ndjson'), 'utf8').slice(0, firstLen);
+    expect(part?.lastLine).toBe(decoded.split('\n').length - 1);
+    expect(stream.events).toEqual(readReplay(join(dir, 'plain.ndjson')).events.slice(0, (part?.lastLine ?? 0) - 1));
+
+    const text = join(dir, 'text.ndjson.gz');
+    writeFileSync(text, '{"kind":"header"}\n');
+    for (const allowTruncated of [false, true]) {
+      expect(() => readReplay(text, { allowTruncated })).toThrow(ReplayFormatError);
+      expect(() => readReplay(text, { allowTruncated })).toThrow(`${text}: not a gzip file (it starts with bytes 7b 22 6b 69, gzip with 1f 8b)`);
+    }
+  });
+
+  it('a plain NDJSON part whose last line has no end is truncated at that line', () => {
+    const dir = freshDir();
+    const path = join(dir, 'plain.ndjson');
+    writeReplayFile(path, header, [book(T0, 500), book(T0 + 1, 501)]);
+    const text = readFileSync(path, 'utf8');
+    const keep = text.slice(0, text.lastIndexOf('\n', text.length - 2) + 1);
+    writeFileSync(path, `${keep}{"kind":"bo`);
+    expect(() => readReplay(path)).toThrow(`plain.ndjson truncated at byte ${Buffer.byteLength(keep)} of ${Buffer.byteLength(keep) + 11} (its last line has no end), after line 2`);
+    expect(readReplay(path, { allowTruncated: true }).events).toHaveLength(1);
   });
 
   it('a bad line names the file, the line and the field', () => {

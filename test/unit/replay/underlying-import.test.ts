@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_FAILURE, EXIT_OK } from '../../../src/cli.js';
 import { readReplay } from '../../../src/replay/reader.js';
 import { runCliProcess, runCliInProcess } from '../../support/cli-process.js';
+import { POLYMARKET_SAMPLE_PRESENT, POLYMARKET_SOL_STEM, samplesTitle } from '../../support/replay-samples.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
-const stem = join(ROOT, 'examples/polymarket/polymarket-sol-updown-15m');
+const stem = POLYMARKET_SOL_STEM;
 const dir = mkdtempSync(join(tmpdir(), 'om-underlying-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -25,6 +25,19 @@ const file = (name: string, text: string): string => {
   writeFileSync(path, text);
   return path;
 };
+
+describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('import underlying beside the Polymarket sample'), () => {
+  it('merges the prices within an hour before its first record and up to its last', async () => {
+    const tv = file('sol-pyth-merge.json', JSON.stringify({ s: 'ok', t: [OPEN_S, OPEN_S + 60, OPEN_S + 120], o: [130.81, 130.9, 130.7], h: [131, 131, 131], l: [130, 130, 130], c: [130.9, 130.7, 130.6], v: [0, 0, 0] }));
+    const prices = join(dir, 'sol-merge.ndjson.gz');
+    expect((await cli(['import', 'underlying', '--ticker', 'SOL', '--from', tv, '--out', prices])).code).toBe(EXIT_OK);
+    const merged = join(dir, 'sol-with-underlying.ndjson.gz');
+    const run = await cli(['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--market', 'sol-updown-15m-1765450800', '--underlying', prices, '--out', merged]);
+    expect(run.err).toBe('');
+    expect(JSON.parse(run.out)).toMatchObject({ underlyingPrices: 3 });
+    expect(readReplay(merged).events.filter((e) => e.kind === 'underlying')).toHaveLength(3);
+  });
+});
 
 describe('import underlying', () => {
   it('reads TradingView-history JSON (seconds), kline CSVs (ms and µs open times) and timestamp,price CSVs', async () => {
@@ -50,13 +63,6 @@ describe('import underlying', () => {
       expect(events).toHaveLength(prices);
       expect(events[0]).toEqual({ kind: 'underlying', t: OPEN_S * 1000, ticker: 'SOL', source: 'import', price: firstPrice, conf: null, publishTs: OPEN_S * 1000, market: null });
     }
-
-    // merged beside the Polymarket sample: the prices within an hour before its first record and up to its last
-    const merged = join(dir, 'sol-with-underlying.ndjson.gz');
-    const run = await cli(['import', 'polymarket', '--books', `${stem}-up-books.json`, '--trades', `${stem}-up-trades.json`, '--market', 'sol-updown-15m-1765450800', '--underlying', join(dir, 'tradingview-json-3.ndjson.gz'), '--out', merged]);
-    expect(run.err).toBe('');
-    expect(JSON.parse(run.out)).toMatchObject({ underlyingPrices: 3 });
-    expect(readReplay(merged).events.filter((e) => e.kind === 'underlying')).toHaveLength(3);
   });
 
   it('a line it cannot read is an error naming the file and the line; nothing is written', async () => {
