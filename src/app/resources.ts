@@ -123,12 +123,12 @@ export async function openExchange(config: AppConfig, deps: ExchangeDeps, opened
   const startupRead = <T>(what: string, read: () => Promise<T>): Promise<T> => retryStartup(config, deps, what, read);
   // A stop while connecting: the transport is closed at once, so a request in flight ends now, not at its timeout.
   let transport: HttpTransport | null = null;
-  const closeOnStop = (): void => transport?.close();
+  const closeOnStop = (): void => transport?.abort();
   deps.signal?.addEventListener('abort', closeOnStop, { once: true });
   try {
     return await connectAndSelect(config, deps, opened, venue, startupRead, (t) => {
       transport = t;
-      if (deps.signal?.aborted === true) t.close();
+      if (deps.signal?.aborted === true) t.abort();
     });
   } finally {
     deps.signal?.removeEventListener('abort', closeOnStop);
@@ -199,6 +199,8 @@ export async function closeResources(opened: OpenedResources, drainMs = CLOSE_DR
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([transport.whenIdle(), new Promise<void>((resolveWait) => (timer = setTimeout(resolveWait, drainMs)))]);
     clearTimeout(timer);
+    // A request the venue did not answer within the drain is given up (it would hold the process to its timeout).
+    transport.abort();
   }
   await opened.venue?.close();
 }

@@ -286,6 +286,16 @@ export class HttpTransport {
     this.closing ??= Promise.all([this.releaseLimiter().catch(() => undefined), this.whenIdle().then(() => this.closeSender())]).then(() => undefined);
   }
 
+  /**
+   * `close()`, and the connections destroyed at once: an attempt still waiting for its answer ends now (its outcome is
+   * unknown, as after a timeout). For a stop that cannot wait: a start-up that is still connecting, or a venue that
+   * did not answer within the drain.
+   */
+  abort(): void {
+    this.close();
+    this.closeSender();
+  }
+
   /** Resolves once `close()` has released everything (a gated limiter's Redis connection included). */
   whenClosed(): Promise<void> {
     return this.closing ?? Promise.resolve();
