@@ -34,7 +34,8 @@ export type PendingEvent =
   | { readonly kind: 'positions'; readonly profileId: number; readonly slug: string }
   | { readonly kind: 'resolved'; readonly frame: MarketResolvedFrame }
   | { readonly kind: 'status'; readonly slug: string }
-  | { readonly kind: 'mined'; readonly slug: string };
+  | { readonly kind: 'mined'; readonly slug: string }
+  | { readonly kind: 'listed'; readonly slug: string };
 
 export interface GroupState {
   readonly title: string;
@@ -156,6 +157,9 @@ export class EngineCore {
           break;
         case 'mined':
           listener.tradeMined?.(event.slug);
+          break;
+        case 'listed':
+          listener.marketListed?.(event.slug);
           break;
       }
     } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * Market lifecycle: listing a market (checks, indexes, NegRisk groups, its expiry timer), expiry (trading stops,
+ * Market lifecycle: listing a market (checks, indexes, NegRisk groups, its expiry timer, the `marketListed` notice), expiry (trading stops,
  * resting orders canceled) and, in the crypto world, settlement by the oracle price and the opening of the next
  * ladder of a recurring market. Reads go through `freshView`, so expiry holds even when its timer is late.
  *
@@ -63,6 +63,8 @@ export function addMarket(core: EngineCore, spec: MarketSpec, field: string): vo
     }
     group.markets.push(market);
   }
+  // Heard only by listeners subscribed already: the markets listed at construction are read with `markets()`.
+  core.enqueue({ kind: 'listed', slug: spec.slug });
   const delay = spec.expirationMs - core.clock.now();
   if (delay <= 0) market.expired = true;
   else core.schedule(delay, () => core.command(() => refreshExpiry(core, market)));
