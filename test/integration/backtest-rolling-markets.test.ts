@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runBacktest } from '../../src/backtest/index.js';
+import { runBacktest, type BacktestOptions } from '../../src/backtest/index.js';
 import { runSyntheticCommand } from '../../src/backtest/synthetic-command.js';
 import { parseConfigText } from '../../src/config/index.js';
 import { DEFAULT_PRICER_SETTINGS } from '../../src/pricing/market-pricer.js';
@@ -16,6 +16,29 @@ import fixedSpread from '../../strategies/fixed-spread.js';
 
 const HOUR_MS = 3_600_000;
 const START_MS = Date.UTC(2026, 0, 1);
+
+/**
+ * Recurring hourly BTC ladders of `strikes` on coarse steps and requotes (these runs are about markets coming and
+ * going, not quoting): 24 h in a few seconds of CPU.
+ */
+function coarse(hours: number, strikes: number, overrides: Partial<BacktestOptions> = {}): BacktestOptions {
+  return {
+    strategy: { module: fixedSpread, params: { bidSpread: 0.01, askSpread: 0.01, levels: 1, orderSize: 10, inventoryRange: 50 } },
+    seed: 3,
+    startMs: START_MS,
+    durationMs: hours * HOUR_MS,
+    stepMs: 10_000,
+    requoteIntervalMs: 20_000,
+    quoteOnBookChange: false,
+    world: {
+      underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'BTC'), leadMs: 1500 },
+      markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['hourly'], strikesPerExpiry: strikes, recurring: true },
+    },
+    pricing: DEFAULT_PRICER_SETTINGS,
+    risk: { stopBeforeExpiryMs: DEFAULT_PRICER_SETTINGS.stopBeforeSettlementMs },
+    ...overrides,
+  };
+}
 
 const rolling = z.looseObject({
   world: z.literal('crypto'),
@@ -53,22 +76,7 @@ describe('rolling markets in the backtest', () => {
 
   it('24 virtual hours: 24 ladders roll through, and the core’s memory at hour 24 is what it was at hour 2', async () => {
     const started = Date.now();
-    const result = await runBacktest({
-      strategy: { module: fixedSpread, params: { bidSpread: 0.01, askSpread: 0.01, levels: 1, orderSize: 10, inventoryRange: 50 } },
-      seed: 3,
-      startMs: START_MS,
-      durationMs: 24 * HOUR_MS,
-      // Coarse steps and requotes (the soak is about memory, not quoting): 24 h in a few seconds of CPU.
-      stepMs: 10_000,
-      requoteIntervalMs: 20_000,
-      quoteOnBookChange: false,
-      world: {
-        underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'BTC'), leadMs: 1500 },
-        markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['hourly'], strikesPerExpiry: 1, recurring: true },
-      },
-      pricing: DEFAULT_PRICER_SETTINGS,
-      risk: { stopBeforeExpiryMs: DEFAULT_PRICER_SETTINGS.stopBeforeSettlementMs },
-    });
+    const result = await runBacktest(coarse(24, 1));
     const wallMs = Date.now() - started;
     expect(result.engineInvariantViolations).toEqual([]);
     expect(result.roll).toMatchObject({ joined: 24, left: 24, refused: 0, uncleanLeaves: 0 });
@@ -88,7 +96,25 @@ describe('rolling markets in the backtest', () => {
     }
     expect(atHour24.executorMarkets).toBeLessThanOrEqual(atHour2.executorMarkets);
     expect(atHour24.trackedOrders).toBeLessThanOrEqual(Math.max(2 * atHour2.trackedOrders, 60));
-    // Measured (README / docs/backtest.md): about 13 s of CPU; the bound leaves room for a machine shared with others.
+    // Measured (docs/backtest.md): about 13 s of CPU; the bound leaves room for a machine shared with others.
     expect(wallMs).toBeLessThan(120_000);
   }, 180_000);
+
+  it('admits(market, nowMs) picks the markets joined: asked once per market as it is listed; the others are never traded', async () => {
+    const asked: string[] = [];
+    const result = await runBacktest(
+      coarse(3, 2, {
+        admits: (market, nowMs) => {
+          asked.push(`${new Date(nowMs).toISOString().slice(11, 16)} settles ${new Date(market.expiresAtMs ?? 0).toISOString().slice(11, 16)}`);
+          // Not the ladder listed at the start; of each later one, the second listed (the higher strike).
+          return nowMs > START_MS && asked.length % 2 === 0;
+        },
+      }),
+    );
+    expect(asked).toEqual(['00:00 settles 01:00', '00:00 settles 01:00', '01:00 settles 02:00', '01:00 settles 02:00', '02:00 settles 03:00', '02:00 settles 03:00']);
+    expect(result.roll).toMatchObject({ joined: 2, left: 2, refused: 4, uncleanLeaves: 0 });
+    expect(result.markets.map((m) => new Date(m.expiresAtMs ?? 0).toISOString().slice(11, 16))).toEqual(['02:00', '03:00']);
+    expect(result.requests.placements).toBeGreaterThan(0);
+    expect(result.engineInvariantViolations).toEqual([]);
+  }, 120_000);
 });
