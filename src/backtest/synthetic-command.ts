@@ -186,10 +186,9 @@ function setupLines(setup: SyntheticSetup, result: BacktestResult): string[] {
 }
 
 function perMarketTable(result: BacktestResult): string {
-  const header = ['market', 'settles (UTC)', 'fills', 'volume (USDC)', 'PnL (USDC)', 'fees (USDC)', 'YES held', 'NO held', 'max |YES−NO|', 'quoting'];
+  const header = ['market', 'fills', 'volume (USDC)', 'PnL (USDC)', 'fees (USDC)', 'YES held', 'NO held', 'max |YES−NO|', 'quoting', 'settles (UTC)'];
   const rows = result.markets.map((m) => [
     m.slug,
-    m.expiresAtMs === null ? '-' : new Date(m.expiresAtMs).toISOString().slice(0, 16).replace('T', ' '),
     String(m.fills),
     usdc(m.volumeRaw).toFixed(2),
     usdc(m.pnlRaw).toFixed(2),
@@ -198,6 +197,7 @@ function perMarketTable(result: BacktestResult): string {
     shares(m.finalNoRaw).toFixed(2),
     shares(m.maxAbsInventoryRaw).toFixed(2),
     `${pct(m.quotingFraction).toFixed(1)} %`,
+    m.expiresAtMs === null ? '-' : new Date(m.expiresAtMs).toISOString().slice(0, 16).replace('T', ' '),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');

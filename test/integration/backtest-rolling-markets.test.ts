@@ -81,6 +81,11 @@ describe('rolling markets in the backtest', () => {
     expect(result.engineInvariantViolations).toEqual([]);
     expect(result.roll).toMatchObject({ joined: 24, left: 24, refused: 0, uncleanLeaves: 0 });
     expect(result.markets.filter((m) => m.fills > 0).length).toBeGreaterThanOrEqual(20);
+    // Every ladder settled within the run: valued at its payout (YES paid 1 or 0), nothing left unrealized.
+    for (const market of result.markets) {
+      expect([0, 1000], market.slug).toContain(market.finalFairTicks);
+      expect(market.unrealizedRaw, market.slug).toBe(0);
+    }
     const hourly = result.roll.state.slice(0, 24);
     expect(hourly.map((s) => s.atMs)).toEqual(Array.from({ length: 24 }, (_, h) => START_MS + h * HOUR_MS + HOUR_MS / 2));
     const [atHour2, atHour24] = [hourly[1]!, hourly[23]!];
