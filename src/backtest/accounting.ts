@@ -8,11 +8,12 @@
  *
  * Invariants: every fill is applied once (the caller dedupes); all amounts are raw integers; the positions
  * equal the engine's token balances (checked by the harness at the end); the extremes are exact (inventory
- * only changes on a fill, and every fill updates them).
+ * only changes on a fill, and every fill updates them); a market's books are opened once (at the start or when it
+ * is joined) and kept to the end (they are the run's figures).
  */
 import type { Outcome } from '../core/venue-rules/index.js';
 import { averageCost, applyPositionEvent } from '../ledger/position-math.js';
-import { EMPTY_TOKEN, marketPnl, type MarketPnl, type TokenTotals } from '../ledger/pnl.js';
+import { EMPTY_TOKEN, marketPnl, type MarketPnl, type ResolvedPayout, type TokenTotals } from '../ledger/pnl.js';
 import type { AccountLedger } from '../risk/account-view.js';
 import type { PositionView } from '../strategy/contract.js';
 import type { AccountFill } from '../sim/engine/index.js';
@@ -41,10 +42,14 @@ export class BotAccounting implements AccountLedger {
   private readonly tokenIds = new Map<string, { readonly yes: string; readonly no: string }>();
 
   constructor(markets: readonly AccountingMarket[]) {
-    for (const market of markets) {
-      this.books.set(market.slug, { yes: EMPTY_TOKEN, no: EMPTY_TOKEN, maxAbsNetRaw: 0, maxTokenRaw: 0 });
-      this.tokenIds.set(market.slug, market.tokens);
-    }
+    for (const market of markets) this.addMarket(market);
+  }
+
+  /** Opens the books of a market joined during the run (idempotent). */
+  addMarket(market: AccountingMarket): void {
+    if (this.books.has(market.slug)) return;
+    this.books.set(market.slug, { yes: EMPTY_TOKEN, no: EMPTY_TOKEN, maxAbsNetRaw: 0, maxTokenRaw: 0 });
+    this.tokenIds.set(market.slug, market.tokens);
   }
 
   // ── AccountLedger (what the account view reads) ──
@@ -110,10 +115,13 @@ export class BotAccounting implements AccountLedger {
     return { maxAbsNetRaw: book.maxAbsNetRaw, maxTokenRaw: book.maxTokenRaw };
   }
 
-  /** The ledger's PnL of the market with its holding marked at `markMicros` (YES price in millionths); null: no mark. */
-  pnl(slug: string, markMicros: number | null): MarketPnl {
+  /**
+   * The ledger's PnL of the market with its holding marked at `markMicros` (YES price in millionths; null: no mark),
+   * or, once it resolved, paid out by `resolution` (the holding's payout realized; nothing unrealized).
+   */
+  pnl(slug: string, markMicros: number | null, resolution: ResolvedPayout | null = null): MarketPnl {
     const book = this.book(slug);
-    return marketPnl({ marketSlug: slug, yes: book.yes, no: book.no, midMicros: markMicros, resolution: null, redeemedRaw: 0 });
+    return marketPnl({ marketSlug: slug, yes: book.yes, no: book.no, midMicros: markMicros, resolution, redeemedRaw: 0 });
   }
 
   private book(slug: string): MarketBook {

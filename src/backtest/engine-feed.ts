@@ -4,13 +4,16 @@
  * own order-event adapter (src/app/order-event-adapter.ts) into the executor's order events, and each market's book,
  * as the book store would hold it (src/book/book-state.ts), with a change notice when its levels changed.
  *
- * Owns: the frames and book changes not yet delivered, and the last delivered book of each market. Delivery runs
- * on the clock (a zero-delay timer after the engine command that produced them), never inside an engine command:
- * order events first, in the engine's order, then one book change per changed market, in market order.
+ * Owns: the frames, listings and book changes not yet delivered, the markets it publishes books of, and the last
+ * delivered book of each. Delivery runs on the clock (a zero-delay timer after the engine command that produced
+ * them), never inside an engine command: order events first, in the engine's order, then the markets listed
+ * meanwhile (`onMarketListed`, in listing order), then one book change per changed market, in market order.
  *
- * Invariants: only this account's frames are delivered; a frame the conversion or the adapter cannot read is a gap
- * (reported, as the bot reports it); a market's book is re-published only when its levels changed; a book that
- * fails the book store's checks is reported and leaves the market without a book until a good one comes.
+ * Invariants: only this account's frames are delivered (whatever the market: a market no longer published still
+ * has its orders' events delivered); a frame the conversion or the adapter cannot read is a gap (reported, as the
+ * bot reports it); a market's book is re-published only when its levels changed, and only while it is published
+ * (`addMarket` .. `removeMarket`; its last book is forgotten then); a book that fails the book store's checks is
+ * reported and leaves the market without a book until a good one comes.
  */
 import { BookState } from '../book/book-state.js';
 import type { Scheduler } from '../core/clock.js';
@@ -30,8 +33,8 @@ export interface EngineFeedOptions {
   readonly engine: SimEngine;
   readonly profileId: number;
   readonly scheduler: Scheduler;
-  /** Traded markets, in order, with the reward minimum size the adjusted midpoint uses. */
-  readonly markets: readonly { readonly slug: string; readonly minSizeRaw: number }[];
+  /** The markets published from the start, in order, with the reward minimum size the adjusted midpoint uses. */
+  readonly markets: readonly FeedMarket[];
   readonly adapter: OrderEventAdapter;
   readonly onOrderEvent: (event: OrderEventInput) => void;
   /** An order frame of this account that could not be read. */
@@ -39,17 +42,34 @@ export interface EngineFeedOptions {
   readonly onBookChange: (slug: string) => void;
   /** A book failed the book store's checks. */
   readonly onRejectedBook: (slug: string) => void;
+  /** The engine listed a market while running (default: nobody listens). */
+  readonly onMarketListed?: (slug: string) => void;
+}
+
+/** A published market: its slug and the reward minimum size its adjusted midpoint uses. */
+export interface FeedMarket {
+  readonly slug: string;
+  readonly minSizeRaw: number;
 }
 
 export class EngineFeed {
   private frames: OrderEventFrame[] = [];
+  private listed: string[] = [];
   private readonly dirty = new Set<string>();
   private readonly books = new Map<string, FeedBook>();
+  /** Published markets (slug → reward minimum size), in the order they were added. */
+  private readonly markets = new Map<string, number>();
   private scheduled = false;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: EngineFeedOptions) {
+    for (const market of options.markets) this.markets.set(market.slug, market.minSizeRaw);
     this.unsubscribe = options.engine.on({
+      marketListed: (slug) => {
+        if (options.onMarketListed === undefined) return;
+        this.listed.push(slug);
+        this.wake();
+      },
       orderEvent: (profileId, frame) => {
         if (profileId !== options.profileId) return;
         this.frames.push(frame);
@@ -64,7 +84,26 @@ export class EngineFeed {
 
   /** Publishes every market's current book (the feed's first snapshot), without change notices. */
   prime(): void {
-    for (const { slug } of this.options.markets) this.read(slug);
+    for (const slug of this.markets.keys()) this.read(slug);
+  }
+
+  /** Publishes a market from now on: its current book is read at once (no change notice), then its changes. */
+  addMarket(market: FeedMarket): void {
+    if (this.markets.has(market.slug)) return;
+    this.markets.set(market.slug, market.minSizeRaw);
+    this.read(market.slug);
+  }
+
+  /** Stops publishing a market's book and forgets it (its orders' events still come). */
+  removeMarket(slug: string): void {
+    this.markets.delete(slug);
+    this.books.delete(slug);
+    this.dirty.delete(slug);
+  }
+
+  /** How many markets are published. */
+  get marketCount(): number {
+    return this.markets.size;
   }
 
   /** The market's book as last delivered; null before the first or after a rejected one. */
@@ -87,8 +126,11 @@ export class EngineFeed {
       if (adapted.kind === 'event') this.options.onOrderEvent(adapted.event);
       else if (adapted.kind === 'gap') this.options.onGap(adapted.marketSlug, adapted.reason);
     }
+    const listed = this.listed;
+    this.listed = [];
+    for (const slug of listed) this.options.onMarketListed?.(slug);
     if (this.dirty.size === 0) return;
-    for (const { slug } of this.options.markets) {
+    for (const slug of this.markets.keys()) {
       if (!this.dirty.has(slug)) continue;
       if (this.read(slug)) this.options.onBookChange(slug);
     }
@@ -111,7 +153,7 @@ export class EngineFeed {
     if (snapshot === undefined) return false;
     const last = this.books.get(slug);
     if (last !== undefined && sameLevels(last.snapshot.bids, snapshot.bids) && sameLevels(last.snapshot.asks, snapshot.asks)) return false;
-    const minSizeRaw = this.options.markets.find((m) => m.slug === slug)?.minSizeRaw ?? 0;
+    const minSizeRaw = this.markets.get(slug) ?? 0;
     let views: FeedBook['views'] = null;
     try {
       const yes = BookState.fromSnapshot({ bids: snapshot.bids, asks: snapshot.asks, adjustedMidpoint: adjustedMidpoint(snapshot, minSizeRaw) });

@@ -17,20 +17,13 @@
  * is settled to quiescence at every timer); nothing here reads wall time; the bot's positions equal the engine's
  * token balances at the end (checked).
  */
-import { BookState } from '../book/book-state.js';
 import { errorText } from '../core/errors.js';
 import { isOwnClientOrderId } from '../orders/client-order-id.js';
 import { OrderEventAdapter, type OrderIds } from '../app/order-event-adapter.js';
-import type { MarketInfo } from '../strategy/contract.js';
-import { expectedRewardPerDay } from '../strategy/rewards.js';
-import { buildView } from '../strategy/view.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
-import { FairSeries, mergeMarkoutSummaries, summarizeMarkouts, type MarkoutFill } from '../markouts/markout.js';
-import { marketWire } from '../sim/server/wire-format.js';
+import { mergeMarkoutSummaries } from '../markouts/markout.js';
 import { MarketPricer } from '../pricing/market-pricer.js';
-import { DEFAULT_PYTH_FEED_IDS } from '../pricing/feed-ids.js';
-import { readMarketTerms, termsInputOfJson } from '../pricing/terms.js';
-import { createEngine, EngineConfigError, generateMarkets, type MarketSpec, type SimEngine } from '../sim/engine/index.js';
+import { createEngine, EngineConfigError, generateMarkets, type SimEngine } from '../sim/engine/index.js';
 import { BotAccounting } from './accounting.js';
 import { EngineFeed } from './engine-feed.js';
 import { EngineFills } from './engine-fills.js';
@@ -38,13 +31,15 @@ import { EngineVenue } from './engine-venue.js';
 import { BacktestConfigError, BacktestInvariantError } from './errors.js';
 import type { GateOutcome } from '../risk/gate.js';
 import { LatencyVenue } from './latency-venue.js';
+import { MarketRoll } from './market-roll.js';
+import { MarketRuns } from './market-runs.js';
 import { resolveOptions, type BacktestOptions, type ResolvedOptions } from './options.js';
 import type { BacktestResult, MarketResult } from './result.js';
 import { riskConfigOf, Trader } from './trader.js';
 import { VirtualTime } from './virtual-time.js';
-import { adjustedMidpoint, rawToFloat, ticksToFloat } from '../core/venue-rules/index.js';
+import { rawToFloat, ticksToFloat } from '../core/venue-rules/index.js';
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 /** The bot's account on the engine. */
 const BOT_PROFILE_ID = 1;
 const BOT_ADDRESS = '0x00000000000000000000000000000000000B0071';
@@ -62,21 +57,6 @@ const RETAIN_TERMINAL_MS = 60_000;
  */
 export function runBacktest<P>(options: BacktestOptions<P>): Promise<BacktestResult> {
   return new BacktestRun(resolveOptions(options)).run();
-}
-
-interface MarketRun {
-  readonly info: MarketInfo;
-  /** Latest `expectedRewardPerDay` diagnostic, and its time integral (USDC·ms/day). */
-  diagReward: number;
-  diagRewardMs: number;
-  scoredRewardUsdc: number;
-  twoSidedMs: number;
-  quotingMs: number;
-  sampledMs: number;
-  /** The engine's hidden (true) fair value, sampled at every step: the yardstick of the markouts. */
-  readonly fair: FairSeries;
-  /** The bot's fills in YES terms, for the markouts. */
-  readonly markoutFills: MarkoutFill[];
 }
 
 interface RunStats {
@@ -97,7 +77,11 @@ interface RunStats {
 class BacktestRun {
   private readonly time: VirtualTime;
   private readonly engine: SimEngine;
-  private readonly runs: MarketRun[];
+  private readonly runs: MarketRuns;
+  private readonly roll: MarketRoll;
+  /** Markets the engine resolved (the account's `isResolved`). */
+  private readonly resolved = new Set<string>();
+  private readonly unlistenResolutions: () => void;
   private readonly accounting: BotAccounting;
   private readonly latency: LatencyVenue;
   private readonly feed: EngineFeed;
@@ -146,21 +130,28 @@ class BacktestRun {
       if (error instanceof EngineConfigError) throw new BacktestConfigError(error.field, error.value, error.reason);
       throw error;
     }
-    const specs: readonly MarketSpec[] = o.world === null ? given : this.engine.markets();
-    this.runs = specs.map((spec) => newRun(spec, band));
-    const infos = this.runs.map((r) => r.info);
+    this.accounting = new BotAccounting([]);
+    this.runs = new MarketRuns({ engine: this.engine, profileId: BOT_PROFILE_ID, accounting: this.accounting, book: (slug) => this.feed.book(slug), now: () => this.time.now() });
     this.pricer = o.pricing === null ? null : new MarketPricer(o.pricing);
-    for (const spec of this.pricer === null ? [] : specs) {
-      if (this.pricer === null) break;
-      // The bot's own terms parser on the venue's market object (as the simulator serves it), without the wire layer.
-      const listed = this.engine.market(spec.slug);
-      if (!listed) throw new BacktestInvariantError(`market ${spec.slug} is not listed by the engine`);
-      this.pricer.register(spec.slug, readMarketTerms(termsInputOfJson(marketWire(listed, undefined)), DEFAULT_PYTH_FEED_IDS));
-    }
-    this.accounting = new BotAccounting(infos);
+    this.roll = new MarketRoll({
+      engine: this.engine,
+      scheduler: this.time,
+      runs: this.runs,
+      accounting: this.accounting,
+      pricer: this.pricer,
+      band,
+      admits: o.admits,
+      stopBeforeExpiryMs: o.risk.stopBeforeExpiryMs,
+      leaveBudgetMs: o.leaveBudgetMs,
+      endMs: o.startMs + o.durationMs,
+      onError: (error) => (this.cycleError ??= error),
+    });
+    const infos = this.roll.initial();
+    // The account asks of every market it holds at each gate: answered from the engine's resolutions as they come.
+    for (const market of this.engine.markets()) if (market.status === 'RESOLVED') this.resolved.add(market.slug);
+    this.unlistenResolutions = this.engine.on({ marketResolved: (frame) => this.resolved.add(frame.slug) });
     this.fills = new EngineFills(this.engine, BOT_PROFILE_ID, this.accounting, (fill) => {
-      const run = this.runs.find((r) => r.info.slug === fill.marketSlug);
-      if (!run) throw new BacktestInvariantError(`fill in market ${fill.marketSlug}, which the backtest does not trade`);
+      const run = this.runs.get(fill.marketSlug);
       const yes = toYesTerms(fill.outcome, fill.side, fill.priceTicks);
       run.markoutFills.push({ atMs: fill.matchedAtMs, yesSide: yes.side, yesPrice: ticksToFloat(yes.priceTicks), shares: rawToFloat(fill.sizeRaw) });
       this.o.observer.onFill?.(fill, { yesRaw: this.accounting.holding(fill.marketSlug, 'YES'), noRaw: this.accounting.holding(fill.marketSlug, 'NO') });
@@ -192,7 +183,7 @@ class BacktestRun {
       scheduler: this.time,
       strategy: o.strategy,
       markets: infos,
-      isResolved: (slug) => this.engine.market(slug)?.status === 'RESOLVED',
+      isResolved: (slug) => this.resolved.has(slug),
       ledger: this.accounting,
       books: {
         books: (slug) => this.feed.book(slug)?.views ?? null,
@@ -217,9 +208,8 @@ class BacktestRun {
           onCycleError: (_slug, error) => (this.cycleError ??= error),
           onInvalidIntents: (_slug, rejected) => (this.stats.invalidIntents += rejected.length),
           onDiagnostics: (slug, figures) => {
-            const run = this.runs.find((r) => r.info.slug === slug);
             const reward = figures['expectedRewardPerDay'];
-            if (run) run.diagReward = typeof reward === 'number' && Number.isFinite(reward) ? reward : 0;
+            this.runs.get(slug).diagReward = typeof reward === 'number' && Number.isFinite(reward) ? reward : 0;
           },
         },
       },
@@ -242,13 +232,15 @@ class BacktestRun {
       onOrderEvent: (event) => executor.onOrderEvent(event),
       onGap: (slug) => {
         this.stats.orderEventGaps += 1;
-        if (slug !== null && infos.some((i) => i.slug === slug)) executor.resync(slug).catch((error: unknown) => (this.cycleError ??= error));
+        if (slug !== null && this.trader.core.markets.info(slug) !== undefined) executor.resync(slug).catch((error: unknown) => (this.cycleError ??= error));
       },
       onBookChange: (slug) => {
         for (const listener of [...listeners]) listener(slug);
       },
       onRejectedBook: () => (this.stats.rejectedBooks += 1),
+      onMarketListed: (slug) => this.roll.listed(slug),
     });
+    this.roll.start(this.trader, this.feed);
   }
 
   async run(): Promise<BacktestResult> {
@@ -260,20 +252,29 @@ class BacktestRun {
     this.latency.begin();
     this.trader.quote();
     const end = this.o.startMs + this.o.durationMs;
+    // The core's memory half past each hour: between one ladder's join and the next's (not at the handover).
+    let nextStateSampleAt = this.o.startMs + HOUR_MS / 2;
     for (let t = this.o.startMs; t < end; t += this.o.stepMs) {
       await this.time.runUntil(t);
       this.engine.syntheticStep();
       this.feedUnderlying();
       await this.time.runUntil(t);
-      this.sample(Math.min(this.o.stepMs, end - t));
+      this.runs.sample(Math.min(this.o.stepMs, end - t));
       this.steps += 1;
+      if (t >= nextStateSampleAt) {
+        this.roll.sample();
+        nextStateSampleAt += HOUR_MS;
+      }
     }
     await this.time.runUntil(end);
+    this.roll.sample();
+    this.roll.stop();
     this.trader.stop();
     this.feed.deliver();
     await this.time.runUntil(end);
     this.fills.drain();
     this.feed.stop();
+    this.unlistenResolutions();
     if (this.cycleError !== null) throw new BacktestInvariantError(`a quote cycle failed: ${errorText(this.cycleError, { withName: true })}`, { cause: this.cycleError });
     return this.finish();
   }
@@ -297,97 +298,10 @@ class BacktestRun {
     for (const trimmed of outcome.risk.trimmed) bump(this.stats.riskTrims, trimmed.reason);
   }
 
-  /** Time-weighted figures over the next `dtMs`: two-sided quoting and the reward the resting orders score. */
-  private sample(dtMs: number): void {
-    const now = this.time.now();
-    for (const run of this.runs) {
-      const slug = run.info.slug;
-      const fairTicks = this.engine.fairValueTicks(slug);
-      if (fairTicks !== null) run.fair.record(now, ticksToFloat(fairTicks));
-      const resting = this.engine.orders(BOT_PROFILE_ID, slug, ['LIVE']).filter((o) => o.remainingSizeRaw > 0);
-      let bid = false;
-      let ask = false;
-      for (const order of resting) {
-        if (toYesTerms(order.outcome, order.side, order.priceTicks ?? 0).side === 'bid') bid = true;
-        else ask = true;
-      }
-      run.sampledMs += dtMs;
-      if (bid && ask) run.twoSidedMs += dtMs;
-      if (bid || ask) run.quotingMs += dtMs;
-      run.diagRewardMs += run.diagReward * dtMs;
-      if (resting.length > 0 && run.info.rewardable && run.info.dailyRewardRaw > 0) {
-        const snapshot = this.feed.book(slug)?.snapshot ?? this.engine.book(slug);
-        if (snapshot === undefined) continue;
-        let yes: BookState;
-        try {
-          yes = BookState.fromSnapshot({ bids: snapshot.bids, asks: snapshot.asks, adjustedMidpoint: adjustedMidpoint(snapshot, run.info.minSizeRaw) });
-        } catch {
-          continue;
-        }
-        const own = resting.map((o) => ({ token: o.outcome, side: o.side, priceTicks: o.priceTicks ?? 0, sizeRaw: o.remainingSizeRaw }));
-        const view = buildView({
-          info: run.info,
-          books: { yes, no: yes.complement() },
-          position: { ...this.accounting.marketPosition(slug), freeCollateralRaw: 0 },
-          recentFills: [],
-          midHistory: [],
-          ownOrders: own,
-          now: this.time.now(),
-        });
-        run.scoredRewardUsdc += (expectedRewardPerDay(view, own, own) * dtMs) / DAY_MS;
-      }
-    }
-  }
-
   // ───────────────────────── the result ─────────────────────────
 
   private finish(): BacktestResult {
-    const markets: MarketResult[] = [];
-    for (const run of this.runs) {
-      const slug = run.info.slug;
-      const balances = this.engine.balances(BOT_PROFILE_ID);
-      for (const token of ['YES', 'NO'] as const) {
-        const id = token === 'YES' ? run.info.tokens.yes : run.info.tokens.no;
-        const held = balances?.tokens[id]?.totalRaw ?? 0;
-        if (held !== this.accounting.holding(slug, token)) {
-          throw new BacktestInvariantError(`${slug} ${token}: books hold ${this.accounting.holding(slug, token)} raw, the engine ${held}`);
-        }
-      }
-      const fairTicks = this.engine.fairValueTicks(slug) ?? 500;
-      const book = this.engine.book(slug);
-      const bid = book?.bids[0];
-      const ask = book?.asks[0];
-      const midMicros = bid && ask ? (bid.priceTicks + ask.priceTicks) * 500 : null;
-      const atFair = this.accounting.pnl(slug, fairTicks * 1000);
-      const atMid = this.accounting.pnl(slug, midMicros);
-      const extremes = this.accounting.extremes(slug);
-      const span = Math.max(1, run.sampledMs);
-      run.fair.extendTo(this.time.now());
-      markets.push({
-        slug,
-        rewardable: run.info.rewardable,
-        dailyRewardRaw: run.info.dailyRewardRaw,
-        pnlRaw: atFair.netPnlRaw ?? atFair.realizedRaw - atFair.feesRaw,
-        pnlAtMidRaw: atMid.netPnlRaw,
-        realizedRaw: atFair.realizedRaw,
-        feesRaw: atFair.feesRaw,
-        unrealizedRaw: atFair.unrealizedRaw ?? 0,
-        fills: atFair.fillCount,
-        volumeRaw: atFair.volumeRaw,
-        finalYesRaw: this.accounting.holding(slug, 'YES'),
-        finalNoRaw: this.accounting.holding(slug, 'NO'),
-        maxAbsInventoryRaw: extremes.maxAbsNetRaw,
-        maxTokenRaw: extremes.maxTokenRaw,
-        twoSidedFraction: run.twoSidedMs / span,
-        quotingFraction: run.quotingMs / span,
-        expectedRewardPerDay: run.diagRewardMs / span,
-        scoredRewardUsdc: run.scoredRewardUsdc,
-        quoteCycles: this.trader.runner.cycles(slug),
-        finalFairTicks: fairTicks,
-        finalMidMicros: midMicros,
-        markouts: summarizeMarkouts(run.markoutFills, (t) => run.fair.at(t)),
-      });
-    }
+    const markets = this.runs.results((slug) => this.trader.runner.cycles(slug));
     const violations = this.engine.checkInvariants();
     this.engine.stop();
     const sum = (pick: (m: MarketResult) => number): number => markets.reduce((acc, m) => acc + pick(m), 0);
@@ -434,32 +348,9 @@ class BacktestRun {
       markets,
       markouts: mergeMarkoutSummaries(markets.map((m) => m.markouts)),
       engineInvariantViolations: violations,
+      roll: this.roll.summary(),
     };
   }
-}
-
-function newRun(spec: MarketSpec, band: { minTicks: number; maxTicks: number }): MarketRun {
-  return {
-    info: {
-      slug: spec.slug,
-      tokens: { yes: spec.yesTokenId, no: spec.noTokenId },
-      minSizeRaw: spec.settings.minSizeRaw,
-      maxSpreadTicks: spec.settings.maxSpreadTicks,
-      rewardC: spec.settings.c,
-      dailyRewardRaw: spec.settings.dailyRewardRaw,
-      rewardable: spec.isRewardable,
-      expiresAtMs: spec.expirationMs,
-      band,
-    },
-    diagReward: 0,
-    diagRewardMs: 0,
-    scoredRewardUsdc: 0,
-    twoSidedMs: 0,
-    quotingMs: 0,
-    sampledMs: 0,
-    fair: new FairSeries(),
-    markoutFills: [],
-  };
 }
 
 function bump(counts: Record<string, number>, key: string): void {

@@ -17,6 +17,7 @@ import type { PricerSettings } from '../pricing/market-pricer.js';
 import { BacktestConfigError } from './errors.js';
 import type { BacktestObserver } from './result.js';
 import type { TraderOrderOptions } from './trader.js';
+import type { MarketAdmission } from './market-roll.js';
 
 const HOUR_MS = 3_600_000;
 const MAX_DURATION_MS = 30 * 24 * HOUR_MS;
@@ -123,6 +124,11 @@ export const backtestSettingsSchema = z.strictObject({
     .prefault({}),
   /** Mid history the view carries (the bot's: 1 h / 2,000 mids). Recent fills are the bot's account view's (30 min / 500). */
   midHistory: z.strictObject({ horizonMs: int(1, 7 * 24 * HOUR_MS).default(HOUR_MS), max: int(1, 100_000).default(2000) }).prefault({}),
+  /**
+   * Time a market's leave has to cancel its orders and confirm them gone (./market-roll.ts: every market is left at
+   * its stop before expiry); the bot's shutdown budget by default.
+   */
+  leaveBudgetMs: int(0, HOUR_MS).default(10_000),
 });
 
 export type BacktestSettings = z.input<typeof backtestSettingsSchema>;
@@ -138,8 +144,15 @@ export interface BacktestOptions<P = unknown> extends BacktestSettings {
   readonly strategy: StrategySpec<P>;
   readonly observer?: BacktestObserver;
   /**
-   * The crypto world (src/sim/engine/underlying.ts): its strike markets, listed at the start, are the markets traded
-   * (`markets` is then ignored), and their hidden fair value is the digital on the simulated underlying.
+   * Which markets the trader joins (those listed at the start, and every one the engine lists later), asked once per
+   * market with the moment it is listed; default: all.
+   */
+  readonly admits?: MarketAdmission;
+  /**
+   * The crypto world (src/sim/engine/underlying.ts): its strike markets are the markets traded (`markets` is then
+   * ignored): those listed at the start, and, when it is `recurring`, each ladder listed as the previous one settles
+   * (joined then, left at its stop before settlement); their hidden fair value is the digital on the simulated
+   * underlying.
    */
   readonly world?: NonNullable<EngineOptions['world']>;
   /**
@@ -175,7 +188,9 @@ export interface ResolvedOptions {
   readonly quoteOnBookChange: boolean;
   readonly latency: LatencyModel;
   readonly midHistory: { readonly horizonMs: number; readonly max: number };
+  readonly leaveBudgetMs: number;
   readonly observer: BacktestObserver;
+  readonly admits: MarketAdmission;
   readonly world: NonNullable<EngineOptions['world']> | null;
   readonly pricing: PricerSettings | null;
 }
@@ -183,7 +198,8 @@ export interface ResolvedOptions {
 /** Validates every option; throws `BacktestConfigError` naming the first bad field. Changes nothing. */
 export function resolveOptions<P>(options: BacktestOptions<P>): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new BacktestConfigError('options', options, 'expected an object');
-  const { strategy: spec, observer, world, pricing, ...settings } = options;
+  const { strategy: spec, observer, world, pricing, admits, ...settings } = options;
+  if (admits !== undefined && typeof admits !== 'function') throw new BacktestConfigError('admits', admits, 'expected a function (market, nowMs) => boolean');
   if (pricing !== undefined && world === undefined) throw new BacktestConfigError('pricing', pricing, 'needs `world` (the underlying it prices from)');
   const strategy = createStrategy(spec);
   const parsed = backtestSettingsSchema.safeParse(settings);
@@ -196,7 +212,7 @@ export function resolveOptions<P>(options: BacktestOptions<P>): ResolvedOptions 
     throw new BacktestConfigError(issue?.code === 'unrecognized_keys' ? formatPath([...path, issue.keys[0] ?? '']) : field, value, reason);
   }
   const s: ParsedSettings = parsed.data;
-  return { ...s, strategyName: spec.module.name, strategy, observer: observer ?? {}, world: world ?? null, pricing: pricing ?? null };
+  return { ...s, strategyName: spec.module.name, strategy, observer: observer ?? {}, admits: admits ?? (() => true), world: world ?? null, pricing: pricing ?? null };
 }
 
 function createStrategy<P>(spec: StrategySpec<P> | undefined): Strategy {

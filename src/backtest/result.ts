@@ -7,9 +7,12 @@
  */
 import type { HorizonSummary } from '../markouts/markout.js';
 import type { AccountFill } from '../sim/engine/index.js';
+import type { RollSummary } from './market-roll.js';
 
 export interface MarketResult {
   readonly slug: string;
+  /** When the market settles (its expiry); null for a market without one. */
+  readonly expiresAtMs: number | null;
   readonly rewardable: boolean;
   readonly dailyRewardRaw: number;
   /** realized − fees + unrealized, the holding marked at the final hidden fair value. */
@@ -112,6 +115,8 @@ export interface BacktestResult {
   readonly markouts: readonly HorizonSummary[];
   /** The engine's own consistency check at the end (empty when sound). */
   readonly engineInvariantViolations: readonly string[];
+  /** Markets joined and left during the run, and the core's memory hour by hour (./market-roll.ts). */
+  readonly roll: RollSummary;
 }
 
 /** Hooks for progress and inspection; every one optional, none may change the run. */

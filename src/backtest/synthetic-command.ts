@@ -6,7 +6,10 @@
  *
  * Owns: the mapping config → backtest options (`syntheticOptions`, pure: the config's strategy, risk limits, order
  * management and rate limits; the flow of the benchmarks: bench/strategies.ts for the generic world, bench/pricing.ts
- * for the crypto world, priced from the underlying with the config's pricer settings) and the report's two renderings
+ * for the crypto world, priced from the underlying with the config's pricer settings; the crypto world is the
+ * config's — `venue.underlying` tickers, cadences, strikes per expiry, the informed traders' lead and the maker's lag,
+ * the simulator's defaults for a live config — recurring as the venue's: each ladder is followed by the next as it
+ * settles, and the trader joins and leaves them, src/backtest/market-roll.ts) and the report's two renderings
  * (`formatSyntheticReport`, `syntheticJson`, pure). Invariants: the same config, seed and duration give the same
  * report (virtual time, seeded engine); a config or option the backtest refuses is a `SyntheticUsageError` naming
  * the field and the value, before anything runs; a run whose engine broke its own invariants is an error, never a
@@ -15,7 +18,7 @@
 import type { AppConfig } from '../config/types.js';
 import { validateStrategy } from '../config/index.js';
 import type { StrategyModule } from '../strategy/contract.js';
-import { DEFAULT_UNDERLYINGS } from '../sim/engine/index.js';
+import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS, nextExpiry, type Cadence } from '../sim/engine/index.js';
 import { BacktestConfigError } from './errors.js';
 import { runBacktest } from './harness.js';
 import type { BacktestOptions } from './options.js';
@@ -24,7 +27,7 @@ import { traderOrdersOf } from './trader.js';
 import type { BacktestResult } from './result.js';
 
 const HOUR_MS = 3_600_000;
-/** The benchmarks' virtual start: midnight UTC, so the crypto world's daily strikes settle after a run of < 23 h. */
+/** The benchmarks' virtual start: midnight UTC (the hourly ladders settle on each hour, the daily ones at 16:00). */
 export const SYNTHETIC_START_MS = Date.UTC(2026, 0, 1, 0, 0);
 /** bench/strategies.ts: markets of the generic world. */
 export const GENERIC_MARKETS = 4;
@@ -72,6 +75,11 @@ export interface SyntheticSetup {
   readonly durationMs: number;
   readonly stepMs: number;
   readonly tickers: readonly string[];
+  /** The crypto world's ladders (empty in the generic world): cadences, strikes per expiry, recurring. */
+  readonly cadences: readonly Cadence[];
+  readonly strikesPerExpiry: number;
+  readonly recurring: boolean;
+  /** The first settlement after the start (the crypto world); null in the generic world. */
   readonly settlesAtMs: number | null;
   readonly priced: boolean;
   readonly latency: { readonly oneWayMs: number; readonly minRequestSpacingMs: number; readonly maxConcurrent: number };
@@ -88,9 +96,12 @@ function worldOf(config: AppConfig, asked: SyntheticWorld | undefined): Syntheti
 export function syntheticOptions(config: AppConfig, module: StrategyModule, options: SyntheticCommandOptions): { readonly options: BacktestOptions; readonly setup: SyntheticSetup } {
   const world = worldOf(config, options.world);
   const seed = options.seed ?? (config.venue.kind === 'sim' ? config.venue.seed : 1);
-  const tickers = world === 'crypto' ? (config.venue.kind === 'sim' ? [...config.venue.underlying.tickers] : DEFAULT_UNDERLYINGS.map((u) => u.ticker)) : [];
-  // The crypto world's strikes settle on the hour after the run (bench/pricing.ts: 04:00 for 2 h), at the latest 23:00.
-  const dailyHourUtc = Math.min(23, Math.ceil(options.durationMs / HOUR_MS) + 1);
+  const underlying = config.venue.kind === 'sim' ? config.venue.underlying : null;
+  const crypto = world === 'crypto';
+  const tickers = crypto ? [...(underlying?.tickers ?? DEFAULT_UNDERLYINGS.map((u) => u.ticker))] : [];
+  const cadences: readonly Cadence[] = crypto ? [...(underlying?.cadences ?? DEFAULT_CRYPTO_MARKETS.cadences)] : [];
+  const strikesPerExpiry = underlying?.strikesPerExpiry ?? DEFAULT_CRYPTO_MARKETS.strikesPerExpiry;
+  const settlesAtMs = crypto ? Math.min(...cadences.map((c) => nextExpiry(c, SYNTHETIC_START_MS, DEFAULT_CRYPTO_MARKETS.dailyHourUtc))) : null;
   const risk = config.risk;
   const latency = { oneWayMs: options.latencyMs, minRequestSpacingMs: config.rateLimits.minTimeMs, maxConcurrent: config.rateLimits.maxConcurrent };
   const backtest: BacktestOptions = {
@@ -100,11 +111,15 @@ export function syntheticOptions(config: AppConfig, module: StrategyModule, opti
     durationMs: options.durationMs,
     stepMs: 1000,
     ...(world === 'generic' ? { markets: { count: config.venue.kind === 'sim' && config.venue.world === 'generic' ? config.venue.markets : GENERIC_MARKETS } } : {}),
-    ...(world === 'crypto'
+    ...(crypto
       ? {
           world: {
-            underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => tickers.includes(u.ticker)), leadMs: INFORMED_LEAD_MS },
-            markets: { cadences: ['daily'], strikesPerExpiry: 1, strikeSpacingSigmas: 0.5, dailyHourUtc, recurring: false },
+            underlying: {
+              underlyings: DEFAULT_UNDERLYINGS.filter((u) => tickers.includes(u.ticker)),
+              leadMs: underlying?.informedLeadMs ?? INFORMED_LEAD_MS,
+              ...(underlying === null ? {} : { makerLagMs: underlying.makerLagMs }),
+            },
+            markets: { ...DEFAULT_CRYPTO_MARKETS, cadences, strikesPerExpiry, recurring: true },
           },
           pricing: config.pricing.pricer,
         }
@@ -116,7 +131,7 @@ export function syntheticOptions(config: AppConfig, module: StrategyModule, opti
       maxOpenOrders: risk.maxOpenOrders,
       priceBand: risk.priceBand,
       // Priced markets stop at the pricer's stop before settlement, as the bot's (src/app/pricing.ts riskConfig).
-      stopBeforeExpiryMs: world === 'crypto' ? config.pricing.pricer.stopBeforeSettlementMs : risk.stopBeforeExpiryMs,
+      stopBeforeExpiryMs: crypto ? config.pricing.pricer.stopBeforeSettlementMs : risk.stopBeforeExpiryMs,
       maxNotionalRaw: risk.maxNotionalRaw,
     },
     orders: traderOrdersOf(config),
@@ -132,8 +147,11 @@ export function syntheticOptions(config: AppConfig, module: StrategyModule, opti
       durationMs: options.durationMs,
       stepMs: 1000,
       tickers,
-      settlesAtMs: world === 'crypto' ? SYNTHETIC_START_MS + dailyHourUtc * HOUR_MS : null,
-      priced: world === 'crypto',
+      cadences,
+      strikesPerExpiry: crypto ? strikesPerExpiry : 0,
+      recurring: crypto,
+      settlesAtMs,
+      priced: crypto,
       latency,
       feeRateBps: options.feeRateBps,
     },
@@ -155,9 +173,10 @@ function durationText(ms: number): string {
 }
 
 function setupLines(setup: SyntheticSetup, result: BacktestResult): string[] {
+  const ladders = `${setup.cadences.join(' and ')} ladders of ${setup.strikesPerExpiry} strike${setup.strikesPerExpiry === 1 ? '' : 's'}`;
   const world =
     setup.world === 'crypto'
-      ? `crypto world: ${result.markets.length} strike markets on ${setup.tickers.join(', ')} settling ${new Date(setup.settlesAtMs ?? 0).toISOString().slice(11, 16)} UTC, informed traders ${(INFORMED_LEAD_MS / 1000).toFixed(1)} s ahead of the published price; priced from the underlying`
+      ? `crypto world: ${result.markets.length} strike markets traded on ${setup.tickers.join(', ')} (${ladders}, the next listed as one settles: ${result.roll.joined} joined, ${result.roll.left} left at their stop), the first settling ${new Date(setup.settlesAtMs ?? 0).toISOString().slice(11, 16)} UTC; informed traders ahead of the published price; priced from the underlying`
       : `generic world: ${result.markets.length} markets, a passive maker, noise and informed takers; quoted from the book`;
   return [
     `synthetic backtest of ${setup.strategy} (${setup.configPath}): seed ${setup.seed}, ${durationText(setup.durationMs)} of virtual time in ${setup.stepMs / 1000} s steps`,
@@ -167,7 +186,7 @@ function setupLines(setup: SyntheticSetup, result: BacktestResult): string[] {
 }
 
 function perMarketTable(result: BacktestResult): string {
-  const header = ['market', 'fills', 'volume (USDC)', 'PnL (USDC)', 'fees (USDC)', 'YES held', 'NO held', 'max |YES−NO|', 'quoting'];
+  const header = ['market', 'fills', 'volume (USDC)', 'PnL (USDC)', 'fees (USDC)', 'YES held', 'NO held', 'max |YES−NO|', 'quoting', 'settles (UTC)'];
   const rows = result.markets.map((m) => [
     m.slug,
     String(m.fills),
@@ -178,6 +197,7 @@ function perMarketTable(result: BacktestResult): string {
     shares(m.finalNoRaw).toFixed(2),
     shares(m.maxAbsInventoryRaw).toFixed(2),
     `${pct(m.quotingFraction).toFixed(1)} %`,
+    m.expiresAtMs === null ? '-' : new Date(m.expiresAtMs).toISOString().slice(0, 16).replace('T', ' '),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
@@ -198,6 +218,11 @@ export function syntheticJson(setup: SyntheticSetup, result: BacktestResult): Re
     world: setup.world,
     virtualSeconds: setup.durationMs / 1000,
     tickers: setup.tickers,
+    cadences: setup.cadences,
+    strikesPerExpiry: setup.strikesPerExpiry,
+    recurring: setup.recurring,
+    marketsJoined: result.roll.joined,
+    marketsLeft: result.roll.left,
     latency: setup.latency,
     feeRateBps: setup.feeRateBps,
     pnlUsdc: usdc(result.pnlRaw),
@@ -218,6 +243,7 @@ export function syntheticJson(setup: SyntheticSetup, result: BacktestResult): Re
     markoutUsdcPerFill: Object.fromEntries(result.markouts.map((h) => [`${h.horizonMs / 1000}s`, h.fills === 0 ? null : Number(h.meanPerFillUsdc.toFixed(4))])),
     markets: result.markets.map((m) => ({
       market: m.slug,
+      settlesAt: m.expiresAtMs === null ? null : new Date(m.expiresAtMs).toISOString(),
       fills: m.fills,
       volumeUsdc: usdc(m.volumeRaw),
       pnlUsdc: usdc(m.pnlRaw),

@@ -5,14 +5,16 @@
  * orders as the bot.
  *
  * Owns: the backtest's options for the core (no kill switch or stale halts, the trading mode read once, the engine's
- * books of fills as the ledger), its timers, and the start order (executor adopted → runner → balance reads every
- * ledger check → expiry requotes). Invariants: a booked fill (first report of a fill part) is noted and requotes its
- * market; nothing is quoted before the executor started.
+ * books of fills as the ledger), its timers, the start order (executor adopted → runner → balance reads every
+ * ledger check → expiry requotes), and markets joined and left during the run (`addMarket`, `removeMarket`: the
+ * core's, with the market's expiry requote armed and disarmed here). Invariants: a booked fill (first report of a
+ * fill part) is noted and requotes its market; nothing is quoted before the executor started; a market's expiry
+ * requote is armed once quoting started and it is traded, and no timer of a market outlives its leave.
  */
 import type { Scheduler } from '../core/clock.js';
 import type { AppConfig, RiskConfig } from '../config/types.js';
 import type { OrderExecutor } from '../orders/executor.js';
-import type { FillEvent, MarketSyncReport } from '../orders/executor-types.js';
+import type { FillEvent, LeaveReport, MarketSyncReport } from '../orders/executor.js';
 import type { SizeTolerance } from '../orders/reconcile.js';
 import type { VenuePort } from '../orders/venue-port.js';
 import type { AccountLedger, AccountView } from '../risk/account-view.js';
@@ -101,6 +103,9 @@ export class Trader {
   readonly account: AccountView;
   readonly runner: StrategyRunner;
   private readonly cancels: (() => void)[] = [];
+  /** Per traded market, its armed stop-before-expiry requote. */
+  private readonly expiryTimers = new Map<string, () => void>();
+  private quoting = false;
 
   constructor(private readonly options: TraderOptions) {
     const { scheduler, venue, observer } = options;
@@ -157,17 +162,47 @@ export class Trader {
 
   /** Starts quoting (after `adopt`); each market is requoted at its stop-before-expiry time. */
   quote(): void {
+    this.quoting = true;
     this.runner.start();
     // The bot re-reads the account at every ledger check, which lifts the balance shortfalls (src/risk/balance-shortfall.ts).
     this.cancels.push(this.every(LEDGER_CHECK_EVERY_MS, () => this.account.balancesRead()));
-    const now = this.options.scheduler.now();
-    this.core.armExpiryRequotes((atMs, fn) => this.cancels.push(this.options.scheduler.schedule(atMs - now, fn)));
+    for (const info of this.core.markets.infoList()) this.armExpiry(info);
+  }
+
+  /** Joins a market during the run (src/trading/core.ts `addMarket`); its expiry requote is armed once it is traded. */
+  async addMarket(info: MarketInfo): Promise<MarketSyncReport> {
+    const report = await this.core.addMarket(info);
+    if (this.quoting && this.core.markets.info(info.slug) !== undefined) this.armExpiry(info);
+    return report;
+  }
+
+  /** Leaves a market (src/trading/core.ts `removeMarket`): its expiry requote disarmed, its orders canceled and confirmed gone. */
+  removeMarket(slug: string, options: { readonly budgetMs: number }): Promise<LeaveReport> {
+    this.expiryTimers.get(slug)?.();
+    this.expiryTimers.delete(slug);
+    return this.core.removeMarket(slug, options);
   }
 
   /** Stops quoting and every timer of the wiring (the executor's orders are left as they are). */
   stop(): void {
+    this.quoting = false;
     this.core.stop();
     for (const cancel of this.cancels.splice(0)) cancel();
+    for (const cancel of this.expiryTimers.values()) cancel();
+    this.expiryTimers.clear();
+  }
+
+  /** Arms the market's stop-before-expiry requote (once): forgotten when it fires or the market is left. */
+  private armExpiry(info: MarketInfo): void {
+    if (this.expiryTimers.has(info.slug)) return;
+    const { scheduler } = this.options;
+    this.core.armExpiryRequote(info, (atMs, fn) => {
+      const cancel = scheduler.schedule(Math.max(0, atMs - scheduler.now()), () => {
+        this.expiryTimers.delete(info.slug);
+        fn();
+      });
+      this.expiryTimers.set(info.slug, cancel);
+    });
   }
 
   private filled(fill: FillEvent): void {

@@ -9,7 +9,8 @@
  * Invariants: every market on one ticker is priced from the same spot and variance at the same instant, so a strike
  * ladder's fair values fall as the strike rises and never cross; a priced market with no usable price (none yet,
  * stale, in doubt, a fast market, near settlement) answers a halt with its reason, never a guess; an unpriced market
- * answers 'book' or a halt by the unpriced policy; the reason a market is unpriced is reported once.
+ * answers 'book' or a halt by the unpriced policy; the reason a market is unpriced is reported once; a market
+ * forgotten (`forget`) answers as one never registered, and the per-ticker state outlives it.
  */
 import type { ModelView } from '../strategy/contract.js';
 import { FastMarketGuard, type GuardSettings, DEFAULT_GUARD } from './guard.js';

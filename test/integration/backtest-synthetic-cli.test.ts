@@ -21,6 +21,7 @@ const cli = (args: readonly string[]): ReturnType<typeof runCliProcess> => runCl
 
 const market = z.strictObject({
   market: z.string(),
+  settlesAt: z.iso.datetime().nullable(),
   fills: z.int().min(0),
   volumeUsdc: z.number(),
   pnlUsdc: z.number(),
@@ -82,7 +83,7 @@ describe('backtest --synthetic', () => {
     expect(run.stdout).toMatch(/^max \|YES−NO\| \(shares\)\s+\d+\.\d$/m);
     const perMarket = lines.slice(lines.findIndex((l) => l.startsWith('market ')) + 1).filter((l) => l.trim() !== '');
     expect(perMarket).toHaveLength(4);
-    for (const row of perMarket) expect(row).toMatch(/^\S+\s+\d+\s+\d+\.\d\d\s+-?\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d %$/);
+    for (const row of perMarket) expect(row).toMatch(/^\S+\s+\d+\s+\d+\.\d\d\s+-?\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d %\s+(-|\d{4}-\d\d-\d\d \d\d:\d\d)$/);
     // No figure with more decimals than a person reads (markouts: 3).
     expect(run.stdout).not.toMatch(/\d\.\d{4,}/);
   }, 120_000);

@@ -35,7 +35,8 @@ export type PendingEvent =
   | { readonly kind: 'resolved'; readonly frame: MarketResolvedFrame }
   | { readonly kind: 'created'; readonly frame: MarketCreatedFrame }
   | { readonly kind: 'status'; readonly slug: string }
-  | { readonly kind: 'mined'; readonly slug: string };
+  | { readonly kind: 'mined'; readonly slug: string }
+  | { readonly kind: 'listed'; readonly slug: string };
 
 export interface GroupState {
   readonly title: string;
@@ -160,6 +161,9 @@ export class EngineCore {
           break;
         case 'mined':
           listener.tradeMined?.(event.slug);
+          break;
+        case 'listed':
+          listener.marketListed?.(event.slug);
           break;
       }
     } catch (error) {

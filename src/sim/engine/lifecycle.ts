@@ -1,7 +1,8 @@
 /**
- * Market lifecycle: listing a market (checks, indexes, NegRisk groups, its expiry timer, the `marketCreated` notice),
- * expiry (trading stops, resting orders canceled) and, in the crypto world, settlement by the oracle price and the
- * opening of the next ladder of a recurring market. Reads go through `freshView`, so expiry holds even when its timer is late.
+ * Market lifecycle: listing a market (checks, indexes, NegRisk groups, its expiry timer, the `marketCreated` notice
+ * and the engine's `marketListed` one), expiry (trading stops, resting orders canceled) and, in the crypto world,
+ * settlement by the oracle price and the opening of the next ladder of a recurring market. Reads go through
+ * `freshView`, so expiry holds even when its timer is late.
  *
  * Invariants: slugs, ids, condition ids and token ids are unique across markets (and slugs across groups); a market
  * is expired once `now >= expirationMs` whatever its timer did; an oracle market resolves YES iff the price at the
@@ -76,6 +77,8 @@ export function addMarket(core: EngineCore, spec: MarketSpec, field: string): vo
       createdAt: isoTime(market.createdAtMs),
     },
   });
+  // Heard only by listeners subscribed already: the markets listed at construction are read with `markets()`.
+  core.enqueue({ kind: 'listed', slug: spec.slug });
   const delay = spec.expirationMs - core.clock.now();
   if (delay <= 0) market.expired = true;
   else core.schedule(delay, () => core.command(() => refreshExpiry(core, market)));

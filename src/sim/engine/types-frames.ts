@@ -127,6 +127,8 @@ export interface EngineListener {
   marketCreated?(frame: MarketCreatedFrame): void;
   /** Market expired or resolved, or the payout was posted. */
   marketStatusChanged?(slug: string): void;
+  /** A market was listed while the engine runs (the crypto world's next ladder opening as one settles). */
+  marketListed?(slug: string): void;
   tradeMined?(slug: string): void;
 }
 

@@ -146,6 +146,24 @@ describe('crypto world: settlement and recurrence', () => {
     engine.stop();
   });
 
+  it('tells its listeners of each market it lists while running (marketListed), after the settlement that opened it', () => {
+    const clock = new ManualClock(T0);
+    const engine = world(clock);
+    const heard: string[] = [];
+    engine.on({
+      marketListed: (slug) => heard.push(`listed ${engine.market(slug)?.status} ${engine.market(slug)?.expirationMs === Date.UTC(2026, 0, 1, 14)}`),
+      marketResolved: (frame) => heard.push(`resolved ${frame.slug.slice(0, 6)}`),
+    });
+    clock.advanceTo(Date.UTC(2026, 0, 1, 12, 59));
+    expect(heard).toEqual([]);
+    clock.advanceTo(Date.UTC(2026, 0, 1, 13));
+    // Each ticker's ladder opens once the first of its expiring markets settles: 4 tickers × 3 strikes.
+    expect(heard.filter((h) => h.startsWith('listed'))).toEqual(Array.from({ length: 12 }, () => 'listed FUNDED true'));
+    expect(heard.filter((h) => h.startsWith('resolved'))).toHaveLength(12);
+    expect(heard.findIndex((h) => h.startsWith('resolved'))).toBeLessThan(heard.findIndex((h) => h.startsWith('listed')));
+    engine.stop();
+  });
+
   it('settles an exact tie as NO (above is strict)', () => {
     const clock = new ManualClock(T0);
     const probe = world(new ManualClock(T0));

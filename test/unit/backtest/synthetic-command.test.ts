@@ -12,10 +12,10 @@ const command: SyntheticCommandOptions = { configPath: 'bot.yaml', durationMs: 2
 const config = (yaml: string) => parseConfigText(`strategy: {name: fixed-spread, params: {bidSpread: 0.01}}\n${yaml}`, { source: '<test>', baseDir: '/srv' });
 
 describe('syntheticOptions', () => {
-  it('carries the config’s risk, orders and rate limits; a crypto simulator config runs its tickers, priced, stopping at the pricer’s stop', () => {
+  it('carries the config’s risk, orders and rate limits; a crypto simulator config runs its world, recurring, priced, stopping at the pricer’s stop', () => {
     const c = config(
       [
-        'venue: {kind: sim, seed: 9, world: crypto, underlying: {tickers: [ETH]}}',
+        'venue: {kind: sim, seed: 9, world: crypto, underlying: {tickers: [ETH], cadences: [hourly], strikesPerExpiry: 2, informedLeadMs: 800, makerLagMs: 5000}}',
         'risk: {maxPositionPerToken: 40, maxNetPosition: 20, maxOpenOrders: 4, maxNotional: 300, priceBand: {min: 0.1, max: 0.9}}',
         'orders: {botTag: synth, refreshTolerance: {priceTicks: 2, size: "5%"}, filledOrderDelaySec: 3, postOnly: false}',
         'rateLimits: {minTimeMs: 500, maxConcurrent: 1}',
@@ -29,21 +29,26 @@ describe('syntheticOptions', () => {
     expect(options.orders).toMatchObject({ botTag: 'synth', priceToleranceTicks: 2, sizeTolerance: { kind: 'percent', percent: 5 }, coolOffMs: 3000, postOnly: false });
     expect(options.latency).toEqual({ oneWayMs: 80, minRequestSpacingMs: 500, maxConcurrent: 1 });
     expect(options.account).toEqual({ feeRateBps: 150 });
+    expect(options.world?.underlying).toMatchObject({ leadMs: 800, makerLagMs: 5000 });
     expect(options.world?.underlying.underlyings.map((u) => u.ticker)).toEqual(['ETH']);
-    // 2 h from midnight: the daily strikes settle at 03:00, after the run.
-    expect(options.world?.markets).toMatchObject({ cadences: ['daily'], strikesPerExpiry: 1, dailyHourUtc: 3, recurring: false });
+    // The config's ladders, recurring as the venue's: from midnight, the first settles at 01:00.
+    expect(options.world?.markets).toMatchObject({ cadences: ['hourly'], strikesPerExpiry: 2, dailyHourUtc: 16, recurring: true });
     expect(options.pricing).toEqual(c.pricing.pricer);
-    expect(setup).toMatchObject({ world: 'crypto', seed: 9, tickers: ['ETH'], priced: true, settlesAtMs: Date.UTC(2026, 0, 1, 3) });
+    expect(setup).toMatchObject({ world: 'crypto', seed: 9, tickers: ['ETH'], cadences: ['hourly'], strikesPerExpiry: 2, recurring: true, priced: true, settlesAtMs: Date.UTC(2026, 0, 1, 1) });
+    // A daily-only world: its first settlement is the daily hour.
+    const daily = syntheticOptions(config('venue: {kind: sim, world: crypto, underlying: {cadences: [daily]}}\n'), fixedSpread, command);
+    expect(daily.setup).toMatchObject({ cadences: ['daily'], strikesPerExpiry: 3, settlesAtMs: Date.UTC(2026, 0, 1, 16) });
   });
 
-  it('a live config runs the crypto world on every ticker with seed 1; --world generic and --seed override', () => {
+  it('a live config runs the simulator’s default crypto world (every ticker, hourly and daily ladders of 3) with seed 1; --world generic and --seed override', () => {
     const live = config("venue: {kind: live, baseUrl: 'https://x.test', socketUrl: 'https://x.test'}\nmarkets: {slugs: [a]}\n");
-    expect(syntheticOptions(live, fixedSpread, command).setup).toMatchObject({ world: 'crypto', seed: 1, tickers: ['BTC', 'ETH', 'SOL', 'XRP'] });
+    expect(syntheticOptions(live, fixedSpread, command).setup).toMatchObject({ world: 'crypto', seed: 1, tickers: ['BTC', 'ETH', 'SOL', 'XRP'], cadences: ['hourly', 'daily'], strikesPerExpiry: 3, recurring: true });
     const generic = syntheticOptions(live, fixedSpread, { ...command, world: 'generic', seed: 42 });
     expect(generic.options).toMatchObject({ seed: 42, markets: { count: 4 } });
     expect(generic.options.world).toBeUndefined();
     expect(generic.options.pricing).toBeUndefined();
     expect(generic.options.risk?.stopBeforeExpiryMs).toBe(live.risk.stopBeforeExpiryMs);
+    expect(generic.setup).toMatchObject({ cadences: [], recurring: false, settlesAtMs: null });
   });
 });
 

@@ -1,0 +1,191 @@
+/**
+ * Markets that come and go in a backtest, as the daemon's do: the trader joins a market when the engine lists it
+ * (the crypto world's next ladder opens as one settles: src/sim/engine/lifecycle.ts, heard through the feed's
+ * `onMarketListed`) and leaves it just after its stop before settlement.
+ *
+ * Owns: which listed markets are joined (the `admits(market, nowMs)` predicate, default all; none once the run is
+ * ending or too close to its stop to be quoted), what a join opens (the run's figures, the books, the pricer's terms
+ * read by the bot's own terms parser from the market as the venue serves it, the feed's book) before the trader's
+ * `addMarket` (src/trading/core.ts: adopted, then quoted), the leave timers, what a leave closes (the feed's book and
+ * the pricer's terms at once, with the trader's `removeMarket`), the counts, and the samples of the core's memory.
+ *
+ * Invariants: a market is joined at most once and left at most once; its quoting stops at `expiresAtMs −
+ * stopBeforeExpiryMs` (the trader's expiry requote: the gate halts it and its quotes are canceled, as the bot's), and it
+ * is left LEAVE_AFTER_STOP_MS later with the leave budget (the leave confirms nothing of the bot's is left there); a join or leave that throws is the run's error (reported to
+ * `onError`, never unhandled); after `stop()` nothing joins and no leave timer is armed.
+ */
+import type { Scheduler } from '../core/clock.js';
+import type { MarketPricer } from '../pricing/market-pricer.js';
+import { DEFAULT_PYTH_FEED_IDS } from '../pricing/feed-ids.js';
+import { readMarketTerms, termsInputOfJson } from '../pricing/terms.js';
+import type { SimEngine } from '../sim/engine/index.js';
+import { marketWire } from '../sim/server/wire-format.js';
+import type { MarketInfo } from '../strategy/contract.js';
+import type { CoreStateCounts } from '../trading/core.js';
+import type { BotAccounting } from './accounting.js';
+import type { EngineFeed } from './engine-feed.js';
+import { BacktestInvariantError } from './errors.js';
+import { infoOf, type MarketRuns } from './market-runs.js';
+import type { Trader } from './trader.js';
+
+/** A market is left this long after its stop before expiry (the gate's halt goes first). */
+export const LEAVE_AFTER_STOP_MS = 1000;
+
+/** Which listed markets the trader joins (the daemon's selection rules plug in here). */
+export type MarketAdmission = (market: MarketInfo, nowMs: number) => boolean;
+
+/** The core's memory at one moment (`CoreStateCounts`) and the markets the feed publishes. */
+export type StateSample = CoreStateCounts & { readonly atMs: number; readonly feedMarkets: number };
+
+/** What rolled during the run. */
+export interface RollSummary {
+  /** Markets traded: the ones listed at the start that were admitted, and every one joined later. */
+  readonly joined: number;
+  /** Markets left at their stop before settlement. */
+  readonly left: number;
+  /** Listed markets `admits` kept out. */
+  readonly refused: number;
+  /** Leaves that could not confirm every order gone within their budget. */
+  readonly uncleanLeaves: number;
+  /** The core's memory, sampled half past every virtual hour of the run, and at its end. */
+  readonly state: readonly StateSample[];
+}
+
+export interface MarketRollDeps {
+  readonly engine: SimEngine;
+  readonly scheduler: Scheduler;
+  readonly runs: MarketRuns;
+  readonly accounting: BotAccounting;
+  readonly pricer: MarketPricer | null;
+  /** The effective price band of every market (the venue's within the risk config's). */
+  readonly band: { readonly minTicks: number; readonly maxTicks: number };
+  readonly admits: MarketAdmission;
+  readonly stopBeforeExpiryMs: number;
+  readonly leaveBudgetMs: number;
+  /** Listings at or after this moment are not joined (the run ends). */
+  readonly endMs: number;
+  readonly onError: (error: unknown) => void;
+}
+
+export class MarketRoll {
+  private trader: Trader | null = null;
+  private feed: EngineFeed | null = null;
+  private readonly leaves = new Map<string, () => void>();
+  private readonly seen = new Set<string>();
+  private stopped = false;
+  private joined = 0;
+  private leftCount = 0;
+  private refused = 0;
+  private unclean = 0;
+  private readonly samples: StateSample[] = [];
+
+  constructor(private readonly deps: MarketRollDeps) {}
+
+  /**
+   * The markets listed at the start that are admitted, opened (figures, books, terms) for the trader to start with.
+   * Their feed books are the feed's own from the start.
+   */
+  initial(): MarketInfo[] {
+    const now = this.deps.scheduler.now();
+    const infos: MarketInfo[] = [];
+    for (const market of this.deps.engine.markets()) {
+      this.seen.add(market.slug);
+      const info = infoOf(market, this.deps.band);
+      if (!this.deps.admits(info, now)) {
+        this.refused += 1;
+        continue;
+      }
+      this.open(info);
+      infos.push(info);
+    }
+    return infos;
+  }
+
+  /** The trader and the feed, once built (they are built with the initial markets); arms the initial leaves. */
+  start(trader: Trader, feed: EngineFeed): void {
+    this.trader = trader;
+    this.feed = feed;
+    for (const info of trader.core.markets.infoList()) this.armLeave(info);
+  }
+
+  /** A market the engine listed while running: joined when admitted and still worth quoting. */
+  listed(slug: string): void {
+    const { trader, feed } = this;
+    const now = this.deps.scheduler.now();
+    if (this.stopped || trader === null || feed === null || this.seen.has(slug) || now >= this.deps.endMs) return;
+    this.seen.add(slug);
+    const market = this.deps.engine.market(slug);
+    if (market === undefined || !market.tradable) return;
+    const info = infoOf(market, this.deps.band);
+    if (info.expiresAtMs !== null && now >= info.expiresAtMs - this.deps.stopBeforeExpiryMs) return;
+    if (!this.deps.admits(info, now)) {
+      this.refused += 1;
+      return;
+    }
+    this.open(info);
+    feed.addMarket({ slug, minSizeRaw: info.minSizeRaw });
+    this.track(trader.addMarket(info));
+    this.armLeave(info);
+  }
+
+  /** The core's memory now, with the feed's published markets (kept in `summary().state`). */
+  sample(): void {
+    if (this.trader === null || this.feed === null) return;
+    this.samples.push({ atMs: this.deps.scheduler.now(), ...this.trader.core.stateCounts(), feedMarkets: this.feed.marketCount });
+  }
+
+  /** Nothing joins from now on; leave timers not fired yet are disarmed. */
+  stop(): void {
+    this.stopped = true;
+    for (const cancel of this.leaves.values()) cancel();
+    this.leaves.clear();
+  }
+
+  summary(): RollSummary {
+    return { joined: this.joined, left: this.leftCount, refused: this.refused, uncleanLeaves: this.unclean, state: [...this.samples] };
+  }
+
+  /** The run's figures, the books and the pricer's terms of a market about to be traded. */
+  private open(info: MarketInfo): void {
+    this.joined += 1;
+    this.deps.runs.add(info);
+    this.deps.accounting.addMarket(info);
+    const pricer = this.deps.pricer;
+    if (pricer === null) return;
+    // The bot's own terms parser on the venue's market object (as the simulator serves it), without the wire layer.
+    const listed = this.deps.engine.market(info.slug);
+    if (listed === undefined) throw new BacktestInvariantError(`market ${info.slug} is not listed by the engine`);
+    pricer.register(info.slug, readMarketTerms(termsInputOfJson(marketWire(listed, undefined)), DEFAULT_PYTH_FEED_IDS));
+  }
+
+  private armLeave(info: MarketInfo): void {
+    if (info.expiresAtMs === null || this.stopped || this.leaves.has(info.slug)) return;
+    const { scheduler } = this.deps;
+    const delay = Math.max(0, info.expiresAtMs - this.deps.stopBeforeExpiryMs + LEAVE_AFTER_STOP_MS - scheduler.now());
+    this.leaves.set(
+      info.slug,
+      scheduler.schedule(delay, () => {
+        this.leaves.delete(info.slug);
+        this.leave(info.slug);
+      }),
+    );
+  }
+
+  private leave(slug: string): void {
+    const { trader, feed } = this;
+    if (trader === null || feed === null) return;
+    this.deps.runs.left(slug, trader.runner.cycles(slug));
+    feed.removeMarket(slug);
+    this.deps.pricer?.unregister(slug);
+    this.track(
+      trader.removeMarket(slug, { budgetMs: this.deps.leaveBudgetMs }).then((report) => {
+        this.leftCount += 1;
+        if (!report.clean) this.unclean += 1;
+      }),
+    );
+  }
+
+  private track(work: Promise<unknown>): void {
+    work.catch((error: unknown) => this.deps.onError(error));
+  }
+}

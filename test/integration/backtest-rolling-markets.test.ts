@@ -1,0 +1,125 @@
+/**
+ * Markets that come and go, through the backtest's public entries: `backtest --synthetic` (runSyntheticCommand, as the
+ * CLI calls it) on the config's recurring hourly ladders trades the ladder of every hour — joined as the engine lists
+ * it when the previous one settles, left at its stop before settlement — and a 24-hour virtual soak (runBacktest) shows
+ * the memory of the trading core (the executor's markets and tracked orders, the runner's and the account's markets,
+ * the feed's books, the cached market keys) bounded while 24 ladders roll. CPU-bound (the `backtest` project).
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runBacktest, type BacktestOptions } from '../../src/backtest/index.js';
+import { runSyntheticCommand } from '../../src/backtest/synthetic-command.js';
+import { parseConfigText } from '../../src/config/index.js';
+import { DEFAULT_PRICER_SETTINGS } from '../../src/pricing/market-pricer.js';
+import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } from '../../src/sim/engine/index.js';
+import fixedSpread from '../../strategies/fixed-spread.js';
+
+const HOUR_MS = 3_600_000;
+const START_MS = Date.UTC(2026, 0, 1);
+
+/**
+ * Recurring hourly BTC ladders of `strikes` on coarse steps and requotes (these runs are about markets coming and
+ * going, not quoting): 24 h in a few seconds of CPU.
+ */
+function coarse(hours: number, strikes: number, overrides: Partial<BacktestOptions> = {}): BacktestOptions {
+  return {
+    strategy: { module: fixedSpread, params: { bidSpread: 0.01, askSpread: 0.01, levels: 1, orderSize: 10, inventoryRange: 50 } },
+    seed: 3,
+    startMs: START_MS,
+    durationMs: hours * HOUR_MS,
+    stepMs: 10_000,
+    requoteIntervalMs: 20_000,
+    quoteOnBookChange: false,
+    world: {
+      underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'BTC'), leadMs: 1500 },
+      markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['hourly'], strikesPerExpiry: strikes, recurring: true },
+    },
+    pricing: DEFAULT_PRICER_SETTINGS,
+    risk: { stopBeforeExpiryMs: DEFAULT_PRICER_SETTINGS.stopBeforeSettlementMs },
+    ...overrides,
+  };
+}
+
+const rolling = z.looseObject({
+  world: z.literal('crypto'),
+  cadences: z.tuple([z.literal('hourly')]),
+  strikesPerExpiry: z.literal(2),
+  recurring: z.literal(true),
+  marketsJoined: z.int(),
+  marketsLeft: z.int(),
+  fills: z.int(),
+  markets: z.array(z.looseObject({ market: z.string(), settlesAt: z.iso.datetime(), fills: z.int().min(0) })),
+});
+
+describe('rolling markets in the backtest', () => {
+  it('backtest --synthetic, 3 virtual hours of recurring hourly ladders: the ladder of every hour is joined, traded and left', async () => {
+    const config = parseConfigText(
+      [
+        'venue: {kind: sim, seed: 5, world: crypto, underlying: {tickers: [BTC], cadences: [hourly], strikesPerExpiry: 2}}',
+        'strategy: {name: fixed-spread, params: {bidSpread: 0.01, askSpread: 0.01, levels: 1, orderSize: 10, inventoryRange: 50}}',
+        'orders: {botTag: roll, refreshTolerance: {priceTicks: 2, size: "10%"}}',
+        'risk: {maxPositionPerToken: 200, maxNetPosition: 100, maxOpenOrders: 8, maxNotional: 800}',
+        '',
+      ].join('\n'),
+      { source: '<test>', baseDir: '/srv' },
+    );
+    const report = rolling.parse(JSON.parse(await runSyntheticCommand(config, { configPath: 'rolling.yaml', durationMs: 3 * HOUR_MS, latencyMs: 50, feeRateBps: 300, json: true })));
+    // Two strikes an hour: the ladder listed at the start and the two listed as their predecessors settled.
+    expect([report.marketsJoined, report.marketsLeft]).toEqual([6, 6]);
+    const fillsBySettlement = new Map<string, number>();
+    for (const market of report.markets) fillsBySettlement.set(market.settlesAt, (fillsBySettlement.get(market.settlesAt) ?? 0) + market.fills);
+    expect([...fillsBySettlement.keys()]).toEqual(['2026-01-01T01:00:00.000Z', '2026-01-01T02:00:00.000Z', '2026-01-01T03:00:00.000Z']);
+    for (const [hour, fills] of fillsBySettlement) expect(fills, hour).toBeGreaterThan(0);
+    expect(report.markets).toHaveLength(6);
+    expect(report.markets.reduce((n, m) => n + m.fills, 0)).toBe(report.fills);
+  }, 120_000);
+
+  it('24 virtual hours: 24 ladders roll through, and the core’s memory at hour 24 is what it was at hour 2', async () => {
+    const started = Date.now();
+    const result = await runBacktest(coarse(24, 1));
+    const wallMs = Date.now() - started;
+    expect(result.engineInvariantViolations).toEqual([]);
+    expect(result.roll).toMatchObject({ joined: 24, left: 24, refused: 0, uncleanLeaves: 0 });
+    expect(result.markets.filter((m) => m.fills > 0).length).toBeGreaterThanOrEqual(20);
+    // Every ladder settled within the run: valued at its payout (YES paid 1 or 0), nothing left unrealized.
+    for (const market of result.markets) {
+      expect([0, 1000], market.slug).toContain(market.finalFairTicks);
+      expect(market.unrealizedRaw, market.slug).toBe(0);
+    }
+    const hourly = result.roll.state.slice(0, 24);
+    expect(hourly.map((s) => s.atMs)).toEqual(Array.from({ length: 24 }, (_, h) => START_MS + h * HOUR_MS + HOUR_MS / 2));
+    const [atHour2, atHour24] = [hourly[1]!, hourly[23]!];
+    for (const sample of hourly) {
+      // One ladder traded (one strike); at most one left market still waiting to be dropped beside it.
+      expect([sample.markets, sample.runnerMarkets, sample.accountMarkets, sample.feedMarkets], new Date(sample.atMs).toISOString()).toEqual([1, 1, 1, 1]);
+      expect(sample.executorMarkets).toBeLessThanOrEqual(2);
+      expect(sample.orderIndexMarkets).toBeLessThanOrEqual(2);
+      expect(sample.marketKeys).toBeLessThanOrEqual(2);
+      expect(sample.membershipOps).toBe(0);
+      // Terminal orders are kept a minute past their settlement (RETAIN_TERMINAL_MS): a bound set by the quoting rate.
+      expect(sample.trackedOrders).toBeLessThanOrEqual(60);
+    }
+    expect(atHour24.executorMarkets).toBeLessThanOrEqual(atHour2.executorMarkets);
+    expect(atHour24.trackedOrders).toBeLessThanOrEqual(Math.max(2 * atHour2.trackedOrders, 60));
+    // Measured (docs/backtest.md): about 13 s of CPU; the bound leaves room for a machine shared with others.
+    expect(wallMs).toBeLessThan(120_000);
+  }, 180_000);
+
+  it('admits(market, nowMs) picks the markets joined: asked once per market as it is listed; the others are never traded', async () => {
+    const asked: string[] = [];
+    const result = await runBacktest(
+      coarse(3, 2, {
+        admits: (market, nowMs) => {
+          asked.push(`${new Date(nowMs).toISOString().slice(11, 16)} settles ${new Date(market.expiresAtMs ?? 0).toISOString().slice(11, 16)}`);
+          // Not the ladder listed at the start; of each later one, the second listed (the higher strike).
+          return nowMs > START_MS && asked.length % 2 === 0;
+        },
+      }),
+    );
+    expect(asked).toEqual(['00:00 settles 01:00', '00:00 settles 01:00', '01:00 settles 02:00', '01:00 settles 02:00', '02:00 settles 03:00', '02:00 settles 03:00']);
+    expect(result.roll).toMatchObject({ joined: 2, left: 2, refused: 4, uncleanLeaves: 0 });
+    expect(result.markets.map((m) => new Date(m.expiresAtMs ?? 0).toISOString().slice(11, 16))).toEqual(['02:00', '03:00']);
+    expect(result.requests.placements).toBeGreaterThan(0);
+    expect(result.engineInvariantViolations).toEqual([]);
+  }, 120_000);
+});
