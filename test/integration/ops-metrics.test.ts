@@ -118,13 +118,17 @@ it('serves every metric, each fed by a real event, and the exposition passes the
       return yes > 0 || no > 0 ? [{ slug, winningOutcomeIndex: yes >= no ? (0 as const) : (1 as const) }] : [];
     })[0];
   const held = await pollFor('the account holding tokens after a fill', async () => heldMarket() ?? void takeABotBid(), 20_000, 250);
+  // The market that resolves is left (src/app/market-roster.ts): its per-market series go, so the rest are read now.
+  const beforeResolution = (await scrape(url)).samples;
   venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
   await pollFor('the redemption', async () => ((await metric('outcome_maker_redeemed_usdc_total', { market: held.slug })) > 0 ? true : undefined), 15_000);
 
   const { text, samples } = await scrape(url);
   expect(lintExposition(text)).toEqual([]);
-  const missing = METRIC_NAMES.filter((name) => familySamples(samples, name).length === 0);
+  const missing = METRIC_NAMES.filter((name) => familySamples(samples, name).length === 0 && familySamples(beforeResolution, name).length === 0);
   expect(missing).toEqual([]);
+  // The resolved market was left: none of its series remain but its redemption's.
+  await pollFor('the resolved market left', async () => ((await scrape(url)).text.includes(`outcome_maker_model_fair{market="${held.slug}"}`) ? undefined : true), 15_000);
 
   const value = (name: string, labels: Record<string, string> = {}): number => sumOf(samples, name, labels);
   expect(value('outcome_maker_feed_connected')).toBe(1);
