@@ -31,6 +31,11 @@ import type { Trader } from './trader.js';
 /** A market is left this long after its stop before expiry (the gate's halt goes first). */
 export const LEAVE_AFTER_STOP_MS = 1000;
 
+/** When a market that settles at `expiresAtMs` and stops quoting `stopBeforeExpiryMs` before is left. Pure. */
+export function leaveAtMs(expiresAtMs: number, stopBeforeExpiryMs: number): number {
+  return expiresAtMs - stopBeforeExpiryMs + LEAVE_AFTER_STOP_MS;
+}
+
 /** Which listed markets the trader joins (the daemon's selection rules plug in here). */
 export type MarketAdmission = (market: MarketInfo, nowMs: number) => boolean;
 
@@ -161,7 +166,7 @@ export class MarketRoll {
   private armLeave(info: MarketInfo): void {
     if (info.expiresAtMs === null || this.stopped || this.leaves.has(info.slug)) return;
     const { scheduler } = this.deps;
-    const delay = Math.max(0, info.expiresAtMs - this.deps.stopBeforeExpiryMs + LEAVE_AFTER_STOP_MS - scheduler.now());
+    const delay = Math.max(0, leaveAtMs(info.expiresAtMs, this.deps.stopBeforeExpiryMs) - scheduler.now());
     this.leaves.set(
       info.slug,
       scheduler.schedule(delay, () => {

@@ -14,13 +14,20 @@
  * (the venue's market fields as the bot's terms parser reads them, or terms given on import) and its liquidity
  * `rewards`; and the `underlying` event (a price of the underlying that settles crypto markets: the venue's
  * `oraclePriceData` frames, Pyth Hermes, or an imported history), with its receive time `t` and its own `publishTs`.
+ *
+ * Version 3 adds markets listed over time, again all optional so a version-1 or -2 stream reads as before: per market
+ * its settlement time `expiresAtMs` (a replay leaves it at its stop before settlement), and the `listed` event (a
+ * market joined the recording at `t`, with its whole `entry`); a later part's header may list more markets than the
+ * first (the markets joined so far, each of them also listed by a `listed` event or, failing that, listed at that
+ * part's `createdAtMs`). The markets of the first header are there from the start. A version-1/2 stream never has
+ * either: its later parts must list the first part's markets exactly.
  */
 import { z } from 'zod';
 import { MAX_TICK, MIN_TICK } from '../core/venue-rules/index.js';
 import { TRADING_MODES } from '../core/trading-mode.js';
 
 export const REPLAY_FORMAT = 'outcome-maker-replay';
-export const REPLAY_VERSION = 2;
+export const REPLAY_VERSION = 3;
 /** The units every event uses; written into the header so a reader never has to guess. */
 export const REPLAY_UNITS = { price: 'ticks of 0.001, YES terms', size: 'raw (shares × 1e6)', time: 'ms since epoch' } as const;
 
@@ -77,13 +84,15 @@ const marketEntry = z.strictObject({
   terms: z.discriminatedUnion('kind', [venueTerms, givenTerms]).optional(),
   /** v2: liquidity-reward settings; absent: not rewardable. */
   rewards: rewardSettings.optional(),
+  /** v3: when the market settles (its expiration as the venue lists it); absent: no settlement time known. */
+  expiresAtMs: ms.optional(),
 });
 export type ReplayMarket = z.infer<typeof marketEntry>;
 
 export const replayHeader = z.strictObject({
   kind: z.literal('header'),
   format: z.literal(REPLAY_FORMAT),
-  version: z.union([z.literal(1), z.literal(REPLAY_VERSION)]),
+  version: z.union([z.literal(1), z.literal(2), z.literal(REPLAY_VERSION)]),
   /** Where the data came from: the venue's name and, for a recording, its base URL. */
   venue: z.strictObject({ name: z.string().min(1), baseUrl: z.string().nullable() }),
   /** What wrote the stream: `record` or `import:<source>`, and the outcome-maker version. */
@@ -155,10 +164,19 @@ const underlyingEvent = z.strictObject({
   market: z.string().min(1).nullable(),
 });
 
-export const replayEvent = z.discriminatedUnion('kind', [bookEvent, tradeEvent, modeEvent, resolvedEvent, gapEvent, underlyingEvent]);
+/** v3: a market joined the recording at `t` (listed by the venue while the recorder ran); its events follow. */
+const listedEvent = z.strictObject({
+  kind: z.literal('listed'),
+  t: ms,
+  /** The market's whole entry, as a header lists it. */
+  entry: marketEntry,
+});
+
+export const replayEvent = z.discriminatedUnion('kind', [bookEvent, tradeEvent, modeEvent, resolvedEvent, gapEvent, underlyingEvent, listedEvent]);
 export type ReplayEvent = z.infer<typeof replayEvent>;
 export type UnderlyingEvent = z.infer<typeof underlyingEvent>;
 export type BookEvent = z.infer<typeof bookEvent>;
+export type ListedEvent = z.infer<typeof listedEvent>;
 export type TradeEvent = z.infer<typeof tradeEvent>;
 
 /** A line of a replay stream that is not what the format says: names the file, the line and the field. */

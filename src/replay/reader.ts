@@ -3,7 +3,10 @@
  * order. Every line is validated (src/replay/format.ts).
  *
  * Owns: decompression, line splitting, the merge of parts, and saying where a part that does not read to its end
- * stops. Invariants: the parts must agree on the format version and the markets; a part cut off (no gzip end, a
+ * stops. Invariants: the parts must agree on the markets (version 1-2: exactly the first part's; version 3: every
+ * market of the first part and of the earlier parts, plus any joined since — a market a later header adds that no
+ * `listed` event has listed yet is read as listed at that part's `createdAtMs`, so `header` keeps the first part's
+ * markets, the ones there from the start); a part cut off (no gzip end, a
  * partial last line) or corrupt (its compressed data stops decoding) is a ReplayTruncatedError naming the file, the
  * byte where its readable data ends and its last complete line — unless the caller allows truncation
  * (`allowTruncated`, the CLI's `--allow-truncated`): then everything up to that last complete line is read and the
@@ -14,7 +17,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { constants, gunzipSync } from 'node:zlib';
-import { parseEventLine, parseHeaderLine, ReplayFormatError, type ReplayEvent, type ReplayHeader } from './format.js';
+import { parseEventLine, parseHeaderLine, ReplayFormatError, type ListedEvent, type ReplayEvent, type ReplayHeader } from './format.js';
 
 /** Why a part does not read to its end. */
 export type TruncationReason = 'no-gzip-end' | 'corrupt' | 'partial-line';
@@ -122,6 +125,7 @@ export function readReplay(path: string, options: ReadReplayOptions = {}): Repla
   const events: ReplayEvent[] = [];
   const truncated: TruncatedPart[] = [];
   let first: ReplayHeader | null = null;
+  const known = new Set<string>();
   for (const file of files) {
     const bytes = readFileSync(file);
     const { text, stop } = decompress(file, bytes);
@@ -144,11 +148,17 @@ export function readReplay(path: string, options: ReadReplayOptions = {}): Repla
       const number = index + 1;
       if (number === 1) {
         const header = parseHeaderLine(basename(file), number, line);
-        if (first === null) first = header;
-        else checkSameStream(first, header, basename(file));
+        if (first === null) {
+          first = header;
+          for (const market of header.markets) known.add(market.slug);
+        } else {
+          events.push(...joinedSince(first, header, known, basename(file)));
+        }
         return;
       }
-      events.push(parseEventLine(basename(file), number, line));
+      const event = parseEventLine(basename(file), number, line);
+      if (event.kind === 'listed') known.add(event.entry.slug);
+      events.push(event);
     });
     if (lines.length === 0 && tail === '' && stop === null) throw new ReplayFormatError(basename(file), 1, 'empty part (no header)');
   }
@@ -156,7 +166,20 @@ export function readReplay(path: string, options: ReadReplayOptions = {}): Repla
   return { header: first, events, files, truncated };
 }
 
-function checkSameStream(first: ReplayHeader, next: ReplayHeader, file: string): void {
+/**
+ * A later part's header against the stream so far: the `listed` events of the markets it adds that nothing listed
+ * yet (version 3), or a ReplayFormatError when it drops a market known so far or (version 1-2) differs from the first.
+ */
+function joinedSince(first: ReplayHeader, next: ReplayHeader, known: Set<string>, file: string): ListedEvent[] {
   const slugs = (h: ReplayHeader): string => h.markets.map((m) => m.slug).join(',');
-  if (slugs(first) !== slugs(next)) throw new ReplayFormatError(file, 1, `markets ${slugs(next)} differ from the first part's ${slugs(first)}`);
+  if (first.version < 3 || next.version < 3) {
+    if (slugs(first) !== slugs(next)) throw new ReplayFormatError(file, 1, `markets ${slugs(next)} differ from the first part's ${slugs(first)}`);
+    return [];
+  }
+  const listed = new Set(next.markets.map((m) => m.slug));
+  const dropped = [...known].filter((slug) => !listed.has(slug));
+  if (dropped.length > 0) throw new ReplayFormatError(file, 1, `markets: ${dropped.join(', ')} of the earlier parts missing (a later part lists every market joined so far)`);
+  const added = next.markets.filter((m) => !known.has(m.slug));
+  for (const market of added) known.add(market.slug);
+  return added.map((entry) => ({ kind: 'listed', t: next.createdAtMs, entry }));
 }

@@ -178,6 +178,8 @@ function headerMarket(market: Market): ReplayMarket {
     tickTicks: 1,
     ...(market.title === '' ? {} : { title: market.title }),
     ...rewardsOf(market),
+    // v3: the replay leaves the market at its stop before settlement (src/replay/replay-roll.ts).
+    ...(input.expirationMs === null ? {} : { expiresAtMs: input.expirationMs }),
     terms: {
       kind: 'venue',
       title: input.title,

@@ -5,6 +5,9 @@
  * the recorded books and trades, behind ./replay-venues.ts) behind the backtest's latency and rate-limit decorator
  * (src/backtest/latency-venue.ts). Every market of the stream replays together under one bot, as the live process
  * runs them (`market` picks one). Markets with terms are priced from the recorded underlying (./replay-pricing.ts).
+ * Markets listed over time (format version 3) are joined when the stream lists them and left at their stop before
+ * settlement or their resolution (./replay-roll.ts), through the trader's `addMarket` / `removeMarket` as the
+ * synthetic backtest and the bot do; a market's figures cover its life (joined → left, else the stream's end).
  *
  * Owns: the schedule of the recorded events, the sampling of the report's series and the figures. Invariants:
  * deterministic for its inputs (virtual clock, no wall time, no randomness); recorded events act at their time `t`
@@ -16,6 +19,7 @@
  */
 import type { AppConfig } from '../config/types.js';
 import { effectivePriceBand, REQUOTE_INTERVAL_MS } from '../config/index.js';
+import { errorText } from '../core/errors.js';
 import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import { BookState } from '../book/book-state.js';
 import { parseFillPartId } from '../orders/fill-part-id.js';
@@ -32,7 +36,8 @@ import { Trader, traderOrdersOf } from '../backtest/trader.js';
 import { VirtualTime } from '../backtest/virtual-time.js';
 import type { ReplayEvent, ReplayHeader, ReplayMarket } from './format.js';
 import { QueueMatcher, type QueueModel, type QueueStats } from './queue-matcher.js';
-import { ReplayPricing } from './replay-pricing.js';
+import { ReplayPricing, replayTermsOf } from './replay-pricing.js';
+import { planReplayMarkets, REPLAY_LEAVE_BUDGET_MS, replayRisk, type PlannedMarket } from './replay-roll.js';
 import { ReplayVenue, type ReplayFill } from './replay-venue.js';
 import { ReplayVenues } from './replay-venues.js';
 import type { MarketReplay, MarkoutFigure, ReplayFigures, ReplayFillPoint, ReplayReport } from './report.js';
@@ -76,6 +81,11 @@ class MarketRun {
   readonly info: MarketInfo;
   readonly matcher: QueueMatcher;
   venue!: ReplayVenue;
+  /** When the trader joined it (the stream's start for a market there from the start); null: not (yet) joined. */
+  joinedAtMs: number | null = null;
+  leftAtMs: number | null = null;
+  /** The last sample of this market (its time-weighted figures integrate from there). */
+  sampledAtMs = 0;
   views: { yes: BookView; no: BookView } | null = null;
   resolved = false;
   lastBookAtMs: number | null = null;
@@ -98,6 +108,7 @@ class MarketRun {
     readonly entry: ReplayMarket,
     config: AppConfig,
     queueModel: QueueModel,
+    readonly planned: PlannedMarket,
   ) {
     const slug = entry.slug;
     this.tokens = { yes: entry.yesTokenId ?? `${slug}:yes`, no: entry.noTokenId ?? `${slug}:no` };
@@ -110,7 +121,7 @@ class MarketRun {
       rewardC: REWARD_C,
       dailyRewardRaw: rewards?.dailyRewardRaw ?? 0,
       rewardable: rewards !== undefined && rewards.dailyRewardRaw > 0,
-      expiresAtMs: null,
+      expiresAtMs: entry.expiresAtMs ?? null,
       band: effectivePriceBand(config, slug),
     };
     this.matcher = new QueueMatcher(queueModel);
@@ -118,6 +129,16 @@ class MarketRun {
 
   get slug(): string {
     return this.entry.slug;
+  }
+
+  /** Joined and not left: quoted by the trader. */
+  get trading(): boolean {
+    return this.joinedAtMs !== null && this.leftAtMs === null;
+  }
+
+  /** How long it was traded, up to `endMs`. */
+  lifeMs(endMs: number): number {
+    return this.joinedAtMs === null ? 0 : (this.leftAtMs ?? endMs) - this.joinedAtMs;
   }
 
   /** The market's name from its data: the title, else the slug. */
@@ -128,14 +149,27 @@ class MarketRun {
 
 export async function runReplayBacktest(options: ReplayBacktestOptions): Promise<ReplayReport> {
   const { config, header, events } = options;
-  const entries = options.market === undefined ? header.markets : header.markets.filter((m) => m.slug === options.market);
-  if (entries.length === 0) throw new ReplayBacktestError(`market ${options.market ?? '(any)'} is not in the stream (it has ${header.markets.map((m) => m.slug).join(', ')})`);
-  const runs = new Map(entries.map((entry) => [entry.slug, new MarketRun(entry, config, options.queueModel)] as const));
-  const marketEvents = events.filter((e) => e.kind !== 'underlying' && (!('market' in e) || e.market === null || runs.has(e.market)));
-  if (!marketEvents.some((e) => e.kind === 'book' || e.kind === 'trade')) throw new ReplayBacktestError(`the stream has no books or trades of ${[...runs.keys()].join(', ')}`);
+  const all = [...header.markets, ...events.flatMap((e) => (e.kind === 'listed' && !header.markets.some((m) => m.slug === e.entry.slug) ? [e.entry] : []))];
+  const entries = options.market === undefined ? all : all.filter((m) => m.slug === options.market);
+  if (entries.length === 0) throw new ReplayBacktestError(`market ${options.market ?? '(any)'} is not in the stream (it has ${all.map((m) => m.slug).join(', ')})`);
+  const slugs = new Set(entries.map((entry) => entry.slug));
+  const marketEvents = events.filter((e) => e.kind !== 'underlying' && e.kind !== 'listed' && (!('market' in e) || e.market === null || slugs.has(e.market)));
+  if (!marketEvents.some((e) => e.kind === 'book' || e.kind === 'trade')) throw new ReplayBacktestError(`the stream has no books or trades of ${[...slugs].join(', ')}`);
   // Trades of a recording were written when read, after the books of their time: the replay orders by `t`.
   const startMs = Math.min(...marketEvents.map((e) => e.t));
   const endMs = Math.max(...marketEvents.map((e) => e.t));
+  const plan = planReplayMarkets({
+    initial: header.markets.filter((m) => slugs.has(m.slug)),
+    events: events.filter((e) => e.kind === 'listed' && slugs.has(e.entry.slug)),
+    startMs,
+    endMs,
+    risk: config.risk,
+    stopBeforeSettlementMs: config.pricing.pricer.stopBeforeSettlementMs,
+    priced: (entry) => replayTermsOf(entry, config.pricing.feedIds)?.ok === true,
+  });
+  if (plan.length === 0) throw new ReplayBacktestError(`no market of ${[...slugs].join(', ')} is listed before its stop or the stream's end`);
+  const risk = replayRisk(config.risk, plan);
+  const runs = new Map(plan.map((p) => [p.entry.slug, new MarketRun(p.entry, config, options.queueModel, p)] as const));
   const prices = events.flatMap((e) => (e.kind === 'underlying' && e.t <= endMs ? [e] : []));
   const clockStartMs = Math.min(startMs, ...prices.map((e) => e.t));
 
@@ -144,9 +178,9 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   const unbooked = new Map<string, ReplayFill>();
   let trader: Trader | null = null;
   const requote = (slugs: readonly string[]): void => {
-    for (const slug of slugs) if (runs.has(slug)) trader?.runner.trigger(slug, false);
+    for (const slug of slugs) if (runs.get(slug)?.trading === true) trader?.runner.trigger(slug, false);
   };
-  const pricing = new ReplayPricing(config.pricing, entries, () => time.now(), requote);
+  const pricing = new ReplayPricing(config.pricing, [...runs.values()].map((run) => run.entry), () => time.now(), requote);
   let index = 0;
   for (const run of runs.values()) {
     run.venue = new ReplayVenue({
@@ -184,7 +218,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
     venue: latency,
     scheduler: time,
     strategy: options.strategy,
-    markets: [...runs.values()].map((run) => run.info),
+    markets: [...runs.values()].filter((run) => run.planned.joinAtMs === null).map((run) => run.info),
     isResolved: (slug) => runs.get(slug)?.resolved ?? false,
     ledger: accounting,
     books: {
@@ -194,7 +228,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
         return () => listeners.delete(listener);
       },
     },
-    risk: config.risk,
+    risk,
     orders: traderOrdersOf(config),
     requoteIntervalMs: REQUOTE_INTERVAL_MS,
     quoteOnBookChange: true,
@@ -242,32 +276,55 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
           const run = runs.get(event.market);
           if (run === undefined) break;
           run.resolved = true;
-          trader?.runner.trigger(run.slug, false);
+          if (run.trading) trader?.runner.trigger(run.slug, false);
+          if (run.planned.joinAtMs !== null || run.entry.expiresAtMs !== undefined) leave(run); // a market that rolls
           break;
         }
         case 'underlying':
           pricing.onUnderlying(event);
           break;
         case 'gap':
+        case 'listed':
           break;
       }
     });
   }
 
+  // ── markets listed over time: joined at their listing, left at their stop or resolution (./replay-roll.ts) ──
+  let rollError: unknown = null;
+  const track = (work: Promise<unknown>): void => void work.catch((error: unknown) => (rollError ??= error));
+  const leave = (run: MarketRun): void => {
+    if (!run.trading || trader === null) return;
+    sampleMarket(run, time.now());
+    run.leftAtMs = time.now();
+    track(trader.removeMarket(run.slug, { budgetMs: REPLAY_LEAVE_BUDGET_MS }));
+  };
+  for (const run of runs.values()) {
+    const { joinAtMs, leaveAtMs } = run.planned;
+    if (joinAtMs === null) run.joinedAtMs = startMs;
+    else {
+      time.schedule(joinAtMs - clockStartMs, () => {
+        if (trader === null || rollError !== null) return;
+        run.joinedAtMs = run.sampledAtMs = time.now();
+        track(trader.addMarket(run.info));
+      });
+    }
+    if (leaveAtMs !== null && leaveAtMs < endMs) time.schedule(Math.max(0, leaveAtMs - clockStartMs), () => leave(run));
+  }
+
   // ── sampling ──
   const every = options.sampleEveryMs ?? 1000;
-  let lastSampleAt = startMs;
   const markMicros = (run: MarketRun): number | null => {
     const mid = run.views?.yes.mid ?? null;
     return mid === null ? null : Math.round(mid * 1e6);
   };
   const sample = (): void => {
-    const now = time.now();
-    const dt = now - lastSampleAt;
-    lastSampleAt = now;
-    for (const run of runs.values()) sampleMarket(run, now, dt);
+    // A market left is still sampled: its series shows its orders gone.
+    for (const run of runs.values()) if (run.joinedAtMs !== null) sampleMarket(run, time.now());
   };
-  const sampleMarket = (run: MarketRun, now: number, dt: number): void => {
+  function sampleMarket(run: MarketRun, now: number): void {
+    const dt = now - run.sampledAtMs;
+    run.sampledAtMs = now;
     const slug = run.slug;
     const own = run.venue.resting().map((o) => ({ token: o.tokenId === run.tokens.no ? ('NO' as const) : ('YES' as const), side: o.side, priceTicks: o.priceTicks, sizeRaw: o.remainingRaw }));
     let bid: number | null = null;
@@ -308,7 +365,8 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
     s.spread.push(run.spreadCapturedUsdc);
     s.adverse.push(trading - run.spreadCapturedUsdc);
     s.inventory.push(net / 1e6);
-  };
+  }
+  for (const run of runs.values()) run.sampledAtMs = startMs;
   for (let at = startMs; at <= endMs; at += every) time.schedule(at - clockStartMs, sample);
 
   // ── run ──
@@ -322,9 +380,10 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   trader.stop();
   await time.runUntil(endMs);
   for (const fill of [...unbooked.values()]) book(fill); // fills the executor never reported (none expected)
+  if (rollError !== null) throw rollError instanceof Error ? rollError : new ReplayBacktestError(`a join or leave failed: ${errorText(rollError)}`);
 
-  const duration = Math.max(1, endMs - startMs);
-  const markets: MarketReplay[] = [...runs.values()].map((run) => {
+  const markets: MarketReplay[] = [...runs.values()].filter((run) => run.joinedAtMs !== null).map((run) => {
+    const duration = Math.max(1, run.lifeMs(endMs));
     run.mid.extendTo(endMs);
     run.fair.extendTo(endMs);
     const pnl = accounting.pnl(run.slug, markMicros(run));
@@ -337,7 +396,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       slugs: [run.slug],
       queueModel: options.queueModel,
       latencyMs: options.latencyMs,
-      durationMs: endMs - startMs,
+      durationMs: run.lifeMs(endMs),
       fills: yes.fillCount + no.fillCount,
       makerFills: run.fills.length - run.venue.takerFills,
       volumeRaw: run.venue.filledRaw,
@@ -356,7 +415,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       fillRatio: run.venue.placedRaw === 0 ? 0 : run.venue.filledRaw / run.venue.placedRaw,
       requests: run.venue.requests,
       timeQuotedMs: run.quotedMs,
-      marketTimeMs: endMs - startMs,
+      marketTimeMs: run.lifeMs(endMs),
       timeCarriedForwardMs: run.carriedForwardMs,
       unusableBooks: run.unusableBooks,
       underlyingPrices: priced ? prices.filter((p) => p.ticker === pricing.tickerOf(run.slug)).length : 0,
@@ -365,7 +424,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       queue: run.matcher.queueStats(),
       truncated: options.truncated ?? [],
     };
-    return { slug: run.slug, ticker: pricing.tickerOf(run.slug), figures, series: run.series, fills: run.fills };
+    return { slug: run.slug, ticker: pricing.tickerOf(run.slug), figures, series: run.series, fills: run.fills, joinedAtMs: run.joinedAtMs ?? startMs, leftAtMs: run.leftAtMs };
   });
   const placedRaw = [...runs.values()].reduce((sum, run) => sum + run.venue.placedRaw, 0);
   return { figures: totalFigures(markets, { requests: latency.requests, placedRaw, underlyingPrices: prices.length, refusedPrices: pricing.refused, runs: [...runs.values()] }), markets };

@@ -115,6 +115,10 @@ export interface MarketReplay {
   readonly figures: ReplayFigures;
   readonly series: ReplaySeries;
   readonly fills: readonly ReplayFillPoint[];
+  /** When the trader joined it (the replay's start, or its listing in a stream that lists markets over time). */
+  readonly joinedAtMs: number;
+  /** When it was left (its stop before settlement, or its resolution); null: traded to the end. */
+  readonly leftAtMs: number | null;
 }
 
 export interface ReplayReport {

@@ -119,10 +119,12 @@ log: {level: warn}
       await recording.stop().catch(() => undefined);
     }
     const stream = readReplay(out);
-    expect(stream.header.version).toBe(2);
+    expect(stream.header.version).toBe(3);
     for (const market of stream.header.markets) {
       expect(market.title).toMatch(/^.*\$BTC above \$[0-9.]+ on /);
       expect(market.terms).toMatchObject({ kind: 'venue', title: market.title });
+      // v3: its settlement time, where a replay leaves it (at its stop before settlement)
+      expect(market.expiresAtMs).toBe(market.terms?.kind === 'venue' ? market.terms.expirationMs : null);
       // the simulator's crypto markets are rewardable: 100 shares, 0.035, 1000 USDC a day (src/sim/engine/crypto-markets.ts)
       expect(market.rewards).toEqual({ minSizeRaw: 100_000_000, maxSpreadTicks: 35, dailyRewardRaw: 1_000_000_000 });
     }

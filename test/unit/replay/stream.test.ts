@@ -194,9 +194,33 @@ describe('ReplayWriter and readReplay', () => {
 
   it('parts of different streams are refused', () => {
     const dir = freshDir();
-    writeReplayFile(join(dir, 'a-0000.ndjson.gz'), header, []);
-    writeReplayFile(join(dir, 'a-0001.ndjson.gz'), { ...header, markets: [{ slug: 'other', yesTokenId: null, noTokenId: null, tickTicks: 1 }] }, []);
-    expect(() => readReplay(dir)).toThrow(/a-0001\.ndjson\.gz:1: markets other differ/);
+    const v2 = { ...header, version: 2 as const };
+    writeReplayFile(join(dir, 'a-0000.ndjson.gz'), v2, []);
+    writeReplayFile(join(dir, 'a-0001.ndjson.gz'), { ...v2, markets: [...header.markets, { slug: 'other', yesTokenId: null, noTokenId: null, tickTicks: 1 }] }, []);
+    expect(() => readReplay(dir)).toThrow(/a-0001\.ndjson\.gz:1: markets m,other differ from the first part's m/);
+    const v3 = freshDir();
+    writeReplayFile(join(v3, 'a-0000.ndjson.gz'), header, []);
+    writeReplayFile(join(v3, 'a-0001.ndjson.gz'), { ...header, markets: [{ slug: 'other', yesTokenId: null, noTokenId: null, tickTicks: 1 }] }, []);
+    expect(() => readReplay(v3)).toThrow(/a-0001\.ndjson\.gz:1: markets: m of the earlier parts missing/);
+  });
+
+  it('v3: a market listed over time reads as a listed event; one a later header adds unlisted is listed at that part\'s creation', () => {
+    const dir = freshDir();
+    const late = { slug: 'late', yesTokenId: '3', noTokenId: '4', tickTicks: 1, expiresAtMs: T0 + 3_600_000 };
+    const later = { slug: 'later', yesTokenId: '5', noTokenId: '6', tickTicks: 1 };
+    const listed: ReplayEvent = { kind: 'listed', t: T0 + 1000, entry: late };
+    writeReplayFile(join(dir, 'a-0000.ndjson.gz'), header, [book(T0, 500), listed]);
+    writeReplayFile(join(dir, 'a-0001.ndjson.gz'), { ...header, markets: [...header.markets, late, later], createdAtMs: T0 + 5000 }, []);
+    const stream = readReplay(dir);
+    expect(stream.header.markets.map((m) => m.slug)).toEqual(['m']);
+    expect(stream.events.filter((e) => e.kind === 'listed')).toEqual([listed, { kind: 'listed', t: T0 + 5000, entry: later }]);
+  });
+
+  it('v3: a listed event is validated strictly, naming the field', () => {
+    const path = join(freshDir(), 'bad-listed.ndjson');
+    writeReplayFile(path, header, []);
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"kind":"listed","t":5,"entry":{"slug":"x","yesTokenId":null,"noTokenId":null,"tickTicks":1,"expiresAtMs":-1}}\n`);
+    expect(() => readReplay(path)).toThrow(/bad-listed\.ndjson:2: event: entry\.expiresAtMs: /);
   });
 
   it('a version-1 stream (no titles, terms, rewards or underlying) still reads; a bad underlying price names its field', () => {
