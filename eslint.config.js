@@ -77,7 +77,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            WIRE_PARSERS,
+            {
+              regex: folderPath('exchange'),
+              message: 'The backtest speaks no wire: nothing of src/exchange/ (the feed\'s order events, pickFee and every venue fact come from src/core/venue-rules).',
+            },
             {
               regex: modulePath('strategy/contract'),
               allowImportNames: BACKTEST_CONTRACT_NAMES,

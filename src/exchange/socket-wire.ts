@@ -30,11 +30,24 @@
  * and the value found there; it never throws. Unknown extra fields are ignored (the venue adds fields).
  */
 import { z } from 'zod';
-import { averagePriceMicros, parseScaled, priceToTicks, sharesToRaw, ticksIfOnGrid, UnitError, type Side, type Level } from '../core/venue-rules/index.js';
+import {
+  averagePriceMicros,
+  parseScaled,
+  pickFee,
+  priceToTicks,
+  sharesToRaw,
+  ticksIfOnGrid,
+  UnitError,
+  type Level,
+  type OmeOrderEvent,
+  type OrderEvent,
+  type SettlementMakerMatch,
+  type SettlementOrderEvent,
+  type Side,
+} from '../core/venue-rules/index.js';
 import type { BookSnapshot } from '../book/snapshot.js';
 import { timestampMs } from './frame-time.js';
 import { marketCreatedSchema, type MarketCreatedFrame } from './lifecycle-wire.js';
-import { pickFee, type OmeOrderEvent, type OrderEvent, type SettlementMakerMatch, type SettlementOrderEvent } from './feed-order-events.js';
 
 /** 'raw': integer 1e6-scaled amounts ("5000000" = 5 shares). 'shares': whole units, ≤ 6 decimals ("5"). */
 export type SizeUnit = 'raw' | 'shares';

@@ -26,7 +26,7 @@
  */
 import { mulberry32 } from '../core/random.js';
 import { Manager, type Socket } from 'socket.io-client';
-import { describeValue } from '../core/venue-rules/index.js';
+import { describeValue, type OrderEvent } from '../core/venue-rules/index.js';
 import type { FeedConnectionState, FeedPort, FeedStatus } from '../book/feed-port.js';
 import { ListenerSet, type Unsubscribe } from '../book/listeners.js';
 import { OnceLog, safeLog, silentLogger, type MarketDataLogger } from '../book/log.js';
@@ -37,7 +37,6 @@ import type { BookCandidates, SizeUnit, SocketUnits } from '../book/size-units.j
 import { socketHandshakeHeaders, type ApiCredentials } from './auth.js';
 import { frameParsers, isFeedEventName, type AmountUnit, type BookSizeUnit, type FeedEventName, type FrameParsers, type MarketResolvedFrame, type NoticeFrame, type OraclePriceFrame, type OrderbookFrame, type ParsedFrame, type PositionsFrame } from './socket-wire.js';
 import { errorText } from '../core/errors.js';
-import type { OrderEvent } from './feed-order-events.js';
 import type { MarketCreatedFrame } from './lifecycle-wire.js';
 
 export const MARKETS_NAMESPACE = '/markets';
