@@ -35,6 +35,10 @@ describe('import boundaries (eslint.config.js)', () => {
     const cases: readonly [string, string][] = [
       ['src/sim/server/boundary-probe.ts', '../../exchange/socket-wire.js'],
       ['src/sim/server/boundary-probe.ts', '../../exchange/wire.js'],
+      // The parts of the wire parsers are the wire parsers too.
+      ['src/sim/server/boundary-probe.ts', '../../exchange/wire-markets.js'],
+      ['src/sim/boundary-probe.ts', '../exchange/wire-fields.js'],
+      ['src/sim/server/boundary-probe.ts', '../../exchange/lifecycle-wire.js'],
       ['src/sim/boundary-probe.ts', '../orders/executor.js'],
       ['src/sim/server/boundary-probe.ts', '../../app/compose.js'],
       ['src/sim/engine/boundary-probe.ts', '../../risk/limits.js'],
