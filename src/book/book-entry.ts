@@ -47,6 +47,7 @@ export interface MarketEntry {
 }
 
 export type FetchResult = { readonly ok: true; readonly snapshot: BookSnapshot } | { readonly ok: false; readonly error: unknown; readonly timedOut: boolean };
+
 export function newEntry(slug: string): MarketEntry {
   return {
     slug,

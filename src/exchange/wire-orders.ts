@@ -73,6 +73,7 @@ export function parseUserOrders(data: unknown, endpoint: EndpointRef, status: nu
     clientOrderId: orNull(wire.clientOrderId),
   }));
 }
+
 const OrderEchoWire = z.object({
   id: idText,
   status: z.string().nullish(),

@@ -36,6 +36,7 @@ export const FEED_EVENTS: readonly FeedEvent[] = ['orderbookUpdate', 'orderEvent
 /** The ledger's mismatch kinds and the kill switch's trip reasons, pre-set to 0 (type-checked against their owners). */
 export const LEDGER_MISMATCH_KINDS: readonly Mismatch['kind'][] = ['order-filled', 'position'];
 export const KILL_REASONS: readonly KillReason[] = ['daily-loss', 'pnl-unavailable', 'manual'];
+
 export type MarkoutReferenceLabel = 'mid' | 'model';
 /** The markout horizons as labels (0s is the edge at fill time); any other horizon is `other`. */
 export const MARKOUT_HORIZON_LABELS: ReadonlyMap<number, string> = new Map([
