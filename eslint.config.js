@@ -9,8 +9,9 @@ const modulePath = (...modules) => `(^|/)(${modules.join('|')})(\\.js)?$`;
 /** An import path inside one of these folders of src/, at any depth. */
 const folderPath = (...folders) => `(^|/)(${folders.join('|')})/`;
 
+/** The wire parsers: wire.ts and its parts (wire-*.ts), socket-wire.ts and its parts, every other *-wire.ts of src/exchange. */
 const WIRE_PARSERS = {
-  regex: modulePath('exchange/socket-wire', 'exchange/wire'),
+  regex: modulePath('exchange/([a-z-]+-)?wire(-[a-z-]+)?'),
   message: 'The wire parsers belong to the bot\'s exchange client: take the venue\'s rules from src/core/venue-rules and the engine\'s typed events directly.',
 };
 const STRATEGY_CONTRACT = {
@@ -77,7 +78,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            WIRE_PARSERS,
+            {
+              regex: folderPath('exchange'),
+              message: 'The backtest speaks no wire: nothing of src/exchange/ (the feed\'s order events, pickFee and every venue fact come from src/core/venue-rules).',
+            },
             {
               regex: modulePath('strategy/contract'),
               allowImportNames: BACKTEST_CONTRACT_NAMES,

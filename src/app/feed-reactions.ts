@@ -25,7 +25,7 @@ import type { FillRecorder } from './fill-recorder.js';
 import type { LedgerSync } from './ledger-sync.js';
 import { orderEventHints, type OrderEventAdapter, type OrderEventHints, type OrderIds } from './order-event-adapter.js';
 import type { TradedMarkets } from './traded-markets.js';
-import type { OrderEvent } from '../exchange/feed-order-events.js';
+import type { OrderEvent } from '../core/venue-rules/index.js';
 
 export interface FeedReactionsOptions {
   readonly executor: Pick<OrderExecutor, 'openOrders' | 'onOrderEvent' | 'submit' | 'resync'>;

@@ -16,9 +16,8 @@
  * order is never booked as both taker and maker of one trade (an `orderId` that is one of this account's maker
  * matches is the maker's own order, not a taker fill).
  */
-import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
+import { TICKS_PER_UNIT, type OrderEvent, type SettlementOrderEvent } from '../core/venue-rules/index.js';
 import { validateOrderEvent, type OrderEventInput, type SettlementFillInput } from '../orders/order-events.js';
-import type { OrderEvent, SettlementOrderEvent } from '../exchange/feed-order-events.js';
 
 export interface OrderIds {
   readonly orderId?: string | undefined;

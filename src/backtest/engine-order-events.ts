@@ -1,6 +1,6 @@
 /**
  * The simulator engine's typed order events (OME and SETTLEMENT, src/sim/engine/types-frames.ts) → the feed's
- * order events (src/exchange/feed-order-events.ts), which the bot's order-event adapter reads. The backtest takes
+ * order events (src/core/venue-rules/order-events.ts), which the bot's order-event adapter reads. The backtest takes
  * the engine's events directly instead of serialising them and running them back through the socket parser.
  *
  * Owns: the conversion, which yields what the socket parser yields for the same frame (with raw amounts): prices
@@ -9,8 +9,17 @@
  * Invariants: pure; a value the venue rules reject (an amount that is not a raw integer, a price off (0, 1)) is a
  * failure naming the field and the value, never a throw and never a guess.
  */
-import { averagePriceMicros, parseScaled, priceToTicks, ticksIfOnGrid, UnitError } from '../core/venue-rules/index.js';
-import { pickFee, type OmeOrderEvent, type OrderEvent, type SettlementOrderEvent } from '../exchange/feed-order-events.js';
+import {
+  averagePriceMicros,
+  parseScaled,
+  pickFee,
+  priceToTicks,
+  ticksIfOnGrid,
+  UnitError,
+  type OmeOrderEvent,
+  type OrderEvent,
+  type SettlementOrderEvent,
+} from '../core/venue-rules/index.js';
 import type { OmeFrame, OrderEventFrame, SettlementFrame } from '../sim/engine/index.js';
 
 export type ConvertedOrderEvent = { readonly ok: true; readonly event: OrderEvent } | { readonly ok: false; readonly reason: string };

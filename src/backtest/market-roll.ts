@@ -21,11 +21,11 @@ import { readMarketTerms, termsInputOfJson } from '../pricing/terms.js';
 import type { SimEngine } from '../sim/engine/index.js';
 import { marketWire } from '../sim/server/wire-format.js';
 import type { MarketInfo } from '../strategy/contract.js';
-import type { CoreStateCounts } from '../trading/core.js';
 import type { BotAccounting } from './accounting.js';
 import type { EngineFeed } from './engine-feed.js';
 import { BacktestInvariantError } from './errors.js';
 import { infoOf, type MarketRuns } from './market-runs.js';
+import type { RollSummary, StateSample } from './result.js';
 import type { Trader } from './trader.js';
 
 /** A market is left this long after its stop before expiry (the gate's halt goes first). */
@@ -38,23 +38,6 @@ export function leaveAtMs(expiresAtMs: number, stopBeforeExpiryMs: number): numb
 
 /** Which listed markets the trader joins (the daemon's selection rules plug in here). */
 export type MarketAdmission = (market: MarketInfo, nowMs: number) => boolean;
-
-/** The core's memory at one moment (`CoreStateCounts`) and the markets the feed publishes. */
-export type StateSample = CoreStateCounts & { readonly atMs: number; readonly feedMarkets: number };
-
-/** What rolled during the run. */
-export interface RollSummary {
-  /** Markets traded: the ones listed at the start that were admitted, and every one joined later. */
-  readonly joined: number;
-  /** Markets left at their stop before settlement. */
-  readonly left: number;
-  /** Listed markets `admits` kept out. */
-  readonly refused: number;
-  /** Leaves that could not confirm every order gone within their budget. */
-  readonly uncleanLeaves: number;
-  /** The core's memory, sampled half past every virtual hour of the run, and at its end. */
-  readonly state: readonly StateSample[];
-}
 
 export interface MarketRollDeps {
   readonly engine: SimEngine;

@@ -7,7 +7,7 @@
  */
 import type { HorizonSummary } from '../markouts/markout.js';
 import type { AccountFill } from '../sim/engine/index.js';
-import type { RollSummary } from './market-roll.js';
+import type { CoreStateCounts } from '../trading/core.js';
 
 export interface MarketResult {
   readonly slug: string;
@@ -125,4 +125,21 @@ export interface BacktestObserver {
   onFill?(fill: AccountFill, holdings: { readonly yesRaw: number; readonly noRaw: number }): void;
   /** A quote cycle ran: intents after the gate, and the halt reason if any. */
   onQuoteCycle?(slug: string, nowMs: number, intents: number, halt: string | null): void;
+}
+
+/** The core's memory at one moment (`CoreStateCounts`) and the markets the feed publishes. */
+export type StateSample = CoreStateCounts & { readonly atMs: number; readonly feedMarkets: number };
+
+/** What rolled during the run. */
+export interface RollSummary {
+  /** Markets traded: the ones listed at the start that were admitted, and every one joined later. */
+  readonly joined: number;
+  /** Markets left at their stop before settlement. */
+  readonly left: number;
+  /** Listed markets `admits` kept out. */
+  readonly refused: number;
+  /** Leaves that could not confirm every order gone within their budget. */
+  readonly uncleanLeaves: number;
+  /** The core's memory, sampled half past every virtual hour of the run, and at its end. */
+  readonly state: readonly StateSample[];
 }

@@ -7,6 +7,8 @@
  * book yet); the staleness watchdog (probing quiet markets over REST, detecting a frozen feed, marking
  * stale markets); and coalesced change notifications for the strategy runner.
  *
+ * The public types are in book-store-types.ts (re-exported here), a market's record in book-entry.ts.
+ *
  * Rules and invariants:
  * - Feed frames for a market are not applied until its first REST snapshot is in. The newest frame seen
  *   meanwhile is held and replayed on top of that snapshot if it arrived after the fetch began (every frame
@@ -36,140 +38,28 @@
  * - One fetch per market in flight at a time; a sync requested meanwhile runs after it. Nothing here throws
  *   into the feed, a timer or a listener.
  */
-import { BookRejectedError, MarketDataConfigError } from './errors.js';
-import { bookUnitFromEvidence, type BookCandidates, type SocketUnits } from './size-units.js';
-import type { BookState } from './book-state.js';
+import { systemScheduler, type CancelTimer, type Scheduler } from '../core/clock.js';
+import { facts, newEntry, type FetchInFlight, type FetchResult, type MarketEntry } from './book-entry.js';
+import type { BookStoreObserver, BookStoreOptions, FetchOutcome, FetchPurpose, MarketBookStatus, MarketBooks, MarketStaleReason } from './book-store-types.js';
 import { ChangeCoalescer } from './coalescer.js';
-import type { FeedConnectionState, FeedPort } from './feed-port.js';
+import { BookRejectedError, MarketDataConfigError } from './errors.js';
+import type { FeedConnectionState } from './feed-port.js';
 import { ListenerSet, type Unsubscribe } from './listeners.js';
 import { OnceLog, safeLog, silentLogger, type MarketDataLogger } from './log.js';
-import { OrderBook } from './order-book.js';
-import { systemScheduler, type CancelTimer, type Scheduler } from '../core/clock.js';
+import { bookUnitFromEvidence, type BookCandidates } from './size-units.js';
 import type { BookSnapshot, SnapshotSource } from './snapshot.js';
-import {
-  needsProbe,
-  resolveWatchdogConfig,
-  selectProbes,
-  staleReason,
-  worstCaseConfirmationAgeMs,
-  type FreshnessFacts,
-  type StaleReason,
-  type WatchdogConfig,
-} from './watchdog.js';
+import { needsProbe, resolveWatchdogConfig, selectProbes, staleReason, worstCaseConfirmationAgeMs, type WatchdogConfig } from './watchdog.js';
 
-export type FetchPurpose = 'sync' | 'probe';
-
-/**
- * What became of one REST snapshot fetch:
- * applied (sync installed), confirmed (probe matched the local book), mismatch (probe differed: resynced),
- * superseded (a feed frame arrived during the fetch, so the answer was not used), rejected (the answer was
- * not a valid book), error (fetch failed), timeout (no answer within fetchTimeoutMs).
- */
-export type FetchOutcome = 'applied' | 'confirmed' | 'mismatch' | 'superseded' | 'rejected' | 'error' | 'timeout';
-
-export type FrameIgnoredReason = 'unsubscribed' | 'before-snapshot';
-
-/** Why a market is stale: see `staleReason` (watchdog.ts), plus a rejected latest snapshot, or removal. */
-export type MarketStaleReason = StaleReason | 'rejected' | 'unsubscribed' | 'units-unsettled';
-
-/** Everything an operator would want counted; every hook is optional and must not throw (errors are swallowed). */
-export interface BookStoreObserver {
-  onSnapshotApplied?(slug: string, source: SnapshotSource, changed: boolean): void;
-  onSnapshotRejected?(slug: string, source: SnapshotSource, error: BookRejectedError): void;
-  /** A snapshot for another token than the market's YES token (also reported as rejected). */
-  onTokenMismatch?(slug: string, source: SnapshotSource, tokenId: string, yesTokenId: string): void;
-  onFrameIgnored?(slug: string, reason: FrameIgnoredReason): void;
-  onFetch?(slug: string, purpose: FetchPurpose, outcome: FetchOutcome, durationMs: number): void;
-  onFrozenFeed?(slug: string): void;
-  onStaleChange?(slug: string, stale: boolean, reason: MarketStaleReason | null): void;
-}
-
-export interface BookStoreOptions {
-  /**
-   * REST `GET /markets/{slug}/orderbook`, adapted to a snapshot. Every call spends rate-limit budget. `urgent`: the
-   * market has no usable book (none yet, stale or rejected), so nothing can be quoted there until this answers (the
-   * bot then sends it ahead of placements); otherwise it is a routine check of a fresh book.
-   */
-  /**
-   * Reads a market's book over REST. `purpose`: 'sync' (a book to start from) or 'probe' (the watchdog's check of a
-   * quiet book); `urgent` when the market is stale or has no book. The fetcher calls `onSent` when the request leaves the
-   * client's own queue: the fetch timeout counts from then (a wait behind the bot's own requests is not the venue's).
-   */
-  readonly fetchSnapshot: (slug: string, request: { readonly urgent: boolean; readonly purpose: FetchPurpose; readonly onSent: () => void }) => Promise<BookSnapshot>;
-  /**
-   * The market's YES token id, when known: a snapshot naming another token is rejected. A snapshot without a token
-   * id is accepted (the venue may leave it out).
-   */
-  readonly yesTokenOf?: (slug: string) => string | null;
-  /** The socket's units; while its book-size unit is unsettled, the store settles it from REST (see the header). */
-  readonly units?: SocketUnits;
-  /** The live feed. Without one the store runs on REST alone (every market is then probed when quiet). */
-  readonly feed?: FeedPort;
-  readonly scheduler?: Scheduler;
-  readonly watchdog?: Partial<WatchdogConfig>;
-  /** Minimum time between two change notifications for one market (0 = coalesce within one macrotask). */
-  readonly notifyMinIntervalMs?: number;
-  readonly observer?: BookStoreObserver;
-  readonly logger?: MarketDataLogger;
-}
-
-/** A market's books as a consumer reads them: immutable, so safe to hold while quoting. */
-export interface MarketBooks {
-  readonly slug: string;
-  readonly yes: BookState;
-  readonly no: BookState;
-  readonly lastUpdateMs: number;
-  readonly lastFreshMs: number;
-}
-
-export interface MarketBookStatus {
-  readonly slug: string;
-  readonly hasBook: boolean;
-  readonly stale: boolean;
-  readonly staleReason: MarketStaleReason | null;
-  /** Last time the book's content changed, or null before the first snapshot. */
-  readonly lastUpdateMs: number | null;
-  /** Last time the book was confirmed current (frame, REST snapshot or matching probe). */
-  readonly lastFreshMs: number | null;
-  readonly fetchInFlight: boolean;
-  /** A probe found the book wrong and the store is waiting to see whether the feed is frozen. */
-  readonly frozenSuspected: boolean;
-}
-
-interface FetchInFlight {
-  readonly purpose: FetchPurpose;
-  readonly startedMs: number;
-  readonly framesAtStart: number;
-  readonly appliedAtStart: number;
-  cancelTimeout: CancelTimer;
-}
-
-interface MarketEntry {
-  readonly slug: string;
-  readonly book: OrderBook;
-  lastUpdateMs: number | null;
-  lastFreshMs: number | null;
-  /** The latest snapshot received for this market was rejected; the book in place is outdated. */
-  invalid: boolean;
-  /** Feed frames received for this market (applied, held or rejected): evidence the feed is alive. */
-  feedFrames: number;
-  /** Feed frames applied to the book: evidence of a newer valid book than a REST answer in flight. */
-  feedApplied: number;
-  /** Newest frame received before the first REST snapshot. */
-  heldFrame: BookSnapshot | null;
-  fetch: FetchInFlight | null;
-  /** A sync was asked for while a fetch was in flight. */
-  resyncAfterFetch: boolean;
-  /** When a rejected feed frame last started a REST sync at once (at most one per watchdog interval). */
-  lastRejectSyncMs: number | null;
-  frozenSuspicion: CancelTimer | null;
-  reportedReason: MarketStaleReason | null;
-  /** Latest REST book received, and latest feed frame read both ways, while the socket's book unit is unsettled. */
-  lastRest: BookSnapshot | null;
-  unitFrame: BookCandidates | null;
-}
-
-type FetchResult = { readonly ok: true; readonly snapshot: BookSnapshot } | { readonly ok: false; readonly error: unknown; readonly timedOut: boolean };
+export type {
+  BookStoreObserver,
+  BookStoreOptions,
+  FetchOutcome,
+  FetchPurpose,
+  FrameIgnoredReason,
+  MarketBookStatus,
+  MarketBooks,
+  MarketStaleReason,
+} from './book-store-types.js';
 
 export class BookStore {
   private readonly entries = new Map<string, MarketEntry>();
@@ -700,31 +590,6 @@ export class BookStore {
       this.onceLog.warnOnce('observer-error', { err: describeError(error) }, 'book store observer threw; continuing');
     }
   }
-}
-
-function newEntry(slug: string): MarketEntry {
-  return {
-    slug,
-    book: new OrderBook(slug),
-    lastUpdateMs: null,
-    lastFreshMs: null,
-    invalid: false,
-    feedFrames: 0,
-    feedApplied: 0,
-    heldFrame: null,
-    fetch: null,
-    resyncAfterFetch: false,
-    lastRejectSyncMs: null,
-    frozenSuspicion: null,
-    // A market starts stale (no snapshot); only the transition to fresh is announced.
-    reportedReason: 'no-snapshot',
-    lastRest: null,
-    unitFrame: null,
-  };
-}
-
-function facts(entry: MarketEntry): FreshnessFacts {
-  return { hasBook: entry.book.hasSnapshot, lastFreshMs: entry.lastFreshMs };
 }
 
 function describeError(error: unknown): string {

@@ -4,7 +4,7 @@
  *
  * Owns: the wire format of `orderbookUpdate`, `orderEvent` (OME | SETTLEMENT, discriminated by `source`),
  * `positions`, `marketResolved`, `system`, `exception` and `oraclePriceData` (`marketCreated`: lifecycle-wire.ts). Consumers (book store, order manager, ledger)
- * import the output types from here and never see a wire field.
+ * import the output types from here (declared in socket-frames.ts, re-exported) and never see a wire field.
  *
  * Units, decided here once:
  * - Book and limit prices are decimals in (0, 1) on the 0.001 grid ("0.555" or 0.555) → ticks (555);
@@ -30,105 +30,51 @@
  * and the value found there; it never throws. Unknown extra fields are ignored (the venue adds fields).
  */
 import { z } from 'zod';
-import { averagePriceMicros, parseScaled, priceToTicks, sharesToRaw, ticksIfOnGrid, UnitError, type Side, type Level } from '../core/venue-rules/index.js';
-import type { BookSnapshot } from '../book/snapshot.js';
+import {
+  averagePriceMicros,
+  parseScaled,
+  pickFee,
+  priceToTicks,
+  sharesToRaw,
+  ticksIfOnGrid,
+  UnitError,
+  type Level,
+  type OmeOrderEvent,
+  type SettlementMakerMatch,
+  type SettlementOrderEvent,
+  type Side,
+} from '../core/venue-rules/index.js';
 import { timestampMs } from './frame-time.js';
-import { marketCreatedSchema, type MarketCreatedFrame } from './lifecycle-wire.js';
-import { pickFee, type OmeOrderEvent, type OrderEvent, type SettlementMakerMatch, type SettlementOrderEvent } from './feed-order-events.js';
+import { marketCreatedSchema } from './lifecycle-wire.js';
+import type {
+  AmountUnit,
+  BookSizeUnit,
+  FeedEventName,
+  FeedFrameMap,
+  MarketResolvedFrame,
+  NoticeFrame,
+  OraclePriceFrame,
+  OrderbookFrame,
+  ParseResult,
+  PositionsFrame,
+} from './socket-frames.js';
 
-/** 'raw': integer 1e6-scaled amounts ("5000000" = 5 shares). 'shares': whole units, ≤ 6 decimals ("5"). */
-export type SizeUnit = 'raw' | 'shares';
-/** Unit of order-event and position amounts. */
-export type AmountUnit = SizeUnit;
-/** Unit of book level sizes (exchange-facts §5 says shares; the REST client has the same switch). */
-export type BookSizeUnit = SizeUnit;
-
-/** The Socket.IO event names the feed understands. */
-export const FEED_EVENTS = [
-  'orderbookUpdate',
-  'orderEvent',
-  'positions',
-  'marketResolved',
-  'marketCreated',
-  'system',
-  'exception',
-  'oraclePriceData',
-] as const;
-export type FeedEventName = (typeof FEED_EVENTS)[number];
-
-export function isFeedEventName(name: string): name is FeedEventName {
-  return (FEED_EVENTS as readonly string[]).includes(name);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Typed outputs
-
-export interface OrderbookFrame {
-  readonly slug: string;
-  readonly snapshot: BookSnapshot;
-  /** The YES token id the book is for, when the venue sends it. */
-  readonly tokenId: string | null;
-  readonly venueTimestampMs: number | null;
-}
-
-export interface PositionEntry {
-  readonly tokenId: string;
-  /** Conditional-token balance, raw (see `AmountUnit`). */
-  readonly balanceRaw: number;
-  /** Informational figures as the venue sends them (floats, display and reconciliation hints only). */
-  readonly averageFillPrice: number | null;
-  readonly costBasis: number | null;
-  readonly marketValue: number | null;
-  readonly marketId: string | null;
-}
-
-export interface PositionsFrame {
-  readonly account: string;
-  readonly marketSlug: string;
-  readonly positions: readonly PositionEntry[];
-  readonly type: string | null;
-}
-
-export interface MarketResolvedFrame {
-  readonly slug: string;
-  /** Null for a payout-split resolution. */
-  readonly winningOutcome: 'YES' | 'NO' | null;
-  readonly winningIndex: number | null;
-  readonly resolutionDateMs: number | null;
-}
-
-/** `system` confirmations and `exception` reports (auth failures arrive as exceptions). */
-export interface NoticeFrame {
-  readonly message: string | null;
-  readonly payload: unknown;
-}
-
-/**
- * The underlying's price as the venue publishes it for one market (official client 1.1.0: `oraclePriceData
- * {marketAddress: string | null, marketSlug, timestamp (ms), value (number)}`). The value's sanity (finite, > 0, not
- * future-dated) is the price store's to judge (src/pricing/underlying/store.ts), so every refusal is counted there.
- */
-export interface OraclePriceFrame {
-  readonly slug: string;
-  readonly marketAddress: string | null;
-  readonly timestampMs: number;
-  readonly value: number;
-}
-
-export interface FeedFrameMap {
-  oraclePriceData: OraclePriceFrame;
-  orderbookUpdate: OrderbookFrame;
-  orderEvent: OrderEvent;
-  positions: PositionsFrame;
-  marketResolved: MarketResolvedFrame;
-  marketCreated: MarketCreatedFrame;
-  system: NoticeFrame;
-  exception: NoticeFrame;
-}
-
-export type ParseResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly path: string; readonly value: unknown; readonly message: string };
+export {
+  FEED_EVENTS,
+  isFeedEventName,
+  type AmountUnit,
+  type BookSizeUnit,
+  type FeedEventName,
+  type FeedFrameMap,
+  type MarketResolvedFrame,
+  type NoticeFrame,
+  type OraclePriceFrame,
+  type OrderbookFrame,
+  type ParseResult,
+  type PositionEntry,
+  type PositionsFrame,
+  type SizeUnit,
+} from './socket-frames.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Field schemas

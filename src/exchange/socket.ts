@@ -8,6 +8,9 @@
  * the server, and the server forgets subscriptions on disconnect); validation of every incoming frame
  * (src/exchange/socket-wire.ts); typed outputs to listeners; the connection state for the risk gate.
  *
+ * Parts: the reconnection backoff (socket-backoff.ts), the reading of the venue's word on authentication
+ * (feed-auth.ts), the options and observer shapes (socket-options.ts); this module re-exports what callers use.
+ *
  * Invariants:
  * - Handshake headers are computed from the injected clock at each attempt; a timestamp is never reused.
  * - Subscriptions are emitted only from the `connect` handler or while connected, always as the full set.
@@ -24,122 +27,29 @@
  * - An `orderEvent` frame that fails validation is reported to the unreadable-order-event listeners with its raw
  *   payload (the account's order stream has a gap).
  */
-import { mulberry32 } from '../core/random.js';
 import { Manager, type Socket } from 'socket.io-client';
-import { describeValue } from '../core/venue-rules/index.js';
+import { MarketDataConfigError } from '../book/errors.js';
 import type { FeedConnectionState, FeedPort, FeedStatus } from '../book/feed-port.js';
 import { ListenerSet, type Unsubscribe } from '../book/listeners.js';
 import { OnceLog, safeLog, silentLogger, type MarketDataLogger } from '../book/log.js';
-import { systemScheduler, type CancelTimer, type Scheduler } from '../core/clock.js';
+import type { BookCandidates } from '../book/size-units.js';
 import type { BookSnapshot } from '../book/snapshot.js';
-import { MarketDataConfigError } from '../book/errors.js';
-import type { BookCandidates, SizeUnit, SocketUnits } from '../book/size-units.js';
-import { socketHandshakeHeaders, type ApiCredentials } from './auth.js';
-import { frameParsers, isFeedEventName, type AmountUnit, type BookSizeUnit, type FeedEventName, type FrameParsers, type MarketResolvedFrame, type NoticeFrame, type OraclePriceFrame, type OrderbookFrame, type ParsedFrame, type PositionsFrame } from './socket-wire.js';
+import { systemScheduler, type CancelTimer, type Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
-import type { OrderEvent } from './feed-order-events.js';
+import { mulberry32 } from '../core/random.js';
+import { describeValue, type OrderEvent } from '../core/venue-rules/index.js';
+import { socketHandshakeHeaders } from './auth.js';
+import { authEvidence, isAuthFailureNotice, type FeedAuthState } from './feed-auth.js';
 import type { MarketCreatedFrame } from './lifecycle-wire.js';
+import { backoffDelay, resolveBackoff, type BackoffOptions } from './socket-backoff.js';
+import type { MarketFeedObserver, MarketFeedOptions, UnreadableOrderEvent } from './socket-options.js';
+import { frameParsers, isFeedEventName, type FrameParsers, type MarketResolvedFrame, type NoticeFrame, type OraclePriceFrame, type OrderbookFrame, type ParsedFrame, type PositionsFrame } from './socket-wire.js';
+
+export { isAuthFailureNotice, type FeedAuthState } from './feed-auth.js';
+export { backoffDelay, DEFAULT_BACKOFF, resolveBackoff, type BackoffOptions } from './socket-backoff.js';
+export type { MarketFeedObserver, MarketFeedOptions, UnreadableOrderEvent } from './socket-options.js';
 
 export const MARKETS_NAMESPACE = '/markets';
-
-export interface BackoffOptions {
-  /** Delay before the first retry after a failure (before jitter). */
-  readonly initialMs: number;
-  /** Cap on the delay. */
-  readonly maxMs: number;
-  /** Growth per consecutive failure. */
-  readonly multiplier: number;
-  /** Fraction of the delay that is randomised away: delay × (1 − jitter × u), u uniform in [0, 1). */
-  readonly jitter: number;
-  /** Seed of the jitter's PRNG (deterministic runs and tests). */
-  readonly seed: number;
-  /** A connection that stayed up this long resets the failure count. */
-  readonly resetAfterMs: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffOptions = Object.freeze({
-  initialMs: 500,
-  maxMs: 30_000,
-  multiplier: 2,
-  jitter: 0.5,
-  seed: 1,
-  resetAfterMs: 30_000,
-});
-
-/** Counters an operator wants; every hook optional, none may throw (errors are swallowed). */
-export interface MarketFeedObserver {
-  onStateChange?(state: FeedConnectionState): void;
-  /** A connection attempt starts; `attempt` counts consecutive failures before it (0 = first try). */
-  onConnectAttempt?(attempt: number): void;
-  onConnectError?(message: string): void;
-  onDisconnect?(reason: string): void;
-  onReconnectRequested?(reason: string): void;
-  /** A valid frame was received. */
-  onFrame?(event: FeedEventName): void;
-  onMalformedFrame?(event: FeedEventName, path: string): void;
-  onUnknownEvent?(event: string): void;
-  onListenerError?(event: string): void;
-  /** The venue refused the socket's authentication (an `exception` or a `system` frame saying so). */
-  onAuthFailure?(message: string): void;
-}
-
-/** Authentication of an authenticated feed: `ok` until the venue refuses it, `failed` until it is accepted again. */
-export type FeedAuthState = 'ok' | 'failed';
-
-/** An `orderEvent` frame that failed validation: the account's order stream has a gap. */
-export interface UnreadableOrderEvent {
-  readonly path: string;
-  readonly reason: string;
-  readonly payload: unknown;
-}
-
-/** Is this venue notice a refusal of the connection's authentication? */
-export function isAuthFailureNotice(frame: NoticeFrame): boolean {
-  const payload = frame.payload;
-  if (payload !== null && typeof payload === 'object' && Reflect.get(payload, 'authenticated') === false) return true;
-  const message = frame.message ?? '';
-  return /auth|unauthori[sz]ed|forbidden|signature|expired|invalid (api )?(key|token)/i.test(message);
-}
-
-export interface MarketFeedOptions {
-  /** Socket base URL, e.g. wss://ws.venue.example or http://127.0.0.1:PORT. */
-  readonly url: string;
-  readonly namespace?: string;
-  /** Authenticated mode when present: HMAC handshake, positions and order events. */
-  readonly credentials?: ApiCredentials;
-  /** Auth header prefix (exchange-facts §4). */
-  readonly headerPrefix?: string;
-  /** Units of order-event and position amounts (see socket-wire.ts). Default 'raw'. */
-  readonly amountUnit?: AmountUnit;
-  /** Units of book level sizes. Default 'shares' (exchange-facts §5). */
-  readonly bookSizeUnit?: BookSizeUnit;
-  /**
-   * Units settled from evidence (src/book/size-units.ts); when given, it decides both units and the two options above
-   * are ignored. While its book unit is unsettled, book frames are parsed both ways and go to the unsettled-book
-   * listeners (the book store compares them with REST) instead of the book listeners.
-   */
-  readonly units?: SocketUnits;
-  /** While `units` has no evidence for amounts: the unit an order frame's amounts show (an own order's placement). */
-  readonly amountEvidence?: (payload: unknown) => { readonly unit: SizeUnit; readonly evidence: Readonly<Record<string, unknown>> } | null;
-  /** Subscribe to the account's order events (authenticated only). Default true when authenticated. */
-  readonly subscribeOrderEvents?: boolean;
-  /**
-   * Subscribe to the venue's market lifecycle channel (`subscribe_market_lifecycle`: `marketCreated`, `marketResolved`)
-   * on every connect. Default false. Whether it needs authentication is unconfirmed (exchange-facts §5).
-   */
-  readonly subscribeLifecycle?: boolean;
-  readonly backoff?: Partial<BackoffOptions>;
-  /** An attempt that has not connected after this long is abandoned and retried. */
-  readonly connectTimeoutMs?: number;
-  /** After an authentication failure, a new connection with no refusal this long counts as authenticated. Default 3000. */
-  readonly authConfirmMs?: number;
-  /** Socket.IO HTTP path. Default '/socket.io'. */
-  readonly socketPath?: string;
-  /** Clock for handshake timestamps and state times, and timers for backoff and timeouts. */
-  readonly scheduler?: Scheduler;
-  readonly logger?: MarketDataLogger;
-  readonly observer?: MarketFeedObserver;
-}
 
 interface Connection {
   readonly id: number;
@@ -664,35 +574,6 @@ export class MarketFeed implements FeedPort {
   }
 }
 
-export function resolveBackoff(overrides: Partial<BackoffOptions> = {}): BackoffOptions {
-  const backoff: BackoffOptions = { ...DEFAULT_BACKOFF, ...overrides };
-  const positive = ['initialMs', 'maxMs', 'resetAfterMs'] as const;
-  for (const key of positive) {
-    if (!Number.isFinite(backoff[key]) || backoff[key] <= 0) {
-      throw new MarketDataConfigError(`feed.backoff.${key}`, backoff[key], 'must be a positive number of ms');
-    }
-  }
-  if (backoff.maxMs < backoff.initialMs) {
-    throw new MarketDataConfigError('feed.backoff.maxMs', backoff.maxMs, `must be at least initialMs (${backoff.initialMs})`);
-  }
-  if (!Number.isFinite(backoff.multiplier) || backoff.multiplier < 1) {
-    throw new MarketDataConfigError('feed.backoff.multiplier', backoff.multiplier, 'must be ≥ 1');
-  }
-  if (!Number.isFinite(backoff.jitter) || backoff.jitter < 0 || backoff.jitter > 1) {
-    throw new MarketDataConfigError('feed.backoff.jitter', backoff.jitter, 'must be in [0, 1]');
-  }
-  if (!Number.isSafeInteger(backoff.seed)) {
-    throw new MarketDataConfigError('feed.backoff.seed', backoff.seed, 'must be an integer');
-  }
-  return Object.freeze(backoff);
-}
-
-/** Delay before retry number `failures` (0-based): capped exponential growth, minus up to `jitter` of it. */
-export function backoffDelay(backoff: BackoffOptions, failures: number, uniform: number): number {
-  const base = Math.min(backoff.maxMs, backoff.initialMs * Math.pow(backoff.multiplier, Math.max(0, failures)));
-  return Math.round(base * (1 - backoff.jitter * uniform));
-}
-
 /** The URL without any user-info part (never log credentials embedded in a URL). */
 function urlForLog(url: string): string {
   try {
@@ -703,14 +584,6 @@ function urlForLog(url: string): string {
   } catch {
     return '(unparseable url)';
   }
-}
-
-/** A frame only an authenticated connection gets, or a `system` frame saying the connection is authenticated. */
-function authEvidence(parsed: ParsedFrame): boolean {
-  if (parsed.event === 'orderEvent' || parsed.event === 'positions') return true;
-  if (parsed.event !== 'system') return false;
-  const payload = parsed.frame.payload;
-  return payload !== null && typeof payload === 'object' && Reflect.get(payload, 'authenticated') === true;
 }
 
 function describeError(error: unknown): string {

@@ -1,5 +1,7 @@
 /**
- * Every Prometheus metric of the bot, in one place, on an injected prom-client Registry.
+ * Every Prometheus metric of the bot, in one place, on an injected prom-client Registry: `createMetrics` registers
+ * them and implements the `Metrics` interface (metrics-port.ts). The names are listed in metric-names.ts, the label
+ * values and their bound in metric-labels.ts; this module re-exports what callers use of them.
  *
  * Owns: metric names (all `outcome_maker_…`, listed in METRIC_NAMES), help texts, label sets, buckets and
  * the conversion from the bot's exact units (raw 1e6 integers, milliseconds) to Prometheus base units
@@ -12,251 +14,28 @@
  * rejections by metric) start at 0, so `increase()` alerts see their first event.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { TRADING_MODES, type TradingMode } from '../core/trading-mode.js';
+import { TRADING_MODES } from '../core/trading-mode.js';
 import { RAW_PER_UNIT } from '../core/venue-rules/index.js';
 import { API_ENDPOINT_LABELS } from '../exchange/endpoints.js';
-import type { Mismatch } from '../ledger/types.js';
-import type { KillReason } from '../risk/kill-switch.js';
+import { BoundedLabel, FEED_EVENTS, KILL_REASONS, LEDGER_MISMATCH_KINDS, MARKOUT_HORIZON_LABELS, MARKOUT_MISSING_REASONS, ORDER_EVENT_GAP_CAUSES, REDEMPTION_RESULTS, RESYNC_REASONS, VENUE_ANOMALIES } from './metric-labels.js';
+import { DROPPED_DEFAULT_METRICS, VALIDATED_METRICS } from './metric-names.js';
+import type { Metrics } from './metrics-port.js';
 
-export const METRIC_PREFIX = 'outcome_maker_';
+export { DROPPED_DEFAULT_METRICS, METRIC_NAMES, METRIC_PREFIX, type MetricName } from './metric-names.js';
+export type {
+  FeedEvent,
+  HttpStatus,
+  MarkoutReferenceLabel,
+  OrderEventGapCause,
+  OrderSide,
+  OrderToken,
+  RedemptionResult,
+  ResyncReason,
+  RetryReason,
+  VenueAnomaly,
+} from './metric-labels.js';
+export type { Metrics } from './metrics-port.js';
 
-/** Every metric this module registers (Node's default process metrics come on top, unprefixed). */
-export const METRIC_NAMES = [
-  'outcome_maker_build_info',
-  'outcome_maker_metric_rejections_total',
-  'outcome_maker_book_updates_total',
-  'outcome_maker_book_age_seconds',
-  'outcome_maker_book_resyncs_total',
-  'outcome_maker_feed_connected',
-  'outcome_maker_feed_reconnects_total',
-  'outcome_maker_feed_frozen_total',
-  'outcome_maker_feed_malformed_frames_total',
-  'outcome_maker_requotes_total',
-  'outcome_maker_requote_latency_seconds',
-  'outcome_maker_risk_blocks_total',
-  'outcome_maker_http_requests_total',
-  'outcome_maker_http_request_duration_seconds',
-  'outcome_maker_http_retries_total',
-  'outcome_maker_invalid_answers_total',
-  'outcome_maker_limiter_queue_depth',
-  'outcome_maker_limiter_wait_seconds',
-  'outcome_maker_shared_limiter_fallback',
-  'outcome_maker_shared_limiter_fallbacks_total',
-  'outcome_maker_orders_placed_total',
-  'outcome_maker_orders_canceled_total',
-  'outcome_maker_orders_rejected_total',
-  'outcome_maker_orders_unknown_total',
-  'outcome_maker_open_orders',
-  'outcome_maker_fills_total',
-  'outcome_maker_fill_volume_shares_total',
-  'outcome_maker_fill_notional_usdc_total',
-  'outcome_maker_position_shares',
-  'outcome_maker_pnl_usdc',
-  'outcome_maker_daily_pnl_usdc',
-  'outcome_maker_exposure_usdc',
-  'outcome_maker_trading_mode',
-  'outcome_maker_kill_switch_engaged',
-  'outcome_maker_kill_switch_trips_total',
-  'outcome_maker_expected_reward_usdc_per_day',
-  'outcome_maker_ledger_mismatches_total',
-  'outcome_maker_redemptions_total',
-  'outcome_maker_redeemed_usdc_total',
-  'outcome_maker_redemptions_pending',
-  'outcome_maker_order_event_gaps_total',
-  'outcome_maker_feed_auth_failures_total',
-  'outcome_maker_book_token_mismatches_total',
-  'outcome_maker_feed_unit_switches_total',
-  'outcome_maker_foreign_orders',
-  'outcome_maker_account_unbooked_shares',
-  'outcome_maker_venue_anomalies_total',
-  'outcome_maker_model_fair',
-  'outcome_maker_model_uncertainty',
-  'outcome_maker_quoted_from',
-  'outcome_maker_unpriced_markets',
-  'outcome_maker_underlying_price',
-  'outcome_maker_underlying_age_seconds',
-  'outcome_maker_underlying_updates_total',
-  'outcome_maker_underlying_refusals_total',
-  'outcome_maker_underlying_divergence_bps',
-  'outcome_maker_fast_market_trips_total',
-  'outcome_maker_settlement_checks_total',
-  'outcome_maker_underlying_exposure',
-  'outcome_maker_fill_markout_usdc',
-  'outcome_maker_fill_markouts_missing_total',
-] as const;
-
-export type MetricName = (typeof METRIC_NAMES)[number];
-
-/**
- * prom-client default metrics removed because they break `promtool check metrics` (gauges named `_total`).
- * The same figures remain, split by type, in nodejs_active_handles / _requests / _resources.
- */
-export const DROPPED_DEFAULT_METRICS: readonly string[] = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
-
-/**
- * Venue behaviour the bot works around: a trading-mode string it does not know (read as cancel_only), a 425 without
- * the trading-mode body (maintenance status refreshed), cancel-replace not offered (404: cancels and placements used).
- */
-export type VenueAnomaly = 'unknown_trading_mode' | 'maintenance_block_425' | 'cancel_replace_unsupported';
-const VENUE_ANOMALIES: readonly VenueAnomaly[] = ['unknown_trading_mode', 'maintenance_block_425', 'cancel_replace_unsupported'];
-
-export type FeedEvent = 'orderbookUpdate' | 'orderEvent' | 'positions' | 'marketResolved' | 'marketCreated' | 'system' | 'exception' | 'oraclePriceData' | 'other';
-export type OrderEventGapCause = 'book-shortfall' | 'unreadable' | 'unattributable';
-const ORDER_EVENT_GAP_CAUSES: readonly OrderEventGapCause[] = ['book-shortfall', 'unreadable', 'unattributable'];
-export type ResyncReason = 'subscribe' | 'reconnect' | 'frozen' | 'invalid' | 'stale' | 'manual';
-/** An HTTP status code, or why there was none. */
-export type HttpStatus = number | 'timeout' | 'network';
-export type RetryReason = 'too_early' | 'rate_limited' | 'server_error' | 'timeout' | 'network';
-export type OrderSide = 'BUY' | 'SELL';
-/** The outcome token of an order or a fill (two values: the label stays bounded). */
-export type OrderToken = 'YES' | 'NO';
-/** How one redemption step ended (see src/settlement/settler.ts). */
-export type RedemptionResult = 'redeemed' | 'inferred' | 'nothing' | 'retry' | 'refused' | 'failed';
-const REDEMPTION_RESULTS: readonly RedemptionResult[] = ['redeemed', 'inferred', 'nothing', 'retry', 'refused', 'failed'];
-
-const RESYNC_REASONS: readonly ResyncReason[] = ['subscribe', 'reconnect', 'frozen', 'invalid', 'stale', 'manual'];
-const FEED_EVENTS: readonly FeedEvent[] = ['orderbookUpdate', 'orderEvent', 'positions', 'marketResolved', 'marketCreated', 'system', 'exception', 'oraclePriceData', 'other'];
-/** The ledger's mismatch kinds and the kill switch's trip reasons, pre-set to 0 (type-checked against their owners). */
-const LEDGER_MISMATCH_KINDS: readonly Mismatch['kind'][] = ['order-filled', 'position'];
-const KILL_REASONS: readonly KillReason[] = ['daily-loss', 'pnl-unavailable', 'manual'];
-/** Metrics whose observations are checked for finiteness (their rejections are pre-set to 0). */
-const VALIDATED_METRICS: readonly MetricName[] = [
-  'outcome_maker_requote_latency_seconds',
-  'outcome_maker_http_request_duration_seconds',
-  'outcome_maker_limiter_queue_depth',
-  'outcome_maker_limiter_wait_seconds',
-  'outcome_maker_open_orders',
-  'outcome_maker_fill_volume_shares_total',
-  'outcome_maker_fill_notional_usdc_total',
-  'outcome_maker_position_shares',
-  'outcome_maker_pnl_usdc',
-  'outcome_maker_daily_pnl_usdc',
-  'outcome_maker_exposure_usdc',
-  'outcome_maker_expected_reward_usdc_per_day',
-  'outcome_maker_redeemed_usdc_total',
-  'outcome_maker_redemptions_pending',
-  'outcome_maker_foreign_orders',
-  'outcome_maker_account_unbooked_shares',
-  'outcome_maker_model_fair',
-  'outcome_maker_model_uncertainty',
-  'outcome_maker_unpriced_markets',
-  'outcome_maker_underlying_price',
-  'outcome_maker_underlying_age_seconds',
-  'outcome_maker_underlying_divergence_bps',
-  'outcome_maker_underlying_exposure',
-  'outcome_maker_fill_markout_usdc',
-];
-
-/** The bot's metrics. Sizes and amounts are raw integers (1e6 = 1 share / 1 USDC), durations milliseconds. */
-export interface Metrics {
-  readonly registry: Registry;
-  /** A book frame (or snapshot) was applied: counts it and restarts the market's book age. */
-  bookUpdated(market: string): void;
-  bookResynced(market: string, reason: ResyncReason): void;
-  /** Drop every per-market series of a market the bot no longer trades. */
-  forgetMarket(market: string): void;
-  feedConnected(connected: boolean): void;
-  feedReconnected(): void;
-  /** The watchdog found the feed silent while connected. */
-  feedFrozen(): void;
-  /** A frame failed validation; unknown event names are counted as `other`. */
-  malformedFrame(event: string): void;
-  /** A requote finished: latency from the book change to the plan. */
-  requoted(market: string, latencyMs: number): void;
-  /** The risk gate or trading mode stopped a quote or order. */
-  riskBlocked(market: string, reason: string): void;
-  /** One HTTP attempt finished (`endpoint` is a route template such as `POST /orders`, never a raw path). */
-  httpRequest(endpoint: string, status: HttpStatus, durationMs: number): void;
-  httpRetry(endpoint: string, reason: RetryReason): void;
-  /** A 2xx answer of the venue failed validation (not JSON, or a field out of its schema); `endpoint` as in httpRequest. */
-  invalidAnswer(endpoint: string): void;
-  limiterQueueDepth(depth: number): void;
-  /** Time a request waited in the limiter before it started. */
-  limiterWaited(waitMs: number): void;
-  /** The shared (Redis) rate limiter entered (true) or left (false) its fallback share; each entry is counted. */
-  sharedLimiterFallback(active: boolean): void;
-  orderPlaced(market: string, side: OrderSide): void;
-  orderCanceled(market: string): void;
-  orderRejected(market: string, reason: string): void;
-  /** A placement or cancel whose outcome is unknown (timeout, 5xx, disconnect). */
-  orderUnknown(market: string): void;
-  openOrders(market: string, count: number): void;
-  /** One fill part of the bot's order: `token` is the outcome token the order traded (YES or NO). */
-  fill(market: string, side: OrderSide, token: OrderToken, sizeRaw: number, notionalRaw: number): void;
-  position(market: string, yesRaw: number, noRaw: number): void;
-  /** Signed raw USDC. */
-  pnl(market: string, realizedRaw: number, unrealizedRaw: number): void;
-  /** Realized + unrealized since 00:00 UTC, all markets, signed raw USDC. */
-  dailyPnl(totalRaw: number): void;
-  /** USDC at risk in the market (position cost + open and unknown BUY collateral), raw. */
-  exposure(market: string, notionalRaw: number): void;
-  tradingMode(mode: TradingMode): void;
-  /** Kill switch state; a change to engaged counts one trip for `reason`. */
-  killSwitch(engaged: boolean, reason?: string): void;
-  expectedRewardPerDay(market: string, usdcPerDay: number): void;
-  ledgerMismatch(kind: string): void;
-  /** A redemption step for a resolved market ended with `result`; `amountRaw` is the payout recorded (redeemed, inferred). */
-  redemption(market: string, result: RedemptionResult, amountRaw?: number): void;
-  /** Resolved markets whose winnings are not yet redeemed and recorded. */
-  redemptionsPending(count: number): void;
-  /**
-   * Order events lost, market(s) resynced: `book-shortfall` (the book showed less than the bot's own resting orders
-   * past the grace period, the default), `unreadable` (an order frame failed validation), `unattributable` (a frame of
-   * the account's that could not be turned into fills).
-   */
-  orderEventGap(cause?: OrderEventGapCause): void;
-  /** The venue refused the socket's authentication (no order events): every market halted until it is accepted. */
-  feedAuthFailure(): void;
-  /** A book (socket or REST) for another token than the market's YES token: rejected. */
-  bookTokenMismatch(source: 'feed' | 'rest'): void;
-  /** The socket's unit of book sizes or amounts settled to another unit than assumed (evidence from REST). */
-  feedUnitSwitch(what: 'bookSize' | 'amounts'): void;
-  /** Live orders in a traded market that are not this bot's (other bot tags, no clientOrderId), at the last listing. */
-  foreignOrders(market: string, count: number): void;
-  /**
-   * The account's token balance less this bot's ledger balance (raw): what other bots (or people) of the account hold.
-   * Reported only, never booked (see src/app/ledger-sync.ts).
-   */
-  accountUnbooked(market: string, token: 'YES' | 'NO', raw: number): void;
-  /** One occurrence of a venue behaviour the bot works around (see VenueAnomaly). */
-  venueAnomaly(kind: VenueAnomaly): void;
-  /** The model's fair value and uncertainty of a priced market (price units), at its last quote. */
-  modelFair(market: string, fair: number, uncertainty: number): void;
-  /** Where a market's reference came from at its last quote cycle: 'model', 'book', or 'halted'. */
-  quotedFrom(market: string, source: 'model' | 'book' | 'halted'): void;
-  /** Traded markets the model cannot price, counted by reason (the whole set: reasons absent now are removed). */
-  unpricedMarkets(countsByReason: ReadonlyMap<string, number>): void;
-  /** A validated underlying price from a source ('hermes' | 'venue'). */
-  underlyingUpdate(ticker: string, source: string, price: number): void;
-  /** Age of a ticker's latest price from a source, ms. */
-  underlyingAge(ticker: string, source: string, ageMs: number): void;
-  /** An underlying price refused (malformed, non-finite, non-positive, future-dated, out-of-order). */
-  underlyingRefusal(source: string, reason: string): void;
-  /** Distance between two sources of one ticker, basis points. */
-  underlyingDivergence(ticker: string, bps: number): void;
-  fastMarketTrip(ticker: string): void;
-  /** After a resolution: did the price the bot held imply the venue's outcome ('agree' | 'disagree' | 'too-close' | 'no-price')? */
-  settlementCheck(result: string): void;
-  /** The bot's exposure to an underlying: delta-equivalent units of it, and their USDC notional. */
-  underlyingExposure(ticker: string, units: number, usdc: number): void;
-  /** The underlyings the bot prices, known at start: their anomaly counters start at 0 (so `increase()` sees the first). */
-  pricedTickers(tickers: readonly string[]): void;
-  /** A fill's markout written to the ledger (src/markouts/sampler.ts): horizon ms, reference, signed raw USDC. */
-  fillMarkout(horizonMs: number, reference: MarkoutReferenceLabel, markoutRaw: number): void;
-  /** A fill's markout recorded as missing, with why (bot-down, late, no-reference, overflow). */
-  fillMarkoutMissing(horizonMs: number, reference: MarkoutReferenceLabel, reason: string): void;
-}
-
-export type MarkoutReferenceLabel = 'mid' | 'model';
-/** The markout horizons as labels (0s is the edge at fill time); any other horizon is `other`. */
-const MARKOUT_HORIZON_LABELS: ReadonlyMap<number, string> = new Map([
-  [0, '0s'],
-  [1_000, '1s'],
-  [10_000, '10s'],
-  [60_000, '60s'],
-  [300_000, '300s'],
-]);
-const MARKOUT_MISSING_REASONS: readonly string[] = ['bot-down', 'late', 'no-reference', 'overflow'];
 /** Per-fill markouts, USDC: a few cents either way is typical for a 5–50 share fill; whole dollars are news. */
 const MARKOUT_BUCKETS = [-5, -2, -1, -0.5, -0.2, -0.1, -0.05, -0.02, -0.01, -0.005, 0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5];
 
@@ -268,25 +47,6 @@ export interface CreateMetricsOptions {
   readonly collectDefault?: boolean;
   /** Reported in outcome_maker_build_info{version}. */
   readonly version?: string;
-}
-
-/** At most `limit` distinct values per label; later ones become `other`. */
-class BoundedLabel {
-  readonly #seen = new Set<string>();
-  constructor(readonly limit: number) {}
-  value(raw: string): string {
-    const text = raw === '' ? 'none' : raw.slice(0, 120);
-    if (this.#seen.has(text)) return text;
-    if (this.#seen.size >= this.limit) return 'other';
-    this.#seen.add(text);
-    return text;
-  }
-  forget(raw: string): void {
-    this.#seen.delete(raw);
-  }
-  values(): string[] {
-    return [...this.#seen];
-  }
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];

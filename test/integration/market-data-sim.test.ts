@@ -12,7 +12,7 @@ import { OrderSigner, signingMarketOf } from '../../src/exchange/signer.js';
 import { MarketFeed } from '../../src/exchange/socket.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { waitFor } from '../unit/book/helpers/socket-server.js';
-import type { OrderEvent } from '../../src/exchange/feed-order-events.js';
+import type { OrderEvent } from '../../src/core/venue-rules/index.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

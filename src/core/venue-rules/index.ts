@@ -1,7 +1,7 @@
 /**
  * The venue's pure rules, below the wire layer: the price grid (ticks, tick size, bounds, average prices in
  * micro-units), size units and the size step, order amounts (collateral, maker/taker amounts of a limit or market
- * order), the `Level` type and the adjusted midpoint.
+ * order), the `Level` type, the adjusted midpoint, and the feed's typed order events with the taker-fee pick.
  *
  * Every layer takes these facts from here: the wire layer (src/exchange/), the book store, the strategy contract,
  * the order manager, the simulator (src/sim/) and the backtest (src/backtest/). Each fact has this one owner.
@@ -11,3 +11,4 @@
 export * from './units.js';
 export * from './amounts.js';
 export * from './book.js';
+export * from './order-events.js';

@@ -16,13 +16,13 @@
  */
 import { getAddress } from 'viem';
 import { RAW_PER_UNIT } from '../../core/venue-rules/index.js';
+import { CADENCES, type Cadence } from './cadences.js';
 import type { Prng } from './prng.js';
-import type { MarketSpec } from './types.js';
+import type { MarketSpec } from './types-specs.js';
 import { trueDigital, type UnderlyingWorld, type UnderlyingSpec } from './underlying.js';
 
-/** Every cadence the world can list, shortest first. */
-export const CADENCES = ['15m', 'hourly', 'daily', 'weekly'] as const;
-export type Cadence = (typeof CADENCES)[number];
+/** Every cadence the world can list, shortest first (cadences.ts, below the engine's base types). */
+export { CADENCES, type Cadence } from './cadences.js';
 
 /** How long a market of each cadence lives (the recorded lifetimes: 60, 1,440 and 10,080 minutes; 15 for 15m). */
 export const CADENCE_PERIOD_MS: Readonly<Record<Cadence, number>> = { '15m': 900_000, hourly: 3_600_000, daily: 86_400_000, weekly: 604_800_000 };

@@ -4,7 +4,7 @@
 import type { BatchCancelOutcome, CancelOutcome, DepositInput, DepositOutcome, EngineFailure, FairValueOutcome, ListStrikeMarketInput, ListStrikeMarketOutcome, PlaceInput, PlaceOutcome, RedeemOutcome, ResolveInput, ResolveOutcome } from './types-commands.js';
 import type { EngineListener, EngineStats } from './types-frames.js';
 import type { AccountFill, Balances, BookSnapshot, MarketTrade, OrderStatus, PositionSummary, SimAccount, SimGroup, SimMarket, SimOrder, UserOrder } from './types-views.js';
-import type { AccountSpec } from './types.js';
+import type { AccountSpec } from './types-specs.js';
 import type { UnderlyingWorld } from './underlying.js';
 
 // ───────────────────────────── the engine ─────────────────────────────

@@ -3,7 +3,7 @@
  * and the wire-ready reads (UserOrder, MarketTrade, account fills, positions).
  */
 import type { Level, OrderType, Outcome, Side } from '../../core/venue-rules/index.js';
-import type { MarketSpec } from './types.js';
+import type { MarketSpec } from './types-specs.js';
 
 // ───────────────────────────── state views ─────────────────────────────
 

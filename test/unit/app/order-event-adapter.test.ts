@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toOrderEventInput, type OrderEventAdapterOptions } from '../../../src/app/order-event-adapter.js';
-import type { OmeOrderEvent, SettlementOrderEvent } from '../../../src/exchange/feed-order-events.js';
+import type { OmeOrderEvent, SettlementOrderEvent } from '../../../src/core/venue-rules/index.js';
 
 const ME = '0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A';
 const OTHER = '0x00000000000000000000000000000000000000AA';

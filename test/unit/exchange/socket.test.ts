@@ -13,7 +13,7 @@ import {
 } from '../../../src/exchange/socket.js';
 import { snap } from '../book/helpers/books.js';
 import { TestSocketServer, waitFor, type TestServerOptions } from '../book/helpers/socket-server.js';
-import type { OrderEvent } from '../../../src/exchange/feed-order-events.js';
+import type { OrderEvent } from '../../../src/core/venue-rules/index.js';
 
 const CREDENTIALS = { tokenId: 'tok-1', secret: Buffer.from('feed-test-secret').toString('base64') };
 const FAST_BACKOFF = { initialMs: 20, maxMs: 200, jitter: 0.5, seed: 7, resetAfterMs: 60_000 };

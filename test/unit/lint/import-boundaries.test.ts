@@ -35,6 +35,10 @@ describe('import boundaries (eslint.config.js)', () => {
     const cases: readonly [string, string][] = [
       ['src/sim/server/boundary-probe.ts', '../../exchange/socket-wire.js'],
       ['src/sim/server/boundary-probe.ts', '../../exchange/wire.js'],
+      // The parts of the wire parsers are the wire parsers too.
+      ['src/sim/server/boundary-probe.ts', '../../exchange/wire-markets.js'],
+      ['src/sim/boundary-probe.ts', '../exchange/wire-fields.js'],
+      ['src/sim/server/boundary-probe.ts', '../../exchange/lifecycle-wire.js'],
       ['src/sim/boundary-probe.ts', '../orders/executor.js'],
       ['src/sim/server/boundary-probe.ts', '../../app/compose.js'],
       ['src/sim/engine/boundary-probe.ts', '../../risk/limits.js'],
@@ -54,6 +58,12 @@ describe('import boundaries (eslint.config.js)', () => {
     expect(level[0]).toMatch(/venue-rules/);
     const parser = await boundaryMessages('src/backtest/boundary-probe.ts', "import { frameParsers } from '../exchange/socket-wire.js';\nexport const p = frameParsers;\n");
     expect(parser).toHaveLength(1);
+    // Nothing of src/exchange/ at all, not only the parsers: the backtest speaks no wire.
+    for (const target of ['../exchange/http.js', '../exchange/eip712.js', './../exchange/api.js']) {
+      const exchange = await boundaryMessages('src/backtest/boundary-probe.ts', `import * as wire from '${target}';\nexport const w = wire;\n`);
+      expect(exchange, target).toHaveLength(1);
+      expect(exchange[0]).toMatch(/speaks no wire/);
+    }
     const hosted = await boundaryMessages('src/backtest/boundary-probe.ts', "import type { MarketInfo, PositionView, Strategy, StrategyModule } from '../strategy/contract.js';\nexport type X = [MarketInfo, PositionView, Strategy, StrategyModule];\n");
     expect(hosted).toEqual([]);
   });
@@ -68,6 +78,7 @@ describe('import boundaries (eslint.config.js)', () => {
   it('imports that keep to their layer are not reported', async () => {
     expect(await boundaryMessages('src/sim/engine/boundary-probe.ts', "import { limitOrderAmounts, type Level } from '../../core/venue-rules/index.js';\nimport type { SimOrder } from './types.js';\nexport type X = [Level, SimOrder, typeof limitOrderAmounts];\n")).toEqual([]);
     expect(await boundaryMessages('src/sim/server/boundary-probe.ts', "import { orderDomain } from '../../exchange/eip712.js';\nimport { adjustedMidpoint } from '../../core/venue-rules/index.js';\nexport const x = [orderDomain, adjustedMidpoint];\n")).toEqual([]);
+    expect(await boundaryMessages('src/backtest/boundary-probe.ts', "import { pickFee, type OrderEvent } from '../core/venue-rules/index.js';\nexport const x: [typeof pickFee, OrderEvent | null] = [pickFee, null];\n")).toEqual([]);
     expect(await boundaryMessages('src/backtest/boundary-probe.ts', "import { OrderExecutor } from '../orders/executor.js';\nimport { createEngine } from '../sim/engine/index.js';\nexport const x = [OrderExecutor, createEngine];\n")).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The feed's order events in their typed, venue-neutral form (exchange-facts §5): integer price ticks or exact
  * micro-unit average prices, raw (1e6) integer amounts, string ids, ms timestamps. The socket's frame parser
- * (socket-wire.ts) produces them from wire frames; the backtest builds them from the simulator engine's typed events
- * (src/backtest/engine-order-events.ts); the order-event adapter (src/app/order-event-adapter.ts) reads them.
+ * (src/exchange/socket-wire.ts) produces them from wire frames; the backtest builds them from the simulator engine's
+ * typed events (src/backtest/engine-order-events.ts); the order-event adapter (src/app/order-event-adapter.ts) reads
+ * them. They live here, below both the wire layer and the backtest, so the backtest needs nothing of src/exchange/.
  *
  * Owns: these shapes, and which fee field of a settlement is the taker's fee (`pickFee`). Pure: no parsing here.
  */
-import type { Side } from '../core/venue-rules/index.js';
+import type { Side } from './units.js';
 
 export type OmeEventType = 'PLACEMENT' | 'UPDATE' | 'CANCELLATION' | 'EXECUTION';
 export type ExecutionStatus = 'FILLED' | 'PARTIALLY_FILLED' | 'KILLED';
