@@ -44,6 +44,7 @@ import type { OrderExecutor } from '../orders/executor.js';
 import { isOwnClientOrderId, tryParseClientOrderId } from '../orders/client-order-id.js';
 import type { TradingModeGate } from '../orders/trading-mode.js';
 import { OrderStreamWatch } from '../orders/order-stream-watch.js';
+import { CrossMarketVenue } from '../orders/cross-market-venue.js';
 import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
 import { Settler } from '../settlement/settler.js';
@@ -206,7 +207,14 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const settings = coreSettingsOf(config);
   const core = new TradingCore({
     ownOrdersInBook: ownInBook,
-    venue: deps.dryRun ? new DryRunVenue(adapter, log, metrics) : adapter,
+    // Cancel-replace batches of several markets share requests (src/orders/cross-market-venue.ts); a dry run sends nothing.
+    venue: deps.dryRun
+      ? new DryRunVenue(adapter, log, metrics)
+      : new CrossMarketVenue(adapter, {
+          maxOperations: config.orders.cancelReplace.batchSize,
+          log: componentLogger(log, 'orders'),
+          onMixedMarketsRefused: () => metrics.venueAnomaly('cancel_replace_mixed_markets'),
+        }),
     scheduler,
     strategy: deps.strategy,
     markets,

@@ -101,7 +101,7 @@ function marketsToFile(m: AppConfig['markets']): FileObject {
 const tolerance = (t: SizeTolerance): number | string => (t.kind === 'percent' ? `${t.percent}%` : units(t.raw));
 
 function ordersToFile(o: AppConfig['orders']): FileObject {
-  const { botTag, refreshTolerance, maxOrderAgeMs, filledOrderDelayMs, postOnly, foreignOrders, recvWindowMs, cancelReplace, ...rest } = o;
+  const { botTag, refreshTolerance, maxOrderAgeMs, filledOrderDelayMs, postOnly, foreignOrders, recvWindowMs, cancelReplace, batchPlacements, ...rest } = o;
   noneLeft(rest);
   return {
     botTag,
@@ -112,6 +112,7 @@ function ordersToFile(o: AppConfig['orders']): FileObject {
     foreignOrders,
     recvWindowMs,
     cancelReplace: { ...cancelReplace },
+    batchPlacements,
   };
 }
 
