@@ -212,6 +212,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       ? new DryRunVenue(adapter, log, metrics)
       : new CrossMarketVenue(adapter, {
           maxOperations: config.orders.cancelReplace.batchSize,
+          holdOffMs: Math.round(1.5 * config.rateLimits.minTimeMs),
+          scheduler,
           log: componentLogger(log, 'orders'),
           onMixedMarketsRefused: () => metrics.venueAnomaly('cancel_replace_mixed_markets'),
         }),

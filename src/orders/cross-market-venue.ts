@@ -7,7 +7,7 @@
  * How: a batch is prepared (its orders signed) at once and waits. One request at a time waits for the rate limiter;
  * batches arriving meanwhile wait with it, and the request takes its batches at the moment it leaves the limiter (the
  * inner port's `take`), most urgent first (batch-urgency.ts), up to `maxOperations` operations. What is left waits for
- * the next request, opened as soon as one was taken.
+ * the next request, opened `holdOffMs` after one was taken (so the account's other requests get starts in between).
  *
  * Per batch, when taken: its own `beforeSend` check runs (again before a retry); one that throws is answered with that
  * error and not sent. Each caller gets exactly its own items' results, index-aligned, or the error of the whole request
@@ -24,6 +24,7 @@
  * only after a definite refusal of the whole request; once the venue refused mixing markets no request mixes them; the
  * inner port's `take` is the only moment batches leave the queue.
  */
+import type { CancelTimer, Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import { selectBatches, type WaitingBatch } from './batch-urgency.js';
 import type { OrderLog } from './executor-types.js';
@@ -49,6 +50,15 @@ import {
 export interface CrossMarketVenueOptions {
   /** The most operations in one request (default and cap: MAX_CANCEL_REPLACE_OPERATIONS). */
   readonly maxOperations?: number;
+  /**
+   * After a request left, the next one is opened this much later (default 0): the rate limiter starts requests by
+   * priority (cancel-replace first), and a batcher that always had the next request waiting would starve every read
+   * and placement of the account (start-up book fetches above all). About 1.5 × the limiter's spacing gives the others
+   * every second start while they wait, and costs a batch half a spacing when nothing else waits.
+   */
+  readonly holdOffMs?: number;
+  /** Needed with `holdOffMs`: the clock of the hold-off timer. */
+  readonly scheduler?: Scheduler;
   readonly log?: Pick<OrderLog, 'warn'>;
   /** The venue refused operations of several markets in one request (once per process). */
   readonly onMixedMarketsRefused?: () => void;
@@ -78,6 +88,9 @@ export class CrossMarketVenue implements VenuePort {
   /** False once the venue refused operations of several markets in one request. */
   private mixingAllowed = true;
   private nextKey = 1;
+  /** When the next request may be opened (hold-off after the last one left), and its armed timer. */
+  private holdOffUntil = Number.NEGATIVE_INFINITY;
+  private holdOffTimer: CancelTimer | null = null;
 
   constructor(
     private readonly inner: VenuePort,
@@ -145,9 +158,18 @@ export class CrossMarketVenue implements VenuePort {
     });
   }
 
-  /** Opens a request when none waits for the limiter and a batch waits for one. */
+  /** Opens a request when none waits for the limiter, a batch waits for one and the hold-off has passed. */
   private pump(cross: CrossMarketCancelReplace): void {
-    if (this.open || this.waiting.length === 0) return;
+    if (this.open || this.waiting.length === 0 || this.holdOffTimer !== null) return;
+    const scheduler = this.options.scheduler;
+    const waitMs = scheduler === undefined ? 0 : this.holdOffUntil - scheduler.now();
+    if (scheduler !== undefined && waitMs > 0) {
+      this.holdOffTimer = scheduler.schedule(waitMs, () => {
+        this.holdOffTimer = null;
+        this.pump(cross);
+      });
+      return;
+    }
     this.open = true;
     void this.dispatch(cross);
   }
@@ -158,6 +180,8 @@ export class CrossMarketVenue implements VenuePort {
     const take = (): readonly PreparedBatch[] => {
       if (request.taken === null) {
         this.open = false;
+        const scheduler = this.options.scheduler;
+        if (scheduler !== undefined) this.holdOffUntil = scheduler.now() + Math.max(0, this.options.holdOffMs ?? 0);
         request.taken = this.passChecks(this.choose());
         // What is left waits for the next request (opened after this attempt's own work, not inside it).
         queueMicrotask(() => this.pump(cross));

@@ -472,6 +472,16 @@ export class FakeReplaceVenue extends FakeVenue {
     this.checkCancelMode('cancelReplace');
     const fault = this.takeFault('cancelReplace');
     if (fault !== undefined && !(fault.kind === 'unknown' && fault.applied)) this.throwFault('cancelReplace', fault);
+    const results = await this.operate(batch);
+    if (fault !== undefined) this.throwFault('cancelReplace', fault);
+    return results;
+  }
+
+  /** Placement operations (no order to cancel) are left NOT_ATTEMPTED although their mode allows them (a venue refusing them). */
+  placementItemsNotAttempted = false;
+
+  /** Carries one batch's operations out, in order (each with its own mode: `operationMode`). */
+  protected async operate(batch: Omit<CancelReplaceBatch, 'beforeSend'>): Promise<CancelReplaceItemResult[]> {
     const results: CancelReplaceItemResult[] = [];
     for (const item of batch.items) {
       const forced = this.replaceFaults.shift() ?? {};
@@ -491,7 +501,7 @@ export class FakeReplaceVenue extends FakeVenue {
       const base = { clientOrderId: item.place.clientOrderId, placed: null };
       let replacement: CancelReplaceItemResult['replacement'];
       if (operationMode(item, batch.mode) === 'STOP_ON_FAILURE' && cancel.status !== 'SUCCESS') replacement = { ...base, status: 'NOT_ATTEMPTED', reason: null };
-      else if (forced.replacement === 'NOT_ATTEMPTED') replacement = { ...base, status: 'NOT_ATTEMPTED', reason: null };
+      else if (forced.replacement === 'NOT_ATTEMPTED' || (item.cancelOrderId === null && this.placementItemsNotAttempted)) replacement = { ...base, status: 'NOT_ATTEMPTED', reason: null };
       else if (forced.replacement === 'FAILURE') replacement = { ...base, status: 'FAILURE', reason: 'forced failure' };
       else if (forced.replacement === 'UNKNOWN') {
         if (forced.replacementApplied === true) await this.placeQuietly(item.place);
@@ -505,7 +515,6 @@ export class FakeReplaceVenue extends FakeVenue {
       }
       results.push({ cancelOrderId: item.cancelOrderId, cancel, replacement });
     }
-    if (fault !== undefined) this.throwFault('cancelReplace', fault);
     return results;
   }
 

@@ -22,6 +22,8 @@
  *
  * Faults (cancel-replace-faults.ts): a matching rule forces the operation's cancel and/or replacement outcome.
  *
+ * The request log keeps the markets a batch named and its number of operations (`logDetail`).
+ *
  * Invariants: a rejected request changes nothing; every operation of a batch is carried out in order, one at a
  * time; a forced UNKNOWN reports nothing about whether the action happened (the rule decides).
  */
@@ -246,7 +248,8 @@ export function cancelReplaceRoutes(deps: RouteDeps, faults: CancelReplaceFaults
         preflight(ctx, ops);
         const results = [];
         for (const [index, op] of ops.entries()) results.push({ index, ...(await runOperation(ctx, op)) });
-        return { status: 200, body: { results } };
+        const markets = [...new Set(ops.map((op) => op.placement.body.marketSlug))];
+        return { status: 200, body: { results }, logDetail: { markets, operations: ops.length } };
       },
     },
   ];
