@@ -213,6 +213,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       : new CrossMarketVenue(adapter, {
           maxOperations: config.orders.cancelReplace.batchSize,
           holdOffMs: Math.round(1.5 * config.rateLimits.minTimeMs),
+          othersWaiting: () => client.transport.limiter.queued() > 0,
           scheduler,
           log: componentLogger(log, 'orders'),
           onMixedMarketsRefused: () => metrics.venueAnomaly('cancel_replace_mixed_markets'),

@@ -38,6 +38,7 @@ import { EngineVenue } from './engine-venue.js';
 import { BacktestConfigError, BacktestInvariantError } from './errors.js';
 import type { GateOutcome } from '../risk/gate.js';
 import { LatencyVenue } from './latency-venue.js';
+import { CrossMarketVenue } from '../orders/cross-market-venue.js';
 import { resolveOptions, type BacktestOptions, type ResolvedOptions } from './options.js';
 import type { BacktestResult, MarketResult } from './result.js';
 import { riskConfigOf, Trader } from './trader.js';
@@ -187,8 +188,10 @@ class BacktestRun {
     });
     this.latency = new LatencyVenue(engineVenue, this.time, o.latency);
     const listeners: ((slug: string) => void)[] = [];
+    // The bot's cross-market batcher over the request model (first come, first served: no hold-off is needed there).
+    const venue = o.crossMarketBatches ? new CrossMarketVenue(this.latency, { maxOperations: o.orders.cancelReplace.batchSize }) : this.latency;
     this.trader = new Trader({
-      venue: this.latency,
+      venue,
       scheduler: this.time,
       strategy: o.strategy,
       markets: infos,
@@ -213,6 +216,7 @@ class BacktestRun {
         onGate: (_slug, outcome) => this.countGate(outcome),
         runner: {
           onQuoteCycle: (slug, _latencyMs, submitted, halt) => this.o.observer.onQuoteCycle?.(slug, this.time.now(), submitted, halt),
+          onSubmit: (slug, intents) => this.o.observer.onSubmit?.(slug, this.time.now(), intents),
           onStrategyError: () => (this.stats.strategyErrors += 1),
           onCycleError: (_slug, error) => (this.cycleError ??= error),
           onInvalidIntents: (_slug, rejected) => (this.stats.invalidIntents += rejected.length),
@@ -254,6 +258,18 @@ class BacktestRun {
   async run(): Promise<BacktestResult> {
     // Connected before the first step: the start-up reads (trading mode, live orders) act at once.
     this.feed.prime();
+    this.o.observer.onStart?.({
+      markets: this.runs.map((r) => this.engine.market(r.info.slug)).filter((m): m is NonNullable<typeof m> => m !== undefined),
+      restingOrders: (slug) => this.engine.orders(BOT_PROFILE_ID, slug, ['LIVE']),
+      onOrderChange: (listener) =>
+        this.engine.on({
+          orderEvent: (profileId, frame) => {
+            if (profileId === BOT_PROFILE_ID) listener(frame.marketSlug);
+          },
+        }),
+      now: () => this.time.now(),
+      requestsSent: () => this.latency.requests,
+    });
     const adopting = this.trader.adopt();
     await this.time.runUntil(this.o.startMs);
     await adopting;
@@ -418,6 +434,7 @@ class BacktestRun {
         cancelRequests: s.cancelRequests,
         cancels: s.cancels,
         total: s.placements + s.cancelRequests,
+        sent: this.latency.requests,
         rejectedPlacements: s.rejectedPlacements,
         rejectedByCode: { ...s.rejectedByCode },
       },

@@ -7,7 +7,8 @@
  * How: a batch is prepared (its orders signed) at once and waits. One request at a time waits for the rate limiter;
  * batches arriving meanwhile wait with it, and the request takes its batches at the moment it leaves the limiter (the
  * inner port's `take`), most urgent first (batch-urgency.ts), up to `maxOperations` operations. What is left waits for
- * the next request, opened `holdOffMs` after one was taken (so the account's other requests get starts in between).
+ * the next request, opened as soon as one was taken — or `holdOffMs` after it while other requests of the account wait
+ * for the limiter, so they get starts in between.
  *
  * Per batch, when taken: its own `beforeSend` check runs (again before a retry); one that throws is answered with that
  * error and not sent. Each caller gets exactly its own items' results, index-aligned, or the error of the whole request
@@ -51,12 +52,14 @@ export interface CrossMarketVenueOptions {
   /** The most operations in one request (default and cap: MAX_CANCEL_REPLACE_OPERATIONS). */
   readonly maxOperations?: number;
   /**
-   * After a request left, the next one is opened this much later (default 0): the rate limiter starts requests by
-   * priority (cancel-replace first), and a batcher that always had the next request waiting would starve every read
-   * and placement of the account (start-up book fetches above all). About 1.5 × the limiter's spacing gives the others
-   * every second start while they wait, and costs a batch half a spacing when nothing else waits.
+   * While other requests of the account wait for the rate limiter (`othersWaiting`), the next request is opened this
+   * much after the previous one left (default 0): the limiter starts requests by priority (cancel-replace first), and a
+   * batcher that always had its next request waiting would starve every read and placement of the account (start-up
+   * book fetches above all). About 1.5 × the limiter's spacing gives the others every second start.
    */
   readonly holdOffMs?: number;
+  /** Whether other requests wait for the rate limiter now (default: always assumed, when `holdOffMs` is set). */
+  readonly othersWaiting?: () => boolean;
   /** Needed with `holdOffMs`: the clock of the hold-off timer. */
   readonly scheduler?: Scheduler;
   readonly log?: Pick<OrderLog, 'warn'>;
@@ -163,7 +166,7 @@ export class CrossMarketVenue implements VenuePort {
     if (this.open || this.waiting.length === 0 || this.holdOffTimer !== null) return;
     const scheduler = this.options.scheduler;
     const waitMs = scheduler === undefined ? 0 : this.holdOffUntil - scheduler.now();
-    if (scheduler !== undefined && waitMs > 0) {
+    if (scheduler !== undefined && waitMs > 0 && (this.options.othersWaiting?.() ?? true)) {
       this.holdOffTimer = scheduler.schedule(waitMs, () => {
         this.holdOffTimer = null;
         this.pump(cross);
