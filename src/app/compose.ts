@@ -86,6 +86,11 @@ export const ORDER_STREAM_SWEEP_EVERY_MS = 1_000;
  * of the client's own 429/5xx retries), so a bot can join an account other bots keep busy.
  */
 export const STARTUP_LISTING_ATTEMPTS = 8;
+/**
+ * A cross-market cancel-replace request waits this long before it goes to the rate limiter, so the plans one book or
+ * underlying move starts in many markets, a few moments apart, share it (src/orders/cross-market-venue.ts).
+ */
+export const CROSS_MARKET_LINGER_MS = 5;
 
 export interface ComposeDeps {
   readonly resources: BotResources;
@@ -214,6 +219,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
           maxOperations: config.orders.cancelReplace.batchSize,
           holdOffMs: Math.round(1.5 * config.rateLimits.minTimeMs),
           othersWaiting: () => client.transport.limiter.queued() > 0,
+          lingerMs: CROSS_MARKET_LINGER_MS,
           scheduler,
           log: componentLogger(log, 'orders'),
           onMixedMarketsRefused: () => metrics.venueAnomaly('cancel_replace_mixed_markets'),

@@ -8,7 +8,8 @@
  * batches arriving meanwhile wait with it, and the request takes its batches at the moment it leaves the limiter (the
  * inner port's `take`), most urgent first (batch-urgency.ts), up to `maxOperations` operations. What is left waits for
  * the next request, opened as soon as one was taken — or `holdOffMs` after it while other requests of the account wait
- * for the limiter, so they get starts in between.
+ * for the limiter, so they get starts in between. A request opened lingers `lingerMs` before it goes to the limiter, so
+ * the plans one move starts in many markets at once reach the same request.
  *
  * Per batch, when taken: its own `beforeSend` check runs (again before a retry); one that throws is answered with that
  * error and not sent. Each caller gets exactly its own items' results, index-aligned, or the error of the whole request
@@ -60,6 +61,12 @@ export interface CrossMarketVenueOptions {
   readonly holdOffMs?: number;
   /** Whether other requests wait for the rate limiter now (default: always assumed, when `holdOffMs` is set). */
   readonly othersWaiting?: () => boolean;
+  /**
+   * A request is handed to the inner port this long after it is opened (default 0): the plans of several markets
+   * that one book or underlying move starts reach the batcher a few moments apart, and a request an idle limiter lets
+   * go at once would carry only the first of them.
+   */
+  readonly lingerMs?: number;
   /** Needed with `holdOffMs`: the clock of the hold-off timer. */
   readonly scheduler?: Scheduler;
   readonly log?: Pick<OrderLog, 'warn'>;
@@ -91,7 +98,7 @@ export class CrossMarketVenue implements VenuePort {
   /** False once the venue refused operations of several markets in one request. */
   private mixingAllowed = true;
   private nextKey = 1;
-  /** When the next request may be opened (hold-off after the last one left), and its armed timer. */
+  /** When the next request may be opened (hold-off after the last one left), and its armed timer (hold-off or linger). */
   private holdOffUntil = Number.NEGATIVE_INFINITY;
   private holdOffTimer: CancelTimer | null = null;
 
@@ -174,7 +181,15 @@ export class CrossMarketVenue implements VenuePort {
       return;
     }
     this.open = true;
-    void this.dispatch(cross);
+    const lingerMs = Math.max(0, this.options.lingerMs ?? 0);
+    if (scheduler === undefined || lingerMs === 0) {
+      void this.dispatch(cross);
+      return;
+    }
+    this.holdOffTimer = scheduler.schedule(lingerMs, () => {
+      this.holdOffTimer = null;
+      void this.dispatch(cross);
+    });
   }
 
   private async dispatch(cross: CrossMarketCancelReplace): Promise<void> {

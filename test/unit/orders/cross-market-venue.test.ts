@@ -247,6 +247,23 @@ describe('CrossMarketVenue', () => {
     expect(await second).toMatchObject({ value: [{ cancelOrderId: 'old-b-0' }] });
   });
 
+  it('a request lingers lingerMs before it reaches the limiter, so batches of one moment share it', async () => {
+    const scheduler = new ManualClock(0);
+    const { inner, replace } = setup({ lingerMs: 5, scheduler });
+    const a = replace(batch('a', 1));
+    await flushAsync();
+    scheduler.advance(3);
+    const b = replace(batch('b', 1));
+    await flushAsync();
+    expect(inner.waitingRequests).toBe(0);
+    scheduler.advance(2);
+    await flushAsync();
+    expect(inner.waitingRequests).toBe(1);
+    inner.release();
+    await Promise.all([a, b]);
+    expect(inner.sent).toEqual([['a:1', 'b:1']]);
+  });
+
   it('passes every other call through, and an inner port without crossMarket gets each batch as before', async () => {
     const { inner, venue } = setup();
     await venue.listLiveOrders('a');
