@@ -91,6 +91,12 @@ export const STARTUP_LISTING_ATTEMPTS = 8;
  * underlying move starts in many markets, a few moments apart, share it (src/orders/cross-market-venue.ts).
  */
 export const CROSS_MARKET_LINGER_MS = 5;
+/**
+ * While other requests of the account wait for the limiter (first books and adoption listings at start-up above all),
+ * the next cross-market request opens this many request spacings after the last one left: the others get two starts
+ * of every three (the limiter starts cancel-replace requests first).
+ */
+export const CROSS_MARKET_HOLD_OFF_SPACINGS = 2.5;
 
 export interface ComposeDeps {
   readonly resources: BotResources;
@@ -198,6 +204,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     feedObserver: { ...telemetry.feed, onAuthFailure: () => metrics.feedAuthFailure() },
     booksObserver: { ...telemetry.books, onTokenMismatch: (_slug, source) => metrics.bookTokenMismatch(source) },
     amountEvidence: (payload) => reactions.amountEvidence(payload),
+    marketCount: resources.markets.length,
   });
   const confirmFreshness = (): void => {
     for (const slug of markets.slugs()) {
@@ -217,7 +224,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       ? new DryRunVenue(adapter, log, metrics)
       : new CrossMarketVenue(adapter, {
           maxOperations: config.orders.cancelReplace.batchSize,
-          holdOffMs: Math.round(1.5 * config.rateLimits.minTimeMs),
+          holdOffMs: Math.round(CROSS_MARKET_HOLD_OFF_SPACINGS * config.rateLimits.minTimeMs),
           othersWaiting: () => client.transport.limiter.queued() > 0,
           lingerMs: CROSS_MARKET_LINGER_MS,
           scheduler,

@@ -56,7 +56,7 @@ export interface CrossMarketVenueOptions {
    * While other requests of the account wait for the rate limiter (`othersWaiting`), the next request is opened this
    * much after the previous one left (default 0): the limiter starts requests by priority (cancel-replace first), and a
    * batcher that always had its next request waiting would starve every read and placement of the account (start-up
-   * book fetches above all). About 1.5 × the limiter's spacing gives the others every second start.
+   * book fetches above all). (k + ½) × the limiter's spacing gives the others k starts of every k + 1.
    */
   readonly holdOffMs?: number;
   /** Whether other requests wait for the rate limiter now (default: always assumed, when `holdOffMs` is set). */
