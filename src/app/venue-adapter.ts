@@ -2,7 +2,8 @@
  * The adapter from the REST client (src/exchange) to the order manager's VenuePort (src/orders/venue-port.ts).
  *
  * Owns: the mapping of the client's typed errors onto the port's error contract, and of wire answers onto the
- * port's venue-neutral values. Invariants: every mapped error carries the client's as `cause`; a rejected placement
+ * port's venue-neutral values; the cross-market cancel-replace request (`crossMarket`: batches signed when prepared,
+ * taken when the request leaves the limiter, a mixed-market 400 read as MixedMarketsRefusedError). Invariants: every mapped error carries the client's as `cause`; a rejected placement
  * is classified by error class, HTTP status and the client's `refusal`, never by message text; a placement whose
  * answer never came is OutcomeUnknownError (never a rejection); a 409 is DuplicateClientOrderIdError ("already
  * accepted"); a 425 trading-mode body (ExchangeTradingModeError) is TradingModeError; a size or status the venue left out (the official client's CreatedOrder has neither) is

@@ -15,6 +15,13 @@
  * - `RateLimitedError`: 429 after the client's own retries: the request was refused, not executed.
  * - `OrderRejectedError`: a placement definitely refused (400 validation, 401/403, post-only would cross...).
  * - `VenueRequestError`: any other definite failure (the request did not take effect).
+ * - `MixedMarketsRefusedError`: a cancel-replace request naming several markets (`crossMarket.send`) refused with a 400
+ *   naming `operations[i].replacement.marketSlug`: nothing took effect (the cross-market batcher sends one market per
+ *   request from then on).
+ *
+ * Cross-market cancel-replace (`crossMarket`, optional): `prepare` readies one market's batch, `send` sends one request
+ * whose batches are taken when it leaves the rate limiter, answered per batch, index-aligned. A placement into an empty
+ * slot can be an item too (`cancelOrderId: null`: its cancel target is its own clientOrderId, mode ALLOW_FAILURE).
  */
 import type { TradingMode } from '../core/trading-mode.js';
 import type { OrderType, Outcome, Side } from '../core/venue-rules/index.js';
