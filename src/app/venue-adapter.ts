@@ -21,6 +21,7 @@ import {
   ExchangeTradingModeError,
   ValidationError,
   isDuplicateOrderError,
+  venueRefusalOf,
 } from '../exchange/errors.js';
 import type { TakenCancelReplace } from '../exchange/api.js';
 import type { OrderSigner, SignedOrder, SigningMarket } from '../exchange/signer.js';
@@ -215,7 +216,7 @@ export class VenueAdapter implements VenuePort {
    */
   readonly crossMarket: CrossMarketCancelReplace = {
     prepare: (batch) => this.prepareBatch(batch),
-    send: (take) => this.sendBatches(take),
+    send: (take, request) => this.sendBatches(take, request?.cancels ?? true),
   };
 
   private readonly preparedOperations = new WeakMap<PreparedBatch, readonly CancelReplaceOperation[]>();
@@ -240,18 +241,21 @@ export class VenueAdapter implements VenuePort {
     return prepared;
   }
 
-  private async sendBatches(take: () => readonly PreparedBatch[]): Promise<readonly PreparedBatchAnswer[]> {
+  private async sendBatches(take: () => readonly PreparedBatch[], cancels: boolean): Promise<readonly PreparedBatchAnswer[]> {
     let sent: readonly PreparedBatch[] = [];
     let answer: TakenCancelReplace;
     try {
-      answer = await this.options.api.cancelReplaceBatchTaken(() => {
-        sent = take();
-        return sent.flatMap((batch) => {
-          const operations = this.preparedOperations.get(batch);
-          if (operations === undefined) throw new RequestInputError('batch', batch.batch.marketSlug, 'was not prepared by this venue adapter');
-          return operations;
-        });
-      });
+      answer = await this.options.api.cancelReplaceBatchTaken(
+        () => {
+          sent = take();
+          return sent.flatMap((batch) => {
+            const operations = this.preparedOperations.get(batch);
+            if (operations === undefined) throw new RequestInputError('batch', batch.batch.marketSlug, 'was not prepared by this venue adapter');
+            return operations;
+          });
+        },
+        { priority: cancels ? 'cancel' : 'place' },
+      );
     } catch (error) {
       if (sent.length === 0 && error instanceof RequestInputError) return [];
       if (error instanceof ExchangeHttpError && error.status === 404) throw new CancelReplaceUnsupportedError(error.message, { cause: error });
@@ -282,7 +286,7 @@ export class VenueAdapter implements VenuePort {
                 status: replacement.status,
                 clientOrderId: item.place.clientOrderId,
                 placed: null,
-                reason: replacement.status === 'NOT_ATTEMPTED' ? null : batchErrorText(replacement.error),
+                reason: replacement.status === 'NOT_ATTEMPTED' ? null : replacement.status === 'FAILURE' ? replacementRefusal(replacement.error) : batchErrorText(replacement.error),
               },
     };
   }
@@ -415,6 +419,16 @@ export function isMixedMarketRefusal(error: unknown, sent: readonly PreparedBatc
   if (!(error instanceof ExchangeHttpError) || error.status !== 400) return false;
   if (error instanceof ValidationError && error.fields.some((f) => MARKET_SLUG_FIELD.test(f.field))) return true;
   return MARKET_SLUG_FIELD.test(error.message);
+}
+
+/**
+ * A refused replacement's reason, stable as a refused placement's (`rejectionReason`): the refusal its error names
+ * (`venueRefusalOf`: post-only cross, insufficient balance, market closed — what the account view and the logs branch
+ * on), else the venue's code and message.
+ */
+export function replacementRefusal(error: { readonly code: string; readonly message: string } | null): string {
+  if (error === null) return batchErrorText(error);
+  return venueRefusalOf(400, `${error.code} ${error.message}`) ?? batchErrorText(error);
 }
 
 function batchErrorText(error: { readonly code: string; readonly message: string } | null): string {

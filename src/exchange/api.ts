@@ -289,10 +289,11 @@ export class ExchangeApi {
    * POST /orders/cancel-replace/batch whose operations are chosen when the request leaves the rate limiter: `take` runs
    * right before each attempt (after the limiter's wait; again before a retry) and returns the operations that attempt
    * carries (1–50; each names its own market, cancel target and mode). What `take` throws cancels the request unsent; an
-   * empty or oversized answer is a RequestInputError, nothing sent. Resolves with the operations of the last attempt
+   * empty or oversized answer is a RequestInputError, nothing sent. Priority cancel, or place for a request expected to
+   * carry placements only. Resolves with the operations of the last attempt
    * and their outcomes, index-aligned; no answer (timeout, 5xx, unreadable) is ExchangeOutcomeUnknownError.
    */
-  async cancelReplaceBatchTaken(take: () => readonly CancelReplaceOperation[]): Promise<TakenCancelReplace> {
+  async cancelReplaceBatchTaken(take: () => readonly CancelReplaceOperation[], options: { readonly priority?: 'cancel' | 'place' } = {}): Promise<TakenCancelReplace> {
     let operations: readonly CancelReplaceOperation[] = [];
     let bodies: readonly ((nowMs: number) => unknown)[] = [];
     const outcomes = await this.call(
@@ -309,7 +310,7 @@ export class ExchangeApi {
         },
         body: (nowMs) => ({ operations: bodies.map((build) => build(nowMs)) }),
         auth: true,
-        priority: 'cancel',
+        priority: options.priority ?? 'cancel',
       },
       (answer, endpoint) => parseCancelReplaceBatch(answer.body, endpoint, answer.status, operations.length),
     );

@@ -62,9 +62,10 @@ export interface CrossMarketVenueOptions {
   /** Whether other requests wait for the rate limiter now (default: always assumed, when `holdOffMs` is set). */
   readonly othersWaiting?: () => boolean;
   /**
-   * A request is handed to the inner port this long after it is opened (default 0): the plans of several markets
-   * that one book or underlying move starts reach the batcher a few moments apart, and a request an idle limiter lets
-   * go at once would carry only the first of them.
+   * A request is handed to the inner port this long after it is opened, on `scheduler` (absent: at once; 0: on a
+   * timer of the same moment, after the work already queued — on a virtual clock, after everything of that instant):
+   * the plans of several markets that one book or underlying move starts reach the batcher a few moments apart, and a
+   * request an idle limiter lets go at once would carry only the first of them.
    */
   readonly lingerMs?: number;
   /** Needed with `holdOffMs`: the clock of the hold-off timer. */
@@ -181,12 +182,12 @@ export class CrossMarketVenue implements VenuePort {
       return;
     }
     this.open = true;
-    const lingerMs = Math.max(0, this.options.lingerMs ?? 0);
-    if (scheduler === undefined || lingerMs === 0) {
+    const lingerMs = this.options.lingerMs;
+    if (scheduler === undefined || lingerMs === undefined) {
       void this.dispatch(cross);
       return;
     }
-    this.holdOffTimer = scheduler.schedule(lingerMs, () => {
+    this.holdOffTimer = scheduler.schedule(Math.max(0, lingerMs), () => {
       this.holdOffTimer = null;
       void this.dispatch(cross);
     });
@@ -208,9 +209,12 @@ export class CrossMarketVenue implements VenuePort {
       }
       return request.taken.map((e) => e.prepared);
     };
+    // Placements alone (first quotes) wait their turn with the account's other placements and first books; a request
+    // with cancels (a requote) goes first. Batches arriving meanwhile ride whichever request is waiting.
+    const cancels = this.waiting.some((entry) => entry.batch.items.some((item) => item.cancelOrderId !== null));
     let answers;
     try {
-      answers = await cross.send(take);
+      answers = await cross.send(take, { cancels });
     } catch (error) {
       this.failed(cross, request.taken, error);
       return;

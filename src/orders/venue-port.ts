@@ -209,11 +209,12 @@ export interface PreparedBatchAnswer {
  *   MAX_CANCEL_REPLACE_OPERATIONS operations in all); what it throws cancels the request unsent; an empty answer
  *   sends nothing and resolves `[]`. The answer is one entry per batch of the last attempt, in take order. A failure of
  *   the whole request throws as `cancelReplace` does, plus `MixedMarketsRefusedError` when the venue refused a request
- *   naming several markets.
+ *   naming several markets. `request.cancels` (default true): whether the request is expected to carry cancels (the
+ *   rate limiter starts those first); a request of placements only waits its turn with the account's placements.
  */
 export interface CrossMarketCancelReplace {
   prepare(batch: Omit<CancelReplaceBatch, 'beforeSend'>): Promise<PreparedBatch>;
-  send(take: () => readonly PreparedBatch[]): Promise<readonly PreparedBatchAnswer[]>;
+  send(take: () => readonly PreparedBatch[], request?: { readonly cancels: boolean }): Promise<readonly PreparedBatchAnswer[]>;
 }
 
 /** The cancel half's outcome: SUCCESS (gone), FAILURE (refused, still as it was), UNKNOWN (may or may not be gone). */

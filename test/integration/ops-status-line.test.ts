@@ -36,7 +36,8 @@ it('a healthy paper run: no WARN, one line per event, a status line every interv
     config['metrics'] = { port: 0 };
     config['log'] = { level: 'info', pretty: false, statusIntervalSec: 2 };
   });
-  const run = await runCliProcess(['run', '--config', configPath, '--duration', '4'], dir);
+  // Three intervals of 2 s after quoting starts (the first quotes take a request or two: they are no longer the wait).
+  const run = await runCliProcess(['run', '--config', configPath, '--duration', '6'], dir);
   expect(run.code, run.stderr).toBe(0);
   const lines = logLines(run.stdout);
   expect(lines.length).toBeGreaterThan(10);

@@ -6,7 +6,7 @@
  * take sends nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { VenueAdapter } from '../../../src/app/venue-adapter.js';
+import { replacementRefusal, VenueAdapter } from '../../../src/app/venue-adapter.js';
 import { ExchangeApi } from '../../../src/exchange/api.js';
 import { OrderSigner, type SigningMarket } from '../../../src/exchange/signer.js';
 import { MixedMarketsRefusedError, VenueRequestError, type CancelReplaceBatch, type PreparedBatch } from '../../../src/orders/venue-port.js';
@@ -121,5 +121,15 @@ describe('VenueAdapter.crossMarket', () => {
     const results = await adapter().cancelReplace({ ...BTC_REPLACE, beforeSend: () => void (checks += 1) });
     expect(checks).toBe(1);
     expect(results).toMatchObject([{ cancelOrderId: OLD_BTC, replacement: { status: 'SUCCESS' } }]);
+  });
+});
+
+describe('replacementRefusal', () => {
+  it("reads a refused replacement's reason as a refused placement's: the refusal its error names, else code and message", () => {
+    expect(replacementRefusal({ code: 'INSUFFICIENT_BALANCE', message: 'Insufficient token balance for this order' })).toBe('insufficient-balance');
+    expect(replacementRefusal({ code: 'POST_ONLY_WOULD_CROSS', message: 'Post-only order would cross the book' })).toBe('post-only-would-cross');
+    expect(replacementRefusal({ code: 'MARKET_RESOLVED', message: 'Market has already been resolved' })).toBe('market-closed');
+    expect(replacementRefusal({ code: 'INTERNAL_ERROR', message: 'Simulated failure' })).toBe('INTERNAL_ERROR: Simulated failure');
+    expect(replacementRefusal(null)).toBe('no reason given');
   });
 });

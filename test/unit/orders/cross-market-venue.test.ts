@@ -31,10 +31,15 @@ class ScriptedInner {
   /** Errors the next requests throw (in order), instead of answering. */
   readonly failures: Error[] = [];
   readonly plain: string[] = [];
+  /** Per request: whether it was announced as carrying cancels. */
+  readonly cancelFlags: boolean[] = [];
   private gates: (() => void)[] = [];
   readonly crossMarket: CrossMarketCancelReplace = {
     prepare: (batch) => (batch.marketSlug === 'unknown' ? Promise.reject(new VenueRequestError('cancelReplace', null, 'market unknown is not configured')) : Promise.resolve({ batch })),
-    send: (take) => this.send(take),
+    send: (take, request) => {
+      this.cancelFlags.push(request?.cancels ?? true);
+      return this.send(take);
+    },
   };
 
   get waitingRequests(): number {
@@ -84,14 +89,14 @@ function ok(clientOrderId: string, cancelOrderId: string | null): CancelReplaceI
   };
 }
 
-function batch(marketSlug: string, items: number, urgency = 0, beforeSend?: () => void): CancelReplaceBatch {
+function batch(marketSlug: string, items: number, urgency = 0, beforeSend?: () => void, placements = false): CancelReplaceBatch {
   return {
     marketSlug,
     mode: 'STOP_ON_FAILURE',
     urgency,
     ...(beforeSend === undefined ? {} : { beforeSend }),
     items: Array.from({ length: items }, (_, i) => ({
-      cancelOrderId: `old-${marketSlug}-${i}`,
+      cancelOrderId: placements ? null : `old-${marketSlug}-${i}`,
       place: { marketSlug, clientOrderId: `${marketSlug}-${i}`, token: 'YES', tokenId: '1', side: 'BUY', priceTicks: 500, sizeRaw: 1_000_000, postOnly: true, orderType: 'GTC' },
     })),
   };
@@ -262,6 +267,19 @@ describe('CrossMarketVenue', () => {
     inner.release();
     await Promise.all([a, b]);
     expect(inner.sent).toEqual([['a:1', 'b:1']]);
+  });
+
+  it('a request opened for placements alone is announced without cancels (it waits its turn with placements)', async () => {
+    const { inner, replace } = setup();
+    const first = replace(batch('a', 2, 0, undefined, true));
+    await flushAsync();
+    inner.release();
+    await first;
+    const second = replace(batch('b', 1));
+    await flushAsync();
+    inner.release();
+    await second;
+    expect(inner.cancelFlags).toEqual([false, true]);
   });
 
   it('passes every other call through, and an inner port without crossMarket gets each batch as before', async () => {
