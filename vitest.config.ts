@@ -33,6 +33,7 @@ const UNIT_DIRS = ['test/unit', 'test/sim/engine'];
 const IO_UNIT_FILES = [
   'test/unit/app/markets.test.ts',
   'test/unit/app/venue-adapter.test.ts',
+  'test/unit/app/venue-adapter-cross-market.test.ts',
   'test/unit/cli/child-process.test.ts',
   'test/unit/cli/cli.test.ts',
   'test/unit/cli/price.test.ts',

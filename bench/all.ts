@@ -5,7 +5,7 @@
  * or fails is a 'not available' row with the reason, never a crash.
  *
  * Short by default: the soak runs SOAK_MARKETS (20) markets for SOAK_MINUTES (1); the requote bench
- * BENCH_REQUOTE_SECONDS (20) per policy. Set them for longer runs. `npx tsx bench/all.ts [name ...]` runs a subset.
+ * BENCH_REQUOTE_SECONDS (20) per policy; the ladder bench BENCH_LADDER_SECONDS (60) per run. Set them for longer runs. `npx tsx bench/all.ts [name ...]` runs a subset.
  */
 import { format } from 'node:util';
 
@@ -20,7 +20,7 @@ interface Row {
   readonly compare: string;
 }
 
-const BENCHES = ['signing', 'tick-to-trade', 'book', 'metrics', 'ledger', 'sim-engine', 'sim-server', 'strategies', 'requote', 'replay', 'soak'] as const;
+const BENCHES = ['signing', 'tick-to-trade', 'book', 'metrics', 'ledger', 'sim-engine', 'sim-server', 'strategies', 'requote', 'ladder', 'replay', 'soak'] as const;
 
 /** The venue's limit per API key: 2 in flight, 300 ms between requests → at most 3.3 requests/s. */
 const VENUE_RATE = 'venue allows ≤ 3.3 requests/s per key';
@@ -50,6 +50,10 @@ const BASELINES: Readonly<Record<string, string>> = {
   'soak.requestsPerSecond': VENUE_RATE,
   'soak.eventLoopExcessP99Ms': 'over the 10 ms sampling timer; small = the loop is never blocked',
   'soak.cpuSecondsPerWallSecond': '1.0 = one core saturated',
+  'soak.allQuotedWithinS': 'target ≤ 20 s from the process start (every market with a live order)',
+  'ladder.cross-market-36.errorTicks': 'target ≤ 1 tick at 36 markets',
+  'ladder.cross-market-36.moveToReplacedP99Ms': 'target ≤ 1,500 ms at 36 markets',
+  'ladder.cross-market-36.markout1sUsdc': 'target ≥ 0.8 × the 1 s markout at 4 markets',
 };
 
 function baselineFor(bench: string, figure: string): string {
@@ -117,6 +121,7 @@ async function main(): Promise<void> {
   process.env['SOAK_MARKETS'] ??= '20';
   process.env['SOAK_MINUTES'] ??= '1';
   process.env['BENCH_REQUOTE_SECONDS'] ??= '20';
+  process.env['BENCH_LADDER_SECONDS'] ??= '60';
   const wanted = process.argv.slice(2);
   const names = wanted.length === 0 ? BENCHES : BENCHES.filter((name) => wanted.includes(name));
   const rows: Row[] = [];

@@ -8,7 +8,9 @@
  *   wall second, event-loop delay
  *   p50/p99 (nodejs_eventloop_lag_*), book updates/s, requests/s, 429s (the bot's count and the venue limiter's),
  *   requote latency p50/p99 (outcome_maker_requote_latency_seconds, after warm-up: book change → plan, so it includes
- *   waiting for the market's previous plan, which waits for the venue's rate limit).
+ *   waiting for the market's previous plan, which waits for the venue's rate limit); `allQuotedWithinS`: from the
+ *   bot's process start until every market holds a live order of the bot at the simulator (polled every 250 ms; the
+ *   target is 20 s for 50 markets).
  * Event-loop delay is prom-client's monitorEventLoopDelay with a 10 ms sampling timer: the figures include those 10 ms
  * (an idle loop reads ≈ 10.1 ms); `eventLoopExcess*` subtract them. A 429 from the venue's limiter is also checked
  * against stalls of the simulator's own loop here (test/support/chaos-invariants.ts), which stamp arrivals late.
@@ -202,7 +204,13 @@ export async function run(
     .map((m) => m.slug);
   const stalls = startStallRecorder();
   const dir = mkdtempSync(join(tmpdir(), 'om-soak-'));
+  const spawnedAt = Date.now();
   const { child, ready } = spawnBot(sim, botConfig(sim, slugs, dir));
+  // Every market with a live order of the bot at the venue: the first quotes of all of them are out.
+  let allQuotedAt: number | null = null;
+  const quotedPoll = setInterval(() => {
+    if (allQuotedAt === null && slugs.every((slug) => sim.engine.orders(sim.demoAccount.profileId, slug, ['LIVE']).length > 0)) allQuotedAt = Date.now();
+  }, 250);
   try {
     const url = await ready;
     const started = Date.now();
@@ -237,9 +245,11 @@ export async function run(
       const seconds = quantileBetween(requote[0], requote[1], q);
       return seconds === Number.POSITIVE_INFINITY ? '> 2500' : round(seconds * 1000, 1);
     };
+    const quotedWithinS = allQuotedAt === null ? `> ${round((Date.now() - spawnedAt) / 1000, 0)}` : round((allQuotedAt - spawnedAt) / 1000, 1);
     return {
       markets,
       minutes,
+      allQuotedWithinS: quotedWithinS,
       rssStartMb: round(first.rssMb, 1),
       rssEndMb: round(last.rssMb, 1),
       rssMaxMb: round(Math.max(...samples.map((s) => s.rssMb)), 1),
@@ -260,6 +270,7 @@ export async function run(
       requoteLatencyP99Ms: latency(0.99),
     };
   } finally {
+    clearInterval(quotedPoll);
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

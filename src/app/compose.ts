@@ -48,6 +48,7 @@ import type { OrderExecutor } from '../orders/executor.js';
 import { isOwnClientOrderId, tryParseClientOrderId } from '../orders/client-order-id.js';
 import type { TradingModeGate } from '../orders/trading-mode.js';
 import { OrderStreamWatch } from '../orders/order-stream-watch.js';
+import { CrossMarketVenue } from '../orders/cross-market-venue.js';
 import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
 import { Settler } from '../settlement/settler.js';
@@ -104,6 +105,17 @@ export const RESOLUTION_OVERDUE_MS = 120_000;
 export const SELECTION_EVERY_MS = 5_000;
 /** A market that joined less than this long ago does not make /readyz fail for want of a book. */
 export const JOIN_GRACE_MS = 30_000;
+/**
+ * A cross-market cancel-replace request waits this long before it goes to the rate limiter, so the plans one book or
+ * underlying move starts in many markets, a few moments apart, share it (src/orders/cross-market-venue.ts).
+ */
+export const CROSS_MARKET_LINGER_MS = 5;
+/**
+ * While other requests of the account wait for the limiter (first books and adoption listings at start-up above all),
+ * the next cross-market request opens this many request spacings after the last one left: the others get two starts
+ * of every three (the limiter starts cancel-replace requests first).
+ */
+export const CROSS_MARKET_HOLD_OFF_SPACINGS = 2.5;
 
 export interface ComposeDeps {
   readonly resources: BotResources;
@@ -224,6 +236,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     feedObserver: { ...telemetry.feed, onAuthFailure: () => metrics.feedAuthFailure() },
     booksObserver: { ...telemetry.books, onTokenMismatch: (_slug, source) => metrics.bookTokenMismatch(source) },
     amountEvidence: (payload) => reactions.amountEvidence(payload),
+    marketCount: resources.markets.length,
   });
   const confirmFreshness = (): void => {
     for (const slug of markets.slugs()) {
@@ -238,7 +251,18 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const settings = coreSettingsOf(config);
   const core = new TradingCore({
     ownOrdersInBook: ownInBook,
-    venue: deps.dryRun ? new DryRunVenue(adapter, log, metrics) : adapter,
+    // Cancel-replace batches of several markets share requests (src/orders/cross-market-venue.ts); a dry run sends nothing.
+    venue: deps.dryRun
+      ? new DryRunVenue(adapter, log, metrics)
+      : new CrossMarketVenue(adapter, {
+          maxOperations: config.orders.cancelReplace.batchSize,
+          holdOffMs: Math.round(CROSS_MARKET_HOLD_OFF_SPACINGS * config.rateLimits.minTimeMs),
+          othersWaiting: () => client.transport.limiter.queued() > 0,
+          lingerMs: CROSS_MARKET_LINGER_MS,
+          scheduler,
+          log: componentLogger(log, 'orders'),
+          onMixedMarketsRefused: () => metrics.venueAnomaly('cancel_replace_mixed_markets'),
+        }),
     scheduler,
     strategy: deps.strategy,
     markets,

@@ -1,7 +1,8 @@
 /**
- * The venue side of market selection: the named markets read one by one, the paged active listing, and listing
- * entries completed with their details; the choice itself is the pure `selectMarkets` (market-selection.ts), which
- * start-up (`resolveMarkets`) and the run-time discovery loop share.
+ * The venue side of market selection: the named markets (many of them from the active listing, a page of 25 per read,
+ * each entry as listed when it carries its venue and tokens; the others and a few by GET /markets/{slug}), the paged
+ * active listing, and listing entries completed with their details; the choice itself is the pure `selectMarkets`
+ * (market-selection.ts), which start-up (`resolveMarkets`) and the run-time discovery loop share.
  *
  * Invariant: only tradable markets are returned (venue and tokens present, not resolved, not expired, not past
  * settlement); a slug named explicitly that is not found, or lacks its venue or tokens, is an error naming it, not a
@@ -105,6 +106,35 @@ async function marketNamed(api: ExchangeApi, slug: string): Promise<Market> {
   }
 }
 
+/** From this many named slugs on, the active listing is read first (25 markets a page) instead of one read per slug. */
+export const NAMED_FROM_LISTING_AT = 8;
+/** The listing pays when a page finds this many named markets: at most ⌈named / this⌉ pages are read for them. */
+const NAMED_PER_PAGE = 4;
+
+/**
+ * Named markets found in the active listing (each entry with its venue and tokens as listed): pages are read until every
+ * named slug is found, a page brings no market not seen before, or ⌈named / NAMED_PER_PAGE⌉ pages were read (the
+ * listing then cost no more than a quarter of the reads one per slug would). The rest are read one by one.
+ */
+async function namedFromListing(api: ExchangeApi, slugs: readonly string[]): Promise<Map<string, Market>> {
+  const wanted = new Set(slugs);
+  const found = new Map<string, Market>();
+  const seen = new Set<string>();
+  const maxPages = Math.ceil(wanted.size / NAMED_PER_PAGE);
+  for (let page = 1; page <= maxPages && found.size < wanted.size; page += 1) {
+    const answer = await api.getActiveMarkets({ page, limit: LISTING_PAGE_SIZE });
+    let added = 0;
+    for (const market of answer.markets) {
+      if (seen.has(market.slug)) continue;
+      seen.add(market.slug);
+      added += 1;
+      if (wanted.has(market.slug)) found.set(market.slug, market);
+    }
+    if (added === 0) break;
+  }
+  return found;
+}
+
 export interface ResolveOptions {
   /** The clock's now (a market past its settlement is never selected). */
   readonly nowMs: number;
@@ -119,9 +149,11 @@ export interface ResolveOptions {
 export async function resolveMarkets(api: ExchangeApi, config: MarketsConfig, log: Logger, options: ResolveOptions): Promise<Market[]> {
   const excluded = new Set(config.exclude);
   const named: Market[] = [];
-  for (const slug of config.slugs) {
-    if (excluded.has(slug)) continue;
-    const market = await marketNamed(api, slug);
+  const wanted = config.slugs.filter((slug) => !excluded.has(slug));
+  const listed = wanted.length >= NAMED_FROM_LISTING_AT ? await namedFromListing(api, wanted) : new Map<string, Market>();
+  for (const slug of wanted) {
+    const entry = listed.get(slug);
+    const market = entry === undefined ? await marketNamed(api, slug) : await withDetails(api, entry);
     const ended = endedReason(market, options.nowMs);
     if (ended !== null) {
       log.warn({ market: slug, resolved: market.resolved, expired: market.expired, reason: ended }, 'a market named in the config has ended: not quoted');

@@ -127,6 +127,7 @@ export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
       onRequestError: (operation, slug, error) => log[isTransportClosed(error) ? 'debug' : isPostOnlyCross(error) ? 'info' : 'warn']({ operation, market: slug, err: errorText(error) }, 'venue request failed'),
       onStrayOrder: (slug, orderId, reason) => log.warn({ market: slug, orderId, reason }, 'stray order of the bot found; canceling'),
       onCancelReplaceUnsupported: () => metrics.venueAnomaly('cancel_replace_unsupported'),
+      onBatchPlacementsRefused: () => metrics.venueAnomaly('batch_placements_refused'),
     },
     mode: {
       onModeChange: (change) => {

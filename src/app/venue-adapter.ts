@@ -2,7 +2,8 @@
  * The adapter from the REST client (src/exchange) to the order manager's VenuePort (src/orders/venue-port.ts).
  *
  * Owns: the mapping of the client's typed errors onto the port's error contract, and of wire answers onto the
- * port's venue-neutral values. Invariants: every mapped error carries the client's as `cause`; a rejected placement
+ * port's venue-neutral values; the cross-market cancel-replace request (`crossMarket`: batches signed when prepared,
+ * taken when the request leaves the limiter, a mixed-market 400 read as MixedMarketsRefusedError). Invariants: every mapped error carries the client's as `cause`; a rejected placement
  * is classified by error class, HTTP status and the client's `refusal`, never by message text; a placement whose
  * answer never came is OutcomeUnknownError (never a rejection); a 409 is DuplicateClientOrderIdError ("already
  * accepted"); a 425 trading-mode body (ExchangeTradingModeError) is TradingModeError; a size or status the venue left out (the official client's CreatedOrder has neither) is
@@ -18,16 +19,21 @@ import {
   ExchangeRateLimitedError,
   RequestInputError,
   ExchangeTradingModeError,
+  ValidationError,
   isDuplicateOrderError,
+  venueRefusalOf,
 } from '../exchange/errors.js';
+import type { TakenCancelReplace } from '../exchange/api.js';
 import type { OrderSigner, SignedOrder, SigningMarket } from '../exchange/signer.js';
-import type { CancelReplaceOutcome } from '../exchange/cancel-replace-wire.js';
+import type { CancelReplaceOperation, CancelReplaceOutcome } from '../exchange/cancel-replace-wire.js';
 import type { BatchCancelResult, MaintenanceStatus as WireMaintenanceStatus, PlacementResult, UserOrder } from '../exchange/wire.js';
 import { isKnownTradingMode, toTradingMode } from '../core/trading-mode.js';
 import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import {
   CancelReplaceUnsupportedError,
   DuplicateClientOrderIdError,
+  MixedMarketsRefusedError,
+  operationMode,
   MaintenanceBlockError,
   OrderRejectedError,
   OutcomeUnknownError,
@@ -37,7 +43,11 @@ import {
   VenueRequestError,
   type CancelFailureReason,
   type CancelReplaceBatch,
+  type CancelReplaceItem,
   type CancelReplaceItemResult,
+  type CrossMarketCancelReplace,
+  type PreparedBatch,
+  type PreparedBatchAnswer,
   type CancelResult,
   type MaintenanceStatus,
   type PlaceRequest,
@@ -183,42 +193,102 @@ export class VenueAdapter implements VenuePort {
   }
 
   /**
-   * POST /orders/cancel-replace/batch. A 404 for the endpoint is CancelReplaceUnsupportedError (the venue does not
-   * offer it: nothing took effect); every other failure of the whole request maps as for a cancel (mapError).
+   * POST /orders/cancel-replace/batch of one market: `crossMarket` with this one batch (its `beforeSend` checked before
+   * each attempt). A 404 for the endpoint is CancelReplaceUnsupportedError (the venue does not offer it: nothing took
+   * effect); every other failure of the whole request maps as for a cancel (mapError).
    */
   async cancelReplace(batch: CancelReplaceBatch): Promise<readonly CancelReplaceItemResult[]> {
+    const { beforeSend, ...content } = batch;
+    const prepared = await this.crossMarket.prepare(content);
+    const answers = await this.crossMarket.send(() => {
+      beforeSend?.();
+      return [prepared];
+    });
+    return answers[0]?.results ?? [];
+  }
+
+  /**
+   * Cancel-replace batches of several markets in one request (the cross-market batcher's, src/orders/cross-market-venue.ts):
+   * `prepare` signs a batch's orders (each operation's cancel target: the old order's id, or for a placement item the new
+   * order's own clientOrderId; its mode: `operationMode`), `send` takes the prepared batches when the request leaves the
+   * rate limiter. A 400 naming `operations[i].replacement.marketSlug` of a request naming several markets is
+   * MixedMarketsRefusedError (the venue takes one market per request: nothing took effect).
+   */
+  readonly crossMarket: CrossMarketCancelReplace = {
+    prepare: (batch) => this.prepareBatch(batch),
+    send: (take, request) => this.sendBatches(take, request?.cancels ?? true),
+  };
+
+  private readonly preparedOperations = new WeakMap<PreparedBatch, readonly CancelReplaceOperation[]>();
+
+  private async prepareBatch(batch: Omit<CancelReplaceBatch, 'beforeSend'>): Promise<PreparedBatch> {
     const market = this.options.markets.get(batch.marketSlug);
     if (!market) throw new VenueRequestError('cancelReplace', null, `market ${batch.marketSlug} is not configured`);
-    let outcomes: readonly CancelReplaceOutcome[];
+    let operations: CancelReplaceOperation[];
     try {
-      const operations = await Promise.all(
-        batch.items.map(async (item) => ({ cancel: { orderId: item.cancelOrderId }, order: await this.sign(market, item.place), mode: batch.mode })),
+      operations = await Promise.all(
+        batch.items.map(async (item) => ({
+          cancel: item.cancelOrderId === null ? { clientOrderId: item.place.clientOrderId } : { orderId: item.cancelOrderId },
+          order: await this.sign(market, item.place),
+          mode: operationMode(item, batch.mode),
+        })),
       );
-      outcomes = await this.options.api.cancelReplaceBatch(operations, batch.beforeSend ? { beforeSend: batch.beforeSend } : {});
     } catch (error) {
-      if (error instanceof ExchangeHttpError && error.status === 404) throw new CancelReplaceUnsupportedError(error.message, { cause: error });
       throw mapError('cancelReplace', error);
     }
-    return batch.items.map((item, index): CancelReplaceItemResult => {
-      const outcome = outcomes[index];
-      const cancel = outcome?.cancel;
-      const replacement = outcome?.replacement;
-      return {
-        cancelOrderId: item.cancelOrderId,
-        cancel: cancel === undefined ? { status: 'UNKNOWN', reason: 'no result' } : { status: cancel.status, reason: cancel.status === 'SUCCESS' ? null : batchErrorText(cancel.error) },
-        replacement:
-          replacement === undefined
-            ? { status: 'UNKNOWN', clientOrderId: item.place.clientOrderId, placed: null, reason: 'no result' }
-            : replacement.status === 'SUCCESS'
-              ? { status: 'SUCCESS', clientOrderId: item.place.clientOrderId, placed: this.placeResultOf(replacement.placement, item.place.sizeRaw), reason: null }
-              : {
-                  status: replacement.status,
-                  clientOrderId: item.place.clientOrderId,
-                  placed: null,
-                  reason: replacement.status === 'NOT_ATTEMPTED' ? null : batchErrorText(replacement.error),
-                },
-      };
+    const prepared: PreparedBatch = { batch };
+    this.preparedOperations.set(prepared, operations);
+    return prepared;
+  }
+
+  private async sendBatches(take: () => readonly PreparedBatch[], cancels: boolean): Promise<readonly PreparedBatchAnswer[]> {
+    let sent: readonly PreparedBatch[] = [];
+    let answer: TakenCancelReplace;
+    try {
+      answer = await this.options.api.cancelReplaceBatchTaken(
+        () => {
+          sent = take();
+          return sent.flatMap((batch) => {
+            const operations = this.preparedOperations.get(batch);
+            if (operations === undefined) throw new RequestInputError('batch', batch.batch.marketSlug, 'was not prepared by this venue adapter');
+            return operations;
+          });
+        },
+        { priority: cancels ? 'cancel' : 'place' },
+      );
+    } catch (error) {
+      if (sent.length === 0 && error instanceof RequestInputError) return [];
+      if (error instanceof ExchangeHttpError && error.status === 404) throw new CancelReplaceUnsupportedError(error.message, { cause: error });
+      if (isMixedMarketRefusal(error, sent)) throw new MixedMarketsRefusedError(errorText(error), { cause: error });
+      throw mapError('cancelReplace', error);
+    }
+    let offset = 0;
+    return sent.map((batch) => {
+      const outcomes = answer.outcomes.slice(offset, offset + batch.batch.items.length);
+      offset += batch.batch.items.length;
+      return { batch, results: batch.batch.items.map((item, i) => this.itemResult(item, outcomes[i])) };
     });
+  }
+
+  /** One operation's outcome → the port's result (a missing one: both halves UNKNOWN). */
+  private itemResult(item: CancelReplaceItem, outcome: CancelReplaceOutcome | undefined): CancelReplaceItemResult {
+    const cancel = outcome?.cancel;
+    const replacement = outcome?.replacement;
+    return {
+      cancelOrderId: item.cancelOrderId,
+      cancel: cancel === undefined ? { status: 'UNKNOWN', reason: 'no result' } : { status: cancel.status, reason: cancel.status === 'SUCCESS' ? null : batchErrorText(cancel.error) },
+      replacement:
+        replacement === undefined
+          ? { status: 'UNKNOWN', clientOrderId: item.place.clientOrderId, placed: null, reason: 'no result' }
+          : replacement.status === 'SUCCESS'
+            ? { status: 'SUCCESS', clientOrderId: item.place.clientOrderId, placed: this.placeResultOf(replacement.placement, item.place.sizeRaw), reason: null }
+            : {
+                status: replacement.status,
+                clientOrderId: item.place.clientOrderId,
+                placed: null,
+                reason: replacement.status === 'NOT_ATTEMPTED' ? null : replacement.status === 'FAILURE' ? replacementRefusal(replacement.error) : batchErrorText(replacement.error),
+              },
+    };
   }
 
   private async sign(market: SigningMarket, request: Omit<PlaceRequest, 'beforeSend'>): Promise<SignedOrder> {
@@ -335,6 +405,30 @@ export class VenueAdapter implements VenuePort {
       fills: this.takerFills(result),
     };
   }
+}
+
+/** `operations[3].replacement.marketSlug` or `operations.3.replacement.marketSlug`: the field a mixed-market refusal names. */
+const MARKET_SLUG_FIELD = /operations(?:\.|\[)\d+\]?\.replacement\.marketSlug/;
+
+/**
+ * A 400 of a request naming several markets whose body names an operation's `replacement.marketSlug` (as a validation
+ * field, or in the message): the venue refuses mixing markets in one request.
+ */
+export function isMixedMarketRefusal(error: unknown, sent: readonly PreparedBatch[]): boolean {
+  if (new Set(sent.map((b) => b.batch.marketSlug)).size < 2) return false;
+  if (!(error instanceof ExchangeHttpError) || error.status !== 400) return false;
+  if (error instanceof ValidationError && error.fields.some((f) => MARKET_SLUG_FIELD.test(f.field))) return true;
+  return MARKET_SLUG_FIELD.test(error.message);
+}
+
+/**
+ * A refused replacement's reason, stable as a refused placement's (`rejectionReason`): the refusal its error names
+ * (`venueRefusalOf`: post-only cross, insufficient balance, market closed — what the account view and the logs branch
+ * on), else the venue's code and message.
+ */
+export function replacementRefusal(error: { readonly code: string; readonly message: string } | null): string {
+  if (error === null) return batchErrorText(error);
+  return venueRefusalOf(400, `${error.code} ${error.message}`) ?? batchErrorText(error);
 }
 
 function batchErrorText(error: { readonly code: string; readonly message: string } | null): string {

@@ -6,7 +6,8 @@
  * Owns: the mapping of engine commands and failures onto the port's answers and typed errors (a refused placement
  * by its engine code, never by message text). Invariants: one engine command per placement, one per cancel batch,
  * per cancel-replace item a cancel then (unless STOP_ON_FAILURE and the cancel failed) a placement; only this
- * account's orders are reported; every placement attempt and cancel request is reported to the observer.
+ * account's orders are reported; every placement attempt and cancel request is reported to the observer; `crossMarket`
+ * carries several markets' batches in one call, each item with its own mode (a placement item ALLOW_FAILURE).
  */
 import { TICKS_PER_UNIT, limitOrderAmounts } from '../core/venue-rules/index.js';
 import type { EngineErrorCode, EngineFailure, PlaceOutcome, SimEngine, SimOrder } from '../sim/engine/index.js';
@@ -15,8 +16,11 @@ import {
   OrderRejectedError,
   VenueRequestError,
   type CancelFailureReason,
+  operationMode,
   type CancelReplaceBatch,
+  type CancelReplaceItem,
   type CancelReplaceItemResult,
+  type CrossMarketCancelReplace,
   type CancelResult,
   type MaintenanceStatus,
   type PlaceRequest,
@@ -36,8 +40,8 @@ export interface EngineVenueObserver {
   onPlacement?(code: EngineErrorCode | null): void;
   /** A cancel request (batch or all) reached the engine, naming `orders` orders. */
   onCancelRequest?(orders: number): void;
-  /** A cancel-replace batch reached the engine with `items` items. */
-  onCancelReplace?(items: number): void;
+  /** A cancel-replace batch reached the engine with `cancels` items that cancel an order (placement items excluded). */
+  onCancelReplace?(cancels: number): void;
 }
 
 export interface EngineVenueOptions {
@@ -94,14 +98,38 @@ export class EngineVenue implements VenuePort {
   }
 
   cancelReplace(batch: CancelReplaceBatch): Promise<readonly CancelReplaceItemResult[]> {
-    batch.beforeSend?.();
-    this.options.observer?.onCancelReplace?.(batch.items.length);
+    try {
+      batch.beforeSend?.();
+      return Promise.resolve(this.operate(batch));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** Several markets' batches in one request: each item carried out in order, as `cancelReplace` does. */
+  readonly crossMarket: CrossMarketCancelReplace = {
+    prepare: (batch) => Promise.resolve({ batch }),
+    send: (take) => {
+      try {
+        return Promise.resolve(take().map((prepared) => ({ batch: prepared, results: this.operate(prepared.batch) })));
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    },
+  };
+
+  /**
+   * Per item: the cancel (by order id; a placement item's target, its own clientOrderId, names no order and fails),
+   * then — unless the item's mode is STOP_ON_FAILURE and the cancel failed — the placement.
+   */
+  private operate(batch: Omit<CancelReplaceBatch, 'beforeSend'>): CancelReplaceItemResult[] {
+    this.options.observer?.onCancelReplace?.(batch.items.filter((item) => item.cancelOrderId !== null).length);
     const results: CancelReplaceItemResult[] = [];
     for (const item of batch.items) {
-      const canceled = this.options.engine.cancel(this.options.profileId, item.cancelOrderId);
-      const cancel = canceled.ok ? { status: 'SUCCESS' as const, reason: null } : { status: 'FAILURE' as const, reason: canceled.code };
+      const code = this.cancelFor(item);
+      const cancel = code === null ? { status: 'SUCCESS' as const, reason: null } : { status: 'FAILURE' as const, reason: code };
       const clientOrderId = item.place.clientOrderId;
-      if (!canceled.ok && batch.mode === 'STOP_ON_FAILURE') {
+      if (code !== null && operationMode(item, batch.mode) === 'STOP_ON_FAILURE') {
         results.push({ cancelOrderId: item.cancelOrderId, cancel, replacement: { status: 'NOT_ATTEMPTED', clientOrderId, placed: null, reason: null } });
         continue;
       }
@@ -114,7 +142,16 @@ export class EngineVenue implements VenuePort {
           : { status: 'FAILURE', clientOrderId, placed: null, reason: REJECTION_REASONS[placed.code] ?? placed.code },
       });
     }
-    return Promise.resolve(results);
+    return results;
+  }
+
+  /** The cancel half: null when it canceled, else the engine's code. */
+  private cancelFor(item: CancelReplaceItem): string | null {
+    const { engine, profileId } = this.options;
+    const orderId = item.cancelOrderId ?? engine.orderByClientOrderId(profileId, item.place.clientOrderId)?.id;
+    if (orderId === undefined) return 'ORDER_NOT_FOUND';
+    const canceled = engine.cancel(profileId, orderId);
+    return canceled.ok ? null : canceled.code;
   }
 
   statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {

@@ -33,6 +33,7 @@ import type { GateOutcome } from '../risk/gate.js';
 import { LatencyVenue } from './latency-venue.js';
 import { MarketRoll } from './market-roll.js';
 import { MarketRuns } from './market-runs.js';
+import { CrossMarketVenue } from '../orders/cross-market-venue.js';
 import { resolveOptions, type BacktestOptions, type ResolvedOptions } from './options.js';
 import type { BacktestResult, MarketResult } from './result.js';
 import { riskConfigOf, Trader } from './trader.js';
@@ -178,8 +179,12 @@ class BacktestRun {
     });
     this.latency = new LatencyVenue(engineVenue, this.time, o.latency);
     const listeners: ((slug: string) => void)[] = [];
+    // The bot's cross-market batcher over the request model (first come, first served: no hold-off is needed there);
+    // a request lingers until the instant's work is done, so the plans one step starts in every market reach it (the
+    // bot lingers CROSS_MARKET_LINGER_MS).
+    const venue = o.crossMarketBatches ? new CrossMarketVenue(this.latency, { maxOperations: o.orders.cancelReplace.batchSize, lingerMs: 0, scheduler: this.time }) : this.latency;
     this.trader = new Trader({
-      venue: this.latency,
+      venue,
       scheduler: this.time,
       strategy: o.strategy,
       markets: infos,
@@ -204,6 +209,7 @@ class BacktestRun {
         onGate: (_slug, outcome) => this.countGate(outcome),
         runner: {
           onQuoteCycle: (slug, _latencyMs, submitted, halt) => this.o.observer.onQuoteCycle?.(slug, this.time.now(), submitted, halt),
+          onSubmit: (slug, intents) => this.o.observer.onSubmit?.(slug, this.time.now(), intents),
           onStrategyError: () => (this.stats.strategyErrors += 1),
           onCycleError: (_slug, error) => (this.cycleError ??= error),
           onInvalidIntents: (_slug, rejected) => (this.stats.invalidIntents += rejected.length),
@@ -246,6 +252,18 @@ class BacktestRun {
   async run(): Promise<BacktestResult> {
     // Connected before the first step: the start-up reads (trading mode, live orders) act at once.
     this.feed.prime();
+    this.o.observer.onStart?.({
+      markets: this.trader.core.markets.infoList().map((info) => this.engine.market(info.slug)).filter((m): m is NonNullable<typeof m> => m !== undefined),
+      restingOrders: (slug) => this.engine.orders(BOT_PROFILE_ID, slug, ['LIVE']),
+      onOrderChange: (listener) =>
+        this.engine.on({
+          orderEvent: (profileId, frame) => {
+            if (profileId === BOT_PROFILE_ID) listener(frame.marketSlug);
+          },
+        }),
+      now: () => this.time.now(),
+      requestsSent: () => this.latency.requests,
+    });
     const adopting = this.trader.adopt();
     await this.time.runUntil(this.o.startMs);
     await adopting;
@@ -332,6 +350,7 @@ class BacktestRun {
         cancelRequests: s.cancelRequests,
         cancels: s.cancels,
         total: s.placements + s.cancelRequests,
+        sent: this.latency.requests,
         rejectedPlacements: s.rejectedPlacements,
         rejectedByCode: { ...s.rejectedByCode },
       },

@@ -5,7 +5,7 @@
 export { runBacktest } from './harness.js';
 export { backtestSettingsSchema, resolveOptions } from './options.js';
 export type { BacktestOptions, BacktestSettings, LatencyModel, StrategySpec } from './options.js';
-export type { BacktestObserver, BacktestResult, MarketResult, RequestCounts, RunCounters } from './result.js';
+export type { BacktestObserver, BacktestResult, BacktestView, MarketResult, RequestCounts, RunCounters, SubmittedIntent } from './result.js';
 export { BacktestConfigError, BacktestInvariantError } from './errors.js';
 export { RequestPipe, type RequestTiming } from './request-pipe.js';
 export { EngineVenue, type EngineVenueObserver, type EngineVenueOptions } from './engine-venue.js';

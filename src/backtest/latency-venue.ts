@@ -2,7 +2,8 @@
  * Request latency and the account's rate limit, as a decorator around any venue port: each request waits for the
  * limiter (./request-pipe.ts: at most `maxConcurrent` in flight, `minRequestSpacingMs` between starts, FIFO), then
  * acts on the inner port `oneWayMs` after it starts, and its answer (or error) reaches the caller `oneWayMs` later,
- * all on the injected clock. A placement's `beforeSend` check runs when the request leaves the limiter.
+ * all on the injected clock. A placement's `beforeSend` check runs when the request leaves the limiter, and a
+ * cross-market cancel-replace request takes its batches then (`crossMarket`).
  *
  * Invariants: every call of the port goes through the one pipe in call order; nothing reads wall time; requests
  * made before `begin()` act at once (the account is connected before a backtest's first step: start-up reads do
@@ -13,6 +14,8 @@ import type {
   CancelReplaceBatch,
   CancelReplaceItemResult,
   CancelResult,
+  CrossMarketCancelReplace,
+  PreparedBatch,
   MaintenanceStatus,
   PlaceRequest,
   PlaceResult,
@@ -28,6 +31,7 @@ export class LatencyVenue implements VenuePort {
   private readonly pipe: RequestPipe;
   private timed = false;
   readonly cancelReplace?: (batch: CancelReplaceBatch) => Promise<readonly CancelReplaceItemResult[]>;
+  readonly crossMarket?: CrossMarketCancelReplace;
 
   constructor(
     private readonly inner: VenuePort,
@@ -40,6 +44,22 @@ export class LatencyVenue implements VenuePort {
       this.cancelReplace = (batch) => {
         const { beforeSend, ...rest } = batch;
         return this.send(() => replace(rest), beforeSend);
+      };
+    }
+    const cross = inner.crossMarket;
+    if (cross !== undefined) {
+      this.crossMarket = {
+        prepare: (batch) => cross.prepare(batch),
+        // The batches are taken when the request leaves the limiter, as the bot's transport takes them.
+        send: (take) => {
+          let batches: readonly PreparedBatch[] = [];
+          return this.send(
+            () => cross.send(() => batches),
+            () => {
+              batches = take();
+            },
+          );
+        },
       };
     }
   }

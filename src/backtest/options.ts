@@ -103,9 +103,15 @@ export const backtestSettingsSchema = z.strictObject({
       postOnly: z.boolean().default(true),
       cancelBatchSize: int(1, 500).default(50),
       /** Replace a changed quote with one cancel-replace request (the bot's `orders.cancelReplace`, on by default). */
-      cancelReplace: z.strictObject({ enabled: z.boolean().default(true), batchSize: int(1, 50).default(10) }).prefault({}),
+      cancelReplace: z.strictObject({ enabled: z.boolean().default(true), batchSize: int(1, 50).default(50) }).prefault({}),
     })
     .prefault({}),
+  /**
+   * Cancel-replace batches of several markets share requests, placements into empty slots included (the bot's
+   * src/orders/cross-market-venue.ts; the request model serves requests first come, first served, so the bot's hold-off
+   * for the limiter's priorities is not needed); false: one request per market's batch and one per placement.
+   */
+  crossMarketBatches: z.boolean().default(true),
   /** Requote every market at least this often (the runner's periodic tick). */
   requoteIntervalMs: int(1, HOUR_MS).default(5000),
   /** Requote a market when its book changed (as the live runner does). */
@@ -186,6 +192,7 @@ export interface ResolvedOptions {
   readonly orders: TraderOrderOptions;
   readonly requoteIntervalMs: number;
   readonly quoteOnBookChange: boolean;
+  readonly crossMarketBatches: boolean;
   readonly latency: LatencyModel;
   readonly midHistory: { readonly horizonMs: number; readonly max: number };
   readonly leaveBudgetMs: number;

@@ -6,7 +6,8 @@
  * figures in USDC (floats: they come from the venue's reward formula, not from anything booked).
  */
 import type { HorizonSummary } from '../markouts/markout.js';
-import type { AccountFill } from '../sim/engine/index.js';
+import type { Outcome, Side } from '../core/venue-rules/index.js';
+import type { AccountFill, MarketSpec, SimOrder } from '../sim/engine/index.js';
 import type { CoreStateCounts } from '../trading/core.js';
 
 export interface MarketResult {
@@ -60,6 +61,8 @@ export interface RequestCounts {
    * cancel-replace is on (up to `orders.cancelReplace.batchSize` replacements per request).
    */
   readonly total: number;
+  /** Every request through the request model (the rate limiter's count: reads and cancel-replace requests included). */
+  readonly sent: number;
   /** Placements the venue refused, by engine error code (e.g. POST_ONLY_WOULD_CROSS after a stale quote). */
   readonly rejectedPlacements: number;
   readonly rejectedByCode: Readonly<Record<string, number>>;
@@ -119,8 +122,35 @@ export interface BacktestResult {
   readonly roll: RollSummary;
 }
 
+/** One intent a quote cycle submitted, as the order manager got it (the strategy contract's QuoteIntent). */
+export interface SubmittedIntent {
+  readonly slot: string;
+  readonly token: Outcome;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly sizeRaw: number;
+}
+
+/** What an observer may read of a run while it goes (read-only). */
+export interface BacktestView {
+  /** The markets traded, as the engine lists them (a crypto world's carry their oracle: ticker, strike, cadence). */
+  readonly markets: readonly MarketSpec[];
+  /** The bot's resting orders in a market, now. */
+  restingOrders(slug: string): readonly SimOrder[];
+  /** Calls `listener` after each order event of the bot's account (placement, fill, cancel), with its market. */
+  onOrderChange(listener: (slug: string) => void): () => void;
+  /** Virtual time now, ms. */
+  now(): number;
+  /** Requests through the request model so far (RequestCounts.sent). */
+  requestsSent(): number;
+}
+
 /** Hooks for progress and inspection; every one optional, none may change the run. */
 export interface BacktestObserver {
+  /** Before the first step: what the observer may read of the run. */
+  onStart?(view: BacktestView): void;
+  /** The intents a quote cycle submits to the order manager (after the gate; none on a halt). */
+  onSubmit?(slug: string, nowMs: number, intents: readonly SubmittedIntent[]): void;
   /** A fill of the bot, after the books were updated (holdings are the new ones). */
   onFill?(fill: AccountFill, holdings: { readonly yesRaw: number; readonly noRaw: number }): void;
   /** A quote cycle ran: intents after the gate, and the halt reason if any. */

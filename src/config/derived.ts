@@ -74,5 +74,6 @@ export function orderManagerSettings(config: AppConfig) {
     foreignPolicy: config.orders.foreignOrders === 'cancel' ? ('cancel' as const) : ('leave' as const),
     exclusiveMarkets: config.markets.exclusive,
     cancelReplace: config.orders.cancelReplace,
+    batchPlacements: config.orders.batchPlacements,
   };
 }

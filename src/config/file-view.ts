@@ -125,7 +125,7 @@ function selectorToFile(s: MarketSelector): FileObject {
 const tolerance = (t: SizeTolerance): number | string => (t.kind === 'percent' ? `${t.percent}%` : units(t.raw));
 
 function ordersToFile(o: AppConfig['orders']): FileObject {
-  const { botTag, refreshTolerance, maxOrderAgeMs, filledOrderDelayMs, postOnly, foreignOrders, recvWindowMs, cancelReplace, ...rest } = o;
+  const { botTag, refreshTolerance, maxOrderAgeMs, filledOrderDelayMs, postOnly, foreignOrders, recvWindowMs, cancelReplace, batchPlacements, ...rest } = o;
   noneLeft(rest);
   return {
     botTag,
@@ -136,6 +136,7 @@ function ordersToFile(o: AppConfig['orders']): FileObject {
     foreignOrders,
     recvWindowMs,
     cancelReplace: { ...cancelReplace },
+    batchPlacements,
   };
 }
 

@@ -233,9 +233,10 @@ const orders = z.strictObject({
   cancelReplace: z
     .strictObject({
       enabled: z.boolean().default(true),
-      batchSize: z.int().min(1).max(50).default(10),
+      batchSize: z.int().min(1).max(50).default(50),
     })
     .prefault({}),
+  batchPlacements: z.enum(['auto', 'off'], { error: 'expected "auto" (placements into empty slots as cancel-replace operations, several markets per request) or "off" (one POST /orders each)' }).default('auto'),
 })
   .superRefine((o, ctx) => {
     if (o.cancelUnknownOrdersOnStart === undefined) return;

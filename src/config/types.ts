@@ -203,8 +203,17 @@ export interface OrdersConfig {
   readonly foreignOrders: 'ignore' | 'cancel';
   /** Receive window sent with placements (1–10,000 ms); null = not sent. */
   readonly recvWindowMs: number | null;
-  /** Requote a changed slot with one cancel-replace operation; several slots of a market per batch request. */
+  /**
+   * Requote a changed slot with one cancel-replace operation; `batchSize` operations at most per request (several
+   * markets' operations share a request: src/orders/cross-market-venue.ts).
+   */
   readonly cancelReplace: { readonly enabled: boolean; readonly batchSize: number };
+  /**
+   * `auto`: placements into empty slots go as cancel-replace operations too (cancel target: the new order's own
+   * clientOrderId, ALLOW_FAILURE), gathered across markets; a venue refusing that turns it off for good. `off`: one
+   * POST /orders per placement.
+   */
+  readonly batchPlacements: 'auto' | 'off';
 }
 
 /** Per-market limits, after applying `risk.perMarket` overrides (see `riskLimitsFor`). */

@@ -97,6 +97,12 @@ export interface ActiveMarketsQuery extends PageQuery {
   readonly categoryId?: number;
 }
 
+/** A cancel-replace batch whose operations were taken when it left the rate limiter: what was sent, and the answers. */
+export interface TakenCancelReplace {
+  readonly operations: readonly CancelReplaceOperation[];
+  readonly outcomes: readonly CancelReplaceOutcome[];
+}
+
 /** One item of POST /orders/status/batch. */
 export type OrderLookup = { readonly orderId: string } | { readonly clientOrderId: string };
 
@@ -282,6 +288,38 @@ export class ExchangeApi {
       },
       (answer, endpoint) => parseCancelReplaceBatch(answer.body, endpoint, answer.status, operations.length),
     );
+  }
+
+  /**
+   * POST /orders/cancel-replace/batch whose operations are chosen when the request leaves the rate limiter: `take` runs
+   * right before each attempt (after the limiter's wait; again before a retry) and returns the operations that attempt
+   * carries (1–50; each names its own market, cancel target and mode). What `take` throws cancels the request unsent; an
+   * empty or oversized answer is a RequestInputError, nothing sent. Priority cancel, or place for a request expected to
+   * carry placements only. Resolves with the operations of the last attempt
+   * and their outcomes, index-aligned; no answer (timeout, 5xx, unreadable) is ExchangeOutcomeUnknownError.
+   */
+  async cancelReplaceBatchTaken(take: () => readonly CancelReplaceOperation[], options: { readonly priority?: 'cancel' | 'place' } = {}): Promise<TakenCancelReplace> {
+    let operations: readonly CancelReplaceOperation[] = [];
+    let bodies: readonly ((nowMs: number) => unknown)[] = [];
+    const outcomes = await this.call(
+      {
+        endpoint: API_ENDPOINTS.cancelReplaceBatch,
+        path: '/orders/cancel-replace/batch',
+        beforeSend: () => {
+          const chosen = take();
+          if (chosen.length < 1 || chosen.length > MAX_CANCEL_REPLACE_BATCH) {
+            throw new RequestInputError('operations', `${chosen.length} operations`, `must hold 1 to ${MAX_CANCEL_REPLACE_BATCH} operations`);
+          }
+          bodies = chosen.map((operation, i) => this.cancelReplaceOperationBody(operation, `operations[${i}]`));
+          operations = chosen;
+        },
+        body: (nowMs) => ({ operations: bodies.map((build) => build(nowMs)) }),
+        auth: true,
+        priority: options.priority ?? 'cancel',
+      },
+      (answer, endpoint) => parseCancelReplaceBatch(answer.body, endpoint, answer.status, operations.length),
+    );
+    return { operations, outcomes };
   }
 
   private cancelReplaceOperationBody(operation: CancelReplaceOperation, field: string): (nowMs: number) => unknown {

@@ -14,8 +14,8 @@ import type { KillReason } from '../risk/kill-switch.js';
  * Venue behaviour the bot works around: a trading-mode string it does not know (read as cancel_only), a 425 without
  * the trading-mode body (maintenance status refreshed), cancel-replace not offered (404: cancels and placements used).
  */
-export type VenueAnomaly = 'unknown_trading_mode' | 'maintenance_block_425' | 'cancel_replace_unsupported';
-export const VENUE_ANOMALIES: readonly VenueAnomaly[] = ['unknown_trading_mode', 'maintenance_block_425', 'cancel_replace_unsupported'];
+export type VenueAnomaly = 'unknown_trading_mode' | 'maintenance_block_425' | 'cancel_replace_unsupported' | 'cancel_replace_mixed_markets' | 'batch_placements_refused';
+export const VENUE_ANOMALIES: readonly VenueAnomaly[] = ['unknown_trading_mode', 'maintenance_block_425', 'cancel_replace_unsupported', 'cancel_replace_mixed_markets', 'batch_placements_refused'];
 
 export type FeedEvent = 'orderbookUpdate' | 'orderEvent' | 'positions' | 'marketResolved' | 'marketCreated' | 'system' | 'exception' | 'oraclePriceData' | 'other';
 export type OrderEventGapCause = 'book-shortfall' | 'unreadable' | 'unattributable';

@@ -3,8 +3,8 @@
  * operation each), and what each per-operation outcome does to the two orders, in terms of the transition table
  * (order-state.ts).
  *
- * Owns: `pairReplacements` (plan → replacements + plain cancels) and `outcomeEffects` (outcome pair → transitions).
- * The executor only applies them.
+ * Owns: `pairReplacements` (plan → replacements + plain cancels), `outcomeEffects` (outcome pair → transitions) and
+ * `placementEffects` (the outcome of a placement sent as a cancel-replace operation). The executor only applies them.
  *
  * Invariants:
  * - reconcile stays a pure diff: a slot's replacement is exactly what reconcile would place there once its one
@@ -13,7 +13,11 @@
  * - a slot with more than one cancel is never paired (the duplicates go as plain cancels first);
  * - an outcome that does not say the old order is gone leaves it pending-cancel and looked up; a replacement that
  *   got no definite answer is unknown and looked up by clientOrderId, exactly as a placement; a replacement that was
- *   never sent (NOT_ATTEMPTED, or the request not sent) is rejected: the order never existed.
+ *   never sent (NOT_ATTEMPTED, or the request not sent) is rejected: the order never existed;
+ * - a placement sent as an operation (cancel target: its own clientOrderId, ALLOW_FAILURE) is read from its
+ *   replacement half alone: cancel FAILURE + replacement SUCCESS = placed; the cancel half names no real order, so
+ *   whatever it says changes no order; NOT_ATTEMPTED means the venue does not place that way: the order never existed
+ *   and batch placements are refused.
  */
 import type { OrderState, TransitionCause } from './order-state.js';
 import type { Plan, PlannedCancel, PlannedPlace } from './reconcile.js';
@@ -92,4 +96,27 @@ export function outcomeEffects(cancel: CancelHalfStatus | RequestFailure, replac
   const old = cancel === 'SUCCESS' ? CANCELED : LOOK_UP;
   const fresh = replacement === 'SUCCESS' ? ACCEPTED : replacement === 'UNKNOWN' ? UNKNOWN : REJECTED;
   return { old, fresh, slotAtRisk: cancel !== 'SUCCESS' && (fresh.kind === 'apply-answer' || fresh.kind === 'unknown') };
+}
+
+/** What a placement sent as a cancel-replace operation does to its new order (inserted pending-new before sending). */
+export interface PlacementEffects {
+  readonly fresh: NewOrderEffect;
+  /** The venue did not place it although the mode allowed it (NOT_ATTEMPTED): placements go as POST /orders from now on. */
+  readonly refused: boolean;
+}
+
+/** The effects of a placement operation's replacement half, or of a whole request that failed. */
+export function placementEffects(outcome: ReplacementHalfStatus | RequestFailure): PlacementEffects {
+  switch (outcome) {
+    case 'SUCCESS':
+      return { fresh: ACCEPTED, refused: false };
+    case 'UNKNOWN':
+    case 'unknown':
+      return { fresh: UNKNOWN, refused: false };
+    case 'NOT_ATTEMPTED':
+      return { fresh: REJECTED, refused: true };
+    case 'FAILURE':
+    case 'not-sent':
+      return { fresh: REJECTED, refused: false };
+  }
 }

@@ -19,7 +19,7 @@ import type { Applied, TrackedOrder } from './order-record.js';
 import type { OrderStore } from './order-store.js';
 import type { ForeignPolicy } from './startup.js';
 import type { TradingModeGate } from './trading-mode.js';
-import { MaintenanceBlockError, TradingModeError, type VenuePort } from './venue-port.js';
+import { MAX_CANCEL_REPLACE_OPERATIONS, MaintenanceBlockError, TradingModeError, type VenuePort } from './venue-port.js';
 
 export type Lifecycle = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
 
@@ -68,6 +68,7 @@ export interface ExecutorSettings {
   readonly cancelBatchSize: number;
   readonly cancelReplace: boolean;
   readonly replaceBatchSize: number;
+  readonly batchPlacements: 'auto' | 'off';
   readonly startupAttempts: number;
   readonly retainTerminalMs: number;
   readonly reconcile: NonNullable<ExecutorOptions['reconcile']>;
@@ -76,7 +77,7 @@ export interface ExecutorSettings {
 /** The options the settings are read from. */
 export type SettingsOptions = Pick<
   ExecutorOptions,
-  'defaultPostOnly' | 'unknownOrders' | 'foreignPolicy' | 'exclusiveMarkets' | 'cancelBatchSize' | 'cancelReplace' | 'startupAttempts' | 'retainTerminalMs' | 'reconcile'
+  'defaultPostOnly' | 'unknownOrders' | 'foreignPolicy' | 'exclusiveMarkets' | 'cancelBatchSize' | 'cancelReplace' | 'batchPlacements' | 'startupAttempts' | 'retainTerminalMs' | 'reconcile'
 >;
 
 export function executorSettings(options: SettingsOptions): ExecutorSettings {
@@ -91,7 +92,8 @@ export function executorSettings(options: SettingsOptions): ExecutorSettings {
     exclusiveMarkets: options.exclusiveMarkets ?? false,
     cancelBatchSize: Math.min(Math.max(1, options.cancelBatchSize ?? 50), 500),
     cancelReplace: options.cancelReplace?.enabled ?? true,
-    replaceBatchSize: Math.min(Math.max(1, options.cancelReplace?.batchSize ?? 10), 50),
+    replaceBatchSize: Math.min(Math.max(1, options.cancelReplace?.batchSize ?? MAX_CANCEL_REPLACE_OPERATIONS), MAX_CANCEL_REPLACE_OPERATIONS),
+    batchPlacements: options.batchPlacements ?? 'auto',
     startupAttempts: Math.max(1, options.startupAttempts ?? 3),
     retainTerminalMs: options.retainTerminalMs ?? 3_600_000,
     reconcile: options.reconcile ?? {},

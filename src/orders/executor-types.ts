@@ -71,6 +71,8 @@ export interface ExecutorObserver {
   onStrayOrder?(marketSlug: string, orderId: string, reason: string): void;
   /** The venue answered 404 for cancel-replace: the executor uses cancels and placements from now on (once). */
   onCancelReplaceUnsupported?(marketSlug: string): void;
+  /** The venue refused placements sent as cancel-replace operations: POST /orders from now on (once). */
+  onBatchPlacementsRefused?(marketSlug: string): void;
 }
 
 export interface ExecutorOptions {
@@ -109,10 +111,18 @@ export interface ExecutorOptions {
   readonly exclusiveMarkets?: boolean;
   readonly cancelBatchSize?: number;
   /**
-   * Replace a changed quote with one cancel-replace operation (cancel old + place new, STOP_ON_FAILURE), several slots
-   * of a market in one batch request of at most `batchSize` (default on, 10). Needs `venue.cancelReplace`.
+   * Replace a changed quote with one cancel-replace operation (cancel old + place new, STOP_ON_FAILURE), the slots of a
+   * market in batches of at most `batchSize` operations (default on, 50: the most one request carries; the cross-market
+   * batcher fills its requests up to the same number). Needs `venue.cancelReplace`.
    */
   readonly cancelReplace?: { readonly enabled?: boolean; readonly batchSize?: number };
+  /**
+   * `auto` (default): when the venue port gathers cancel-replace batches across markets (`venue.gathersAcrossMarkets`),
+   * placements into empty slots go as cancel-replace operations too (cancel target: the new order's own clientOrderId,
+   * ALLOW_FAILURE), so many markets' first quotes share requests; a venue refusing that (a 400, or NOT_ATTEMPTED) turns
+   * it off for good. `off`: one POST /orders per placement.
+   */
+  readonly batchPlacements?: 'auto' | 'off';
   /** Attempts to list a market's live orders at start-up before the market is left blocked. */
   readonly startupAttempts?: number;
   /** Terminal orders are forgotten this long after their last change (default 1 h). */
@@ -195,5 +205,6 @@ export function guardObserver(observer: ExecutorObserver, onError: (hook: string
     onLookup: (slug, found, notFound) => guard('onLookup', () => observer.onLookup?.(slug, found, notFound)),
     onStrayOrder: (slug, orderId, reason) => guard('onStrayOrder', () => observer.onStrayOrder?.(slug, orderId, reason)),
     onCancelReplaceUnsupported: (slug) => guard('onCancelReplaceUnsupported', () => observer.onCancelReplaceUnsupported?.(slug)),
+    onBatchPlacementsRefused: (slug) => guard('onBatchPlacementsRefused', () => observer.onBatchPlacementsRefused?.(slug)),
   };
 }

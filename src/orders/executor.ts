@@ -6,7 +6,7 @@
  * Owns: the public API, the lifecycle, the tracked orders (order-store.ts) and the commit path (store, report,
  * emit fills, react). The work is done by collaborators that read through `ExecutorContext` and write only through
  * the `OrderWriter` this class gives them (executor-context.ts): plan-runner.ts (queue, supersede, re-runs, review
- * timer) with plan-requests.ts, replacements.ts and placement-errors.ts; outcome-resolver.ts (lookups, backoff,
+ * timer) with plan-requests.ts, replacements.ts, batch-placements.ts and placement-errors.ts; outcome-resolver.ts (lookups, backoff,
  * lost orders); event-router.ts (dedupe, orphans, strays); market-sync.ts (start-up, resync); shutdown-sweep.ts;
  * market-membership.ts (markets joined and left while running, and dropped once done with); market-state.ts holds
  * each market's state.
@@ -18,7 +18,9 @@
  * - cancels go first; a slot is re-placed only once its previous order is confirmed gone (reconcile re-runs on
  *   the state after the cancels), so at most one order per (market, slot) can rest; with cancel-replace, a slot's
  *   (cancel old, place new) pair goes as one operation with STOP_ON_FAILURE (the venue places only once the cancel
- *   succeeded), several slots per batch request; the pairing and the outcome mapping are cancel-replace.ts;
+ *   succeeded), several slots per batch request; the pairing and the outcome mapping are cancel-replace.ts; when the
+ *   venue port gathers batches across markets (cross-market-venue.ts), placements into empty slots go as operations
+ *   too (their cancel half names the new order's own clientOrderId and touches nothing: batch-placements.ts);
  * - a placement without an answer is UNKNOWN, never rejected: its slot stays frozen until a status lookup by
  *   clientOrderId (with backoff) or a socket frame resolves it; only `notFoundLimit` not_found answers after
  *   `notFoundGraceMs` mark it lost (rejected, with the typed reason `lost`);
@@ -64,6 +66,7 @@ import { OutcomeResolver } from './outcome-resolver.js';
 import { PlanRequests } from './plan-requests.js';
 import { PlanRunner } from './plan-runner.js';
 import { Replacements } from './replacements.js';
+import { BatchPlacements } from './batch-placements.js';
 import { ShutdownSweep } from './shutdown-sweep.js';
 import type { TradingModeGate } from './trading-mode.js';
 
@@ -142,7 +145,8 @@ export class OrderExecutor {
     };
     this.resolver = new OutcomeResolver(ctx);
     const requests = new PlanRequests(ctx, this.resolver);
-    this.plans = new PlanRunner(ctx, requests, new Replacements(ctx, requests, this.resolver));
+    const replacements = new Replacements(ctx, requests, this.resolver);
+    this.plans = new PlanRunner(ctx, requests, replacements, new BatchPlacements(ctx, requests, replacements));
     this.sync = new MarketSync(ctx, this.resolver, (market) => this.plans.kick(market));
     this.events = new EventRouter(ctx, {
       dedupeCapacity: options.dedupeCapacity ?? 10_000,

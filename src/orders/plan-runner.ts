@@ -1,6 +1,7 @@
 /**
  * Plan running: turns a market's latest quote intents into a plan (reconcile.ts over its open orders, through the
- * trading-mode gate) and carries it out (plan-requests.ts, replacements.ts), one run at a time per market.
+ * trading-mode gate) and carries it out (plan-requests.ts, replacements.ts, batch-placements.ts), one run at a time per
+ * market.
  *
  * Owns: submissions and their supersede, the re-runs (`kick`: after a cancel resolves, a mode relaxes, a cool-off
  * ends) and the review timer, the two passes of a run, and its report.
@@ -20,12 +21,14 @@ import { emptyTally, type PlanRequests } from './plan-requests.js';
 import { pairReplacements, type Replacement } from './cancel-replace.js';
 import { reconcile, type Plan, type PlannedCancel } from './reconcile.js';
 import type { Replacements } from './replacements.js';
+import type { BatchPlacements } from './batch-placements.js';
 
 export class PlanRunner {
   constructor(
     private readonly ctx: ExecutorContext,
     private readonly requests: PlanRequests,
     private readonly replacements: Replacements,
+    private readonly placements: BatchPlacements,
   ) {}
 
   /** Queues a run of `intents`; a run of an older submission still waiting resolves `superseded`. */
@@ -119,7 +122,7 @@ export class PlanRunner {
       converted += second.convertedToPostOnly;
       const fresh = second.plan.cancels.filter((c) => !tally.attemptedCancels.has(c.clientOrderId));
       aborted = await this.requests.executeCancels(market, fresh, tally);
-      if (aborted === null) aborted = await this.requests.executePlaces(market, second.plan.places, tally);
+      if (aborted === null) aborted = await this.placements.execute(market, second.plan.places, tally);
       // Slots emptied by those late cancels are filled by a follow-up run (after this one ends).
       if (aborted === null && fresh.length > 0) this.kick(market);
     }

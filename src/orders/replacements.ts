@@ -2,9 +2,10 @@
  * A plan's replacements: a changed quote's (cancel old, place new) pair sent as one cancel-replace operation with
  * STOP_ON_FAILURE (the venue places only once the cancel succeeded), several slots per batch request.
  *
- * Owns: whether cancel-replace is used (configured, offered by the port, and not refused with a 404 yet) and the
- * application of each operation's effects (cancel-replace.ts maps the venue's statuses to effects, cancel-errors.ts a
- * failed request to a verdict).
+ * Owns: whether cancel-replace is used (configured, offered by the port, and not refused with a 404 yet), each batch's
+ * urgency (batch-urgency.ts: the cross-market batcher sends the most urgent first) and the application of each
+ * operation's effects (cancel-replace.ts maps the venue's statuses to effects, cancel-errors.ts a failed request to a
+ * verdict; batch-placements.ts applies a placement operation's effect with `applyFresh`).
  *
  * Invariants: a pair is sent only when its old order rests and no other open order holds the slot; an operation
  * without a result, or whose cancel half is uncertain, leaves the old order to a lookup before the slot is used
@@ -13,7 +14,8 @@
  */
 import { chunks } from '../core/maps.js';
 import { errorText } from '../core/errors.js';
-import { outcomeEffects, type OutcomeEffects, type Replacement } from './cancel-replace.js';
+import { batchUrgency, type OperationFacts } from './batch-urgency.js';
+import { outcomeEffects, type NewOrderEffect, type OutcomeEffects, type Replacement } from './cancel-replace.js';
 import { refusedByMode, type ExecutorContext } from './executor-context.js';
 import type { AbortReason } from './executor-types.js';
 import type { MarketState } from './market-state.js';
@@ -49,6 +51,7 @@ export class Replacements {
       if (!gate.allowsCancel()) return 'trading-mode';
       const pairs: { old: TrackedOrder; fresh: TrackedOrder }[] = [];
       const items: CancelReplaceItem[] = [];
+      const facts: OperationFacts[] = [];
       let postOnlyAll = true;
       for (const { cancel, place } of batch) {
         const old = orders.get(cancel.clientOrderId);
@@ -61,11 +64,18 @@ export class Replacements {
         const { order: fresh, request } = this.requests.newPlacement(market, place.intent, postOnly);
         pairs.push({ old: pending, fresh });
         items.push({ cancelOrderId: old.orderId, place: request });
+        facts.push({ fromPriceTicks: old.priceTicks, toPriceTicks: request.priceTicks, sizeRaw: request.sizeRaw });
       }
       if (items.length === 0) continue;
       let results;
       try {
-        results = await venue.cancelReplace!({ marketSlug: slug, items, mode: 'STOP_ON_FAILURE', beforeSend: () => this.requests.withholdUnlessAllowed(postOnlyAll) });
+        results = await venue.cancelReplace!({
+          marketSlug: slug,
+          items,
+          mode: 'STOP_ON_FAILURE',
+          beforeSend: () => this.requests.withholdUnlessAllowed(postOnlyAll),
+          urgency: batchUrgency(facts),
+        });
       } catch (error) {
         // What the failure means: cancel-errors.ts (restored: the request took no effect, nothing was placed).
         const verdict = classifyCancelError(error);
@@ -78,9 +88,7 @@ export class Replacements {
           continue;
         }
         if (verdict.cancelReplaceOff) {
-          this.offered = false;
-          observer.onCancelReplaceUnsupported(slug);
-          log.warn({ market: slug, err: errorText(error) }, 'the venue does not offer cancel-replace (404): replacing by cancel, then placement, from now on');
+          this.markUnsupported(slug, error);
           for (const pair of pairs) tally.attemptedCancels.delete(pair.old.clientOrderId);
           return this.requests.executeCancels(market, batches.slice(index).flat().map((r) => r.cancel), tally);
         }
@@ -114,10 +122,22 @@ export class Replacements {
     } else {
       market.markForLookup(current.clientOrderId);
     }
+    this.applyFresh(market, fresh, effects.fresh, placed, reason, tally, neverSent);
+    if (effects.slotAtRisk) log.warn({ market: market.slug, slot: fresh.slot, old: old.clientOrderId, fresh: fresh.clientOrderId }, 'cancel-replace: old order not confirmed gone; looked up before the slot is used again');
+  }
+
+  /**
+   * Applies an operation's effect on its new order (inserted pending-new before sending): the placement answer, unknown
+   * (looked up by clientOrderId), or rejected (`neverSent`: it never existed, so it is not tallied and its slot is not
+   * held back in this run).
+   */
+  applyFresh(market: MarketState, fresh: TrackedOrder, effect: NewOrderEffect, placed: PlaceResult | null, reason: string, tally: PlanTally, neverSent: boolean): void {
+    const { orders, writer, scheduler } = this.ctx;
+    const now = scheduler.now();
     const newer = orders.get(fresh.clientOrderId) ?? fresh;
-    if (effects.fresh.kind === 'apply-answer' && placed !== null) {
+    if (effect.kind === 'apply-answer' && placed !== null) {
       this.requests.applyPlaced(fresh.clientOrderId, placed, tally);
-    } else if (effects.fresh.kind === 'unknown' || (effects.fresh.kind === 'apply-answer' && placed === null)) {
+    } else if (effect.kind === 'unknown' || (effect.kind === 'apply-answer' && placed === null)) {
       writer.commit(newer, markUnknown(newer, now), 'plan');
       tally.unknown.push(fresh.clientOrderId);
       this.resolver.scheduleResolve(market);
@@ -128,6 +148,12 @@ export class Replacements {
         tally.refusedSlots.add(fresh.slot);
       }
     }
-    if (effects.slotAtRisk) log.warn({ market: market.slug, slot: fresh.slot, old: old.clientOrderId, fresh: fresh.clientOrderId }, 'cancel-replace: old order not confirmed gone; looked up before the slot is used again');
+  }
+
+  /** The venue answered 404 for cancel-replace: off for good (said once per market it is learned in). */
+  markUnsupported(slug: string, error: unknown): void {
+    this.offered = false;
+    this.ctx.observer.onCancelReplaceUnsupported(slug);
+    this.ctx.log.warn({ market: slug, err: errorText(error) }, 'the venue does not offer cancel-replace (404): replacing by cancel, then placement, from now on');
   }
 }

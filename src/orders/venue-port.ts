@@ -15,6 +15,13 @@
  * - `RateLimitedError`: 429 after the client's own retries: the request was refused, not executed.
  * - `OrderRejectedError`: a placement definitely refused (400 validation, 401/403, post-only would cross...).
  * - `VenueRequestError`: any other definite failure (the request did not take effect).
+ * - `MixedMarketsRefusedError`: a cancel-replace request naming several markets (`crossMarket.send`) refused with a 400
+ *   naming `operations[i].replacement.marketSlug`: nothing took effect (the cross-market batcher sends one market per
+ *   request from then on).
+ *
+ * Cross-market cancel-replace (`crossMarket`, optional): `prepare` readies one market's batch, `send` sends one request
+ * whose batches are taken when it leaves the rate limiter, answered per batch, index-aligned. A placement into an empty
+ * slot can be an item too (`cancelOrderId: null`: its cancel target is its own clientOrderId, mode ALLOW_FAILURE).
  */
 import type { TradingMode } from '../core/trading-mode.js';
 import type { OrderType, Outcome, Side } from '../core/venue-rules/index.js';
@@ -124,6 +131,16 @@ export interface VenuePort {
    * makes the executor use cancels and placements.
    */
   cancelReplace?(request: CancelReplaceBatch): Promise<readonly CancelReplaceItemResult[]>;
+  /**
+   * Optional: cancel-replace batches of several markets in one request (src/orders/cross-market-venue.ts gathers them;
+   * the adapter, the engine's port and the latency model offer it).
+   */
+  readonly crossMarket?: CrossMarketCancelReplace;
+  /**
+   * True when `cancelReplace` calls of different markets are gathered into shared requests (the cross-market batcher):
+   * then placements into empty slots go as cancel-replace operations too (`orders.batchPlacements: auto`).
+   */
+  readonly gathersAcrossMarkets?: boolean;
   /** Every open order of the account in the market (DELETE /orders/all/{slug}). */
   cancelAll(marketSlug: string): Promise<CancelResult>;
   /** 1–50 queries; one result per query, in the same order. */
@@ -137,9 +154,17 @@ export type VenueOperation = 'placeOrder' | 'cancelOrders' | 'cancelAll' | 'canc
 
 export type CancelReplaceMode = 'STOP_ON_FAILURE' | 'ALLOW_FAILURE';
 
-/** One slot's replacement: cancel the old order, then place the new one. */
+/** The most operations one POST /orders/cancel-replace/batch carries (the simulator's limit; the live venue documents none). */
+export const MAX_CANCEL_REPLACE_OPERATIONS = 50;
+
+/**
+ * One slot's operation: cancel the old order, then place the new one. `cancelOrderId: null` is a placement into an
+ * empty slot sent as a cancel-replace operation: its cancel target is the new order's own clientOrderId (no such order
+ * exists yet, so the cancel half fails and touches nothing) and it goes with mode ALLOW_FAILURE, whatever the batch's
+ * mode (the venue then places it anyway): see `operationMode`.
+ */
 export interface CancelReplaceItem {
-  readonly cancelOrderId: string;
+  readonly cancelOrderId: string | null;
   readonly place: Omit<PlaceRequest, 'beforeSend'>;
 }
 
@@ -150,6 +175,46 @@ export interface CancelReplaceBatch {
   readonly mode: CancelReplaceMode;
   /** As PlaceRequest.beforeSend: throwing `PlacementWithheldError` cancels the whole request unsent. */
   readonly beforeSend?: () => void;
+  /**
+   * How much sending this batch first is worth (src/orders/batch-urgency.ts; default 0): the cross-market batcher
+   * fills a request with the most urgent batches first.
+   */
+  readonly urgency?: number;
+}
+
+/** The mode an item goes with: a placement item (no order to cancel) ALLOW_FAILURE, a replacement the batch's mode. */
+export function operationMode(item: CancelReplaceItem, batchMode: CancelReplaceMode): CancelReplaceMode {
+  return item.cancelOrderId === null ? 'ALLOW_FAILURE' : batchMode;
+}
+
+/** A batch readied for a cross-market request by the port that sends it (its orders signed): see `CrossMarketCancelReplace`. */
+export interface PreparedBatch {
+  readonly batch: Omit<CancelReplaceBatch, 'beforeSend'>;
+}
+
+/** One prepared batch's answer in a cross-market request: one result per item, in item order. */
+export interface PreparedBatchAnswer {
+  readonly batch: PreparedBatch;
+  readonly results: readonly CancelReplaceItemResult[];
+}
+
+/**
+ * Cancel-replace batches of several markets in one POST /orders/cancel-replace/batch (each operation names its own
+ * `replacement.marketSlug` and mode).
+ *
+ * - `prepare` readies one market's batch ahead of sending (signs its orders); it throws, for that batch alone, what
+ *   `cancelReplace` would throw before sending (a market the port does not know, an order that cannot be built).
+ * - `send` sends ONE request. `take` is called right before each attempt leaves (after the rate limiter's wait; again
+ *   before a retry) and returns the prepared batches this attempt carries, in order (at most
+ *   MAX_CANCEL_REPLACE_OPERATIONS operations in all); what it throws cancels the request unsent; an empty answer
+ *   sends nothing and resolves `[]`. The answer is one entry per batch of the last attempt, in take order. A failure of
+ *   the whole request throws as `cancelReplace` does, plus `MixedMarketsRefusedError` when the venue refused a request
+ *   naming several markets. `request.cancels` (default true): whether the request is expected to carry cancels (the
+ *   rate limiter starts those first); a request of placements only waits its turn with the account's placements.
+ */
+export interface CrossMarketCancelReplace {
+  prepare(batch: Omit<CancelReplaceBatch, 'beforeSend'>): Promise<PreparedBatch>;
+  send(take: () => readonly PreparedBatch[], request?: { readonly cancels: boolean }): Promise<readonly PreparedBatchAnswer[]>;
 }
 
 /** The cancel half's outcome: SUCCESS (gone), FAILURE (refused, still as it was), UNKNOWN (may or may not be gone). */
@@ -159,7 +224,7 @@ export type ReplacementHalfStatus = 'SUCCESS' | 'FAILURE' | 'UNKNOWN' | 'NOT_ATT
 
 /** One item's answer, in request order. */
 export interface CancelReplaceItemResult {
-  readonly cancelOrderId: string;
+  readonly cancelOrderId: string | null;
   readonly cancel: { readonly status: CancelHalfStatus; readonly reason: string | null };
   readonly replacement: {
     readonly status: ReplacementHalfStatus;
@@ -294,6 +359,21 @@ export class CancelReplaceUnsupportedError extends VenuePortError {
   }
 }
 
+/**
+ * The venue refused a cancel-replace request whose operations named several markets (a 400 naming
+ * `operations[i].replacement.marketSlug`): nothing took effect; one market per request from then on.
+ */
+export class MixedMarketsRefusedError extends VenuePortError {
+  override readonly name = 'MixedMarketsRefusedError';
+  readonly kind = 'mixed-markets-refused';
+  constructor(
+    readonly detail: string,
+    options?: ErrorOptions,
+  ) {
+    super('cancelReplace', `cancelReplace: the venue refused operations of several markets in one request (${detail})`, options);
+  }
+}
+
 export class VenueRequestError extends VenuePortError {
   override readonly name = 'VenueRequestError';
   readonly kind = 'request-failed';
@@ -315,6 +395,7 @@ export type VenueError =
   | OrderRejectedError
   | MaintenanceBlockError
   | CancelReplaceUnsupportedError
+  | MixedMarketsRefusedError
   | VenueRequestError;
 
 export function isVenueError(error: unknown): error is VenueError {

@@ -85,6 +85,7 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
       log,
       feedObserver: {},
       booksObserver: { onFrozenFeed: (slug) => recorder?.gap(slug, 'resync') },
+      marketCount: recorded.length,
     });
     const out = new ReplayWriter({
       dir: options.out,

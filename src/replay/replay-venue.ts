@@ -18,6 +18,7 @@ import type { OrderEventInput } from '../orders/order-events.js';
 import {
   DuplicateClientOrderIdError,
   OrderRejectedError,
+  operationMode,
   TradingModeError,
   type CancelReplaceBatch,
   type CancelReplaceItemResult,
@@ -126,10 +127,11 @@ export class ReplayVenue implements VenuePort {
     batch.beforeSend?.();
     return Promise.resolve(
       batch.items.map((item): CancelReplaceItemResult => {
-        const canceled = this.cancel([item.cancelOrderId]);
-        const failure = canceled.failed[0];
+        // A placement item's cancel target is its own clientOrderId: no such order, the cancel fails and touches nothing.
+        const canceled = item.cancelOrderId === null ? null : this.cancel([item.cancelOrderId]);
+        const failure = canceled === null ? { reason: 'not-found' } : canceled.failed[0];
         const cancel = failure === undefined ? { status: 'SUCCESS' as const, reason: null } : { status: 'FAILURE' as const, reason: failure.reason };
-        if (failure !== undefined && batch.mode === 'STOP_ON_FAILURE') {
+        if (failure !== undefined && operationMode(item, batch.mode) === 'STOP_ON_FAILURE') {
           return { cancelOrderId: item.cancelOrderId, cancel, replacement: { status: 'NOT_ATTEMPTED', clientOrderId: item.place.clientOrderId, placed: null, reason: null } };
         }
         try {

@@ -39,6 +39,8 @@ export type RunnerModelAnswer = { readonly kind: 'priced'; readonly view: ModelV
 
 export interface RunnerObserver {
   onQuoteCycle?(slug: string, latencyMs: number, submitted: number, halt: string | null): void;
+  /** The intents a cycle submits to the order manager (after the gate; none on a halt or a strategy error). */
+  onSubmit?(slug: string, intents: readonly QuoteIntent[]): void;
   onStrategyError?(slug: string, error: unknown): void;
   /** The gate or the submission threw (the market keeps its orders; the next trigger tries again). */
   onCycleError?(slug: string, error: unknown): void;
@@ -198,13 +200,17 @@ export class StrategyRunner {
     const observer = this.options.observer;
     const books = this.options.books.books(slug);
     if (!books || loop.removed) return false;
+    const submit = (intents: readonly QuoteIntent[]): Promise<unknown> => {
+      observer?.onSubmit?.(slug, intents);
+      return this.options.submit(slug, intents);
+    };
     if (loop.mids.length === 0) this.recordMid(loop);
     const started = loop.changedAtMs ?? this.options.now();
     loop.changedAtMs = null;
     const answer = this.options.model?.(slug) ?? { kind: 'book' };
     if (answer.kind === 'halt') {
       // The model says not now (no fresh underlying, a fast market, near settlement, unpriced): pull the quotes.
-      const submission = this.options.submit(slug, []);
+      const submission = submit([]);
       observer?.onQuoteCycle?.(slug, this.options.now() - started, 0, answer.reason);
       await submission;
       return true;
@@ -225,7 +231,7 @@ export class StrategyRunner {
     } catch (error) {
       // A strategy that cannot quote must not leave yesterday's quotes on a moving book: cancel this market's.
       observer?.onStrategyError?.(slug, error);
-      await this.options.submit(slug, []);
+      await submit([]);
       return true;
     }
     const { valid, rejected } = validateIntents(proposed, loop.info);
@@ -238,7 +244,7 @@ export class StrategyRunner {
       }
     }
     const gated = this.options.gate(slug, valid);
-    const submission = this.options.submit(slug, gated.halt === null ? gated.intents : []);
+    const submission = submit(gated.halt === null ? gated.intents : []);
     observer?.onQuoteCycle?.(slug, this.options.now() - started, gated.halt === null ? gated.intents.length : 0, gated.halt);
     await submission;
     return true;

@@ -18,7 +18,8 @@ let rig: ChaosRig;
 let proxy: HostileProxy;
 
 beforeAll(async () => {
-  rig = await ChaosRig.start({ name: 'badinput-rest', seed: 5151 });
+  // Placements go as POST /orders here (their hostile answers are tested), not as cancel-replace operations.
+  rig = await ChaosRig.start({ name: 'badinput-rest', seed: 5151, overrides: { orders: { filledOrderDelaySec: 1, refreshTolerance: { priceTicks: 2 }, batchPlacements: 'off' } } });
   proxy = await startHostileProxy(rig.sim.baseUrl);
   rig.useRestBaseUrl(proxy.url);
   rig.flowOn();

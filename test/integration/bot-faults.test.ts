@@ -80,7 +80,8 @@ describe.concurrent('venue faults', () => {
     sim.control.freezeFeed('all');
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders', phase: 'after' });
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders/status' });
-    const running = await startLiveBot(sim, cleanup, { markets: [slug] });
+    // The single-placement path (POST /orders): placements as cancel-replace operations are off.
+    const running = await startLiveBot(sim, cleanup, { markets: [slug], orders: { batchPlacements: 'off' } });
 
     await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 10_000, 'the ladder', () => ({ ladder: ladderOf(sim, slug, 'it'), warnings: running.warnings() }));
     // The venue holds both orders at once; the bot looks the unknown one up (the first lookup fails, it retries).

@@ -240,7 +240,8 @@ describe.concurrent('many bots, one account', () => {
   it('a placement refused for insufficient tokens is counted and not retried until balances are read again', async ({ expect, onTestFinished }: TestContext) => {
     const cleanup = cleanupAfterTest(onTestFinished);
     const { sim, slug } = await startBookedSim(cleanup);
-    const bot = await startTestBot(sim, cleanup, BOT_OPTIONS(slug, 'alpha', cleanup));
+    // Refusals counted as POST /orders 400s: the single-placement path (placements as cancel-replace operations off).
+    const bot = await startTestBot(sim, cleanup, { ...BOT_OPTIONS(slug, 'alpha', cleanup), orders: { botTag: 'alpha', batchPlacements: 'off' } });
     await waitFor(() => when(sameLadder(tagLadder(sim, slug, 'alpha'), LADDER_500)), 10_000, 'the bot to quote', () => tagLadder(sim, slug, 'alpha'));
     // The bot buys 5 YES; it then offers them (SELL YES) as its ask.
     thirdPartyPlace(sim, slug, { outcome: 'NO', side: 'BUY', priceTicks: 520, sizeRaw: 5_000_000, orderType: 'FAK' });

@@ -32,7 +32,8 @@ function base(module: StrategyModule<z.infer<typeof emptyParams>>, overrides: Pa
 describe('backtest harness', () => {
   it('places exactly the intents once and keeps them (zero latency): no churn when nothing changes', async () => {
     const result = await runBacktest(base(scripted('fixed', () => twoSided()), { latency: { oneWayMs: 0, minRequestSpacingMs: 0 } }));
-    expect(result.requests).toEqual({ placements: 2, cancelRequests: 0, cancels: 0, total: 2, rejectedPlacements: 0, rejectedByCode: {} });
+    // Both placements share one cancel-replace request (cross-market batches, on by default: placement operations).
+    expect(result.requests).toEqual({ placements: 2, cancelRequests: 0, cancels: 0, total: 2, sent: 1, rejectedPlacements: 0, rejectedByCode: {} });
     expect(result.quotingFraction).toBe(1);
     expect(result.twoSidedFraction).toBe(1);
     expect(result.fills).toBe(0);
@@ -41,12 +42,22 @@ describe('backtest harness', () => {
   });
 
   it('follows the request model: placements go one at a time, each acting one way after it starts', async () => {
-    // Placement 1 starts at 0, lands at 0.5 s, answered at 1 s; placement 2 then starts at 1 s and lands at 1.5 s.
-    const result = await runBacktest(base(scripted('fixed', () => twoSided()), { latency: { oneWayMs: 500, minRequestSpacingMs: 320, maxConcurrent: 2 } }));
-    expect(result.requests.placements).toBe(2);
+    // Without cross-market batches: placement 1 starts at 0, lands at 0.5 s, answered at 1 s; placement 2 then starts
+    // at 1 s and lands at 1.5 s.
+    const result = await runBacktest(base(scripted('fixed', () => twoSided()), { latency: { oneWayMs: 500, minRequestSpacingMs: 320, maxConcurrent: 2 }, crossMarketBatches: false }));
+    expect([result.requests.placements, result.requests.sent]).toEqual([2, 2]);
     // Sampled each second: t=0 nothing rests, t=1 one side, t=2..9 both.
     expect(result.quotingFraction).toBeCloseTo(9 / 10, 10);
     expect(result.twoSidedFraction).toBeCloseTo(8 / 10, 10);
+  });
+
+  it('with cross-market batches (the default) both placements go in one request, acting one way after it starts', async () => {
+    // One cancel-replace request of two placement operations: starts at 0, lands at 0.5 s; both sides rest from then.
+    const result = await runBacktest(base(scripted('fixed', () => twoSided()), { latency: { oneWayMs: 500, minRequestSpacingMs: 320, maxConcurrent: 2 } }));
+    expect([result.requests.placements, result.requests.sent]).toEqual([2, 1]);
+    // Sampled each second: t=0 nothing rests, t=1..9 both.
+    expect(result.quotingFraction).toBeCloseTo(9 / 10, 10);
+    expect(result.twoSidedFraction).toBeCloseTo(9 / 10, 10);
   });
 
   it('books every fill at the maker price, exactly, and values the holding at the fair value', async () => {

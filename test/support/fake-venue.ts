@@ -29,6 +29,7 @@ import {
   DuplicateClientOrderIdError,
   OrderRejectedError,
   OutcomeUnknownError,
+  operationMode,
   RateLimitedError,
   TradingModeError,
   VenueRequestError,
@@ -471,10 +472,21 @@ export class FakeReplaceVenue extends FakeVenue {
     this.checkCancelMode('cancelReplace');
     const fault = this.takeFault('cancelReplace');
     if (fault !== undefined && !(fault.kind === 'unknown' && fault.applied)) this.throwFault('cancelReplace', fault);
+    const results = await this.operate(batch);
+    if (fault !== undefined) this.throwFault('cancelReplace', fault);
+    return results;
+  }
+
+  /** Placement operations (no order to cancel) are left NOT_ATTEMPTED although their mode allows them (a venue refusing them). */
+  placementItemsNotAttempted = false;
+
+  /** Carries one batch's operations out, in order (each with its own mode: `operationMode`). */
+  protected async operate(batch: Omit<CancelReplaceBatch, 'beforeSend'>): Promise<CancelReplaceItemResult[]> {
     const results: CancelReplaceItemResult[] = [];
     for (const item of batch.items) {
       const forced = this.replaceFaults.shift() ?? {};
-      const order = this.orders.get(item.cancelOrderId);
+      // A placement item (no order to cancel) names its own clientOrderId: no such order exists yet.
+      const order = item.cancelOrderId === null ? [...this.orders.values()].find((o) => o.clientOrderId === item.place.clientOrderId) : this.orders.get(item.cancelOrderId);
       const cancelNow = (): boolean => {
         if (order === undefined || order.status !== 'LIVE' || order.marketSlug !== batch.marketSlug) return false;
         order.status = 'CANCELED';
@@ -488,8 +500,8 @@ export class FakeReplaceVenue extends FakeVenue {
       } else cancel = cancelNow() ? { status: 'SUCCESS', reason: null } : { status: 'FAILURE', reason: 'Order not found or already canceled' };
       const base = { clientOrderId: item.place.clientOrderId, placed: null };
       let replacement: CancelReplaceItemResult['replacement'];
-      if (batch.mode === 'STOP_ON_FAILURE' && cancel.status !== 'SUCCESS') replacement = { ...base, status: 'NOT_ATTEMPTED', reason: null };
-      else if (forced.replacement === 'NOT_ATTEMPTED') replacement = { ...base, status: 'NOT_ATTEMPTED', reason: null };
+      if (operationMode(item, batch.mode) === 'STOP_ON_FAILURE' && cancel.status !== 'SUCCESS') replacement = { ...base, status: 'NOT_ATTEMPTED', reason: null };
+      else if (forced.replacement === 'NOT_ATTEMPTED' || (item.cancelOrderId === null && this.placementItemsNotAttempted)) replacement = { ...base, status: 'NOT_ATTEMPTED', reason: null };
       else if (forced.replacement === 'FAILURE') replacement = { ...base, status: 'FAILURE', reason: 'forced failure' };
       else if (forced.replacement === 'UNKNOWN') {
         if (forced.replacementApplied === true) await this.placeQuietly(item.place);
@@ -503,7 +515,6 @@ export class FakeReplaceVenue extends FakeVenue {
       }
       results.push({ cancelOrderId: item.cancelOrderId, cancel, replacement });
     }
-    if (fault !== undefined) this.throwFault('cancelReplace', fault);
     return results;
   }
 

@@ -37,6 +37,8 @@ export interface CryptoMarketOptions {
   readonly cadences: readonly Cadence[];
   /** Strikes per ticker and expiry (a ladder). */
   readonly strikesPerExpiry: number;
+  /** Strikes per ticker and expiry of one cadence, where it differs from `strikesPerExpiry`. */
+  readonly strikesPerCadence?: Partial<Readonly<Record<Cadence, number>>>;
   /** Distance between neighbouring strikes, in standard deviations of the move until expiry (at creation). */
   readonly strikeSpacingSigmas: number;
   /** UTC hour of the daily (and weekly) expiry. */
@@ -171,7 +173,8 @@ export function strikeMarketSpecs(
 ): MarketSpec[] {
   const secondsLeft = Math.max(1, (expiryMs - createdAtMs) / 1000);
   const sigmaToExpiry = Math.sqrt(variancePerSecond * secondsLeft);
-  const strikes = strikeLadder(spot, sigmaToExpiry, options.strikesPerExpiry, options.strikeSpacingSigmas, underlying.strikeDecimals);
+  const count = options.strikesPerCadence?.[cadence] ?? options.strikesPerExpiry;
+  const strikes = strikeLadder(spot, sigmaToExpiry, count, options.strikeSpacingSigmas, underlying.strikeDecimals);
   return strikes.map((strike) => strikeMarketSpec({ underlying, strike, spot, variancePerSecond, cadence, expiryMs, createdAtMs, recurring: true }, ids));
 }
 

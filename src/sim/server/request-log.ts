@@ -2,10 +2,15 @@
  * The simulator's request log: every non-admin HTTP request with its status and outcome, plus per-token
  * counters, so chaos tests can assert e.g. that the bot never triggered the rate limiter.
  *
- * Owns: a bounded ring of entries and running per-token counts. Invariants: counts cover every request
+ * Owns: a bounded ring of entries (with what a route reported of the request's content, e.g. the markets a
+ * cancel-replace batch named) and running per-token counts. Invariants: counts cover every request
  * since the last `clear()` even after old entries fall out of the ring; a 429 is counted as `rateLimited`
  * only when the rate limiter produced it, injected faults are counted separately.
  */
+
+import type { RequestLogDetail } from './router.js';
+
+export type { RequestLogDetail } from './router.js';
 
 export type RequestOutcome = 'handled' | 'rate_limited' | 'injected' | 'error';
 
@@ -18,6 +23,8 @@ export interface RequestLogEntry {
   readonly tokenId: string | null;
   readonly durationMs: number;
   readonly outcome: RequestOutcome;
+  /** Content the route reported (POST /orders/cancel-replace/batch: the markets and the number of its operations). */
+  readonly detail?: RequestLogDetail;
 }
 
 export interface TokenRequestStats {

@@ -17,6 +17,16 @@ export interface Reply {
   readonly status: number;
   readonly body: JsonBody | null;
   readonly headers?: Readonly<Record<string, string>>;
+  /** What the request log keeps of the request's content besides its path (e.g. the markets a batch named). */
+  readonly logDetail?: RequestLogDetail;
+}
+
+/** The content of a request the log keeps (see request-log.ts). */
+export interface RequestLogDetail {
+  /** Market slugs the request's operations named, each once, in first-seen order. */
+  readonly markets: readonly string[];
+  /** Operations the request carried. */
+  readonly operations: number;
 }
 
 export interface RequestContext {

@@ -29,6 +29,7 @@
  * judged against the orders as they stand before the request. By default both are accepted: mixed markets are
  * carried out operation by operation, and an unknown clientOrderId is a cancel FAILURE `ORDER_NOT_FOUND` after which
  * ALLOW_FAILURE still attempts the replacement and STOP_ON_FAILURE leaves it NOT_ATTEMPTED.
+ * The request log keeps the markets a batch named and its number of operations (`logDetail`).
  *
  * Invariants: a rejected request changes nothing; every operation of a batch is carried out in order, one at a
  * time; a forced UNKNOWN reports nothing about whether the action happened (the rule decides).
@@ -277,7 +278,8 @@ export function cancelReplaceRoutes(deps: RouteDeps, faults: CancelReplaceFaults
         preflight(ctx, ops, (index) => `operations.${index}.`);
         const results = [];
         for (const [index, op] of ops.entries()) results.push({ index, ...(await runOperation(ctx, op)) });
-        return { status: 200, body: { results } };
+        const markets = [...new Set(ops.map((op) => op.placement.body.marketSlug))];
+        return { status: 200, body: { results }, logDetail: { markets, operations: ops.length } };
       },
     },
   ];

@@ -272,7 +272,8 @@ export class SimHttpServer {
     const finish = (answer: Answer): void => {
       send(res, answer.reply);
       const durationMs = performance.now() - started;
-      this.log.record({ atMs: nowMs, method, path, status: answer.reply.status, tokenId: rateKey, durationMs, outcome: answer.outcome });
+      const detail = answer.reply.logDetail;
+      this.log.record({ atMs: nowMs, method, path, status: answer.reply.status, tokenId: rateKey, durationMs, outcome: answer.outcome, ...(detail === undefined ? {} : { detail }) });
       this.options.hooks?.onRequest?.(routeName, answer.reply.status, durationMs);
     };
 

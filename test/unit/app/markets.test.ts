@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { activeMarkets, marketInfoOf, MarketSelectionError, resolveMarkets, selectWithDetails, withDetails } from '../../../src/app/markets.js';
+import { activeMarkets, marketInfoOf, MarketSelectionError, NAMED_FROM_LISTING_AT, resolveMarkets, selectWithDetails, withDetails } from '../../../src/app/markets.js';
 import { everyMarketConfig } from '../../../src/config/markets-schema.js';
 import type { MarketSelector, MarketsConfig } from '../../../src/config/types.js';
 import { ExchangeApi } from '../../../src/exchange/api.js';
@@ -135,6 +135,24 @@ describe('resolveMarkets: explicit slugs', () => {
     venue.add('eth-5k');
     expect(await slugs(resolveMarkets(api(), config({ slugs: ['btc-100k', 'eth-5k'] }), log, AT))).toEqual(['btc-100k', 'eth-5k']);
     expect(paths()).toEqual(['/markets/btc-100k', '/markets/eth-5k']);
+  });
+
+  it(`from ${NAMED_FROM_LISTING_AT} named slugs on: read from the active listing (one read per page), the rest one by one`, async () => {
+    const named = Array.from({ length: 30 }, (_, i) => `m-${i}`);
+    for (const slug of named) venue.add(slug);
+    venue.add('ended', { resolved: true }, {});
+    venue.listing = venue.listing.filter((m) => m['slug'] !== 'ended' && m['slug'] !== 'm-29');
+    const chosen = await slugs(resolveMarkets(api(), config({ slugs: [...named, 'ended'] }), log, AT));
+    expect(chosen).toEqual(named);
+    // 29 of 30 listed over two pages of 25; a third page brings nothing new; m-29 and the ended market by their details.
+    expect(paths()).toEqual(['/markets/active', '/markets/active', '/markets/active', '/markets/m-29', '/markets/ended']);
+  });
+
+  it('a listing entry without its venue is completed from its details', async () => {
+    const named = Array.from({ length: NAMED_FROM_LISTING_AT }, (_, i) => `m-${i}`);
+    for (const slug of named) venue.add(slug, {}, slug === 'm-3' ? { venue: false } : {});
+    expect(await slugs(resolveMarkets(api(), config({ slugs: named }), log, AT))).toEqual(named);
+    expect(paths()).toEqual(['/markets/active', '/markets/m-3']);
   });
 
   it('a named market without a venue is an error naming it', async () => {

@@ -1,6 +1,6 @@
 /** The pure part of cancel-replace: pairing a plan's cancels with placements, and the outcome → transition mapping. */
 import { describe, expect, it } from 'vitest';
-import { outcomeEffects, pairReplacements } from '../../../src/orders/cancel-replace.js';
+import { outcomeEffects, pairReplacements, placementEffects } from '../../../src/orders/cancel-replace.js';
 import { isLegalTransition } from '../../../src/orders/order-state.js';
 import type { PlannedCancel, PlannedPlace } from '../../../src/orders/reconcile.js';
 import type { CancelHalfStatus, ReplacementHalfStatus } from '../../../src/orders/venue-port.js';
@@ -56,5 +56,23 @@ describe('outcomeEffects: every outcome pair maps onto legal transitions', () =>
     expect(notSent).toMatchObject({ old: { kind: 'restored', to: 'live', cause: 'cancel-refused' }, fresh: { kind: 'rejected' }, slotAtRisk: false });
     expect(isLegalTransition('pending-cancel', 'live', 'cancel-refused')).toBe(true);
     expect(outcomeEffects('unknown')).toMatchObject({ old: { kind: 'look-up' }, fresh: { kind: 'unknown' }, slotAtRisk: true });
+  });
+});
+
+describe('placementEffects (a placement sent as a cancel-replace operation: its cancel half names no real order)', () => {
+  it('is read from the replacement half alone: SUCCESS placed, FAILURE rejected, UNKNOWN looked up', () => {
+    expect(placementEffects('SUCCESS')).toEqual({ fresh: { kind: 'apply-answer', to: 'live', cause: 'venue-report' }, refused: false });
+    expect(placementEffects('FAILURE')).toEqual({ fresh: { kind: 'rejected', to: 'rejected', cause: 'rejected' }, refused: false });
+    expect(placementEffects('UNKNOWN')).toEqual({ fresh: { kind: 'unknown', to: 'unknown', cause: 'outcome-unknown' }, refused: false });
+    for (const to of ['live', 'rejected', 'unknown'] as const) expect(isLegalTransition('pending-new', to, to === 'live' ? 'venue-report' : to === 'rejected' ? 'rejected' : 'outcome-unknown')).toBe(true);
+  });
+
+  it('NOT_ATTEMPTED under ALLOW_FAILURE: never existed, and the venue refuses batch placements', () => {
+    expect(placementEffects('NOT_ATTEMPTED')).toEqual({ fresh: { kind: 'rejected', to: 'rejected', cause: 'rejected' }, refused: true });
+  });
+
+  it('a whole request not sent: rejected (never existed); without an answer: unknown', () => {
+    expect(placementEffects('not-sent')).toMatchObject({ fresh: { kind: 'rejected' }, refused: false });
+    expect(placementEffects('unknown')).toMatchObject({ fresh: { kind: 'unknown' }, refused: false });
   });
 });
