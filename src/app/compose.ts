@@ -48,7 +48,7 @@ import type { OrderExecutor } from '../orders/executor.js';
 import { isOwnClientOrderId, tryParseClientOrderId } from '../orders/client-order-id.js';
 import type { TradingModeGate } from '../orders/trading-mode.js';
 import { OrderStreamWatch } from '../orders/order-stream-watch.js';
-import { CrossMarketVenue } from '../orders/cross-market-venue.js';
+import { CrossMarketVenue, crossMarketTiming } from '../orders/cross-market-venue.js';
 import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
 import { Settler } from '../settlement/settler.js';
@@ -80,9 +80,9 @@ import { Timers } from './timers.js';
 import { TradedMarkets } from './traded-markets.js';
 import { MarketRoster } from './market-roster.js';
 import { MarketDiscovery } from './market-discovery.js';
+import { DEPARTED_SWEEP_MS, sweepDepartedMarkets } from './departed-markets.js';
 import { isStaticSelection, selectMarkets } from './market-selection.js';
 import { activeMarkets } from './markets.js';
-import { resolutionOfMarket } from '../settlement/rules.js';
 import type { Market } from '../exchange/wire.js';
 import { portMaintenanceOf, VenueAdapter } from './venue-adapter.js';
 
@@ -97,25 +97,10 @@ export const ORDER_STREAM_SWEEP_EVERY_MS = 1_000;
  * of the client's own 429/5xx retries), so a bot can join an account other bots keep busy.
  */
 export const STARTUP_LISTING_ATTEMPTS = 8;
-/** Departed markets are checked this often: forgotten once resolved and settled; read over REST when overdue. */
-export const DEPARTED_SWEEP_MS = 60_000;
-/** A departed market not known resolved this long after its settlement is read over REST. */
-export const RESOLUTION_OVERDUE_MS = 120_000;
 /** The joined markets are re-selected this often (fair band, join window, stop before settlement). */
 export const SELECTION_EVERY_MS = 5_000;
 /** A market that joined less than this long ago does not make /readyz fail for want of a book. */
 export const JOIN_GRACE_MS = 30_000;
-/**
- * A cross-market cancel-replace request waits this long before it goes to the rate limiter, so the plans one book or
- * underlying move starts in many markets, a few moments apart, share it (src/orders/cross-market-venue.ts).
- */
-export const CROSS_MARKET_LINGER_MS = 5;
-/**
- * While other requests of the account wait for the limiter (first books and adoption listings at start-up above all),
- * the next cross-market request opens this many request spacings after the last one left: the others get two starts
- * of every three (the limiter starts cancel-replace requests first).
- */
-export const CROSS_MARKET_HOLD_OFF_SPACINGS = 2.5;
 
 export interface ComposeDeps {
   readonly resources: BotResources;
@@ -255,10 +240,9 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     venue: deps.dryRun
       ? new DryRunVenue(adapter, log, metrics)
       : new CrossMarketVenue(adapter, {
+          ...crossMarketTiming(config.rateLimits.minTimeMs),
           maxOperations: config.orders.cancelReplace.batchSize,
-          holdOffMs: Math.round(CROSS_MARKET_HOLD_OFF_SPACINGS * config.rateLimits.minTimeMs),
           othersWaiting: () => client.transport.limiter.queued() > 0,
-          lingerMs: CROSS_MARKET_LINGER_MS,
           scheduler,
           log: componentLogger(log, 'orders'),
           onMixedMarketsRefused: () => metrics.venueAnomaly('cancel_replace_mixed_markets'),
@@ -500,30 +484,22 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   );
 
   /** Departed markets: forgotten once resolved and settled; a resolution the socket never brought is read over REST. */
-  const sweepDeparted = async (): Promise<void> => {
-    const pending = new Set(settler.pending());
-    for (const slug of markets.departedSlugs()) {
-      if (deps.stopping()) return;
-      if (markets.isResolved(slug)) {
-        if (pending.has(slug)) continue;
-        markets.forget(slug);
+  const sweepDeparted = (): Promise<void> =>
+    sweepDepartedMarkets({
+      markets,
+      settling: () => settler.pending(),
+      forget: (slug) => {
         signing.delete(slug);
         ledgerTokens.delete(slug);
         marketByKey.delete(ids.keyOf(slug));
-        // Its redemption and late fills may have written series after it left.
         metrics.forgetMarket(slug);
-        continue;
-      }
-      const expiresAt = markets.market(slug)?.expirationMs ?? null;
-      if (expiresAt === null || now() < expiresAt + RESOLUTION_OVERDUE_MS) continue;
-      try {
-        const read = await client.api.getMarket(slug);
-        if (resolutionOfMarket(read) !== null) reactions.resolved({ slug, winningIndex: read.winningOutcomeIndex, resolutionDateMs: now() });
-      } catch (error) {
-        log.debug({ market: slug, err: errorText(error) }, 'reading a departed market failed; retried at the next sweep');
-      }
-    }
-  };
+      },
+      getMarket: (slug) => client.api.getMarket(slug),
+      resolved: (slug, winningIndex) => reactions.resolved({ slug, winningIndex, resolutionDateMs: now() }),
+      now,
+      stopping: deps.stopping,
+      log,
+    });
 
   const components: BotComponents = {
     markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, roster, discovery,

@@ -181,7 +181,7 @@ class BacktestRun {
     const listeners: ((slug: string) => void)[] = [];
     // The bot's cross-market batcher over the request model (first come, first served: no hold-off is needed there);
     // a request lingers until the instant's work is done, so the plans one step starts in every market reach it (the
-    // bot lingers CROSS_MARKET_LINGER_MS).
+    // bot lingers CROSS_MARKET_LINGER_MS, src/orders/cross-market-venue.ts).
     const venue = o.crossMarketBatches ? new CrossMarketVenue(this.latency, { maxOperations: o.orders.cancelReplace.batchSize, lingerMs: 0, scheduler: this.time }) : this.latency;
     this.trader = new Trader({
       venue,

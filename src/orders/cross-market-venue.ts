@@ -283,3 +283,20 @@ export class CrossMarketVenue implements VenuePort {
     this.pump(cross);
   }
 }
+
+/**
+ * A cross-market cancel-replace request waits this long before it goes to the rate limiter, so the plans one book or
+ * underlying move starts in many markets, a few moments apart, share it .
+ */
+export const CROSS_MARKET_LINGER_MS = 5;
+/**
+ * While other requests of the account wait for the limiter (first books and adoption listings at start-up above all),
+ * the next cross-market request opens this many request spacings after the last one left: the others get two starts
+ * of every three (the limiter starts cancel-replace requests first).
+ */
+export const CROSS_MARKET_HOLD_OFF_SPACINGS = 2.5;
+
+/** The daemon's lingering and hold-off for a limiter of `minTimeMs` between request starts. */
+export function crossMarketTiming(minTimeMs: number): { readonly lingerMs: number; readonly holdOffMs: number } {
+  return { lingerMs: CROSS_MARKET_LINGER_MS, holdOffMs: Math.round(CROSS_MARKET_HOLD_OFF_SPACINGS * minTimeMs) };
+}
