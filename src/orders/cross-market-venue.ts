@@ -286,7 +286,7 @@ export class CrossMarketVenue implements VenuePort {
 
 /**
  * A cross-market cancel-replace request waits this long before it goes to the rate limiter, so the plans one book or
- * underlying move starts in many markets, a few moments apart, share it .
+ * underlying move starts in many markets, a few moments apart, share it.
  */
 export const CROSS_MARKET_LINGER_MS = 5;
 /**
