@@ -33,7 +33,7 @@ import {
   type NetworkFailure,
 } from './errors.js';
 import { fetchSender, nodeSender, type FetchLike, type Sender } from './http-sender.js';
-import { realSleep, sharedLimiters, type LimiterConfig, type LimiterObserver, type RequestLimiter, type RequestPriority } from './limiter.js';
+import { realSleep, realTimer, sharedLimiters, type LimiterConfig, type LimiterObserver, type RequestLimiter, type RequestPriority } from './limiter.js';
 import { createSharedGate, type SharedLimiterOptions } from './shared-limiter.js';
 import { classifyStatus, exponentialDelay, jittered, retryPolicy, retryRule, type RequestFailure, type RequestKind, type RetryPolicy, type RetryRule } from './retry-table.js';
 
@@ -84,6 +84,11 @@ export interface HttpTransportOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Per-attempt timeout; default 10 s. */
   readonly timeoutMs?: number;
+  /**
+   * Arms an attempt's answer timeout (`timeoutMs` from when the attempt leaves the limiter); returns its cancel.
+   * Default: a Node timer. Tests pass a fake clock's, so a slow machine never turns an answer into a timeout.
+   */
+  readonly setTimer?: (fn: () => void, ms: number) => () => void;
   /** Wall clock (ms since epoch) for HMAC and body timestamps. */
   readonly now?: () => number;
   /** Monotonic clock (ms) for durations. */
@@ -197,6 +202,7 @@ export class HttpTransport {
   private readonly closeSender: () => void;
   private readonly retry: RetryPolicy;
   private readonly timeoutMs: number;
+  private readonly setTimer: (fn: () => void, ms: number) => () => void;
   private readonly now: () => number;
   private readonly monotonicNow: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -227,6 +233,7 @@ export class HttpTransport {
     }
     this.retry = retryPolicy(options.retry);
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.setTimer = options.setTimer ?? realTimer;
     this.now = options.now ?? Date.now;
     this.monotonicNow = options.monotonicNow ?? (() => performance.now());
     this.sleep = options.sleep ?? realSleep;
@@ -388,7 +395,7 @@ export class HttpTransport {
     }
     const secrets = [this.credentials?.secret ?? '', signature];
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    const cancelTimeout = this.setTimer(() => controller.abort(), this.timeoutMs);
     const started = this.monotonicNow();
     let sent = false;
     this.emit((o) => o.onRequestStart?.(label, attempt));
@@ -418,7 +425,7 @@ export class HttpTransport {
       this.emit((o) => o.onNoAnswer?.(label, failure, detail));
       return { kind: 'failed', failure, detail };
     } finally {
-      clearTimeout(timer);
+      cancelTimeout();
     }
   }
 

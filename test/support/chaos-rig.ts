@@ -423,9 +423,9 @@ export class ChaosRig {
   }
 
   /** Polls until `probe` is true or fails after `timeoutMs` naming `what`. */
-  async until(probe: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  async until(probe: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (!probe()) {
+    while (!(await probe())) {
       if (Date.now() > deadline) throw new Error(`[${this.name} seed ${this.seed}] timed out after ${timeoutMs} ms waiting for ${what}; last bot lines:\n${this.bot?.lines.slice(-10).join('\n') ?? '(no bot)'}`);
       await sleep(100);
     }

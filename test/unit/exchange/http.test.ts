@@ -225,12 +225,23 @@ describe('placements whose outcome is unknown are never retried', () => {
   });
 
   it('timeout → ExchangeOutcomeUnknownError (timeout); for a read → NetworkError (timeout)', async () => {
-    rig.server.setHandler(() => ({ hang: true }));
+    // The server holds each request until the transport's clock is past its 100 ms timeout.
+    rig.server.setHandler(() => {
+      rig.time.advance(100);
+      return { hang: true };
+    });
     const placement = await rejection(transport({ timeoutMs: 100 }).send(PLACE), ExchangeOutcomeUnknownError);
     expect([placement.reason, placement.clientOrderId]).toEqual(['timeout', 'om-btc-bid-0-7']);
     const read = await rejection(transport({ timeoutMs: 100 }).send(GET), NetworkError);
     expect(read.failure).toBe('timeout');
+    expect(read.message).toContain('no answer within 100 ms');
     expect(rig.server.requests).toHaveLength(2);
+    // An answer 1 ms inside the timeout is an answer, however long it takes in real time.
+    rig.server.setHandler(() => {
+      rig.time.advance(99);
+      return { status: 200, body: { ok: true }, delayMs: 50 };
+    });
+    expect(await transport({ timeoutMs: 100 }).send(GET)).toEqual({ status: 200, body: { ok: true } });
   });
 
   it('lost connection → ExchangeOutcomeUnknownError (connection); for a read → NetworkError (connection)', async () => {
