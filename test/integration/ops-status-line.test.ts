@@ -37,7 +37,7 @@ it('a healthy paper run: no WARN, one line per event, a status line every interv
     config['log'] = { level: 'info', pretty: false, statusIntervalSec: 2 };
   });
   const run = await runCliProcess(['run', '--config', configPath, '--duration', '4'], dir);
-  expect(run.code, run.stderr).toBe(0);
+  expect(run.code, `${run.stderr}\n${run.stdout.split('\n').slice(-25).join('\n')}`).toBe(0);
   const lines = logLines(run.stdout);
   expect(lines.length).toBeGreaterThan(10);
   expect(lines.filter((line) => ['warn', 'error', 'fatal'].includes(line.level)).map((line) => `${line.level}: ${line.msg}`)).toEqual([]);
