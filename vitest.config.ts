@@ -9,14 +9,16 @@
  *   Neither may open a socket, listen on a port or start a child process (test/setup/no-io.ts makes each throw).
  * - group 1, INTEGRATION_WORKERS forked workers (more than cores: these files mostly wait):
  *   - `arrival-timing`: ARRIVAL_TIMING_FILES, which measure request spacing against the real clock, each in its own
- *     process at full priority. They start first: vitest runs a group's projects in the order of their names, and
- *     the multi-bot run is the longest file of the suite (so the name sorts before `integration`).
+ *     process. They start first: vitest runs a group's projects in the order of their names, and the multi-bot run
+ *     is the longest file of the suite (so the name sorts before `integration`).
  *   - `integration`: everything else (simulator conformance, contract, integration, chaos, bad input, and the
  *     unit-folder files in IO_UNIT_FILES). They wait on the simulator's rate limit, socket round trips, timers and
  *     child processes. A worker keeps its module cache from file to file (no isolation: measured, 254 s of the
  *     files' time went to importing the sources with isolation, 19 s without), so a file leaves no global state
- *     behind: no module mocks, fake timers, stubbed globals or writes to process.env (none does). Each worker yields
- *     the CPU to the `arrival-timing` files (nice +10: test/setup/cpu-priority.ts).
+ *     behind: no module mocks, fake timers, stubbed globals or writes to process.env (none does).
+ *   Every process runs at the priority it was started with: a test that judges a gap against the real clock explains
+ *   a late stamp by the stalls of its own event loop (test/support/chaos-invariants.ts), not by a priority, and a
+ *   worker that lowered its priority lost the CPU to everything else on a shared machine (docs/testing.md).
  *
  * Partition invariant: `unit` is every *.test.ts under UNIT_DIRS but IO_UNIT_FILES (the list unitFiles() computes);
  * `integration` includes every test file and excludes that list, BACKTEST_FILES and ARRIVAL_TIMING_FILES, so a new file
@@ -88,10 +90,9 @@ const UNIT = unitFiles();
 
 /**
  * Files that measure request spacing against the real clock: the multi-bot run (three bot processes on one account,
- * the simulator stamping arrivals) and the limiter's own timing test. A sibling's CPU burst makes a process stamp or
- * send late, and a real 429 or a short gap follows (measured: 3 429s in 35 s with three equal-priority files beside
- * the multi-bot run, none alone). So they run in the `arrival-timing` project, each in a fresh process at full priority,
- * while the `integration` workers yield the CPU to them.
+ * the simulator stamping arrivals) and the limiter's own timing test. Each runs in a fresh process of the
+ * `arrival-timing` project, started first; a sibling's CPU burst that makes their simulator stamp late shows as a
+ * stall of its loop, which their checks tell from a short gap (chaos-invariants.ts `rateLimitViolations`).
  */
 const ARRIVAL_TIMING_FILES = ['test/integration/multi-bot.test.ts', 'test/unit/exchange/limiter.test.ts'];
 
@@ -178,7 +179,6 @@ export default defineConfig({
           exclude: [...UNIT, ...BACKTEST_FILES, ...ARRIVAL_TIMING_FILES],
           pool: 'forks',
           isolate: false,
-          setupFiles: ['test/setup/cpu-priority.ts'],
           maxWorkers: workerCount(),
           sequence: { groupOrder: 1 },
         },

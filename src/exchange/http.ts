@@ -33,10 +33,11 @@ import {
   ExchangeTradingModeError,
   type EndpointRef,
   type HttpMethod,
+  type HttpStatusError,
   type NetworkFailure,
 } from './errors.js';
 import { fetchSender, nodeSender, type FetchLike, type Sender } from './http-sender.js';
-import { realSleep, sharedLimiters, type LimiterConfig, type LimiterObserver, type RequestLimiter, type RequestPriority } from './limiter.js';
+import { realSleep, realTimer, sharedLimiters, type LimiterConfig, type LimiterObserver, type RequestLimiter, type RequestPriority } from './limiter.js';
 import { createSharedGate, type SharedLimiterOptions } from './shared-limiter.js';
 import { classifyStatus, exponentialDelay, jittered, retryPolicy, retryRule, type RequestFailure, type RequestKind, type RetryPolicy, type RetryRule } from './retry-table.js';
 
@@ -87,6 +88,11 @@ export interface HttpTransportOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Per-attempt timeout; default 10 s. */
   readonly timeoutMs?: number;
+  /**
+   * Arms an attempt's answer timeout (`timeoutMs` from when the attempt leaves the limiter); returns its cancel.
+   * Default: a Node timer. Tests pass a fake clock's, so a slow machine never turns an answer into a timeout.
+   */
+  readonly setTimer?: (fn: () => void, ms: number) => () => void;
   /** Wall clock (ms since epoch) for HMAC and body timestamps. */
   readonly now?: () => number;
   /** Monotonic clock (ms) for durations. */
@@ -180,6 +186,14 @@ type AttemptResult =
   | { readonly kind: 'answer'; readonly status: number; readonly text: string; readonly retryAfter: string | null; readonly receiveWindow: boolean }
   | { readonly kind: 'failed'; readonly failure: NetworkFailure; readonly detail: string };
 
+/** A refused answer judged: its typed error, the retry table's rule, and for a 429 its Retry-After and the wait. */
+interface Verdict {
+  readonly error: HttpStatusError;
+  readonly rule: RetryRule;
+  readonly retryAfterMs: number | null;
+  readonly waitMs: number;
+}
+
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
@@ -200,6 +214,7 @@ export class HttpTransport {
   private readonly closeSender: () => void;
   private readonly retry: RetryPolicy;
   private readonly timeoutMs: number;
+  private readonly setTimer: (fn: () => void, ms: number) => () => void;
   private readonly now: () => number;
   private readonly monotonicNow: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -235,6 +250,7 @@ export class HttpTransport {
     }
     this.retry = retryPolicy(options.retry);
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.setTimer = options.setTimer ?? realTimer;
     this.now = options.now ?? Date.now;
     this.monotonicNow = options.monotonicNow ?? (() => performance.now());
     this.sleep = options.sleep ?? realSleep;
@@ -338,10 +354,13 @@ export class HttpTransport {
     if (request.auth && !this.credentials) throw new RequestInputError('credentials', undefined, `are required for ${label}`);
     const retries: Record<RetryReason, number> = { 'receive-window': 0, 'rate-limited': 0, 'server-error': 0 };
     for (let attempt = 1; ; attempt++) {
+      // The answer is judged inside the limiter slot: a 429's pause must be set before the slot frees, or a request
+      // queued behind this one starts in the gap (the Retry-After is every request's, not this one's only).
       const result = await this.limiter.schedule(request.priority, async (markSent) => {
         // Closed while it waited in the limiter or before a retry: it is never sent.
         if (this.closed) throw new TransportClosedError(endpoint);
-        return this.attempt(request, label, attempt, markSent);
+        const outcome = await this.attempt(request, label, attempt, markSent);
+        return outcome.kind === 'answer' ? { ...outcome, verdict: this.judge(request, endpoint, outcome, retries['rate-limited']) } : outcome;
       });
       if (result.kind === 'failed') {
         // No answer: never retried (the table has no retry for `timeout` or `connection`).
@@ -350,14 +369,9 @@ export class HttpTransport {
         }
         throw new NetworkError(endpoint, result.failure, result.detail);
       }
-      const { status, text } = result;
-      if ((status >= 200 && status < 300) || request.acceptStatuses?.includes(status) === true) return { status, text };
-
-      const error = errorFromBody(status, endpoint, text);
-      const failure = classifyStatus(status, { tradingMode: error instanceof ExchangeTradingModeError, receiveWindow: result.receiveWindow });
-      const statusKind = STATUS_KINDS[failure];
-      if (statusKind !== null) this.emit((o) => o.onErrorStatus?.(label, status, statusKind));
-      const rule = this.rule(request, failure);
+      const { status, text, verdict } = result;
+      if (verdict === null) return { status, text };
+      const { error, rule } = verdict;
       let delayMs: number;
       switch (rule.action) {
         case 'fail':
@@ -369,13 +383,10 @@ export class HttpTransport {
           delayMs = 0;
           break;
         case 'wait-retry-after': {
-          const retryAfterMs = parseRetryAfter(result.retryAfter, this.now());
-          delayMs = retryAfterMs ?? exponentialDelay(retries['rate-limited'] + 1, rule.baseMs, rule.capMs);
-          // Every start of these credentials waits, also when this request gives up: the venue's ban outlives it
-          // (bounded by maxRetryAfterMs, so an absurd Retry-After cannot freeze the client).
-          this.limiter.pauseFor(Math.min(delayMs, rule.maxRetryAfterMs));
-          if (retries['rate-limited'] >= rule.retries || (retryAfterMs !== null && retryAfterMs > rule.maxRetryAfterMs)) {
-            throw new ExchangeRateLimitedError(endpoint, attempt, retryAfterMs);
+          // The pause of every start was set when the answer came (judge); this request waits as long.
+          delayMs = verdict.waitMs;
+          if (retries['rate-limited'] >= rule.retries || (verdict.retryAfterMs !== null && verdict.retryAfterMs > rule.maxRetryAfterMs)) {
+            throw new ExchangeRateLimitedError(endpoint, attempt, verdict.retryAfterMs);
           }
           break;
         }
@@ -389,6 +400,26 @@ export class HttpTransport {
       this.emit((o) => o.onRetry?.(label, reason, attempt, delayMs));
       if (delayMs > 0) await this.sleep(delayMs);
     }
+  }
+
+  /**
+   * What an answer means: null for a 2xx (or accepted) one, else its typed error and the retry table's rule. A
+   * rate-limited answer pauses every start of these credentials at once (bounded by maxRetryAfterMs, so an absurd
+   * Retry-After cannot freeze the client), also when this request gives up: the venue's ban outlives it.
+   */
+  private judge(request: HttpRequest, endpoint: EndpointRef, answer: Extract<AttemptResult, { kind: 'answer' }>, rateLimitedRetries: number): Verdict | null {
+    const { status, text } = answer;
+    if ((status >= 200 && status < 300) || request.acceptStatuses?.includes(status) === true) return null;
+    const error = errorFromBody(status, endpoint, text);
+    const failure = classifyStatus(status, { tradingMode: error instanceof ExchangeTradingModeError, receiveWindow: answer.receiveWindow });
+    const statusKind = STATUS_KINDS[failure];
+    if (statusKind !== null) this.emit((o) => o.onErrorStatus?.(endpointLabel(endpoint), status, statusKind));
+    const rule = this.rule(request, failure);
+    if (rule.action !== 'wait-retry-after') return { error, rule, retryAfterMs: null, waitMs: 0 };
+    const retryAfterMs = parseRetryAfter(answer.retryAfter, this.now());
+    const waitMs = retryAfterMs ?? exponentialDelay(rateLimitedRetries + 1, rule.baseMs, rule.capMs);
+    this.limiter.pauseFor(Math.min(waitMs, rule.maxRetryAfterMs));
+    return { error, rule, retryAfterMs, waitMs };
   }
 
   /** The retry table's rule for this request's kind and `failure`, with this transport's numbers. */
@@ -435,7 +466,7 @@ export class HttpTransport {
     }
     const secrets = [this.credentials?.secret ?? '', signature];
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    const cancelTimeout = this.setTimer(() => controller.abort(), this.timeoutMs);
     const started = this.monotonicNow();
     let sent = false;
     this.emit((o) => o.onRequestStart?.(label, attempt));
@@ -466,7 +497,7 @@ export class HttpTransport {
       if (!this.closed) this.emit((o) => o.onNoAnswer?.(label, failure, detail));
       return { kind: 'failed', failure, detail };
     } finally {
-      clearTimeout(timer);
+      cancelTimeout();
     }
   }
 

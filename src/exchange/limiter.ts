@@ -116,7 +116,8 @@ function checkConfig(config: LimiterConfig): LimiterConfig {
 
 export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-const realTimer = (fn: () => void, ms: number): (() => void) => {
+/** A Node timer: runs `fn` after `ms`; returns its cancel. */
+export const realTimer = (fn: () => void, ms: number): (() => void) => {
   const handle = setTimeout(fn, ms);
   return () => clearTimeout(handle);
 };

@@ -13,6 +13,7 @@ import {
   positionViolations,
   rateLimitViolations,
   slotViolations,
+  stalledMs,
   type ExposureLimits,
   type LedgerFillRow,
   type LoggedRequest,
@@ -165,8 +166,20 @@ describe('rate limits', () => {
     expect(rateLimitViolations(requests, { minIntervalMs: 300, stalls: series })).toEqual({ violations: [], noise: [message] });
     // Together too short: the bot's.
     expect(rateLimitViolations(requests, { minIntervalMs: 300, stalls: series.slice(1) }).violations).toEqual([message]);
-    // Long, but over before the interval (or after the 429's own previous stamp): the bot's.
-    expect(rateLimitViolations(requests, { minIntervalMs: 300, stalls: [{ endMs: 650, ms: 200 }, { endMs: 1100, ms: 200 }] }).violations).toEqual([message]);
+    // Long, but over before the interval, or begun after the previous stamp: the bot's.
+    expect(rateLimitViolations(requests, { minIntervalMs: 300, stalls: [{ endMs: 650, ms: 200 }, { endMs: 1200, ms: 190 }] }).violations).toEqual([message]);
+  });
+
+  it('counts the part of a stall before the previous stamp when the stamp fell inside it (a callback run mid-stall)', () => {
+    const requests = [req(1000), req(1250, 'rate_limited')];
+    const message = 'rate limited: GET /x at 1250, 250 ms after the previous request (50 ms short)';
+    // Measured under load: the loop stamped a request 188 ms into a 705 ms stretch without timers.
+    expect(rateLimitViolations(requests, { minIntervalMs: 300, stalls: [{ endMs: 1500, ms: 700 }] })).toEqual({ violations: [], noise: [message] });
+    // Only 30 ms of the stretch came before the stamp: not enough for 50 ms short.
+    expect(rateLimitViolations(requests, { minIntervalMs: 300, stalls: [{ endMs: 1100, ms: 130 }] }).violations).toEqual([message]);
+    // A stall that began before the interval counts only from the interval's start.
+    expect(stalledMs([{ endMs: 1000, ms: 600 }], 700, 1000)).toBe(300);
+    expect(stalledMs([{ endMs: 800, ms: 50 }, { endMs: 1100, ms: 150 }, { endMs: 600, ms: 10 }], 700, 1000)).toBe(100);
   });
 });
 

@@ -7,7 +7,9 @@
  *   not quote), and `resume()` makes it quote again.
  */
 import { describe, it } from 'vitest';
+import { SELECTION_EVERY_MS } from '../../src/app/compose.js';
 import { generateMarkets } from '../../src/sim/engine/index.js';
+import { JumpClock } from '../support/jump-clock.js';
 import {
   allOrders,
   cleanupAfterTest,
@@ -21,7 +23,6 @@ import {
   setThirdPartyQuotes,
   startBookedSim,
   startBot,
-  startLiveBot,
   thirdPartyPlace,
   waitFor,
   testConfig,
@@ -31,42 +32,53 @@ import {
   unexplainedRateLimits,
 } from '../support/bot-harness.js';
 
+/** How long a bot may take to quote after its start before the test calls it stuck (a loaded machine takes several times its idle start-up). */
+const START_UP_BOUND_MS = 30_000;
+
 const requotes = async (running: RunningBot, slug: string): Promise<number> => (await gaugeValue(running.bot, 'outcome_maker_requotes_total', { market: slug })) ?? 0;
 
 describe.concurrent('halts', () => {
-  it('stopBeforeExpirySec: quotes until the stop time, then cancels at once and places nothing more', async ({ expect, onTestFinished }) => {
+  it('stopBeforeExpirySec: quotes until the stop time, then cancels at once, places nothing more and leaves the market', async ({ expect, onTestFinished }) => {
     const cleanup = cleanupAfterTest(onTestFinished);
     // Two markets whose stop times are 2.5 s apart: half the periodic requote interval, so a halt that waited for
     // the next periodic requote would be late (by more than the 1.5 s allowed) in at least one of them.
-    const now = Date.now();
+    // The stop times are far enough for any start-up (START_UP_BOUND_MS: a bound that only catches "never"); once the
+    // bot quotes, its clock jumps to 1 s before the first one (JumpClock: what falls due meanwhile runs then).
+    const clock = new JumpClock();
+    const now = clock.now();
     const stopBeforeSec = 60;
-    // 13 s of lead: the bot must be quoting before the first stop time, and its start-up takes several seconds when
-    // test files run side by side (7 s was not always enough).
-    const stopAt = [now + 13_000, now + 15_500];
+    const stopAt = [now + START_UP_BOUND_MS + 1_000, now + START_UP_BOUND_MS + 3_500];
     const specs = generateMarkets(3, 3, now).map((spec, i) => (i < 2 ? { ...spec, expirationMs: stopAt[i]! + stopBeforeSec * 1000 } : spec));
     const { sim, slugs } = await startBookedSim(cleanup, { sim: { markets: specs }, markets: () => [specs[0]!.slug, specs[1]!.slug] });
     const watcher = watchVenue(cleanup, sim, slugs);
-    const running = await startLiveBot(sim, cleanup, { markets: slugs, risk: { stopBeforeExpirySec: stopBeforeSec } });
-    await waitFor(() => when(slugs.every((slug) => sameLadder(ladderOf(sim, slug, 'it'), LADDER_500))), 12_500, 'quotes before the stop times');
-    expect(Date.now()).toBeLessThan(stopAt[0]!);
+    const running = await startBot(testConfig({ venue: { kind: 'live', sim }, markets: slugs, risk: { stopBeforeExpirySec: stopBeforeSec } }), liveEnv(sim), cleanup, { scheduler: clock });
+    await waitFor(() => when(slugs.every((slug) => sameLadder(ladderOf(sim, slug, 'it'), LADDER_500))), START_UP_BOUND_MS - (clock.now() - now), 'quotes before the stop times');
+    clock.jump(stopAt[0]! - 1_000 - clock.now());
+    // The venue stamps orders on the wall clock; the bot's stop times are on its own.
+    const botTime = (venueMs: number): number => venueMs + clock.offsetMs;
 
     for (const [i, slug] of slugs.entries()) {
       const stopAtMs = stopAt[i]!;
-      await waitFor(() => when(Date.now() >= stopAtMs && liveOrders(sim, slug, 'it').length === 0), Math.max(0, stopAtMs - Date.now()) + 4_000, `the cancels at the stop time of ${slug}`, () => ladderOf(sim, slug, 'it'));
+      await waitFor(() => when(clock.now() >= stopAtMs && liveOrders(sim, slug, 'it').length === 0), Math.max(0, stopAtMs - clock.now()) + 4_000, `the cancels at the stop time of ${slug}`, () => ladderOf(sim, slug, 'it'));
       const orders = allOrders(sim, slug);
       expect(orders).toHaveLength(2);
       for (const order of orders) {
         expect(order.status).toBe('CANCELED');
-        expect(order.createdAtMs).toBeLessThan(stopAtMs);
-        // Canceled when the stop time came, not at the next periodic requote.
-        expect(order.updatedAtMs - stopAtMs).toBeLessThan(1_500);
+        expect(botTime(order.createdAtMs)).toBeLessThan(stopAtMs);
+        // Canceled when the stop time came, not before it, and not at the next periodic requote.
+        expect(botTime(order.updatedAtMs)).toBeGreaterThanOrEqual(stopAtMs);
+        expect(botTime(order.updatedAtMs) - stopAtMs).toBeLessThan(1_500);
       }
     }
 
-    // A book moves after its stop time: the bot looks again, and still places nothing.
+    // A book moves after its stop time: the bot looks again (a quote cycle), or it has already left the market (the
+    // next selection after the stop time leaves it: SELECTION_EVERY_MS); either way it places nothing. Both markets
+    // then leave for their stop, and nothing was placed in either after its stop time.
     const cycles = await requotes(running, slugs[0]!);
     setThirdPartyQuotes(sim, slugs[0]!, { askTicks: 550 });
-    await waitFor(async () => when((await requotes(running, slugs[0]!)) > cycles), 5_000, 'a quote cycle after the move');
+    const left = (slug: string): boolean => running.logs.some((line) => line.includes('"msg":"market left"') && line.includes(`"market":"${slug}"`) && line.includes('"reason":"stop before settlement"'));
+    await waitFor(async () => when(left(slugs[0]!) || (await requotes(running, slugs[0]!)) > cycles), 5_000 + SELECTION_EVERY_MS, 'a quote cycle after the move, or the market left');
+    await waitFor(() => when(slugs.every(left)), 5_000 + SELECTION_EVERY_MS, 'both markets left at their stop', () => running.warnings().slice(-5));
     for (const slug of slugs) expect(allOrders(sim, slug)).toHaveLength(2);
     expect(watcher.violations).toEqual([]);
   });

@@ -308,7 +308,7 @@ export async function startBot(
   config: AppConfig,
   env: Readonly<Record<string, string | undefined>>,
   cleanup: Cleanup,
-  botOptions: Pick<BotOptions, 'killSwitchCheckIntervalMs'> = {},
+  botOptions: Pick<BotOptions, 'killSwitchCheckIntervalMs' | 'scheduler'> = {},
 ): Promise<RunningBot> {
   const logs: string[] = [];
   const logger = pino({ level: 'debug', base: null }, { write: (line: string) => void logs.push(line) });

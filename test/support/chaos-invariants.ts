@@ -213,11 +213,22 @@ export interface LoggedRequest {
   readonly outcome: 'handled' | 'rate_limited' | 'injected' | 'error';
 }
 
-/** A stretch during which the simulator's event loop did not run (so it stamped arrivals late). */
+/**
+ * A stretch during which the simulator's event loop did not come round to its timers (so it stamped arrivals late):
+ * from `endMs - ms` to `endMs`. The process was descheduled or busy in a long callback; a request whose callback ran
+ * inside the stretch was stamped up to the stretch's start later than it arrived.
+ */
 export interface LoopStall {
-  /** When the loop ran again (ms since epoch, the simulator's clock). */
+  /** When the loop ran its timers again (ms since epoch, the simulator's clock). */
   readonly endMs: number;
   readonly ms: number;
+}
+
+/** How many ms of `stalls` fall within [fromMs, toMs] (each stall is the stretch endMs - ms .. endMs). Pure. */
+export function stalledMs(stalls: readonly LoopStall[], fromMs: number, toMs: number): number {
+  let total = 0;
+  for (const stall of stalls) total += Math.max(0, Math.min(stall.endMs, toMs) - Math.max(stall.endMs - stall.ms, fromMs));
+  return total;
 }
 
 /**
@@ -225,10 +236,14 @@ export interface LoopStall {
  *
  * The simulator stamps an arrival when its event loop gets to the request; in a test process on a small box that
  * loop stalls now and then (GC, CPU shared with the bot and other suites), so a request can be stamped late and
- * the next one, sent on time, then looks early. A limiter 429 is therefore the bot's fault unless a recorded stall
- * of the simulator's loop explains it: the stalls that ended within one interval (minIntervalMs) before the previous
- * admitted request's stamp, or right after it, add up to at least the shortfall. A short gap with no stall before it
- * is always the bot's. Explained ones are returned separately (`noise`), for the record.
+ * the next one, sent on time, then looks early. The previous admitted request's stamp can be late by at most the
+ * stalled time before it: a stall that ended before the stamp, or one the stamp fell inside (the loop ran the
+ * request's callback in the middle of a stretch in which it did not come round to its timers: measured under load,
+ * a stamp 188 ms into a 705 ms stretch). A limiter 429 is therefore the bot's fault unless the stalled time within
+ * one interval (minIntervalMs) before the previous admitted request's stamp adds up to at least the shortfall. A
+ * short gap with no stall before the previous stamp is always the bot's; so is one whose stalls came after that
+ * stamp (they delayed only the 429's own stamp, which widens the gap). Explained ones are returned separately
+ * (`noise`), for the record.
  */
 export function rateLimitViolations(
   requests: readonly LoggedRequest[],
@@ -251,12 +266,9 @@ export function rateLimitViolations(
       (explained ? noise : violations).push(`${describe}; ${open.length} requests open`);
       return;
     }
-    // Stalls that ended in the interval before the previous stamp (the bot's send and the simulator's stamp of it
-    // both fall in it): on a loaded machine the process loses the CPU several times in a row, so the loop comes back,
-    // runs a few ms, stalls again; their sum is the lateness they can explain.
-    const stalled = options.stalls
-      .filter((s) => s.endMs >= previous.atMs - options.minIntervalMs && s.endMs <= previous.atMs + slack)
-      .reduce((sum, s) => sum + s.ms, 0);
+    // On a loaded machine the process loses the CPU several times in a row, so the loop comes back, runs a few ms,
+    // stalls again: the stalled time of the interval before the previous stamp is the lateness it can explain.
+    const stalled = stalledMs(options.stalls, previous.atMs - options.minIntervalMs, previous.atMs);
     const explained = stalled + slack >= shortfall;
     (explained ? noise : violations).push(`${describe} (${shortfall} ms short)`);
   });

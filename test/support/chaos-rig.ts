@@ -10,7 +10,6 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setPriority } from 'node:os';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import { sharesToRaw } from '../../src/core/venue-rules/index.js';
@@ -199,10 +198,9 @@ export class ChaosRig {
 
   /** Spawns the bot without waiting for anything (to kill it at a random moment of its start-up). */
   spawn(): BotProcess {
+    // At the test's own priority: a lower one starves the bot behind any other load on the machine (its start-up then
+    // outlasts the launch bound); the simulator's late stamps are told by its recorded stalls (`stalls`).
     const bot = spawnBot(this.sim, this.paths.configPath);
-    // The venue is not starved by the bot in real life: on a small CI box the simulator (this process) keeps
-    // the CPU first, so its arrival times (what its rate limiter measures) are not skewed by the bot's own load.
-    if (bot.child.pid !== undefined) setPriority(bot.child.pid, 10);
     this.bot = bot;
     this.processes.push(bot);
     this.metricsUrl = null;
@@ -423,9 +421,9 @@ export class ChaosRig {
   }
 
   /** Polls until `probe` is true or fails after `timeoutMs` naming `what`. */
-  async until(probe: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  async until(probe: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (!probe()) {
+    while (!(await probe())) {
       if (Date.now() > deadline) throw new Error(`[${this.name} seed ${this.seed}] timed out after ${timeoutMs} ms waiting for ${what}; last bot lines:\n${this.bot?.lines.slice(-10).join('\n') ?? '(no bot)'}`);
       await sleep(100);
     }

@@ -1,7 +1,9 @@
 /**
  * Per-test rig for the REST client's unit tests (HttpTransport and what sits on it): before each test a fresh
  * recording server (recording-server.ts) and a fresh fake clock (fake-time.ts), the server closed after the test;
- * `transport()` builds an HttpTransport aimed at that server, on that clock, with a limiter that never waits.
+ * `transport()` builds an HttpTransport aimed at that server, on that clock, with a limiter that never waits and
+ * an answer timeout on the fake clock (`time.deadline`): an attempt times out only when the test moves the clock past
+ * `timeoutMs` (e.g. a handler that hangs after `time.advance(timeoutMs)`), never because the machine is slow.
  *
  * Call `useTransportRig` at the top level of a test file (it registers the beforeEach/afterEach hooks there) and read
  * `server` and `time` inside tests only: they are new for every test.
@@ -44,6 +46,7 @@ export function useTransportRig(credentials: ApiCredentials): TransportRig {
         limiter: new RequestLimiter({ minTimeMs: 0 }, { now: time.now, setTimer: time.setTimer }),
         now: time.now,
         sleep: time.sleep,
+        setTimer: time.deadline,
         ...overrides,
       });
     },

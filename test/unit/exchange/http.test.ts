@@ -188,6 +188,25 @@ describe('retry table', () => {
     expect(rig.time.sleeps).toEqual([]);
   });
 
+  it('429: a request queued behind the refused one starts only after the Retry-After pause, never in the gap before it', async () => {
+    let answered = 0;
+    rig.server.setHandler(() => {
+      answered += 1;
+      return answered === 1 ? { status: 429, headers: { 'retry-after': '2' }, body: { message: 'Too Many Requests' } } : { status: 200, body: {} };
+    });
+    // When each attempt left the limiter, on the transport's clock (the pause is waited out on it).
+    const starts: { label: string; atMs: number }[] = [];
+    const limiter = new RequestLimiter({ maxConcurrent: 1, minTimeMs: 0 }, { now: rig.time.now, setTimer: rig.time.setTimer });
+    const t = transport({ limiter, timeoutMs: 60_000, observer: { onRequestStart: (label) => starts.push({ label, atMs: rig.time.now() }) } });
+    const refusedAt = rig.time.now();
+    await Promise.all([t.send(GET), t.send({ ...GET, pathTemplate: '/markets/{other}', path: '/markets/eth' })]);
+    // The refused request, then the queued one and the retry (in either order), both after the pause.
+    expect(starts).toHaveLength(3);
+    expect(starts[0]).toEqual({ label: 'GET /markets/{slug}', atMs: refusedAt });
+    expect(starts.slice(1).map((start) => start.label).sort()).toEqual(['GET /markets/{other}', 'GET /markets/{slug}']);
+    for (const next of starts.slice(1)) expect(next.atMs - refusedAt, `${next.label} after the 429`).toBeGreaterThanOrEqual(2000);
+  });
+
   it('429 on a placement is retried (the venue did not take it)', async () => {
     rig.server.enqueue({ status: 429, headers: { 'retry-after': '1' }, body: {} });
     rig.server.setHandler(() => ({ status: 201, body: { order: { id: 'x' } } }));
@@ -226,12 +245,23 @@ describe('placements whose outcome is unknown are never retried', () => {
   });
 
   it('timeout → ExchangeOutcomeUnknownError (timeout); for a read → NetworkError (timeout)', async () => {
-    rig.server.setHandler(() => ({ hang: true }));
+    // The server holds each request until the transport's clock is past its 100 ms timeout.
+    rig.server.setHandler(() => {
+      rig.time.advance(100);
+      return { hang: true };
+    });
     const placement = await rejection(transport({ timeoutMs: 100 }).send(PLACE), ExchangeOutcomeUnknownError);
     expect([placement.reason, placement.clientOrderId]).toEqual(['timeout', 'om-btc-bid-0-7']);
     const read = await rejection(transport({ timeoutMs: 100 }).send(GET), NetworkError);
     expect(read.failure).toBe('timeout');
+    expect(read.message).toContain('no answer within 100 ms');
     expect(rig.server.requests).toHaveLength(2);
+    // An answer 1 ms inside the timeout is an answer, however long it takes in real time.
+    rig.server.setHandler(() => {
+      rig.time.advance(99);
+      return { status: 200, body: { ok: true }, delayMs: 50 };
+    });
+    expect(await transport({ timeoutMs: 100 }).send(GET)).toEqual({ status: 200, body: { ok: true } });
   });
 
   it('lost connection → ExchangeOutcomeUnknownError (connection); for a read → NetworkError (connection)', async () => {

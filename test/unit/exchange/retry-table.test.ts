@@ -109,7 +109,8 @@ describe('the retry table, every row through the transport', () => {
   it.each(ROWS)('%s × %s → %s', async (kind, failure, action) => {
     const reply = REPLIES[failure];
     rig.server.setHandler(() => {
-      rig.time.advance(7); // every attempt at a later moment: a re-stamped retry shows it
+      // Every attempt at a later moment (a re-stamped retry shows it); a hang holds the request past the timeout.
+      rig.time.advance(failure === 'timeout' ? TIMEOUT_MS : 7);
       return reply;
     });
     const rule = retryRule(kind, failure, POLICY);
