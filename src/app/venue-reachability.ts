@@ -46,7 +46,9 @@ export class VenueReachability {
   }
 
   private noAnswer(endpoint: string, cause: string): void {
-    this.unreachable ??= { sinceMs: this.options.now(), cause, endpoint, logged: false };
+    // The outage's start and its one log line stay; its cause is the latest (a request cut short as the venue went away
+    // reads ECONNRESET, the ones after it ECONNREFUSED: /readyz says what fails now).
+    this.unreachable = this.unreachable === null ? { sinceMs: this.options.now(), cause, endpoint, logged: false } : { ...this.unreachable, cause, endpoint };
     if (this.unreachable.logged || !this.isRunning) return;
     this.unreachable.logged = true;
     this.options.log.warn({ venue: this.options.url, endpoint, cause }, 'venue unreachable: requests get no answer; retrying, not ready until it answers');

@@ -101,6 +101,10 @@ describe('VenueReachability (the running bot)', () => {
     expect(reach.readinessReason()).toBeNull();
     expect(lines).toEqual([]);
     reach.running();
+    // The request in flight as the venue went away is cut short (ECONNRESET); the ones after it are refused: the reason
+    // says what fails now, the outage is still logged once.
+    reach.observer.onNoAnswer('POST /orders', 'connection', 'read ECONNRESET');
+    expect(reach.readinessReason()).toBe('venue unreachable: http://127.0.0.1:9 (ECONNRESET)');
     for (let i = 0; i < 3; i += 1) {
       reach.observer.onRequestEnd('GET /markets/{slug}', 'network', 3, 0);
       reach.observer.onNoAnswer('GET /markets/{slug}', 'connection', 'connect ECONNREFUSED 127.0.0.1:9');
