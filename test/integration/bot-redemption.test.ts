@@ -25,6 +25,7 @@ import {
   when,
   type Cleanup,
   type RunningBot,
+  unexplainedRateLimits,
 } from '../support/bot-harness.js';
 
 const SHARES_HELD = 5_000_000;
@@ -89,7 +90,10 @@ describe.concurrent('redemption of resolved markets', () => {
     expect(succeeded, 'exactly one successful redeem').toHaveLength(1);
     expect(succeeded[0]!.atMs - resolvedAt, 'redeemed only after the payout was posted').toBeGreaterThanOrEqual(PAYOUT_DELAY_MS);
     expect(requests.filter((r) => r.status === 400).length, 'refused (payout not posted) and retried before that').toBeGreaterThan(0);
-    expect(requests.every((r) => r.status === 200 || r.status === 400)).toBe(true);
+    // Every answer is the redemption's own (200, 400), or a limiter 429 that a stall of the simulator's loop explains
+    // (a late stamp, bot-harness `unexplainedRateLimits`: on a loaded machine the bot is not to blame for those).
+    expect(requests.map((r) => r.status).filter((status) => status !== 200 && status !== 400 && status !== 429)).toEqual([]);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
     expect(yesHeld(sim, slug), 'the venue burned the redeemed tokens').toBe(0);
     expect(await gaugeValue(running.bot, 'outcome_maker_redeemed_usdc_total', { market: slug })).toBe(5);
     expect(await gaugeValue(running.bot, 'outcome_maker_redemptions_pending', {})).toBe(0);
