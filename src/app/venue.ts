@@ -83,6 +83,10 @@ export async function openVenue(config: AppConfig, env: Readonly<Record<string, 
       synthetic: syntheticOptionsOf(venue.flow),
       priceBand: venue.priceBand,
       ...(venue.world === 'crypto' ? { world: cryptoWorldOf(venue.underlying) } : {}),
+      // It shares the bot's event loop: a request it came to late, while the bot was busy (or the machine loaded), is
+      // not held against the bot's spacing (measured: 4 and 7 such 429s in 4 s paper runs beside four CPU hogs,
+      // whose Retry-After pauses then made the stop overrun its budget).
+      forgiveOwnStalls: true,
     });
     const demo = simulator.demoAccount;
     return {

@@ -57,6 +57,11 @@ export interface StartSimulatorOptions {
   readonly headerPrefix?: string;
   /** Partial overrides of the spec's limits (2 concurrent, 300 ms); `false` turns them off. */
   readonly rateLimit?: Partial<RateLimitOptions> | false;
+  /**
+   * The rate limit allows for this process's own event-loop stalls (src/sim/server/loop-lateness.ts): for the simulator
+   * embedded in the bot, which shares the bot's loop. Wall clock only; default off.
+   */
+  readonly forgiveOwnStalls?: boolean;
   /** MATCHED → MINED delay (default 1000 ms). */
   readonly settlementDelayMs?: number;
   /** Resolution → payout posted delay (engine default 5000 ms). */
@@ -188,6 +193,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
     ...(options.hermes === undefined ? {} : { hermes: options.hermes }),
     ...(options.settings === undefined ? {} : { settings: options.settings }),
+    ...(options.forgiveOwnStalls === undefined ? {} : { forgiveOwnStalls: options.forgiveOwnStalls }),
   });
   let running;
   try {

@@ -108,8 +108,9 @@ it('serves every metric, each fed by a real event, and the exposition passes the
     const other = bid.outcome === 'YES' ? 'NO' : 'YES';
     thirdPartyPlace(venue, bid.marketSlug, { outcome: other, side: 'BUY', priceTicks: 1000 - bid.priceTicks, sizeRaw: bid.remainingSizeRaw, orderType: 'FAK' });
   };
+  // One of the generic markets: the crypto market's model series must stay (a market that leaves takes its series along).
   const heldMarket = (): { slug: string; winningOutcomeIndex: 0 | 1 } | undefined =>
-    [...slugs, crypto].flatMap((slug) => {
+    slugs.flatMap((slug) => {
       const market = venue.engine.market(slug);
       const tokens = venue.engine.balances(venue.demoAccount.profileId)?.tokens ?? {};
       if (market === undefined) return [];
@@ -118,17 +119,25 @@ it('serves every metric, each fed by a real event, and the exposition passes the
       return yes > 0 || no > 0 ? [{ slug, winningOutcomeIndex: yes >= no ? (0 as const) : (1 as const) }] : [];
     })[0];
   const held = await pollFor('the account holding tokens after a fill', async () => heldMarket() ?? void takeABotBid(), 20_000, 250);
-  // The market that resolves is left (src/app/market-roster.ts): its per-market series go, so the rest are read now.
-  const beforeResolution = (await scrape(url)).samples;
-  venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
-  await pollFor('the redemption', async () => ((await metric('outcome_maker_redeemed_usdc_total', { market: held.slug })) > 0 ? true : undefined), 15_000);
-
+  // What the run fed, read before the resolution: a resolved market leaves at once, and its series go with it
+  // (metrics.forgetMarket), whichever of them it held (its book updates, an unknown placement's count).
   const { text, samples } = await scrape(url);
+  venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
+  const redeemed = await pollFor(
+    'the redemption',
+    async () => {
+      const read = await scrape(url);
+      return sumOf(read.samples, 'outcome_maker_redemptions_total', { result: 'redeemed' }) === 1 && sumOf(read.samples, 'outcome_maker_redemptions_pending') === 0 ? read : undefined;
+    },
+    15_000,
+  );
+
   expect(lintExposition(text)).toEqual([]);
-  const missing = METRIC_NAMES.filter((name) => familySamples(samples, name).length === 0 && familySamples(beforeResolution, name).length === 0);
+  expect(lintExposition(redeemed.text)).toEqual([]);
+  // Every metric served a sample: before the resolution, or (the redemption's) once it was redeemed.
+  const missing = METRIC_NAMES.filter((name) => familySamples(samples, name).length === 0 && familySamples(redeemed.samples, name).length === 0);
   expect(missing).toEqual([]);
-  // The resolved market was left: none of its series remain but its redemption's.
-  await pollFor('the resolved market left', async () => ((await scrape(url)).text.includes(`outcome_maker_model_fair{market="${held.slug}"}`) ? undefined : true), 15_000);
+  expect(sumOf(redeemed.samples, 'outcome_maker_redeemed_usdc_total', { market: held.slug })).toBeGreaterThan(0);
 
   const value = (name: string, labels: Record<string, string> = {}): number => sumOf(samples, name, labels);
   expect(value('outcome_maker_feed_connected')).toBe(1);
@@ -149,8 +158,6 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   const positions: Sample[] = samples.filter((s) => s.name === 'outcome_maker_position_shares' && s.value > 0);
   expect(positions.length).toBeGreaterThan(0);
   expect(value('outcome_maker_exposure_usdc')).toBeGreaterThan(0);
-  expect(value('outcome_maker_redemptions_total', { result: 'redeemed' })).toBe(1);
-  expect(value('outcome_maker_redemptions_pending')).toBe(0);
 
   const stopped = await running.stop('SIGTERM');
   expect(stopped.code).toBe(0);

@@ -9,6 +9,7 @@ import { copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { z } from 'zod';
 import { builtCliIsCurrent } from '../support/cli-process.js';
 import { spawnWatched } from '../support/bot-process.js';
 import { editConfig, ROOT } from './ops-support.js';
@@ -34,6 +35,10 @@ it('a healthy paper run: no WARN, one line per event, a status line every interv
   const configPath = join(dir, 'paper.yaml');
   copyFileSync(join(ROOT, 'config', 'paper.yaml'), configPath);
   editConfig(configPath, (config) => {
+    // Its eight markets expire weekly, not hourly: an hourly market reaching its stop (a minute before the hour) would
+    // leave during the run, whatever the time of day the suite runs at (2 × 1 × 4 strikes = 8 markets as in the file).
+    const venue = z.object({ underlying: z.record(z.string(), z.unknown()) }).loose().parse(config['venue']);
+    config['venue'] = { ...venue, underlying: { ...venue.underlying, cadences: ['weekly'], strikesPerExpiry: 4 } };
     config['database'] = { path: join(dir, 'paper.db') };
     config['metrics'] = { port: 0 };
     config['log'] = { level: 'info', pretty: false, statusIntervalSec: 2 };

@@ -2,9 +2,14 @@
  * Per-credential rate limits of exchange-api.md § Limits: at most `maxConcurrent` requests in flight
  * (2) and at least `minIntervalMs` (300 ms) between request starts, keyed by API token id.
  *
+ * A request may come with `lateMs`: how late the server's own event loop may have come to it (loop-lateness.ts). Its
+ * start then counts from `nowMs - lateMs` (at most one interval back), so a request
+ * the server stamped late does not make the next one, sent on time, look early; a client that sends too early is
+ * still refused, since the allowance is the server's own lateness, never the client's spacing.
+ *
  * Owns: admission of a request at its start. Invariants: a rejected request is not a "start" (it neither
  * occupies a slot nor moves the interval), so a client that honours Retry-After is admitted next time;
- * `release()` is idempotent; time comes only from the `nowMs` argument (the injected clock).
+ * `release()` is idempotent; time comes only from the `nowMs` and `lateMs` arguments (the injected clock).
  */
 
 export interface RateLimitOptions {
@@ -40,7 +45,8 @@ export class TokenRateLimiter {
     this.options = validate(options);
   }
 
-  tryAcquire(key: string, nowMs: number): Admission {
+  /** Admits a request arriving at `nowMs`, which the server may have come to `lateMs` late (default 0). */
+  tryAcquire(key: string, nowMs: number, lateMs = 0): Admission {
     const state = this.stateOf(key);
     if (this.options.enabled) {
       if (state.inFlight >= this.options.maxConcurrent) return { ok: false, reason: 'concurrency', retryAfterSeconds: 1 };
@@ -52,7 +58,8 @@ export class TokenRateLimiter {
       }
     }
     state.inFlight += 1;
-    state.lastStartMs = nowMs;
+    // At most one interval back: never before the previous start (an admitted request is an interval after it).
+    state.lastStartMs = nowMs - Math.min(Math.max(0, lateMs), this.options.minIntervalMs);
     let released = false;
     return {
       ok: true,

@@ -24,6 +24,7 @@ import { FaultInjector, type FailureRule } from './faults.js';
 import { headerValue, verifyHmac, type ApiToken, type ApiTokenRegistry } from './hmac-verify.js';
 import { forbidden, frameworkError, HttpError, statusText, unauthorized } from './http-errors.js';
 import { PlacementStore } from './placement-store.js';
+import { LoopLateness } from './loop-lateness.js';
 import { SPEC_RATE_LIMITS, TokenRateLimiter, type RateLimitOptions } from './rate-limiter.js';
 import { RequestLog, type RequestOutcome } from './request-log.js';
 import { partnerLookup, type RouteDeps, type SigningDomain } from './route-deps.js';
@@ -72,6 +73,12 @@ export interface SimServerOptions {
   readonly hermes?: Partial<HermesOptions>;
   /** Venue behaviours the live venue has not confirmed (settings.ts); defaults DEFAULT_SIM_SETTINGS. */
   readonly settings?: Partial<SimSettings>;
+  /**
+   * The rate limiter allows for this process's own event-loop stalls (loop-lateness.ts): on for the simulator embedded
+   * in the bot, whose loop the bot's own work delays, so a request it stamped late is not held against the client.
+   * Wall clock only. Default off: a standalone simulator stamps arrivals as they come.
+   */
+  readonly forgiveOwnStalls?: boolean;
 }
 
 export interface RunningSimServer {
@@ -128,6 +135,8 @@ export class SimHttpServer {
   /** Pyth Hermes's price routes, for the crypto world's underlyings. */
   readonly hermes: HermesStandIn;
   private readonly limiter: TokenRateLimiter;
+  /** This process's loop lateness, when `forgiveOwnStalls`. */
+  private readonly lateness: LoopLateness | null;
   private readonly faults = new FaultInjector();
   /** Forced outcomes of cancel-replace operations (routes-cancel-replace.ts). */
   private readonly cancelReplaceFaults = new CancelReplaceFaults();
@@ -146,6 +155,7 @@ export class SimHttpServer {
     this.prefix = options.headerPrefix ?? DEFAULT_HEADER_PREFIX;
     this.bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
     this.limiter = new TokenRateLimiter(options.rateLimit ?? SPEC_RATE_LIMITS);
+    this.lateness = options.forgiveOwnStalls === true ? new LoopLateness() : null;
     this.log = new RequestLog(options.requestLogCapacity);
     this.settings = new SimSettingsStore(options.settings);
     const deps: RouteDeps = {
@@ -225,6 +235,7 @@ export class SimHttpServer {
   }
 
   async close(): Promise<void> {
+    this.lateness?.stop();
     this.feed.close();
     this.hermes.close();
     this.detachPlacements();
@@ -278,7 +289,7 @@ export class SimHttpServer {
     };
 
     if (rateKey !== null) {
-      const admission = this.limiter.tryAcquire(rateKey, nowMs);
+      const admission = this.limiter.tryAcquire(rateKey, nowMs, this.lateness?.lateMs() ?? 0);
       if (!admission.ok) {
         this.options.hooks?.onRateLimited?.(rateKey, admission.reason);
         finish({

@@ -31,6 +31,18 @@ describe('TokenRateLimiter', () => {
     expect(limiter.tryAcquire('k', 10_000).ok).toBe(true);
   });
 
+  it('counts a start from when the server may have had it (its own lateness), bounded by one interval', () => {
+    const limiter = new TokenRateLimiter({ enabled: true, maxConcurrent: 5, minIntervalMs: 300 });
+    // Stamped at 1000, but the server's loop was away for 200 ms: it may have arrived at 800.
+    expect(limiter.tryAcquire('k', 1_000, 200).ok).toBe(true);
+    expect(limiter.tryAcquire('k', 1_099)).toEqual({ ok: false, reason: 'interval', retryAfterSeconds: 1 });
+    expect(limiter.tryAcquire('k', 1_100).ok).toBe(true);
+    // A lateness beyond one interval counts as one interval: the start of a request at 1500 counts from 1200.
+    expect(limiter.tryAcquire('k', 1_500, 10_000).ok).toBe(true);
+    expect(limiter.tryAcquire('k', 1_499)).toMatchObject({ ok: false, reason: 'interval' });
+    expect(limiter.tryAcquire('k', 1_500).ok).toBe(true);
+  });
+
   it('rounds Retry-After up to whole seconds and can be disabled', () => {
     const limiter = new TokenRateLimiter({ enabled: true, maxConcurrent: 5, minIntervalMs: 2_500 });
     limiter.tryAcquire('k', 0);
