@@ -57,6 +57,7 @@ import {
   type StatusResult,
   type VenueFill,
   type VenueOperation,
+  type ListOptions,
   type VenueOrderSnapshot,
   type VenueOrderStatus,
   type VenuePort,
@@ -354,9 +355,9 @@ export class VenueAdapter implements VenuePort {
     });
   }
 
-  async listLiveOrders(marketSlug: string): Promise<readonly VenueOrderSnapshot[]> {
+  async listLiveOrders(marketSlug: string, options: ListOptions = {}): Promise<readonly VenueOrderSnapshot[]> {
     try {
-      const orders = await this.options.api.getUserOrders(marketSlug, { statuses: ['LIVE'] });
+      const orders = await this.options.api.getUserOrders(marketSlug, { statuses: ['LIVE'] }, { priority: options.urgent === true ? 'cancel' : 'read' });
       return orders.map((order) => snapshotOfUserOrder(marketSlug, order));
     } catch (error) {
       throw mapError('listLiveOrders', error);

@@ -21,6 +21,7 @@ import type {
   PlaceResult,
   StatusQuery,
   StatusResult,
+  ListOptions,
   VenueOrderSnapshot,
   VenuePort,
 } from '../orders/venue-port.js';
@@ -91,8 +92,8 @@ export class LatencyVenue implements VenuePort {
     return this.send(() => this.inner.statusBatch(queries));
   }
 
-  listLiveOrders(marketSlug: string): Promise<readonly VenueOrderSnapshot[]> {
-    return this.send(() => this.inner.listLiveOrders(marketSlug));
+  listLiveOrders(marketSlug: string, options?: ListOptions): Promise<readonly VenueOrderSnapshot[]> {
+    return this.send(() => this.inner.listLiveOrders(marketSlug, options));
   }
 
   maintenanceStatus(): Promise<MaintenanceStatus> {

@@ -200,12 +200,16 @@ export class ExchangeApi {
     );
   }
 
-  /** GET /markets/{slug}/user-orders: the effective profile's orders, newest first. */
-  async getUserOrders(slug: string, query: UserOrdersQuery = {}): Promise<UserOrder[]> {
+  /**
+   * GET /markets/{slug}/user-orders: the effective profile's orders, newest first. `priority: 'cancel'` for the listing
+   * that confirms a market emptied of the bot's orders (a leave, a shutdown): it is part of canceling and must not wait
+   * behind placements.
+   */
+  async getUserOrders(slug: string, query: UserOrdersQuery = {}, options: { readonly priority?: 'cancel' | 'read' } = {}): Promise<UserOrder[]> {
     const params: [string, string][] = (query.statuses ?? []).map((s, i) => ['statuses', checkStatus(`statuses[${i}]`, s)]);
     if (query.limit !== undefined) params.push(['limit', String(checkIntegerRange('limit', query.limit, 1, MAX_USER_ORDERS_LIMIT))]);
     const path = `/markets/${checkSlug(slug)}/user-orders`;
-    return this.call({ endpoint: API_ENDPOINTS.getUserOrders, path, query: params, auth: true, priority: 'read' }, (answer, endpoint) =>
+    return this.call({ endpoint: API_ENDPOINTS.getUserOrders, path, query: params, auth: true, priority: options.priority ?? 'read' }, (answer, endpoint) =>
       parseUserOrders(answer.body, endpoint, answer.status),
     );
   }
@@ -365,7 +369,8 @@ export class ExchangeApi {
       return { clientOrderId: id };
     });
     return this.call(
-      { endpoint: API_ENDPOINTS.getOrderStatuses, path: '/orders/status/batch', body: () => ({ items: lookups }), auth: true, priority: 'read' },
+      // Probe priority: an order whose outcome is unknown may be live, and its slot waits for the answer.
+      { endpoint: API_ENDPOINTS.getOrderStatuses, path: '/orders/status/batch', body: () => ({ items: lookups }), auth: true, priority: 'probe' },
       (answer, endpoint) => parseStatusBatch(answer.body, endpoint, answer.status),
     );
   }

@@ -45,6 +45,7 @@ import {
   type PreparedBatch,
   type StatusQuery,
   type StatusResult,
+  type ListOptions,
   type VenueOrderSnapshot,
   type VenuePort,
 } from './venue-port.js';
@@ -141,8 +142,8 @@ export class CrossMarketVenue implements VenuePort {
     return this.inner.statusBatch(queries);
   }
 
-  listLiveOrders(marketSlug: string): Promise<readonly VenueOrderSnapshot[]> {
-    return this.inner.listLiveOrders(marketSlug);
+  listLiveOrders(marketSlug: string, options?: ListOptions): Promise<readonly VenueOrderSnapshot[]> {
+    return this.inner.listLiveOrders(marketSlug, options);
   }
 
   maintenanceStatus(): Promise<MaintenanceStatus> {

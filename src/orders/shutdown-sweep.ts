@@ -7,7 +7,8 @@
  * (`exclusiveMarkets`, and no foreign order left alone there); the first attempt goes out whatever the venue refused
  * before, later ones only once the gate allows cancels; the market is confirmed empty only when the listing shows
  * none of the bot's orders and no placement is still in flight; every change is committed with origin `shutdown`
- * (the lookups with `lookup`); nothing outlives the deadline.
+ * (the lookups with `lookup`); nothing outlives the deadline; the confirming listing goes at cancel priority (a leave at
+ * the stop before settlement must not wait behind other markets' placements on a saturated rate limit).
  */
 import { isOwnClientOrderId, tryParseClientOrderId } from './client-order-id.js';
 import { refusedByMode, sleep, untilDeadline, type ExecutorContext } from './executor-context.js';
@@ -50,7 +51,7 @@ export class ShutdownSweep {
       await untilDeadline(scheduler, this.resolver.resolveOnce(market), deadline);
       let listed: readonly VenueOrderSnapshot[] | false;
       try {
-        listed = await untilDeadline(scheduler, venue.listLiveOrders(slug), deadline);
+        listed = await untilDeadline(scheduler, venue.listLiveOrders(slug, { urgent: true }), deadline);
       } catch (error) {
         observer.onRequestError('listLiveOrders', slug, error);
         listed = false;

@@ -118,6 +118,10 @@ export type StatusResult =
   | { readonly query: StatusQuery; readonly outcome: 'not_found' }
   | { readonly query: StatusQuery; readonly outcome: 'invalid'; readonly message: string };
 
+export interface ListOptions {
+  readonly urgent?: boolean;
+}
+
 /** The most items one statusBatch call may carry (POST /orders/status/batch takes 1–50). */
 export const STATUS_BATCH_MAX = 50;
 
@@ -145,8 +149,11 @@ export interface VenuePort {
   cancelAll(marketSlug: string): Promise<CancelResult>;
   /** 1–50 queries; one result per query, in the same order. */
   statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]>;
-  /** The account's LIVE orders in the market. */
-  listLiveOrders(marketSlug: string): Promise<readonly VenueOrderSnapshot[]>;
+  /**
+   * The account's LIVE orders in the market. `urgent`: the listing confirms cancels (a leave, a shutdown) and goes at
+   * cancel priority, ahead of placements; a routine resync does not.
+   */
+  listLiveOrders(marketSlug: string, options?: ListOptions): Promise<readonly VenueOrderSnapshot[]>;
   maintenanceStatus(): Promise<MaintenanceStatus>;
 }
 

@@ -44,6 +44,7 @@ import {
   type StatusResult,
   type VenueFill,
   type VenueOperation,
+  type ListOptions,
   type VenueOrderSnapshot,
   type VenueOrderStatus,
   type VenuePort,
@@ -100,6 +101,8 @@ interface Hold {
 export class FakeVenue implements VenuePort {
   readonly orders = new Map<string, FakeOrder>();
   readonly calls: Call[] = [];
+  /** Markets of the listings asked as urgent (cancel priority: confirming a leave or a shutdown), in order. */
+  readonly urgentListings: string[] = [];
   /** Requests the venue's trading mode forbade (the bot should never send them). */
   readonly modeViolations: Call[] = [];
   /** Cancels refused because the venue is `disabled` (the bot tries cancels in every mode, once until released). */
@@ -355,8 +358,9 @@ export class FakeVenue implements VenuePort {
     });
   }
 
-  async listLiveOrders(marketSlug: string): Promise<readonly VenueOrderSnapshot[]> {
+  async listLiveOrders(marketSlug: string, options: ListOptions = {}): Promise<readonly VenueOrderSnapshot[]> {
     this.record('listLiveOrders', marketSlug);
+    if (options.urgent === true) this.urgentListings.push(marketSlug);
     await this.waitHold('listLiveOrders');
     const fault = this.takeFault('listLiveOrders');
     if (fault !== undefined) this.throwFault('listLiveOrders', fault);

@@ -115,6 +115,18 @@ describe('public reads (unsigned)', () => {
     expect(priorities).toEqual(['read', 'place']);
   });
 
+  it('the listing of own orders goes at read priority, at cancel priority when it confirms cancels; status lookups at probe priority', async () => {
+    rig.server.setHandler((request) => ({ body: request.url.startsWith('/orders/status/batch') ? { results: [] } : [] }));
+    const limiter = new RequestLimiter({ minTimeMs: 0 }, { now: rig.time.now, setTimer: rig.time.setTimer });
+    const priorities: string[] = [];
+    limiter.observe({ onQueueWait: (priority) => void priorities.push(priority) });
+    const client = new ExchangeApi({ transport: rig.transport({ limiter }), profileId: 9 });
+    await client.getUserOrders('btc-100k', { statuses: ['LIVE'] });
+    await client.getUserOrders('btc-100k', { statuses: ['LIVE'] }, { priority: 'cancel' });
+    await client.getOrderStatuses([{ clientOrderId: 'mm1-x' }]);
+    expect(priorities).toEqual(['read', 'cancel', 'probe']);
+  });
+
   it('GET /markets/{slug}/events with page and limit, including the empty-page shape', async () => {
     rig.server.setHandler(() => ({ body: { events: [], totalPages: 0 } }));
     const page = await api().getMarketTrades('btc-100k', { page: 3, limit: 50 });

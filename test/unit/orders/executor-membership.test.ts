@@ -99,6 +99,9 @@ describe('executor: leaving a market', () => {
     const late = venue.takeEvents();
     const report = await settle(scheduler, executor.retireMarket(B.slug, { budgetMs: 5_000 }));
     expect(report).toEqual({ clean: true, left: 0 });
+    // The adoption listing of the join was routine; the listing that confirmed the leave went at cancel priority.
+    expect(venue.callsOf('listLiveOrders').filter((c) => c.detail === B.slug)).toHaveLength(2);
+    expect(venue.urgentListings).toEqual([B.slug]);
     expect(venue.live(B.slug)).toEqual([]);
     expect(executor.openOrders(B.slug)).toEqual([]);
     expect(await settle(scheduler, executor.submit(B.slug, [bid('bid-0', 500)]))).toEqual({ status: 'stopped' });
