@@ -157,9 +157,9 @@ export function planLiquidityRewards(params: LiquidityRewardsParams, { view, own
   const ask = planSide('ask', ctx, toxicity.ask.ticks, params.maxInventory + net, view.position.yesRaw);
 
   const othersScore = makerScore(levelsAsYesQuotes(othersBook(view.yes, own)), midpoint, settings);
-  const singleOk = params.allowSingleSided && singleSidedEligible(midpoint);
+  const singleOk = params.allowSingleSided && singleSidedEligible(midpoint, settings.rules);
   const rewardPerDay = (b: Candidate, a: Candidate): number =>
-    shareOf(combineScores(b.score, a.score, settings.c, midpoint), othersScore, settings).rewardPerDay;
+    shareOf(combineScores(b.score, a.score, settings.c, midpoint, settings.rules), othersScore, settings).rewardPerDay;
   const evaluate = (b: Candidate, a: Candidate): Choice => {
     const reward = rewardPerDay(b, a);
     const cost = b.cost + a.cost;
