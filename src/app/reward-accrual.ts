@@ -8,8 +8,9 @@
  *
  * Owns: when to score and what to record (`tick`, a thin shell over the pure scorer and estimate). Invariants:
  * exactly once across restarts — a minute row is keyed by market + minute, a rebate row by fill id, and the ledger
- * ignores a second write; a minute is scored from the first tick inside it (ticks are 10 s apart, so a minute is
- * missed only while the bot is down or the book is stale, never doubled); a stale or missing book scores nothing; a
+ * ignores a second write; a market's minute is scored once, at the first tick inside it (5 s apart) that sees the bot's
+ * orders resting there and a fresh book (a minute without either earns nothing and has no row; a minute whose orders
+ * came late in it is credited as if they rested all of it: one sample per minute, like the venue's scoring); a stale or missing book scores nothing; a
  * market without a pool records nothing; a failing ledger write is logged (once a minute) and retried next tick,
  * never thrown into the timer.
  */
@@ -24,8 +25,8 @@ import { estimateMakerRebate } from '../strategy/rebates.js';
 import { scoreMinute } from '../strategy/rewards.js';
 import type { BookedFill } from './fill-recorder.js';
 
-/** Ticks this often; each minute is scored at its first tick. */
-export const ACCRUAL_TICK_MS = 10_000;
+/** Ticks this often; a market's minute is scored at its first tick that sees the bot's orders resting there. */
+export const ACCRUAL_TICK_MS = 5_000;
 
 export interface AccrualMetrics {
   /** An estimated reward was recorded for a market's minute (raw USDC, ≥ 0) with the bot's share of the pool. */
@@ -106,6 +107,7 @@ export class RewardAccrual {
   private scoreMarket(market: MarketInfo, minuteMs: number): boolean {
     if (!market.rewardable || !(market.dailyRewardRaw > 0)) return true;
     const own = this.deps.ownOrders(market.slug);
+    if (own.length === 0) return false;
     const book = this.deps.book(market.slug);
     if (book === null) return false;
     const score = scoreMinute(market, book, own);
