@@ -45,10 +45,13 @@ export async function runReport(options: ReportOptions): Promise<string> {
     if (format === 'csv') return text;
     const query = { sinceMs: options.sinceMs, marketSlug: options.market };
     const markouts = markoutReport(ledger.markouts, query);
-    const earnings = earningsReport(report, ledger.rewards.accruals(query), ledger.rewards.venueRewards(query), markouts.byMarket);
-    if (format === 'table') return `${text}${formatMarkoutsTable(markouts)}${formatEarningsTable(earnings)}`;
+    // The earnings section only where rewards, rebates or venue figures were recorded (a ledger without them reads as before).
+    const accruals = ledger.rewards.accruals(query);
+    const venue = ledger.rewards.venueRewards(query);
+    const earnings = accruals.length + venue.length === 0 ? null : earningsReport(report, accruals, venue, markouts.byMarket);
+    if (format === 'table') return `${text}${formatMarkoutsTable(markouts)}${earnings === null ? '' : formatEarningsTable(earnings)}`;
     const document = z.record(z.string(), z.unknown()).parse(JSON.parse(text));
-    return `${JSON.stringify({ ...document, markouts: markoutsJson(markouts), earnings: earningsJson(earnings) }, null, 2)}\n`;
+    return `${JSON.stringify({ ...document, markouts: markoutsJson(markouts), ...(earnings === null ? {} : { earnings: earningsJson(earnings) }) }, null, 2)}\n`;
   } finally {
     ledger.close();
   }
