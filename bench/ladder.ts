@@ -23,7 +23,9 @@
  *   until every slot whose intent changed holds an order placed at or after the step, or one matching its current
  *   intent (a slot whose intent went away is dropped; a move still open at the end counts to the end);
  * - markout1sUsdc / markout10sUsdc: mean markout per fill against the engine's true fair value;
- * - requestsPerSecond: every request through the rate limiter over the window.
+ * - requestsPerSecond: every request through the rate limiter over the window;
+ * - tradingPnlUsdc, rewardsUsdc, rebatesUsdc: the whole run's trading PnL (at the true fair value), the liquidity rewards
+ *   the resting quotes scored (src/strategy/rewards.ts) and the maker rebates estimated at BENCH_REBATE_RATE.
  *
  *   npx tsx bench/ladder.ts [--json]        (BENCH_LADDER_SECONDS sets the window, default 300 virtual seconds)
  */
@@ -33,6 +35,7 @@ import { runBacktest, type BacktestOptions, type BacktestResult, type BacktestVi
 import { tryParseClientOrderId } from '../src/orders/client-order-id.js';
 import { DEFAULT_PRICER_SETTINGS } from '../src/pricing/market-pricer.js';
 import { DEFAULT_UNDERLYINGS, type Cadence } from '../src/sim/engine/index.js';
+import { BENCH_REBATE_RATE } from './pricing.js';
 
 const SEED = 17;
 const START = Date.UTC(2026, 0, 1, 0, 0);
@@ -69,6 +72,9 @@ export interface LadderRow {
   readonly markout1sUsdc: number;
   readonly markout10sUsdc: number;
   readonly requestsPerSecond: number;
+  readonly tradingPnlUsdc: number;
+  readonly rewardsUsdc: number;
+  readonly rebatesUsdc: number;
 }
 
 interface Slot {
@@ -227,7 +233,7 @@ function options(ladder: Ladder, policy: Policy, windowMs: number, meter: Ladder
       markets: { cadences, strikesPerExpiry: 1, strikesPerCadence: ladder.strikes, strikeSpacingSigmas: 0.5, dailyHourUtc: 16, recurring: false },
     },
     pricing: DEFAULT_PRICER_SETTINGS,
-    account: { usdcRaw: 10_000_000 * USDC },
+    account: { usdcRaw: 10_000_000 * USDC, rebateRate: BENCH_REBATE_RATE },
     risk: { maxNotionalRaw: 10_000_000 * USDC, maxPositionPerTokenRaw: 100_000 * USDC, maxNetPositionRaw: 100_000 * USDC, stopBeforeExpiryMs: 600_000 },
     // No cool-off after a fill: a slot the executor holds back after a fill would count as unquoted, which measures the
     // quoting policy (orders.filledOrderDelaySec), not the account's capacity.
@@ -260,6 +266,9 @@ export async function runLadder(ladder: Ladder, policy: Policy, windowMs: number
     markout1sUsdc: round(horizon(result, 1_000), 4),
     markout10sUsdc: round(horizon(result, 10_000), 4),
     requestsPerSecond: round(figures.requestsPerSecond, 2),
+    tradingPnlUsdc: round(result.pnlRaw / 1e6, 2),
+    rewardsUsdc: round(result.scoredRewardUsdc, 2),
+    rebatesUsdc: round(result.rebatesRaw / 1e6, 2),
   };
 }
 
@@ -285,7 +294,7 @@ export async function run(): Promise<Record<string, number | string>> {
 }
 
 function table(all: readonly LadderRow[]): string {
-  const header = ['markets', 'policy', 'error ticks', 'off > 2 ticks', 'move→replaced p50', 'p99', 'markout 1 s', 'markout 10 s', 'requests/s'];
+  const header = ['markets', 'policy', 'error ticks', 'off > 2 ticks', 'move→replaced p50', 'p99', 'markout 1 s', 'markout 10 s', 'requests/s', 'trading PnL', 'rewards', 'rebates'];
   const lines = all.map((r) => [
     String(r.markets),
     r.policy,
@@ -296,6 +305,9 @@ function table(all: readonly LadderRow[]): string {
     r.markout1sUsdc.toFixed(4),
     r.markout10sUsdc.toFixed(4),
     r.requestsPerSecond.toFixed(2),
+    r.tradingPnlUsdc.toFixed(2),
+    r.rewardsUsdc.toFixed(2),
+    r.rebatesUsdc.toFixed(2),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');

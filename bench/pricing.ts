@@ -4,8 +4,10 @@
  * (the digital on the underlying's published price, src/pricing), and (c) the model plus the fast-market guard. The
  * informed traders see the underlying `leadMs` before the published price; the synthetic maker quotes the published
  * one; noise flow on. Markouts are per fill against the TRUE fair value (the digital on the true price) 1 s, 10 s and
- * 60 s later; '+ rewards' adds the liquidity rewards the resting quotes scored under the venue's formula. Prints one
- * table; `run()` returns the figures.
+ * 60 s later. Trading PnL, the liquidity rewards the resting quotes scored under the venue's formula
+ * (src/strategy/rewards.ts) and the maker rebates estimated from the maker fills (taker fee on the fee curve ×
+ * BENCH_REBATE_RATE, an assumption: the venue's rate is per market and unrecorded) are separate columns, then their
+ * total. Prints one table; `run()` returns the figures.
  * Run: npx tsx bench/pricing.ts [--hours 2] [--seed 11]
  */
 import { pathToFileURL } from 'node:url';
@@ -24,6 +26,8 @@ const SEED = argValue('--seed', 11);
 const HOURS = argValue('--hours', 2);
 const START = Date.UTC(2026, 0, 1, 0, 0);
 const LEAD_MS = 1500;
+/** The rebate rate assumed for every market (src/strategy/rebates.ts; the venue's `rebateRate` is unrecorded). */
+export const BENCH_REBATE_RATE = 0.25;
 
 /** The strategies with the parameters of bench/strategies.ts (the same flow fits them the same way). */
 type Variant = 'book' | 'model' | 'model+guard';
@@ -49,6 +53,7 @@ function options(contender: Contender, variant: Variant): BacktestOptions {
       markets: { cadences: ['daily'], strikesPerExpiry: 1, strikeSpacingSigmas: 0.5, dailyHourUtc: 4, recurring: false },
     },
     ...(pricing === undefined ? {} : { pricing }),
+    account: { rebateRate: BENCH_REBATE_RATE },
     risk: { stopBeforeExpiryMs: 600_000 },
   };
 }
@@ -57,7 +62,7 @@ const horizon = (r: BacktestResult, ms: number): number => r.markouts.find((h) =
 
 export async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = { seed: SEED, virtualHours: HOURS, leadMs: LEAD_MS };
-  const rows: string[][] = [['strategy', 'reference', 'PnL (USDC)', '+ rewards', 'fills', 'markout/fill 1s', '10s', '60s', 'unquoted', 'requests']];
+  const rows: string[][] = [['strategy', 'reference', 'trading PnL', 'rewards', 'rebates', 'total (USDC)', 'fills', 'markout/fill 1s', '10s', '60s', 'unquoted', 'requests']];
   for (const contender of CONTENDERS) {
     for (const variant of VARIANTS) {
       const result = await runBacktest(options(contender, variant));
@@ -65,6 +70,9 @@ export async function run(): Promise<Record<string, number | string>> {
       const key = `${contender.label.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}.${variant}`;
       figures[`${key}.pnlUsdc`] = Number((result.pnlRaw / 1e6).toFixed(2));
       figures[`${key}.pnlWithRewardsUsdc`] = Number((result.pnlRaw / 1e6 + result.scoredRewardUsdc).toFixed(2));
+      figures[`${key}.rewardsUsdc`] = Number(result.scoredRewardUsdc.toFixed(2));
+      figures[`${key}.rebatesUsdc`] = Number((result.rebatesRaw / 1e6).toFixed(2));
+      figures[`${key}.totalUsdc`] = Number(((result.pnlRaw + result.rebatesRaw) / 1e6 + result.scoredRewardUsdc).toFixed(2));
       figures[`${key}.fills`] = result.fills;
       figures[`${key}.markout1s`] = Number(horizon(result, 1_000).toFixed(4));
       figures[`${key}.markout10s`] = Number(horizon(result, 10_000).toFixed(4));
@@ -74,7 +82,9 @@ export async function run(): Promise<Record<string, number | string>> {
         contender.label,
         variant,
         (result.pnlRaw / 1e6).toFixed(2),
-        (result.pnlRaw / 1e6 + result.scoredRewardUsdc).toFixed(2),
+        result.scoredRewardUsdc.toFixed(2),
+        (result.rebatesRaw / 1e6).toFixed(2),
+        ((result.pnlRaw + result.rebatesRaw) / 1e6 + result.scoredRewardUsdc).toFixed(2),
         String(result.fills),
         horizon(result, 1_000).toFixed(4),
         horizon(result, 10_000).toFixed(4),

@@ -24,6 +24,7 @@ import { isExpired, msToExpiry } from '../src/strategy/market-clock.js';
 import { avellanedaStoikov, gueantLehalleFernandezTapia } from '../src/strategy/optimal-quotes.js';
 import type { OptimalQuotes } from '../src/strategy/optimal-quotes.js';
 import { strategyFromPlanner } from '../src/strategy/planner.js';
+import { applyRewardQuoting, rewardQuotingSchema } from '../src/strategy/reward-quoting.js';
 import type { PlanInput, QuotePlan } from '../src/strategy/planner.js';
 import { modelLogOddsSigma, modelMinHalfSpread } from '../src/strategy/model-spread.js';
 import { DEFAULT_REFERENCE_SOURCES, referencePrice, referenceSourcesSchema } from '../src/strategy/reference-price.js';
@@ -74,6 +75,8 @@ export const avellanedaStoikovParamsSchema = z
     /** Minimum bid–ask distance after mapping back, price units. */
     minSpread: z.number().min(0).lt(1).default(0.002),
     postOnly: z.boolean().default(true),
+    /** Keep a reward-earning quote on each side where its expected reward beats its adverse selection (src/strategy/reward-quoting.ts). */
+    rewardQuoting: rewardQuotingSchema,
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -179,7 +182,7 @@ const avellanedaStoikovModule: StrategyModule<AvellanedaStoikovParams> = {
   name: 'avellaneda-stoikov',
   description: 'Avellaneda–Stoikov (to expiry) or GLFT (infinite horizon) optimal quotes computed in log-odds, with online volatility and fill-intensity estimates.',
   paramsSchema: avellanedaStoikovParamsSchema,
-  create: (params) => strategyFromPlanner((input) => planAvellanedaStoikov(params, input)),
+  create: (params) => strategyFromPlanner((input) => applyRewardQuoting(planAvellanedaStoikov(params, input), input, params.rewardQuoting)),
 };
 
 export default avellanedaStoikovModule;

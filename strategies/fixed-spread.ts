@@ -18,6 +18,7 @@ import { RAW_PER_UNIT, SIZE_STEP_RAW } from '../src/core/venue-rules/index.js';
 import type { StrategyModule } from '../src/strategy/contract.js';
 import { isExpired } from '../src/strategy/market-clock.js';
 import { strategyFromPlanner } from '../src/strategy/planner.js';
+import { applyRewardQuoting, rewardQuotingSchema } from '../src/strategy/reward-quoting.js';
 import type { PlanInput, QuotePlan } from '../src/strategy/planner.js';
 import { modelMinHalfSpread } from '../src/strategy/model-spread.js';
 import { DEFAULT_REFERENCE_SOURCES, referencePrice, referenceSourcesSchema } from '../src/strategy/reference-price.js';
@@ -64,6 +65,8 @@ export const fixedSpreadParamsSchema = z
     /** Orders smaller than this many shares are not sent (0: one size step). */
     minOrderSize: z.number().min(0).default(0),
     postOnly: z.boolean().default(true),
+    /** Keep a reward-earning quote on each side where its expected reward beats its adverse selection (src/strategy/reward-quoting.ts). */
+    rewardQuoting: rewardQuotingSchema,
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -140,7 +143,7 @@ const fixedSpread: StrategyModule<FixedSpreadParams> = {
   name: 'fixed-spread',
   description: 'Ladder of bids and asks at fixed distances from a reference price, with inventory skew; asks become BUY NO when YES is not held.',
   paramsSchema: fixedSpreadParamsSchema,
-  create: (params) => strategyFromPlanner((input) => planFixedSpread(params, input)),
+  create: (params) => strategyFromPlanner((input) => applyRewardQuoting(planFixedSpread(params, input), input, params.rewardQuoting)),
 };
 
 export default fixedSpread;

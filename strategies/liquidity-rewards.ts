@@ -29,6 +29,7 @@ import { isExpired } from '../src/strategy/market-clock.js';
 import { modelMinHalfSpread } from '../src/strategy/model-spread.js';
 import { othersBook } from '../src/strategy/own-orders.js';
 import { strategyFromPlanner } from '../src/strategy/planner.js';
+import { applyRewardQuoting, rewardQuotingSchema } from '../src/strategy/reward-quoting.js';
 import type { PlanInput, QuotePlan } from '../src/strategy/planner.js';
 import {
   combineScores,
@@ -87,6 +88,8 @@ export const liquidityRewardsParamsSchema = z
     /** Quote only when expected reward − expected adverse cost exceeds this, USDC per day. */
     minEdgePerDay: z.number().default(0),
     postOnly: z.boolean().default(true),
+    /** Keep a reward-earning quote on each side where its expected reward beats its adverse selection (src/strategy/reward-quoting.ts). */
+    rewardQuoting: rewardQuotingSchema,
     /** On a priced market, no quote closer to the model's fair value than this many times its uncertainty. */
     uncertaintyMultiplier: z.number().min(0).max(20).default(1),
     /**
@@ -157,9 +160,9 @@ export function planLiquidityRewards(params: LiquidityRewardsParams, { view, own
   const ask = planSide('ask', ctx, toxicity.ask.ticks, params.maxInventory + net, view.position.yesRaw);
 
   const othersScore = makerScore(levelsAsYesQuotes(othersBook(view.yes, own)), midpoint, settings);
-  const singleOk = params.allowSingleSided && singleSidedEligible(midpoint);
+  const singleOk = params.allowSingleSided && singleSidedEligible(midpoint, settings.rules);
   const rewardPerDay = (b: Candidate, a: Candidate): number =>
-    shareOf(combineScores(b.score, a.score, settings.c, midpoint), othersScore, settings).rewardPerDay;
+    shareOf(combineScores(b.score, a.score, settings.c, midpoint, settings.rules), othersScore, settings).rewardPerDay;
   const evaluate = (b: Candidate, a: Candidate): Choice => {
     const reward = rewardPerDay(b, a);
     const cost = b.cost + a.cost;
@@ -313,7 +316,7 @@ const liquidityRewards: StrategyModule<LiquidityRewardsParams> = {
   name: 'liquidity-rewards',
   description: 'Quotes inside the reward band at or above the reward minimum size where expected reward minus adverse-selection cost is best; backs away when fills turn toxic. Needs no inventory.',
   paramsSchema: liquidityRewardsParamsSchema,
-  create: (params) => strategyFromPlanner((input) => planLiquidityRewards(params, input)),
+  create: (params) => strategyFromPlanner((input) => applyRewardQuoting(planLiquidityRewards(params, input), input, params.rewardQuoting)),
 };
 
 export default liquidityRewards;

@@ -66,7 +66,9 @@ import type { BookStore } from '../book/book-store.js';
 import type { SocketUnits } from '../book/size-units.js';
 import { LedgerSync } from './ledger-sync.js';
 import { buildMarketData } from './market-data.js';
-import { buildMarkoutSampler } from './markouts.js';
+import { buildMarkoutSampler, strategyLabel } from './markouts.js';
+import { RewardAccrual } from './reward-accrual.js';
+import { VenueRewardsPoller, type ReadVenueRewards } from './venue-rewards.js';
 import { marketInfoOf } from './markets.js';
 import type { MarkoutSampler } from '../markouts/sampler.js';
 import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
@@ -116,6 +118,8 @@ export interface ComposeDeps {
   readonly signal?: AbortSignal;
   /** How often the daily loss is checked besides on every fill (KillSwitch's default when absent). */
   readonly killSwitchCheckIntervalMs?: number;
+  /** Reads the venue's own reward figures (the portfolio's `rewards`); absent: they are not read. */
+  readonly readVenueRewards?: ReadVenueRewards;
 }
 
 /** Every component of a running bot; none is null. */
@@ -141,6 +145,10 @@ export interface BotComponents {
   readonly pricing: BotPricing;
   /** Every booked fill judged at 0 s…5 min against the book mid without own orders and the model (src/app/markouts.ts). */
   readonly markouts: MarkoutSampler;
+  /** Estimated rewards per minute and rebates per maker fill into the ledger (src/app/reward-accrual.ts). */
+  readonly rewardAccrual: RewardAccrual;
+  /** The venue's own reward figures, read on a slow timer; null when no reader was given (src/app/venue-rewards.ts). */
+  readonly venueRewards: VenueRewardsPoller | null;
   readonly timers: Timers;
   /** Joins and leaves markets while running (src/app/market-roster.ts). */
   readonly roster: MarketRoster;
@@ -164,7 +172,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const { resources, metrics, telemetry, scheduler, log } = deps;
   const { client, ledger, venue } = resources;
   const now = (): number => scheduler.now();
-  const markets = new TradedMarkets(resources.markets, (m) => marketInfoOf(m, effectivePriceBand(config, m.slug)));
+  const markets = new TradedMarkets(resources.markets, (m) => marketInfoOf(m, effectivePriceBand(config, m.slug), config.rewards.scoring));
   // Maps keyed by market grow as markets join (the roster) and shrink when a departed market is forgotten.
   const signing = new Map<string, SigningMarket>(resources.markets.map((m) => [m.slug, signingMarketOf(m)]));
   const ledgerTokens = new Map([...signing.values()].map((m) => [m.slug, m.tokens]));
@@ -192,11 +200,13 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const fills = new FillRecorder({
     ledger,
     log,
-    onBooked: ({ fill, notionalRaw }) => {
+    onBooked: (booked) => {
+      const { fill, notionalRaw } = booked;
       metrics.fill(fill.marketSlug, fill.side, fill.token, fill.sizeRaw, notionalRaw);
       account.noteFill(fill);
       positions.filled(fill.marketSlug);
       markouts.fillBooked();
+      if (config.rewards.accrual) rewardAccrual.fillBooked(booked);
       requote(fill.marketSlug);
     },
   });
@@ -388,6 +398,24 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const markouts: MarkoutSampler = buildMarkoutSampler({
     ledger, scheduler, strategyName: config.strategy.name, books, ownOrders: (slug) => (ownInBook ? account.ownOrders(slug) : []), pricing, metrics, log: componentLogger(log, 'markouts'),
   });
+  // Rewards and rebates beside trading PnL, as estimates (src/app/reward-accrual.ts); the venue's own figures beside them.
+  const rewardAccrual = new RewardAccrual({
+    ledger,
+    scheduler,
+    strategy: strategyLabel(config.strategy.name),
+    markets: () => markets.slugs().flatMap((slug) => markets.info(slug) ?? []),
+    book: (slug) => (books.isStale(slug) ? null : (books.books(slug)?.yes ?? null)),
+    // The bot's orders as the book shows them (a dry run's exist only here: the book holds none of them).
+    ownOrders: (slug) => (ownInBook ? account.ownOrders(slug) : []),
+    rebateRateFallback: config.rewards.rebateRateFallback,
+    feeCurve: config.rewards.feeCurve,
+    metrics,
+    log: componentLogger(log, 'rewards'),
+  });
+  const venueRewards =
+    deps.readVenueRewards === undefined
+      ? null
+      : new VenueRewardsPoller({ read: deps.readVenueRewards, ledger, scheduler, intervalMs: config.rewards.venuePollMs, metrics, log: componentLogger(log, 'rewards') });
 
   // Listeners, in this order (see the header; (1) and (2) are registered where the books and the core are built).
   units.onSettled((settled) => reactions.unitsSettled(settled));
@@ -409,7 +437,11 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       marketSlugs: () => markets.slugs(),
       openOrders: () => executor.openOrders(),
       fills: () => fills.tally().fills,
-      pnl: () => ledger.pnl().totals,
+      pnl: () => {
+        const { realizedRaw, unrealizedRaw } = ledger.pnl().totals;
+        const earned = ledger.rewards.totals();
+        return { realizedRaw, unrealizedRaw, ...(config.rewards.accrual ? { rewardRaw: earned.rewardRaw, rebateRaw: earned.rebateRaw } : {}) };
+      },
       requests: () => telemetry.tally().requests,
       minTimeMs: config.rateLimits.minTimeMs,
       underlyingAgesMs: () => pricing.underlyingAges(),
@@ -502,7 +534,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     });
 
   const components: BotComponents = {
-    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, roster, discovery,
+    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, rewardAccrual, venueRewards, roster, discovery,
   };
 
   const start = async (): Promise<void> => {
@@ -540,6 +572,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     timers.every(config.maintenance.ledgerCheckMs, () => ledgerSync.periodicCheck(deps.stopping));
     if (config.log.statusIntervalMs > 0) timers.every(config.log.statusIntervalMs, () => status.report());
     markouts.start();
+    if (config.rewards.accrual) rewardAccrual.start();
+    venueRewards?.start();
     runner.start();
     modeGate.start();
     // Each market requoted at its stop-before-expiry time, so the gate's halt takes effect then, not at the next cycle.
@@ -571,6 +605,10 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     log[report.clean ? 'info' : 'error'](report, report.clean ? 'orders canceled' : 'shutdown left orders or unknowns');
     // After the cancels: fills booked while they ran are judged too (at the horizons reached before the stop).
     markouts.stop();
+    // The last fills' rebates before the ledger closes (the minute rows are already in).
+    if (config.rewards.accrual) rewardAccrual.tick();
+    rewardAccrual.stop();
+    venueRewards?.stop();
     books.stop();
     feed.close();
     // Nothing writes the ledger once it is closed: passes still in flight (periodic check, feed-gap catch-up) end

@@ -67,6 +67,7 @@ export class FeedReactions {
         feeRaw: d.feeRaw,
         role: d.role,
         ...(d.feeContractsRaw === undefined ? {} : { feeContractsRaw: d.feeContractsRaw }),
+        ...(d.takerFeeBps === undefined ? {} : { takerFeeBps: d.takerFeeBps }),
       });
     }
     this.options.executor.onOrderEvent(adapted.event);

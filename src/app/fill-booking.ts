@@ -22,6 +22,8 @@ export interface FillDetail {
   readonly role: 'maker' | 'taker';
   /** A BUY's taker fee taken in contracts (its value is in feeRaw): the shares received are size − this. */
   readonly feeContractsRaw?: number;
+  /** A maker fill: the taker's fee rate its report carried (`effectiveFeeBps` > 0), the base of the rebate estimate. */
+  readonly takerFeeBps?: number;
 }
 
 /** A REST answer's taker fill → its detail: fee in USDC, plus a fee in contracts valued at the fill's average price. */

@@ -20,6 +20,8 @@ import { bookFill, type BookingLedger, type FillDetail } from './fill-booking.js
 export interface BookedFill {
   readonly fill: FillEvent & { readonly orderId: string };
   readonly notionalRaw: number;
+  /** A maker fill's taker fee rate as its report carried it (absent: not reported; the rebate uses the fee curve). */
+  readonly takerFeeBps?: number;
 }
 
 export interface FillTally {
@@ -79,7 +81,7 @@ export class FillRecorder {
       { market: fill.marketSlug, slot: fill.slot, token: fill.token, side: fill.side, price: fill.priceTicks / 1000, size: fill.sizeRaw / 1e6 },
       'fill',
     );
-    this.options.onBooked?.({ fill: withOrder, notionalRaw });
+    this.options.onBooked?.({ fill: withOrder, notionalRaw, ...(detail?.takerFeeBps === undefined ? {} : { takerFeeBps: detail.takerFeeBps }) });
     return outcome;
   }
 

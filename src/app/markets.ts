@@ -18,7 +18,7 @@ import { ExchangeHttpError } from '../exchange/errors.js';
 import { normalizeRewardSettings, type Market } from '../exchange/wire.js';
 import type { PriceBand } from '../config/types.js';
 import type { FeedId } from '../pricing/types.js';
-import type { MarketInfo } from '../strategy/contract.js';
+import type { MarketInfo, RewardRules } from '../strategy/contract.js';
 import { endedReason, isTradable, selectMarkets, type SelectionCandidate, type SelectionInput, type SelectionResult } from './market-selection.js';
 
 export { isTradable };
@@ -179,8 +179,9 @@ export async function resolveMarkets(api: ExchangeApi, config: MarketsConfig, lo
 }
 
 /** The strategy's view of a venue market: tokens, reward settings in exact units, expiry, and the band it may quote in. */
-export function marketInfoOf(market: Market, band: PriceBand): MarketInfo {
+export function marketInfoOf(market: Market, band: PriceBand, rewardRules?: RewardRules): MarketInfo {
   const reward = normalizeRewardSettings(market.settings);
+  // The market's rebate rate (`settings.rebateRate`) joins here once the wire parser reads it (MarketInfo.rebateRate).
   return {
     slug: market.slug,
     tokens: market.tokens ?? { yes: '', no: '' },
@@ -191,5 +192,6 @@ export function marketInfoOf(market: Market, band: PriceBand): MarketInfo {
     rewardable: market.isRewardable,
     expiresAtMs: market.expirationMs,
     band,
+    ...(rewardRules === undefined ? {} : { rewardRules }),
   };
 }

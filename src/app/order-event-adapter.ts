@@ -52,6 +52,8 @@ export interface FillDetail {
   readonly feeContractsRaw?: number;
   /** The fee is the venue's estimate (`isEstimate`: a provisional MATCHED). */
   readonly feeEstimate: boolean;
+  /** On a maker fill: the taker's fee rate the frame reported (`effectiveFeeBps`), when above 0 (the rebate's base). */
+  readonly takerFeeBps?: number;
 }
 
 export type AdaptedOrderEvent =
@@ -182,7 +184,8 @@ function adaptSettlement(frame: SettlementOrderEvent, options: OrderEventAdapter
   }
   for (const match of ownMatches) {
     fills.push({ orderId: match.orderId, role: 'maker', sizeRaw: match.matchedSizeRaw, priceTicks: match.priceTicks });
-    details.push({ tradeEventId: frame.tradeEventId, orderId: match.orderId, role: 'maker', collateralRaw: undefined, feeRaw: 0, feeEstimate: estimate });
+    const takerFeeBps = frame.effectiveFeeBps !== undefined && frame.effectiveFeeBps > 0 ? { takerFeeBps: frame.effectiveFeeBps } : {};
+    details.push({ tradeEventId: frame.tradeEventId, orderId: match.orderId, role: 'maker', collateralRaw: undefined, feeRaw: 0, feeEstimate: estimate, ...takerFeeBps });
   }
   if (fills.length > 0) {
     memory?.remember(frame.tradeEventId, { fills, marketSlug: frame.marketSlug ?? null });

@@ -1,6 +1,7 @@
 /**
  * The bot's periodic status line: one info line every `log.statusIntervalMs` (default a minute) saying how the run
- * is going: markets quoted, open orders, fills since start, PnL, requests and the share of the rate limit they used
+ * is going: markets quoted, open orders, fills since start, PnL (trading, plus the ESTIMATED rewards and rebates the
+ * ledger accrued, src/app/reward-accrual.ts), requests and the share of the rate limit they used
  * since the last line, the age of each priced underlying's price, and which traded markets have no order and why.
  *
  * Owns: the line's content (`statusLine`, pure: a snapshot of counts in, the message and its fields out) and the
@@ -13,6 +14,14 @@
 import type { Logger } from 'pino';
 import { errorText } from '../core/errors.js';
 
+/** The ledger's PnL (raw 1e6 USDC): trading, and the estimated rewards and rebates (absent: not accrued). */
+export interface StatusPnl {
+  readonly realizedRaw: number;
+  readonly unrealizedRaw: number;
+  readonly rewardRaw?: number;
+  readonly rebateRaw?: number;
+}
+
 /** What the status line is made of; every count read at the moment of the line. */
 export interface StatusSnapshot {
   /** Markets the bot trades. */
@@ -23,7 +32,7 @@ export interface StatusSnapshot {
   /** Fills booked since the start of the process. */
   readonly fills: number;
   /** The ledger's PnL (raw 1e6 USDC), or null when it could not be read. */
-  readonly pnl: { readonly realizedRaw: number; readonly unrealizedRaw: number } | null;
+  readonly pnl: StatusPnl | null;
   /** Requests answered since the start of the process. */
   readonly requests: number;
   /** Requests answered since the last line (or the start), over `intervalMs`. */
@@ -45,6 +54,9 @@ export interface StatusFields {
   readonly pnlUsdc?: number;
   readonly realizedPnlUsdc?: number;
   readonly unrealizedPnlUsdc?: number;
+  /** Estimated liquidity rewards and maker rebates, included in pnlUsdc. */
+  readonly rewardsUsdc?: number;
+  readonly rebatesUsdc?: number;
   readonly requests: number;
   readonly requestsInInterval: number;
   readonly intervalSec: number;
@@ -86,15 +98,21 @@ export function statusLine(s: StatusSnapshot): StatusLine {
   const intervalSec = Math.round(s.intervalMs / 100) / 10;
   const tickers = Object.keys(s.underlyingAgesMs).sort();
   const ages = Object.fromEntries(tickers.map((t) => [t, ageSec(s.underlyingAgesMs[t] ?? null)]));
+  const earned = s.pnl !== null && (s.pnl.rewardRaw !== undefined || s.pnl.rebateRaw !== undefined) ? { reward: s.pnl.rewardRaw ?? 0, rebate: s.pnl.rebateRaw ?? 0 } : null;
   const pnl =
     s.pnl === null
       ? null
-      : { total: usdcAtCents(s.pnl.realizedRaw + s.pnl.unrealizedRaw), realized: usdcAtCents(s.pnl.realizedRaw), unrealized: usdcAtCents(s.pnl.unrealizedRaw) };
+      : {
+          total: usdcAtCents(s.pnl.realizedRaw + s.pnl.unrealizedRaw + (earned?.reward ?? 0) + (earned?.rebate ?? 0)),
+          realized: usdcAtCents(s.pnl.realizedRaw),
+          unrealized: usdcAtCents(s.pnl.unrealizedRaw),
+        };
+  const earnedText = earned === null ? '' : `, rewards est. ${signedUsdc(usdcAtCents(earned.reward))}, rebates est. ${signedUsdc(usdcAtCents(earned.rebate))}`;
   const parts = [
     `${s.marketsQuoted}/${s.markets} markets quoted`,
     `${s.openOrders} open orders`,
     `${s.fills} fills`,
-    pnl === null ? 'PnL unavailable' : `PnL ${signedUsdc(pnl.total)} USDC (realized ${signedUsdc(pnl.realized)}, unrealized ${signedUsdc(pnl.unrealized)})`,
+    pnl === null ? 'PnL unavailable' : `PnL ${signedUsdc(pnl.total)} USDC (realized ${signedUsdc(pnl.realized)}, unrealized ${signedUsdc(pnl.unrealized)}${earnedText})`,
     `${s.requests} requests (${s.requestsInInterval} in the last ${intervalSec} s: ${pct.toFixed(1)} % of the rate limit)`,
   ];
   if (tickers.length > 0) parts.push(`underlying age ${tickers.map((t) => `${t} ${ages[t] === null ? 'no price yet' : `${(ages[t] ?? 0).toFixed(1)} s`}`).join(', ')}`);
@@ -112,6 +130,7 @@ export function statusLine(s: StatusSnapshot): StatusLine {
       openOrders: s.openOrders,
       fills: s.fills,
       ...(pnl === null ? {} : { pnlUsdc: pnl.total, realizedPnlUsdc: pnl.realized, unrealizedPnlUsdc: pnl.unrealized }),
+      ...(earned === null ? {} : { rewardsUsdc: usdcAtCents(earned.reward), rebatesUsdc: usdcAtCents(earned.rebate) }),
       requests: s.requests,
       requestsInInterval: s.requestsInInterval,
       intervalSec,
@@ -134,7 +153,7 @@ export interface StatusSources {
   readonly openOrders: () => readonly { readonly marketSlug: string }[];
   readonly fills: () => number;
   /** May throw (a closed ledger): the line then says PnL unavailable. */
-  readonly pnl: () => { readonly realizedRaw: number; readonly unrealizedRaw: number };
+  readonly pnl: () => StatusPnl;
   readonly requests: () => number;
   readonly minTimeMs: number;
   readonly underlyingAgesMs: () => Readonly<Record<string, number | null>>;

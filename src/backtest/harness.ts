@@ -39,6 +39,7 @@ import type { BacktestResult, MarketResult } from './result.js';
 import { riskConfigOf, Trader } from './trader.js';
 import { VirtualTime } from './virtual-time.js';
 import { rawToFloat, ticksToFloat } from '../core/venue-rules/index.js';
+import { estimateMakerRebate } from '../strategy/rebates.js';
 
 const HOUR_MS = 3_600_000;
 /** The bot's account on the engine. */
@@ -155,6 +156,8 @@ class BacktestRun {
       const run = this.runs.get(fill.marketSlug);
       const yes = toYesTerms(fill.outcome, fill.side, fill.priceTicks);
       run.markoutFills.push({ atMs: fill.matchedAtMs, yesSide: yes.side, yesPrice: ticksToFloat(yes.priceTicks), shares: rawToFloat(fill.sizeRaw) });
+      // A maker fill's rebate estimate: the taker's fee on the fee curve × the market's rate (else the account's).
+      if (fill.role === 'MAKER') run.rebatesRaw += estimateMakerRebate(fill, run.info.rebateRate ?? o.account.rebateRate).rebateRaw;
       this.o.observer.onFill?.(fill, { yesRaw: this.accounting.holding(fill.marketSlug, 'YES'), noRaw: this.accounting.holding(fill.marketSlug, 'NO') });
     });
     const engineVenue = new EngineVenue({
@@ -345,6 +348,7 @@ class BacktestRun {
       quotingFraction: mean((m) => m.quotingFraction),
       expectedRewardPerDay: sum((m) => m.expectedRewardPerDay),
       scoredRewardUsdc: sum((m) => m.scoredRewardUsdc),
+      rebatesRaw: sum((m) => m.rebatesRaw),
       requests: {
         placements: s.placements,
         cancelRequests: s.cancelRequests,

@@ -33,6 +33,8 @@ export interface MarketRun {
   diagReward: number;
   diagRewardMs: number;
   scoredRewardUsdc: number;
+  /** Σ the maker fills' rebate estimates, raw USDC. */
+  rebatesRaw: number;
   twoSidedMs: number;
   quotingMs: number;
   sampledMs: number;
@@ -88,7 +90,7 @@ export class MarketRuns {
   add(info: MarketInfo): MarketRun {
     const known = this.bySlug.get(info.slug);
     if (known !== undefined) return known;
-    const run: MarketRun = { info, diagReward: 0, diagRewardMs: 0, scoredRewardUsdc: 0, twoSidedMs: 0, quotingMs: 0, sampledMs: 0, fair: new FairSeries(), lastFairAtMs: Number.NEGATIVE_INFINITY, markoutFills: [], cyclesAtLeave: null };
+    const run: MarketRun = { info, diagReward: 0, diagRewardMs: 0, scoredRewardUsdc: 0, rebatesRaw: 0, twoSidedMs: 0, quotingMs: 0, sampledMs: 0, fair: new FairSeries(), lastFairAtMs: Number.NEGATIVE_INFINITY, markoutFills: [], cyclesAtLeave: null };
     this.bySlug.set(info.slug, run);
     this.sampled.add(run);
     return run;
@@ -204,6 +206,7 @@ export class MarketRuns {
         quotingFraction: run.quotingMs / span,
         expectedRewardPerDay: run.diagRewardMs / span,
         scoredRewardUsdc: run.scoredRewardUsdc,
+        rebatesRaw: run.rebatesRaw,
         quoteCycles: run.cyclesAtLeave ?? cycles(slug),
         finalFairTicks: fairTicks,
         finalMidMicros: midMicros,

@@ -78,6 +78,8 @@ export const backtestSettingsSchema = z.strictObject({
     .strictObject({
       usdcRaw: raw.default(100_000 * USDC),
       feeRateBps: int(0, 10_000).default(300),
+      /** The share of a taker's fee paid back to the maker (the rebate ESTIMATE of each maker fill: src/strategy/rebates.ts). */
+      rebateRate: z.number().min(0).max(1).default(0),
     })
     .prefault({}),
   /** Risk limits, applied by src/risk/limits.ts exactly as the bot applies them (defaults: the config's). */
@@ -187,7 +189,7 @@ export interface ResolvedOptions {
   readonly synthetic: SyntheticOptions;
   readonly venuePriceBand: PriceBand;
   readonly settlementDelayMs: number;
-  readonly account: { readonly usdcRaw: number; readonly feeRateBps: number };
+  readonly account: { readonly usdcRaw: number; readonly feeRateBps: number; readonly rebateRate: number };
   readonly risk: RiskLimits;
   readonly orders: TraderOrderOptions;
   readonly requoteIntervalMs: number;

@@ -41,6 +41,8 @@ export interface MarketResult {
   readonly expectedRewardPerDay: number;
   /** Reward the bot's resting orders would have earned under the venue's formula (src/strategy/rewards.ts), USDC. */
   readonly scoredRewardUsdc: number;
+  /** Maker rebates ESTIMATED from the bot's maker fills (taker fee on the fee curve × rebate rate), raw USDC. */
+  readonly rebatesRaw: number;
   readonly quoteCycles: number;
   readonly finalFairTicks: number;
   /** Final book mid in millionths; null when a side is empty. */
@@ -111,6 +113,8 @@ export interface BacktestResult {
   readonly expectedRewardPerDay: number;
   /** Σ markets, USDC. */
   readonly scoredRewardUsdc: number;
+  /** Σ markets: maker rebates ESTIMATED, raw USDC. */
+  readonly rebatesRaw: number;
   readonly requests: RequestCounts;
   readonly counters: RunCounters;
   readonly markets: readonly MarketResult[];

@@ -31,7 +31,7 @@ const units = (raw: number): number | string => {
 
 /** The whole file. `strategyParams`: the strategy's params to print (e.g. with the strategy's defaults filled in). */
 export function configToFile(config: AppConfig, strategyParams: unknown = config.strategy.params): FileObject {
-  const { version, venue, credentials, markets, strategy, orders, risk, rateLimits, maintenance, redemption, metrics, database, log, shutdown, startup, pricing, feed, ...rest } = config;
+  const { version, venue, credentials, markets, strategy, orders, risk, rateLimits, maintenance, redemption, metrics, database, log, shutdown, startup, pricing, feed, rewards, ...rest } = config;
   noneLeft(rest);
   return {
     version,
@@ -51,7 +51,14 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
     startup: { venueTimeoutSec: sec(startup.venueTimeoutMs) },
     pricing: pricingToFile(pricing),
     feed: { watchdogIntervalSec: sec(feed.watchdogIntervalMs), quietThresholdSec: sec(feed.quietThresholdMs), staleAfterSec: sec(feed.staleAfterMs) },
+    rewards: rewardsToFile(rewards),
   };
+}
+
+function rewardsToFile(rewards: AppConfig['rewards']): FileObject {
+  const { accrual, venuePollMs, rebateRateFallback, feeCurve, scoring, ...rest } = rewards;
+  noneLeft(rest);
+  return { accrual, venuePollSec: sec(venuePollMs), rebateRateFallback, feeCurve: { ...feeCurve }, scoring: { ...scoring } };
 }
 
 function venueToFile(venue: VenueConfig): FileObject {

@@ -9,6 +9,7 @@
  * checked here so nothing downstream re-validates them. Durations are written in seconds (`…Sec` keys) and leave
  * here in milliseconds (`…Ms` fields): no other module converts them.
  */
+import { rewardsSchema, toRewardsConfig } from './rewards-schema.js';
 import { z } from 'zod';
 import { chainSchema } from './chain-schema.js';
 import { pricingSchema, toPricingConfig } from './pricing-schema.js';
@@ -398,6 +399,7 @@ const rootShape = z.strictObject({
       staleAfterSec: positiveSeconds(30, 3600),
     })
     .prefault({}),
+  rewards: rewardsSchema,
 });
 
 type RootInput = z.output<typeof rootShape>;
@@ -489,6 +491,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     shutdown: c.shutdown,
     startup: { venueTimeoutMs: ms(c.startup.venueTimeoutSec) },
     pricing: toPricingConfig(c.pricing),
+    rewards: toRewardsConfig(c.rewards),
     feed: { watchdogIntervalMs: ms(c.feed.watchdogIntervalSec), quietThresholdMs: ms(c.feed.quietThresholdSec), staleAfterMs: ms(c.feed.staleAfterSec) },
   };
 }

@@ -10,6 +10,7 @@
  * Invariants: no secret value is ever part of the config (credentials are environment-variable NAMES);
  * every band has minTicks < maxTicks; a live venue always has credentials and explicit markets.
  */
+import type { RewardsConfig } from './rewards-schema.js';
 import type { ChainConfig } from './chain-schema.js';
 import type { PricingConfig } from './pricing-schema.js';
 
@@ -354,4 +355,6 @@ export interface AppConfig {
   readonly feed: FeedConfig;
   /** Pricing crypto strike markets from their underlying (src/config/pricing-schema.ts, docs/pricing.md). */
   readonly pricing: PricingConfig;
+  /** Estimated rewards and rebates, and the venue's own figures (src/config/rewards-schema.ts, docs/rewards.md). */
+  readonly rewards: RewardsConfig;
 }

@@ -46,3 +46,5 @@ export * from './position-math.js';
 export * from './types.js';
 export { runAccountReport, formatAccountReport, parseAccountSnapshot, KV_ACCOUNT_POSITIONS } from './report-account.js';
 export type { AccountReport, AccountReportOptions, AccountLedger, AccountSnapshot } from './report-account.js';
+export { RewardsRepo, MINUTE_MS, VENUE_TOTAL_MARKET } from './rewards-repo.js';
+export type { RewardMinuteInput, MakerRebateInput, VenueRewardInput, UnrebatedFill, AccrualRow, VenueRewardRow, AccrualQuery } from './rewards-repo.js';

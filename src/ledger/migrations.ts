@@ -168,10 +168,56 @@ CREATE TABLE fill_markouts (
 ) STRICT, WITHOUT ROWID;
 `;
 
+/**
+ * Reward and rebate accruals (src/ledger/rewards-repo.ts), every figure an ESTIMATE of what the venue will pay:
+ * one row per (market, minute) with the bot's reward score, the others' qualifying score from the book, the bot's
+ * share and its estimated part of the minute's pool; one row per maker fill with the taker's fee (from the fill's
+ * report or the fee curve) and the rebate estimate; and what the venue itself reports (the portfolio's `rewards`),
+ * one row per (UTC day, market or '*' for the total), the day's last reading.
+ */
+const V3_SQL = `
+CREATE TABLE reward_minutes (
+  market_slug     TEXT NOT NULL,
+  minute_ms       INTEGER NOT NULL CHECK (minute_ms >= 0 AND minute_ms % 60000 = 0),
+  strategy        TEXT NOT NULL,
+  bot_score       REAL NOT NULL CHECK (bot_score >= 0),
+  others_score    REAL NOT NULL CHECK (others_score >= 0),
+  share           REAL NOT NULL CHECK (share BETWEEN 0 AND 1),
+  pool_raw        INTEGER NOT NULL CHECK (pool_raw >= 0),
+  reward_raw      INTEGER NOT NULL CHECK (reward_raw >= 0),
+  recorded_at_ms  INTEGER NOT NULL,
+  PRIMARY KEY (market_slug, minute_ms)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX reward_minutes_time ON reward_minutes (minute_ms);
+
+CREATE TABLE maker_rebates (
+  fill_id         INTEGER PRIMARY KEY REFERENCES fills (id),
+  market_slug     TEXT NOT NULL,
+  strategy        TEXT NOT NULL,
+  at_ms           INTEGER NOT NULL,
+  taker_fee_bps   REAL NOT NULL CHECK (taker_fee_bps >= 0),
+  fee_source      TEXT NOT NULL CHECK (fee_source IN ('event', 'curve')),
+  taker_fee_raw   INTEGER NOT NULL CHECK (taker_fee_raw >= 0),
+  rebate_rate     REAL NOT NULL CHECK (rebate_rate BETWEEN 0 AND 1),
+  rebate_raw      INTEGER NOT NULL CHECK (rebate_raw >= 0),
+  recorded_at_ms  INTEGER NOT NULL
+) STRICT;
+CREATE INDEX maker_rebates_time ON maker_rebates (at_ms);
+
+CREATE TABLE venue_rewards (
+  day_start_ms    INTEGER NOT NULL CHECK (day_start_ms % 86400000 = 0),
+  market_slug     TEXT NOT NULL,
+  reward_raw      INTEGER NOT NULL CHECK (reward_raw >= 0),
+  read_at_ms      INTEGER NOT NULL,
+  PRIMARY KEY (day_start_ms, market_slug)
+) STRICT, WITHOUT ROWID;
+`;
+
 /** The ledger's schema history. Append only: never edit a released step. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial ledger schema', sql: V1_SQL },
   { version: 2, name: 'fill markouts', sql: V2_SQL },
+  { version: 3, name: 'reward and rebate accruals', sql: V3_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -1,7 +1,9 @@
 /**
  * `outcome-maker report [--db PATH] [--since WHEN] [--market SLUG] [--format table|json|csv]`:
  * fills, volume, fees, positions, realized and unrealized PnL per market and in total, then the markouts of the fills
- * the bot judged, per market and per strategy (src/ledger/report-markouts.ts; table and JSON).
+ * the bot judged, per market and per strategy (src/ledger/report-markouts.ts; table and JSON), then the earnings:
+ * trading PnL, estimated rewards and rebates and their total per market, strategy and day beside the venue's own
+ * figures (src/ledger/report-rewards.ts; table and JSON).
  *
  * The CLI wiring calls `parseReportArgs` (or builds ReportOptions itself) and `runReport`, which returns
  * the formatted text. The database must exist (a report never creates an empty ledger); it is opened
@@ -12,6 +14,7 @@ import { LedgerSchemaError, ReportArgsError } from './errors.js';
 import { utcDayStart } from './pnl.js';
 import { formatReport, REPORT_FORMATS, type ReportFormat } from './report-format.js';
 import { formatMarkoutsTable, markoutReport, markoutsJson } from './report-markouts.js';
+import { earningsJson, earningsReport, formatEarningsTable } from './report-rewards.js';
 import { z } from 'zod';
 import { openLedger } from './store.js';
 
@@ -40,10 +43,15 @@ export async function runReport(options: ReportOptions): Promise<string> {
     });
     // Markouts (src/ledger/report-markouts.ts) follow the PnL: a section of the table, a key of the JSON; CSV keeps one table.
     if (format === 'csv') return text;
-    const markouts = markoutReport(ledger.markouts, { sinceMs: options.sinceMs, marketSlug: options.market });
-    if (format === 'table') return `${text}${formatMarkoutsTable(markouts)}`;
+    const query = { sinceMs: options.sinceMs, marketSlug: options.market };
+    const markouts = markoutReport(ledger.markouts, query);
+    // The earnings section only where rewards, rebates or venue figures were recorded (a ledger without them reads as before).
+    const accruals = ledger.rewards.accruals(query);
+    const venue = ledger.rewards.venueRewards(query);
+    const earnings = accruals.length + venue.length === 0 ? null : earningsReport(report, accruals, venue, markouts.byMarket);
+    if (format === 'table') return `${text}${formatMarkoutsTable(markouts)}${earnings === null ? '' : formatEarningsTable(earnings)}`;
     const document = z.record(z.string(), z.unknown()).parse(JSON.parse(text));
-    return `${JSON.stringify({ ...document, markouts: markoutsJson(markouts) }, null, 2)}\n`;
+    return `${JSON.stringify({ ...document, markouts: markoutsJson(markouts), ...(earnings === null ? {} : { earnings: earningsJson(earnings) }) }, null, 2)}\n`;
   } finally {
     ledger.close();
   }

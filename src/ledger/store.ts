@@ -33,6 +33,7 @@ import {
 } from './pnl.js';
 import { averageCost } from './position-math.js';
 import { PositionsRepo } from './positions-repo.js';
+import { RewardsRepo } from './rewards-repo.js';
 import { z } from 'zod';
 import type {
   FailOutcome,
@@ -133,6 +134,8 @@ export class LedgerStore {
   private readonly kv: KvRepo;
   /** Markouts of the fills the live bot judges (src/ledger/markouts-repo.ts, written by src/markouts/sampler.ts). */
   readonly markouts: MarkoutsRepo;
+  /** Estimated rewards and rebates, and the venue's own figures (src/ledger/rewards-repo.ts). */
+  readonly rewards: RewardsRepo;
   private readonly marketSlugs;
   private readonly recentFillRows;
   private readonly countRows;
@@ -149,6 +152,7 @@ export class LedgerStore {
     this.market = new MarketRepo(this.ctx);
     this.kv = new KvRepo(this.ctx);
     this.markouts = new MarkoutsRepo(this.ctx, this.kv);
+    this.rewards = new RewardsRepo(this.ctx);
     this.marketSlugs = db.prepare(
       `SELECT market_slug FROM positions UNION SELECT market_slug FROM resolutions
        UNION SELECT market_slug FROM redemptions ORDER BY market_slug`,

@@ -72,6 +72,10 @@ export const METRIC_NAMES = [
   'outcome_maker_underlying_exposure',
   'outcome_maker_fill_markout_usdc',
   'outcome_maker_fill_markouts_missing_total',
+  'outcome_maker_reward_estimate_usdc_total',
+  'outcome_maker_reward_share',
+  'outcome_maker_rebate_estimate_usdc_total',
+  'outcome_maker_venue_rewards_usdc',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -108,4 +112,8 @@ export const VALIDATED_METRICS: readonly MetricName[] = [
   'outcome_maker_underlying_divergence_bps',
   'outcome_maker_underlying_exposure',
   'outcome_maker_fill_markout_usdc',
+  'outcome_maker_reward_estimate_usdc_total',
+  'outcome_maker_reward_share',
+  'outcome_maker_rebate_estimate_usdc_total',
+  'outcome_maker_venue_rewards_usdc',
 ];

@@ -107,4 +107,10 @@ export interface Metrics {
   fillMarkout(horizonMs: number, reference: MarkoutReferenceLabel, markoutRaw: number): void;
   /** A fill's markout recorded as missing, with why (bot-down, late, no-reference, overflow). */
   fillMarkoutMissing(horizonMs: number, reference: MarkoutReferenceLabel, reason: string): void;
+  /** A market's minute of liquidity reward ESTIMATED into the ledger (src/app/reward-accrual.ts): raw USDC, share 0..1. */
+  rewardAccrued(market: string, rewardRaw: number, share: number): void;
+  /** A maker fill's rebate ESTIMATED into the ledger: raw USDC. */
+  rebateAccrued(market: string, rebateRaw: number): void;
+  /** The venue's own reward figure for today (the portfolio's `rewards`), raw USDC; market '*' is the total. */
+  venueRewards(market: string, rewardRaw: number): void;
 }

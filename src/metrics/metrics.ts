@@ -313,12 +313,16 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     rejections.inc({ metric });
     return false;
   };
+  const rewardEstimate = new Counter({ name: 'outcome_maker_reward_estimate_usdc_total', help: 'Liquidity rewards ESTIMATED into the ledger (the bot\'s share of each minute\'s pool), USDC.', labelNames: ['market'] as const, registers });
+  const rewardShare = new Gauge({ name: 'outcome_maker_reward_share', help: 'The bot\'s estimated share of the last scored minute\'s reward pool (0..1).', labelNames: ['market'] as const, registers });
+  const rebateEstimate = new Counter({ name: 'outcome_maker_rebate_estimate_usdc_total', help: 'Maker rebates ESTIMATED into the ledger (taker fee × rebate rate per maker fill), USDC.', labelNames: ['market'] as const, registers });
+  const venueRewards = new Gauge({ name: 'outcome_maker_venue_rewards_usdc', help: 'Today\'s rewards as the venue reports them (market "*": the account total), USDC.', labelNames: ['market'] as const, registers });
   const usdc = (raw: number): number => raw / RAW_PER_UNIT;
   let killed = false;
 
   /** Every per-market series, as remove() needs the full label set of each. */
   const forgetSeries = (market: string): void => {
-    for (const metric of [bookUpdates, bookAge, requotes, ordersCanceled, ordersUnknown, openOrders, exposure, expectedReward, redeemedUsdc, foreignOrders, modelFair, modelUncertainty]) metric.remove({ market });
+    for (const metric of [bookUpdates, bookAge, requotes, ordersCanceled, ordersUnknown, openOrders, exposure, expectedReward, redeemedUsdc, foreignOrders, modelFair, modelUncertainty, rewardEstimate, rewardShare, rebateEstimate, venueRewards]) metric.remove({ market });
     for (const source of ['model', 'book', 'halted'] as const) quotedFrom.remove({ market, source });
     for (const token of ['YES', 'NO'] as const) accountUnbooked.remove({ market, token });
     requoteLatency.remove({ market });
@@ -507,6 +511,17 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     fillMarkoutMissing(horizonMs, reference, reason) {
       const known = MARKOUT_MISSING_REASONS.includes(reason) ? reason : 'other';
       fillMarkoutsMissing.inc({ horizon: markoutHorizon(horizonMs), reference, reason: known });
+    },
+    rewardAccrued(market, rewardRaw, share) {
+      const label = markets.value(market);
+      if (countable('outcome_maker_reward_estimate_usdc_total', rewardRaw)) rewardEstimate.inc({ market: label }, usdc(rewardRaw));
+      if (finite('outcome_maker_reward_share', share)) rewardShare.set({ market: label }, share);
+    },
+    rebateAccrued(market, rebateRaw) {
+      if (countable('outcome_maker_rebate_estimate_usdc_total', rebateRaw)) rebateEstimate.inc({ market: markets.value(market) }, usdc(rebateRaw));
+    },
+    venueRewards(market, rewardRaw) {
+      if (finite('outcome_maker_venue_rewards_usdc', rewardRaw)) venueRewards.set({ market: markets.value(market) }, usdc(rewardRaw));
     },
     settlementCheck(result) {
       settlementChecks.inc({ result: reasons.value(result) });

@@ -42,10 +42,26 @@ export interface MarketInfo {
   /** Daily reward pool in raw USDC (0 when not rewardable). */
   readonly dailyRewardRaw: number;
   readonly rewardable: boolean;
+  /**
+   * The venue's maker rebate rate (`settings.rebateRate`, a fraction of the taker fees paid back to makers); absent
+   * when the venue does not say (the rebate accrual then uses `rewards.rebateRateFallback`).
+   */
+  readonly rebateRate?: number;
+  /** The reward scheme's unconfirmed parts as configured (`rewards.scoring`); absent: the documented defaults. */
+  readonly rewardRules?: RewardRules;
   /** Expiry in ms since epoch; null if the market has none. */
   readonly expiresAtMs: number | null;
   /** Allowed price band in ticks (inclusive), from config and venue rules. */
   readonly band: { readonly minTicks: number; readonly maxTicks: number };
+}
+
+/** The parts of the reward scheme the venue has not confirmed (exchange-facts §8), as settings. */
+export interface RewardRules {
+  /** An order scores size × closeness^exponent (documented scheme: 2). */
+  readonly exponent: number;
+  /** One-sided quotes earn (1/c of their score) only while the midpoint is within [min, max] (documented: 0.05–0.95). */
+  readonly singleSidedMin: number;
+  readonly singleSidedMax: number;
 }
 
 export interface PositionView {

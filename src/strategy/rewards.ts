@@ -9,10 +9,13 @@
  *
  * The book is aggregated, so others are scored as ONE maker from the book's levels (a level counts
  * when its total size is ≥ minSize). The formula is unconfirmed at the venue: this module is the only
- * place that knows it.
+ * place that knows it, and its unconfirmed parts (the exponent 2, the 0.05–0.95 range) are settings
+ * (`RewardRules`, config `rewards.scoring`, carried by MarketInfo.rewardRules). Every user scores through
+ * here: the strategies, the live accrual (src/app/reward-accrual.ts), the synthetic backtest, the replay
+ * and the benchmarks.
  */
 import { RAW_PER_UNIT, TICKS_PER_UNIT } from '../core/venue-rules/index.js';
-import type { MarketInfo, MarketView, OwnOrderView } from './contract.js';
+import type { BookView, MarketInfo, MarketView, OwnOrderView, RewardRules } from './contract.js';
 import { othersBook, touchMid, touchOf } from './own-orders.js';
 import type { Levels } from './own-orders.js';
 import { toYesTerms } from './yes-terms.js';
@@ -22,11 +25,16 @@ import type { YesSide } from './yes-terms.js';
 export const SINGLE_SIDED_RANGE = { min: 0.05, max: 0.95 } as const;
 export const MINUTES_PER_DAY = 1440;
 
+/** The documented (unconfirmed) scheme. */
+export const DEFAULT_REWARD_RULES: RewardRules = { exponent: 2, singleSidedMin: SINGLE_SIDED_RANGE.min, singleSidedMax: SINGLE_SIDED_RANGE.max };
+
 export interface RewardSettings {
   readonly maxSpreadTicks: number;
   readonly minSizeRaw: number;
   readonly c: number;
   readonly dailyRewardRaw: number;
+  /** Absent: DEFAULT_REWARD_RULES. */
+  readonly rules?: RewardRules;
 }
 
 /** A resting order in YES terms. */
@@ -53,11 +61,12 @@ export function rewardSettingsOf(market: MarketInfo): RewardSettings {
     minSizeRaw: market.minSizeRaw,
     c: market.rewardC,
     dailyRewardRaw: market.rewardable ? market.dailyRewardRaw : 0,
+    ...(market.rewardRules === undefined ? {} : { rules: market.rewardRules }),
   };
 }
 
 /** The reward midpoint: the venue's adjusted midpoint, else the YES mid; null when neither is usable. */
-export function rewardMidpoint(view: MarketView): number | null {
+export function rewardMidpoint(view: Pick<MarketView, 'yes'>): number | null {
   for (const m of [view.yes.adjustedMidpoint, view.yes.mid]) {
     if (m !== null && Number.isFinite(m) && m > 0 && m < 1) return m;
   }
@@ -71,17 +80,18 @@ export function orderScore(sizeRaw: number, distanceTicks: number, settings: Rew
   const d = Math.abs(distanceTicks);
   if (!(d < max)) return 0;
   const closeness = (max - d) / max;
-  return (sizeRaw / RAW_PER_UNIT) * closeness * closeness;
+  const exponent = settings.rules?.exponent ?? DEFAULT_REWARD_RULES.exponent;
+  return (sizeRaw / RAW_PER_UNIT) * (exponent === 2 ? closeness * closeness : closeness ** exponent);
 }
 
-export function singleSidedEligible(midpoint: number): boolean {
-  return midpoint >= SINGLE_SIDED_RANGE.min && midpoint <= SINGLE_SIDED_RANGE.max;
+export function singleSidedEligible(midpoint: number, rules: RewardRules = DEFAULT_REWARD_RULES): boolean {
+  return midpoint >= rules.singleSidedMin && midpoint <= rules.singleSidedMax;
 }
 
 /** Combines side scores; a non-positive or non-finite `c` makes one-sided quotes earn nothing. */
-export function combineScores(qb: number, qa: number, c: number, midpoint: number): number {
+export function combineScores(qb: number, qa: number, c: number, midpoint: number, rules: RewardRules = DEFAULT_REWARD_RULES): number {
   const low = Math.min(qb, qa);
-  if (!singleSidedEligible(midpoint)) return low;
+  if (!singleSidedEligible(midpoint, rules)) return low;
   const divisor = Number.isFinite(c) && c > 0 ? c : Number.POSITIVE_INFINITY;
   return Math.max(low, Math.max(qb, qa) / divisor);
 }
@@ -102,7 +112,7 @@ export function sideScores(quotes: readonly YesQuote[], midpoint: number, settin
 /** The combined score of a set of orders treated as one maker's. */
 export function makerScore(quotes: readonly YesQuote[], midpoint: number, settings: RewardSettings): number {
   const { qb, qa } = sideScores(quotes, midpoint, settings);
-  return combineScores(qb, qa, settings.c, midpoint);
+  return combineScores(qb, qa, settings.c, midpoint, settings.rules);
 }
 
 /** The bot's share of the pool, and its reward, against the others' book. */
@@ -147,4 +157,28 @@ export function expectedRewardPerDay(view: MarketView, intents: readonly OwnOrde
   const midpoint = rewardMidpoint(view) ?? touchMid(touchOf(others));
   if (midpoint === null) return 0;
   return estimateRewardShare({ others, bot: ordersAsYesQuotes(intents), midpoint, settings }).rewardPerDay;
+}
+
+/** One minute of the live accrual: the bot's and the others' scores, its share and its part of the minute's pool. */
+export interface MinuteScore extends RewardShareEstimate {
+  readonly midpoint: number;
+  /** The minute's pool, dailyReward / 1440, raw USDC (rounded down). */
+  readonly poolRaw: number;
+  /** share × pool, raw USDC (rounded down): an estimate. */
+  readonly rewardRaw: number;
+}
+
+/**
+ * Scores the bot's resting orders `own` in a market for one minute against the YES book (the bot's own orders are
+ * taken out of it first). Null when the market pays nothing or has no usable midpoint.
+ */
+export function scoreMinute(market: MarketInfo, yes: BookView, own: readonly OwnOrderView[]): MinuteScore | null {
+  const settings = rewardSettingsOf(market);
+  if (!(settings.dailyRewardRaw > 0)) return null;
+  const others = othersBook(yes, own);
+  const midpoint = rewardMidpoint({ yes }) ?? touchMid(touchOf(others));
+  if (midpoint === null) return null;
+  const estimate = estimateRewardShare({ others, bot: ordersAsYesQuotes(own), midpoint, settings });
+  const poolRaw = Math.floor(settings.dailyRewardRaw / MINUTES_PER_DAY);
+  return { ...estimate, midpoint, poolRaw, rewardRaw: Math.floor(estimate.share * poolRaw) };
 }

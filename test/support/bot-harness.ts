@@ -229,6 +229,7 @@ export interface TestConfigOptions {
   readonly rateLimits?: Section;
   readonly feed?: Section;
   readonly pricing?: Section;
+  readonly rewards?: Section;
   /** ':memory:' (default) or a file path (see `tempDatabasePath`). */
   readonly database?: string;
 }
@@ -269,6 +270,7 @@ export function testConfig(options: TestConfigOptions): AppConfig {
     maintenance: { pollIntervalSec: 1, ...options.maintenance },
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     ...(options.feed === undefined ? {} : { feed: options.feed }),
+    ...(options.rewards === undefined ? {} : { rewards: options.rewards }),
     // A live-kind test venue is a simulator: Pyth Hermes is its /hermes stand-in, never the public service.
     ...(venue.kind === 'live' || options.pricing !== undefined
       ? { pricing: { ...(venue.kind === 'live' ? { hermes: { endpoint: venue.sim.hermesUrl } } : {}), ...options.pricing } }

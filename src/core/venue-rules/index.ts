@@ -12,3 +12,4 @@ export * from './units.js';
 export * from './amounts.js';
 export * from './book.js';
 export * from './order-events.js';
+export * from './fees.js';

@@ -54,6 +54,12 @@ describe('statusLine', () => {
     expect(waiting.fields.underlyingAgeSec).toEqual({ SOL: null });
   });
 
+  it('adds the estimated rewards and rebates to the PnL, and says they are estimates', () => {
+    const line = statusLine({ ...base, underlyingAgesMs: {}, pnl: { realizedRaw: -1_234_567, unrealizedRaw: 4_139_999, rewardRaw: 2_500_000, rebateRaw: 30_000 } });
+    expect(line.message).toContain('PnL +5.44 USDC (realized -1.23, unrealized +4.14, rewards est. +2.50, rebates est. +0.03)');
+    expect(line.fields).toMatchObject({ pnlUsdc: 5.44, rewardsUsdc: 2.5, rebatesUsdc: 0.03 });
+  });
+
   it('names the markets with no order and why, at most five in the message and all of them in the fields', () => {
     const unquoted = Object.fromEntries(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'].map((slug, i) => [slug, i === 0 ? 'no book yet' : 'pricing halted: near-settlement']));
     const line = statusLine({ ...base, underlyingAgesMs: {}, unquoted });

@@ -1,0 +1,175 @@
+/**
+ * The live accrual of what the venue pays makers beside trading PnL, into the ledger (src/ledger/rewards-repo.ts),
+ * every figure an ESTIMATE:
+ * - liquidity rewards: once per minute and market, the bot's resting orders are scored against the book without them
+ *   (src/strategy/rewards.ts `scoreMinute`: the one scorer), and the bot's share of the minute's pool is recorded;
+ * - maker rebates: each maker fill gets the taker's fee (the rate its report carried, else the fee curve) × the
+ *   market's `rebateRate` (else `rewards.rebateRateFallback`; neither: no estimate) (src/strategy/rebates.ts).
+ *
+ * Owns: when to score and what to record (`tick`, a thin shell over the pure scorer and estimate). Invariants:
+ * exactly once across restarts — a minute row is keyed by market + minute, a rebate row by fill id, and the ledger
+ * ignores a second write; a market's minute is scored once, at the first tick inside it (5 s apart) that sees the bot's
+ * orders resting there and a fresh book (a minute without either earns nothing and has no row; a minute whose orders
+ * came late in it is credited as if they rested all of it: one sample per minute, like the venue's scoring); a stale or missing book scores nothing; a
+ * market without a pool records nothing; a failing ledger write is logged (once a minute) and retried next tick,
+ * never thrown into the timer.
+ */
+import type { Logger } from 'pino';
+import type { Scheduler } from '../core/clock.js';
+import { errorText } from '../core/errors.js';
+import type { FeeCurve } from '../core/venue-rules/index.js';
+import type { LedgerStore } from '../ledger/index.js';
+import { MINUTE_MS } from '../ledger/index.js';
+import type { BookView, MarketInfo, OwnOrderView } from '../strategy/contract.js';
+import { estimateMakerRebate } from '../strategy/rebates.js';
+import { scoreMinute } from '../strategy/rewards.js';
+import type { BookedFill } from './fill-recorder.js';
+
+/** Ticks this often; a market's minute is scored at its first tick that sees the bot's orders resting there. */
+export const ACCRUAL_TICK_MS = 5_000;
+
+export interface AccrualMetrics {
+  /** An estimated reward was recorded for a market's minute (raw USDC, ≥ 0) with the bot's share of the pool. */
+  rewardAccrued(slug: string, rewardRaw: number, share: number): void;
+  /** An estimated rebate was recorded for a maker fill (raw USDC). */
+  rebateAccrued(slug: string, rebateRaw: number): void;
+}
+
+export interface RewardAccrualDeps {
+  readonly ledger: Pick<LedgerStore, 'rewards' | 'getFill'>;
+  readonly scheduler: Scheduler;
+  /** The strategy's label in the ledger (src/app/markouts.ts `strategyLabel`). */
+  readonly strategy: string;
+  /** The markets traded now. */
+  readonly markets: () => readonly MarketInfo[];
+  /** A market's fresh YES book; null when stale or unknown. */
+  readonly book: (slug: string) => BookView | null;
+  /** The bot's resting orders in a market (remaining sizes). */
+  readonly ownOrders: (slug: string) => readonly OwnOrderView[];
+  readonly rebateRateFallback: number | null;
+  readonly feeCurve: FeeCurve;
+  readonly metrics: AccrualMetrics;
+  readonly log: Pick<Logger, 'warn'>;
+}
+
+export class RewardAccrual {
+  private cancel: (() => void) | null = null;
+  private lastMinute = new Map<string, number>();
+  private loggedAtMs = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly deps: RewardAccrualDeps) {}
+
+  start(): void {
+    if (this.cancel !== null) return;
+    const arm = (): void => {
+      this.cancel = this.deps.scheduler.schedule(ACCRUAL_TICK_MS, () => {
+        this.tick();
+        if (this.cancel !== null) arm();
+      });
+    };
+    this.tick();
+    arm();
+  }
+
+  stop(): void {
+    this.cancel?.();
+    this.cancel = null;
+  }
+
+  /** Scores the minute now for every traded market not scored in it yet, and estimates pending maker rebates. */
+  tick(): void {
+    const now = this.deps.scheduler.now();
+    const minuteMs = now - (now % MINUTE_MS);
+    const markets = this.deps.markets();
+    for (const market of markets) {
+      if (this.lastMinute.get(market.slug) === minuteMs) continue;
+      this.guard(() => {
+        if (this.scoreMarket(market, minuteMs)) this.lastMinute.set(market.slug, minuteMs);
+      });
+    }
+    const traded = new Set(markets.map((m) => m.slug));
+    for (const slug of this.lastMinute.keys()) if (!traded.has(slug)) this.lastMinute.delete(slug);
+    this.guard(() => this.rebatePending(markets));
+  }
+
+  /** A fill was booked: a maker fill's rebate is estimated at once (with the taker fee its report carried, if any). */
+  fillBooked(booked: BookedFill): void {
+    const market = this.deps.markets().find((m) => m.slug === booked.fill.marketSlug);
+    if (market === undefined) return;
+    this.guard(() => {
+      const record = this.deps.ledger.getFill({ tradeEventId: booked.fill.tradeEventId, orderId: booked.fill.orderId });
+      if (record?.role !== 'maker' || record.priceTicks === null) return;
+      this.rebate(market, { fillId: record.id, side: record.side, priceTicks: record.priceTicks, sizeRaw: record.sizeRaw, atMs: record.atMs }, booked.takerFeeBps);
+    });
+  }
+
+  /** True when the minute is settled for this market (recorded now or before, or nothing to score). */
+  private scoreMarket(market: MarketInfo, minuteMs: number): boolean {
+    if (!market.rewardable || !(market.dailyRewardRaw > 0)) return true;
+    const own = this.deps.ownOrders(market.slug);
+    if (own.length === 0) return false;
+    const book = this.deps.book(market.slug);
+    if (book === null) return false;
+    const score = scoreMinute(market, book, own);
+    if (score === null) return false;
+    const inserted = this.deps.ledger.rewards.recordMinute({
+      marketSlug: market.slug,
+      minuteMs,
+      strategy: this.deps.strategy,
+      botScore: score.botScore,
+      othersScore: Math.max(0, score.othersScore),
+      share: score.share,
+      poolRaw: score.poolRaw,
+      rewardRaw: score.rewardRaw,
+    });
+    if (inserted) this.deps.metrics.rewardAccrued(market.slug, score.rewardRaw, score.share);
+    return true;
+  }
+
+  private rebatePending(markets: readonly MarketInfo[]): void {
+    const bySlug = new Map(markets.filter((m) => this.rebateRateOf(m) !== null).map((m) => [m.slug, m]));
+    if (bySlug.size === 0) return;
+    for (const fill of this.deps.ledger.rewards.unrebatedMakerFills([...bySlug.keys()])) {
+      const market = bySlug.get(fill.marketSlug);
+      if (market !== undefined) this.rebate(market, fill, undefined);
+    }
+  }
+
+  private rebate(
+    market: MarketInfo,
+    fill: { readonly fillId: number; readonly side: 'BUY' | 'SELL'; readonly priceTicks: number; readonly sizeRaw: number; readonly atMs: number },
+    reportedTakerFeeBps: number | undefined,
+  ): void {
+    const rate = this.rebateRateOf(market);
+    if (rate === null) return;
+    const estimate = estimateMakerRebate(fill, rate, { reportedTakerFeeBps, curve: this.deps.feeCurve });
+    const inserted = this.deps.ledger.rewards.recordRebate({
+      fillId: fill.fillId,
+      marketSlug: market.slug,
+      strategy: this.deps.strategy,
+      atMs: fill.atMs,
+      takerFeeBps: estimate.takerFeeBps,
+      feeSource: estimate.feeSource,
+      takerFeeRaw: estimate.takerFeeRaw,
+      rebateRate: estimate.rebateRate,
+      rebateRaw: estimate.rebateRaw,
+    });
+    if (inserted) this.deps.metrics.rebateAccrued(market.slug, estimate.rebateRaw);
+  }
+
+  private rebateRateOf(market: MarketInfo): number | null {
+    const rate = market.rebateRate ?? this.deps.rebateRateFallback;
+    return rate !== null && Number.isFinite(rate) && rate > 0 ? rate : null;
+  }
+
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      const now = this.deps.scheduler.now();
+      if (now - this.loggedAtMs < MINUTE_MS) return;
+      this.loggedAtMs = now;
+      this.deps.log.warn({ err: errorText(error) }, 'reward accrual: a ledger write failed; retried next tick (logged once a minute)');
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Reward and rebate accruals in the ledger (migration 3) and `report`'s earnings section, through their public
+ * entries (the ledger's `rewards` repo, runReport on a ledger file): exactly-once rows (a minute per market, a rebate
+ * per fill), the venue's day figure replaced by a later reading, a failed fill's rebate left out, typed errors on bad
+ * input, and the report's rows per market, strategy and day (table and JSON) with totals that include them.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LedgerInputError } from '../../../src/ledger/errors.js';
+import { runReport } from '../../../src/ledger/report.js';
+import { openLedger } from '../../../src/ledger/store.js';
+import { VENUE_TOTAL_MARKET } from '../../../src/ledger/rewards-repo.js';
+import { fillInput, makeTempDir, T0 } from '../../support/ledger-fixtures.js';
+
+const temp = makeTempDir('report-rewards-');
+afterAll(() => temp.cleanup());
+let db = '';
+const DAY0 = T0 - (T0 % 86_400_000);
+const minute = (n: number) => ({ marketSlug: 'btc-above', minuteMs: T0 + n * 60_000, strategy: 'liquidity-rewards', botScore: 30, othersScore: 70, share: 0.3, poolRaw: 694_444, rewardRaw: 208_333 });
+
+beforeAll(() => {
+  db = join(temp.dir, 'ledger.sqlite');
+  let now = T0;
+  const ledger = openLedger({ path: db, now: () => now });
+  // Buy 10 at 0.50 and sell 10 at 0.52: +0.20 realized; a third fill fails later.
+  ledger.recordFill(fillInput({ tradeEventId: 't1', marketSlug: 'btc-above' }));
+  ledger.recordFill(fillInput({ tradeEventId: 't2', orderId: 'order-2', marketSlug: 'btc-above', side: 'SELL', priceTicks: 520 }));
+  ledger.recordFill(fillInput({ tradeEventId: 't3', orderId: 'order-3', marketSlug: 'btc-above', state: 'provisional', atMs: T0 + 5 }));
+  for (let n = 0; n < 3; n += 1) expect(ledger.rewards.recordMinute(minute(n))).toBe(true);
+  // The next day: one more minute.
+  expect(ledger.rewards.recordMinute({ ...minute(0), minuteMs: DAY0 + 86_400_000 + 60_000 })).toBe(true);
+  const rebate = { marketSlug: 'btc-above', strategy: 'liquidity-rewards', atMs: T0, takerFeeBps: 100, feeSource: 'curve' as const, takerFeeRaw: 50_000, rebateRate: 0.2, rebateRaw: 10_000 };
+  for (const fillId of [1, 2, 3]) expect(ledger.rewards.recordRebate({ ...rebate, fillId })).toBe(true);
+  ledger.failFill({ tradeEventId: 't3', orderId: 'order-3' }, { reason: 'settlement failed', atMs: T0 + 6 });
+  ledger.rewards.recordVenueReward({ dayStartMs: DAY0, marketSlug: VENUE_TOTAL_MARKET, rewardRaw: 500_000, readAtMs: T0 });
+  now = T0 + 1000;
+  ledger.rewards.recordVenueReward({ dayStartMs: DAY0, marketSlug: VENUE_TOTAL_MARKET, rewardRaw: 700_000, readAtMs: T0 + 1000 });
+  ledger.close();
+});
+
+describe('ledger: reward and rebate accruals', () => {
+  it('writes a minute and a rebate once (restarts included), refuses bad input by name, sums without failed fills', () => {
+    const ledger = openLedger({ path: db, now: () => T0 + 2000 });
+    try {
+      expect(ledger.rewards.recordMinute(minute(0))).toBe(false);
+      expect(ledger.rewards.recordRebate({ fillId: 1, marketSlug: 'btc-above', strategy: 's', atMs: T0, takerFeeBps: 1, feeSource: 'event', takerFeeRaw: 1, rebateRate: 0.5, rebateRaw: 1 })).toBe(false);
+      // A fill the ledger does not hold gets no rebate row.
+      expect(ledger.rewards.recordRebate({ fillId: 99, marketSlug: 'btc-above', strategy: 's', atMs: T0, takerFeeBps: 1, feeSource: 'event', takerFeeRaw: 1, rebateRate: 0.5, rebateRaw: 1 })).toBe(false);
+      expect(() => ledger.rewards.recordMinute({ ...minute(0), minuteMs: T0 + 1 })).toThrow(LedgerInputError);
+      expect(() => ledger.rewards.recordMinute({ ...minute(9), share: 1.5 })).toThrow(/rewardMinute.share/);
+      expect(() => ledger.rewards.recordVenueReward({ dayStartMs: T0, marketSlug: '*', rewardRaw: 1, readAtMs: T0 })).toThrow(/venueReward.dayStartMs/);
+      expect(ledger.rewards.totals()).toEqual({ rewardRaw: 4 * 208_333, rebateRaw: 20_000 });
+      expect(ledger.rewards.unrebatedMakerFills(['btc-above'])).toEqual([]);
+      expect(ledger.rewards.venueRewards()).toEqual([{ dayStartMs: DAY0, marketSlug: '*', rewardRaw: 700_000, readAtMs: T0 + 1000 }]);
+    } finally {
+      ledger.close();
+    }
+  });
+
+  it('report table: trading, rewards, rebates and total per market, strategy and day, beside the venue', async () => {
+    const text = await runReport({ db, nowMs: T0 + 86_400_000 * 2 });
+    const section = text.slice(text.indexOf('Earnings'));
+    expect(section).toContain('rewards and rebates are ESTIMATES');
+    // 0.2 trading + 0.833332 rewards + 0.02 rebates.
+    expect(section).toMatch(/btc-above\s+0\.2\s+0\.833332\s+0\.02\s+1\.053332\s+-/);
+    expect(section).toMatch(/TOTAL\s+0\.2\s+0\.833332\s+0\.02\s+1\.053332\s+0\.7/);
+    expect(section).toMatch(/liquidity-rewards\s+0\.833332\s+4\s+0\.02\s+2/);
+    expect(section).toMatch(/2025-01-15\s+0\.624999\s+0\.02\s+0\.7\s+0\.075001/);
+    expect(section).toMatch(/2025-01-16\s+0\.208333\s+0\s+-\s+-/);
+  });
+
+  it('report JSON: the same rows, marked as estimates; --since and --market narrow them', async () => {
+    const doc = JSON.parse(await runReport({ db, format: 'json', nowMs: T0 + 86_400_000 * 2 })) as { earnings: Record<string, unknown> };
+    expect(doc.earnings).toMatchObject({
+      estimated: ['rewards', 'rebates'],
+      markets: [{ market: 'btc-above', trading: '0.2', rewards: '0.833332', rebates: '0.02', total: '1.053332', venueRewards: null }],
+      totals: { trading: '0.2', rewards: '0.833332', rebates: '0.02', total: '1.053332', venueRewards: '0.7' },
+    });
+    const later = JSON.parse(await runReport({ db, format: 'json', sinceMs: DAY0 + 86_400_000, nowMs: T0 + 86_400_000 * 2 })) as { earnings: { days: unknown[] } };
+    expect(later.earnings.days).toEqual([{ day: '2025-01-16', rewards: '0.208333', rebates: '0', venueRewards: null, venueMinusEstimate: null }]);
+    const other = JSON.parse(await runReport({ db, format: 'json', market: 'eth-5k', nowMs: T0 })) as { earnings: { markets: unknown[] } };
+    expect(other.earnings.markets).toEqual([]);
+  });
+});
