@@ -4,6 +4,7 @@
  * published as a gauge; a failing read is logged and tried again at the next poll; `report` sets the venue's figure
  * beside the estimate.
  */
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { openLedger } from '../../../src/ledger/store.js';
@@ -33,7 +34,7 @@ describe('venue rewards poller', () => {
       scheduler: clock,
       intervalMs: 900_000,
       metrics: { venueRewards: (market, raw) => gauges.push([market, raw]) },
-      log: { warn: (_obj: object, msg: string) => warnings.push(msg) },
+      log: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(String((JSON.parse(line) as { msg?: unknown }).msg)) }),
     });
     poller.start();
     const settle = async (): Promise<void> => {
