@@ -142,6 +142,7 @@ export class OrderExecutor {
         pruneTerminal: (marketSlug, olderThanMs) => void this.store.pruneTerminal(marketSlug, olderThanMs),
       },
       lifecycle: () => this.lifecycle,
+      stopAtMs: (slug) => options.stopAtMs?.(slug) ?? null,
     };
     this.resolver = new OutcomeResolver(ctx);
     const requests = new PlanRequests(ctx, this.resolver);

@@ -187,6 +187,8 @@ export class TradingCore {
       modeGate: this.modeGate,
       ids: this.ids,
       markets: markets.infoList().map((m) => ({ slug: m.slug, tokens: m.tokens })),
+      // The gate's near-expiry halt, held also at the moment each request leaves (see the header).
+      stopAtMs: (slug) => this.stopAtMs(slug),
       onFill: options.onFill,
       onOrderChange: (order, previous) => {
         this.account.orderChanged(order, previous);
@@ -257,7 +259,17 @@ export class TradingCore {
 
   /** Arms one market's stop-before-expiry requote (what armExpiryRequotes does for all, for a market joined later). */
   armExpiryRequote(info: MarketInfo, at: (atMs: number, fn: () => void) => void): void {
-    if (info.expiresAtMs !== null) at(info.expiresAtMs - riskLimitsFor(this.options.risk, info.slug).stopBeforeExpiryMs, () => this.requote(info.slug));
+    const stopAt = this.stopAtMs(info.slug, info);
+    if (stopAt !== null) at(stopAt, () => this.requote(info.slug));
+  }
+
+  /**
+   * A market's stop before expiry (the risk gate's near-expiry halt: `risk.stopBeforeExpirySec`, or the per-market
+   * stop the caller's risk config holds, e.g. the pricing stop of a priced market); null without an expiry or a market.
+   */
+  stopAtMs(slug: string, info: MarketInfo | undefined = this.set.info(slug)): number | null {
+    if (info === undefined || info.expiresAtMs === null) return null;
+    return info.expiresAtMs - riskLimitsFor(this.options.risk, slug).stopBeforeExpiryMs;
   }
 
   /** Sizes of what the core's parts hold (memory checks). */
