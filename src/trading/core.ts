@@ -24,7 +24,9 @@
  * is registered here, before the runner's (which subscribes when it starts): departed own liquidity is forgotten
  * before the requote that sees the new book; the runner reads positions, own orders and recent fills from the
  * account, gates through it (after the caller's `capIntents`) and submits to the executor; the runner and the
- * account know a market only while it is in the set.
+ * account know a market only while it is in the set; no placement or replacement of a market leaves at or after its
+ * stop before expiry (`stopAtMs`, from the same risk config as the gate's near-expiry halt, given to the executor,
+ * which checks it when each request leaves the rate limiter: docs/order-manager.md, *The stop before settlement*).
  */
 import { orderManagerSettings, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../config/index.js';
 import type { AppConfig, RiskConfig } from '../config/types.js';
