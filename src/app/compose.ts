@@ -81,7 +81,7 @@ import type { Telemetry } from './telemetry.js';
 import { Timers } from './timers.js';
 import { TradedMarkets } from './traded-markets.js';
 import { MarketRoster } from './market-roster.js';
-import { MarketDiscovery } from './market-discovery.js';
+import { MarketDiscovery, SELECTION_EVERY_MS } from './market-discovery.js';
 import { DEPARTED_SWEEP_MS, sweepDepartedMarkets } from './departed-markets.js';
 import { isStaticSelection, selectMarkets } from './market-selection.js';
 import { activeMarkets } from './markets.js';
@@ -99,8 +99,8 @@ export const ORDER_STREAM_SWEEP_EVERY_MS = 1_000;
  * of the client's own 429/5xx retries), so a bot can join an account other bots keep busy.
  */
 export const STARTUP_LISTING_ATTEMPTS = 8;
-/** The joined markets are re-selected this often (fair band, join window, stop before settlement). */
-export const SELECTION_EVERY_MS = 5_000;
+/** The joined markets are re-selected this often (fair band, join window, stop before settlement): market-discovery.ts. */
+export { SELECTION_EVERY_MS };
 /** A market that joined less than this long ago does not make /readyz fail for want of a book. */
 export const JOIN_GRACE_MS = 30_000;
 

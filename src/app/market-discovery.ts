@@ -54,6 +54,8 @@ export interface DiscoveryOptions {
 
 /** How soon after a change of the candidates the selection runs again. */
 export const EVALUATE_SOON_MS = 250;
+/** How often the selection runs anyway (a market reaching its stop, a fair value leaving the band). */
+export const SELECTION_EVERY_MS = 5_000;
 
 export class MarketDiscovery {
   private readonly candidates = new Map<string, Market>();

@@ -100,7 +100,7 @@ export class BatchPlacements {
         marketSlug: slug,
         items: sent.map(({ request }) => ({ cancelOrderId: null, place: request })),
         mode: 'STOP_ON_FAILURE',
-        beforeSend: () => this.requests.withholdUnlessAllowed(postOnlyAll),
+        beforeSend: () => this.requests.withholdUnlessAllowed(market, postOnlyAll),
         urgency: batchUrgency(sent.map(({ request }) => ({ fromPriceTicks: null, toPriceTicks: request.priceTicks, sizeRaw: request.sizeRaw }))),
       });
     } catch (error) {

@@ -56,8 +56,8 @@ const OUTCOME_UNKNOWN: CancelVerdict = { kind: 'outcome-unknown', orders: 'look-
 /** The ladder, first match wins. */
 export const CANCEL_ERROR_TABLE: readonly ErrorRow<CancelVerdict>[] = [
   // A cancel-replace withheld by its own beforeSend check (its placements may not go now): nothing was sent.
-  // Stopping is not a reason to abort.
-  row(instanceOf(PlacementWithheldError), (e) => restore('withheld', e.reason === 'stopping' ? null : 'trading-mode', { sent: false })),
+  // Stopping or the market's stop is not a reason to abort (its cancels still go).
+  row(instanceOf(PlacementWithheldError), (e) => restore('withheld', e.abortsPlan ? 'trading-mode' : null, { sent: false })),
   row(instanceOf(TradingModeError), () => restore('trading-mode', 'trading-mode', { modeRefusal: true })),
   row(instanceOf(MaintenanceBlockError), () => restore('maintenance-block', 'trading-mode', { modeRefusal: true })),
   // 404 for the cancel-replace endpoint. (A plain cancel never meets it; there it would be a failed request.)

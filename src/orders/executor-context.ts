@@ -129,6 +129,8 @@ export interface ExecutorContext {
   readonly orders: OrderReader;
   readonly writer: OrderWriter;
   lifecycle(): Lifecycle;
+  /** The market's stop before settlement (ExecutorOptions.stopAtMs); null: none. */
+  stopAtMs(marketSlug: string): number | null;
 }
 
 /**

@@ -127,6 +127,12 @@ export interface ExecutorOptions {
   readonly startupAttempts?: number;
   /** Terminal orders are forgotten this long after their last change (default 1 h). */
   readonly retainTerminalMs?: number;
+  /**
+   * The moment from which no placement or replacement of a market may leave (its stop before settlement; null or
+   * absent: none). Checked when the request leaves the rate limiter, so one planned before it but sent later is
+   * withheld unsent (src/orders/plan-requests.ts `withholdUnlessAllowed`).
+   */
+  readonly stopAtMs?: (marketSlug: string) => number | null;
 }
 
 export type PlanOutcome =

@@ -24,6 +24,9 @@
  * - a placement without an answer is UNKNOWN, never rejected: its slot stays frozen until a status lookup by
  *   clientOrderId (with backoff) or a socket frame resolves it; only `notFoundLimit` not_found answers after
  *   `notFoundGraceMs` mark it lost (rejected, with the typed reason `lost`);
+ * - no placement or replacement of a market leaves at or after its stop before settlement (`stopAtMs`, checked when
+ *   the request leaves the rate limiter: plan-requests.ts); a withheld one does not stop the plan, so the halt's
+ *   cancels follow at once;
  * - every venue request is first checked against the trading-mode gate; a TradingModeError updates the gate and
  *   drops the rest of the plan; cancels are attempted in every mode (also `disabled`: the bot never blocks its own
  *   cancels), and one the venue refused (425) is held by the gate and re-run when the gate releases it; a 425
@@ -142,6 +145,7 @@ export class OrderExecutor {
         pruneTerminal: (marketSlug, olderThanMs) => void this.store.pruneTerminal(marketSlug, olderThanMs),
       },
       lifecycle: () => this.lifecycle,
+      stopAtMs: (slug) => options.stopAtMs?.(slug) ?? null,
     };
     this.resolver = new OutcomeResolver(ctx);
     const requests = new PlanRequests(ctx, this.resolver);

@@ -56,8 +56,8 @@ const OUTCOME_UNKNOWN = unknown('outcome-unknown', 'later');
 
 /** The ladder, first match wins. */
 export const PLACEMENT_ERROR_TABLE: readonly PlacementErrorRow[] = [
-  // Withheld by its own beforeSend check: the order never existed. Stopping is not a reason to abort.
-  row(instanceOf(PlacementWithheldError), (e) => rejected('withheld', `withheld: ${e.reason}`, e.reason === 'stopping' ? null : 'trading-mode', { sent: false })),
+  // Withheld by its own beforeSend check: the order never existed. Stopping or the market's stop is not a reason to abort.
+  row(instanceOf(PlacementWithheldError), (e) => rejected('withheld', `withheld: ${e.reason}`, e.abortsPlan ? 'trading-mode' : null, { sent: false })),
   // 409: the venue already holds this clientOrderId. Find it; until found it is unknown.
   row(instanceOf(DuplicateClientOrderIdError), () => unknown('duplicate', 'now')),
   row(instanceOf(TradingModeError), (e) => rejected('trading-mode', `trading mode ${e.mode}`, 'trading-mode', { modeRefusal: true })),

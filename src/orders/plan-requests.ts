@@ -7,7 +7,9 @@
  * (cancel-errors.ts) and a placement error (placement-errors.ts).
  *
  * Invariants: every request is checked against the trading-mode gate first (cancels in every mode the gate allows,
- * placements only when it allows their shape); a cancel whose outcome is uncertain keeps its order pending-cancel
+ * placements only when it allows their shape); no placement or replacement of a market leaves at or after its stop
+ * before settlement (`ctx.stopAtMs`), checked at the moment it would leave the rate limiter: one planned before the stop
+ * is withheld unsent, so the plan ends at once and the halt's cancels (at cancel priority) follow; a cancel whose outcome is uncertain keeps its order pending-cancel
  * and looks it up; a placement without an answer makes its order unknown, never rejected; a slot is re-checked just
  * before its placement (an event may have filled it meanwhile); every change goes through the executor's writer with
  * origin `plan` (or `plan-lookup` for the lookups the plan makes itself).
@@ -131,8 +133,10 @@ export class PlanRequests {
   }
 
   /** The request may wait in the rate limiter behind others: re-checked at the moment it would leave. */
-  withholdUnlessAllowed(postOnly: boolean): void {
+  withholdUnlessAllowed(market: MarketState, postOnly: boolean): void {
     if (!isActive(this.ctx.lifecycle())) throw new PlacementWithheldError('stopping');
+    const stopAt = this.ctx.stopAtMs(market.slug);
+    if (stopAt !== null && this.ctx.scheduler.now() >= stopAt) throw new PlacementWithheldError(`past its stop before settlement at ${new Date(stopAt).toISOString()}`, { abortsPlan: false });
     if (!this.ctx.gate.allowsPlacement({ postOnly, orderType: 'GTC' })) throw new PlacementWithheldError(`trading mode ${this.ctx.gate.mode}`);
   }
 
@@ -154,7 +158,7 @@ export class PlanRequests {
   private async placeOne(market: MarketState, intent: QuoteIntent, postOnly: boolean, tally: PlanTally): Promise<AbortReason | null> {
     const { order: created, request } = this.newPlacement(market, intent, postOnly);
     try {
-      const answer = await this.ctx.venue.placeOrder({ ...request, beforeSend: () => this.withholdUnlessAllowed(postOnly) });
+      const answer = await this.ctx.venue.placeOrder({ ...request, beforeSend: () => this.withholdUnlessAllowed(market, postOnly) });
       this.applyPlaced(created.clientOrderId, answer, tally);
       return null;
     } catch (error) {

@@ -73,7 +73,7 @@ export class Replacements {
           marketSlug: slug,
           items,
           mode: 'STOP_ON_FAILURE',
-          beforeSend: () => this.requests.withholdUnlessAllowed(postOnlyAll),
+          beforeSend: () => this.requests.withholdUnlessAllowed(market, postOnlyAll),
           urgency: batchUrgency(facts),
         });
       } catch (error) {

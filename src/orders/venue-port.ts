@@ -307,12 +307,21 @@ export class RateLimitedError extends VenuePortError {
   }
 }
 
-/** The placement was withheld by its own `beforeSend` check: nothing was sent, nothing is pending. */
+/**
+ * The placement was withheld by its own `beforeSend` check: nothing was sent, nothing is pending. `abortsPlan`: the
+ * rest of the plan is dropped (a trading mode that forbids it; default) or goes on (the bot stopping, or the market
+ * past its stop before settlement: its later placements are withheld the same way, and its cancels still go).
+ */
 export class PlacementWithheldError extends VenuePortError {
   override readonly name = 'PlacementWithheldError';
   readonly kind = 'withheld';
-  constructor(readonly reason: string) {
+  readonly abortsPlan: boolean;
+  constructor(
+    readonly reason: string,
+    options: { readonly abortsPlan?: boolean } = {},
+  ) {
     super('placeOrder', `placeOrder: withheld before sending (${reason})`);
+    this.abortsPlan = options.abortsPlan ?? reason !== 'stopping';
   }
 }
 

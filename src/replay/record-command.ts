@@ -9,7 +9,11 @@
  * drained, the file ended with its gzip trailer; a start-up failure closes what was opened and exits 1. Each market's
  * title and terms (the venue's fields the terms parser reads) go into the header, so a replay names and prices it as
  * live; the underlying is recorded from the venue's oracle frames and, when `pricing.sources` has `hermes` and its key
- * is set, from Pyth Hermes (through the price store's validation, as the bot reads it).
+ * is set, from Pyth Hermes (through the price store's validation, as the bot reads it: ./record-hermes.ts).
+ * The recorded set follows the config's `markets` rules while it runs, through the bot's own selection and discovery
+ * (./record-markets.ts): a market that starts matching is written as a `listed` event (format v3), added to the header
+ * of later parts and subscribed (the book store sends the whole list, again after every reconnect); one that stops
+ * matching, resolves or settles is unsubscribed.
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/types.js';
@@ -25,8 +29,8 @@ import { ReplayWriter } from './writer.js';
 import { normalizeRewardSettings, type Market } from '../exchange/wire.js';
 import { readMarketTerms, termsInputOf } from '../pricing/terms.js';
 import { oracleFields } from './replay-pricing.js';
-import { UnderlyingStore } from '../pricing/underlying/store.js';
-import { HermesSource } from '../pricing/underlying/hermes-source.js';
+import { RecordHermes } from './record-hermes.js';
+import { recordMarkets, type RecordFairs } from './record-markets.js';
 import type { ReplayMarket, ReplayRewards } from './format.js';
 
 export interface RecordOptions {
@@ -45,7 +49,7 @@ export interface Recording {
   readonly recorder: Recorder;
   /** The venue's REST base URL (the embedded simulator's on `kind: sim`). */
   readonly baseUrl: string;
-  /** The recorded markets' slugs, in the header's order. */
+  /** The markets recorded from the start (the first header's, in its order); `recorder.recording()` has those now. */
   readonly markets: readonly string[];
   /** Stops the recorder, drains reads in flight, ends the file and closes the venue; idempotent. */
   stop(): Promise<RecordingSummary>;
@@ -74,18 +78,18 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
       { env: deps.env, log, scheduler, httpObserver: {}, ...(deps.onSecret === undefined ? {} : { onSecret: deps.onSecret }), dryRun: true },
       opened,
     );
-    const recorded: RecordedMarket[] = markets.map((m) => ({ slug: m.slug, yesTokenId: m.tokens?.yes ?? null, noTokenId: m.tokens?.no ?? null, ticker: tickerOf(m, config) }));
+    const recorded = new Map(markets.map((m) => [m.slug, recordedMarket(m, config)]));
     let recorder: Recorder | null = null;
     const { feed, books } = buildMarketData({
       config,
       venue,
       client,
-      yesTokenOf: (slug) => recorded.find((m) => m.slug === slug)?.yesTokenId ?? null,
+      yesTokenOf: (slug) => recorded.get(slug)?.yesTokenId ?? null,
       scheduler,
       log,
       feedObserver: {},
       booksObserver: { onFrozenFeed: (slug) => recorder?.gap(slug, 'resync') },
-      marketCount: recorded.length,
+      marketCount: recorded.size,
     });
     const out = new ReplayWriter({
       dir: options.out,
@@ -103,8 +107,9 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
       },
     });
     writer = out;
+    let fairs: RecordFairs | null = null;
     const rec = new Recorder({
-      markets: recorded,
+      markets: [...recorded.values()],
       data: {
         onBookFrame: (listener) => feed.onBook((slug, _snapshot, frame) => listener(slug, frame.venueTimestampMs)),
         onMarketResolved: (listener) => feed.onMarketResolved(listener),
@@ -124,28 +129,63 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
         recentTrades: async (slug) => (await client.api.getMarketTrades(slug, { limit: 100 })).trades,
         tradingMode: async () => (await client.api.getMaintenanceStatus()).mode,
       },
-      sink: (event) => out.write(event),
+      sink: (event) => {
+        out.write(event);
+        if (event.kind === 'underlying') fairs?.observe(event);
+      },
       scheduler,
       log,
       modeReadIntervalMs: config.maintenance.pollIntervalMs,
       ...(options.tradeReadIntervalMs === undefined ? {} : { tradeReadIntervalMs: options.tradeReadIntervalMs }),
       ...(options.marketTradeRefreshMs === undefined ? {} : { marketTradeRefreshMs: options.marketTradeRefreshMs }),
     });
+    // The recorded set follows the config's selection rules while running, as the bot's does (./record-markets.ts).
+    const rolling = recordMarkets({
+      config,
+      api: client.api,
+      scheduler,
+      log,
+      initial: markets,
+      steps: {
+        join: (market) => {
+          const entry = recordedMarket(market, config);
+          const header = headerMarket(market);
+          // The `listed` event before the header of later parts and before any book of it (see ./writer.ts).
+          rec.addMarket(entry, header);
+          out.addMarket(header);
+          recorded.set(market.slug, entry);
+          books.setMarkets(rec.recording());
+          hermes.follow(recorded.values());
+        },
+        leave: (slug) => {
+          rec.removeMarket(slug);
+          recorded.delete(slug);
+          books.setMarkets(rec.recording());
+        },
+      },
+    });
+    fairs = rolling.fairs;
+    const hermes = new RecordHermes(config, venue.hermes, rec, log);
     recorder = rec;
-    books.setMarkets(recorded.map((m) => m.slug));
+    books.setMarkets(rec.recording());
     feed.start();
     books.start();
     rec.start();
-    const hermes = startHermes(config, venue.hermes, recorded, rec, log);
-    log.info({ out: options.out, markets: recorded.map((m) => m.slug) }, 'recording');
+    hermes.follow(recorded.values());
+    feed.onMarketCreated((frame) => void rolling.discovery.created(frame));
+    feed.onMarketResolved((frame) => rolling.discovery.resolved(frame.slug));
+    rolling.discovery.start();
+    log.info({ out: options.out, markets: rec.recording() }, 'recording');
     let stopped: Promise<RecordingSummary> | null = null;
+    const initialSlugs = rec.recording();
     return {
       recorder: rec,
       baseUrl: venue.baseUrl,
-      markets: recorded.map((m) => m.slug),
+      markets: initialSlugs,
       stop: () =>
         (stopped ??= (async () => {
-          hermes?.stop();
+          await rolling.stop();
+          hermes.stop();
           rec.stop();
           books.stop();
           feed.close();
@@ -163,10 +203,10 @@ export async function startRecording(config: AppConfig, options: RecordOptions, 
   }
 }
 
-/** The underlying's ticker of a market whose terms name one (priced or only recognised as crypto); null otherwise. */
-function tickerOf(market: Market, config: AppConfig): string | null {
+/** A market as the recorder reads it: its tokens and the underlying's ticker when its terms name one. */
+function recordedMarket(market: Market, config: AppConfig): RecordedMarket {
   const result = readMarketTerms(termsInputOf(market), config.pricing.feedIds);
-  return result.ok ? result.terms.ticker : result.ticker;
+  return { slug: market.slug, yesTokenId: market.tokens?.yes ?? null, noTokenId: market.tokens?.no ?? null, ticker: result.ok ? result.terms.ticker : result.ticker };
 }
 
 /** A recorded market in the header: ids, title and the fields its terms are read from. */
@@ -199,27 +239,6 @@ function rewardsOf(market: Market): { rewards?: ReplayRewards } {
   const reward = normalizeRewardSettings(market.settings);
   if (reward.dailyRewardRaw <= 0 || reward.maxSpreadTicks < 1) return {};
   return { rewards: { minSizeRaw: reward.minSizeRaw, maxSpreadTicks: reward.maxSpreadTicks, dailyRewardRaw: reward.dailyRewardRaw } };
-}
-
-/** Pyth Hermes for the recorded markets' feeds, into the recording (null when it is not a source or has no key). */
-function startHermes(config: AppConfig, hermes: { readonly endpoint: string; readonly apiKey: string | null; readonly apiKeyEnv: string } | null, recorded: readonly RecordedMarket[], rec: Recorder, log: Logger): HermesSource | null {
-  const feeds = new Map<string, string>();
-  for (const market of recorded) {
-    const feed = market.ticker ? config.pricing.feedIds[market.ticker] : undefined;
-    if (market.ticker && feed) feeds.set(feed.slice(2), market.ticker);
-  }
-  if (hermes === null || feeds.size === 0) return null;
-  if (hermes.apiKey === null) {
-    log.warn({ env: hermes.apiKeyEnv }, `Pyth Hermes not recorded: $${hermes.apiKeyEnv} is not set; the underlying comes from the venue's oracle frames only`);
-    return null;
-  }
-  const store = new UnderlyingStore(config.pricing.store, () => systemScheduler.now());
-  store.onQuote((quote) => {
-    if (quote.source === 'hermes') rec.underlying({ ticker: quote.ticker, source: 'hermes', price: quote.price, conf: quote.conf, publishTimeMs: quote.publishTimeMs });
-  });
-  const source = new HermesSource({ endpoint: hermes.endpoint, apiKey: hermes.apiKey, apiKeyEnv: hermes.apiKeyEnv, feeds, store, scheduler: systemScheduler, log });
-  source.start();
-  return source;
 }
 
 /** The `record` command: start, wait for the duration or a signal, stop, print the summary. */

@@ -18,7 +18,10 @@
  *   feed's resync are written as gaps, so a replay can say which time it could not see;
  * - the underlying: every `oraclePriceData` frame of a recorded market whose ticker is known (its terms name one) and
  *   every Pyth Hermes price the shell passes on (`underlying`), with `t` = when it was received and `publishTs` = the
- *   source's own time; a frame that is not a finite positive price is not written (counted as `refusedPrices`).
+ *   source's own time; a frame that is not a finite positive price is not written (counted as `refusedPrices`);
+ * - the recorded set changes while it runs (`addMarket`, `removeMarket`: src/replay/record-markets.ts decides): a
+ *   market added is written as a `listed` event before any event of it; one removed gets no more trade reads or
+ *   oracle frames, but its resolution is still written (it settles after it was left).
  */
 import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
@@ -28,7 +31,7 @@ import type { TradingMode } from '../core/trading-mode.js';
 import type { BookView } from '../strategy/contract.js';
 import type { MarketTrade } from '../exchange/wire.js';
 import type { MarketResolvedFrame, OraclePriceFrame } from '../exchange/socket-wire.js';
-import type { ReplayEvent, TradeEvent, UnderlyingEvent } from './format.js';
+import type { ReplayEvent, ReplayMarket, TradeEvent, UnderlyingEvent } from './format.js';
 
 /** The feed and books as the recorder reads them (src/app/market-data.ts builds the real ones). */
 export interface RecorderMarketData {
@@ -107,6 +110,10 @@ function tradeKey(trade: MarketTrade): string {
 
 export class Recorder {
   private readonly startedAtMs: number;
+  /** The markets recorded now, in the order they joined. */
+  private readonly markets = new Map<string, RecordedMarket>();
+  /** Every market recorded since the start (a resolution of one left before it settled is still written). */
+  private readonly everRecorded = new Set<string>();
   private readonly lastFrameTs = new Map<string, number | null>();
   private readonly seenTrades = new Set<string>();
   private readonly unsubscribe: (() => void)[] = [];
@@ -116,10 +123,35 @@ export class Recorder {
   private mode: TradingMode | null = null;
   private stopped = false;
   private readsInFlight = 0;
-  readonly counts = { books: 0, trades: 0, gaps: 0, modes: 0, resolutions: 0, underlying: 0, refusedPrices: 0, readErrors: 0 };
+  readonly counts = { books: 0, trades: 0, gaps: 0, modes: 0, resolutions: 0, underlying: 0, listed: 0, refusedPrices: 0, readErrors: 0 };
 
   constructor(private readonly options: RecorderOptions) {
     this.startedAtMs = options.scheduler.now();
+    for (const market of options.markets) this.track(market);
+  }
+
+  /** A market joined while recording: written as a `listed` event (its whole header entry), then recorded. */
+  addMarket(market: RecordedMarket, entry: ReplayMarket): void {
+    if (this.stopped || this.markets.has(market.slug)) return;
+    this.emit({ kind: 'listed', t: this.now(), entry });
+    this.track(market);
+  }
+
+  /** A market left: no more trade reads or oracle frames of it (its resolution is still written). */
+  removeMarket(slug: string): void {
+    this.markets.delete(slug);
+    this.lastTradeRead.delete(slug);
+    this.lastFrameTs.delete(slug);
+  }
+
+  /** The slugs recorded now. */
+  recording(): readonly string[] {
+    return [...this.markets.keys()];
+  }
+
+  private track(market: RecordedMarket): void {
+    this.markets.set(market.slug, market);
+    this.everRecorded.add(market.slug);
   }
 
   start(): void {
@@ -128,10 +160,13 @@ export class Recorder {
     this.unsubscribe.push(
       data.onBookFrame((slug, venueTs) => this.lastFrameTs.set(slug, venueTs)),
       data.onBookChange((slug) => this.recordBook(slug)),
-      data.onStale((slug) => this.emit({ kind: 'gap', t: this.now(), market: slug, cause: 'stale' })),
+      // A market left is unsubscribed, which the book store reports as stale: not a gap of the recording.
+      data.onStale((slug) => {
+        if (this.markets.has(slug)) this.emit({ kind: 'gap', t: this.now(), market: slug, cause: 'stale' });
+      }),
       data.onDisconnect(() => this.emit({ kind: 'gap', t: this.now(), market: null, cause: 'disconnect' })),
       data.onMarketResolved((frame) => {
-        if (this.options.markets.some((m) => m.slug === frame.slug)) this.emit({ kind: 'resolved', t: this.now(), market: frame.slug, winner: frame.winningOutcome });
+        if (this.everRecorded.has(frame.slug)) this.emit({ kind: 'resolved', t: this.now(), market: frame.slug, winner: frame.winningOutcome });
       }),
     );
     if (data.onOraclePrice) this.unsubscribe.push(data.onOraclePrice((frame) => this.oracleFrame(frame)));
@@ -175,12 +210,13 @@ export class Recorder {
     else if (event.kind === 'gap') this.counts.gaps += 1;
     else if (event.kind === 'mode') this.counts.modes += 1;
     else if (event.kind === 'underlying') this.counts.underlying += 1;
+    else if (event.kind === 'listed') this.counts.listed += 1;
     else this.counts.resolutions += 1;
     this.options.sink(event);
   }
 
   private oracleFrame(frame: OraclePriceFrame): void {
-    const ticker = this.options.markets.find((m) => m.slug === frame.slug)?.ticker;
+    const ticker = this.markets.get(frame.slug)?.ticker;
     if (ticker === undefined || ticker === null) return;
     this.writePrice({ kind: 'underlying', t: this.now(), ticker, source: 'venue', price: frame.value, conf: null, publishTs: frame.timestampMs, market: frame.slug });
   }
@@ -194,6 +230,7 @@ export class Recorder {
   }
 
   private recordBook(slug: string): void {
+    if (!this.markets.has(slug)) return;
     const yes = this.options.data.books(slug)?.yes;
     if (yes === undefined) return;
     const venueTs = this.lastFrameTs.get(slug) ?? null;
@@ -235,8 +272,8 @@ export class Recorder {
   }
 
   private async readTrades(): Promise<void> {
-    const { markets } = this.options;
-    const market = markets[this.nextTradeMarket % markets.length];
+    const markets = [...this.markets.values()];
+    const market = markets.length === 0 ? undefined : markets[this.nextTradeMarket % markets.length];
     this.nextTradeMarket += 1;
     if (market === undefined) return;
     const last = this.lastTradeRead.get(market.slug);

@@ -5,13 +5,15 @@
  *
  * Owns: the open part, its byte count and the flush timer. Invariants: the compressor is flushed (Z_SYNC_FLUSH)
  * at least every `flushEveryMs`, so a crash loses at most that much (the reader accepts a part cut off after a
- * flush); events are written in the order given; `close` ends the part with a complete gzip trailer.
+ * flush); events are written in the order given; `close` ends the part with a complete gzip trailer; a market added
+ * with `addMarket` (format v3: joined while recording, after its `listed` event was written) is in the header of every
+ * later part, so each part lists every market joined so far (the reader refuses a later part that drops one).
  */
 import { createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { constants, createGzip, gzipSync, type Gzip } from 'node:zlib';
 import type { CancelTimer, Scheduler } from '../core/clock.js';
-import { eventLine, headerLine, type ReplayEvent, type ReplayHeader } from './format.js';
+import { eventLine, headerLine, type ReplayEvent, type ReplayHeader, type ReplayMarket } from './format.js';
 
 export interface ReplayWriterOptions {
   readonly dir: string;
@@ -45,9 +47,17 @@ export class ReplayWriter {
   private eventCount = 0;
   /** Parts ended but maybe not yet on disk (close waits for them). */
   private readonly ending: Promise<void>[] = [];
+  /** The header's markets, with those joined since (written into the next parts' headers). */
+  private readonly markets: ReplayMarket[];
 
   constructor(private readonly options: ReplayWriterOptions) {
     mkdirSync(options.dir, { recursive: true });
+    this.markets = [...options.header.markets];
+  }
+
+  /** A market joined while writing (its `listed` event written first): in the header of every later part. */
+  addMarket(entry: ReplayMarket): void {
+    if (!this.markets.some((m) => m.slug === entry.slug)) this.markets.push(entry);
   }
 
   /** Every part file written so far, in order. */
@@ -104,7 +114,7 @@ export class ReplayWriter {
       part.bytes += chunk.length;
     });
     gzip.pipe(file);
-    gzip.write(headerLine({ ...this.options.header, part: this.partIndex }));
+    gzip.write(headerLine({ ...this.options.header, markets: [...this.markets], part: this.partIndex }));
     this.files.push(path);
     this.part = part;
     return part;

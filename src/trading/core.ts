@@ -24,7 +24,9 @@
  * is registered here, before the runner's (which subscribes when it starts): departed own liquidity is forgotten
  * before the requote that sees the new book; the runner reads positions, own orders and recent fills from the
  * account, gates through it (after the caller's `capIntents`) and submits to the executor; the runner and the
- * account know a market only while it is in the set.
+ * account know a market only while it is in the set; no placement or replacement of a market leaves at or after its
+ * stop before expiry (`stopAtMs`, from the same risk config as the gate's near-expiry halt, given to the executor,
+ * which checks it when each request leaves the rate limiter: docs/order-manager.md, *The stop before settlement*).
  */
 import { orderManagerSettings, REQUOTE_INTERVAL_MS, riskLimitsFor } from '../config/index.js';
 import type { AppConfig, RiskConfig } from '../config/types.js';
@@ -187,6 +189,8 @@ export class TradingCore {
       modeGate: this.modeGate,
       ids: this.ids,
       markets: markets.infoList().map((m) => ({ slug: m.slug, tokens: m.tokens })),
+      // The gate's near-expiry halt, held also at the moment each request leaves (see the header).
+      stopAtMs: (slug) => this.stopAtMs(slug),
       onFill: options.onFill,
       onOrderChange: (order, previous) => {
         this.account.orderChanged(order, previous);
@@ -257,7 +261,17 @@ export class TradingCore {
 
   /** Arms one market's stop-before-expiry requote (what armExpiryRequotes does for all, for a market joined later). */
   armExpiryRequote(info: MarketInfo, at: (atMs: number, fn: () => void) => void): void {
-    if (info.expiresAtMs !== null) at(info.expiresAtMs - riskLimitsFor(this.options.risk, info.slug).stopBeforeExpiryMs, () => this.requote(info.slug));
+    const stopAt = this.stopAtMs(info.slug, info);
+    if (stopAt !== null) at(stopAt, () => this.requote(info.slug));
+  }
+
+  /**
+   * A market's stop before expiry (the risk gate's near-expiry halt: `risk.stopBeforeExpirySec`, or the per-market
+   * stop the caller's risk config holds, e.g. the pricing stop of a priced market); null without an expiry or a market.
+   */
+  stopAtMs(slug: string, info: MarketInfo | undefined = this.set.info(slug)): number | null {
+    if (info === undefined || info.expiresAtMs === null) return null;
+    return info.expiresAtMs - riskLimitsFor(this.options.risk, slug).stopBeforeExpiryMs;
   }
 
   /** Sizes of what the core's parts hold (memory checks). */

@@ -35,6 +35,7 @@ const LOOK_UP: CancelVerdict = { kind: 'outcome-unknown', orders: 'look-up', abo
 /** The ladder written out case by case: error → (orders, abort, reported, gate, cancel-replace). */
 const CASES: readonly (readonly [string, unknown, CancelVerdict])[] = [
   ['withheld while stopping: never sent, no abort', new PlacementWithheldError('stopping'), { ...RESTORED, kind: 'withheld', abort: null, sent: false }],
+  ['withheld past the market\'s stop: never sent, no abort', new PlacementWithheldError('past its stop', { abortsPlan: false }), { ...RESTORED, kind: 'withheld', abort: null, sent: false }],
   ['withheld by the trading mode: never sent, the plan stops', new PlacementWithheldError('trading mode cancel_only'), { ...RESTORED, kind: 'withheld', abort: 'trading-mode', sent: false }],
   ['425 trading mode: restored, the gate learns it', new TradingModeError('cancelOrders', 'disabled', null), { ...RESTORED, kind: 'trading-mode', abort: 'trading-mode', modeRefusal: true }],
   ['425 without a mode body: restored, maintenance refreshed', new MaintenanceBlockError('cancelOrders', 'Too Early'), { ...RESTORED, kind: 'maintenance-block', abort: 'trading-mode', modeRefusal: true }],

@@ -18,6 +18,7 @@ const unknown = (kind: PlacementVerdict['kind'], lookUp: 'now' | 'later'): Place
 /** The ladder written out case by case: error → (order transition, reason, abort, retry). */
 const CASES: readonly (readonly [string, unknown, PlacementVerdict])[] = [
   ['withheld while stopping: never sent, the plan goes on', new PlacementWithheldError('stopping'), rejected('withheld', 'withheld: stopping', null, false)],
+  ['withheld past the market\'s stop: never sent, the plan goes on', new PlacementWithheldError('past its stop', { abortsPlan: false }), rejected('withheld', 'withheld: past its stop', null, false)],
   ['withheld by the trading mode: never sent, the plan stops', new PlacementWithheldError('trading mode cancel_only'), rejected('withheld', 'withheld: trading mode cancel_only', 'trading-mode', false)],
   ['409 duplicate clientOrderId: unknown, looked up at once', new DuplicateClientOrderIdError('mm1-x-bid-0-1'), unknown('duplicate', 'now')],
   ['425 trading mode: rejected, the gate learns it', new TradingModeError('placeOrder', 'post_only', null), rejected('trading-mode', 'trading mode post_only', 'trading-mode', true, true)],

@@ -81,6 +81,26 @@ describe('ReplayWriter and readReplay', () => {
     expect(readReplay(byDay).events).toHaveLength(3);
   });
 
+  it('a market joined while writing is in the header of every later part, its listing read once at its own time', async () => {
+    const dir = freshDir();
+    const writer = new ReplayWriter({ dir, name: 'rec', header, scheduler: new ManualClock(T0), maxPartBytes: 1 });
+    const late = { slug: 'late', yesTokenId: '3', noTokenId: '4', tickTicks: 1, expiresAtMs: T0 + 3_600_000 };
+    writer.write(book(T0, 500));
+    await writer.flush();
+    writer.write({ kind: 'listed', t: T0 + 10, entry: late }); // a new part (the first is full): its header is the first's
+    writer.addMarket(late);
+    await writer.flush();
+    writer.write(book(T0 + 20, 501)); // another part: its header lists the market joined
+    await writer.close();
+    const parts = readdirSync(dir).sort();
+    expect(parts).toHaveLength(3);
+    const headerOf = (file: string): ReplayHeader => JSON.parse(gunzipSync(readFileSync(join(dir, file))).toString('utf8').split('\n')[0] ?? '') as ReplayHeader;
+    expect(parts.map((file) => headerOf(file).markets.map((m) => m.slug))).toEqual([['m'], ['m'], ['m', 'late']]);
+    const stream = readReplay(dir);
+    expect(stream.header.markets.map((m) => m.slug)).toEqual(['m']);
+    expect(stream.events.filter((e) => e.kind === 'listed')).toEqual([{ kind: 'listed', t: T0 + 10, entry: late }]);
+  });
+
   it('a crash loses at most what came after the last periodic flush', async () => {
     const dir = freshDir();
     const clock = new ManualClock(T0);

@@ -19,6 +19,7 @@ import type { FillEvent } from '../../../src/orders/executor.js';
 import { RECHECK_MS } from '../../../src/orders/market-membership.js';
 import { coreSettingsOf, TradingCore, type TradingCoreOptions } from '../../../src/trading/core.js';
 import { advance, FakeVenue, settle, until } from '../../support/fake-venue.js';
+import { coreWiring } from '../../support/core-wiring.js';
 import { memoryLedger } from '../../support/ledger-fixtures.js';
 import { book, market, noView, T0 } from '../../support/views.js';
 
@@ -55,20 +56,14 @@ function build(overrides: Partial<TradingCoreOptions> = {}) {
   const capped: (readonly QuoteIntent[])[] = [];
   const changes: string[] = [];
   const fills: FillEvent[] = [];
-  const settings = coreSettingsOf(CONFIG);
   const core: TradingCore = new TradingCore({
+    ...coreWiring(CONFIG, scheduler, venue, infos),
     venue,
     scheduler,
     // Every market but beta bids (markets joined later included).
     strategy: { quote: (view) => (view.market.slug === 'beta' ? [] : [BID]) },
-    markets: { slugs: () => [...infos.keys()], info: (slug) => infos.get(slug), isResolved: () => false, infoList: () => [...infos.values()] },
     ledger,
-    risk: CONFIG.risk,
-    mode: { pollIntervalMs: settings.modePollIntervalMs, fetchStatus: () => venue.maintenanceStatus() },
-    orders: settings.orders,
-    account: { halts: () => ({ killSwitch: false, stale: false }), onBlocked: () => undefined, log: { info: () => undefined } },
     books,
-    runner: { requoteIntervalMs: settings.requoteIntervalMs, setInterval: (fn, ms) => scheduler.schedule(ms, fn) },
     // The caller's cap: one tick lower than the strategy asked.
     capIntents: (_slug, intents) => {
       capped.push(intents);
