@@ -103,6 +103,7 @@ const ARRIVAL_TIMING_FILES = ['test/integration/multi-bot.test.ts', 'test/unit/e
  */
 const LONG_FILES = [
   'test/integration/multi-bot.test.ts',
+  'test/integration/load-rate-limit.test.ts',
   'test/chaos/crash-restart.test.ts',
   'test/integration/ops-status-line.test.ts',
   'test/integration/doctor.test.ts',

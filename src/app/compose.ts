@@ -328,7 +328,9 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     socketDownGraceMs: config.risk.socketDownGraceMs,
     onHalt: (slug, reason) => {
       blockedReasons.set(slug, `halted: ${reason}`);
-      log.warn({ market: slug, reason }, 'market halted: data not fresh; canceling its orders');
+      // A market whose first book has not come yet (it waits behind the start-up requests), holding no order: routine.
+      if (reason === 'stale-book' && books.status(slug)?.hasBook !== true && executor.openOrders(slug).length === 0) log.info({ market: slug, reason }, 'market waiting for its first book; not quoted until it comes');
+      else log.warn({ market: slug, reason }, 'market halted: data not fresh; canceling its orders');
       metrics.riskBlocked(slug, reason);
       void executor.submit(slug, []);
     },

@@ -199,6 +199,21 @@ describe('trading modes', () => {
     ]);
   });
 
+  it('judges a signed request by when the bot built it, not when it arrived (a loaded machine held it on the way)', () => {
+    const teller = req(1100, 'POST', '/orders', 425);
+    // Built 100 ms before the bot could know, arrived 700 ms late: it was in flight when the bot learnt.
+    const held = { ...req(1800, 'POST', '/orders/cancel-replace/batch', 425), signedAtMs: 1000 };
+    expect(modeViolations([teller, held], [window], { maxInFlight: 2, graceMs: 250 })).toEqual([]);
+    // Built 400 ms after the bot learnt: forbidden however soon it arrived.
+    const after = { ...req(1510, 'POST', '/orders/cancel-replace/batch', 425), signedAtMs: 1502 };
+    expect(modeViolations([teller, after], [window], { maxInFlight: 2, graceMs: 250 })).toEqual([
+      'cancel_only window: POST /orders/cancel-replace/batch sent at 1510 (408 ms after the bot learnt the mode, built 400 ms after), answered 425',
+    ]);
+    // Built before, but more than were in flight: the surplus is named.
+    const three = [1000, 1010, 1020].map((signedAtMs, i) => ({ ...req(1800 + i, 'POST', '/orders', 425), signedAtMs }));
+    expect(modeViolations([teller, ...three], [window], { maxInFlight: 2, graceMs: 250 })).toEqual(['cancel_only window: 3 forbidden requests around discovery (more than 2 in flight)']);
+  });
+
   it('counts a maintenance read as learning the mode; disabled: one refused cancel, not a retry loop; post_only only non-post-only placements', () => {
     const read = req(1100, 'GET', '/maintenance/status', 200);
     const disabled = [{ ...window, mode: 'disabled' as const }];

@@ -315,6 +315,13 @@ describe('client ↔ simulator: rate limits', () => {
       `GET /markets/${simMarket.slug}/user-orders`,
       'GET /portfolio/positions',
     ]);
+    // The log keeps when the client built each signed request (its signed timestamp): at or before its arrival, at ms
+    // precision; a public request carries none.
+    for (const e of burst) {
+      if (e.tokenId === null) expect(e.signedAtMs, `${e.method} ${e.path}`).toBeUndefined();
+      else expect(e.atMs - (e.signedAtMs ?? Number.NaN), `${e.method} ${e.path}`).toBeGreaterThanOrEqual(0);
+    }
+    expect(burst.filter((e) => e.signedAtMs !== undefined)).toHaveLength(4);
     const statuses = await demo.client.api.getOrderStatuses([{ orderId: placed.orderId }, { orderId: resting.orderId }]);
     expect(statuses.map((s) => s.data?.order.status)).toEqual(['LIVE', 'CANCELED']);
 

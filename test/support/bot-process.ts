@@ -32,6 +32,8 @@ export interface BotConfigOverrides {
   readonly metrics?: Readonly<Record<string, unknown>>;
   readonly redemption?: Readonly<Record<string, unknown>>;
   readonly botTag?: string;
+  /** Laid over the `log` section (JSON at info by default). */
+  readonly log?: Readonly<Record<string, unknown>>;
 }
 
 /** A simulator for process tests: loopback, synthetic flow unless told otherwise. */
@@ -90,7 +92,7 @@ export function writeBotConfig(sim: RunningSimulator, overrides: BotConfigOverri
     pricing: { ...overrides.pricing, hermes: { endpoint: sim.hermesUrl } },
     shutdown: { budgetMs: 8000, ...overrides.shutdown },
     database: { path: dbPath },
-    log: { level: 'info', pretty: false },
+    log: { level: 'info', pretty: false, ...overrides.log },
   };
   const configPath = join(dir, 'bot.yaml');
   writeFileSync(configPath, stringify(config));

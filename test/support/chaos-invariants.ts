@@ -211,6 +211,8 @@ export interface LoggedRequest {
   readonly path: string;
   readonly status: number;
   readonly outcome: 'handled' | 'rate_limited' | 'injected' | 'error';
+  /** When the bot built and signed it (its signed timestamp; absent on an unsigned request). */
+  readonly signedAtMs?: number;
 }
 
 /**
@@ -295,7 +297,10 @@ export const isCancel = (r: Pick<LoggedRequest, 'method' | 'path'>): boolean =>
 /**
  * 4b. Once the bot could know a window's mode (the first answer inside the window that told it: a 425, or a
  * maintenance-status read), it sends no request the mode forbids until resumeAt. Requests already in flight when
- * it learnt are allowed (at most `maxInFlight` of them, all arriving before `graceMs` after that answer).
+ * it learnt are allowed (at most `maxInFlight` of them). In flight then: built before it could know — signed (its
+ * signed timestamp, `signedAtMs`) at most `graceMs` after that answer left the venue — however late it arrived (on a
+ * loaded machine a request checked and built before may reach the venue 0.7 s later: measured); an unsigned request,
+ * arrived at most `graceMs` after that answer.
  * post_only forbids non-post-only placements: the venue answers those 425, so a forbidden placement shows as a
  * 425 on POST /orders past discovery. disabled forbids placements; cancels are still tried (the bot never blocks its
  * own cancels), but once the venue refused one (425) at most `maxInFlight` more (queued or in flight then, e.g. other
@@ -319,9 +324,13 @@ export function modeViolations(requests: readonly LoggedRequest[], windows: read
       return isPlacement(r) || excessCancels.has(r);
     };
     const offending = inside.filter(forbidden);
-    const late = offending.filter((r) => r.atMs > learntAt + options.graceMs);
-    for (const r of late) out.push(`${w.mode} window: ${r.method} ${r.path} sent at ${r.atMs} (${r.atMs - learntAt} ms after the bot learnt the mode), answered ${r.status}`);
-    const early = offending.filter((r) => r.atMs <= learntAt + options.graceMs);
+    const builtBefore = (r: LoggedRequest): boolean => (r.signedAtMs ?? r.atMs) <= learntAt + options.graceMs;
+    const late = offending.filter((r) => !builtBefore(r));
+    for (const r of late) {
+      const built = r.signedAtMs === undefined ? '' : `, built ${r.signedAtMs - learntAt} ms after`;
+      out.push(`${w.mode} window: ${r.method} ${r.path} sent at ${r.atMs} (${r.atMs - learntAt} ms after the bot learnt the mode${built}), answered ${r.status}`);
+    }
+    const early = offending.filter(builtBefore);
     if (early.length > options.maxInFlight) out.push(`${w.mode} window: ${early.length} forbidden requests around discovery (more than ${options.maxInFlight} in flight)`);
   }
   return out;

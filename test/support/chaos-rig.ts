@@ -367,7 +367,7 @@ export class ChaosRig {
     return this.sim.control
       .requestLog()
       .filter((r) => r.tokenId === token)
-      .map((r) => ({ atMs: r.atMs, durationMs: r.durationMs, method: r.method, path: r.path, status: r.status, outcome: r.outcome }));
+      .map((r) => ({ atMs: r.atMs, durationMs: r.durationMs, method: r.method, path: r.path, status: r.status, outcome: r.outcome, ...(r.signedAtMs === undefined ? {} : { signedAtMs: r.signedAtMs }) }));
   }
 
   /** The ledger's open orders, fills and balances (a separate read connection: safe while the bot runs). */

@@ -23,6 +23,11 @@ export interface RequestLogEntry {
   readonly tokenId: string | null;
   readonly durationMs: number;
   readonly outcome: RequestOutcome;
+  /**
+   * The request's signed timestamp (the auth timestamp header, ms since epoch): when the client built it, so a check can
+   * tell what the client could have known then from when its request happened to arrive. Absent on unsigned requests.
+   */
+  readonly signedAtMs?: number;
   /** Content the route reported (POST /orders/cancel-replace/batch: the markets and the number of its operations). */
   readonly detail?: RequestLogDetail;
 }

@@ -279,12 +279,14 @@ export class SimHttpServer {
     res.setHeader('date', new Date(nowMs + this.accountChecks.clockSkewMs).toUTCString());
     const tokenHeader = headerValue(req.headers, authHeaderNames(this.prefix).apiKey);
     const rateKey = tokenHeader !== undefined && this.options.tokens.has(tokenHeader) ? tokenHeader : null;
+    // When the client built and signed the request (its signed timestamp), for the log: what it could know then.
+    const signedAtMs = rateKey === null ? Number.NaN : Date.parse(headerValue(req.headers, authHeaderNames(this.prefix).timestamp) ?? '');
     let routeName = `${method} (unmatched)`;
     const finish = (answer: Answer): void => {
       send(res, answer.reply);
       const durationMs = performance.now() - started;
       const detail = answer.reply.logDetail;
-      this.log.record({ atMs: nowMs, method, path, status: answer.reply.status, tokenId: rateKey, durationMs, outcome: answer.outcome, ...(detail === undefined ? {} : { detail }) });
+      this.log.record({ atMs: nowMs, method, path, status: answer.reply.status, tokenId: rateKey, durationMs, outcome: answer.outcome, ...(Number.isFinite(signedAtMs) ? { signedAtMs } : {}), ...(detail === undefined ? {} : { detail }) });
       this.options.hooks?.onRequest?.(routeName, answer.reply.status, durationMs);
     };
 
