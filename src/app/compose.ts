@@ -53,7 +53,7 @@ import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
 import { Settler } from '../settlement/settler.js';
 import type { StrategyRunner } from '../strategy/runner.js';
-import type { PositionView, Strategy } from '../strategy/contract.js';
+import type { OwnOrderView, PositionView, Strategy } from '../strategy/contract.js';
 import type { AccountView } from '../risk/account-view.js';
 import { coreSettingsOf, TradingCore } from '../trading/core.js';
 import { BotPricing } from './pricing.js';
@@ -67,6 +67,7 @@ import type { SocketUnits } from '../book/size-units.js';
 import { LedgerSync } from './ledger-sync.js';
 import { buildMarketData } from './market-data.js';
 import { buildMarkoutSampler } from './markouts.js';
+import { buildCalibrationSampler } from './calibration.js';
 import { marketInfoOf } from './markets.js';
 import type { MarkoutSampler } from '../markouts/sampler.js';
 import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
@@ -141,6 +142,8 @@ export interface BotComponents {
   readonly pricing: BotPricing;
   /** Every booked fill judged at 0 s…5 min against the book mid without own orders and the model (src/app/markouts.ts). */
   readonly markouts: MarkoutSampler;
+  /** Model vs book-mid predictions before each priced market's settlement, scored on resolution (null: off; src/app/calibration.ts). */
+  readonly calibration: ReturnType<typeof buildCalibrationSampler>;
   readonly timers: Timers;
   /** Joins and leaves markets while running (src/app/market-roster.ts). */
   readonly roster: MarketRoster;
@@ -385,9 +388,9 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     stopping: deps.stopping,
     foreignPolicy: config.orders.foreignOrders,
   });
-  const markouts: MarkoutSampler = buildMarkoutSampler({
-    ledger, scheduler, strategyName: config.strategy.name, books, ownOrders: (slug) => (ownInBook ? account.ownOrders(slug) : []), pricing, metrics, log: componentLogger(log, 'markouts'),
-  });
+  const ownOrders = (slug: string): readonly OwnOrderView[] => (ownInBook ? account.ownOrders(slug) : []);
+  const markouts: MarkoutSampler = buildMarkoutSampler({ ledger, scheduler, strategyName: config.strategy.name, books, ownOrders, pricing, metrics, log: componentLogger(log, 'markouts') });
+  const calibration = buildCalibrationSampler({ config: config.calibration, ledger, scheduler, books, ownOrders, pricing, staleMs: config.pricing.pricer.staleMs, metrics, log: componentLogger(log, 'calibration') });
 
   // Listeners, in this order (see the header; (1) and (2) are registered where the books and the core are built).
   units.onSettled((settled) => reactions.unitsSettled(settled));
@@ -502,7 +505,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     });
 
   const components: BotComponents = {
-    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, roster, discovery,
+    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, calibration, roster, discovery,
   };
 
   const start = async (): Promise<void> => {
@@ -540,6 +543,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     timers.every(config.maintenance.ledgerCheckMs, () => ledgerSync.periodicCheck(deps.stopping));
     if (config.log.statusIntervalMs > 0) timers.every(config.log.statusIntervalMs, () => status.report());
     markouts.start();
+    calibration?.start();
     runner.start();
     modeGate.start();
     // Each market requoted at its stop-before-expiry time, so the gate's halt takes effect then, not at the next cycle.
@@ -571,6 +575,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     log[report.clean ? 'info' : 'error'](report, report.clean ? 'orders canceled' : 'shutdown left orders or unknowns');
     // After the cancels: fills booked while they ran are judged too (at the horizons reached before the stop).
     markouts.stop();
+    calibration?.stop();
     books.stop();
     feed.close();
     // Nothing writes the ledger once it is closed: passes still in flight (periodic check, feed-gap catch-up) end

@@ -334,6 +334,14 @@ export interface FeedConfig {
   readonly staleAfterMs: number;
 }
 
+/** Calibration in the ledger (src/calibration/, docs/ledger.md#calibration). */
+export interface CalibrationConfig {
+  /** Take the model's and the book mid's predictions before each priced market's settlement, and score them. */
+  readonly enabled: boolean;
+  /** How long before the settlement instant each prediction is taken, ms, longest first. */
+  readonly offsetsMs: readonly number[];
+}
+
 export interface AppConfig {
   readonly version: 1;
   readonly venue: VenueConfig;
@@ -354,4 +362,5 @@ export interface AppConfig {
   readonly feed: FeedConfig;
   /** Pricing crypto strike markets from their underlying (src/config/pricing-schema.ts, docs/pricing.md). */
   readonly pricing: PricingConfig;
+  readonly calibration: CalibrationConfig;
 }

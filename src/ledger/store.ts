@@ -16,6 +16,7 @@ import { EventsRepo } from './events-repo.js';
 import { FillsRepo, type AdjustmentInput, type MarketActivity, type SyntheticFillInput } from './fills-repo.js';
 import { KvRepo } from './kv-repo.js';
 import { MarkoutsRepo } from './markouts-repo.js';
+import { CalibrationRepo } from './calibration-repo.js';
 import { MarketRepo, type MarkInput, type MarkOutcome, type RedemptionDetails, type RedemptionOutcome } from './market-repo.js';
 import { OrdersRepo, type OrderRecordOutcome, type OrderUpdateOutcome } from './orders-repo.js';
 import {
@@ -133,6 +134,8 @@ export class LedgerStore {
   private readonly kv: KvRepo;
   /** Markouts of the fills the live bot judges (src/ledger/markouts-repo.ts, written by src/markouts/sampler.ts). */
   readonly markouts: MarkoutsRepo;
+  /** Model vs book-mid predictions before settlement and their scores (src/ledger/calibration-repo.ts, written by src/calibration/). */
+  readonly calibration: CalibrationRepo;
   private readonly marketSlugs;
   private readonly recentFillRows;
   private readonly countRows;
@@ -149,6 +152,7 @@ export class LedgerStore {
     this.market = new MarketRepo(this.ctx);
     this.kv = new KvRepo(this.ctx);
     this.markouts = new MarkoutsRepo(this.ctx, this.kv);
+    this.calibration = new CalibrationRepo(this.ctx);
     this.marketSlugs = db.prepare(
       `SELECT market_slug FROM positions UNION SELECT market_slug FROM resolutions
        UNION SELECT market_slug FROM redemptions ORDER BY market_slug`,

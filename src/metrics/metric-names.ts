@@ -72,6 +72,10 @@ export const METRIC_NAMES = [
   'outcome_maker_underlying_exposure',
   'outcome_maker_fill_markout_usdc',
   'outcome_maker_fill_markouts_missing_total',
+  'outcome_maker_calibration_predictions_total',
+  'outcome_maker_calibration_scored_total',
+  'outcome_maker_calibration_log_loss_total',
+  'outcome_maker_calibration_brier_total',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -108,4 +112,6 @@ export const VALIDATED_METRICS: readonly MetricName[] = [
   'outcome_maker_underlying_divergence_bps',
   'outcome_maker_underlying_exposure',
   'outcome_maker_fill_markout_usdc',
+  'outcome_maker_calibration_log_loss_total',
+  'outcome_maker_calibration_brier_total',
 ];

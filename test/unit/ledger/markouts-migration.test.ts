@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { schemaVersion } from '../../../src/ledger/migrations.js';
+import { latestVersion, schemaVersion } from '../../../src/ledger/migrations.js';
 import { runReport } from '../../../src/ledger/report.js';
 import { openLedger } from '../../../src/ledger/store.js';
 import { MarkoutSampler } from '../../../src/markouts/sampler.js';
@@ -22,7 +22,7 @@ function writeVersion1Ledger(path: string): void {
   ledger.recordFill(fillInput({ tradeEventId: 'v1-sell', orderId: 'order-2', side: 'SELL', priceTicks: 600, sizeRaw: 4_000_000, atMs: T0 + 1 }));
   ledger.close();
   const db = new BetterSqlite3(path);
-  db.exec(`DROP TABLE fill_markouts; DROP TABLE markout_fills; PRAGMA user_version = 1;`);
+  db.exec(`DROP TABLE calibration_scores; DROP TABLE calibration_predictions; DROP TABLE fill_markouts; DROP TABLE markout_fills; PRAGMA user_version = 1;`);
   db.close();
 }
 
@@ -41,7 +41,7 @@ describe('ledger migration 2 (markouts)', () => {
 
     const clock = new ManualClock(T0 + 60_000);
     const ledger = openLedger({ path, now: () => clock.now() });
-    expect(schemaVersion(ledger.db)).toBe(2);
+    expect(schemaVersion(ledger.db)).toBe(latestVersion());
     const before = ledger.tokenPosition('btc-100k', 'YES');
     expect(before.positionRaw).toBe(6_000_000);
     expect(before.realizedRaw).toBe(400_000);

@@ -22,9 +22,11 @@ function tables(db: BetterSqlite3.Database): string[] {
 describe('migrations', () => {
   it('creates the schema at the latest version, and re-applying is a no-op', () => {
     const db = new BetterSqlite3(':memory:');
-    expect(migrate(db)).toEqual([1, 2]);
+    expect(migrate(db)).toEqual(MIGRATIONS.map((step) => step.version));
     expect(schemaVersion(db)).toBe(latestVersion());
     expect(tables(db)).toEqual([
+      'calibration_predictions',
+      'calibration_scores',
       'fill_failures',
       'fill_markouts',
       'fills',
@@ -47,14 +49,14 @@ describe('migrations', () => {
     const db = new BetterSqlite3(':memory:');
     const steps: Migration[] = [
       ...MIGRATIONS,
-      { version: 3, name: 'half-broken', sql: `CREATE TABLE extra (a INTEGER) STRICT; INSERT INTO nowhere VALUES (1);` },
+      { version: latestVersion() + 1, name: 'half-broken', sql: `CREATE TABLE extra (a INTEGER) STRICT; INSERT INTO nowhere VALUES (1);` },
     ];
     expect(() => migrate(db, steps)).toThrow(/nowhere/);
-    expect(schemaVersion(db)).toBe(2);
+    expect(schemaVersion(db)).toBe(latestVersion());
     expect(tables(db)).not.toContain('extra');
     // A fixed step then applies on the next open.
-    const fixed: Migration[] = [...MIGRATIONS, { version: 3, name: 'fixed', sql: `CREATE TABLE extra (a INTEGER) STRICT;` }];
-    expect(migrate(db, fixed)).toEqual([3]);
+    const fixed: Migration[] = [...MIGRATIONS, { version: latestVersion() + 1, name: 'fixed', sql: `CREATE TABLE extra (a INTEGER) STRICT;` }];
+    expect(migrate(db, fixed)).toEqual([latestVersion() + 1]);
     expect(tables(db)).toContain('extra');
     db.close();
   });
