@@ -30,6 +30,8 @@ export interface BotConfigOverrides {
   readonly rateLimits?: Readonly<Record<string, unknown>>;
   readonly metrics?: Readonly<Record<string, unknown>>;
   readonly redemption?: Readonly<Record<string, unknown>>;
+  /** The `calibration` section (offsets before settlement). */
+  readonly calibration?: Readonly<Record<string, unknown>>;
   readonly botTag?: string;
 }
 
@@ -62,6 +64,7 @@ export function writeBotConfig(sim: RunningSimulator, overrides: BotConfigOverri
     ...(overrides.feed ? { feed: overrides.feed } : {}),
     ...(overrides.maintenance ? { maintenance: overrides.maintenance } : {}),
     ...(overrides.redemption ? { redemption: overrides.redemption } : {}),
+    ...(overrides.calibration ? { calibration: overrides.calibration } : {}),
     metrics: { enabled: true, port: 0, ...overrides.metrics },
     // The simulator's Pyth Hermes stand-in, never the public service (spawnBot gives it a key).
     pricing: { ...overrides.pricing, hermes: { endpoint: sim.hermesUrl } },
