@@ -150,12 +150,14 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--account', 'several bots share one account: compare the account\'s balances (last read by any of them) with the sum of their ledgers')
     .option('--since <when>', 'from: today, 90m, 24h, 7d, 2025-01-31, an ISO date-time, or epoch ms')
     .option('--market <slug>', 'one market only')
-    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json', 'csv']).default('table'))
-    .action(async (options: { db: string[]; config: string[]; account?: boolean; since?: string; market?: string; format: 'table' | 'json' | 'csv' }) => {
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json', 'csv', 'html']).default('table'))
+    .action(async (options: { db: string[]; config: string[]; account?: boolean; since?: string; market?: string; format: 'table' | 'json' | 'csv' | 'html' }) => {
       const ledger = await importModule(() => import('./ledger/index.js'), 'src/ledger');
       const nowMs = Date.now();
       if (options.account === true) {
         if (options.since !== undefined) throw new CliExit(EXIT_USAGE, 'report --account: --since does not apply (balances are as of the last read)');
+        const format = options.format;
+        if (format === 'html') throw new CliExit(EXIT_USAGE, 'report --account: --format html is for one ledger (table, json or csv here)');
         const ledgers = [
           ...options.config.map((file) => {
             const config = loadConfigFile(file);
@@ -165,7 +167,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         ];
         if (ledgers.length === 0) throw new CliExit(EXIT_USAGE, 'report --account: name every bot of the account with --config <file> (or --db <path>), repeated');
         try {
-          io.stdout(await ledger.runAccountReport({ ledgers, market: options.market, format: options.format, nowMs }));
+          io.stdout(await ledger.runAccountReport({ ledgers, market: options.market, format, nowMs }));
         } catch (error) {
           if (error instanceof ledger.ReportArgsError) throw new CliExit(EXIT_USAGE, error.message);
           throw new CliExit(EXIT_FAILURE, `report: ${errorText(error)}`);

@@ -53,7 +53,7 @@ import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
 import { Settler } from '../settlement/settler.js';
 import type { StrategyRunner } from '../strategy/runner.js';
-import type { PositionView, Strategy } from '../strategy/contract.js';
+import type { OwnOrderView, PositionView, Strategy } from '../strategy/contract.js';
 import type { AccountView } from '../risk/account-view.js';
 import { coreSettingsOf, TradingCore } from '../trading/core.js';
 import { BotPricing } from './pricing.js';
@@ -67,6 +67,7 @@ import type { SocketUnits } from '../book/size-units.js';
 import { LedgerSync } from './ledger-sync.js';
 import { buildMarketData } from './market-data.js';
 import { buildMarkoutSampler, strategyLabel } from './markouts.js';
+import { buildCalibrationSampler } from './calibration.js';
 import { RewardAccrual } from './reward-accrual.js';
 import { VenueRewardsPoller, type ReadVenueRewards } from './venue-rewards.js';
 import { marketInfoOf } from './markets.js';
@@ -149,6 +150,8 @@ export interface BotComponents {
   readonly rewardAccrual: RewardAccrual;
   /** The venue's own reward figures, read on a slow timer; null when no reader was given (src/app/venue-rewards.ts). */
   readonly venueRewards: VenueRewardsPoller | null;
+  /** Model vs book-mid predictions before each priced market's settlement, scored on resolution (null: off; src/app/calibration.ts). */
+  readonly calibration: ReturnType<typeof buildCalibrationSampler>;
   readonly timers: Timers;
   /** Joins and leaves markets while running (src/app/market-roster.ts). */
   readonly roster: MarketRoster;
@@ -397,9 +400,9 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     stopping: deps.stopping,
     foreignPolicy: config.orders.foreignOrders,
   });
-  const markouts: MarkoutSampler = buildMarkoutSampler({
-    ledger, scheduler, strategyName: config.strategy.name, books, ownOrders: (slug) => (ownInBook ? account.ownOrders(slug) : []), pricing, metrics, log: componentLogger(log, 'markouts'),
-  });
+  const ownOrders = (slug: string): readonly OwnOrderView[] => (ownInBook ? account.ownOrders(slug) : []);
+  const markouts: MarkoutSampler = buildMarkoutSampler({ ledger, scheduler, strategyName: config.strategy.name, books, ownOrders, pricing, metrics, log: componentLogger(log, 'markouts') });
+  const calibration = buildCalibrationSampler({ config: config.calibration, ledger, scheduler, books, ownOrders, pricing, staleMs: config.pricing.pricer.staleMs, metrics, log: componentLogger(log, 'calibration') });
   // Rewards and rebates beside trading PnL, as estimates (src/app/reward-accrual.ts); the venue's own figures beside them.
   const rewardAccrual = new RewardAccrual({
     ledger,
@@ -408,7 +411,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     markets: () => markets.slugs().flatMap((slug) => markets.info(slug) ?? []),
     book: (slug) => (books.isStale(slug) ? null : (books.books(slug)?.yes ?? null)),
     // The bot's orders as the book shows them (a dry run's exist only here: the book holds none of them).
-    ownOrders: (slug) => (ownInBook ? account.ownOrders(slug) : []),
+    ownOrders,
     rebateRateFallback: config.rewards.rebateRateFallback,
     feeCurve: config.rewards.feeCurve,
     metrics,
@@ -536,7 +539,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     });
 
   const components: BotComponents = {
-    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, rewardAccrual, venueRewards, roster, discovery,
+    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, rewardAccrual, venueRewards, calibration, roster, discovery,
   };
 
   const start = async (): Promise<void> => {
@@ -576,6 +579,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     markouts.start();
     if (config.rewards.accrual) rewardAccrual.start();
     venueRewards?.start();
+    calibration?.start();
     runner.start();
     modeGate.start();
     // Each market requoted at its stop-before-expiry time, so the gate's halt takes effect then, not at the next cycle.
@@ -611,6 +615,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     if (config.rewards.accrual) rewardAccrual.tick();
     rewardAccrual.stop();
     venueRewards?.stop();
+    calibration?.stop();
     books.stop();
     feed.close();
     // Nothing writes the ledger once it is closed: passes still in flight (periodic check, feed-gap catch-up) end

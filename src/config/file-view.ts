@@ -31,7 +31,7 @@ const units = (raw: number): number | string => {
 
 /** The whole file. `strategyParams`: the strategy's params to print (e.g. with the strategy's defaults filled in). */
 export function configToFile(config: AppConfig, strategyParams: unknown = config.strategy.params): FileObject {
-  const { version, venue, credentials, markets, strategy, orders, risk, rateLimits, maintenance, redemption, metrics, database, log, shutdown, startup, pricing, feed, rewards, ...rest } = config;
+  const { version, venue, credentials, markets, strategy, orders, risk, rateLimits, maintenance, redemption, metrics, database, log, shutdown, startup, pricing, calibration, feed, rewards, ...rest } = config;
   noneLeft(rest);
   return {
     version,
@@ -50,6 +50,7 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
     shutdown: { ...shutdown },
     startup: { venueTimeoutSec: sec(startup.venueTimeoutMs) },
     pricing: pricingToFile(pricing),
+    calibration: { enabled: calibration.enabled, offsetsSec: calibration.offsetsMs.map(sec) },
     feed: { watchdogIntervalSec: sec(feed.watchdogIntervalMs), quietThresholdSec: sec(feed.quietThresholdMs), staleAfterSec: sec(feed.staleAfterMs) },
     rewards: rewardsToFile(rewards),
   };

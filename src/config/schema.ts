@@ -392,6 +392,18 @@ const rootShape = z.strictObject({
   shutdown: z.strictObject({ budgetMs: milliseconds(10_000, 500, 300_000), leaveOrdersResting: z.boolean().default(false) }).prefault({}),
   startup: z.strictObject({ venueTimeoutSec: positiveSeconds(60, 3600) }).prefault({}),
   pricing: pricingSchema.prefault({}),
+  // Calibration in the ledger (src/calibration/): offsets before settlement, seconds (50, 30, 10, 5, 1 minutes by default).
+  calibration: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      offsetsSec: z
+        .array(z.number().min(1).max(86_400 * 30))
+        .min(1)
+        .max(20)
+        .default([3000, 1800, 600, 300, 60])
+        .refine((list) => new Set(list).size === list.length, { error: 'offsets must be distinct' }),
+    })
+    .prefault({}),
   feed: z
     .strictObject({
       watchdogIntervalSec: positiveSeconds(1, 60),
@@ -492,6 +504,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     startup: { venueTimeoutMs: ms(c.startup.venueTimeoutSec) },
     pricing: toPricingConfig(c.pricing),
     rewards: toRewardsConfig(c.rewards),
+    calibration: { enabled: c.calibration.enabled, offsetsMs: [...c.calibration.offsetsSec].map(ms).sort((a, b) => b - a) },
     feed: { watchdogIntervalMs: ms(c.feed.watchdogIntervalSec), quietThresholdMs: ms(c.feed.quietThresholdSec), staleAfterMs: ms(c.feed.staleAfterSec) },
   };
 }

@@ -335,6 +335,14 @@ export interface FeedConfig {
   readonly staleAfterMs: number;
 }
 
+/** Calibration in the ledger (src/calibration/, docs/ledger.md#calibration). */
+export interface CalibrationConfig {
+  /** Take the model's and the book mid's predictions before each priced market's settlement, and score them. */
+  readonly enabled: boolean;
+  /** How long before the settlement instant each prediction is taken, ms, longest first. */
+  readonly offsetsMs: readonly number[];
+}
+
 export interface AppConfig {
   readonly version: 1;
   readonly venue: VenueConfig;
@@ -357,4 +365,5 @@ export interface AppConfig {
   readonly pricing: PricingConfig;
   /** Estimated rewards and rebates, and the venue's own figures (src/config/rewards-schema.ts, docs/rewards.md). */
   readonly rewards: RewardsConfig;
+  readonly calibration: CalibrationConfig;
 }

@@ -213,11 +213,57 @@ CREATE TABLE venue_rewards (
 ) STRICT, WITHOUT ROWID;
 `;
 
+/**
+ * Model calibration (src/ledger/calibration-repo.ts): per priced market and offset before settlement, the model's and
+ * the book mid's predictions of YES as they were taken (written once, never changed; a missing value carries its
+ * reason), and, once the market resolved, one scored row per (market, offset): the outcome and the log-loss and Brier
+ * score of each prediction in millionths (written once: a restart never scores a market twice).
+ */
+const V4_SQL = `
+CREATE TABLE calibration_predictions (
+  market_slug     TEXT NOT NULL,
+  offset_ms       INTEGER NOT NULL CHECK (offset_ms > 0),
+  underlying      TEXT NOT NULL,
+  cadence         TEXT NOT NULL,
+  settles_at_ms   INTEGER NOT NULL,
+  model_micros    INTEGER CHECK (model_micros BETWEEN 0 AND 1000000),
+  model_missing   TEXT,
+  mid_micros      INTEGER CHECK (mid_micros BETWEEN 0 AND 1000000),
+  mid_missing     TEXT,
+  taken_at_ms     INTEGER NOT NULL,
+  PRIMARY KEY (market_slug, offset_ms),
+  CHECK ((model_micros IS NULL) = (model_missing IS NOT NULL)),
+  CHECK ((mid_micros IS NULL) = (mid_missing IS NOT NULL))
+) STRICT, WITHOUT ROWID;
+CREATE INDEX calibration_predictions_settles ON calibration_predictions (settles_at_ms);
+
+CREATE TABLE calibration_scores (
+  market_slug          TEXT NOT NULL,
+  offset_ms            INTEGER NOT NULL,
+  underlying           TEXT NOT NULL,
+  cadence              TEXT NOT NULL,
+  settles_at_ms        INTEGER NOT NULL,
+  outcome              INTEGER NOT NULL CHECK (outcome IN (0, 1)),
+  model_micros         INTEGER,
+  model_log_loss_micro INTEGER CHECK (model_log_loss_micro >= 0),
+  model_brier_micro    INTEGER CHECK (model_brier_micro BETWEEN 0 AND 1000000),
+  mid_micros           INTEGER,
+  mid_log_loss_micro   INTEGER CHECK (mid_log_loss_micro >= 0),
+  mid_brier_micro      INTEGER CHECK (mid_brier_micro BETWEEN 0 AND 1000000),
+  scored_at_ms         INTEGER NOT NULL,
+  PRIMARY KEY (market_slug, offset_ms),
+  CHECK ((model_micros IS NULL) = (model_log_loss_micro IS NULL) AND (model_micros IS NULL) = (model_brier_micro IS NULL)),
+  CHECK ((mid_micros IS NULL) = (mid_log_loss_micro IS NULL) AND (mid_micros IS NULL) = (mid_brier_micro IS NULL))
+) STRICT, WITHOUT ROWID;
+CREATE INDEX calibration_scores_settles ON calibration_scores (settles_at_ms);
+`;
+
 /** The ledger's schema history. Append only: never edit a released step. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial ledger schema', sql: V1_SQL },
   { version: 2, name: 'fill markouts', sql: V2_SQL },
   { version: 3, name: 'reward and rebate accruals', sql: V3_SQL },
+  { version: 4, name: 'model calibration', sql: V4_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

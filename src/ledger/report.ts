@@ -1,9 +1,12 @@
 /**
- * `outcome-maker report [--db PATH] [--since WHEN] [--market SLUG] [--format table|json|csv]`:
+ * `outcome-maker report [--db PATH] [--since WHEN] [--market SLUG] [--format table|json|csv|html]`:
  * fills, volume, fees, positions, realized and unrealized PnL per market and in total, then the markouts of the fills
  * the bot judged, per market and per strategy (src/ledger/report-markouts.ts; table and JSON), then the earnings:
  * trading PnL, estimated rewards and rebates and their total per market, strategy and day beside the venue's own
- * figures (src/ledger/report-rewards.ts; table and JSON).
+ * figures (src/ledger/report-rewards.ts; table and JSON), then the calibration
+ * of the model against the book mid on resolved markets, per underlying and cadence (src/ledger/report-calibration.ts;
+ * table, JSON and HTML; `--since` there counts markets settling from then on). HTML: one page, the text sections
+ * preformatted and calibration as a table.
  *
  * The CLI wiring calls `parseReportArgs` (or builds ReportOptions itself) and `runReport`, which returns
  * the formatted text. The database must exist (a report never creates an empty ledger); it is opened
@@ -12,20 +15,25 @@
 import { existsSync } from 'node:fs';
 import { LedgerSchemaError, ReportArgsError } from './errors.js';
 import { utcDayStart } from './pnl.js';
-import { formatReport, REPORT_FORMATS, type ReportFormat } from './report-format.js';
+import { formatReport, REPORT_FORMATS } from './report-format.js';
 import { formatMarkoutsTable, markoutReport, markoutsJson } from './report-markouts.js';
 import { earningsJson, earningsReport, formatEarningsTable } from './report-rewards.js';
+import { calibrationJson, calibrationReport, formatCalibrationTable, reportHtml } from './report-calibration.js';
 import { z } from 'zod';
 import { openLedger } from './store.js';
 
 export const DEFAULT_LEDGER_PATH = 'data/ledger.sqlite';
+
+/** The formats of the single-ledger report: the PnL report's, and a standalone HTML page. */
+export const SINGLE_REPORT_FORMATS = [...REPORT_FORMATS, 'html'] as const;
+export type SingleReportFormat = (typeof SINGLE_REPORT_FORMATS)[number];
 
 export interface ReportOptions {
   readonly db: string;
   /** Activity (fills, volume, fees, realized) from this time on; positions and unrealized are as of now. */
   readonly sinceMs?: number | undefined;
   readonly market?: string | undefined;
-  readonly format?: ReportFormat | undefined;
+  readonly format?: SingleReportFormat | undefined;
   /** Injected clock for the "as of" line. */
   readonly nowMs?: number | undefined;
 }
@@ -36,12 +44,10 @@ export async function runReport(options: ReportOptions): Promise<string> {
   try {
     const report = ledger.pnl({ marketSlug: options.market, sinceMs: options.sinceMs });
     const format = options.format ?? 'table';
-    const text = formatReport(report, format, {
-      asOfMs: options.nowMs ?? Date.now(),
-      sinceMs: options.sinceMs ?? null,
-      marketSlug: options.market ?? null,
-    });
-    // Markouts (src/ledger/report-markouts.ts) follow the PnL: a section of the table, a key of the JSON; CSV keeps one table.
+    const context = { asOfMs: options.nowMs ?? Date.now(), sinceMs: options.sinceMs ?? null, marketSlug: options.market ?? null };
+    const text = formatReport(report, format === 'html' ? 'table' : format, context);
+    // Markouts (src/ledger/report-markouts.ts) and calibration (report-calibration.ts) follow the PnL: sections of the
+    // table, keys of the JSON; CSV keeps one table.
     if (format === 'csv') return text;
     const query = { sinceMs: options.sinceMs, marketSlug: options.market };
     const markouts = markoutReport(ledger.markouts, query);
@@ -49,9 +55,13 @@ export async function runReport(options: ReportOptions): Promise<string> {
     const accruals = ledger.rewards.accruals(query);
     const venue = ledger.rewards.venueRewards(query);
     const earnings = accruals.length + venue.length === 0 ? null : earningsReport(report, accruals, venue, markouts.byMarket);
-    if (format === 'table') return `${text}${formatMarkoutsTable(markouts)}${earnings === null ? '' : formatEarningsTable(earnings)}`;
+    const earningsText = earnings === null ? '' : formatEarningsTable(earnings);
+    const calibration = calibrationReport(ledger.calibration, query);
+    if (format === 'table') return `${text}${formatMarkoutsTable(markouts)}${earningsText}${formatCalibrationTable(calibration)}`;
+    if (format === 'html') return reportHtml(`outcome-maker report, ${new Date(context.asOfMs).toISOString()}`, [text, formatMarkoutsTable(markouts), ...(earningsText === '' ? [] : [earningsText])], calibration);
     const document = z.record(z.string(), z.unknown()).parse(JSON.parse(text));
-    return `${JSON.stringify({ ...document, markouts: markoutsJson(markouts), ...(earnings === null ? {} : { earnings: earningsJson(earnings) }) }, null, 2)}\n`;
+    return `${JSON.stringify({ ...document, markouts: markoutsJson(markouts), ...(earnings === null ? {} : { earnings: earningsJson(earnings) }), calibration: calibrationJson(calibration) }, null, 2)}
+`;
   } finally {
     ledger.close();
   }
@@ -90,8 +100,8 @@ export function parseSince(value: string, nowMs: number): number {
   );
 }
 
-function isFormat(value: string): value is ReportFormat {
-  return REPORT_FORMATS.some((format) => format === value);
+function isFormat(value: string): value is SingleReportFormat {
+  return SINGLE_REPORT_FORMATS.some((format) => format === value);
 }
 
 /** Parses the report's arguments (without the command name). Unknown options are errors. */
@@ -118,7 +128,7 @@ export function parseReportArgs(
     values.set(name, value);
   }
   const format = values.get('format') ?? 'table';
-  if (!isFormat(format)) throw new ReportArgsError('--format', format, `expected one of ${REPORT_FORMATS.join(', ')}`);
+  if (!isFormat(format)) throw new ReportArgsError('--format', format, `expected one of ${SINGLE_REPORT_FORMATS.join(', ')}`);
   const since = values.get('since');
   return {
     db: values.get('db') ?? defaults.db ?? DEFAULT_LEDGER_PATH,

@@ -16,6 +16,7 @@ import { EventsRepo } from './events-repo.js';
 import { FillsRepo, type AdjustmentInput, type MarketActivity, type SyntheticFillInput } from './fills-repo.js';
 import { KvRepo } from './kv-repo.js';
 import { MarkoutsRepo } from './markouts-repo.js';
+import { CalibrationRepo } from './calibration-repo.js';
 import { MarketRepo, type MarkInput, type MarkOutcome, type RedemptionDetails, type RedemptionOutcome } from './market-repo.js';
 import { OrdersRepo, type OrderRecordOutcome, type OrderUpdateOutcome } from './orders-repo.js';
 import {
@@ -136,6 +137,8 @@ export class LedgerStore {
   readonly markouts: MarkoutsRepo;
   /** Estimated rewards and rebates, and the venue's own figures (src/ledger/rewards-repo.ts). */
   readonly rewards: RewardsRepo;
+  /** Model vs book-mid predictions before settlement and their scores (src/ledger/calibration-repo.ts, written by src/calibration/). */
+  readonly calibration: CalibrationRepo;
   private readonly marketSlugs;
   private readonly recentFillRows;
   private readonly countRows;
@@ -153,6 +156,7 @@ export class LedgerStore {
     this.kv = new KvRepo(this.ctx);
     this.markouts = new MarkoutsRepo(this.ctx, this.kv);
     this.rewards = new RewardsRepo(this.ctx);
+    this.calibration = new CalibrationRepo(this.ctx);
     this.marketSlugs = db.prepare(
       `SELECT market_slug FROM positions UNION SELECT market_slug FROM resolutions
        UNION SELECT market_slug FROM redemptions ORDER BY market_slug`,

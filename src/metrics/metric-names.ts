@@ -76,6 +76,10 @@ export const METRIC_NAMES = [
   'outcome_maker_reward_share',
   'outcome_maker_rebate_estimate_usdc_total',
   'outcome_maker_venue_rewards_usdc',
+  'outcome_maker_calibration_predictions_total',
+  'outcome_maker_calibration_scored_total',
+  'outcome_maker_calibration_log_loss_total',
+  'outcome_maker_calibration_brier_total',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -116,4 +120,6 @@ export const VALIDATED_METRICS: readonly MetricName[] = [
   'outcome_maker_reward_share',
   'outcome_maker_rebate_estimate_usdc_total',
   'outcome_maker_venue_rewards_usdc',
+  'outcome_maker_calibration_log_loss_total',
+  'outcome_maker_calibration_brier_total',
 ];

@@ -56,6 +56,7 @@ interface SimCliOptions {
   strikesPerExpiry: number;
   informedLeadMs: number;
   makerLagMs: number;
+  surface?: boolean;
   lifecycleAuth: SimSettings['lifecycleAuth'];
   marketResolvedAudience: SimSettings['marketResolvedAudience'];
   cancelReplaceBatchMarkets: SimSettings['cancelReplaceBatchMarkets'];
@@ -119,6 +120,7 @@ export function buildSimCommand(): Command {
     .addOption(new Option('--cadences <list>', `crypto world: cadences, comma-separated (${CADENCES.join(', ')})`).argParser(list(CADENCES)).default([...DEFAULT_CRYPTO_WORLD.cadences]))
     .addOption(new Option('--strikes-per-expiry <n>', 'crypto world: strikes per ticker and expiry').argParser(integer(1, 9)).default(DEFAULT_CRYPTO_WORLD.strikesPerExpiry))
     .addOption(new Option('--informed-lead-ms <n>', 'crypto world: the informed traders see the underlying this long before it is published').argParser(integer(0, 60_000)).default(DEFAULT_CRYPTO_WORLD.informedLeadMs))
+    .option('--surface', 'crypto world: an intraday volatility profile and fat-tailed jumps, the makers quoting the true surface (docs/simulator.md)')
     .addOption(new Option('--maker-lag-ms <n>', 'crypto world: the synthetic maker follows the published underlying this much later').argParser(integer(0, 600_000)).default(DEFAULT_CRYPTO_WORLD.makerLagMs))
     .addOption(new Option('--lifecycle-auth <mode>', 'whether subscribe_market_lifecycle needs an authenticated socket (unconfirmed on the venue)').choices(LIFECYCLE_AUTH_MODES).default('public'))
     .addOption(new Option('--market-resolved-audience <who>', "marketResolved to 'all' connections or only lifecycle and the market's price 'subscribers'").choices(RESOLVED_AUDIENCES).default('all'))
@@ -191,7 +193,7 @@ export async function runSimCommand(argv: readonly string[], io: SimCommandIo = 
     const nowMs = Date.now();
     const crypto = options.world === 'crypto';
     const world: EngineOptions['world'] | undefined = crypto
-      ? cryptoWorldOptions({ tickers: options.tickers, cadences: options.cadences, strikesPerExpiry: options.strikesPerExpiry, informedLeadMs: options.informedLeadMs, makerLagMs: options.makerLagMs })
+      ? cryptoWorldOptions({ tickers: options.tickers, cadences: options.cadences, strikesPerExpiry: options.strikesPerExpiry, informedLeadMs: options.informedLeadMs, makerLagMs: options.makerLagMs, surface: options.surface === true })
       : undefined;
     // The crypto world lists its own markets: generic ones only when --markets is given.
     const genericMarkets = crypto && command.getOptionValueSource('markets') === 'default' ? undefined : options.markets;

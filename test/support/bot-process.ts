@@ -31,6 +31,8 @@ export interface BotConfigOverrides {
   readonly rateLimits?: Readonly<Record<string, unknown>>;
   readonly metrics?: Readonly<Record<string, unknown>>;
   readonly redemption?: Readonly<Record<string, unknown>>;
+  /** The `calibration` section (offsets before settlement). */
+  readonly calibration?: Readonly<Record<string, unknown>>;
   readonly botTag?: string;
   /** Laid over the `log` section (JSON at info by default). */
   readonly log?: Readonly<Record<string, unknown>>;
@@ -87,6 +89,7 @@ export function writeBotConfig(sim: RunningSimulator, overrides: BotConfigOverri
     ...(overrides.feed ? { feed: overrides.feed } : {}),
     ...(overrides.maintenance ? { maintenance: overrides.maintenance } : {}),
     ...(overrides.redemption ? { redemption: overrides.redemption } : {}),
+    ...(overrides.calibration ? { calibration: overrides.calibration } : {}),
     metrics: { enabled: true, port: 0, ...overrides.metrics },
     // The simulator's Pyth Hermes stand-in, never the public service (spawnBot gives it a key).
     pricing: { ...overrides.pricing, hermes: { endpoint: sim.hermesUrl } },

@@ -203,11 +203,12 @@ export function successorSpecs(world: UnderlyingWorld, ticker: string, cadence: 
 /**
  * The probability that a strike market settles YES, from the world: with the TRUE price (what informed traders see),
  * the PUBLISHED one (`leadMs` older: what a bot watching the feeds sees) or the synthetic MAKER's (older still: the
- * venue's slow books). Null when the world cannot tell.
+ * venue's slow books), always through the world's true surface (`UnderlyingWorld.digital`). Null when the world
+ * cannot tell.
  */
 export function worldFair(world: UnderlyingWorld, oracle: { readonly ticker: string; readonly strike: string }, expirationMs: number, nowMs: number, view: 'true' | 'published' | 'maker'): number | null {
   const spot = view === 'true' ? world.priceAt(oracle.ticker, nowMs) : view === 'published' ? world.publishedAt(oracle.ticker, nowMs) : world.makerViewAt(oracle.ticker, nowMs);
-  const variance = world.variancePerSecond(oracle.ticker);
-  if (spot === null || variance === null) return null;
-  return trueDigital(spot, Number(oracle.strike), (expirationMs - nowMs) / 1000, variance);
+  if (spot === null) return null;
+  // The world's own surface (its intraday profile and jump law, when it runs them): the makers quote the true ladder.
+  return world.digital(oracle.ticker, spot, Number(oracle.strike), nowMs, expirationMs);
 }

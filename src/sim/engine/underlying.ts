@@ -10,6 +10,7 @@
  * the first grid second or past the history is null, never a guess.
  */
 import type { Prng } from './prng.js';
+import { checkJumpTail, mixtureDigital, normalCdf, normaliseProfile, profileAt, profileSeconds, type JumpTail } from './true-surface.js';
 
 export interface UnderlyingSpec {
   readonly ticker: string;
@@ -40,6 +41,19 @@ export interface WorldOptions {
   readonly makerLagMs?: number;
   /** History kept per ticker, ms (at least the lead and the settlement look-up need). */
   readonly historyMs?: number;
+  /**
+   * Variance multipliers per UTC hour (24, normalised to mean 1; DEFAULT_INTRADAY_PROFILE in true-surface.ts is the
+   * simulator's stated assumption). Absent: flat. Set, or with `jumpTail`, the world runs its surface law (below).
+   */
+  readonly intradayProfile?: readonly number[];
+  /**
+   * Fat-tailed jumps: a share of them `tailScale` times larger. Absent: every jump of `jumpLogStd`.
+   *
+   * With either set, the world runs its surface law: the diffusion's variance follows the profile, a jump's log size
+   * has mean −s²/2 (the price stays a martingale) and the true digital is exact for any expiry (true-surface.ts).
+   * With neither, the path and the digital are the older ones, draw for draw (seeded tests keep their figures).
+   */
+  readonly jumpTail?: JumpTail;
 }
 
 const SECONDS_PER_YEAR = 365 * 86_400;
@@ -67,6 +81,9 @@ export class UnderlyingWorld {
   private readonly paths = new Map<string, Path>();
   private readonly historySeconds: number;
   private lastSecond: number;
+  /** The normalised profile (null: flat) and the jump tail (null: none) of the surface law; both null: the older law. */
+  private readonly profile: readonly number[] | null;
+  private readonly tail: JumpTail | null;
 
   constructor(
     private readonly options: WorldOptions,
@@ -77,6 +94,8 @@ export class UnderlyingWorld {
     if (options.makerLagMs !== undefined && !(options.makerLagMs >= 0)) throw new RangeError(`world.makerLagMs: must be >= 0 (got ${options.makerLagMs})`);
     this.historySeconds = Math.ceil((options.historyMs ?? DEFAULT_HISTORY_MS) / 1000);
     this.lastSecond = Math.floor(startMs / 1000);
+    this.profile = options.intradayProfile === undefined ? null : normaliseProfile(options.intradayProfile);
+    this.tail = options.jumpTail === undefined ? null : checkJumpTail(options.jumpTail);
     for (const [i, spec] of options.underlyings.entries()) {
       for (const [field, value] of [['startPrice', spec.startPrice], ['annualVol', spec.annualVol], ['jumpsPerDay', spec.jumpsPerDay], ['jumpLogStd', spec.jumpLogStd]] as const) {
         if (!Number.isFinite(value) || value < 0 || (field === 'startPrice' && value <= 0)) throw new RangeError(`world.underlyings[${i}].${field}: invalid ${String(value)}`);
@@ -138,18 +157,68 @@ export class UnderlyingWorld {
     path.pendingShock += logReturn;
   }
 
-  /** Variance of ln S per second of the diffusion plus the jumps (what a perfect estimator would find). */
+  /** Variance of ln S per second of the diffusion plus the jumps, averaged over a day (what a perfect estimator would find). */
   variancePerSecond(ticker: string): number | null {
     const spec = this.paths.get(ticker)?.spec;
     if (!spec) return null;
-    return (spec.annualVol * spec.annualVol) / SECONDS_PER_YEAR + (spec.jumpsPerDay / 86_400) * spec.jumpLogStd * spec.jumpLogStd;
+    return (spec.annualVol * spec.annualVol) / SECONDS_PER_YEAR + (spec.jumpsPerDay / 86_400) * this.jumpVariance(spec);
+  }
+
+  /** Whether the world runs its surface law (an intraday profile or fat-tailed jumps; see WorldOptions). */
+  get surfaceLaw(): boolean {
+    return this.profile !== null || this.tail !== null;
+  }
+
+  /**
+   * The true probability that `ticker` settles strictly above `strike` at `expiryMs`, seen from `spot` at `nowMs`:
+   * under the surface law, the profile's variance over the hours left and the exact jump mixture; otherwise the older
+   * lognormal with the jumps folded into the variance. Null for an unknown ticker.
+   */
+  digital(ticker: string, spot: number, strike: number, nowMs: number, expiryMs: number): number | null {
+    const spec = this.paths.get(ticker)?.spec;
+    if (!spec) return null;
+    const secondsLeft = Math.max(0, (expiryMs - nowMs) / 1000);
+    if (!this.surfaceLaw) return trueDigital(spot, strike, secondsLeft, this.variancePerSecond(ticker) ?? 0);
+    const base = (spec.annualVol * spec.annualVol) / SECONDS_PER_YEAR;
+    const diffusionVariance = base * (this.profile === null ? secondsLeft : profileSeconds(this.profile, nowMs, expiryMs));
+    const tail = this.tail ?? { tailShare: 0, tailScale: 1 };
+    return mixtureDigital({ spot, strike, diffusionVariance, expectedJumps: (spec.jumpsPerDay / 86_400) * secondsLeft, jumpLogStd: spec.jumpLogStd, tail });
+  }
+
+  /** E[jump²] of the log size: small jumps of jumpLogStd, a share of them tailScale times larger. */
+  private jumpVariance(spec: UnderlyingSpec): number {
+    const small = spec.jumpLogStd * spec.jumpLogStd;
+    return this.tail === null ? small : small * (1 - this.tail.tailShare + this.tail.tailShare * this.tail.tailScale * this.tail.tailScale);
   }
 
   private step(path: Path): void {
     const spec = path.spec;
+    if (this.surfaceLaw) {
+      this.push(path, this.surfaceStep(spec));
+      return;
+    }
     const sigma = spec.annualVol / Math.sqrt(SECONDS_PER_YEAR);
     let logReturn = sigma * this.rng.normal() - (sigma * sigma) / 2;
     if (spec.jumpsPerDay > 0 && this.rng.chance(spec.jumpsPerDay / 86_400)) logReturn += spec.jumpLogStd * this.rng.normal();
+    this.push(path, logReturn);
+  }
+
+  /** One grid second under the surface law: the profile's variance for its hour, a martingale jump, small or large. */
+  private surfaceStep(spec: UnderlyingSpec): number {
+    const multiplier = this.profile === null ? 1 : profileAt(this.profile, this.lastSecond * 1000);
+    const variance = (spec.annualVol * spec.annualVol * multiplier) / SECONDS_PER_YEAR;
+    let logReturn = Math.sqrt(variance) * this.rng.normal() - variance / 2;
+    if (spec.jumpsPerDay > 0 && this.rng.chance(spec.jumpsPerDay / 86_400)) {
+      const large = this.tail !== null && this.tail.tailShare > 0 && this.rng.chance(this.tail.tailShare);
+      const s = spec.jumpLogStd * (large ? (this.tail?.tailScale ?? 1) : 1);
+      logReturn += s * this.rng.normal() - (s * s) / 2;
+    }
+    return logReturn;
+  }
+
+  private push(path: Path, stepReturn: number): void {
+    const spec = path.spec;
+    let logReturn = stepReturn;
     logReturn += path.pendingShock;
     path.pendingShock = 0;
     const last = path.prices[path.prices.length - 1] ?? spec.startPrice;
@@ -160,25 +229,6 @@ export class UnderlyingWorld {
       path.firstSecond += excess;
     }
   }
-}
-
-/** Φ, for the simulator's own truth (kept apart from the bot's model on purpose: the two must not share a guess). */
-function normalCdf(x: number): number {
-  return 0.5 * erfc(-x / Math.SQRT2);
-}
-
-function erfc(x: number): number {
-  // W. H. Press et al., erfc via Chebyshev fit (fractional error < 1.2e-7): enough for the simulator's flow.
-  const z = Math.abs(x);
-  const t = 1 / (1 + 0.5 * z);
-  const r =
-    t *
-    Math.exp(
-      -z * z -
-        1.26551223 +
-        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
-    );
-  return x >= 0 ? r : 2 - r;
 }
 
 /**

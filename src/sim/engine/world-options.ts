@@ -11,6 +11,7 @@ import { CADENCES, DEFAULT_CRYPTO_MARKETS, type Cadence } from './crypto-markets
 import { EngineConfigError } from './errors.js';
 import type { EngineOptions } from './types.js';
 import { DEFAULT_UNDERLYINGS } from './underlying.js';
+import { DEFAULT_INTRADAY_PROFILE, DEFAULT_JUMP_TAIL } from './true-surface.js';
 
 export interface CryptoWorldSettings {
   /** Default: every simulated ticker (BTC, ETH, SOL, XRP). */
@@ -23,6 +24,11 @@ export interface CryptoWorldSettings {
   readonly informedLeadMs?: number;
   /** How far behind the published price the synthetic maker quotes, ms (default 20000). */
   readonly makerLagMs?: number;
+  /**
+   * The surface law (true-surface.ts): the default intraday profile and fat-tailed jumps (DEFAULT_JUMP_TAIL), the
+   * makers quoting the true surface. Default false: the older flat law.
+   */
+  readonly surface?: boolean;
 }
 
 export const DEFAULT_CRYPTO_WORLD = {
@@ -62,6 +68,7 @@ export function cryptoWorldOptions(settings: CryptoWorldSettings = {}): NonNulla
       underlyings: DEFAULT_UNDERLYINGS.filter((u) => tickers.includes(u.ticker)),
       leadMs: nonNegativeMs('informedLeadMs', settings.informedLeadMs ?? DEFAULT_CRYPTO_WORLD.informedLeadMs),
       makerLagMs: nonNegativeMs('makerLagMs', settings.makerLagMs ?? DEFAULT_CRYPTO_WORLD.makerLagMs),
+      ...(settings.surface === true ? { intradayProfile: DEFAULT_INTRADAY_PROFILE, jumpTail: DEFAULT_JUMP_TAIL } : {}),
     },
     markets: { ...DEFAULT_CRYPTO_MARKETS, cadences, strikesPerExpiry },
   };

@@ -22,9 +22,11 @@ function tables(db: BetterSqlite3.Database): string[] {
 describe('migrations', () => {
   it('creates the schema at the latest version, and re-applying is a no-op', () => {
     const db = new BetterSqlite3(':memory:');
-    expect(migrate(db)).toEqual([1, 2, 3]);
+    expect(migrate(db)).toEqual(MIGRATIONS.map((step) => step.version));
     expect(schemaVersion(db)).toBe(latestVersion());
     expect(tables(db)).toEqual([
+      'calibration_predictions',
+      'calibration_scores',
       'fill_failures',
       'fill_markouts',
       'fills',

@@ -145,6 +145,10 @@ describe('report', () => {
         byMarket: [],
         byStrategy: [],
       },
+      calibration: {
+        units: { offsetMs: 'ms before settlement (null: every offset)', n: 'rows with both predictions', logLoss: 'nats per row (mean)', brier: 'mean squared error of P(YES)' },
+        rows: [],
+      },
     };
     expect(await runReport({ db, format: 'json', nowMs: REPORT_NOW })).toBe(`${JSON.stringify(document, null, 2)}\n`);
   });
