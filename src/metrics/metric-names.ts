@@ -70,6 +70,7 @@ export const METRIC_NAMES = [
   'outcome_maker_fast_market_trips_total',
   'outcome_maker_settlement_checks_total',
   'outcome_maker_underlying_exposure',
+  'outcome_maker_surface_volatility',
   'outcome_maker_fill_markout_usdc',
   'outcome_maker_fill_markouts_missing_total',
 ] as const;
@@ -107,5 +108,6 @@ export const VALIDATED_METRICS: readonly MetricName[] = [
   'outcome_maker_underlying_age_seconds',
   'outcome_maker_underlying_divergence_bps',
   'outcome_maker_underlying_exposure',
+  'outcome_maker_surface_volatility',
   'outcome_maker_fill_markout_usdc',
 ];
