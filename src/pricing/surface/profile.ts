@@ -30,6 +30,9 @@ export const DEFAULT_HOURLY_VARIANCE: readonly number[] = [
 export interface IntradayProfile {
   /** w per UTC hour, mean 1 (the strength already applied). */
   readonly weights: readonly number[];
+  /** What it was made of (the config's `profile.hourly` and `profile.strength`). */
+  readonly hourly: readonly number[];
+  readonly strength: number;
 }
 
 /** The profile of `hourly` relative variances (24, > 0; normalised here) at strength `strength` ∈ [0, 1]. */
@@ -40,7 +43,7 @@ export function makeProfile(hourly: readonly number[], strength: number): Intrad
   }
   if (!Number.isFinite(strength) || strength < 0 || strength > 1) throw new RangeError(`profile.strength: must be within [0, 1] (got ${String(strength)})`);
   const mean = hourly.reduce((a, b) => a + b, 0) / HOURS_PER_DAY;
-  return { weights: hourly.map((value) => 1 - strength + (strength * value) / mean) };
+  return { weights: hourly.map((value) => 1 - strength + (strength * value) / mean), hourly: [...hourly], strength };
 }
 
 export const FLAT_PROFILE: IntradayProfile = makeProfile(new Array<number>(HOURS_PER_DAY).fill(1), 0);
