@@ -82,6 +82,8 @@ export class VolSurface {
   private readonly lastSampleAt = new Map<string, number>();
   private readonly fits = new Map<number, { atMs: number; tails: Tails | null }>();
   private cache: { key: string; answer: ReadonlyMap<number, ExpiryVolatility> } | null = null;
+  /** Each sample's inversion under the tails it was last inverted with (it does not depend on now). */
+  private readonly inverted = new WeakMap<LadderSample, { readonly tails: string; readonly base: number | null }>();
   private version = 0;
 
   constructor(
@@ -152,10 +154,15 @@ export class VolSurface {
     const realizedVariance = baseRealized * w;
     const usable = (this.samples.get(settlesAtMs) ?? []).filter((x) => x.atMs <= nowMs && x.atMs >= nowMs - s.windowMs);
     const tails = this.tailsOf(settlesAtMs, usable, nowMs);
+    const key = tails.kind === 'normal' ? 'normal' : `t${tails.dof}`;
     const bases = usable.flatMap((x) => {
+      const held = this.inverted.get(x);
+      if (held?.tails === key) return held.base === null ? [] : [held.base];
       const v = impliedTotalVariance({ mid: x.mid, spot: x.spot, strike: x.strike, tails, minAbsD: s.filter.minAbsD });
       const span = integratedSeconds(s.profile, x.atMs, settlesAtMs);
-      return v === null || span <= 0 ? [] : [v / span];
+      const base = v === null || span <= 0 ? null : v / span;
+      this.inverted.set(x, { tails: key, base });
+      return base === null ? [] : [base];
     });
     const baseImplied = bases.length >= s.minSamples ? robustMean(bases, s.trim) : null;
     const impliedVariance = baseImplied === null ? null : baseImplied * w;
