@@ -82,6 +82,8 @@ export class VolSurface {
   private readonly lastSampleAt = new Map<string, number>();
   private readonly fits = new Map<number, { atMs: number; tails: Tails | null }>();
   private cache: { key: string; answer: ReadonlyMap<number, ExpiryVolatility> } | null = null;
+  /** Per expiry, the implied base variance of the last window seen (recomputed only when the window's samples change). */
+  private readonly implied = new Map<number, { readonly key: string; readonly base: number | null; readonly count: number }>();
   /** Each sample's inversion under the tails it was last inverted with (it does not depend on now). */
   private readonly inverted = new WeakMap<LadderSample, { readonly tails: string; readonly base: number | null }>();
   private version = 0;
@@ -105,7 +107,10 @@ export class VolSurface {
     this.lastSampleAt.set(book.slug, book.atMs);
     let list = this.samples.get(book.settlesAtMs);
     if (!list) this.samples.set(book.settlesAtMs, (list = []));
-    list.push({ slug: book.slug, strike: book.strike, settlesAtMs: book.settlesAtMs, atMs: book.atMs, mid, spot: spot.price, spotAtMs: spot.atMs });
+    const sample = { slug: book.slug, strike: book.strike, settlesAtMs: book.settlesAtMs, atMs: book.atMs, mid, spot: spot.price, spotAtMs: spot.atMs };
+    // Kept in time order (a late book of another market goes in its place), so the window is a slice.
+    const at = upperBound(list, book.atMs);
+    list.splice(at, 0, sample);
     const horizon = book.atMs - s.windowMs;
     while (list.length > 0 && (list[0]?.atMs ?? 0) < horizon) list.shift();
     this.version += 1;
@@ -118,6 +123,7 @@ export class VolSurface {
     for (const sample of list) this.lastSampleAt.delete(sample.slug);
     this.samples.delete(settlesAtMs);
     this.fits.delete(settlesAtMs);
+    this.implied.delete(settlesAtMs);
     this.version += 1;
   }
 
@@ -152,19 +158,31 @@ export class VolSurface {
     const s = this.settings;
     const w = integratedSeconds(s.profile, nowMs, settlesAtMs);
     const realizedVariance = baseRealized * w;
-    const usable = (this.samples.get(settlesAtMs) ?? []).filter((x) => x.atMs <= nowMs && x.atMs >= nowMs - s.windowMs);
+    const list = this.samples.get(settlesAtMs) ?? [];
+    // The window [now − windowMs, now]: nothing older, nothing from the future.
+    const from = lowerBound(list, nowMs - s.windowMs);
+    const to = upperBound(list, nowMs);
+    const usable = list.slice(from, to);
     const tails = this.tailsOf(settlesAtMs, usable, nowMs);
-    const key = tails.kind === 'normal' ? 'normal' : `t${tails.dof}`;
-    const bases = usable.flatMap((x) => {
-      const held = this.inverted.get(x);
-      if (held?.tails === key) return held.base === null ? [] : [held.base];
-      const v = impliedTotalVariance({ mid: x.mid, spot: x.spot, strike: x.strike, tails, minAbsD: s.filter.minAbsD });
-      const span = integratedSeconds(s.profile, x.atMs, settlesAtMs);
-      const base = v === null || span <= 0 ? null : v / span;
-      this.inverted.set(x, { tails: key, base });
-      return base === null ? [] : [base];
-    });
-    const baseImplied = bases.length >= s.minSamples ? robustMean(bases, s.trim) : null;
+    const tailsKey = tails.kind === 'normal' ? 'normal' : `t${tails.dof}`;
+    const first = usable[0];
+    const last = usable.at(-1);
+    const key = `${tailsKey}|${usable.length}|${first?.atMs ?? ''}|${first?.slug ?? ''}|${last?.atMs ?? ''}|${last?.slug ?? ''}`;
+    let held = this.implied.get(settlesAtMs);
+    if (held?.key !== key) {
+      const bases = usable.flatMap((x) => {
+        const cached = this.inverted.get(x);
+        if (cached?.tails === tailsKey) return cached.base === null ? [] : [cached.base];
+        const v = impliedTotalVariance({ mid: x.mid, spot: x.spot, strike: x.strike, tails, minAbsD: s.filter.minAbsD });
+        const span = integratedSeconds(s.profile, x.atMs, settlesAtMs);
+        const base = v === null || span <= 0 ? null : v / span;
+        this.inverted.set(x, { tails: tailsKey, base });
+        return base === null ? [] : [base];
+      });
+      held = { key, base: bases.length >= s.minSamples ? robustMean(bases, s.trim) : null, count: bases.length };
+      this.implied.set(settlesAtMs, held);
+    }
+    const baseImplied = held.base;
     const impliedVariance = baseImplied === null ? null : baseImplied * w;
     const totalVariance = impliedVariance === null ? realizedVariance : (1 - s.impliedWeight) * realizedVariance + s.impliedWeight * impliedVariance;
     return {
@@ -173,7 +191,7 @@ export class VolSurface {
       impliedVariance,
       totalVariance,
       tails,
-      samples: bases.length,
+      samples: held.count,
       gapRel: 0,
       realizedVol: annualized(realizedVariance, nowMs, settlesAtMs),
       impliedVol: impliedVariance === null ? null : annualized(impliedVariance, nowMs, settlesAtMs),
@@ -194,4 +212,28 @@ export class VolSurface {
     this.fits.set(settlesAtMs, { atMs: nowMs, tails: result?.tails ?? null });
     return result?.tails ?? this.baseTails;
   }
+}
+
+/** The first index whose sample was seen at or after `atMs` (the list is in time order). */
+function lowerBound(list: readonly LadderSample[], atMs: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid]?.atMs ?? Infinity) < atMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first index whose sample was seen after `atMs`. */
+function upperBound(list: readonly LadderSample[], atMs: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid]?.atMs ?? Infinity) <= atMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
