@@ -109,7 +109,7 @@ export class VolSurface {
     if (!list) this.samples.set(book.settlesAtMs, (list = []));
     const sample = { slug: book.slug, strike: book.strike, settlesAtMs: book.settlesAtMs, atMs: book.atMs, mid, spot: spot.price, spotAtMs: spot.atMs };
     // Kept in time order (a late book of another market goes in its place), so the window is a slice.
-    const at = upperBound(list, book.atMs);
+    const at = indexFrom(list, book.atMs, true);
     list.splice(at, 0, sample);
     const horizon = book.atMs - s.windowMs;
     while (list.length > 0 && (list[0]?.atMs ?? 0) < horizon) list.shift();
@@ -160,8 +160,8 @@ export class VolSurface {
     const realizedVariance = baseRealized * w;
     const list = this.samples.get(settlesAtMs) ?? [];
     // The window [now − windowMs, now]: nothing older, nothing from the future.
-    const from = lowerBound(list, nowMs - s.windowMs);
-    const to = upperBound(list, nowMs);
+    const from = indexFrom(list, nowMs - s.windowMs, false);
+    const to = indexFrom(list, nowMs, true);
     const usable = list.slice(from, to);
     const tails = this.tailsOf(settlesAtMs, usable, nowMs);
     const tailsKey = tails.kind === 'normal' ? 'normal' : `t${tails.dof}`;
@@ -214,25 +214,14 @@ export class VolSurface {
   }
 }
 
-/** The first index whose sample was seen at or after `atMs` (the list is in time order). */
-function lowerBound(list: readonly LadderSample[], atMs: number): number {
+/** The first index whose sample was seen at or after `atMs` (`after`: strictly after); the list is in time order. */
+function indexFrom(list: readonly LadderSample[], atMs: number, after: boolean): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((list[mid]?.atMs ?? Infinity) < atMs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The first index whose sample was seen after `atMs`. */
-function upperBound(list: readonly LadderSample[], atMs: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((list[mid]?.atMs ?? Infinity) <= atMs) lo = mid + 1;
+    const t = list[mid]?.atMs ?? Infinity;
+    if (t < atMs || (after && t === atMs)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
