@@ -414,34 +414,22 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
 
   program
     .command('price')
-    .description('read market objects (one JSON a line, as /markets answers hold them) and print the terms the bot reads; with --spot, --vol and --at also the model\'s fair value, delta and uncertainty (docs/pricing.md)')
+    .description('read market objects (one JSON a line, as /markets answers hold them) and print the terms the bot reads; with --spot, --vol and --at also the model\'s fair value, delta and uncertainty; with --books and --underlying, every recorded book priced as the bot would have at its instant (docs/pricing.md)')
     .requiredOption('--markets <file>', 'market objects, one JSON object a line (a venue-samples capture line is read through its body)')
     .option('--spot <price>', 'the underlying\'s price in USD, or TICKER=price pairs: --spot BTC=88000,ETH=3000 (one bare price only when every market has the same ticker)')
     .option('--vol <annualized>', 'annualized volatility as a fraction, 0.01 to 5, e.g. 0.6 (60 %/yr)')
     .option('--at <instant>', 'price at this instant (ISO-8601 or ms; default now)')
-    .action(async (options: { markets: string; spot?: string; vol?: string; at?: string }) => {
-      const cmd = await importModule(() => import('./pricing/price-command.js'), 'the price command');
-      let text: string;
-      let priceOptions;
-      try {
-        priceOptions = {
-          spot: options.spot === undefined ? null : cmd.parseSpot(options.spot),
-          vol: options.vol === undefined ? null : cmd.parseVol(options.vol),
-          atMs: options.at === undefined ? Date.now() : cmd.parseAt(options.at),
-          feedIds: cmd.DEFAULT_PYTH_FEED_IDS,
-        };
-        if ((priceOptions.spot === null) !== (priceOptions.vol === null)) throw new cmd.PriceUsageError(priceOptions.spot === null ? '--spot' : '--vol', '', 'give --spot and --vol together to price');
-      } catch (error) {
-        throw new CliExit(EXIT_USAGE, `price: ${errorText(error)}`);
-      }
-      try {
-        text = readFileSync(options.markets, 'utf8');
-      } catch (error) {
-        throw new CliExit(EXIT_USAGE, `price: --markets ${options.markets}: ${errorText(error)}`);
-      }
+    .option('--books <file>', 'recorded orderbook answers with their capture time, one {capturedAt, request, body} a line')
+    .option('--underlying <streams...>', 'underlying streams made by `import underlying` (with --books)')
+    .option('--implied-weight <0..1>', 'with --books: weight of the ladder\'s implied variance against the realized one (pricing.surface.impliedWeight)')
+    .option('--profile-strength <0..1>', 'with --books: strength of the intraday variance profile (pricing.surface.profile.strength; 0: a flat clock)')
+    .option('--fit-tails', 'with --books: fit a Student-t per expiry to its ladder (pricing.surface.tails.fit)')
+    .option('--stale-sec <seconds>', 'with --books: an underlying price older than this halts (default 90: a 1-minute history)')
+    .action(async (options: { markets: string; spot?: string; vol?: string; at?: string; books?: string; underlying?: string[]; impliedWeight?: string; profileStrength?: string; fitTails?: boolean; staleSec?: string }) => {
+      const cmd = await importModule(() => import('./pricing/price-cli.js'), 'the price command');
       let result;
       try {
-        result = cmd.priceLines(text, options.markets, priceOptions);
+        result = cmd.runPrice(options, Date.now());
       } catch (error) {
         if (error instanceof cmd.PriceUsageError) throw new CliExit(EXIT_USAGE, `price: ${error.message}`);
         throw error;

@@ -277,7 +277,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       log,
     },
     books: { books: (slug) => (books.isStale(slug) ? null : books.books(slug)), onChange: (listener) => books.onChange(listener) },
-    runner: { requoteIntervalMs: settings.requoteIntervalMs, setInterval: (fn, ms) => timers.every(ms, fn), model: (slug) => pricing.answer(slug), observer: telemetry.runner },
+    runner: { requoteIntervalMs: settings.requoteIntervalMs, setInterval: (fn, ms) => timers.every(ms, fn), model: (slug) => pricing.answer(slug), onTouch: (slug, touch) => pricing.observeBook(slug, touch), observer: telemetry.runner },
     capIntents: (slug, intents) => pricing.capIntents(slug, intents),
     onFill: (fill) => void fills.record(fill),
     onOrderChange: (order, previous) => {

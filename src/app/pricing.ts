@@ -30,6 +30,7 @@ import type { MarketResolvedFrame } from '../exchange/socket-wire.js';
 import type { RunnerModelAnswer } from '../strategy/runner.js';
 import type { ModelView, PositionView, QuoteIntent } from '../strategy/contract.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
+import { touchPrices, type Touch } from '../strategy/own-orders.js';
 import { exposureByTicker, sidesUnderCap } from '../pricing/exposure.js';
 
 export interface BotPricingDeps {
@@ -78,6 +79,7 @@ export class BotPricing {
         log.info({ market: slug, reason, crypto }, crypto && config.pricer.unpricedCrypto === 'skip' ? 'not pricing this crypto market: left alone' : 'not a priced market: quoted from its book');
         this.unpriced.set(slug, reason);
       },
+      onExpiryGone: (ticker, settlesAtMs) => metrics.forgetExpiry(ticker, new Date(settlesAtMs).toISOString()),
       onGuardTrip: (ticker, atMs) => {
         metrics.fastMarketTrip(ticker);
         log.warn({ ticker, at: new Date(atMs).toISOString() }, 'fast market: quotes on this underlying pulled for the cool-down');
@@ -86,6 +88,11 @@ export class BotPricing {
     });
     for (const market of deps.markets) this.register(market);
     this.publishRegistry();
+    const sf = config.pricer.surface;
+    log.info(
+      { impliedWeight: sf.impliedWeight, realizedWeight: 1 - sf.impliedWeight, profile: sf.profile.weights.map((w) => Number(w.toFixed(3))), windowSec: sf.windowMs / 1000, maxSpread: sf.filter.maxSpread, mids: [sf.filter.midMin, sf.filter.midMax], tailFit: sf.tailFit, gapWeight: sf.gapWeight },
+      `volatility surface: variance to settlement = ${1 - sf.impliedWeight} × realized + ${sf.impliedWeight} × the ladder's implied, over the intraday profile (pricing.surface)`,
+    );
     this.store = new UnderlyingStore(config.store, deps.now, {
       onAccepted: (q) => metrics.underlyingUpdate(q.ticker, q.source, q.price),
       onRefused: (refusal) => {
@@ -251,6 +258,11 @@ export class BotPricing {
     else this.deps.log.info(line, 'settlement check');
   }
 
+  /** A book change of `slug`: the others' touch (the bot's own orders taken out) joins its expiry's ladder samples. */
+  observeBook(slug: string, touch: Touch): void {
+    this.pricer.observeBook(slug, touchPrices(touch), this.deps.now());
+  }
+
   /** The runner's question: how to quote `slug` now. Publishes the model's figures and where the quote came from. */
   answer(slug: string): RunnerModelAnswer {
     const answer = this.pricer.answer(slug, this.deps.now());
@@ -260,6 +272,8 @@ export class BotPricing {
     if (answer.kind === 'priced') {
       this.views.set(slug, answer.view);
       this.deps.metrics.modelFair(slug, answer.view.fair, answer.view.uncertainty);
+      const vol = this.pricer.volatilityOf(slug, this.deps.now());
+      if (vol !== null) this.deps.metrics.surfaceVolatility(answer.terms.ticker, new Date(vol.settlesAtMs).toISOString(), { realized: vol.realizedVol, implied: vol.impliedVol, blended: vol.blendedVol });
     }
     if (this.lastSource.get(slug) !== source) {
       this.lastSource.set(slug, source);

@@ -21,6 +21,7 @@ import { errorText } from '../core/errors.js';
 import { isOwnClientOrderId } from '../orders/client-order-id.js';
 import { OrderEventAdapter, type OrderIds } from '../app/order-event-adapter.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
+import { touchPrices, type Touch } from '../strategy/own-orders.js';
 import { mergeMarkoutSummaries } from '../markouts/markout.js';
 import { MarketPricer } from '../pricing/market-pricer.js';
 import { createEngine, EngineConfigError, generateMarkets, type SimEngine } from '../sim/engine/index.js';
@@ -206,7 +207,12 @@ class BacktestRun {
       quoteOnBookChange: o.quoteOnBookChange,
       midHistory: o.midHistory,
       retainTerminalMs: o.settlementDelayMs + RETAIN_TERMINAL_MS,
-      ...(this.pricer === null ? {} : { model: (slug: string) => this.pricer?.answer(slug, this.time.now()) ?? { kind: 'book' as const } }),
+      ...(this.pricer === null
+        ? {}
+        : {
+            model: (slug: string) => this.pricer?.answer(slug, this.time.now()) ?? { kind: 'book' as const },
+            onTouch: (slug: string, touch: Touch) => this.pricer?.observeBook(slug, touchPrices(touch), this.time.now()),
+          }),
       observer: {
         onFill: (fill) => this.fills.book(fill),
         onGate: (_slug, outcome) => this.countGate(outcome),

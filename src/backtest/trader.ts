@@ -22,6 +22,7 @@ import type { GateOutcome } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
 import type { MarketInfo, Strategy } from '../strategy/contract.js';
 import type { RunnerBooks, RunnerModelAnswer, RunnerObserver, StrategyRunner } from '../strategy/runner.js';
+import type { Touch } from '../strategy/own-orders.js';
 import { LEDGER_CHECK_EVERY_MS, TradingCore } from '../trading/core.js';
 
 /** The trading mode is read once at start (the engine has none); polling would only add requests. */
@@ -87,6 +88,8 @@ export interface TraderOptions {
   readonly observer?: TraderObserver;
   /** The pricing layer's answer per market (src/pricing/market-pricer.ts); absent: every market from its book. */
   readonly model?: (slug: string) => RunnerModelAnswer;
+  /** The others' touch at each book change (the pricer's ladder samples). */
+  readonly onTouch?: (slug: string, touch: Touch) => void;
 }
 
 /**
@@ -139,6 +142,7 @@ export class Trader {
         requoteIntervalMs: options.requoteIntervalMs,
         setInterval: (fn, ms) => this.every(ms, fn),
         ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.onTouch === undefined ? {} : { onTouch: options.onTouch }),
         midHistoryMs: options.midHistory.horizonMs,
         midHistoryMax: options.midHistory.max,
         ...(observer?.runner === undefined ? {} : { observer: observer.runner }),

@@ -10,6 +10,7 @@
 import { rawToDecimal } from '../core/venue-rules/index.js';
 import { chainToFile } from './chain-schema.js';
 import type { PricingConfig } from './pricing-schema.js';
+import type { SurfaceSettings } from '../pricing/surface/index.js';
 import type { AppConfig, MarketRiskOverride, MarketSelector, PriceBand, SimFlowConfig, SizeTolerance, VenueConfig } from './types.js';
 
 type FileObject = Record<string, unknown>;
@@ -198,6 +199,18 @@ function noiseBps(variance: number): number {
   return exact;
 }
 
+function surfaceToFile(s: SurfaceSettings): FileObject {
+  const f = s.filter;
+  return {
+    impliedWeight: s.impliedWeight,
+    profile: { strength: s.profile.strength, hourly: [...s.profile.hourly] },
+    realizedLookbackSec: sec(s.realizedLookbackMs),
+    implied: { maxSpread: f.maxSpread, midMin: f.midMin, midMax: f.midMax, minAbsD: f.minAbsD, windowSec: sec(s.windowMs), maxSpotAgeSec: sec(s.maxSpotAgeMs), sampleEverySec: sec(s.sampleEveryMs), minSamples: s.minSamples, trim: s.trim },
+    tails: s.tailFit === null ? { fit: false } : { fit: true, minDof: s.tailFit.minDof, maxDof: s.tailFit.maxDof, refitEverySec: sec(s.tailFit.refitEveryMs) },
+    gapWeight: s.gapWeight,
+  };
+}
+
 function pricingToFile(p: PricingConfig): FileObject {
   const { pricer, store, feedIds, maxExposureUsdc, sources, hermes, ...rest } = p;
   noneLeft(rest);
@@ -219,6 +232,7 @@ function pricingToFile(p: PricingConfig): FileObject {
       minAnnualVol: v.minAnnualVol,
       maxAnnualVol: v.maxAnnualVol,
     },
+    surface: surfaceToFile(pricer.surface),
     tails: { ...pricer.tails },
     settlementNoiseBps: noiseBps(pricer.settlementNoiseVariance),
     volRelErr: pricer.volRelErr,

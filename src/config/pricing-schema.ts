@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { DEFAULT_PYTH_FEED_IDS, FeedIdError, parseFeedId } from '../pricing/feed-ids.js';
 import { DEFAULT_PRICER_SETTINGS, type PricerSettings } from '../pricing/market-pricer.js';
 import { DEFAULT_VOLATILITY } from '../pricing/model/index.js';
+import { DEFAULT_HOURLY_VARIANCE, DEFAULT_SURFACE, HOURS_PER_DAY, makeProfile, type SurfaceSettings } from '../pricing/surface/index.js';
 import type { FeedId } from '../pricing/types.js';
 import type { StoreSettings } from '../pricing/underlying/store.js';
 
@@ -45,6 +46,75 @@ const volatility = z
     if (s.priorAnnualVol < s.minAnnualVol || s.priorAnnualVol > s.maxAnnualVol) ctx.addIssue({ code: 'custom', path: ['priorAnnualVol'], message: 'must lie within [minAnnualVol, maxAnnualVol]', input: s.priorAnnualVol });
   });
 
+const sf = DEFAULT_SURFACE;
+/** `pricing.surface`: the volatility surface per underlying and expiry (docs/pricing.md, "The volatility surface"). */
+const surface = z
+  .strictObject({
+    /** α: weight of the ladder's implied variance against the realized one (0: realized only). */
+    impliedWeight: z.number().min(0).max(1).default(sf.impliedWeight),
+    /** The intraday variance profile: 24 relative variances per UTC hour (normalised to mean 1) and its strength (0: a flat clock). */
+    profile: z
+      .strictObject({
+        strength: z.number().min(0).max(1).default(1),
+        hourly: z.array(positive.max(1000)).length(HOURS_PER_DAY, `expected ${HOURS_PER_DAY} relative variances, one per UTC hour`).default([...DEFAULT_HOURLY_VARIANCE]),
+      })
+      .prefault({}),
+    /** The realized estimate is de-seasonalised by the profile's mean over this look-back. */
+    realizedLookbackSec: positive.max(86_400).default(sf.realizedLookbackMs / 1000),
+    /** Which books of the ladder count, and how their implied variances are averaged. */
+    implied: z
+      .strictObject({
+        maxSpread: positive.max(1).default(sf.filter.maxSpread),
+        midMin: z.number().gt(0).lt(1).default(sf.filter.midMin),
+        midMax: z.number().gt(0).lt(1).default(sf.filter.midMax),
+        minAbsD: z.number().min(0).max(10).default(sf.filter.minAbsD),
+        windowSec: positive.max(86_400).default(sf.windowMs / 1000),
+        maxSpotAgeSec: positive.max(3600).default(sf.maxSpotAgeMs / 1000),
+        sampleEverySec: z.number().min(0).max(3600).default(sf.sampleEveryMs / 1000),
+        minSamples: z.number().int().min(1).max(10_000).default(sf.minSamples),
+        trim: z.number().min(0).max(0.5).default(sf.trim),
+      })
+      .superRefine((v, ctx) => {
+        if (v.midMin >= v.midMax) ctx.addIssue({ code: 'custom', path: ['midMin'], message: 'must be below midMax', input: v.midMin });
+      })
+      .prefault({}),
+    /** Fit a Student-t per expiry to its ladder, ν floored at minDof (off: pricing.tails everywhere). */
+    tails: z
+      .strictObject({
+        fit: z.boolean().default(sf.tailFit !== null),
+        minDof: z.number().gt(2).max(1000).default(sf.tailFit?.minDof ?? 3),
+        maxDof: z.number().gt(2).max(1000).default(sf.tailFit?.maxDof ?? 50),
+        refitEverySec: z.number().min(0).max(3600).default((sf.tailFit?.refitEveryMs ?? 30_000) / 1000),
+      })
+      .superRefine((v, ctx) => {
+        if (v.minDof >= v.maxDof) ctx.addIssue({ code: 'custom', path: ['minDof'], message: 'must be below maxDof', input: v.minDof });
+      })
+      .prefault({}),
+    /** g: weight of the realized–implied volatility gap in the model's uncertainty (0: ignored). */
+    gapWeight: z.number().min(0).max(10).default(sf.gapWeight),
+  })
+  .prefault({});
+
+type SurfaceInput = z.output<typeof surface>;
+
+/** `pricing.surface` (seconds) → the surface's settings (ms). */
+export function toSurfaceSettings(p: SurfaceInput): SurfaceSettings {
+  const i = p.implied;
+  return {
+    impliedWeight: p.impliedWeight,
+    profile: makeProfile(p.profile.hourly, p.profile.strength),
+    realizedLookbackMs: ms(p.realizedLookbackSec),
+    filter: { maxSpread: i.maxSpread, midMin: i.midMin, midMax: i.midMax, minAbsD: i.minAbsD },
+    windowMs: ms(i.windowSec),
+    maxSpotAgeMs: ms(i.maxSpotAgeSec),
+    sampleEveryMs: ms(i.sampleEverySec),
+    minSamples: i.minSamples,
+    trim: i.trim,
+    tailFit: p.tails.fit ? { minDof: p.tails.minDof, maxDof: p.tails.maxDof, refitEveryMs: ms(p.tails.refitEverySec) } : null,
+    gapWeight: p.gapWeight,
+  };
+}
+
 const d = DEFAULT_PRICER_SETTINGS;
 const httpUrl = z.string().refine((text) => /^https?:\/\/[^\s/]+/.test(text) && URL.canParse(text), 'expected an http(s) URL');
 const envName = z.string().regex(/^[A-Z_][A-Z0-9_]{0,127}$/, 'expected an environment variable NAME (upper-case letters, digits, _)');
@@ -73,6 +143,7 @@ export const pricingSchema = z.strictObject({
   /** Two sources further apart than this (basis points) put the price in doubt: its markets halt. */
   maxDivergenceBps: positive.max(10_000).default(50),
   volatility: volatility.prefault({}),
+  surface,
   /** 'normal', or fat tails: a Student-t of `dof` degrees of freedom (> 2) scaled to the same variance. */
   tails: z
     .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('normal') }), z.strictObject({ kind: z.literal('student-t'), dof: z.number().gt(2).max(1000) })])
@@ -130,6 +201,7 @@ export function toPricingConfig(p: PricingInput): PricingConfig {
         minAnnualVol: p.volatility.minAnnualVol,
         maxAnnualVol: p.volatility.maxAnnualVol,
       },
+      surface: toSurfaceSettings(p.surface),
       tails: p.tails,
       floor: d.floor,
       cap: d.cap,

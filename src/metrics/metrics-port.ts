@@ -102,6 +102,14 @@ export interface Metrics extends CalibrationMetrics {
   settlementCheck(result: string): void;
   /** The bot's exposure to an underlying: delta-equivalent units of it, and their USDC notional. */
   underlyingExposure(ticker: string, units: number, usdc: number): void;
+  /**
+   * The volatility surface of one expiry of an underlying (annualized over the time left): the realized, the ladder's
+   * implied (null: none now; its series is removed) and the blended one the model prices with. `expiry` is the
+   * settlement instant (ISO-8601); the label set leaves with the expiry (`forgetExpiry`).
+   */
+  surfaceVolatility(ticker: string, expiry: string, vols: { readonly realized: number | null; readonly implied: number | null; readonly blended: number | null }): void;
+  /** The last market of an expiry left: its surface series are removed. */
+  forgetExpiry(ticker: string, expiry: string): void;
   /** The underlyings the bot prices, known at start: their anomaly counters start at 0 (so `increase()` sees the first). */
   pricedTickers(tickers: readonly string[]): void;
   /** A fill's markout written to the ledger (src/markouts/sampler.ts): horizon ms, reference, signed raw USDC. */

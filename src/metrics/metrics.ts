@@ -269,6 +269,7 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
   const fastMarketTrips = new Counter({ name: 'outcome_maker_fast_market_trips_total', help: 'Fast-market guard trips (quotes on the underlying pulled), by ticker.', labelNames: ['ticker'] as const, registers });
   const settlementChecks = new Counter({ name: 'outcome_maker_settlement_checks_total', help: 'Resolutions compared with the price the bot held: agree, disagree, too-close, no-price.', labelNames: ['result'] as const, registers });
   const underlyingExposure = new Gauge({ name: 'outcome_maker_underlying_exposure', help: 'Exposure to an underlying (Σ net YES × delta over its markets): unit=underlying (units of it) or usdc (notional).', labelNames: ['ticker', 'unit'] as const, registers });
+  const surfaceVol = new Gauge({ name: 'outcome_maker_surface_volatility', help: 'Annualized volatility of an underlying to one settlement (expiry, ISO-8601), by part: realized, implied (the ladder\'s books), blended (priced with).', labelNames: ['ticker', 'expiry', 'part'] as const, registers });
   const tickers = new BoundedLabel(64);
   const fillMarkouts = new Histogram({
     name: 'outcome_maker_fill_markout_usdc',
@@ -530,6 +531,17 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     pricedTickers(list) {
       for (const ticker of list) fastMarketTrips.inc({ ticker: tickers.value(ticker) }, 0);
+    },
+    surfaceVolatility(ticker, expiry, vols) {
+      const t = tickers.value(ticker);
+      for (const part of ['realized', 'implied', 'blended'] as const) {
+        const value = vols[part];
+        if (value === null) surfaceVol.remove({ ticker: t, expiry, part });
+        else if (finite('outcome_maker_surface_volatility', value)) surfaceVol.set({ ticker: t, expiry, part }, value);
+      }
+    },
+    forgetExpiry(ticker, expiry) {
+      for (const part of ['realized', 'implied', 'blended'] as const) surfaceVol.remove({ ticker: tickers.value(ticker), expiry, part });
     },
     underlyingExposure(ticker, units, usdcValue) {
       const t = tickers.value(ticker);

@@ -1,24 +1,32 @@
 /**
  * The bot's market pricer: for every traded market, what the model says it is worth now, or why it must not be
- * quoted, from the market's terms (src/pricing/terms.ts), the underlying's latest price and one volatility estimate
- * per underlying (src/pricing/model/).
+ * quoted, from the market's terms (src/pricing/terms.ts), the underlying's latest price, one realized volatility
+ * estimate per underlying (src/pricing/model/) and the volatility surface per underlying and expiry
+ * (src/pricing/surface/: the ladder's own books, taken in through `observeBook`, and the intraday profile).
  *
- * Owns: the terms of each market, one estimator and one fast-market guard per ticker, the latest usable price of
- * each ticker, and the answer per market. A thin shell: the maths is in model/ and guard.ts; prices come in through
- * `observe` from whatever source the caller wires (Pyth Hermes, the venue's oracle frames, a backtest's engine).
- * Invariants: every market on one ticker is priced from the same spot and variance at the same instant, so a strike
- * ladder's fair values fall as the strike rises and never cross; a priced market with no usable price (none yet,
+ * Owns: the terms of each market, one estimator, one surface and one fast-market guard per ticker, the latest usable
+ * price of each ticker, and the answer per market. A thin shell: the maths is in model/, surface/ and guard.ts;
+ * prices come in through `observe` and books through `observeBook` from whatever source the caller wires (Pyth
+ * Hermes, the venue's oracle frames and books, a backtest's engine, a recording).
+ * Invariants: every market of one expiry on one ticker is priced from the same spot, total variance and tails at the
+ * same instant, so a strike ladder's fair values fall as the strike rises and never cross, and the total variance
+ * never falls as the settlement moves later; a book is inverted only against a spot already received (never a
+ * later one); a priced market with no usable price (none yet,
  * stale, in doubt, a fast market, near settlement) answers a halt with its reason, never a guess; an unpriced market
  * answers 'book' or a halt by the unpriced policy; the reason a market is unpriced is reported once; a market
- * forgotten (`forget`) answers as one never registered, and the per-ticker state outlives it.
+ * forgotten (`unregister`) answers as one never registered, and the per-ticker state outlives it, except the
+ * surface's samples of an expiry whose last market left (reported through `onExpiryGone`).
  */
 import type { ModelView } from '../strategy/contract.js';
 import { FastMarketGuard, type GuardSettings, DEFAULT_GUARD } from './guard.js';
 import { DEFAULT_VOLATILITY, digitalFairValue, VolatilityEstimator, type Tails, type VolatilitySettings } from './model/index.js';
+import { DEFAULT_SURFACE, VolSurface, type ExpiryVolatility, type SampleVerdict, type SurfaceSettings } from './surface/index.js';
 import type { MarketTerms, TermsResult } from './types.js';
 
 export interface PricerSettings {
   readonly volatility: VolatilitySettings;
+  /** The volatility surface per expiry (src/pricing/surface/). */
+  readonly surface: SurfaceSettings;
   readonly tails: Tails;
   /** Clamp of the fair value. */
   readonly floor: number;
@@ -38,6 +46,7 @@ export interface PricerSettings {
 
 export const DEFAULT_PRICER_SETTINGS: PricerSettings = {
   volatility: DEFAULT_VOLATILITY,
+  surface: DEFAULT_SURFACE,
   tails: { kind: 'normal' },
   floor: 0.001,
   cap: 0.999,
@@ -70,10 +79,13 @@ export interface PricerObserver {
   onUnpriced?(slug: string, reason: string, recognisedCrypto: boolean): void;
   /** The fast-market guard of `ticker` tripped. */
   onGuardTrip?(ticker: string, atMs: number): void;
+  /** The last market of an expiry on `ticker` left: its surface samples are gone (forget its metrics). */
+  onExpiryGone?(ticker: string, settlesAtMs: number): void;
 }
 
 interface TickerState {
   readonly estimator: VolatilityEstimator;
+  readonly surface: VolSurface;
   readonly guard: FastMarketGuard;
   latest: PricerQuote | null;
   /** Set by the caller when its sources disagree (src/pricing/underlying): halts the ticker's markets. */
@@ -104,7 +116,48 @@ export class MarketPricer {
 
   /** Forgets a market (one the bot left); its ticker's estimator and guard stay, for the ticker's other markets. */
   unregister(slug: string): void {
+    const entry = this.markets.get(slug);
     this.markets.delete(slug);
+    if (entry?.kind !== 'priced') return;
+    const { ticker, settlesAtMs } = entry.terms;
+    if (this.expiriesOf(ticker).includes(settlesAtMs)) return;
+    this.tickers.get(ticker)?.surface.forgetExpiry(settlesAtMs);
+    this.observer.onExpiryGone?.(ticker, settlesAtMs);
+  }
+
+  /**
+   * One book of a priced market (the others' touch: the bot's own orders taken out by the caller), seen at `atMs`:
+   * a sample of its expiry's implied variance when usable, inverted against the ticker's latest spot.
+   */
+  observeBook(slug: string, touch: { readonly bid: number | null; readonly ask: number | null }, atMs: number): SampleVerdict | 'not-priced' {
+    const entry = this.markets.get(slug);
+    if (entry?.kind !== 'priced' || entry.terms.strikeValue === null) return 'not-priced';
+    const state = this.tickers.get(entry.terms.ticker);
+    if (!state) return 'not-priced';
+    const latest = state.latest;
+    return state.surface.observe(
+      { slug, strike: entry.terms.strikeValue, settlesAtMs: entry.terms.settlesAtMs, atMs, bid: touch.bid, ask: touch.ask },
+      latest === null ? null : { price: latest.price, atMs: latest.receiveTimeMs },
+    );
+  }
+
+  /** The surface's answer for the expiry of priced market `slug` at `nowMs` (null: not priced, or settled). */
+  volatilityOf(slug: string, nowMs: number): ExpiryVolatility | null {
+    const terms = this.terms(slug);
+    const state = terms === null ? undefined : this.tickers.get(terms.ticker);
+    if (terms === null || !state || nowMs >= terms.settlesAtMs) return null;
+    return this.expiryVolatility(terms, state, nowMs);
+  }
+
+  /** The settlement instants of the priced markets on `ticker`. */
+  private expiriesOf(ticker: string): number[] {
+    return [...new Set([...this.markets.values()].flatMap((e) => (e.kind === 'priced' && e.terms.ticker === ticker ? [e.terms.settlesAtMs] : [])))];
+  }
+
+  private expiryVolatility(terms: MarketTerms, state: TickerState, nowMs: number): ExpiryVolatility | null {
+    const expiries = this.expiriesOf(terms.ticker).filter((t) => t > nowMs);
+    if (!expiries.includes(terms.settlesAtMs)) expiries.push(terms.settlesAtMs);
+    return state.surface.at(nowMs, state.estimator.variancePerSecond(), expiries).get(terms.settlesAtMs) ?? null;
   }
 
   /**
@@ -187,33 +240,38 @@ export class MarketPricer {
         delta: value.delta,
         uncertainty: value.uncertainty,
         secondsToSettlement: Math.max(0, (terms.settlesAtMs - nowMs) / 1000),
-        underlying: { ticker: terms.ticker, price: latest.price, ageMs, volatility: state.estimator.annualizedVolatility() },
+        underlying: { ticker: terms.ticker, price: latest.price, ageMs, volatility: value.vol?.blendedVol ?? state.estimator.annualizedVolatility() },
       },
     };
   }
 
-  private value(terms: MarketTerms, strike: number, state: TickerState, latest: PricerQuote, nowMs: number): ReturnType<typeof digitalFairValue> {
+  /** The digital at the expiry's total variance (its variance per second over the time left) and tails. */
+  private value(terms: MarketTerms, strike: number, state: TickerState, latest: PricerQuote, nowMs: number): ReturnType<typeof digitalFairValue> & { readonly vol: ExpiryVolatility | null } {
     const s = this.settings;
-    return digitalFairValue({
+    const secondsLeft = Math.max(0, (terms.settlesAtMs - nowMs) / 1000);
+    const vol = secondsLeft > 0 ? this.expiryVolatility(terms, state, nowMs) : null;
+    const value = digitalFairValue({
       spot: latest.price,
       strike,
       comparison: terms.comparison,
-      secondsLeft: Math.max(0, (terms.settlesAtMs - nowMs) / 1000),
-      variancePerSecond: state.estimator.variancePerSecond(),
+      secondsLeft,
+      variancePerSecond: vol === null ? state.estimator.variancePerSecond() : vol.totalVariance / secondsLeft,
       settlementNoiseVariance: s.settlementNoiseVariance,
       spotConf: latest.conf,
       spotAgeMs: Math.max(0, nowMs - latest.receiveTimeMs),
       volRelErr: s.volRelErr,
-      tails: s.tails,
+      volGapRel: vol?.gapRel ?? 0,
+      tails: vol?.tails ?? s.tails,
       floor: s.floor,
       cap: s.cap,
     });
+    return { ...value, vol };
   }
 
   private ticker(ticker: string): TickerState {
     let state = this.tickers.get(ticker);
     if (!state) {
-      state = { estimator: new VolatilityEstimator(this.settings.volatility), guard: new FastMarketGuard(this.settings.guard), latest: null, inDoubt: null };
+      state = { estimator: new VolatilityEstimator(this.settings.volatility), surface: new VolSurface(this.settings.surface, this.settings.tails), guard: new FastMarketGuard(this.settings.guard), latest: null, inDoubt: null };
       this.tickers.set(ticker, state);
     }
     return state;

@@ -80,13 +80,13 @@ export interface PriceResult {
   readonly failed: number;
 }
 
-type ReadLine =
+export type ReadLine =
   | { readonly kind: 'error'; readonly line: number; readonly error: string }
   | { readonly kind: 'unpriced'; readonly line: number; readonly out: Record<string, unknown> }
   | { readonly kind: 'terms'; readonly line: number; readonly terms: MarketTerms };
 
 /** One line of the file: an error, a market whose terms cannot be read (and why), or its terms. */
-function readLine(raw: string, line: number, source: string, feedIds: PriceOptions['feedIds']): ReadLine {
+export function readLine(raw: string, line: number, source: string, feedIds: PriceOptions['feedIds']): ReadLine {
   let value: unknown;
   try {
     value = JSON.parse(raw);

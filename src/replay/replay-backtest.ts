@@ -236,6 +236,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
     // Only late events of finished orders read them; a replay's events are never that late (keeps lookups short).
     retainTerminalMs: 60_000,
     model: (slug) => pricing.answer(slug),
+    onTouch: (slug, touch) => pricing.observeBook(slug, touch),
     observer: {
       onFill: (fill) => {
         const booked = unbooked.get(parseFillPartId(fill.tradeEventId).tradeEventId);

@@ -15,6 +15,7 @@ import { readMarketTerms } from '../pricing/terms.js';
 import type { MarketTerms, TermsResult } from '../pricing/types.js';
 import { UnderlyingStore } from '../pricing/underlying/store.js';
 import type { RunnerModelAnswer } from '../strategy/runner.js';
+import { touchPrices, type Touch } from '../strategy/own-orders.js';
 import type { GivenTerms, ReplayMarket, UnderlyingEvent } from './format.js';
 
 /** The window-open strike is the first price published within this long after the window opens. */
@@ -130,6 +131,11 @@ export class ReplayPricing {
   }
 
   /** The runner's question for `slug` now. */
+  /** The others' touch of a replayed market at a book change: a sample of its expiry's implied variance. */
+  observeBook(slug: string, touch: Touch): void {
+    this.pricer.observeBook(slug, touchPrices(touch), this.now());
+  }
+
   answer(slug: string): RunnerModelAnswer {
     const answer = this.pricer.answer(slug, this.now());
     return answer.kind === 'priced' ? { kind: 'priced', view: answer.view } : answer;

@@ -71,6 +71,14 @@ export function touchOf(levels: Levels): Touch {
   return { bestBid: levels.bids[0] ?? null, bestAsk: levels.asks[0] ?? null };
 }
 
+/** The touch's best bid and ask in price units (null: an empty side), as the pricer's ladder samples take it. */
+export function touchPrices(touch: Touch): { readonly bid: number | null; readonly ask: number | null } {
+  return {
+    bid: touch.bestBid === null ? null : touch.bestBid.priceTicks / TICKS_PER_UNIT,
+    ask: touch.bestAsk === null ? null : touch.bestAsk.priceTicks / TICKS_PER_UNIT,
+  };
+}
+
 /** Mid of the touch in price units; null when a side is empty or the touch is locked or crossed. */
 export function touchMid(touch: Touch): number | null {
   if (touch.bestBid === null || touch.bestAsk === null) return null;

@@ -17,7 +17,7 @@ import type { FillView, MarketInfo, MarketViewWithOwnOrders, ModelView, OwnOrder
 import type { BookView } from './contract.js';
 import { validateIntents, type IntentRejection } from './validate.js';
 import { buildView, DEFAULT_MID_HISTORY, recordMid, type MidPointRecord } from './view.js';
-import { othersBook, touchMid, touchOf } from './own-orders.js';
+import { othersBook, touchMid, touchOf, type Touch } from './own-orders.js';
 
 export interface RunnerBooks {
   books(slug: string): { readonly yes: BookView; readonly no: BookView } | null;
@@ -60,6 +60,8 @@ export interface RunnerOptions {
   readonly now: () => number;
   /** The model's answer per market (absent: every market is quoted from its book). */
   readonly model?: (slug: string) => RunnerModelAnswer;
+  /** Each book change's touch of the OTHERS' book (the bot's own orders taken out): the pricer's ladder samples. */
+  readonly onTouch?: (slug: string, touch: Touch) => void;
   /** Requote every market at least this often even without book changes (time-driven strategies, ages). */
   readonly requoteIntervalMs: number;
   readonly setInterval: (fn: () => void, ms: number) => () => void;
@@ -165,7 +167,9 @@ export class StrategyRunner {
   /** Records the mid of the OTHERS' book: the bot's own quotes must not move its own volatility estimate. */
   private recordMid(loop: MarketLoop): void {
     const books = this.options.books.books(loop.info.slug);
-    const mid = books ? touchMid(touchOf(othersBook(books.yes, this.options.ownOrders(loop.info.slug)))) : null;
+    const touch = books ? touchOf(othersBook(books.yes, this.options.ownOrders(loop.info.slug))) : null;
+    if (touch !== null) this.options.onTouch?.(loop.info.slug, touch);
+    const mid = touch === null ? null : touchMid(touch);
     recordMid(loop.mids, this.options.now(), mid, {
       horizonMs: this.options.midHistoryMs ?? DEFAULT_MID_HISTORY.horizonMs,
       max: this.options.midHistoryMax ?? DEFAULT_MID_HISTORY.max,

@@ -103,6 +103,12 @@ const CASES: readonly BadConfig[] = [
     count: 2,
     mentions: ['risk.maxOpenOrder: unknown key (got 4)', 'strategy.params.bidSpred: unknown parameter "bidSpred" (got 0.02)'],
   },
+  {
+    name: 'a volatility surface out of range: a weight above 1, a short profile, a band upside down, the tail floor at 2',
+    text: () => `${venueBlock()}${GOOD_TAIL}pricing: {surface: {impliedWeight: 1.5, profile: {hourly: [1, 2, 3]}, implied: {midMin: 0.8, midMax: 0.2}, tails: {fit: true, minDof: 2}}}\n`,
+    count: 4,
+    mentions: ['pricing.surface.impliedWeight', '1.5', 'pricing.surface.profile.hourly', '24 items', 'pricing.surface.implied.midMin', 'must be below midMax', 'pricing.surface.tails.minDof'],
+  },
   { name: 'a 5 MB value', text: () => `${venueBlock()}${GOOD_TAIL}orders: {botTag: "${'x'.repeat(5_000_000)}"}\n`, count: 1, mentions: ['orders.botTag'] },
   { name: 'deep nesting under a known key', text: () => `${venueBlock()}${GOOD_TAIL}feed: ${'{a: '.repeat(200)}1${'}'.repeat(200)}\n`, count: 1, mentions: ['feed.a: unknown key'] },
   {

@@ -11,10 +11,11 @@
  * hours the drift is far below the model's other errors. p is clamped to [floor, cap].
  *
  *   delta = dp/dS = f(d) / (S·√V)  (0 where the clamp binds)
- *   uncertainty = √( (delta·conf)² + (delta·S·σ·√a)² + (f(d)·|d|·relErr)² )
+ *   uncertainty = √( (delta·conf)² + (delta·S·σ·√a)² + (f(d)·|d|·relErr)² ),  relErr = √(volRelErr² + gap²)
  *
  * the three terms being the feed's confidence interval, the drift possible while the spot aged, and the error of the
- * volatility estimate (relErr: its relative standard error; ∂p/∂σ·σ = −f(d)·d).
+ * volatility estimate (volRelErr: its relative standard error; gap: how far the realized and the ladder's implied
+ * volatility disagree, src/pricing/surface; ∂p/∂σ·σ = −f(d)·d).
  *
  * Owns: this pure function. Invariants: for valid input the answer is finite with floor ≤ fair ≤ cap, delta ≥ 0,
  * uncertainty ≥ 0; fair rises with S, falls with K, and tends to 1/2 as V grows; at V = 0 it is the settlement rule
@@ -43,6 +44,12 @@ export interface DigitalInput {
   readonly spotAgeMs: number;
   /** Relative standard error of the volatility estimate (e.g. 0.2). */
   readonly volRelErr: number;
+  /**
+   * The disagreement of the volatility sources, as a relative error of σ (src/pricing/surface: g·|σ_implied −
+   * σ_realized| / σ_blended; >= 0, absent: 0). It adds to volRelErr in quadrature, so the quote widens where the
+   * model's own view and the market's disagree.
+   */
+  readonly volGapRel?: number;
   readonly tails: Tails;
   /** Clamp of the fair value, e.g. 0.001 and 0.999. */
   readonly floor: number;
@@ -64,6 +71,8 @@ export function digitalFairValue(input: DigitalInput): FairValue {
   check('volRelErr', volRelErr, volRelErr >= 0);
   check('floor', floor, floor > 0 && floor < 0.5);
   check('cap', cap, cap > 0.5 && cap < 1);
+  const volGapRel = input.volGapRel ?? 0;
+  check('volGapRel', volGapRel, volGapRel >= 0);
   if (input.spotConf !== null) check('spotConf', input.spotConf, input.spotConf >= 0);
   if (input.tails.kind === 'student-t') check('tails.dof', input.tails.dof, input.tails.dof > 2);
 
@@ -83,6 +92,6 @@ export function digitalFairValue(input: DigitalInput): FairValue {
   const delta = inside ? density / (spot * sd) : 0;
   const fromConf = input.spotConf === null ? 0 : delta * input.spotConf;
   const fromAge = delta * spot * Math.sqrt(variancePerSecond * ageSeconds);
-  const fromVol = inside ? density * Math.abs(d) * volRelErr : 0;
+  const fromVol = inside ? density * Math.abs(d) * Math.hypot(volRelErr, volGapRel) : 0;
   return { fair: clamp(raw), delta, uncertainty: Math.hypot(fromConf, fromAge, fromVol) };
 }

@@ -140,6 +140,13 @@ pricing:
   staleSec: 3
   maxDivergenceBps: 25
   volatility: {fastHalfLifeSec: 30, slowHalfLifeSec: 900, fastWeight: 0.25, jumpCapSigmas: 5, priorAnnualVol: 0.8, warmupSec: 60, minAnnualVol: 0.2, maxAnnualVol: 3}
+  surface:
+    impliedWeight: 0.65
+    profile: {strength: 0.5, hourly: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1.5]}
+    realizedLookbackSec: 1800
+    implied: {maxSpread: 0.04, midMin: 0.15, midMax: 0.85, minAbsD: 0.2, windowSec: 600, maxSpotAgeSec: 30, sampleEverySec: 2, minSamples: 5, trim: 0.25}
+    tails: {fit: true, minDof: 3.5, maxDof: 40, refitEverySec: 15}
+    gapWeight: 0.5
   tails: {kind: student-t, dof: 4.5}
   settlementNoiseBps: 3.7
   volRelErr: 0.3

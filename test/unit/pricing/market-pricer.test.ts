@@ -3,6 +3,7 @@ import { DEFAULT_PYTH_FEED_IDS } from '../../../src/pricing/feed-ids.js';
 import { FastMarketGuard } from '../../../src/pricing/guard.js';
 import { DEFAULT_PRICER_SETTINGS, MarketPricer, type ModelAnswer } from '../../../src/pricing/market-pricer.js';
 import { digitalFairValue } from '../../../src/pricing/model/index.js';
+import { FLAT_PROFILE } from '../../../src/pricing/surface/index.js';
 import { readMarketTerms, termsInputOfJson } from '../../../src/pricing/terms.js';
 import type { TermsResult } from '../../../src/pricing/types.js';
 import { activeMarketRecordings } from '../../contract/samples.js';
@@ -29,7 +30,9 @@ function priced(answer: ModelAnswer): number {
 
 describe('MarketPricer', () => {
   it('prices a strike ladder from one spot and one variance: fair values fall as the strike rises', () => {
-    const pricer = new MarketPricer({ ...DEFAULT_PRICER_SETTINGS, guard: { ...DEFAULT_PRICER_SETTINGS.guard, enabled: false } });
+    // A flat clock and no ladder samples: the surface is the realized estimate itself.
+    const surface = { ...DEFAULT_PRICER_SETTINGS.surface, profile: FLAT_PROFILE };
+    const pricer = new MarketPricer({ ...DEFAULT_PRICER_SETTINGS, surface, guard: { ...DEFAULT_PRICER_SETTINGS.guard, enabled: false } });
     const ladder = btcLadder();
     expect(ladder).toHaveLength(3);
     for (const m of ladder) pricer.register(m.slug, m.terms);
@@ -41,7 +44,7 @@ describe('MarketPricer', () => {
     const answer = pricer.answer(ladder[1]!.slug, T0 - 500);
     if (answer.kind !== 'priced') throw new Error('not priced');
     const latest = pricer.latest('BTC', T0 - 500)!;
-    expect(answer.view.fair).toBe(
+    expect(answer.view.fair).toBeCloseTo(
       digitalFairValue({
         spot: latest.quote.price,
         strike: ladder[1]!.strike,
@@ -56,6 +59,7 @@ describe('MarketPricer', () => {
         floor: 0.001,
         cap: 0.999,
       }).fair,
+      12,
     );
     expect(answer.view.underlying).toMatchObject({ ticker: 'BTC', price: latest.quote.price, ageMs: 500 });
   });
