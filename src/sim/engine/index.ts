@@ -5,7 +5,9 @@
  */
 export type * from './types.js';
 export { createEngine } from './engine.js';
-export { takerFee } from './place.js';
+export { curveFeeBps, FEE_MODELS, fillFees, takerFee, takerFeeBps, VENUE_FEE_CURVE, type FeeCurve, type FeeModel, type FeeOptions } from './fees.js';
+export { accountScores, combineSides, DEFAULT_REWARD_RULES, orderScore, roundPoolRaw, splitPool, type RewardMidpoint, type RewardRules, type RewardTerms } from './reward-scoring.js';
+export type { AccountRewards, MarketAccrual, RewardEpoch, RewardOptions } from './rewards.js';
 export { generateMarkets } from './market-gen.js';
 export { ManualClock } from '../../core/clock.js';
 export { EngineConfigError } from './errors.js';
