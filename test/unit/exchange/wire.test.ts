@@ -121,13 +121,15 @@ describe('reward settings normalisation (units unconfirmed)', () => {
       maxSpreadTicks: 50,
       dailyRewardRaw: 50_000_000,
       c: 3,
+      rebateRate: 0,
       assumptions: { minSize: 'shares', maxSpread: 'price', dailyReward: 'usdc' },
     });
-    expect(normalizeRewardSettings({ minSize: 10_000_000, maxSpread: 3.5, dailyReward: 25_000_000, rewardsEpoch: null, c: 2 })).toEqual({
+    expect(normalizeRewardSettings({ minSize: 10_000_000, maxSpread: 3.5, dailyReward: 25_000_000, rewardsEpoch: null, c: 2, rebateRate: 0.25 })).toEqual({
       minSizeRaw: 10_000_000,
       maxSpreadTicks: 35,
       dailyRewardRaw: 25_000_000,
       c: 2,
+      rebateRate: 0.25,
       assumptions: { minSize: 'raw', maxSpread: 'cents', dailyReward: 'raw' },
     });
     expect(normalizeRewardSettings(null).assumptions).toEqual({ minSize: 'absent', maxSpread: 'absent', dailyReward: 'absent' });
