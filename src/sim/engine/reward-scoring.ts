@@ -88,7 +88,8 @@ export function splitPool(poolRaw: number, scores: ReadonlyMap<number, number>):
   const out = new Map<number, number>();
   if (poolRaw <= 0 || total <= 0) return out;
   for (const [profileId, q] of scores) {
-    const share = Math.floor((poolRaw * q) / total);
+    // The tiny allowance keeps an exact share (0.96 × 1e6) from flooring one raw unit low on a float's last bit.
+    const share = Math.floor((poolRaw * q) / total + 1e-6);
     if (share > 0) out.set(profileId, share);
   }
   return out;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { validationError } from '../../support/response-validation.js';
 import {
   FrameworkError,
   MessageError,
-  ResponseValidationError,
   ExchangeTradingModeError,
   UnexpectedResponseError,
   ValidationError,
@@ -27,16 +27,6 @@ import {
 const EP: EndpointRef = { method: 'GET', pathTemplate: '/test' };
 const VENUE = '0xa4409D988CA2218d956BeEFD3874100F444f0DC3';
 const ORDER_ID = '0b5b2a4e-6f0a-4c1e-9d2b-3f4e5a6b7c8d';
-
-function validationError(run: () => unknown): ResponseValidationError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ResponseValidationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ResponseValidationError');
-}
 
 const MARKET_WIRE = {
   id: 77,
