@@ -11,8 +11,8 @@
  * `feeRateBps` (the official client's Execution.feeRateBps: "fee rate ceiling"). The venue takes a BUY's fee in outcome
  * tokens; the simulator takes every fee in USDC (on top of a BUY, out of a SELL's proceeds), its value at the fill price.
  *
- * Invariants: integer arithmetic throughout; a fee is rounded up to the raw unit; the fees of a plan's fills are
- * computed per fill (each at its own price), so their sum is the order's fee.
+ * Invariants: integer arithmetic throughout; a fee is rounded up to the raw unit (per fill on the curve, once per
+ * execution at the flat rate); the fees of a plan's fills sum to the order's fee.
  */
 import { TICKS_PER_UNIT, type Side } from '../../core/venue-rules/index.js';
 import { EngineConfigError } from './errors.js';
@@ -83,7 +83,19 @@ export interface FeeFill {
   readonly takerCollateralRaw: number;
 }
 
-/** The fee of each fill of a taker order, in order (each at its own price). */
+/**
+ * The fee of each fill of a taker order, in order. On the curve each fill pays the rate at its own price; at the flat
+ * rate the fee is charged once over the whole execution and spread over the fills pro rata to their collateral (the
+ * last takes the remainder), as the simulator always did.
+ */
 export function fillFees(fees: ResolvedFees, side: Side, fills: readonly FeeFill[], ceilingBps: number): number[] {
-  return fills.map((f) => takerFee(f.takerCollateralRaw, takerFeeBps(fees, side, f.takerTicks, ceilingBps)));
+  if (fees.model === 'curve') return fills.map((f) => takerFee(f.takerCollateralRaw, takerFeeBps(fees, side, f.takerTicks, ceilingBps)));
+  const collateral = fills.reduce((sum, f) => sum + f.takerCollateralRaw, 0);
+  const total = takerFee(collateral, ceilingBps);
+  let left = total;
+  return fills.map((f, index) => {
+    const fee = index === fills.length - 1 ? left : Number((BigInt(total) * BigInt(f.takerCollateralRaw)) / BigInt(Math.max(1, collateral)));
+    left -= fee;
+    return fee;
+  });
 }

@@ -39,7 +39,10 @@ describe('taker fee curve (an approximation within the documented ranges)', () =
     expect(takerFeeBps(curve, 'BUY', 100, 50)).toBe(50);
     expect(takerFeeBps({ model: 'flat', curve: VENUE_FEE_CURVE }, 'BUY', 900, 300)).toBe(300);
     // 10 shares at 0.51 (5.1 USDC at 102 bps) then 10 at 0.52 (5.2 USDC at 100 bps), each rounded up.
-    expect(fillFees(curve, 'BUY', [{ takerTicks: 510, takerCollateralRaw: 5_100_000 }, { takerTicks: 520, takerCollateralRaw: 5_200_000 }], 300)).toEqual([52_020, 52_000]);
+    const fills = [{ takerTicks: 510, takerCollateralRaw: 5_100_000 }, { takerTicks: 520, takerCollateralRaw: 5_200_000 }];
+    expect(fillFees(curve, 'BUY', fills, 300)).toEqual([52_020, 52_000]);
+    // Flat: 3 % of 10.3 USDC once (0.309), spread pro rata, the last fill taking the remainder.
+    expect(fillFees({ model: 'flat', curve: VENUE_FEE_CURVE }, 'BUY', fills, 300)).toEqual([153_000, 156_000]);
   });
 });
 
