@@ -32,9 +32,9 @@ import { SyntheticTraders } from './synthetic.js';
 import { resolveSynthetic } from './synthetic-config.js';
 import { UnderlyingWorld } from './underlying.js';
 import { toUserOrder } from './wire.js';
-import type { AccountRewards } from './rewards.js';
 import type {
   AccountFill,
+  AccountRewards,
   RewardSchedule,
   AccountSpec,
   Balances,

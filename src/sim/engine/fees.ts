@@ -16,26 +16,12 @@
  */
 import { TICKS_PER_UNIT, type Side } from '../../core/venue-rules/index.js';
 import { EngineConfigError } from './errors.js';
+import type { FeeCurve, FeeModel, FeeOptions } from './types-rewards.js';
 
-export type FeeModel = 'curve' | 'flat';
 export const FEE_MODELS: readonly FeeModel[] = ['curve', 'flat'];
-
-/** The curve's end points in basis points (the venue's documented ranges by default). */
-export interface FeeCurve {
-  readonly buyMinBps: number;
-  readonly buyMaxBps: number;
-  readonly sellMinBps: number;
-  readonly sellMaxBps: number;
-}
 
 /** The documented ranges: buys 0.40–3.00 %, sells 0.42–1.50 %. */
 export const VENUE_FEE_CURVE: FeeCurve = { buyMinBps: 40, buyMaxBps: 300, sellMinBps: 42, sellMaxBps: 150 };
-
-export interface FeeOptions {
-  /** `curve` (the venue's dynamic fee, approximated) or `flat` (the signed feeRateBps on every fill). */
-  readonly model?: FeeModel;
-  readonly curve?: Partial<FeeCurve>;
-}
 
 export interface ResolvedFees {
   readonly model: FeeModel;

@@ -5,9 +5,8 @@
  */
 export type * from './types.js';
 export { createEngine } from './engine.js';
-export { curveFeeBps, FEE_MODELS, fillFees, takerFee, takerFeeBps, VENUE_FEE_CURVE, type FeeCurve, type FeeModel, type FeeOptions } from './fees.js';
-export { accountScores, combineSides, DEFAULT_REWARD_RULES, orderScore, roundPoolRaw, splitPool, type RewardMidpoint, type RewardRules, type RewardTerms } from './reward-scoring.js';
-export type { AccountRewards, MarketAccrual, RewardEpoch, RewardOptions } from './rewards.js';
+export { curveFeeBps, FEE_MODELS, fillFees, takerFee, takerFeeBps, VENUE_FEE_CURVE } from './fees.js';
+export { accountScores, combineSides, DEFAULT_REWARD_RULES, orderScore, roundPoolRaw, splitPool, type RewardTerms } from './reward-scoring.js';
 export { generateMarkets } from './market-gen.js';
 export { ManualClock } from '../../core/clock.js';
 export { EngineConfigError } from './errors.js';

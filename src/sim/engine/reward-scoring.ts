@@ -16,17 +16,7 @@
  * each share of a pool is floored to the raw unit, so the shares never sum above the pool.
  */
 import { RAW_PER_UNIT, TICKS_PER_UNIT } from '../../core/venue-rules/index.js';
-
-export type RewardMidpoint = 'adjusted' | 'touch';
-
-/** The unconfirmed parts of the scheme. */
-export interface RewardRules {
-  /** Lowest and highest midpoint (ticks) where a one-sided quote earns (documented 0.05–0.95). */
-  readonly bandLowTicks: number;
-  readonly bandHighTicks: number;
-  /** Which midpoint distances are measured from. */
-  readonly midpoint: RewardMidpoint;
-}
+import type { RewardRules } from './types-rewards.js';
 
 export const DEFAULT_REWARD_RULES: RewardRules = { bandLowTicks: 50, bandHighTicks: 950, midpoint: 'adjusted' };
 

@@ -11,52 +11,23 @@
  * come out of the fees collected, so collateral stays conserved; a payout credits each account once per epoch.
  */
 import { adjustedMidpoint } from '../../core/venue-rules/index.js';
-import type { EngineCore } from './core.js';
 import { EngineConfigError } from './errors.js';
 import { credit } from './ledger.js';
-import { accountScores, DEFAULT_REWARD_RULES, priceToMidTicks, roundPoolRaw, splitPool, touchMidTicks, type RewardRules } from './reward-scoring.js';
+import type { AccountState } from './ledger.js';
+import { accountScores, DEFAULT_REWARD_RULES, priceToMidTicks, roundPoolRaw, splitPool, touchMidTicks } from './reward-scoring.js';
 import type { MarketState } from './state.js';
+import type { AccountRewards, MarketAccrual, RewardEpoch, RewardOptions, RewardRules } from './types-rewards.js';
+import type { SimClock } from './types-options.js';
 
-export interface RewardOptions {
-  /** Score and pay at all. Default: on in the crypto world (the venue's shape), off in the generic one. */
-  readonly enabled?: boolean;
-  /** Seconds between scoring rounds. Default 60 (the venue scores every minute). */
-  readonly scoreIntervalSec?: number;
-  /** Seconds between payouts. Default 86400 (the venue pays daily). */
-  readonly payoutIntervalSec?: number;
-  /** The scheme's unconfirmed rules (band, midpoint). */
-  readonly rules?: Partial<RewardRules>;
-  /** Paid epochs kept per account. Default 60. */
-  readonly epochsKept?: number;
-}
-
-/** Rewards and rebates of one market in one epoch, raw USDC. */
-export interface MarketAccrual {
-  rewardsRaw: number;
-  rebatesRaw: number;
-}
-
-export interface RewardEpoch {
-  readonly startMs: number;
-  readonly endMs: number;
-  /** When it was paid (the end of the epoch). */
-  readonly paidAtMs: number;
-  readonly rewardsRaw: number;
-  readonly rebatesRaw: number;
-  readonly byMarket: ReadonlyMap<string, Readonly<MarketAccrual>>;
-}
-
-/** What an account has earned: the open epoch and the paid ones (oldest first). */
-export interface AccountRewards {
-  readonly openEpochStartMs: number;
-  readonly open: ReadonlyMap<string, Readonly<MarketAccrual>>;
-  readonly openRewardsRaw: number;
-  readonly openRebatesRaw: number;
-  readonly paid: readonly RewardEpoch[];
-  readonly paidRewardsRaw: number;
-  readonly paidRebatesRaw: number;
-  /** Markets where the account's orders scored in the last round. */
-  readonly earning: ReadonlySet<string>;
+/** What the reward book needs of the engine's core (core.ts holds it; a narrow view keeps the modules out of a circle). */
+export interface RewardHost {
+  readonly clock: SimClock;
+  readonly marketsBySlug: ReadonlyMap<string, MarketState>;
+  readonly accountsById: ReadonlyMap<number, AccountState>;
+  usdcInRaw: number;
+  feesCollectedRaw: number;
+  schedule(delayMs: number, fn: () => void): void;
+  command<T>(fn: () => T): T;
 }
 
 interface AccountBook {
@@ -112,7 +83,7 @@ export class RewardBook {
   rounds = 0;
 
   constructor(
-    private readonly core: EngineCore,
+    private readonly core: RewardHost,
     options: RewardOptions | undefined,
     enabledByDefault: boolean,
   ) {

@@ -6,16 +6,7 @@ import type { EngineListener, EngineStats } from './types-frames.js';
 import type { AccountFill, Balances, BookSnapshot, MarketTrade, OrderStatus, PositionSummary, SimAccount, SimGroup, SimMarket, SimOrder, UserOrder } from './types-views.js';
 import type { AccountSpec } from './types-specs.js';
 import type { UnderlyingWorld } from './underlying.js';
-import type { FeeModel } from './fees.js';
-import type { AccountRewards } from './rewards.js';
-
-/** The reward and fee cycle in force. */
-export interface RewardSchedule {
-  readonly enabled: boolean;
-  readonly scoreIntervalMs: number;
-  readonly payoutIntervalMs: number;
-  readonly feeModel: FeeModel;
-}
+import type { AccountRewards, RewardSchedule } from './types-rewards.js';
 
 // ───────────────────────────── the engine ─────────────────────────────
 

@@ -8,8 +8,7 @@
 import type { Scheduler } from '../../core/clock.js';
 import type { OrderType } from '../../core/venue-rules/index.js';
 import type { CryptoMarketOptions } from './crypto-markets.js';
-import type { FeeOptions } from './fees.js';
-import type { RewardOptions } from './rewards.js';
+import type { FeeOptions, RewardOptions } from './types-rewards.js';
 import type { EngineErrorCode } from './types-commands.js';
 import type { AccountSpec, MarketSpec, PriceBand } from './types-specs.js';
 import type { CancelReason, OrderStatus } from './types-views.js';
