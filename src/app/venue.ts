@@ -55,11 +55,18 @@ export function syntheticOptionsOf(flow: SimFlowConfig): SyntheticOptions | fals
   };
 }
 
-/** The simulator's crypto world from the config: the chosen tickers' underlyings and their recurring strike ladders. */
-function cryptoWorldOf(u: SimVenueConfig['underlying']): NonNullable<EngineOptions['world']> {
+/**
+ * The simulator's crypto world from the config: the chosen tickers' underlyings and their recurring strike ladders,
+ * with the reward minimum size and rebate rate the config overrides.
+ */
+function cryptoWorldOf(u: SimVenueConfig['underlying'], rewards: SimVenueConfig['rewards']): NonNullable<EngineOptions['world']> {
+  const rewardSettings = {
+    ...(rewards.minSizeRaw === undefined ? {} : { minSizeRaw: rewards.minSizeRaw }),
+    ...(rewards.rebateRate === undefined ? {} : { rebateRate: rewards.rebateRate }),
+  };
   return {
     underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((x) => (u.tickers as readonly string[]).includes(x.ticker)), leadMs: u.informedLeadMs, makerLagMs: u.makerLagMs },
-    markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: u.cadences, strikesPerExpiry: u.strikesPerExpiry },
+    markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: u.cadences, strikesPerExpiry: u.strikesPerExpiry, rewardSettings },
   };
 }
 
@@ -82,7 +89,13 @@ export async function openVenue(config: AppConfig, env: Readonly<Record<string, 
       settlementDelayMs: venue.settlementDelayMs,
       synthetic: syntheticOptionsOf(venue.flow),
       priceBand: venue.priceBand,
-      ...(venue.world === 'crypto' ? { world: cryptoWorldOf(venue.underlying) } : {}),
+      ...(venue.world === 'crypto' ? { world: cryptoWorldOf(venue.underlying, venue.rewards) } : {}),
+      ...(venue.feeModel === undefined ? {} : { fees: { model: venue.feeModel } }),
+      rewards: {
+        ...(venue.rewards.enabled === undefined ? {} : { enabled: venue.rewards.enabled }),
+        scoreIntervalSec: venue.rewards.scoreIntervalMs / 1000,
+        payoutIntervalSec: venue.rewards.payoutIntervalMs / 1000,
+      },
       // It shares the bot's event loop: a request it came to late, while the bot was busy (or the machine loaded), is
       // not held against the bot's spacing (measured: 4 and 7 such 429s in 4 s paper runs beside four CPU hogs,
       // whose Retry-After pauses then made the stop overrun its budget).

@@ -11,7 +11,7 @@ import { rawToDecimal } from '../core/venue-rules/index.js';
 import { chainToFile } from './chain-schema.js';
 import type { PricingConfig } from './pricing-schema.js';
 import type { SurfaceSettings } from '../pricing/surface/index.js';
-import type { AppConfig, MarketRiskOverride, MarketSelector, PriceBand, SimFlowConfig, SizeTolerance, VenueConfig } from './types.js';
+import type { AppConfig, MarketRiskOverride, MarketSelector, PriceBand, SimFlowConfig, SimRewardsConfig, SizeTolerance, VenueConfig } from './types.js';
 
 type FileObject = Record<string, unknown>;
 
@@ -69,7 +69,7 @@ function venueToFile(venue: VenueConfig): FileObject {
     noneLeft(rest);
     return { kind, baseUrl, socketUrl, socketNamespace, headerPrefix, chainId, eip712DomainName, signatureType, priceBand: band(priceBand), units: { ...socketUnits }, chain: chainToFile(chain) };
   }
-  const { kind, seed, markets, startingCollateralRaw, flow, settlementDelayMs, port, priceBand, units: socketUnits, world, underlying, ...rest } = venue;
+  const { kind, seed, markets, startingCollateralRaw, flow, settlementDelayMs, port, priceBand, units: socketUnits, world, underlying, feeModel, rewards, ...rest } = venue;
   noneLeft(rest);
   return {
     kind,
@@ -85,6 +85,20 @@ function venueToFile(venue: VenueConfig): FileObject {
     units: { ...socketUnits },
     world,
     underlying: { ...underlying, tickers: [...underlying.tickers], cadences: [...underlying.cadences] },
+    ...(feeModel === undefined ? {} : { feeModel }),
+    rewards: rewardsToFile(rewards),
+  };
+}
+
+function rewardsToFile(r: SimRewardsConfig): FileObject {
+  const { enabled, scoreIntervalMs, payoutIntervalMs, minSizeRaw, rebateRate, ...rest } = r;
+  noneLeft(rest);
+  return {
+    ...(enabled === undefined ? {} : { enabled }),
+    scoreIntervalSec: scoreIntervalMs / 1000,
+    payoutIntervalSec: payoutIntervalMs / 1000,
+    ...(minSizeRaw === undefined ? {} : { minSize: units(minSizeRaw) }),
+    ...(rebateRate === undefined ? {} : { rebateRate }),
   };
 }
 

@@ -106,6 +106,19 @@ const socketUnits = z.strictObject({
   socketAmounts: unitSetting.default('auto'),
 });
 
+/**
+ * The simulator's liquidity rewards and maker rebates (src/sim/engine/rewards.ts): scoring and payout cycles (the
+ * venue's: a minute and a day; paper runs shorten them so a short run sees a payout), and, for the crypto world's
+ * markets, the reward minimum size and the rebate rate where they differ from the recorded / guessed defaults.
+ */
+const simRewards = z.strictObject({
+  enabled: z.boolean().optional(),
+  scoreIntervalSec: z.int().min(1).max(604_800).default(60),
+  payoutIntervalSec: z.int().min(1).max(604_800).default(86_400),
+  minSize: shares.optional(),
+  rebateRate: z.number().min(0).max(1).optional(),
+});
+
 const simVenue = z.strictObject({
   kind: z.literal('sim'),
   seed: z.int().min(0).max(2 ** 32 - 1).default(1),
@@ -118,6 +131,9 @@ const simVenue = z.strictObject({
   units: socketUnits.prefault({}),
   /** 'crypto': the live venue's world (recurring BTC/ETH/SOL/XRP strike markets on simulated underlyings); 'generic': long-dated markets on a hidden random walk. */
   world: z.enum(['generic', 'crypto'], { error: 'expected "crypto" or "generic"' }).default('generic'),
+  /** Taker fees: the venue's dynamic curve (approximated) or the flat signed rate; absent: curve in the crypto world, flat in the generic one. */
+  feeModel: z.enum(['curve', 'flat'], { error: 'expected "curve" or "flat"' }).optional(),
+  rewards: simRewards.prefault({}),
   underlying: z
     .strictObject({
       tickers: z.array(z.enum(['BTC', 'ETH', 'SOL', 'XRP'])).min(1).default(['BTC', 'ETH', 'SOL', 'XRP']),
@@ -470,6 +486,14 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
           units: v.units,
           world: v.world,
           underlying: v.underlying,
+          ...(v.feeModel === undefined ? {} : { feeModel: v.feeModel }),
+          rewards: {
+            ...(v.rewards.enabled === undefined ? {} : { enabled: v.rewards.enabled }),
+            scoreIntervalMs: v.rewards.scoreIntervalSec * 1000,
+            payoutIntervalMs: v.rewards.payoutIntervalSec * 1000,
+            ...(v.rewards.minSize === undefined ? {} : { minSizeRaw: v.rewards.minSize }),
+            ...(v.rewards.rebateRate === undefined ? {} : { rebateRate: v.rewards.rebateRate }),
+          },
         }
       : v;
   const defaultCredentials: CredentialsConfig = { ...DEFAULT_CREDENTIAL_ENV };

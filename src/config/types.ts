@@ -74,6 +74,23 @@ export interface SimVenueConfig {
   };
   /** Units of the socket feed's sizes (see SocketUnitsConfig). */
   readonly units: SocketUnitsConfig;
+  /** Taker fees: the venue's dynamic curve or the flat signed rate; absent: the simulator's default (curve in the crypto world). */
+  readonly feeModel?: 'curve' | 'flat';
+  readonly rewards: SimRewardsConfig;
+}
+
+/** The simulator's liquidity rewards and maker rebates (src/sim/engine/rewards.ts). */
+export interface SimRewardsConfig {
+  /** Absent: the simulator's default (on in the crypto world). */
+  readonly enabled?: boolean;
+  /** Between scoring rounds (the venue: a minute). */
+  readonly scoreIntervalMs: number;
+  /** Between payouts into the account's USDC (the venue: a day). */
+  readonly payoutIntervalMs: number;
+  /** Crypto world: the markets' reward minimum size, raw (recorded: 100 shares). */
+  readonly minSizeRaw?: number;
+  /** Crypto world: the markets' maker rebate rate, a fraction of the taker fee (the simulator's guess: 0.2). */
+  readonly rebateRate?: number;
 }
 
 /** `auto` (default): settled from evidence (src/book/size-units.ts); `raw`: 1e6 integers; `shares`: whole units. */

@@ -1,6 +1,6 @@
 /**
  * The REST reads of the account and the venue's state: maintenance windows, the profile (fee rate), positions and
- * the portfolio (CLOB, group and AMM positions), and the redeem answer. (The doctor's allowance and API-token reads
+ * the portfolio (CLOB, group and AMM positions, their `rewards`: wire-rewards.ts), and the redeem answer. (The doctor's allowance and API-token reads
  * are account-wire.ts.)
  *
  * Owns: these wire shapes and their domain values. Invariants: a profile without a fee rate takes
@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { toTradingMode, tradingModeRank, type TradingMode } from '../core/trading-mode.js';
 import type { EndpointRef } from './errors.js';
 import { address, integer, numeric, orNull, parseAnswer, rawAmount } from './wire-fields.js';
+import { MarketRewardsWire, PortfolioRewardsWire, toMarketRewards, toPortfolioRewards, type MarketRewards, type PortfolioRewards } from './wire-rewards.js';
 
 const MaintenanceEntryWire = z.object({
   mode: z.string().nullish(),
@@ -112,6 +113,7 @@ const ClobPositionWire = z.object({
   tokensBalance: z.object({ yes: rawAmount.nullish(), no: rawAmount.nullish() }).nullish(),
   positions: z.object({ yes: PositionSideWire.nullish(), no: PositionSideWire.nullish() }).nullish(),
   orders: z.object({ totalCollateralLocked: rawAmount.nullish() }).nullish(),
+  rewards: MarketRewardsWire.nullish(),
 });
 /** An AMMPosition: amounts are decimal strings (units unconfirmed); kept as text. */
 const AmmPositionWire = z.object({
@@ -128,6 +130,7 @@ const PositionsWire = z.object({
   clob: z.array(ClobPositionWire).nullish(),
   group: z.array(z.unknown()).nullish(),
   amm: z.array(AmmPositionWire).nullish(),
+  rewards: PortfolioRewardsWire.nullish(),
 });
 
 /** Figures as the venue reports them (units as sent). */
@@ -147,6 +150,8 @@ export interface ClobPosition {
   readonly collateralLockedRaw: number | null;
   /** The list of the answer it came from (`clob` when absent). */
   readonly list?: 'clob' | 'group';
+  /** The market's `rewards` (wire-rewards.ts); absent when the venue sent none. */
+  readonly rewards?: MarketRewards;
 }
 
 export interface AmmPosition {
@@ -167,6 +172,8 @@ export interface PortfolioPositions {
   readonly marketSlugs: ReadonlySet<string>;
   /** `group` entries that are neither a CLOB position nor a group of them (their markets are not evidence). */
   readonly unreadableGroupEntries: number;
+  /** The answer's `rewards` in total (wire-rewards.ts); absent when the venue sent none. */
+  readonly rewards?: PortfolioRewards;
 }
 
 type ClobPositionWireOut = z.output<typeof ClobPositionWire>;
@@ -184,6 +191,7 @@ function toClobPosition(p: ClobPositionWireOut, list: 'clob' | 'group'): ClobPos
     no: figures(p.positions?.no),
     collateralLockedRaw: p.orders?.totalCollateralLocked ?? null,
     list,
+    ...(p.rewards ? { rewards: toMarketRewards(p.rewards) } : {}),
   };
 }
 
@@ -221,7 +229,7 @@ export function parsePortfolio(data: unknown, endpoint: EndpointRef, status: num
     marketSlugs.add(p.market.slug);
     return { marketSlug: p.market.slug, outcomeIndex: orNull(p.outcomeIndex), outcomeTokenAmount: orNull(p.outcomeTokenAmount) };
   });
-  return { clob: [...bySlug.values()], amm, marketSlugs, unreadableGroupEntries };
+  return { clob: [...bySlug.values()], amm, marketSlugs, unreadableGroupEntries, ...(wire.rewards ? { rewards: toPortfolioRewards(wire.rewards) } : {}) };
 }
 
 /** The token balances of `parsePortfolio` (CLOB and group lists). */

@@ -24,6 +24,8 @@ const RewardSettingsWire = z.object({
   dailyReward: numeric.nullish(),
   rewardsEpoch: z.union([z.string(), z.number()]).nullish(),
   c: numeric.nullish(),
+  // The official client's MarketSettings.rebateRate ("Market maker rebate rate", a number); not in the recorded items.
+  rebateRate: numeric.pipe(z.number().nonnegative()).nullish(),
 });
 
 const MarketWire = z.object({
@@ -81,6 +83,8 @@ export interface RewardSettings {
   readonly dailyReward: number | null;
   readonly rewardsEpoch: string | null;
   readonly c: number | null;
+  /** Maker rebate rate as sent (read as a fraction of the taker fee: unconfirmed); absent when the venue sent none. */
+  readonly rebateRate?: number;
 }
 
 export interface Venue {
@@ -155,6 +159,7 @@ function toMarket(wire: z.output<typeof MarketWire>, groupSlug: string | null): 
           dailyReward: orNull(wire.settings.dailyReward),
           rewardsEpoch: wire.settings.rewardsEpoch === null || wire.settings.rewardsEpoch === undefined ? null : String(wire.settings.rewardsEpoch),
           c: orNull(wire.settings.c),
+          ...(wire.settings.rebateRate === null || wire.settings.rebateRate === undefined ? {} : { rebateRate: wire.settings.rebateRate }),
         }
       : null,
     tradeType: orNull(wire.tradeType),
@@ -215,6 +220,8 @@ export interface NormalizedRewardSettings {
   readonly maxSpreadTicks: number;
   readonly dailyRewardRaw: number;
   readonly c: number;
+  /** Maker rebate rate, a fraction of the taker fee (the reading used: unconfirmed); 0 when the venue sent none. */
+  readonly rebateRate: number;
   /** How each unit was read, for the caller to log (the venue's units are unconfirmed). */
   readonly assumptions: {
     readonly minSize: 'raw' | 'shares' | 'absent';
@@ -251,6 +258,7 @@ export function normalizeRewardSettings(settings: RewardSettings | null): Normal
     maxSpreadTicks,
     dailyRewardRaw,
     c: settings?.c ?? 3,
+    rebateRate: settings?.rebateRate ?? 0,
     assumptions: {
       minSize: minSizeUnit === 'units' ? 'shares' : minSizeUnit,
       maxSpread: spread === null || spread < 0 ? 'absent' : spread < 1 ? 'price' : 'cents',

@@ -10,7 +10,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { CADENCES, cryptoWorldOptions, DEFAULT_CRYPTO_WORLD, syntheticOptionsSchema, type Cadence, type EngineOptions, type SyntheticOptions } from './engine/index.js';
+import { CADENCES, cryptoWorldOptions, DEFAULT_CRYPTO_WORLD, FEE_MODELS, syntheticOptionsSchema, type Cadence, type EngineOptions, type FeeModel, type SyntheticOptions } from './engine/index.js';
 import { BATCH_MARKET_RULES, LIFECYCLE_AUTH_MODES, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES, type SimSettings } from './server/settings.js';
 import { drainClients } from './drain.js';
 import { loadAccountsFile, loadMarketsFile, readStructuredFile } from './server/config-files.js';
@@ -39,6 +39,9 @@ interface SimCliOptions {
   minIntervalMs: number;
   settlementDelayMs: number;
   payoutDelayMs?: number;
+  feeModel?: FeeModel;
+  rewardScoreSec?: number;
+  rewardPayoutSec?: number;
   synthetic: boolean;
   syntheticConfig?: string;
   syntheticStepMs?: number;
@@ -105,6 +108,9 @@ export function buildSimCommand(): Command {
     .addOption(new Option('--min-interval-ms <n>', 'minimum ms between request starts per token').argParser(integer(0, 60_000)).default(SPEC_RATE_LIMITS.minIntervalMs))
     .addOption(new Option('--settlement-delay-ms <n>', 'MATCHED → MINED delay').argParser(integer(0, 3_600_000)).default(DEFAULT_SETTLEMENT_DELAY_MS))
     .addOption(new Option('--payout-delay-ms <n>', 'resolution → payout posted delay').argParser(integer(0, 86_400_000)))
+    .addOption(new Option('--fee-model <model>', "taker fees: 'curve' (the venue's dynamic fee, approximated; crypto-world default) or 'flat' (the signed feeRateBps; generic default)").choices(FEE_MODELS))
+    .addOption(new Option('--reward-score-sec <n>', 'seconds between liquidity-reward scoring rounds (default 60)').argParser(integer(1, 604_800)))
+    .addOption(new Option('--reward-payout-sec <n>', 'seconds between reward and rebate payouts (default 86400)').argParser(integer(1, 604_800)))
     .option('--no-synthetic', 'turn synthetic traders off')
     .option('--synthetic-config <file>', 'JSON/YAML synthetic-trader options (engine schema)')
     .addOption(new Option('--synthetic-step-ms <n>', 'interval between synthetic steps').argParser(integer(10, 3_600_000)))
@@ -216,6 +222,11 @@ export async function runSimCommand(argv: readonly string[], io: SimCommandIo = 
       rateLimit: options.rateLimit ? { maxConcurrent: options.maxConcurrent, minIntervalMs: options.minIntervalMs } : false,
       settlementDelayMs: options.settlementDelayMs,
       ...(options.payoutDelayMs === undefined ? {} : { payoutDelayMs: options.payoutDelayMs }),
+      ...(options.feeModel === undefined ? {} : { fees: { model: options.feeModel } }),
+      rewards: {
+        ...(options.rewardScoreSec === undefined ? {} : { scoreIntervalSec: options.rewardScoreSec }),
+        ...(options.rewardPayoutSec === undefined ? {} : { payoutIntervalSec: options.rewardPayoutSec }),
+      },
       synthetic,
       ...(options.domainName === undefined ? {} : { domainName: options.domainName }),
       ...(options.chainId === undefined ? {} : { chainId: options.chainId }),

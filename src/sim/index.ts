@@ -7,7 +7,7 @@
  * Invariants: one clock (injected or real) drives both engine and server; the same seed gives the same
  * markets and demo credentials; `close()` stops the server, the feed and every engine timer.
  */
-import type { EngineObserver, EngineOptions, MarketSpec, PriceBand, SimClock, SimEngine, SyntheticOptions } from './engine/index.js';
+import type { EngineObserver, EngineOptions, FeeOptions, MarketSpec, PriceBand, RewardOptions, SimClock, SimEngine, SyntheticOptions } from './engine/index.js';
 import { createEngine, generateMarkets } from './engine/index.js';
 import { HERMES_BASE_PATH, type HermesOptions, type HermesStandIn } from './server/hermes.js';
 import { systemScheduler } from '../core/clock.js';
@@ -68,6 +68,10 @@ export interface StartSimulatorOptions {
   readonly payoutDelayMs?: number;
   /** Synthetic traders; off when absent or false. */
   readonly synthetic?: SyntheticOptions | false;
+  /** Taker fees: `{model: 'curve' | 'flat', curve?}` (engine fees.ts); the curve by default in the crypto world, flat elsewhere. */
+  readonly fees?: FeeOptions;
+  /** Liquidity rewards and maker rebates: `{enabled, scoreIntervalSec (60), payoutIntervalSec (86400), rules}` (engine rewards.ts). */
+  readonly rewards?: RewardOptions;
   /**
    * The crypto world (src/sim/engine/underlying.ts): simulated underlyings and recurring strike markets on them, listed
    * beside `markets` (which then default to none), resolved by the Pyth rule, priced in `oraclePriceData` frames.
@@ -175,6 +179,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     ],
     ...(options.synthetic === undefined || options.synthetic === false ? {} : { synthetic: options.synthetic }),
     ...(options.world === undefined ? {} : { world: options.world }),
+    ...(options.fees === undefined ? {} : { fees: options.fees }),
+    ...(options.rewards === undefined ? {} : { rewards: options.rewards }),
     ...(options.priceBand === undefined ? {} : { priceBand: options.priceBand }),
     ...(options.engineObserver === undefined ? {} : { observer: options.engineObserver }),
   });

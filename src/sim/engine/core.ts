@@ -14,7 +14,9 @@
 import { MAX_TICK, MIN_TICK } from '../../core/venue-rules/index.js';
 import { EngineConfigError } from './errors.js';
 import type { AccountState } from './ledger.js';
+import { resolveFees, type ResolvedFees } from './fees.js';
 import { Prng } from './prng.js';
+import { RewardBook } from './rewards.js';
 import type { MarketState, OrderRecord } from './state.js';
 import type { UnderlyingWorld } from './underlying.js';
 import { omeFrame, type OmeExtras } from './wire.js';
@@ -89,6 +91,10 @@ export class EngineCore {
   world: UnderlyingWorld | null = null;
   readonly worldOptions: EngineOptions['world'] | null;
   readonly worldIds: { nextId: () => number; rng: Prng };
+  /** Taker fees: the venue's curve (default in the crypto world) or the flat signed rate (default elsewhere). */
+  readonly fees: ResolvedFees;
+  /** Liquidity rewards and maker rebates (rewards.ts). */
+  readonly rewards: RewardBook;
 
   constructor(options: EngineOptions) {
     this.clock = options.clock;
@@ -104,6 +110,8 @@ export class EngineCore {
     this.worldOptions = options.world ?? null;
     let worldId = 50_000 + Math.max(0, ...options.markets.map((m) => m.id));
     this.worldIds = { nextId: () => (worldId += 1), rng: new Prng(options.seed ^ 0x0c_9a77) };
+    this.fees = resolveFees(options.fees, options.world ? 'curve' : 'flat');
+    this.rewards = new RewardBook(this, options.rewards, options.world !== undefined);
   }
 
   /** Whether any listener is subscribed (frames are not built for nobody). */

@@ -18,7 +18,7 @@ import { getAddress } from 'viem';
 import { RAW_PER_UNIT } from '../../core/venue-rules/index.js';
 import { CADENCES, type Cadence } from './cadences.js';
 import type { Prng } from './prng.js';
-import type { MarketSpec } from './types-specs.js';
+import type { MarketSettings, MarketSpec } from './types-specs.js';
 import { trueDigital, type UnderlyingWorld, type UnderlyingSpec } from './underlying.js';
 
 /** Every cadence the world can list, shortest first (cadences.ts, below the engine's base types). */
@@ -49,7 +49,16 @@ export interface CryptoMarketOptions {
   readonly recurring: boolean;
   /** Tickers to list; all the world's when absent. */
   readonly tickers?: readonly string[];
+  /** Reward settings and rebate rate of every strike market, where they differ from CRYPTO_REWARD_SETTINGS. */
+  readonly rewardSettings?: Partial<MarketSettings>;
 }
+
+/**
+ * The recorded hourly BTC markets' reward settings (minSize 100 shares, maxSpread 0.035, dailyReward 1000, c 3), and a
+ * maker rebate rate of 0.2 (a fifth of the taker fee): the rate is the simulator's guess (no market with
+ * `settings.rebateRate` has been recorded; exchange-facts §8).
+ */
+export const CRYPTO_REWARD_SETTINGS: MarketSettings = { minSizeRaw: 100 * RAW_PER_UNIT, maxSpreadTicks: 35, dailyRewardRaw: 1000 * RAW_PER_UNIT, c: 3, rebateRate: 0.2 };
 
 export const DEFAULT_CRYPTO_MARKETS: CryptoMarketOptions = { cadences: ['hourly', 'daily'], strikesPerExpiry: 3, strikeSpacingSigmas: 0.5, dailyHourUtc: 16, recurring: true };
 
@@ -126,6 +135,8 @@ export interface StrikeMarketTerms {
   readonly createdAtMs: number;
   /** A member of a recurring series (tag `Recurring`); false for a market listed at run time (no successor). */
   readonly recurring: boolean;
+  /** Overrides of CRYPTO_REWARD_SETTINGS (CryptoMarketOptions.rewardSettings). */
+  readonly rewardSettings?: Partial<MarketSettings> | undefined;
 }
 
 /** The spec of one strike market. */
@@ -153,7 +164,7 @@ export function strikeMarketSpec(terms: StrikeMarketTerms, ids: IdSource): Marke
     categories: [label],
     categoryIds: [CADENCE_CATEGORY_ID[cadence]],
     tags: terms.recurring ? ['Pricechart', label, 'Recurring'] : ['Pricechart', label],
-    settings: { minSizeRaw: 100 * RAW_PER_UNIT, maxSpreadTicks: 35, dailyRewardRaw: 1000 * RAW_PER_UNIT, c: 3 },
+    settings: { ...CRYPTO_REWARD_SETTINGS, ...terms.rewardSettings },
     isRewardable: true,
     initialFairValueTicks: Math.min(999, Math.max(1, Math.round(fair * 1000))),
     oracle: { ticker, strike, pythFeedId: underlying.pythFeedId, name: underlying.name, cadence, ...(terms.recurring ? {} : { recurring: false }) },
@@ -175,7 +186,7 @@ export function strikeMarketSpecs(
   const sigmaToExpiry = Math.sqrt(variancePerSecond * secondsLeft);
   const count = options.strikesPerCadence?.[cadence] ?? options.strikesPerExpiry;
   const strikes = strikeLadder(spot, sigmaToExpiry, count, options.strikeSpacingSigmas, underlying.strikeDecimals);
-  return strikes.map((strike) => strikeMarketSpec({ underlying, strike, spot, variancePerSecond, cadence, expiryMs, createdAtMs, recurring: true }, ids));
+  return strikes.map((strike) => strikeMarketSpec({ underlying, strike, spot, variancePerSecond, cadence, expiryMs, createdAtMs, recurring: true, rewardSettings: options.rewardSettings }, ids));
 }
 
 /** Every ticker's ladder for the next expiry of each cadence after `nowMs` (the sets live at `nowMs`). */

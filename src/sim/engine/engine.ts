@@ -7,8 +7,8 @@
  *
  * Every command validates first and then commits (a failure changes nothing); listener notifications are
  * queued during a command and delivered after it, when the state is consistent again (a listener may call
- * back into the engine). Taker fees are charged in USDC on top of a BUY and out of the proceeds of a SELL;
- * makers pay none. Balances move at match time; MINED (after settlementDelayMs) only publishes the trade.
+ * back into the engine). Taker fees (fees.ts: the venue's curve or a flat rate) are charged in USDC on top of a BUY and
+ * out of the proceeds of a SELL; makers pay none. Rewards and rebates accrue and are paid on their cycle (rewards.ts). Balances move at match time; MINED (after settlementDelayMs) only publishes the trade.
  *
  * Invariants (see checkInvariants): no negative or over-locked balance; locks equal what resting orders
  * need; no crossed book at rest; Σ USDC + fees + Σ pair collateral is constant apart from deposits; per
@@ -34,6 +34,8 @@ import { UnderlyingWorld } from './underlying.js';
 import { toUserOrder } from './wire.js';
 import type {
   AccountFill,
+  AccountRewards,
+  RewardSchedule,
   AccountSpec,
   Balances,
   BatchCancelOutcome,
@@ -100,7 +102,8 @@ class Engine implements SimEngine {
       for (const profileId of ids) {
         const result = accounts.createAccount(
           core,
-          { profileId, address: getAddress(`0x${addressRng.hex(20)}`), usdcRaw: config.usdcPerAccountRaw, feeRateBps: 0 },
+          // On the venue's fee curve the synthetic takers pay fees too (the makers' rebates come from them).
+          { profileId, address: getAddress(`0x${addressRng.hex(20)}`), usdcRaw: config.usdcPerAccountRaw, feeRateBps: core.fees.model === 'curve' ? accounts.DEFAULT_FEE_RATE_BPS : 0 },
           true,
         );
         if (typeof result === 'string') throw new EngineConfigError('synthetic.profileIdBase', profileId, result);
@@ -128,6 +131,7 @@ class Engine implements SimEngine {
     } else {
       this.synthetic = null;
     }
+    core.rewards.start();
   }
 
   private scheduleSynthetic(stepMs: number): void {
@@ -221,6 +225,23 @@ class Engine implements SimEngine {
 
   stats(): EngineStats {
     return reads.stats(this.core);
+  }
+
+  rewards(profileId: number): AccountRewards {
+    return this.core.rewards.view(profileId);
+  }
+
+  rewardSchedule(): RewardSchedule {
+    const r = this.core.rewards;
+    return { enabled: r.enabled, scoreIntervalMs: r.scoreIntervalMs, payoutIntervalMs: r.payoutIntervalMs, feeModel: this.core.fees.model };
+  }
+
+  scoreRewards(): void {
+    this.core.command(() => this.core.rewards.scoreRound());
+  }
+
+  payRewards(): void {
+    this.core.command(() => this.core.rewards.payout());
   }
 
   on(listener: EngineListener): () => void {

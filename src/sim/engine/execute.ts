@@ -1,7 +1,7 @@
 /**
  * Executing a placement's planned fills (matching.ts plans, this commits): maker and taker balances, locks and
- * positions, pair accounting (mint, merge, transfer), the taker fee spread over the fills, account fills, OME
- * EXECUTION frames, and the trade's mining timer.
+ * positions, pair accounting (mint, merge, transfer), the taker fee of each fill (fees.ts) and its maker's rebate
+ * (rewards.ts), account fills, OME EXECUTION frames, and the trade's mining timer.
  *
  * Invariants: a maker's price is the execution price; a mint or a merge moves exactly one USDC per pair; a transfer
  * pays the maker what the taker gives; fees are charged to the taker only, and the per-fill fees sum to the fee.
@@ -22,14 +22,14 @@ export function executeFills(
   taker: AccountState,
   market: MarketState,
   plan: ExecutionPlan,
-  fee: number,
+  fees: readonly number[],
   now: number,
   makerMatches: MakerMatch[],
 ): TradeRecord {
   const tradeEventId = core.idRng.uuid();
   const marketId = market.spec.id;
   const fills: TradeFill[] = [];
-  let feeLeft = fee;
+  const fee = fees.reduce((sum, f) => sum + f, 0);
   plan.fills.forEach((planned, index) => {
     const maker = planned.maker;
     const makerAccount = core.accountsById.get(maker.profileId);
@@ -84,9 +84,8 @@ export function executeFills(
       throw new EngineInvariantError('transfer amounts differ');
     }
 
-    const isLast = index === plan.fills.length - 1;
-    const fillFee = isLast ? feeLeft : Number((BigInt(fee) * BigInt(planned.takerCollateralRaw)) / BigInt(Math.max(1, plan.takerCollateralRaw)));
-    feeLeft -= fillFee;
+    const fillFee = fees[index] ?? 0;
+    core.rewards.onTakerFee(market, maker.profileId, fillFee);
     const matchId = core.idRng.uuid();
     const base = { tradeEventId, matchId, marketSlug: market.spec.slug, kind: planned.kind, settlementStatus: 'MATCHED' as const, matchedAtMs: now, minedAtMs: null, txHash: null, sizeRaw: n };
     const takerFill: FillRecord = {

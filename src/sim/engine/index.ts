@@ -5,7 +5,8 @@
  */
 export type * from './types.js';
 export { createEngine } from './engine.js';
-export { takerFee } from './place.js';
+export { curveFeeBps, FEE_MODELS, fillFees, takerFee, takerFeeBps, VENUE_FEE_CURVE } from './fees.js';
+export { accountScores, combineSides, DEFAULT_REWARD_RULES, orderScore, roundPoolRaw, splitPool, type RewardTerms } from './reward-scoring.js';
 export { generateMarkets } from './market-gen.js';
 export { ManualClock } from '../../core/clock.js';
 export { EngineConfigError } from './errors.js';

@@ -48,6 +48,10 @@ export function addMarket(core: EngineCore, spec: MarketSpec, field: string): vo
   if (fv !== undefined && (!Number.isInteger(fv) || fv < MIN_TICK || fv > MAX_TICK)) {
     throw new EngineConfigError(`${field}.initialFairValueTicks`, fv, 'must be an integer tick in [1, 999]');
   }
+  const rebateRate = spec.settings.rebateRate;
+  if (rebateRate !== undefined && (!Number.isFinite(rebateRate) || rebateRate < 0 || rebateRate > 1)) {
+    throw new EngineConfigError(`${field}.settings.rebateRate`, rebateRate, 'must be a fraction of the taker fee in [0, 1]');
+  }
   const normalised: MarketSpec = {
     ...spec,
     venue: { exchange: getAddress(spec.venue.exchange), adapter: getAddress(spec.venue.adapter) },

@@ -53,7 +53,7 @@ export function listStrikeMarket(core: EngineCore, input: ListStrikeMarketInput)
     const slug = strikeMarketSlug(underlying.ticker, strike.strike, input.settlesAt, now);
     if (core.marketsBySlug.has(slug)) return failure(409, 'DUPLICATE_MARKET', `A market ${slug} is already listed (same ticker, strike and settlement, listed this millisecond)`);
     const spec = strikeMarketSpec(
-      { underlying, strike: strike.strike, spot, variancePerSecond, cadence: cadenceCovering(input.settlesAt - now), expiryMs: input.settlesAt, createdAtMs: now, recurring: false },
+      { underlying, strike: strike.strike, spot, variancePerSecond, cadence: cadenceCovering(input.settlesAt - now), expiryMs: input.settlesAt, createdAtMs: now, recurring: false, rewardSettings: core.worldOptions?.markets.rewardSettings },
       core.worldIds,
     );
     addMarket(core, spec, 'listing');

@@ -11,6 +11,7 @@ import { rawToDecimal } from '../../core/venue-rules/index.js';
 import { clientKey, isFailure, type EngineCore } from './core.js';
 import { EngineInvariantError, failure, fieldFailure, MESSAGES } from './errors.js';
 import { executeFills } from './execute.js';
+import { fillFees } from './fees.js';
 import { lock, type AccountState } from './ledger.js';
 import { refreshExpiry } from './lifecycle.js';
 import { planExecution, stepCollateral, type ExecutionPlan } from './matching.js';
@@ -20,11 +21,6 @@ import { OrderRecord, type MarketState } from './state.js';
 import { validatePlacement, type ValidPlacement } from './validation.js';
 import { executionTotals, isoTime } from './wire.js';
 import type { EngineFailure, MakerMatch, PlaceInput, PlaceOutcome } from './types.js';
-
-/** Taker fee on `notionalRaw` at `bps`, rounded up. */
-export function takerFee(notionalRaw: number, bps: number): number {
-  return Number((BigInt(notionalRaw) * BigInt(bps) + 9_999n) / 10_000n);
-}
 
 export function place(core: EngineCore, input: PlaceInput): PlaceOutcome {
   return core.command(() => {
@@ -87,11 +83,13 @@ function placeChecked(core: EngineCore, input: PlaceInput): PlaceOutcome {
   });
   // A FOK executes only when it fills in full (fokComplete is false when STP rejected it).
   const executes = valid.type !== 'FOK' || plan.fokComplete;
-  const fee = executes && plan.filledRaw > 0 ? takerFee(plan.takerCollateralRaw, account.feeRateBps) : 0;
+  // Each fill pays the rate at its own price (fees.ts: the venue's curve, or the flat signed rate).
+  const fees = executes && plan.filledRaw > 0 ? fillFees(core.fees, valid.side, plan.fills, account.feeRateBps) : [];
+  const fee = fees.reduce((sum, f) => sum + f, 0);
   if (valid.side === 'BUY' && account.freeUsdc() < input.makerAmount + fee) {
     return insufficient('USDC (incl. taker fee)', input.makerAmount + fee, account.freeUsdc());
   }
-  return commitPlacement(core, input, account, market, valid, plan, executes, fee);
+  return commitPlacement(core, input, account, market, valid, plan, executes, fees);
 }
 
 function commitPlacement(
@@ -102,9 +100,10 @@ function commitPlacement(
   valid: ValidPlacement,
   plan: ExecutionPlan,
   executes: boolean,
-  fee: number,
+  fees: readonly number[],
 ): PlaceOutcome {
   const now = core.clock.now();
+  const fee = fees.reduce((sum, f) => sum + f, 0);
   const isFokBuy = valid.type === 'FOK' && valid.side === 'BUY';
   const order = new OrderRecord({
     id: core.newOrderId(),
@@ -138,7 +137,7 @@ function commitPlacement(
   for (const maker of stpCancels) cancelResting(core, maker, 'STP_MAKER_CANCELLED');
 
   const makerMatches: MakerMatch[] = [];
-  const trade = executes && plan.fills.length > 0 ? executeFills(core, order, account, market, plan, fee, now, makerMatches) : null;
+  const trade = executes && plan.fills.length > 0 ? executeFills(core, order, account, market, plan, fees, now, makerMatches) : null;
 
   if (plan.takerRejected) {
     // STP stops the taker only while it still has size left, so the remainder is canceled.

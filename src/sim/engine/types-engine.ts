@@ -6,6 +6,7 @@ import type { EngineListener, EngineStats } from './types-frames.js';
 import type { AccountFill, Balances, BookSnapshot, MarketTrade, OrderStatus, PositionSummary, SimAccount, SimGroup, SimMarket, SimOrder, UserOrder } from './types-views.js';
 import type { AccountSpec } from './types-specs.js';
 import type { UnderlyingWorld } from './underlying.js';
+import type { AccountRewards, RewardSchedule } from './types-rewards.js';
 
 // ───────────────────────────── the engine ─────────────────────────────
 
@@ -61,6 +62,13 @@ export interface SimEngine {
   setFairValue(slug: string, ticks: number): FairValueOutcome;
   /** One round of synthetic flow (no-op when synthetic is off). */
   syntheticStep(): void;
+
+  /** What the account earned in liquidity rewards and maker rebates: the open epoch and the paid ones (rewards.ts). */
+  rewards(profileId: number): AccountRewards;
+  rewardSchedule(): RewardSchedule;
+  /** One scoring round now / one payout now (tests, admin); the timers run them on their cycle anyway. */
+  scoreRewards(): void;
+  payRewards(): void;
 
   on(listener: EngineListener): () => void;
   stats(): EngineStats;

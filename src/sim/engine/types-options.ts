@@ -8,6 +8,7 @@
 import type { Scheduler } from '../../core/clock.js';
 import type { OrderType } from '../../core/venue-rules/index.js';
 import type { CryptoMarketOptions } from './crypto-markets.js';
+import type { FeeOptions, RewardOptions } from './types-rewards.js';
 import type { EngineErrorCode } from './types-commands.js';
 import type { AccountSpec, MarketSpec, PriceBand } from './types-specs.js';
 import type { CancelReason, OrderStatus } from './types-views.js';
@@ -118,4 +119,8 @@ export interface EngineOptions {
    * their settlement instant by the rule from the underlying. Absent: the generic world (markets as given).
    */
   readonly world?: { readonly underlying: WorldOptions; readonly markets: CryptoMarketOptions };
+  /** Taker fees (fees.ts): the venue's dynamic curve (default with `world`) or the flat signed rate (default without). */
+  readonly fees?: FeeOptions;
+  /** Liquidity rewards and maker rebates (rewards.ts): scored each minute, paid daily; on by default with `world`. */
+  readonly rewards?: RewardOptions;
 }

@@ -17,6 +17,12 @@ export interface MarketSettings {
   readonly dailyRewardRaw: number;
   /** Reward single-sided divisor (default 3). */
   readonly c: number;
+  /**
+   * Maker rebate rate (the official client's MarketSettings.rebateRate, "Market maker rebate rate"): the fraction of
+   * the taker fee of each fill paid to the fill's maker. The venue's unit and formula are unconfirmed (exchange-facts
+   * §8); absent: no rebate.
+   */
+  readonly rebateRate?: number;
 }
 
 export interface MarketSpec {

@@ -23,3 +23,4 @@ export type * from './types-commands.js';
 export type * from './types-frames.js';
 export type * from './types-options.js';
 export type * from './types-engine.js';
+export type * from './types-rewards.js';

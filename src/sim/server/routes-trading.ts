@@ -19,7 +19,8 @@ import { assertPlacementTiming, createdOrder, placementProfile, submitPlacement 
 import type { RouteDeps } from './route-deps.js';
 import type { Reply, RequestContext, RouteDef } from './router.js';
 import { parseOrThrow } from './validation.js';
-import { EMPTY_REWARDS, portfolioPositionWire } from './wire-format.js';
+import { marketRewardsWire, portfolioRewardsWire } from './rewards-wire.js';
+import { portfolioPositionWire } from './wire-format.js';
 
 export const UUID_V4 = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
 export const ORDER_STATUSES: readonly OrderStatus[] = ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'];
@@ -245,14 +246,15 @@ export function tradingRoutes(deps: RouteDeps): RouteDef[] {
         assertKnownQuery(ctx.query, []);
         const profileId = readProfile(ctx);
         const clob = [];
+        const rewards = engine.rewards(profileId);
         for (const summary of engine.positions(profileId)) {
           const market = engine.market(summary.marketSlug);
           const holds = summary.yes.balanceRaw > 0 || summary.no.balanceRaw > 0 || summary.liveOrders > 0;
-          if (market && holds) clob.push(portfolioPositionWire(summary, market, engine.book(market.slug)));
+          if (market && holds) clob.push(portfolioPositionWire(summary, market, engine.book(market.slug), marketRewardsWire(rewards, market.slug)));
         }
         // PortfolioPositionsResponse: `amm` and `group` lists too (empty: the simulator has no AMM markets, and
-        // NegRisk submarkets are listed in `clob`).
-        return { status: 200, body: { amm: [], clob, group: [], rewards: { ...EMPTY_REWARDS } } };
+        // NegRisk submarkets are listed in `clob`); `rewards` in total (rewards-wire.ts).
+        return { status: 200, body: { amm: [], clob, group: [], rewards: portfolioRewardsWire(rewards) } };
       },
     },
     {

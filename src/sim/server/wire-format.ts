@@ -176,6 +176,8 @@ export function marketWire(market: SimMarket, book: BookSnapshot | undefined): R
       // Recorded as the per-minute pool printed as a float ("0.6944444444444444" for a daily 1000).
       rewardsEpoch: String(market.settings.dailyRewardRaw / RAW_PER_UNIT / 1440),
       c: String(market.settings.c),
+      // The official client's MarketSettings.rebateRate (a number; absent from the recorded items): when the market pays one.
+      ...(market.settings.rebateRate === undefined ? {} : { rebateRate: market.settings.rebateRate }),
     },
     // The official client's types (1.1.0) carry this block on oracle markets (absent from the recorded items).
     ...(market.oracle
@@ -264,8 +266,8 @@ function sidePosition(position: TokenPosition, markOver2000: bigint): Record<str
   };
 }
 
-/** One element of `GET /portfolio/positions` → `clob`. */
-export function portfolioPositionWire(summary: PositionSummary, market: SimMarket, book: BookSnapshot | undefined): Record<string, unknown> {
+/** One element of `GET /portfolio/positions` → `clob`; `rewards` its CLOBPosition.rewards (rewards-wire.ts). */
+export function portfolioPositionWire(summary: PositionSummary, market: SimMarket, book: BookSnapshot | undefined, rewards: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const marks = marksOf(market, book);
   return {
     market: {
@@ -285,11 +287,9 @@ export function portfolioPositionWire(summary: PositionSummary, market: SimMarke
     positions: { yes: sidePosition(summary.yes, marks.yes), no: sidePosition(summary.no, marks.no) },
     orders: { liveOrders: summary.liveOrders, totalCollateralLocked: String(summary.collateralLockedRaw) },
     fees: { paid: String(summary.feesPaidRaw) },
-    rewards: { epochs: [], isEarning: false },
+    rewards,
   };
 }
-
-export const EMPTY_REWARDS = { todaysRewards: '0', rewardsByEpoch: [], rewardsChartData: [], totalUnpaidRewards: '0', totalUserRewardsLastEpoch: '0' } as const;
 
 /** The socket `positions` frame for one market (exchange-facts §5). */
 export function positionsFrame(account: string, summary: PositionSummary | undefined, market: SimMarket, book: BookSnapshot | undefined): Record<string, unknown> {

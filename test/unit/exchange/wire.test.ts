@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { validationError } from '../../support/response-validation.js';
 import {
   FrameworkError,
   MessageError,
-  ResponseValidationError,
   ExchangeTradingModeError,
   UnexpectedResponseError,
   ValidationError,
@@ -27,16 +27,6 @@ import {
 const EP: EndpointRef = { method: 'GET', pathTemplate: '/test' };
 const VENUE = '0xa4409D988CA2218d956BeEFD3874100F444f0DC3';
 const ORDER_ID = '0b5b2a4e-6f0a-4c1e-9d2b-3f4e5a6b7c8d';
-
-function validationError(run: () => unknown): ResponseValidationError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ResponseValidationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ResponseValidationError');
-}
 
 const MARKET_WIRE = {
   id: 77,
@@ -121,13 +111,15 @@ describe('reward settings normalisation (units unconfirmed)', () => {
       maxSpreadTicks: 50,
       dailyRewardRaw: 50_000_000,
       c: 3,
+      rebateRate: 0,
       assumptions: { minSize: 'shares', maxSpread: 'price', dailyReward: 'usdc' },
     });
-    expect(normalizeRewardSettings({ minSize: 10_000_000, maxSpread: 3.5, dailyReward: 25_000_000, rewardsEpoch: null, c: 2 })).toEqual({
+    expect(normalizeRewardSettings({ minSize: 10_000_000, maxSpread: 3.5, dailyReward: 25_000_000, rewardsEpoch: null, c: 2, rebateRate: 0.25 })).toEqual({
       minSizeRaw: 10_000_000,
       maxSpreadTicks: 35,
       dailyRewardRaw: 25_000_000,
       c: 2,
+      rebateRate: 0.25,
       assumptions: { minSize: 'raw', maxSpread: 'cents', dailyReward: 'raw' },
     });
     expect(normalizeRewardSettings(null).assumptions).toEqual({ minSize: 'absent', maxSpread: 'absent', dailyReward: 'absent' });
