@@ -84,12 +84,15 @@ export class OutcomeResolver {
   }
 
   /**
-   * Looks orders up (by orderId when known, else clientOrderId) and applies the answers under `origin`. Whatever is
-   * still unresolved goes to the background loop unless `followUp` is false. Resolves false if a request failed.
+   * Looks orders up (by orderId when known, else clientOrderId) and applies the answers under `origin`; orders already
+   * terminal are left out (no request when none is left). Whatever is still unresolved goes to the background loop
+   * unless `followUp` is false. Resolves false if a request failed.
    */
   async lookupNow(market: MarketState, orders: readonly TrackedOrder[], origin: CommitOrigin, options: { readonly followUp?: boolean } = {}): Promise<boolean> {
     let ok = true;
-    for (const batch of chunks(orders, STATUS_BATCH_MAX)) {
+    // An order that ended meanwhile (its fill or cancel reported by the feed) has nothing left to find out: no request.
+    const open = orders.filter((o) => !isTerminal((this.ctx.orders.get(o.clientOrderId) ?? o).state));
+    for (const batch of chunks(open, STATUS_BATCH_MAX)) {
       const queries: StatusQuery[] = batch.map((o) => (o.orderId !== null ? { orderId: o.orderId } : { clientOrderId: o.clientOrderId }));
       let results: readonly StatusResult[];
       try {
