@@ -283,9 +283,12 @@ function options(ladder: Ladder, policy: Policy, windowMs: number, seed: number,
 const horizon = (summaries: readonly HorizonSummary[], ms: number): number => summaries.find((h) => h.horizonMs === ms)?.meanPerFillUsdc ?? Number.NaN;
 const round = (value: number, digits: number): number => (Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value);
 
+/** What commonMarkets reads of a market. */
+export type LadderMarket = Pick<MarketSpec, 'slug'> & { readonly oracle?: Pick<NonNullable<MarketSpec['oracle']>, 'ticker' | 'strike' | 'cadence'> };
+
 /** Each ticker's at-the-money hourly strike: the middle of its hourly ladder (odd-sized in every row). */
-export function commonMarkets(markets: readonly MarketSpec[]): Set<string> {
-  const hourly = new Map<string, MarketSpec[]>();
+export function commonMarkets(markets: readonly LadderMarket[]): Set<string> {
+  const hourly = new Map<string, LadderMarket[]>();
   for (const market of markets) {
     if (market.oracle?.cadence !== 'hourly') continue;
     hourly.set(market.oracle.ticker, [...(hourly.get(market.oracle.ticker) ?? []), market]);
