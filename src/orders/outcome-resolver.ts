@@ -9,7 +9,8 @@
  * Invariants: an unknown order is never rejected by a lookup: only `notFoundLimit` not_found answers, after
  * `notFoundGraceMs` since it became unknown, end it as lost (rejected, `lost: 'not-found-after-grace'`); an order
  * with a venue id that the venue no longer knows is gone (canceled); a lookup that finds a pending-cancel order
- * resting after a refused or uncertain cancel restores it (the cancel did not take); the loop re-arms with
+ * resting after a refused or uncertain cancel restores it (the cancel did not take); an order already terminal (its
+ * fill or cancel reported by the feed) is not looked up, and no request goes when none is left; the loop re-arms with
  * exponential backoff (capped at `maxBackoffMs`) while anything still needs a lookup, and never once stopped; every
  * change goes through the executor's writer with the caller's origin.
  */

@@ -9,7 +9,8 @@
  * Invariants: one plan in flight per market (the market's queue); a newer submission SUPERSEDES a queued one (the
  * older caller gets `superseded` at once); the plan is computed when the run starts, from the state at that moment;
  * cancels go first and a slot is re-placed only once its previous order is confirmed gone (the second pass plans
- * again over the state after the cancels); no run starts in a market before it is ready, nor once stopping, nor in a
+ * again over the state after the cancels); with cross-market batch placements, placements into slots that hold no
+ * open order when the run starts go in the first pass, beside the replacements (they wait on no cancel); no run starts in a market before it is ready, nor once stopping, nor in a
  * retired market (one being left: src/orders/market-membership.ts).
  */
 import { errorText } from '../core/errors.js';

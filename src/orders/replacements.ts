@@ -9,7 +9,7 @@
  *
  * Invariants: a pair is sent only when its old order rests and no other open order holds the slot; an operation
  * without a result, or whose cancel half is uncertain, leaves the old order to a lookup before the slot is used
- * again; a 404 turns cancel-replace off for good and the remaining pairs go as plain cancels (their slots are placed
+ * again — unless the feed reported it terminal meanwhile (a fill before the cancel landed: known gone, no lookup); a 404 turns cancel-replace off for good and the remaining pairs go as plain cancels (their slots are placed
  * by the plan's second pass); every change goes through the executor's writer with origin `plan`.
  */
 import { chunks } from '../core/maps.js';
