@@ -22,22 +22,31 @@
  * - moveToReplacedP50Ms / P99Ms: a move is a step at which a ticker's markets got new intents; its latency runs
  *   until every slot whose intent changed holds an order placed at or after the step, or one matching its current
  *   intent (a slot whose intent went away is dropped; a move still open at the end counts to the end);
- * - markout1sUsdc / markout10sUsdc: mean markout per fill against the engine's true fair value;
+ * - markout1sUsdc / markout10sUsdc: mean markout per fill against the engine's true fair value, over every fill;
+ * - markout1sCommonUsdc / markout10sCommonUsdc: the same over the fills of the markets every row quotes — each
+ *   ticker's at-the-money hourly strike (the middle strike of its hourly ladder; every ladder has an odd number of
+ *   hourly strikes for that) — so rows compare the same books (the markout target is judged on these);
  * - requestsPerSecond: every request through the rate limiter over the window;
  * - tradingPnlUsdc, rewardsUsdc, rebatesUsdc: the whole run's trading PnL (at the true fair value), the liquidity rewards
  *   the resting quotes scored (src/strategy/rewards.ts) and the maker rebates estimated at BENCH_REBATE_RATE.
+ * Each figure is the mean over SEEDS (one run per seed; `range` holds the smallest and largest), and a `targets` line
+ * says whether issue 29's targets hold at 36 markets with cross-market batches, judged on the means.
  *
- *   npx tsx bench/ladder.ts [--json]        (BENCH_LADDER_SECONDS sets the window, default 300 virtual seconds)
+ *   npx tsx bench/ladder.ts [--json]   (BENCH_LADDER_SECONDS: the window, default 300 virtual seconds;
+ *                                       BENCH_LADDER_SEEDS: how many seeds from 17 on, default 3;
+ *                                       BENCH_LADDER_MARKETS: a comma list of market counts, default all)
+ * Exits 0 whether or not the targets hold (it is a benchmark).
  */
 import { pathToFileURL } from 'node:url';
 import fixedSpread from '../strategies/fixed-spread.js';
-import { runBacktest, type BacktestOptions, type BacktestResult, type BacktestView, type SubmittedIntent } from '../src/backtest/index.js';
+import { runBacktest, type BacktestOptions, type BacktestView, type SubmittedIntent } from '../src/backtest/index.js';
 import { tryParseClientOrderId } from '../src/orders/client-order-id.js';
 import { DEFAULT_PRICER_SETTINGS } from '../src/pricing/market-pricer.js';
-import { DEFAULT_UNDERLYINGS, type Cadence } from '../src/sim/engine/index.js';
+import { mergeMarkoutSummaries, type HorizonSummary } from '../src/markouts/markout.js';
+import { DEFAULT_UNDERLYINGS, type Cadence, type MarketSpec } from '../src/sim/engine/index.js';
 import { BENCH_REBATE_RATE } from './pricing.js';
 
-const SEED = 17;
+const FIRST_SEED = 17;
 const START = Date.UTC(2026, 0, 1, 0, 0);
 const STEP_MS = 1000;
 const WARMUP_MS = 30_000;
@@ -57,24 +66,53 @@ export interface Ladder {
 
 export const LADDERS: readonly Ladder[] = [
   { markets: 4, strikes: { hourly: 1 } },
-  { markets: 12, strikes: { hourly: 2, daily: 1 } },
+  // Odd hourly counts everywhere: each ticker's at-the-money hourly strike is in every row (the common markets).
+  { markets: 12, strikes: { hourly: 1, daily: 2 } },
   { markets: 36, strikes: { hourly: 5, daily: 4 } },
   { markets: 60, strikes: { hourly: 9, daily: 6 } },
 ];
 
-export interface LadderRow {
-  readonly markets: number;
-  readonly policy: Policy;
+/** The figures of one run (one market count, policy and seed). */
+export interface LadderFigures {
   readonly errorTicks: number;
   readonly staleShare: number;
   readonly moveToReplacedP50Ms: number;
   readonly moveToReplacedP99Ms: number;
   readonly markout1sUsdc: number;
   readonly markout10sUsdc: number;
+  readonly markout1sCommonUsdc: number;
+  readonly markout10sCommonUsdc: number;
+  readonly fills: number;
+  readonly fillsCommon: number;
   readonly requestsPerSecond: number;
   readonly tradingPnlUsdc: number;
   readonly rewardsUsdc: number;
   readonly rebatesUsdc: number;
+}
+
+export const FIGURES: readonly (keyof LadderFigures)[] = [
+  'errorTicks',
+  'staleShare',
+  'moveToReplacedP50Ms',
+  'moveToReplacedP99Ms',
+  'markout1sUsdc',
+  'markout10sUsdc',
+  'markout1sCommonUsdc',
+  'markout10sCommonUsdc',
+  'fills',
+  'fillsCommon',
+  'requestsPerSecond',
+  'tradingPnlUsdc',
+  'rewardsUsdc',
+  'rebatesUsdc',
+];
+
+/** One market count and policy: each figure's mean over the seeds, and its smallest and largest. */
+export interface LadderRow extends LadderFigures {
+  readonly markets: number;
+  readonly policy: Policy;
+  readonly seeds: readonly number[];
+  readonly range: Readonly<Record<keyof LadderFigures, readonly [number, number]>>;
 }
 
 interface Slot {
@@ -107,6 +145,11 @@ class LadderMeter {
   private lastAtMs = 0;
   private measureFromMs = Number.POSITIVE_INFINITY;
   private requestsAtStart = 0;
+
+  /** The markets of the run (empty before it starts). */
+  markets(): readonly MarketSpec[] {
+    return this.view?.markets ?? [];
+  }
 
   start(view: BacktestView, measureFromMs: number): void {
     this.view = view;
@@ -220,11 +263,11 @@ class LadderMeter {
   }
 }
 
-function options(ladder: Ladder, policy: Policy, windowMs: number, meter: LadderMeter): BacktestOptions {
+function options(ladder: Ladder, policy: Policy, windowMs: number, seed: number, meter: LadderMeter): BacktestOptions {
   const cadences = (Object.keys(ladder.strikes) as Cadence[]).filter((c) => (ladder.strikes[c] ?? 0) > 0);
   return {
     strategy: { module: fixedSpread, params: { referencePrice: ['model', 'mid'], bidSpread: 0.01, askSpread: 0.01, levels: 1, orderSize: 100, inventoryRange: 1000 } },
-    seed: SEED,
+    seed,
     startMs: START,
     durationMs: WARMUP_MS + windowMs,
     stepMs: STEP_MS,
@@ -246,25 +289,50 @@ function options(ladder: Ladder, policy: Policy, windowMs: number, meter: Ladder
   };
 }
 
-const horizon = (result: BacktestResult, ms: number): number => result.markouts.find((h) => h.horizonMs === ms)?.meanPerFillUsdc ?? Number.NaN;
+const horizon = (summaries: readonly HorizonSummary[], ms: number): number => summaries.find((h) => h.horizonMs === ms)?.meanPerFillUsdc ?? Number.NaN;
 const round = (value: number, digits: number): number => (Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value);
 
-/** One market count under one policy. */
-export async function runLadder(ladder: Ladder, policy: Policy, windowMs: number): Promise<LadderRow> {
+/** What commonMarkets reads of a market. */
+export type LadderMarket = Pick<MarketSpec, 'slug'> & { readonly oracle?: Pick<NonNullable<MarketSpec['oracle']>, 'ticker' | 'strike' | 'cadence'> };
+
+/** Each ticker's at-the-money hourly strike: the middle of its hourly ladder (odd-sized in every row). */
+export function commonMarkets(markets: readonly LadderMarket[]): Set<string> {
+  const hourly = new Map<string, LadderMarket[]>();
+  for (const market of markets) {
+    if (market.oracle?.cadence !== 'hourly') continue;
+    hourly.set(market.oracle.ticker, [...(hourly.get(market.oracle.ticker) ?? []), market]);
+  }
+  const common = new Set<string>();
+  for (const ladder of hourly.values()) {
+    if (ladder.length % 2 === 0) continue;
+    const sorted = [...ladder].sort((a, b) => Number(a.oracle?.strike) - Number(b.oracle?.strike));
+    const middle = sorted[(sorted.length - 1) / 2];
+    if (middle !== undefined) common.add(middle.slug);
+  }
+  return common;
+}
+
+/** One market count under one policy and seed. */
+export async function runLadder(ladder: Ladder, policy: Policy, windowMs: number, seed: number = FIRST_SEED): Promise<LadderFigures> {
   const meter = new LadderMeter();
-  const result = await runBacktest(options(ladder, policy, windowMs, meter));
+  const result = await runBacktest(options(ladder, policy, windowMs, seed, meter));
   if (result.engineInvariantViolations.length > 0) throw new Error(`engine invariants broken: ${result.engineInvariantViolations.join('; ')}`);
   if (result.markets.length !== ladder.markets) throw new Error(`expected ${ladder.markets} markets, the world listed ${result.markets.length}`);
+  const common = commonMarkets(meter.markets());
+  if (common.size !== 4) throw new Error(`expected one at-the-money hourly strike per ticker, found ${common.size}`);
+  const commonMarkouts = mergeMarkoutSummaries(result.markets.filter((m) => common.has(m.slug)).map((m) => m.markouts));
   const figures = meter.figures(START + WARMUP_MS + windowMs);
   return {
-    markets: ladder.markets,
-    policy,
     errorTicks: round(figures.errorTicks, 3),
     staleShare: round(figures.staleShare, 4),
     moveToReplacedP50Ms: figures.moveToReplacedP50Ms,
     moveToReplacedP99Ms: figures.moveToReplacedP99Ms,
-    markout1sUsdc: round(horizon(result, 1_000), 4),
-    markout10sUsdc: round(horizon(result, 10_000), 4),
+    markout1sUsdc: round(horizon(result.markouts, 1_000), 4),
+    markout10sUsdc: round(horizon(result.markouts, 10_000), 4),
+    markout1sCommonUsdc: round(horizon(commonMarkouts, 1_000), 4),
+    markout10sCommonUsdc: round(horizon(commonMarkouts, 10_000), 4),
+    fills: result.markouts.find((h) => h.horizonMs === 1_000)?.fills ?? 0,
+    fillsCommon: commonMarkouts.find((h) => h.horizonMs === 1_000)?.fills ?? 0,
     requestsPerSecond: round(figures.requestsPerSecond, 2),
     tradingPnlUsdc: round(result.pnlRaw / 1e6, 2),
     rewardsUsdc: round(result.scoredRewardUsdc, 2),
@@ -272,38 +340,116 @@ export async function runLadder(ladder: Ladder, policy: Policy, windowMs: number
   };
 }
 
+/** The mean of each figure over the seeds' runs, and its range. */
+export function aggregate(markets: number, policy: Policy, seeds: readonly number[], runs: readonly LadderFigures[]): LadderRow {
+  const mean = {} as Record<keyof LadderFigures, number>;
+  const range = {} as Record<keyof LadderFigures, readonly [number, number]>;
+  for (const figure of FIGURES) {
+    const values = runs.map((r) => r[figure]).filter((v) => Number.isFinite(v));
+    mean[figure] = values.length === 0 ? Number.NaN : round(values.reduce((a, b) => a + b, 0) / values.length, 4);
+    range[figure] = values.length === 0 ? [Number.NaN, Number.NaN] : [Math.min(...values), Math.max(...values)];
+  }
+  return { markets, policy, seeds, ...mean, range };
+}
+
 function windowMs(): number {
   const seconds = Number(process.env['BENCH_LADDER_SECONDS'] ?? 300);
   return Math.max(10, Number.isFinite(seconds) ? seconds : 300) * 1000;
 }
 
+function seeds(): number[] {
+  const count = Number(process.env['BENCH_LADDER_SEEDS'] ?? 3);
+  return Array.from({ length: Number.isFinite(count) && count >= 1 ? Math.floor(count) : 3 }, (_, i) => FIRST_SEED + i);
+}
+
+function ladders(): Ladder[] {
+  const wanted = process.env['BENCH_LADDER_MARKETS'];
+  if (wanted === undefined || wanted.trim() === '') return [...LADDERS];
+  const counts = new Set(wanted.split(',').map((w) => Number(w.trim())));
+  return LADDERS.filter((l) => counts.has(l.markets));
+}
+
 export async function rows(): Promise<LadderRow[]> {
   const out: LadderRow[] = [];
-  for (const ladder of LADDERS) for (const policy of POLICIES) out.push(await runLadder(ladder, policy, windowMs()));
+  const seedList = seeds();
+  for (const ladder of ladders()) {
+    for (const policy of POLICIES) {
+      const runs: LadderFigures[] = [];
+      for (const seed of seedList) runs.push(await runLadder(ladder, policy, windowMs(), seed));
+      out.push(aggregate(ladder.markets, policy, seedList, runs));
+    }
+  }
   return out;
 }
 
-/** For bench/all.ts: `<policy>-<markets>.<figure>`. */
+export interface TargetVerdicts {
+  readonly errorTicks: boolean;
+  readonly moveToReplacedP99Ms: boolean;
+  readonly markout1sCommon: boolean;
+}
+
+/**
+ * Issue 29's targets at 36 markets with cross-market batches, on the means over the seeds: mean error ≤ 1 tick,
+ * move → replaced p99 ≤ 1.5 s, and the 1 s markout per fill on the common markets ≥ 0.8 × the one at 4 markets (for a
+ * negative markout at 4 markets: at most 20 % of its size worse). Null when a row is missing.
+ */
+export function targets(all: readonly LadderRow[]): TargetVerdicts | null {
+  const at36 = all.find((r) => r.markets === 36 && r.policy === 'cross-market');
+  const at4 = all.find((r) => r.markets === 4 && r.policy === 'cross-market');
+  if (at36 === undefined || at4 === undefined) return null;
+  const floor = at4.markout1sCommonUsdc - 0.2 * Math.abs(at4.markout1sCommonUsdc);
+  return {
+    errorTicks: at36.errorTicks <= 1,
+    moveToReplacedP99Ms: at36.moveToReplacedP99Ms <= 1500,
+    markout1sCommon: at36.markout1sCommonUsdc >= floor,
+  };
+}
+
+function targetsLine(all: readonly LadderRow[]): string {
+  const verdicts = targets(all);
+  const at36 = all.find((r) => r.markets === 36 && r.policy === 'cross-market');
+  const at4 = all.find((r) => r.markets === 4 && r.policy === 'cross-market');
+  if (verdicts === null || at36 === undefined || at4 === undefined) return 'targets: not judged (the 4- and 36-market cross-market rows are needed)';
+  const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+  return [
+    `targets at 36 markets, cross-market (means over seeds ${at36.seeds.join(', ')}):`,
+    `error ${at36.errorTicks.toFixed(3)} ≤ 1 tick ${met(verdicts.errorTicks)};`,
+    `move→replaced p99 ${at36.moveToReplacedP99Ms.toFixed(0)} ms ≤ 1500 ms ${met(verdicts.moveToReplacedP99Ms)};`,
+    `1 s markout per fill on the common markets ${at36.markout1sCommonUsdc.toFixed(4)} ≥ 0.8 × ${at4.markout1sCommonUsdc.toFixed(4)} (4 markets) ${met(verdicts.markout1sCommon)}`,
+  ].join(' ');
+}
+
+/** For bench/all.ts: `<policy>-<markets>.<figure>` (the means over the seeds). */
 export async function run(): Promise<Record<string, number | string>> {
-  const figures: Record<string, number | string> = { seed: SEED, windowSeconds: windowMs() / 1000 };
-  for (const row of await rows()) {
-    const { markets, policy, ...values } = row;
-    for (const [key, value] of Object.entries(values)) figures[`${policy}-${markets}.${key}`] = value;
-  }
+  const all = await rows();
+  const figures: Record<string, number | string> = { seeds: seeds().join(' '), windowSeconds: windowMs() / 1000 };
+  for (const row of all) for (const figure of FIGURES) figures[`${row.policy}-${row.markets}.${figure}`] = row[figure];
+  const verdicts = targets(all);
+  if (verdicts !== null) figures['targetsMetAt36'] = Object.values(verdicts).every(Boolean) ? 'yes' : 'no';
   return figures;
 }
 
+const spread = (row: LadderRow, figure: keyof LadderFigures, show: (v: number) => string): string => {
+  const [low, high] = row.range[figure];
+  return row.seeds.length < 2 ? show(row[figure]) : `${show(row[figure])} (${show(low)}…${show(high)})`;
+};
+
 function table(all: readonly LadderRow[]): string {
-  const header = ['markets', 'policy', 'error ticks', 'off > 2 ticks', 'move→replaced p50', 'p99', 'markout 1 s', 'markout 10 s', 'requests/s', 'trading PnL', 'rewards', 'rebates'];
+  const header = ['markets', 'policy', 'error ticks', 'off > 2 ticks', 'move→replaced p50', 'p99', 'markout 1 s common', 'markout 10 s common', 'markout 1 s all', 'markout 10 s all', 'fills common/all', 'requests/s', 'trading PnL', 'rewards', 'rebates'];
+  const usdc = (v: number): string => v.toFixed(4);
+  const ms = (v: number): string => `${v.toFixed(0)} ms`;
   const lines = all.map((r) => [
     String(r.markets),
     r.policy,
-    r.errorTicks.toFixed(2),
-    `${(r.staleShare * 100).toFixed(1)} %`,
-    `${r.moveToReplacedP50Ms} ms`,
-    `${r.moveToReplacedP99Ms} ms`,
-    r.markout1sUsdc.toFixed(4),
-    r.markout10sUsdc.toFixed(4),
+    spread(r, 'errorTicks', (v) => v.toFixed(2)),
+    spread(r, 'staleShare', (v) => `${(v * 100).toFixed(1)} %`),
+    spread(r, 'moveToReplacedP50Ms', ms),
+    spread(r, 'moveToReplacedP99Ms', ms),
+    spread(r, 'markout1sCommonUsdc', usdc),
+    spread(r, 'markout10sCommonUsdc', usdc),
+    spread(r, 'markout1sUsdc', usdc),
+    spread(r, 'markout10sUsdc', usdc),
+    `${r.fillsCommon.toFixed(0)}/${r.fills.toFixed(0)}`,
     r.requestsPerSecond.toFixed(2),
     r.tradingPnlUsdc.toFixed(2),
     r.rewardsUsdc.toFixed(2),
@@ -316,9 +462,10 @@ function table(all: readonly LadderRow[]): string {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const all = await rows();
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ rows: all }));
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ rows: all, targets: targets(all) }));
   else {
-    console.log(`ladder: seed ${SEED}, ${windowMs() / 1000} virtual s after a ${WARMUP_MS / 1000} s warm-up; limit 2 in flight, 320 ms apart, 50 ms one way; fixed-spread 1 level a side on the model's fair value`);
+    console.log(`ladder: seeds ${seeds().join(', ')}, ${windowMs() / 1000} virtual s after a ${WARMUP_MS / 1000} s warm-up; limit 2 in flight, 320 ms apart, 50 ms one way; fixed-spread 1 level a side on the model's fair value; mean over the seeds (smallest…largest)`);
     console.log(table(all));
+    console.log(targetsLine(all));
   }
 }

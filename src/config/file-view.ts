@@ -86,11 +86,11 @@ function venueToFile(venue: VenueConfig): FileObject {
     world,
     underlying: { ...underlying, tickers: [...underlying.tickers], cadences: [...underlying.cadences] },
     ...(feeModel === undefined ? {} : { feeModel }),
-    rewards: rewardsToFile(rewards),
+    rewards: simRewardsToFile(rewards),
   };
 }
 
-function rewardsToFile(r: SimRewardsConfig): FileObject {
+function simRewardsToFile(r: SimRewardsConfig): FileObject {
   const { enabled, scoreIntervalMs, payoutIntervalMs, minSizeRaw, rebateRate, ...rest } = r;
   noneLeft(rest);
   return {

@@ -20,9 +20,11 @@
  *   (cancel old, place new) pair goes as one operation with STOP_ON_FAILURE (the venue places only once the cancel
  *   succeeded), several slots per batch request; the pairing and the outcome mapping are cancel-replace.ts; when the
  *   venue port gathers batches across markets (cross-market-venue.ts), placements into empty slots go as operations
- *   too (their cancel half names the new order's own clientOrderId and touches nothing: batch-placements.ts);
+ *   too (their cancel half names the new order's own clientOrderId and touches nothing: batch-placements.ts), those
+ *   into slots empty when the run starts in the same request as the run's replacements;
  * - a placement without an answer is UNKNOWN, never rejected: its slot stays frozen until a status lookup by
- *   clientOrderId (with backoff) or a socket frame resolves it; only `notFoundLimit` not_found answers after
+ *   clientOrderId (with backoff) or a socket frame resolves it; an order the feed already reported terminal (filled,
+ *   canceled) is never looked up (a cancel refused because the order filled meanwhile costs no request); only `notFoundLimit` not_found answers after
  *   `notFoundGraceMs` mark it lost (rejected, with the typed reason `lost`);
  * - no placement or replacement of a market leaves at or after its stop before settlement (`stopAtMs`, checked when
  *   the request leaves the rate limiter: plan-requests.ts); a withheld one does not stop the plan, so the halt's

@@ -9,7 +9,8 @@
  * Invariants: an unknown order is never rejected by a lookup: only `notFoundLimit` not_found answers, after
  * `notFoundGraceMs` since it became unknown, end it as lost (rejected, `lost: 'not-found-after-grace'`); an order
  * with a venue id that the venue no longer knows is gone (canceled); a lookup that finds a pending-cancel order
- * resting after a refused or uncertain cancel restores it (the cancel did not take); the loop re-arms with
+ * resting after a refused or uncertain cancel restores it (the cancel did not take); an order already terminal (its
+ * fill or cancel reported by the feed) is not looked up, and no request goes when none is left; the loop re-arms with
  * exponential backoff (capped at `maxBackoffMs`) while anything still needs a lookup, and never once stopped; every
  * change goes through the executor's writer with the caller's origin.
  */
@@ -84,12 +85,15 @@ export class OutcomeResolver {
   }
 
   /**
-   * Looks orders up (by orderId when known, else clientOrderId) and applies the answers under `origin`. Whatever is
-   * still unresolved goes to the background loop unless `followUp` is false. Resolves false if a request failed.
+   * Looks orders up (by orderId when known, else clientOrderId) and applies the answers under `origin`; orders already
+   * terminal are left out (no request when none is left). Whatever is still unresolved goes to the background loop
+   * unless `followUp` is false. Resolves false if a request failed.
    */
   async lookupNow(market: MarketState, orders: readonly TrackedOrder[], origin: CommitOrigin, options: { readonly followUp?: boolean } = {}): Promise<boolean> {
     let ok = true;
-    for (const batch of chunks(orders, STATUS_BATCH_MAX)) {
+    // An order that ended meanwhile (its fill or cancel reported by the feed) has nothing left to find out: no request.
+    const open = orders.filter((o) => !isTerminal((this.ctx.orders.get(o.clientOrderId) ?? o).state));
+    for (const batch of chunks(open, STATUS_BATCH_MAX)) {
       const queries: StatusQuery[] = batch.map((o) => (o.orderId !== null ? { orderId: o.orderId } : { clientOrderId: o.clientOrderId }));
       let results: readonly StatusResult[];
       try {

@@ -9,15 +9,16 @@
  * Invariants: one plan in flight per market (the market's queue); a newer submission SUPERSEDES a queued one (the
  * older caller gets `superseded` at once); the plan is computed when the run starts, from the state at that moment;
  * cancels go first and a slot is re-placed only once its previous order is confirmed gone (the second pass plans
- * again over the state after the cancels); no run starts in a market before it is ready, nor once stopping, nor in a
+ * again over the state after the cancels); with cross-market batch placements, placements into slots that hold no
+ * open order when the run starts go in the first pass, beside the replacements (they wait on no cancel); no run starts in a market before it is ready, nor once stopping, nor in a
  * retired market (one being left: src/orders/market-membership.ts).
  */
 import { errorText } from '../core/errors.js';
 import type { QuoteIntent } from '../strategy/contract.js';
 import { isActive, type ExecutorContext } from './executor-context.js';
-import type { PlanOutcome, PlanReport } from './executor-types.js';
+import type { AbortReason, PlanOutcome, PlanReport } from './executor-types.js';
 import type { MarketState, PendingRun, Submission } from './market-state.js';
-import { emptyTally, type PlanRequests } from './plan-requests.js';
+import { emptyTally, type PlanRequests, type PlanTally } from './plan-requests.js';
 import { pairReplacements, type Replacement } from './cancel-replace.js';
 import { reconcile, type Plan, type PlannedCancel } from './reconcile.js';
 import type { Replacements } from './replacements.js';
@@ -112,7 +113,7 @@ export class PlanRunner {
     blockedCancels += first.blockedCancels;
     const split = this.replacementsOf(market, submission, first.plan);
     let aborted = await this.requests.executeCancels(market, split.cancels, tally);
-    if (aborted === null && split.replacements.length > 0) aborted = await this.replacements.execute(market, split.replacements, tally);
+    if (aborted === null) aborted = await this.firstPass(market, split.replacements, first.plan.places, tally);
     let plan = first.plan;
     if (aborted === null) {
       const second = gate.gate(this.planFor(market, submission));
@@ -156,6 +157,21 @@ export class PlanRunner {
       invalid: plan.invalid,
       aborted,
     };
+  }
+
+  /**
+   * The replacements, and — when placements go in cross-market batches — the placements into slots empty already:
+   * both batches are handed over at once, so they ride the same request instead of the placements waiting for the
+   * replacements' answer (a slot emptied by a fill is quoted again one round trip sooner). Without batch placements,
+   * the placements wait for the second pass as before.
+   */
+  private async firstPass(market: MarketState, replacements: readonly Replacement[], places: Plan['places'], tally: PlanTally): Promise<AbortReason | null> {
+    const early = places.length > 0 && this.placements.enabled() && this.ctx.lifecycle() === 'running' ? places : [];
+    const [replaced, placed] = await Promise.all([
+      replacements.length > 0 ? this.replacements.execute(market, replacements, tally) : null,
+      early.length > 0 ? this.placements.execute(market, early, tally) : null,
+    ]);
+    return replaced ?? placed;
   }
 
   private scheduleReview(market: MarketState, atMs: number | null): void {

@@ -9,7 +9,7 @@
  *
  * Invariants: a pair is sent only when its old order rests and no other open order holds the slot; an operation
  * without a result, or whose cancel half is uncertain, leaves the old order to a lookup before the slot is used
- * again; a 404 turns cancel-replace off for good and the remaining pairs go as plain cancels (their slots are placed
+ * again — unless the feed reported it terminal meanwhile (a fill before the cancel landed: known gone, no lookup); a 404 turns cancel-replace off for good and the remaining pairs go as plain cancels (their slots are placed
  * by the plan's second pass); every change goes through the executor's writer with origin `plan`.
  */
 import { chunks } from '../core/maps.js';
@@ -20,7 +20,7 @@ import { refusedByMode, type ExecutorContext } from './executor-context.js';
 import type { AbortReason } from './executor-types.js';
 import type { MarketState } from './market-state.js';
 import { confirmCancel, markRejected, markUnknown, refuseCancel, requestCancel, type TrackedOrder } from './order-record.js';
-import { isResting } from './order-state.js';
+import { isResting, isTerminal } from './order-state.js';
 import type { OutcomeResolver } from './outcome-resolver.js';
 import type { PlanRequests, PlanTally } from './plan-requests.js';
 import { classifyCancelError } from './cancel-errors.js';
@@ -102,7 +102,8 @@ export class Replacements {
         const reason = result === undefined ? 'no result' : (result.replacement.reason ?? result.cancel.reason ?? result.replacement.status);
         const notAttempted = result?.replacement.status === 'NOT_ATTEMPTED';
         this.applyOutcome(market, pair.old, pair.fresh, effects, result?.replacement.placed ?? null, reason, tally, notAttempted);
-        if (effects.old.kind === 'look-up') lookups.push(orders.get(pair.old.clientOrderId) ?? pair.old);
+        const old = orders.get(pair.old.clientOrderId) ?? pair.old;
+        if (effects.old.kind === 'look-up' && !isTerminal(old.state)) lookups.push(old);
       });
       if (lookups.length > 0) await this.resolver.lookupNow(market, lookups, 'plan-lookup');
     }
@@ -119,11 +120,12 @@ export class Replacements {
       if (applied.state === 'canceled') tally.canceled.push(applied.clientOrderId);
     } else if (effects.old.kind === 'restored') {
       writer.commit(current, refuseCancel(current, now), 'plan');
-    } else {
+    } else if (!isTerminal(current.state)) {
+      // Its end is not known yet (a fill the feed already reported makes it terminal: nothing to look up).
       market.markForLookup(current.clientOrderId);
     }
     this.applyFresh(market, fresh, effects.fresh, placed, reason, tally, neverSent);
-    if (effects.slotAtRisk) log.warn({ market: market.slug, slot: fresh.slot, old: old.clientOrderId, fresh: fresh.clientOrderId }, 'cancel-replace: old order not confirmed gone; looked up before the slot is used again');
+    if (effects.slotAtRisk && !isTerminal(current.state)) log.warn({ market: market.slug, slot: fresh.slot, old: old.clientOrderId, fresh: fresh.clientOrderId }, 'cancel-replace: old order not confirmed gone; looked up before the slot is used again');
   }
 
   /**

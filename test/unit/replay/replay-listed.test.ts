@@ -104,9 +104,11 @@ describe('backtest --replay of markets listed over time', () => {
   it('the recording as it is (version 2, every market from the start) replays as before', async () => {
     // Pinned with the model these figures were taken with: the surface (on by default) prices the ladder differently.
     const { report } = await replay(recorded.header, recorded.events, 'realized-only');
-    expect(report.figures.fills).toBe(228);
-    expect(report.figures.makerFills).toBe(228);
-    expect(report.figures.totalPnlUsdc).toBeCloseTo(71.86, 2);
+    // 228 fills and 71.86 USDC until session 30: an order that filled while its cancel-replace waited is no longer
+    // looked up (the feed reported it filled), so its slot is quoted again sooner (docs/order-manager.md).
+    expect(report.figures.fills).toBe(236);
+    expect(report.figures.makerFills).toBe(236);
+    expect(report.figures.totalPnlUsdc).toBeCloseTo(72.27, 2);
     expect(report.figures.requests).toBe(1128);
     expect(report.figures.durationMs).toBe(360_047);
     for (const m of report.markets) expect([m.joinedAtMs, m.leftAtMs]).toEqual([startMs, null]);
