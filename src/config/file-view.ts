@@ -50,7 +50,7 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
     shutdown: { ...shutdown },
     startup: { venueTimeoutSec: sec(startup.venueTimeoutMs) },
     pricing: pricingToFile(pricing),
-    feed: { watchdogIntervalSec: sec(feed.watchdogIntervalMs), quietThresholdSec: sec(feed.quietThresholdMs), staleAfterSec: sec(feed.staleAfterMs) },
+    feed: { watchdogIntervalSec: sec(feed.watchdogIntervalMs), quietThresholdSec: sec(feed.quietThresholdMs), staleAfterSec: sec(feed.staleAfterMs), firstBookWaitSec: sec(feed.firstBookWaitMs) },
   };
 }
 

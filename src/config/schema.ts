@@ -396,6 +396,8 @@ const rootShape = z.strictObject({
       watchdogIntervalSec: positiveSeconds(1, 60),
       quietThresholdSec: positiveSeconds(20, 3600),
       staleAfterSec: positiveSeconds(30, 3600),
+      // A market without a book waits this long for the feed's first frame before a REST read (0: REST at once).
+      firstBookWaitSec: z.number().min(0).max(60).default(2),
     })
     .prefault({}),
 });
@@ -489,7 +491,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     shutdown: c.shutdown,
     startup: { venueTimeoutMs: ms(c.startup.venueTimeoutSec) },
     pricing: toPricingConfig(c.pricing),
-    feed: { watchdogIntervalMs: ms(c.feed.watchdogIntervalSec), quietThresholdMs: ms(c.feed.quietThresholdSec), staleAfterMs: ms(c.feed.staleAfterSec) },
+    feed: { watchdogIntervalMs: ms(c.feed.watchdogIntervalSec), quietThresholdMs: ms(c.feed.quietThresholdSec), staleAfterMs: ms(c.feed.staleAfterSec), firstBookWaitMs: ms(c.feed.firstBookWaitSec) },
   };
 }
 

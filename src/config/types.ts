@@ -332,6 +332,8 @@ export interface FeedConfig {
   readonly quietThresholdMs: number;
   /** A market's book not refreshed for this long is stale (risk.staleGraceMs then applies). */
   readonly staleAfterMs: number;
+  /** A market without a book waits this long for the feed's first frame (a full book) before a REST read; 0: at once. */
+  readonly firstBookWaitMs: number;
 }
 
 export interface AppConfig {

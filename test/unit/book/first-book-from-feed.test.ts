@@ -48,7 +48,7 @@ const BOOK = snap([[480, 10]], [[520, 5]]);
 
 describe('BookStore: the first book from the feed', () => {
   it('takes each market\'s first frame as its book: no REST read, fresh at once', () => {
-    const { feed, rest, store, scheduler } = setup({ units: new SocketUnits({ socketBookSize: 'shares' }) });
+    const { feed, rest, store, scheduler } = setup({ units: new SocketUnits({ socketBookSize: 'shares', socketAmounts: 'auto' }) });
     expect(rest.calls, 'nothing read over REST while the frames may still come').toEqual([]);
     for (const slug of ['a', 'b', 'c']) feed.push(slug, BOOK);
     for (const slug of ['a', 'b', 'c']) expect(store.isStale(slug)).toBe(false);
@@ -58,7 +58,7 @@ describe('BookStore: the first book from the feed', () => {
   });
 
   it('a market whose frame does not come in time is synced over REST, and stays stale until then', async () => {
-    const { feed, rest, store, scheduler } = setup({ units: new SocketUnits({ socketBookSize: 'shares' }) });
+    const { feed, rest, store, scheduler } = setup({ units: new SocketUnits({ socketBookSize: 'shares', socketAmounts: 'auto' }) });
     feed.push('a', BOOK);
     scheduler.advance(WAIT_MS - 1);
     expect(rest.calls).toEqual([]);
@@ -93,7 +93,7 @@ describe('BookStore: the first book from the feed', () => {
   });
 
   it('a market joined later waits for its frame too; removing a waiting market cancels its fallback', () => {
-    const { feed, rest, store, scheduler } = setup({ units: new SocketUnits({ socketBookSize: 'shares' }), markets: ['a'] });
+    const { feed, rest, store, scheduler } = setup({ units: new SocketUnits({ socketBookSize: 'shares', socketAmounts: 'auto' }), markets: ['a'] });
     feed.push('a', BOOK);
     store.setMarkets(['a', 'n1', 'n2']);
     expect(feed.subscriptions.at(-1)).toEqual(['a', 'n1', 'n2']);
