@@ -454,7 +454,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
         // A market the venue listed after this run started, with no open order of the bot in the ledger, holds none:
         // no listing of its orders (src/app/join-evidence.ts), so a new ladder's first quotes wait for nothing else.
         const openOrderMarkets = new Set(ledger.openOrders().map((o) => o.marketSlug));
-        const evidence = noOwnOrdersEvidence({ slug: market.slug, createdAtMs: market.createdAtMs, startedAtMs: composedAtMs, openOrderMarkets });
+        const evidence = noOwnOrdersEvidence({ slug: market.slug, createdAtMs: market.createdAtMs, startedAtMs: composedAtMs, clockMarginMs: config.markets.discovery.clockMarginMs, openOrderMarkets });
         const report = await core.addMarket(info, evidence === null ? {} : { noOwnOrders: evidence });
         reactions.noteForeign(report);
         core.armExpiryRequote(info, (atMs, fn) => timers.at(atMs, fn));

@@ -99,7 +99,7 @@ function marketsToFile(m: AppConfig['markets']): FileObject {
     ...(select === null ? {} : { select: selectorToFile(select) }),
     exclude: [...exclude],
     exclusive,
-    discovery: { pollIntervalSec: sec(discovery.pollIntervalMs), lifecycleEvents: discovery.lifecycleEvents },
+    discovery: { pollIntervalSec: sec(discovery.pollIntervalMs), lifecycleEvents: discovery.lifecycleEvents, clockMarginSec: sec(discovery.clockMarginMs) },
   };
 }
 

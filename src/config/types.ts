@@ -156,6 +156,11 @@ export interface MarketDiscoveryConfig {
   readonly pollIntervalMs: number;
   /** Subscribe to the venue's market lifecycle channel (marketCreated, marketResolved). */
   readonly lifecycleEvents: boolean;
+  /**
+   * How far the venue's clock may run ahead of ours: a market listed at least this long after the run started (and with
+   * no open order in the ledger) is joined without listing its orders (src/app/join-evidence.ts).
+   */
+  readonly clockMarginMs: number;
 }
 
 export interface MarketsConfig {

@@ -1,9 +1,10 @@
 /** The evidence that a market joined while running holds no order of the bot (src/app/join-evidence.ts). */
 import { describe, expect, it } from 'vitest';
-import { CLOCK_MARGIN_MS, noOwnOrdersEvidence } from '../../../src/app/join-evidence.js';
+import { noOwnOrdersEvidence } from '../../../src/app/join-evidence.js';
 
 const STARTED = Date.UTC(2026, 0, 5, 10, 0, 0);
-const base = { slug: 'btc-above-1', startedAtMs: STARTED, openOrderMarkets: new Set<string>() };
+const CLOCK_MARGIN_MS = 30_000;
+const base = { clockMarginMs: CLOCK_MARGIN_MS, slug: 'btc-above-1', startedAtMs: STARTED, openOrderMarkets: new Set<string>() };
 
 describe('noOwnOrdersEvidence', () => {
   it('a market listed after this run started (past the clock margin), with no open order in the ledger: evidence', () => {
