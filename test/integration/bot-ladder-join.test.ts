@@ -7,26 +7,15 @@
  * request log: the markets' details, a few cancel-replace batches for their first quotes, and the background's reads.
  */
 import { expect, it } from 'vitest';
-import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } from '../../src/sim/engine/index.js';
-import { isQuotingLine, liveOrders, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
+import { isQuotingLine, liveOrders, spawnBot, startBtcDailyWorld, writeBotConfig } from '../support/bot-process.js';
 import { jsonLines, pollFor, stopAfterEach } from './ops-support.js';
 
 const LADDER = 12;
 const started = stopAfterEach();
 
 it('quotes twelve markets listed at once without listing their orders or reading their books over REST', async () => {
-  const dailyHourUtc = (new Date().getUTCHours() + 12) % 24;
-  const venue = await startProcessSimulator({
-    markets: [],
-    synthetic: { makers: { enabled: true }, noise: { ratePerMinute: 0 }, informed: { ratePerMinute: 0 } },
-    world: {
-      underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'BTC'), leadMs: 500, makerLagMs: 0 },
-      markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['daily'], strikesPerExpiry: 1, dailyHourUtc, recurring: false },
-    },
-  });
+  const { venue, daily } = await startBtcDailyWorld();
   started.sim = venue;
-  const [daily] = venue.engine.markets().map((m) => m.slug);
-  if (daily === undefined) throw new Error('the world listed no market');
   const { configPath } = writeBotConfig(venue, {
     // The simulator shares our clock: no margin needed for the venue's clock running ahead.
     marketsSection: { select: { tickers: ['BTC'], rewardableOnly: false, max: 20 }, discovery: { pollIntervalSec: 600, clockMarginSec: 0 } },

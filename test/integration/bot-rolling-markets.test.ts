@@ -7,8 +7,7 @@
  * keeps being quoted.
  */
 import { expect, it } from 'vitest';
-import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } from '../../src/sim/engine/index.js';
-import { isQuotingLine, liveOrders, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
+import { isQuotingLine, liveOrders, spawnBot, startBtcDailyWorld, writeBotConfig } from '../support/bot-process.js';
 import { hasMsg, jsonLines, metricsUrlOf, pollFor, stopAfterEach } from './ops-support.js';
 
 const STOP_BEFORE_SETTLEMENT_SEC = 30;
@@ -16,18 +15,8 @@ const started = stopAfterEach();
 
 it('joins a market listed at run time within seconds, resubscribes it after a reconnect, and leaves it at its stop', async () => {
   // A daily expiry 12 hours from now, whatever the time of day: the world's own market settles after the test.
-  const dailyHourUtc = (new Date().getUTCHours() + 12) % 24;
-  const venue = await startProcessSimulator({
-    markets: [],
-    synthetic: { makers: { enabled: true }, noise: { ratePerMinute: 0 }, informed: { ratePerMinute: 0 } },
-    world: {
-      underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'BTC'), leadMs: 500, makerLagMs: 0 },
-      markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['daily'], strikesPerExpiry: 1, dailyHourUtc, recurring: false },
-    },
-  });
+  const { venue, daily } = await startBtcDailyWorld();
   started.sim = venue;
-  const [daily] = venue.engine.markets().map((m) => m.slug);
-  if (daily === undefined) throw new Error('the world listed no market');
   const { configPath } = writeBotConfig(venue, {
     marketsSection: { select: { tickers: ['BTC'], rewardableOnly: false, max: 10 }, discovery: { pollIntervalSec: 600 } },
     pricing: { stopBeforeSettlementSec: STOP_BEFORE_SETTLEMENT_SEC, guard: { enabled: false } },

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from '../../src/sim/index.js';
+import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } from '../../src/sim/engine/index.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -36,6 +37,28 @@ export interface BotConfigOverrides {
 /** A simulator for process tests: loopback, synthetic flow unless told otherwise. */
 export async function startProcessSimulator(options: StartSimulatorOptions = {}): Promise<RunningSimulator> {
   return startSimulator({ port: 0, seed: 11, markets: 3, settlementDelayMs: 300, ...options });
+}
+
+/**
+ * The simulator's crypto world with BTC alone and one daily strike market settling 12 hours from now (whatever the time
+ * of day: it settles after the test), market makers on and no other flow: the venue of the rolling-markets tests.
+ */
+export async function startBtcDailyWorld(): Promise<{ readonly venue: RunningSimulator; readonly daily: string }> {
+  const dailyHourUtc = (new Date().getUTCHours() + 12) % 24;
+  const venue = await startProcessSimulator({
+    markets: [],
+    synthetic: { makers: { enabled: true }, noise: { ratePerMinute: 0 }, informed: { ratePerMinute: 0 } },
+    world: {
+      underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'BTC'), leadMs: 500, makerLagMs: 0 },
+      markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['daily'], strikesPerExpiry: 1, dailyHourUtc, recurring: false },
+    },
+  });
+  const [daily] = venue.engine.markets().map((m) => m.slug);
+  if (daily === undefined) {
+    await venue.close();
+    throw new Error('the world listed no market');
+  }
+  return { venue, daily };
 }
 
 /** The tradable (non-group) market slugs of a simulator. */
