@@ -6,9 +6,10 @@
  *
  * Boot order (`start`):
  *   1. ledger catch-up from the venue (fills while the bot was down; a failure is logged, the periodic check retries);
- *   2. order manager: `executor.start()` reads the trading mode and adopts the bot's live orders (by its tag only);
- *   3. market data: socket units, the books' markets, the stale guard's markets; then pricing (its Pyth Hermes stream,
- *      src/app/pricing.ts) → feed → books → kill switch;
+ *   2. market data: the books' markets, then pricing (its Pyth Hermes stream, src/app/pricing.ts) → feed → books, so
+ *      the feed's first frames are the markets' first books while step 3 reads (no REST book per market);
+ *   3. order manager: `executor.start()` reads the trading mode and adopts the bot's live orders (by its tag only);
+ *      then the stale guard's markets → kill switch;
  *   4. positions published, periodic timers armed (marks 10 s, ledger check 60 s, order-stream sweep 1 s, freshness,
  *      the status line every log.statusIntervalMs), the markout sampler resumed (src/app/markouts.ts);
  *   5. strategy runner (first quotes) → trading-mode polling → expiry stops → settler resumes unredeemed markets;
@@ -16,7 +17,8 @@
  *      (src/app/market-roster.ts), each in the same order as at start (registered → adopted → quoted; drained →
  *      released). A departed market is forgotten once it resolved and settled (checked every DEPARTED_SWEEP_MS; one
  *      whose resolution never came on the socket is read over REST after its settlement).
- * Nothing is quoted before step 5, and nothing in steps 3–6 runs before the executor started.
+ * Nothing is quoted before step 5, and nothing in steps 4–6 runs before the executor started (the feed of step 2 only
+ * fills the books; an order event it brings before the adoption waits in the executor for its order).
  *
  * Stop order (`stop`): discovery and roster (no market joins or leaves) → runner (no more quotes) → pricing (Hermes stream closed) → timers → kill switch, stale guard, settler, order-stream watch,
  * mode polling → executor shutdown (cancels the bot's orders, confirmed, within the budget) → markout sampler → books → feed →
@@ -82,6 +84,7 @@ import type { Telemetry } from './telemetry.js';
 import { Timers } from './timers.js';
 import { TradedMarkets } from './traded-markets.js';
 import { MarketRoster } from './market-roster.js';
+import { noOwnOrdersEvidence } from './join-evidence.js';
 import { MarketDiscovery, SELECTION_EVERY_MS } from './market-discovery.js';
 import { DEPARTED_SWEEP_MS, sweepDepartedMarkets } from './departed-markets.js';
 import { isStaticSelection, selectMarkets } from './market-selection.js';
@@ -175,6 +178,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const { resources, metrics, telemetry, scheduler, log } = deps;
   const { client, ledger, venue } = resources;
   const now = (): number => scheduler.now();
+  /** This run's start, for the evidence that a market listed later holds no order of the bot. */
+  const composedAtMs = now();
   const markets = new TradedMarkets(resources.markets, (m) => marketInfoOf(m, effectivePriceBand(config, m.slug), config.rewards.scoring));
   // Maps keyed by market grow as markets join (the roster) and shrink when a departed market is forgotten.
   const signing = new Map<string, SigningMarket>(resources.markets.map((m) => [m.slug, signingMarketOf(m)]));
@@ -483,7 +488,11 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       adopt: async (market) => {
         const info = markets.info(market.slug);
         if (info === undefined) throw new Error(`market ${market.slug} is not registered`);
-        const report = await core.addMarket(info);
+        // A market the venue listed after this run started, with no open order of the bot in the ledger, holds none:
+        // no listing of its orders (src/app/join-evidence.ts), so a new ladder's first quotes wait for nothing else.
+        const openOrderMarkets = new Set(ledger.openOrders().map((o) => o.marketSlug));
+        const evidence = noOwnOrdersEvidence({ slug: market.slug, createdAtMs: market.createdAtMs, startedAtMs: composedAtMs, clockMarginMs: config.markets.discovery.clockMarginMs, openOrderMarkets });
+        const report = await core.addMarket(info, evidence === null ? {} : { noOwnOrders: evidence });
         reactions.noteForeign(report);
         core.armExpiryRequote(info, (atMs, fn) => timers.at(atMs, fn));
         return report;
@@ -551,6 +560,14 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       log.error({ err: errorText(error) }, 'ledger catch-up failed; the periodic check will retry');
     }
     throwIfStopping(deps.signal, 'the ledger catch-up');
+    // Market data first: the feed's frames bring the books while the adoption reads each market's own orders, so
+    // nothing but those reads stands between the start and the first quotes (the book store reads REST only for a
+    // market whose frame does not come, and one book for the socket's unit). Order events met meanwhile wait in the
+    // executor for the orders they name (adopted, or a resync of their market). Nothing is quoted before the runner.
+    books.setMarkets(markets.slugs());
+    pricing.start();
+    feed.start();
+    books.start();
     // executor.start() reads the trading mode first; periodic polling starts once quoting does (below).
     const adoption = await executor.start();
     // A stop during adoption: the executor's shutdown (running beside) cancels what it adopted; nothing more starts.
@@ -561,15 +578,11 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       reactions.noteForeign(report);
     }
     log.info({ units: units.describe() }, 'socket units at start');
-    books.setMarkets(markets.slugs());
     for (const slug of markets.slugs()) staleGuard.track(slug);
     timers.every(ORDER_STREAM_SWEEP_EVERY_MS, () => orderStreamWatch.sweep(markets.slugs()));
     // More often than the guard's grace, or a quiet but healthy market flaps to halted between two confirmations.
     timers.every(Math.min(1_000, Math.max(100, Math.floor(config.risk.staleGraceMs / 2))), confirmFreshness);
     metrics.killSwitch(false);
-    pricing.start();
-    feed.start();
-    books.start();
     killSwitch.start();
     positions.publish();
     timers.every(PUBLISH_POSITIONS_EVERY_MS, () => positions.publish());

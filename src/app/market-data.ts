@@ -78,6 +78,8 @@ export function buildMarketData(deps: MarketDataDeps): MarketData {
     yesTokenOf: deps.yesTokenOf,
     units,
     feed,
+    // The first book of a market from the feed's first frame (a full book), REST only when none comes in time.
+    ...(config.feed.firstBookWaitMs > 0 ? { firstBookFromFeedMs: config.feed.firstBookWaitMs } : {}),
     scheduler,
     watchdog: {
       intervalMs: config.feed.watchdogIntervalMs,

@@ -59,6 +59,9 @@ export const SELECTION_EVERY_MS = 5_000;
 
 export class MarketDiscovery {
   private readonly candidates = new Map<string, Market>();
+  /** Details reads of `marketCreated` markets in flight, and whether one of them added a candidate not judged yet. */
+  private detailsReading = 0;
+  private createdPending = false;
   /** Candidates whose details were read: judged as they are, never read again (a listing entry is read once). */
   private readonly detailed = new Set<string>();
   private skipped: ReadonlyMap<string, string> = new Map();
@@ -86,6 +89,8 @@ export class MarketDiscovery {
     };
     const evaluate = (): void => {
       this.evaluateTimer = this.stopped ? null : scheduler.schedule(this.options.evaluateIntervalMs, evaluate);
+      // New markets read but not judged while others of the same listing are still being read: judged with them.
+      if (this.createdPending && this.detailsReading > 0) return;
       void this.evaluate();
     };
     this.pollTimer = scheduler.schedule(this.options.pollIntervalMs, poll);
@@ -113,15 +118,24 @@ export class MarketDiscovery {
   /** A `marketCreated` frame of the lifecycle channel: the market's details read, then the selection re-run. */
   async created(frame: MarketCreatedFrame): Promise<void> {
     if (this.stopped || frame.type !== 'CLOB' || this.candidates.has(frame.slug)) return;
+    this.detailsReading += 1;
     try {
       const market = await this.options.details(frame.slug);
       if (this.stopped || market.resolved || market.expired) return;
       this.candidates.set(market.slug, market);
       this.detailed.add(market.slug);
       this.options.log.info({ market: market.slug, title: market.title }, 'new market listed');
-      this.evaluateSoon();
+      this.createdPending = true;
     } catch (error) {
       this.options.log.warn({ market: frame.slug, err: errorText(error) }, 'a new market could not be read: the next listing poll picks it up');
+    } finally {
+      this.detailsReading -= 1;
+      // A ladder listed at once is judged at once, after the last of its details reads: its markets join together and
+      // their first quotes share cancel-replace requests (the periodic evaluation still runs meanwhile).
+      if (this.detailsReading === 0 && this.createdPending) {
+        this.createdPending = false;
+        this.evaluateSoon();
+      }
     }
   }
 

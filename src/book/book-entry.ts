@@ -44,6 +44,8 @@ export interface MarketEntry {
   /** Latest REST book received, and latest feed frame read both ways, while the socket's book unit is unsettled. */
   lastRest: BookSnapshot | null;
   unitFrame: BookCandidates | null;
+  /** Waiting for the feed's first frame as the first book (`firstBookFromFeedMs`): the REST sync due at its end. */
+  awaitingFrame: CancelTimer | null;
 }
 
 export type FetchResult = { readonly ok: true; readonly snapshot: BookSnapshot } | { readonly ok: false; readonly error: unknown; readonly timedOut: boolean };
@@ -66,6 +68,7 @@ export function newEntry(slug: string): MarketEntry {
     reportedReason: 'no-snapshot',
     lastRest: null,
     unitFrame: null,
+    awaitingFrame: null,
   };
 }
 

@@ -62,6 +62,14 @@ export interface BookStoreOptions {
   readonly units?: SocketUnits;
   /** The live feed. Without one the store runs on REST alone (every market is then probed when quiet). */
   readonly feed?: FeedPort;
+  /**
+   * A market without a book waits this long (ms, from its subscription or the feed's connection) for the feed's first
+   * frame — a full book — and takes it as its first book; only then is it synced over REST. Absent: synced over REST at
+   * once and frames before that snapshot are held (the venue's push on subscribe is unconfirmed). While the socket's
+   * book-size unit is unsettled, one market at a time is synced over REST at once (its unit evidence); the frames the
+   * others hold are applied once the unit settles.
+   */
+  readonly firstBookFromFeedMs?: number;
   readonly scheduler?: Scheduler;
   readonly watchdog?: Partial<WatchdogConfig>;
   /** Minimum time between two change notifications for one market (0 = coalesce within one macrotask). */

@@ -13,6 +13,9 @@
  * - Feed frames for a market are not applied until its first REST snapshot is in. The newest frame seen
  *   meanwhile is held and replayed on top of that snapshot if it arrived after the fetch began (every frame
  *   is a full book and the feed pushes every later change, so the newest frame is at least as current).
+ *   With `firstBookFromFeedMs` a market without a book takes the feed's first frame as its book instead, and is
+ *   synced over REST only when none came within that time (start-up and joins then cost no REST read per market;
+ *   one REST book still settles the socket's unit when it is unsettled).
  * - A REST answer never overwrites a book the feed updated after that REST request began: the feed is live
  *   and its frame is the newer view. The same rule makes a probe inconclusive ("superseded") rather than a
  *   false frozen-feed alarm.
@@ -50,16 +53,7 @@ import { bookUnitFromEvidence, type BookCandidates } from './size-units.js';
 import type { BookSnapshot, SnapshotSource } from './snapshot.js';
 import { needsProbe, resolveWatchdogConfig, selectProbes, staleReason, worstCaseConfirmationAgeMs, type WatchdogConfig } from './watchdog.js';
 
-export type {
-  BookStoreObserver,
-  BookStoreOptions,
-  FetchOutcome,
-  FetchPurpose,
-  FrameIgnoredReason,
-  MarketBookStatus,
-  MarketBooks,
-  MarketStaleReason,
-} from './book-store-types.js';
+export type * from './book-store-types.js';
 
 export class BookStore {
   private readonly entries = new Map<string, MarketEntry>();
@@ -136,6 +130,8 @@ export class BookStore {
     for (const entry of this.entries.values()) {
       entry.fetch?.cancelTimeout();
       entry.fetch = null;
+      entry.awaitingFrame?.();
+      entry.awaitingFrame = null;
       this.clearSuspicion(entry);
     }
   }
@@ -172,7 +168,7 @@ export class BookStore {
     if (!this.started || this.stopped) return;
     this.options.feed?.setMarkets(next);
     if (this.feedState === null || this.feedState.status === 'connected') {
-      for (const entry of added) this.startFetch(entry, 'sync');
+      for (const entry of added) this.firstSync(entry);
     }
   }
 
@@ -264,11 +260,18 @@ export class BookStore {
   handleFeedBook(slug: string, snapshot: BookSnapshot): void {
     const entry = this.feedFrameEntry(slug);
     if (entry === undefined) return;
-    if (!entry.book.hasSnapshot) {
+    if (!entry.book.hasSnapshot && this.options.firstBookFromFeedMs === undefined) {
       entry.heldFrame = snapshot;
       this.notify(() => this.observer.onFrameIgnored?.(slug, 'before-snapshot'));
       return;
     }
+    this.applyFrame(entry, snapshot);
+  }
+
+  /** A full book from the feed applied (the first one too, with `firstBookFromFeedMs`): no REST sync awaited for it. */
+  private applyFrame(entry: MarketEntry, snapshot: BookSnapshot): void {
+    entry.awaitingFrame?.();
+    entry.awaitingFrame = null;
     if (this.applySnapshot(entry, snapshot, 'feed')) entry.feedApplied++;
     else this.syncAfterRejection(entry);
     this.evaluate(entry);
@@ -279,7 +282,8 @@ export class BookStore {
     const entry = this.feedFrameEntry(slug);
     if (entry === undefined) return;
     entry.unitFrame = candidates;
-    if (!this.trySettleUnits(entry)) this.syncAfterRejection(entry);
+    // A market waiting for its first book holds the frame: it is applied once another market's REST book settles the unit.
+    if (!this.trySettleUnits(entry) && entry.awaitingFrame === null) this.syncAfterRejection(entry);
     this.evaluate(entry);
   }
 
@@ -292,8 +296,12 @@ export class BookStore {
     // Logged once by the settlement's listener (src/app/feed-reactions.ts), not here: one line per event.
     units.settleBookSize(found.unit, { market: entry.slug, ...found.evidence });
     for (const other of this.entries.values()) {
+      const held = other.unitFrame;
       other.unitFrame = null;
       other.lastRest = null;
+      // The newest frame of a market still without a book is its current book, now readable (the feed pushes every change).
+      const reading = held === null ? null : found.unit === 'raw' ? held.raw : held.shares;
+      if (reading !== null && !other.book.hasSnapshot && this.options.firstBookFromFeedMs !== undefined) this.applyFrame(other, reading);
     }
     // From now on frames come parsed in the settled unit; the REST books in place are current.
     this.evaluateAll();
@@ -317,8 +325,31 @@ export class BookStore {
   private syncAll(): void {
     for (const slug of this.order) {
       const entry = this.entries.get(slug);
-      if (entry !== undefined) this.startFetch(entry, 'sync');
+      if (entry !== undefined) this.firstSync(entry);
     }
+  }
+
+  /**
+   * A sync over REST; for a market without a book, with `firstBookFromFeedMs`, only if the feed brings no frame within
+   * that time — unless the socket's unit is unsettled and no other market is being read for its evidence.
+   */
+  private firstSync(entry: MarketEntry): void {
+    const waitMs = this.options.firstBookFromFeedMs;
+    if (waitMs === undefined || this.options.feed === undefined || entry.book.hasSnapshot || this.unitEvidenceWanted()) {
+      this.startFetch(entry, 'sync');
+      return;
+    }
+    if (entry.awaitingFrame !== null) return;
+    entry.awaitingFrame = this.scheduler.schedule(waitMs, () => {
+      entry.awaitingFrame = null;
+      if (!this.stopped && this.entries.get(entry.slug) === entry && !entry.book.hasSnapshot) this.startFetch(entry, 'sync');
+    });
+  }
+
+  /** The socket's book-size unit is unsettled and no market's REST book is in flight or held to compare with. */
+  private unitEvidenceWanted(): boolean {
+    if (this.options.units === undefined || this.options.units.bookSize() !== null) return false;
+    return ![...this.entries.values()].some((e) => e.fetch !== null || e.lastRest !== null);
   }
 
   /**
@@ -339,6 +370,8 @@ export class BookStore {
     if (entry === undefined) return;
     entry.fetch?.cancelTimeout();
     entry.fetch = null;
+    entry.awaitingFrame?.();
+    entry.awaitingFrame = null;
     this.clearSuspicion(entry);
     this.coalescer.cancel(slug);
     this.entries.delete(slug);
@@ -531,7 +564,7 @@ export class BookStore {
     const now = this.scheduler.now();
     const selection = selectProbes(this.order, this.probeCursor, this.config.maxProbesPerTick, (slug) => {
       const entry = this.entries.get(slug);
-      return entry !== undefined && entry.fetch === null && (entry.invalid || needsProbe(facts(entry), now, this.config));
+      return entry !== undefined && entry.fetch === null && entry.awaitingFrame === null && (entry.invalid || needsProbe(facts(entry), now, this.config));
     });
     this.probeCursor = selection.nextCursor;
     for (const slug of selection.chosen) {

@@ -52,7 +52,7 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
     startup: { venueTimeoutSec: sec(startup.venueTimeoutMs) },
     pricing: pricingToFile(pricing),
     calibration: { enabled: calibration.enabled, offsetsSec: calibration.offsetsMs.map(sec) },
-    feed: { watchdogIntervalSec: sec(feed.watchdogIntervalMs), quietThresholdSec: sec(feed.quietThresholdMs), staleAfterSec: sec(feed.staleAfterMs) },
+    feed: { watchdogIntervalSec: sec(feed.watchdogIntervalMs), quietThresholdSec: sec(feed.quietThresholdMs), staleAfterSec: sec(feed.staleAfterMs), firstBookWaitSec: sec(feed.firstBookWaitMs) },
     rewards: rewardsToFile(rewards),
   };
 }
@@ -122,7 +122,7 @@ function marketsToFile(m: AppConfig['markets']): FileObject {
     ...(select === null ? {} : { select: selectorToFile(select) }),
     exclude: [...exclude],
     exclusive,
-    discovery: { pollIntervalSec: sec(discovery.pollIntervalMs), lifecycleEvents: discovery.lifecycleEvents },
+    discovery: { pollIntervalSec: sec(discovery.pollIntervalMs), lifecycleEvents: discovery.lifecycleEvents, clockMarginSec: sec(discovery.clockMarginMs) },
   };
 }
 

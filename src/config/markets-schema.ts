@@ -17,7 +17,7 @@ import type { MarketCadence, MarketDiscoveryConfig, MarketSelector, MarketsConfi
 const CADENCES = ['15m', 'hourly', 'daily', 'weekly'] as const satisfies readonly MarketCadence[];
 
 /** `markets.discovery` when the file has none (the poll of GET /markets/active every minute, lifecycle events on). */
-export const DEFAULT_DISCOVERY: MarketDiscoveryConfig = { pollIntervalMs: 60_000, lifecycleEvents: true };
+export const DEFAULT_DISCOVERY: MarketDiscoveryConfig = { pollIntervalMs: 60_000, lifecycleEvents: true, clockMarginMs: 30_000 };
 /** The default fair-value hysteresis (0.01) and the largest (0.2: beyond it the band no longer means anything). */
 const DEFAULT_HYSTERESIS_TICKS = 10;
 const MAX_HYSTERESIS_TICKS = 200;
@@ -96,8 +96,9 @@ const discovery = z
   .strictObject({
     pollIntervalSec: z.number().min(5).max(3600).default(DEFAULT_DISCOVERY.pollIntervalMs / 1000),
     lifecycleEvents: z.boolean().default(DEFAULT_DISCOVERY.lifecycleEvents),
+    clockMarginSec: z.number().min(0).max(3600).default(DEFAULT_DISCOVERY.clockMarginMs / 1000),
   })
-  .transform((d): MarketDiscoveryConfig => ({ pollIntervalMs: Math.round(d.pollIntervalSec * 1000), lifecycleEvents: d.lifecycleEvents }));
+  .transform((d): MarketDiscoveryConfig => ({ pollIntervalMs: Math.round(d.pollIntervalSec * 1000), lifecycleEvents: d.lifecycleEvents, clockMarginMs: Math.round(d.clockMarginSec * 1000) }));
 
 /** The section; a bare list means `slugs`. */
 export const marketsSchema = z.preprocess(

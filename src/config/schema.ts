@@ -425,6 +425,8 @@ const rootShape = z.strictObject({
       watchdogIntervalSec: positiveSeconds(1, 60),
       quietThresholdSec: positiveSeconds(20, 3600),
       staleAfterSec: positiveSeconds(30, 3600),
+      // A market without a book waits this long for the feed's first frame before a REST read (0: REST at once).
+      firstBookWaitSec: z.number().min(0).max(60).default(2),
     })
     .prefault({}),
   rewards: rewardsSchema,
@@ -529,7 +531,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     pricing: toPricingConfig(c.pricing),
     rewards: toRewardsConfig(c.rewards),
     calibration: { enabled: c.calibration.enabled, offsetsMs: [...c.calibration.offsetsSec].map(ms).sort((a, b) => b - a) },
-    feed: { watchdogIntervalMs: ms(c.feed.watchdogIntervalSec), quietThresholdMs: ms(c.feed.quietThresholdSec), staleAfterMs: ms(c.feed.staleAfterSec) },
+    feed: { watchdogIntervalMs: ms(c.feed.watchdogIntervalSec), quietThresholdMs: ms(c.feed.quietThresholdSec), staleAfterMs: ms(c.feed.staleAfterSec), firstBookWaitMs: ms(c.feed.firstBookWaitSec) },
   };
 }
 

@@ -174,6 +174,11 @@ export interface MarketDiscoveryConfig {
   readonly pollIntervalMs: number;
   /** Subscribe to the venue's market lifecycle channel (marketCreated, marketResolved). */
   readonly lifecycleEvents: boolean;
+  /**
+   * How far the venue's clock may run ahead of ours: a market listed at least this long after the run started (and with
+   * no open order in the ledger) is joined without listing its orders (src/app/join-evidence.ts).
+   */
+  readonly clockMarginMs: number;
 }
 
 export interface MarketsConfig {
@@ -350,6 +355,8 @@ export interface FeedConfig {
   readonly quietThresholdMs: number;
   /** A market's book not refreshed for this long is stale (risk.staleGraceMs then applies). */
   readonly staleAfterMs: number;
+  /** A market without a book waits this long for the feed's first frame (a full book) before a REST read; 0: at once. */
+  readonly firstBookWaitMs: number;
 }
 
 /** Calibration in the ledger (src/calibration/, docs/ledger.md#calibration). */

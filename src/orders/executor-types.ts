@@ -18,6 +18,11 @@ import type { SettlementState, VenueOperation, VenuePort } from './venue-port.js
 export interface MarketRef {
   readonly slug: string;
   readonly tokens: { readonly yes: string; readonly no: string };
+  /**
+   * Why no order of the bot can rest in this market (the caller's evidence, logged): a market joined while running is
+   * then made ready without listing its orders. Absent: listed and adopted as at start-up. Ignored before `start()`.
+   */
+  readonly noOwnOrders?: string;
 }
 
 /** A fill of one of the bot's orders, for the ledger: the order's identity and the fill's own figures. */

@@ -4,7 +4,8 @@
  *
  * Owns:
  * - the join: the market registered and its live orders adopted by the bot's tag as at start-up (market-sync.ts, on
- *   the market's queue); a market joined before `start()` is adopted by `start()`; one joined again before it was
+ *   the market's queue) — or, new to the executor and with the caller's evidence that no order of the bot can be there
+ *   (`MarketRef.noOwnOrders`), made ready without a listing; a market joined before `start()` is adopted by `start()`; one joined again before it was
  *   dropped is resynced; one joined and ready already is left as it is;
  * - the leave: the market retired at once (no plan accepted, its waiting run stopped, its review disarmed), then its
  *   orders canceled and confirmed gone by the shutdown sweep (shutdown-sweep.ts: cancels, lookups of unknown outcomes
@@ -77,7 +78,8 @@ export class MarketMembership {
       }
       if (known === undefined) {
         const market = this.hooks.register(ref);
-        const report = await market.queue.add(() => this.sync.syncMarket(market, 'startup'));
+        const evidence = ref.noOwnOrders;
+        const report = await market.queue.add(() => (evidence === undefined ? this.sync.syncMarket(market, 'startup') : this.sync.readyWithoutListing(market, evidence)));
         market.noteFirstSync(report);
         return report;
       }

@@ -5,7 +5,8 @@
  * Owns: the sync of one market (run on the market's queue), the resync requests, adoption of a venue order into
  * the tracked orders, and best-effort cancels by venue id (also used by shutdown).
  *
- * Invariants: a market is ready (quotable) only after a successful listing; a start-up that cannot list leaves it
+ * Invariants: a market is ready (quotable) only after a successful listing, or, joined while running, on the caller's
+ * evidence that no order of the bot can be there (`readyWithoutListing`); a start-up that cannot list leaves it
  * blocked until a resync succeeds; at most one resync is queued per market at a time; the listing and its lookups
  * commit with origin `startup` / `resync` (news from outside a plan), the cancels with `sync-cancel` or `shutdown`;
  * cancels are sent only while the trading-mode gate allows them (shutdown's first attempt excepted).
@@ -90,6 +91,14 @@ export class MarketSync {
     market.markReady();
     if (reason === 'resync') this.kick(market);
     return { marketSlug: slug, ok: true, adopted: plan.adopt.length, canceled, foreign: plan.foreign.length, error: null };
+  }
+
+  /** A market no order of the bot can be in (`MarketRef.noOwnOrders`, the caller's evidence): ready without a listing. */
+  readyWithoutListing(market: MarketState, evidence: string): MarketSyncReport {
+    market.syncStarted();
+    this.ctx.log.info({ market: market.slug, evidence }, 'joined without listing its orders: no order of the bot can be there');
+    market.markReady();
+    return { marketSlug: market.slug, ok: true, adopted: 0, canceled: 0, foreign: 0, error: null };
   }
 
   /** Tracks a live venue order of the bot as adopted. */

@@ -224,11 +224,12 @@ export class TradingCore {
    * Joins a market while running: registered in the executor (its own live orders adopted first, by the bot's tag,
    * as at start-up: the report says adopted / canceled), the account view and the runner; the runner quotes it once
    * its book is there. Idempotent. Resolves once adopted (no quote before). Once the executor is stopping the market
-   * is not joined (the report says so, `ok` false).
+   * is not joined (the report says so, `ok` false). `noOwnOrders`: the caller's evidence that no order of the bot can
+   * be in the market (src/app/join-evidence.ts): it is then made ready without listing its orders.
    */
-  addMarket(info: MarketInfo): Promise<MarketSyncReport> {
+  addMarket(info: MarketInfo, options: { readonly noOwnOrders?: string } = {}): Promise<MarketSyncReport> {
     return this.oneAtATime(info.slug, async () => {
-      const report = await this.executor.addMarket({ slug: info.slug, tokens: info.tokens });
+      const report = await this.executor.addMarket({ slug: info.slug, tokens: info.tokens, ...(options.noOwnOrders === undefined ? {} : { noOwnOrders: options.noOwnOrders }) });
       if (!this.executor.isActiveMarket(info.slug)) return report;
       this.set.add(info);
       this.runner.addMarket(info);

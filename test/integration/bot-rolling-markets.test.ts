@@ -7,14 +7,15 @@
  * keeps being quoted.
  */
 import { expect, it } from 'vitest';
-import { isQuotingLine, liveOrders, spawnBot, startDailyBtcSimulator, writeBotConfig } from '../support/bot-process.js';
+import { isQuotingLine, liveOrders, spawnBot, startBtcDailyWorld, writeBotConfig } from '../support/bot-process.js';
 import { hasMsg, jsonLines, metricsUrlOf, pollFor, stopAfterEach } from './ops-support.js';
 
 const STOP_BEFORE_SETTLEMENT_SEC = 30;
 const started = stopAfterEach();
 
 it('joins a market listed at run time within seconds, resubscribes it after a reconnect, and leaves it at its stop', async () => {
-  const { venue, daily } = await startDailyBtcSimulator();
+  // A daily expiry 12 hours from now, whatever the time of day: the world's own market settles after the test.
+  const { venue, daily } = await startBtcDailyWorld();
   started.sim = venue;
   const { configPath } = writeBotConfig(venue, {
     marketsSection: { select: { tickers: ['BTC'], rewardableOnly: false, max: 10 }, discovery: { pollIntervalSec: 600 } },

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { readReplay } from '../../src/replay/reader.js';
 import type { PeopleReport } from '../../src/replay/report.js';
-import { botEnv, spawnWatched, startDailyBtcSimulator, writeBotConfig } from '../support/bot-process.js';
+import { botEnv, spawnWatched, startBtcDailyWorld, writeBotConfig } from '../support/bot-process.js';
 import { runCliInProcess } from '../support/cli-process.js';
 import { hasMsg, jsonLines, pollFor, stopAfterEach } from './ops-support.js';
 
@@ -21,7 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const started = stopAfterEach();
 
 it('records markets listed while it runs, drops one that resolves, resubscribes the whole list; the replay joins and quotes the new one', async () => {
-  const { venue, daily } = await startDailyBtcSimulator();
+  const { venue, daily } = await startBtcDailyWorld();
   started.sim = venue;
   const { configPath } = writeBotConfig(venue, { marketsSection: { select: { tickers: ['BTC'], rewardableOnly: false, max: 10 }, discovery: { pollIntervalSec: 600 } } }, dir);
   const out = join(dir, 'rec');

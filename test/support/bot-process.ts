@@ -44,10 +44,10 @@ export async function startProcessSimulator(options: StartSimulatorOptions = {})
 }
 
 /**
- * The crypto world with one BTC daily market settling 12 hours from now (whatever the time of day: it settles after
- * the test), its makers on and no takers: for tests that list more markets at run time (`control.listMarket`).
+ * The simulator's crypto world with BTC alone and one daily strike market settling 12 hours from now (whatever the time
+ * of day: it settles after the test), market makers on and no other flow: the venue of the rolling-markets tests.
  */
-export async function startDailyBtcSimulator(): Promise<{ readonly venue: RunningSimulator; readonly daily: string }> {
+export async function startBtcDailyWorld(): Promise<{ readonly venue: RunningSimulator; readonly daily: string }> {
   const dailyHourUtc = (new Date().getUTCHours() + 12) % 24;
   const venue = await startProcessSimulator({
     markets: [],

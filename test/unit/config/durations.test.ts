@@ -16,7 +16,7 @@ describe('config durations: seconds in the file, milliseconds in AppConfig', () 
     expect(config.rateLimits.retry).toEqual({ maxRetries: 3, initialBackoffMs: 1000, maxBackoffMs: 30_000, maxRetryAfterMs: 120_000 });
     expect(config.maintenance).toEqual({ pollIntervalMs: 30_000, ledgerCheckMs: 60_000 });
     expect(config.redemption).toEqual({ mode: 'auto', retryInitialMs: 30_000, retryMaxMs: 600_000 });
-    expect(config.feed).toEqual({ watchdogIntervalMs: 1_000, quietThresholdMs: 20_000, staleAfterMs: 30_000 });
+    expect(config.feed).toEqual({ watchdogIntervalMs: 1_000, quietThresholdMs: 20_000, staleAfterMs: 30_000, firstBookWaitMs: 2_000 });
   });
 
   it('written seconds (fractional too) are converted, per-market overrides included', () => {
@@ -39,7 +39,7 @@ describe('config durations: seconds in the file, milliseconds in AppConfig', () 
     expect(config.rateLimits.retry.maxRetryAfterMs).toBe(7_000);
     expect(config.maintenance).toEqual({ pollIntervalMs: 500, ledgerCheckMs: 2_500 });
     expect(config.redemption).toMatchObject({ retryInitialMs: 200, retryMaxMs: 400 });
-    expect(config.feed).toEqual({ watchdogIntervalMs: 500, quietThresholdMs: 2_000, staleAfterMs: 4_000 });
+    expect(config.feed).toEqual({ watchdogIntervalMs: 500, quietThresholdMs: 2_000, staleAfterMs: 4_000, firstBookWaitMs: 2_000 });
     // No field of the parsed config is still in seconds.
     expect(JSON.stringify(config)).not.toMatch(/Sec"/);
   });

@@ -59,7 +59,7 @@ describe('defaults and units', () => {
     expect(config.database.path).toBe('/srv/bot/outcome-maker.db');
     // On the simulator with no markets section, every simulated market is traded.
     expect(config.markets.select).toMatchObject({ top: 3, max: null, by: 'dailyReward', rewardableOnly: false, minDailyRewardRaw: 0, tickers: null, cadences: null });
-    expect(config.markets.discovery).toEqual({ pollIntervalMs: 60_000, lifecycleEvents: true });
+    expect(config.markets.discovery).toEqual({ pollIntervalMs: 60_000, lifecycleEvents: true, clockMarginMs: 30_000 });
   });
 
   it('parses prices, shares and USDC exactly into ticks and raw integers', () => {

@@ -47,7 +47,7 @@ describe('markets.discovery', () => {
   });
 
   it('takes the poll in seconds (at least 5) and turns the channel off', () => {
-    expect(parse('{slugs: [alpha-market], discovery: {pollIntervalSec: 5, lifecycleEvents: false}}').markets.discovery).toEqual({ pollIntervalMs: 5_000, lifecycleEvents: false });
+    expect(parse('{slugs: [alpha-market], discovery: {pollIntervalSec: 5, lifecycleEvents: false, clockMarginSec: 1.5}}').markets.discovery).toEqual({ pollIntervalMs: 5_000, lifecycleEvents: false, clockMarginMs: 1_500 });
   });
 });
 

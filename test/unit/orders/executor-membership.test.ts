@@ -56,6 +56,24 @@ describe('executor: joining a market', () => {
     expect(venue.live(B.slug).filter((o) => o.clientOrderId?.startsWith('mm1-')).map((o) => o.priceTicks)).toEqual([510]);
   });
 
+  it('with the caller\'s evidence that no order of the bot can be there: ready without a listing, quoted at once', async () => {
+    const { scheduler, venue, executor } = await started();
+    const listings = venue.callsOf('listLiveOrders').length;
+    const report = await settle(scheduler, executor.addMarket({ ...B, noOwnOrders: 'listed after this run started' }));
+    expect(report).toEqual({ marketSlug: B.slug, ok: true, adopted: 0, canceled: 0, foreign: 0, error: null });
+    expect(venue.callsOf('listLiveOrders'), 'no listing of its orders').toHaveLength(listings);
+    expect(await settle(scheduler, executor.submit(B.slug, [bid('bid-0', 500)]))).toMatchObject({ status: 'executed' });
+    expect(venue.live(B.slug)).toHaveLength(1);
+  });
+
+  it('the evidence is ignored for a market joined before start(): start() lists every market', async () => {
+    const { scheduler, venue, executor } = setup();
+    const joining = executor.addMarket({ ...B, noOwnOrders: 'listed after this run started' });
+    await settle(scheduler, executor.start());
+    expect(await settle(scheduler, joining)).toMatchObject({ ok: true });
+    expect(venue.callsOf('listLiveOrders').length).toBe(2);
+  });
+
   it('is idempotent: joined and ready, a second join lists nothing and adopts nothing', async () => {
     const { scheduler, venue, executor } = await started();
     await settle(scheduler, executor.addMarket(B));
