@@ -9,7 +9,7 @@
  * Every config problem is printed at once, with its path and (redacted where needed) value. The bot, the
  * simulator and the report are imported lazily so each command loads only what it needs.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';

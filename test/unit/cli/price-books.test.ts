@@ -101,7 +101,9 @@ describe('price --books --underlying (synthetic ladder)', () => {
     expect(result.code).toBe(EXIT_FAILURE);
     expect(result.lines.find((l) => l.error?.includes('odd-books.jsonl:2'))).toBeDefined();
     expect(result.lines.find((l) => l.error?.includes('odd-books.jsonl:3') && l.error.includes('body.bids[0].price'))).toBeDefined();
-    expect(result.lines.find((l) => l.slug === 'some-other-market')).toMatchObject({ fair: null, reason: expect.stringContaining('not a market of') });
+    const other = result.lines.find((l) => l.slug === 'some-other-market');
+    expect(other).toMatchObject({ fair: null });
+    expect(other?.reason).toContain('not a market of');
     // Before the first underlying price: halted, with the pricer's reason.
     const early = join(dir, 'early.jsonl');
     writeFileSync(early, JSON.stringify({ capturedAt: '2025-12-17T00:20:00Z', request: `GET /markets/${readSlug(markets)}/orderbook`, body: { bids: [{ price: 0.3, size: 1 }], asks: [{ price: 0.32, size: 1 }] } }));
