@@ -71,7 +71,7 @@ import { buildMarketData } from './market-data.js';
 import { buildMarkoutSampler, strategyLabel } from './markouts.js';
 import { buildCalibrationSampler } from './calibration.js';
 import { RewardAccrual } from './reward-accrual.js';
-import { VenueRewardsPoller, type ReadVenueRewards } from './venue-rewards.js';
+import { venueRewardsOf, VenueRewardsPoller, type ReadVenueRewards } from './venue-rewards.js';
 import { marketInfoOf } from './markets.js';
 import type { MarkoutSampler } from '../markouts/sampler.js';
 import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
@@ -151,8 +151,8 @@ export interface BotComponents {
   readonly markouts: MarkoutSampler;
   /** Estimated rewards per minute and rebates per maker fill into the ledger (src/app/reward-accrual.ts). */
   readonly rewardAccrual: RewardAccrual;
-  /** The venue's own reward figures, read on a slow timer; null when no reader was given (src/app/venue-rewards.ts). */
-  readonly venueRewards: VenueRewardsPoller | null;
+  /** The venue's own reward figures, read on a slow timer (src/app/venue-rewards.ts). */
+  readonly venueRewards: VenueRewardsPoller;
   /** Model vs book-mid predictions before each priced market's settlement, scored on resolution (null: off; src/app/calibration.ts). */
   readonly calibration: ReturnType<typeof buildCalibrationSampler>;
   readonly timers: Timers;
@@ -422,10 +422,9 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     metrics,
     log: componentLogger(log, 'rewards'),
   });
-  const venueRewards =
-    deps.readVenueRewards === undefined
-      ? null
-      : new VenueRewardsPoller({ read: deps.readVenueRewards, ledger, scheduler, intervalMs: config.rewards.venuePollMs, metrics, log: componentLogger(log, 'rewards') });
+  // The venue's own figures: the portfolio answer's `rewards` unless the caller reads them another way.
+  const readVenueRewards = deps.readVenueRewards ?? (async () => venueRewardsOf(await resources.client.api.getPortfolio()));
+  const venueRewards = new VenueRewardsPoller({ read: readVenueRewards, ledger, scheduler, intervalMs: config.rewards.venuePollMs, metrics, log: componentLogger(log, 'rewards') });
 
   // Listeners, in this order (see the header; (1) and (2) are registered where the books and the core are built).
   units.onSettled((settled) => reactions.unitsSettled(settled));
@@ -591,7 +590,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     if (config.log.statusIntervalMs > 0) timers.every(config.log.statusIntervalMs, () => status.report());
     markouts.start();
     if (config.rewards.accrual) rewardAccrual.start();
-    venueRewards?.start();
+    venueRewards.start();
     calibration?.start();
     runner.start();
     modeGate.start();
@@ -627,7 +626,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     // The last fills' rebates before the ledger closes (the minute rows are already in).
     if (config.rewards.accrual) rewardAccrual.tick();
     rewardAccrual.stop();
-    venueRewards?.stop();
+    venueRewards.stop();
     calibration?.stop();
     books.stop();
     feed.close();

@@ -181,7 +181,8 @@ export async function resolveMarkets(api: ExchangeApi, config: MarketsConfig, lo
 /** The strategy's view of a venue market: tokens, reward settings in exact units, expiry, and the band it may quote in. */
 export function marketInfoOf(market: Market, band: PriceBand, rewardRules?: RewardRules): MarketInfo {
   const reward = normalizeRewardSettings(market.settings);
-  // The market's rebate rate (`settings.rebateRate`) joins here once the wire parser reads it (MarketInfo.rebateRate).
+  // The venue's maker rebate rate when it states one (`settings.rebateRate`); absent: the accrual's fallback applies.
+  const rebateRate = market.settings?.rebateRate;
   return {
     slug: market.slug,
     tokens: market.tokens ?? { yes: '', no: '' },
@@ -193,5 +194,6 @@ export function marketInfoOf(market: Market, band: PriceBand, rewardRules?: Rewa
     expiresAtMs: market.expirationMs,
     band,
     ...(rewardRules === undefined ? {} : { rewardRules }),
+    ...(rebateRate === undefined ? {} : { rebateRate }),
   };
 }

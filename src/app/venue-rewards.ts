@@ -10,6 +10,7 @@
  */
 import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
+import type { PortfolioPositions } from '../exchange/wire-account.js';
 import { errorText } from '../core/errors.js';
 import type { LedgerStore } from '../ledger/index.js';
 import { utcDayStart, VENUE_TOTAL_MARKET } from '../ledger/index.js';
@@ -23,6 +24,18 @@ export interface VenueRewardsReport {
 }
 
 export type ReadVenueRewards = () => Promise<VenueRewardsReport>;
+
+/**
+ * The portfolio answer's reward figures (`GET /portfolio/positions`, src/exchange/wire-rewards.ts) as this poller reads
+ * them: today's total (`rewards.todaysRewards`) and, per market, the open epoch's rewards (an epoch with no end).
+ */
+export function venueRewardsOf(portfolio: Pick<PortfolioPositions, 'clob' | 'rewards'>): VenueRewardsReport {
+  const markets = portfolio.clob.flatMap((position) => {
+    const open = position.rewards?.epochs.find((epoch) => epoch.endMs === null);
+    return open?.rewardsRaw === null || open?.rewardsRaw === undefined ? [] : [{ marketSlug: position.marketSlug, todayRaw: open.rewardsRaw }];
+  });
+  return { todayTotalRaw: portfolio.rewards?.todaysRewardsRaw ?? null, markets };
+}
 
 export interface VenueRewardsPollerDeps {
   readonly read: ReadVenueRewards;

@@ -6,6 +6,7 @@ import type { MarketSelector, MarketsConfig } from '../../../src/config/types.js
 import { ExchangeApi } from '../../../src/exchange/api.js';
 import { HttpTransport } from '../../../src/exchange/http.js';
 import { RequestLimiter } from '../../../src/exchange/limiter.js';
+import { cryptoWorldOptions } from '../../../src/sim/engine/index.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
 import { activeMarketRecordings } from '../../contract/samples.js';
 import { fakeTime } from '../../support/fake-time.js';
@@ -358,5 +359,14 @@ describe('resolveMarkets against the simulator', () => {
       band: { minTicks: 30, maxTicks: 970 },
     });
     for (const figure of [info.minSizeRaw, info.maxSpreadTicks, info.dailyRewardRaw]) expect(Number.isSafeInteger(figure)).toBe(true);
+    // The generic world states no rebate rate: absent, so the accrual's fallback applies (not a made-up 0).
+    expect(info.rebateRate).toBeUndefined();
+  });
+
+  it('marketInfoOf: the maker rebate rate the venue states (settings.rebateRate) reaches the strategy view', async () => {
+    sim = await startSimulator({ rateLimit: false, seed: 7, world: cryptoWorldOptions({ tickers: ['BTC'], cadences: ['daily'], strikesPerExpiry: 1 }) });
+    const engineMarket = sim.engine.markets().find((m) => m.tradable)!;
+    const info = marketInfoOf(await api(sim.baseUrl).getMarket(engineMarket.slug), { minTicks: 1, maxTicks: 999 });
+    expect(info.rebateRate).toBe(0.2);
   });
 });

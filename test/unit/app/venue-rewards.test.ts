@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { openLedger } from '../../../src/ledger/store.js';
-import { VenueRewardsPoller, type VenueRewardsReport } from '../../../src/app/venue-rewards.js';
+import { venueRewardsOf, VenueRewardsPoller, type VenueRewardsReport } from '../../../src/app/venue-rewards.js';
 
 const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
 const DAY0 = Date.UTC(2025, 0, 15);
@@ -59,5 +59,42 @@ describe('venue rewards poller', () => {
     // Stopped: no further read (it would have failed and warned).
     expect(warnings).toHaveLength(1);
     ledger.close();
+  });
+});
+
+describe('venueRewardsOf: the portfolio answer as the poller reads it', () => {
+  const epoch = (endMs: number | null, rewardsRaw: number | null) => ({ startMs: 0, endMs, rewardsRaw, rebatesRaw: 0, paid: endMs !== null });
+  const rewardsOf = (todaysRewardsRaw: number | null) => ({
+    todaysRewardsRaw,
+    totalUnpaidRewardsRaw: null,
+    lastEpochRewardsRaw: null,
+    todaysRebatesRaw: null,
+    totalUnpaidRebatesRaw: null,
+    lastEpochRebatesRaw: null,
+    totalPaidRewardsRaw: null,
+    totalPaidRebatesRaw: null,
+    epochs: [],
+    unreadableEpochs: 0,
+  });
+  const position = (marketSlug: string, epochs: ReturnType<typeof epoch>[] | null) => ({
+    marketSlug,
+    yesBalanceRaw: 0,
+    noBalanceRaw: 0,
+    yes: null,
+    no: null,
+    collateralLockedRaw: null,
+    ...(epochs === null ? {} : { rewards: { isEarning: true, epochs, unreadableEpochs: 0 } }),
+  });
+
+  it("today's total, and per market the open epoch's rewards (paid epochs and markets without figures left out)", () => {
+    const report = venueRewardsOf({
+      clob: [position('a', [epoch(1_000, 5_000_000), epoch(null, 1_250_000)]), position('b', [epoch(1_000, 9_000_000)]), position('c', null), position('d', [epoch(null, null)])],
+      rewards: rewardsOf(2_500_000),
+    });
+    expect(report).toEqual({ todayTotalRaw: 2_500_000, markets: [{ marketSlug: 'a', todayRaw: 1_250_000 }] });
+  });
+
+  it('an answer without rewards reads as nothing known (null total), not as zero', () => {
+    expect(venueRewardsOf({ clob: [position('a', null)] })).toEqual({ todayTotalRaw: null, markets: [] });
   });
 });
