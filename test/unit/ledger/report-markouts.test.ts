@@ -72,7 +72,7 @@ fixed-spread  model      1  0.02      n/a     0.3        0.3          -         
 glft          mid        1     0      n/a     0.2        0.2          -          -          -          -            -        1        3
 
 adverse: share of the realized spread lost by 60s, (Σ markout 0s − Σ markout 60s) ÷ Σ markout 0s over fills with both known.
-rewards: n/a (the ledger records no reward payments).
+rewards and rebates: in the Earnings section (estimates), once the ledger holds any.
 missing and pending count samples: one per fill, horizon and reference. missing: recorded as unknown (bot down, no
 reference, late). pending: not taken yet: the horizon is not due yet, or the bot stopped before it was (a later run
 on this ledger records those as missing, bot-down; a paper run starts a fresh ledger, so they stay pending).
