@@ -7,8 +7,7 @@
  * counts them per underlying and cadence, and `outcome-maker report --format json` shows the row.
  */
 import { expect, it } from 'vitest';
-import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } from '../../src/sim/engine/index.js';
-import { isQuotingLine, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
+import { isQuotingLine, spawnBot, startBtcDailyWorld, writeBotConfig } from '../support/bot-process.js';
 import { runCliProcess } from '../support/cli-process.js';
 import { metricsUrlOf, pollFor, scrape, stopAfterEach, sumOf } from './ops-support.js';
 
@@ -25,15 +24,8 @@ interface CalibrationRow {
 }
 
 it('takes model and mid predictions before a listed market settles, scores them on its resolution, and reports them', async () => {
-  const dailyHourUtc = (new Date().getUTCHours() + 12) % 24;
-  const venue = await startProcessSimulator({
-    markets: [],
-    synthetic: { makers: { enabled: true }, noise: { ratePerMinute: 0 }, informed: { ratePerMinute: 0 } },
-    world: {
-      underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'BTC'), leadMs: 500, makerLagMs: 0 },
-      markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['daily'], strikesPerExpiry: 1, dailyHourUtc, recurring: false },
-    },
-  });
+  // A daily expiry 12 hours from now (the world's own market settles after the test); the market scored is listed below.
+  const { venue } = await startBtcDailyWorld();
   started.sim = venue;
   const { configPath, dbPath, dir } = writeBotConfig(venue, {
     marketsSection: { select: { tickers: ['BTC'], rewardableOnly: false, max: 10 }, discovery: { pollIntervalSec: 600 } },
