@@ -24,7 +24,9 @@ it('a first book slower than the stale grace: an info line, no WARN halt, quoted
   if (fast === undefined || slow === undefined) throw new Error('the simulator lists fewer than two markets');
   // The slow market's book is refused (503) four times: its first book comes seconds after its 1 s grace ran out.
   sim.control.failNextRequests({ status: 503, count: 4, pathPrefix: `/markets/${slow}/orderbook` });
-  const paths = writeBotConfig(sim, { markets: [fast, slow], risk: { staleGraceSec: 1 } });
+  // Every first book over REST (feed.firstBookWaitSec 0), where the refusals delay it: the feed's first frame would
+  // bring it otherwise (src/book/book-store.ts).
+  const paths = writeBotConfig(sim, { markets: [fast, slow], risk: { staleGraceSec: 1 }, feed: { firstBookWaitSec: 0 } });
   const bot: BotProcess = spawnBot(sim, paths.configPath);
   cleanups.push(async () => {
     await bot.stop('SIGKILL', 2_000);

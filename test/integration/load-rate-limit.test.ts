@@ -11,8 +11,9 @@
  *   requotes: docs/rate-limits.md "Headroom for what keeps the bot safe"), on any market before its stop;
  * - a clean stop (exit 0).
  *
- * Duration: `OM_LOAD_TEST_SEC` seconds of saturation after the first quote (default 60, the shortest that shows a
- * full watchdog cycle — quiet 15 s, stale 60 s — under saturation; the issue's run was 12 minutes: `OM_LOAD_TEST_SEC=600`).
+ * Duration: `OM_LOAD_TEST_SEC` seconds of saturation after the first quote (default 40, the shortest that shows a
+ * full watchdog cycle — quiet 5 s, stale 25 s here — under saturation, with a margin; the issue's run was 12 minutes:
+ * `OM_LOAD_TEST_SEC=720`).
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
@@ -24,7 +25,7 @@ import { rateLimitViolations, type LoggedRequest } from '../support/chaos-invari
 import { metricValue } from '../support/chaos-rig.js';
 import { startStallRecorder } from '../support/chaos-stalls.js';
 
-const DEFAULT_SEC = 60;
+const DEFAULT_SEC = 40;
 
 function durationSec(): number {
   const raw = process.env['OM_LOAD_TEST_SEC'];

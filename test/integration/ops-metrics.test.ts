@@ -39,6 +39,10 @@ it('serves every metric, each fed by a real event, and the exposition passes the
     maintenance: { pollIntervalSec: 0.5, ledgerCheckSec: 2 },
     rateLimits: { retry: { maxRetries: 2, initialBackoffMs: 50, maxBackoffMs: 200 } },
     redemption: { retryInitialSec: 0.2, retryMaxSec: 0.5 },
+    // The venue's own reward figures read every 2 s (outcome_maker_venue_rewards_usdc); every first book over REST (a
+    // resync of reason `subscribe`: outcome_maker_book_resyncs_total) rather than from the feed's first frame.
+    rewards: { venuePollSec: 2 },
+    feed: { firstBookWaitSec: 0 },
   });
   const running = spawnBot(venue, configPath);
   started.bot = running;
@@ -121,6 +125,13 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   const held = await pollFor('the account holding tokens after a fill', async () => heldMarket() ?? void takeABotBid(), 20_000, 250);
   // What the run fed, read before the resolution: a resolved market leaves at once, and its series go with it
   // (metrics.forgetMarket), whichever of them it held (its book updates, an unknown placement's count).
+  // The reward estimates (a minute scored once orders rest on a fresh book, every 5 s), the venue's own figures (every
+  // 2 s) and the first books' resyncs are in before the resolution's snapshot.
+  const accrued = ['outcome_maker_reward_estimate_usdc_total', 'outcome_maker_reward_share', 'outcome_maker_venue_rewards_usdc', 'outcome_maker_book_resyncs_total'];
+  await pollFor('reward estimates, the venue figures and the first resyncs', async () => {
+    const { samples: s } = await scrape(url);
+    return accrued.every((name) => familySamples(s, name).length > 0) ? true : undefined;
+  }, 20_000);
   const { text, samples } = await scrape(url);
   venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
   const redeemed = await pollFor(

@@ -33,6 +33,8 @@ export interface BotConfigOverrides {
   readonly redemption?: Readonly<Record<string, unknown>>;
   /** The `calibration` section (offsets before settlement). */
   readonly calibration?: Readonly<Record<string, unknown>>;
+  /** The `rewards` section (estimates, the venue's own figures' poll). */
+  readonly rewards?: Readonly<Record<string, unknown>>;
   readonly botTag?: string;
   /** Laid over the `log` section (JSON at info by default). */
   readonly log?: Readonly<Record<string, unknown>>;
@@ -90,6 +92,7 @@ export function writeBotConfig(sim: RunningSimulator, overrides: BotConfigOverri
     ...(overrides.maintenance ? { maintenance: overrides.maintenance } : {}),
     ...(overrides.redemption ? { redemption: overrides.redemption } : {}),
     ...(overrides.calibration ? { calibration: overrides.calibration } : {}),
+    ...(overrides.rewards ? { rewards: overrides.rewards } : {}),
     metrics: { enabled: true, port: 0, ...overrides.metrics },
     // The simulator's Pyth Hermes stand-in, never the public service (spawnBot gives it a key).
     pricing: { ...overrides.pricing, hermes: { endpoint: sim.hermesUrl } },

@@ -26,6 +26,8 @@ export interface HostileProxy {
   poison(rule: HostileRule): () => number;
   /** Rules not yet used up. */
   pending(): string[];
+  /** Uses up every rule: what one case poisoned never reaches the next one. */
+  disarm(): void;
   close(): Promise<void>;
 }
 
@@ -110,6 +112,9 @@ export async function startHostileProxy(targetBaseUrl: string): Promise<HostileP
       return () => active.fired;
     },
     pending: () => rules.filter((r) => r.left > 0).map((r) => r.rule.name),
+    disarm() {
+      for (const active of rules) active.left = 0;
+    },
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
