@@ -37,50 +37,40 @@
  * executor reports reaches the FillRecorder; nothing is quoted while the executor is not started, the book is
  * missing or stale, or the kill switch is engaged.
  */
-import type { Logger } from 'pino';
 import type { AppConfig, RiskConfig } from '../config/types.js';
 import { effectivePriceBand } from '../config/index.js';
-import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import { componentLogger } from '../log.js';
-import type { Metrics, ReadinessState } from '../metrics/index.js';
+import type { ReadinessState } from '../metrics/index.js';
 import { sharedLimitDegraded } from '../exchange/shared-limiter-config.js';
 import { signingMarketOf, type SigningMarket } from '../exchange/signer.js';
-import type { OrderExecutor } from '../orders/executor.js';
 import { isOwnClientOrderId, tryParseClientOrderId } from '../orders/client-order-id.js';
-import type { TradingModeGate } from '../orders/trading-mode.js';
 import { OrderStreamWatch } from '../orders/order-stream-watch.js';
 import { CrossMarketVenue, crossMarketTiming } from '../orders/cross-market-venue.js';
 import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
 import { Settler } from '../settlement/settler.js';
-import type { StrategyRunner } from '../strategy/runner.js';
-import type { OwnOrderView, PositionView, Strategy } from '../strategy/contract.js';
-import type { AccountView } from '../risk/account-view.js';
+import type { OwnOrderView, PositionView } from '../strategy/contract.js';
 import { coreSettingsOf, TradingCore } from '../trading/core.js';
 import { BotPricing } from './pricing.js';
 import { DryRunVenue } from './dry-run-venue.js';
 import { FeedReactions } from './feed-reactions.js';
 import { takerFillDetail } from './fill-booking.js';
 import { FillRecorder } from './fill-recorder.js';
-import type { MarketFeed } from '../exchange/socket.js';
-import type { BookStore } from '../book/book-store.js';
-import type { SocketUnits } from '../book/size-units.js';
 import { LedgerSync } from './ledger-sync.js';
 import { buildMarketData } from './market-data.js';
 import { buildMarkoutSampler, strategyLabel } from './markouts.js';
 import { buildCalibrationSampler } from './calibration.js';
 import { RewardAccrual } from './reward-accrual.js';
-import { venueRewardsOf, VenueRewardsPoller, type ReadVenueRewards } from './venue-rewards.js';
+import { venueRewardsOf, VenueRewardsPoller } from './venue-rewards.js';
 import { marketInfoOf } from './markets.js';
 import type { MarkoutSampler } from '../markouts/sampler.js';
 import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
 import { OrderRecorder } from './order-recorder.js';
 import { PositionPublisher } from './position-publisher.js';
-import { retryStartup, type BotResources } from './resources.js';
+import { retryStartup } from './resources.js';
 import { StartAbortedError, throwIfStopping } from './start-abort.js';
-import { StatusReporter, statusLine, type StatusLine } from './status-line.js';
-import type { Telemetry } from './telemetry.js';
+import { StatusReporter, statusLine } from './status-line.js';
 import { Timers } from './timers.js';
 import { TradedMarkets } from './traded-markets.js';
 import { MarketRoster } from './market-roster.js';
@@ -108,70 +98,8 @@ export { SELECTION_EVERY_MS };
 /** A market that joined less than this long ago does not make /readyz fail for want of a book. */
 export const JOIN_GRACE_MS = 30_000;
 
-export interface ComposeDeps {
-  readonly resources: BotResources;
-  readonly strategy: Strategy;
-  readonly metrics: Metrics;
-  readonly telemetry: Telemetry;
-  readonly scheduler: Scheduler;
-  readonly log: Logger;
-  readonly dryRun: boolean;
-  /** True once the bot is stopping: no resync or catch-up starts then, and a start in progress goes no further. */
-  readonly stopping: () => boolean;
-  /** Aborted when the bot is asked to stop: start-up waits end at once. */
-  readonly signal?: AbortSignal;
-  /** How often the daily loss is checked besides on every fill (KillSwitch's default when absent). */
-  readonly killSwitchCheckIntervalMs?: number;
-  /** Reads the venue's own reward figures (the portfolio's `rewards`); absent: they are not read. */
-  readonly readVenueRewards?: ReadVenueRewards;
-}
-
-/** Every component of a running bot; none is null. */
-export interface BotComponents {
-  readonly markets: TradedMarkets;
-  readonly modeGate: TradingModeGate;
-  readonly executor: OrderExecutor;
-  readonly fills: FillRecorder;
-  readonly orders: OrderRecorder;
-  readonly account: AccountView;
-  readonly ledgerSync: LedgerSync;
-  readonly settler: Settler;
-  readonly units: SocketUnits;
-  readonly feed: MarketFeed;
-  readonly books: BookStore;
-  readonly staleGuard: StaleGuard;
-  readonly orderStreamWatch: OrderStreamWatch;
-  readonly killSwitch: KillSwitch;
-  readonly positions: PositionPublisher;
-  readonly reactions: FeedReactions;
-  readonly runner: StrategyRunner;
-  /** Crypto strike markets priced from their underlying (store, pricer). */
-  readonly pricing: BotPricing;
-  /** Every booked fill judged at 0 s…5 min against the book mid without own orders and the model (src/app/markouts.ts). */
-  readonly markouts: MarkoutSampler;
-  /** Estimated rewards per minute and rebates per maker fill into the ledger (src/app/reward-accrual.ts). */
-  readonly rewardAccrual: RewardAccrual;
-  /** The venue's own reward figures, read on a slow timer (src/app/venue-rewards.ts). */
-  readonly venueRewards: VenueRewardsPoller;
-  /** Model vs book-mid predictions before each priced market's settlement, scored on resolution (null: off; src/app/calibration.ts). */
-  readonly calibration: ReturnType<typeof buildCalibrationSampler>;
-  readonly timers: Timers;
-  /** Joins and leaves markets while running (src/app/market-roster.ts). */
-  readonly roster: MarketRoster;
-  /** Which markets to trade, re-decided while running (src/app/market-discovery.ts). */
-  readonly discovery: MarketDiscovery;
-}
-
-export interface ComposedBot {
-  readonly components: BotComponents;
-  /** Boot order (see the header). Resolves once the runner started. */
-  start(): Promise<void>;
-  /** Stop order (see the header); `clean` is false when orders or unknown outcomes were left. */
-  stop(): Promise<{ readonly clean: boolean }>;
-  readiness(): ReadinessState;
-  /** What the status line would say now, with the reason each unquoted market has no order (`GET /status`). */
-  status(): StatusLine;
-}
+export type { BotComponents, ComposeDeps, ComposedBot } from './compose-types.js';
+import type { BotComponents, ComposeDeps, ComposedBot } from './compose-types.js';
 
 /** Builds and wires every component; starts nothing (see `start`). */
 export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
@@ -576,7 +504,9 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       else if (report.adopted + report.canceled > 0) log.info(report, 'adopted live orders');
       reactions.noteForeign(report);
     }
-    log.info({ units: units.describe() }, 'socket units at start');
+    // Whether the venue pushes a book on subscribe is unconfirmed (exchange-facts §5): the choice is the config's, said once.
+    const firstBooks = config.feed.firstBookWaitMs > 0 ? `the feed's first frame (a full book), REST after ${config.feed.firstBookWaitMs / 1000} s without one` : 'REST on every subscribe';
+    log.info({ units: units.describe(), firstBooks }, 'socket units at start');
     for (const slug of markets.slugs()) staleGuard.track(slug);
     timers.every(ORDER_STREAM_SWEEP_EVERY_MS, () => orderStreamWatch.sweep(markets.slugs()));
     // More often than the guard's grace, or a quiet but healthy market flaps to halted between two confirmations.
