@@ -7,7 +7,9 @@
  * book yet); the staleness watchdog (probing quiet markets over REST, detecting a frozen feed, marking
  * stale markets); and coalesced change notifications for the strategy runner.
  *
- * The public types are in book-store-types.ts (re-exported here), a market's record in book-entry.ts.
+ * The public types are in book-store-types.ts (re-exported here), a market's record in book-entry.ts, the acceptance
+ * of one snapshot (token check, book checks, rejection counting) in snapshot-install.ts, the frozen-feed timer in
+ * frozen-feed.ts.
  *
  * Rules and invariants:
  * - Feed frames for a market are not applied until its first REST snapshot is in. The newest frame seen
@@ -45,10 +47,12 @@ import { systemScheduler, type CancelTimer, type Scheduler } from '../core/clock
 import { facts, newEntry, type FetchInFlight, type FetchResult, type MarketEntry } from './book-entry.js';
 import type { BookStoreObserver, BookStoreOptions, FetchOutcome, FetchPurpose, MarketBookStatus, MarketBooks, MarketStaleReason } from './book-store-types.js';
 import { ChangeCoalescer } from './coalescer.js';
-import { BookRejectedError, MarketDataConfigError } from './errors.js';
+import { MarketDataConfigError } from './errors.js';
 import type { FeedConnectionState } from './feed-port.js';
 import { ListenerSet, type Unsubscribe } from './listeners.js';
-import { OnceLog, safeLog, silentLogger, type MarketDataLogger } from './log.js';
+import { describeError, OnceLog, safeLog, silentLogger, type MarketDataLogger } from './log.js';
+import { SnapshotInstaller } from './snapshot-install.js';
+import { FrozenFeedWatch } from './frozen-feed.js';
 import { bookUnitFromEvidence, type BookCandidates } from './size-units.js';
 import type { BookSnapshot, SnapshotSource } from './snapshot.js';
 import { needsProbe, resolveWatchdogConfig, selectProbes, staleReason, worstCaseConfirmationAgeMs, type WatchdogConfig } from './watchdog.js';
@@ -64,6 +68,8 @@ export class BookStore {
   private readonly onceLog: OnceLog;
   private readonly observer: BookStoreObserver;
   private readonly coalescer: ChangeCoalescer;
+  private readonly installer: SnapshotInstaller;
+  private readonly frozenWatch: FrozenFeedWatch;
   private readonly changeListeners: ListenerSet<[slug: string]>;
   private readonly staleListeners: ListenerSet<[slug: string, stale: boolean, reason: MarketStaleReason | null]>;
   private feedState: FeedConnectionState | null;
@@ -90,6 +96,24 @@ export class BookStore {
     this.staleListeners = new ListenerSet(listenerError);
     this.coalescer = new ChangeCoalescer(this.scheduler, minInterval, (slug) => {
       if (this.entries.has(slug)) this.changeListeners.emit(slug);
+    });
+    this.installer = new SnapshotInstaller({
+      scheduler: this.scheduler,
+      onceLog: this.onceLog,
+      observer: this.observer,
+      coalescer: this.coalescer,
+      ...(options.yesTokenOf !== undefined ? { yesTokenOf: options.yesTokenOf } : {}),
+      notify: (call) => this.notify(call),
+    });
+    this.frozenWatch = new FrozenFeedWatch({
+      scheduler: this.scheduler,
+      confirmMs: this.config.frozenConfirmMs,
+      logger: this.logger,
+      onceLog: this.onceLog,
+      observer: this.observer,
+      notify: (call) => this.notify(call),
+      stillWatched: (entry) => !this.stopped && this.entries.get(entry.slug) === entry && this.feedState?.status === 'connected',
+      reconnect: (reason) => this.options.feed?.reconnect(reason),
     });
     this.feedState = options.feed?.connectionState() ?? null;
   }
@@ -132,7 +156,7 @@ export class BookStore {
       entry.fetch = null;
       entry.awaitingFrame?.();
       entry.awaitingFrame = null;
-      this.clearSuspicion(entry);
+      this.frozenWatch.clear(entry);
     }
   }
 
@@ -252,7 +276,7 @@ export class BookStore {
       return undefined;
     }
     entry.feedFrames++;
-    this.clearSuspicion(entry);
+    this.frozenWatch.clear(entry);
     return entry;
   }
 
@@ -314,7 +338,7 @@ export class BookStore {
     const previous = this.feedState;
     this.feedState = state;
     if (state.status !== 'connected') {
-      for (const entry of this.entries.values()) this.clearSuspicion(entry);
+      for (const entry of this.entries.values()) this.frozenWatch.clear(entry);
     } else if (previous === null || previous.status !== 'connected' || previous.connects !== state.connects) {
       // A new connection: whatever changed while we were away was never pushed to us.
       this.syncAll();
@@ -372,7 +396,7 @@ export class BookStore {
     entry.fetch = null;
     entry.awaitingFrame?.();
     entry.awaitingFrame = null;
-    this.clearSuspicion(entry);
+    this.frozenWatch.clear(entry);
     this.coalescer.cancel(slug);
     this.entries.delete(slug);
     if (entry.reportedReason === null) {
@@ -466,82 +490,13 @@ export class BookStore {
     const after = entry.book.yes;
     if (before === null || after === null || before.sameLevels(after)) return 'confirmed';
     // The feed never told us about this book. Give an in-flight frame a moment before calling it frozen.
-    if (this.feedState !== null && this.feedState.status === 'connected') this.suspectFrozen(entry);
+    if (this.feedState !== null && this.feedState.status === 'connected') this.frozenWatch.suspect(entry);
     return 'mismatch';
   }
 
-  /** Validates and installs a snapshot; on success the book counts as confirmed now. */
+  /** Validates and installs a snapshot (src/book/snapshot-install.ts); on success the book counts as confirmed now. */
   private applySnapshot(entry: MarketEntry, snapshot: BookSnapshot, source: SnapshotSource): boolean {
-    let changed: boolean;
-    try {
-      this.checkToken(entry, snapshot, source);
-      changed = entry.book.apply(snapshot).changed;
-    } catch (caught) {
-      const error =
-        caught instanceof BookRejectedError ? caught : new BookRejectedError('snapshot', snapshot, describeError(caught));
-      entry.invalid = true;
-      this.onceLog.warnOnce(
-        `rejected:${entry.slug}:${source}:${error.field.replace(/\[\d+\]/g, '[]')}:${error.reason}`,
-        { market: entry.slug, source, field: error.field, value: error.message },
-        'order-book snapshot rejected; keeping the previous book',
-      );
-      this.notify(() => this.observer.onSnapshotRejected?.(entry.slug, source, error));
-      return false;
-    }
-    const now = this.scheduler.now();
-    entry.invalid = false;
-    entry.lastFreshMs = now;
-    if (changed) {
-      entry.lastUpdateMs = now;
-      this.coalescer.mark(entry.slug);
-    }
-    this.notify(() => this.observer.onSnapshotApplied?.(entry.slug, source, changed));
-    return true;
-  }
-
-  /** Throws BookRejectedError for a snapshot of another token than the market's YES token. */
-  private checkToken(entry: MarketEntry, snapshot: BookSnapshot, source: SnapshotSource): void {
-    const tokenId = snapshot.tokenId;
-    if (tokenId === undefined || tokenId === null) return;
-    const yesTokenId = this.options.yesTokenOf?.(entry.slug) ?? null;
-    if (yesTokenId === null || tokenId === yesTokenId) return;
-    this.notify(() => this.observer.onTokenMismatch?.(entry.slug, source, tokenId, yesTokenId));
-    this.onceLog.warnOnce(
-      `token:${entry.slug}:${source}:${tokenId}`,
-      { market: entry.slug, source, field: 'tokenId', tokenId, yesTokenId },
-      'order book for another token than the market\'s YES token rejected; keeping the previous book',
-    );
-    throw new BookRejectedError('tokenId', tokenId, `not the market's YES token ${yesTokenId}`);
-  }
-
-  private suspectFrozen(entry: MarketEntry): void {
-    this.clearSuspicion(entry);
-    const framesAtMismatch = entry.feedFrames;
-    entry.frozenSuspicion = this.scheduler.schedule(this.config.frozenConfirmMs, () => {
-      entry.frozenSuspicion = null;
-      if (this.stopped || this.entries.get(entry.slug) !== entry) return;
-      if (entry.feedFrames !== framesAtMismatch) return;
-      if (this.feedState === null || this.feedState.status !== 'connected') return;
-      safeLog(() =>
-        this.logger.warn(
-          { market: entry.slug, confirmMs: this.config.frozenConfirmMs },
-          'market feed frozen: REST book differed and no frame followed; reconnecting the feed',
-        ),
-      );
-      this.notify(() => this.observer.onFrozenFeed?.(entry.slug));
-      try {
-        this.options.feed?.reconnect(`frozen feed detected on ${entry.slug}`);
-      } catch (error) {
-        this.onceLog.warnOnce('reconnect-failed', { err: describeError(error) }, 'feed reconnect request failed');
-      }
-    });
-  }
-
-  private clearSuspicion(entry: MarketEntry): void {
-    if (entry.frozenSuspicion !== null) {
-      entry.frozenSuspicion();
-      entry.frozenSuspicion = null;
-    }
+    return this.installer.install(entry, snapshot, source);
   }
 
   private scheduleTick(): void {
@@ -623,9 +578,4 @@ export class BookStore {
       this.onceLog.warnOnce('observer-error', { err: describeError(error) }, 'book store observer threw; continuing');
     }
   }
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
 }

@@ -52,3 +52,9 @@ export function safeLog(write: () => void): void {
     // A broken logger must not take market data down with it.
   }
 }
+
+/** An error as one line for a log field: `Name: message`, or the value itself. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
