@@ -63,6 +63,7 @@ import {
   type VenuePort,
 } from '../orders/venue-port.js';
 import { errorText } from '../core/errors.js';
+import { requestClass } from '../orders/request-class.js';
 
 export interface VenueAdapterOptions {
   readonly api: ExchangeApi;
@@ -255,7 +256,7 @@ export class VenueAdapter implements VenuePort {
             return operations;
           });
         },
-        { priority: cancels ? 'cancel' : 'place' },
+        { priority: requestClass({ operation: 'cancelReplace', cancels }) },
       );
     } catch (error) {
       if (sent.length === 0 && error instanceof RequestInputError) return [];
@@ -357,7 +358,7 @@ export class VenueAdapter implements VenuePort {
 
   async listLiveOrders(marketSlug: string, options: ListOptions = {}): Promise<readonly VenueOrderSnapshot[]> {
     try {
-      const orders = await this.options.api.getUserOrders(marketSlug, { statuses: ['LIVE'] }, { priority: options.urgent === true ? 'cancel' : 'read' });
+      const orders = await this.options.api.getUserOrders(marketSlug, { statuses: ['LIVE'] }, { priority: requestClass({ operation: 'listLiveOrders', urgent: options.urgent === true }) });
       return orders.map((order) => snapshotOfUserOrder(marketSlug, order));
     } catch (error) {
       throw mapError('listLiveOrders', error);
