@@ -8,7 +8,8 @@
  * answer never came is OutcomeUnknownError (never a rejection); a 409 is DuplicateClientOrderIdError ("already
  * accepted"); a 425 trading-mode body (ExchangeTradingModeError) is TradingModeError; a size or status the venue left out (the official client's CreatedOrder has neither) is
  * unknown: never read as 0 or as terminal. A taker fill in a placement or lookup answer (`execution.totalsRaw`) is
- * reported at its gross contracts (what the order matched) and its exact collateral and fee go to `onTakerFill`.
+ * reported at its gross contracts (what the order matched) and its exact collateral and fee go to `onTakerFill`. Each
+ * call's limiter class is the shared table's (src/orders/request-class.ts), as the backtest's request model orders them.
  */
 import type { ExchangeApi } from '../exchange/api.js';
 import {
