@@ -8,7 +8,8 @@
  * answer never came is OutcomeUnknownError (never a rejection); a 409 is DuplicateClientOrderIdError ("already
  * accepted"); a 425 trading-mode body (ExchangeTradingModeError) is TradingModeError; a size or status the venue left out (the official client's CreatedOrder has neither) is
  * unknown: never read as 0 or as terminal. A taker fill in a placement or lookup answer (`execution.totalsRaw`) is
- * reported at its gross contracts (what the order matched) and its exact collateral and fee go to `onTakerFill`.
+ * reported at its gross contracts (what the order matched) and its exact collateral and fee go to `onTakerFill`. Each
+ * call's limiter class is the shared table's (src/orders/request-class.ts), as the backtest's request model orders them.
  */
 import type { ExchangeApi } from '../exchange/api.js';
 import {
@@ -63,6 +64,7 @@ import {
   type VenuePort,
 } from '../orders/venue-port.js';
 import { errorText } from '../core/errors.js';
+import { requestClass } from '../orders/request-class.js';
 
 export interface VenueAdapterOptions {
   readonly api: ExchangeApi;
@@ -255,7 +257,7 @@ export class VenueAdapter implements VenuePort {
             return operations;
           });
         },
-        { priority: cancels ? 'cancel' : 'place' },
+        { priority: requestClass({ operation: 'cancelReplace', cancels }) },
       );
     } catch (error) {
       if (sent.length === 0 && error instanceof RequestInputError) return [];
@@ -357,7 +359,7 @@ export class VenueAdapter implements VenuePort {
 
   async listLiveOrders(marketSlug: string, options: ListOptions = {}): Promise<readonly VenueOrderSnapshot[]> {
     try {
-      const orders = await this.options.api.getUserOrders(marketSlug, { statuses: ['LIVE'] }, { priority: options.urgent === true ? 'cancel' : 'read' });
+      const orders = await this.options.api.getUserOrders(marketSlug, { statuses: ['LIVE'] }, { priority: requestClass({ operation: 'listLiveOrders', urgent: options.urgent === true }) });
       return orders.map((order) => snapshotOfUserOrder(marketSlug, order));
     } catch (error) {
       throw mapError('listLiveOrders', error);

@@ -34,7 +34,7 @@ import type { GateOutcome } from '../risk/gate.js';
 import { LatencyVenue } from './latency-venue.js';
 import { MarketRoll } from './market-roll.js';
 import { MarketRuns } from './market-runs.js';
-import { CrossMarketVenue } from '../orders/cross-market-venue.js';
+import { CrossMarketVenue, crossMarketTiming } from '../orders/cross-market-venue.js';
 import { resolveOptions, type BacktestOptions, type ResolvedOptions } from './options.js';
 import type { BacktestResult, MarketResult } from './result.js';
 import { riskConfigOf, Trader } from './trader.js';
@@ -183,10 +183,19 @@ class BacktestRun {
     });
     this.latency = new LatencyVenue(engineVenue, this.time, o.latency);
     const listeners: ((slug: string) => void)[] = [];
-    // The bot's cross-market batcher over the request model (first come, first served: no hold-off is needed there);
-    // a request lingers until the instant's work is done, so the plans one step starts in every market reach it (the
-    // bot lingers CROSS_MARKET_LINGER_MS, src/orders/cross-market-venue.ts).
-    const venue = o.crossMarketBatches ? new CrossMarketVenue(this.latency, { maxOperations: o.orders.cancelReplace.batchSize, lingerMs: 0, scheduler: this.time }) : this.latency;
+    // The bot's cross-market batcher over the request model, with the bot's hold-off while other requests wait (the
+    // model starts cancel-replace requests first, as the bot's limiter); a request lingers until the instant's work is
+    // done, so the plans one step starts in every market reach it (the bot lingers CROSS_MARKET_LINGER_MS).
+    const latency = this.latency;
+    const venue = o.crossMarketBatches
+      ? new CrossMarketVenue(latency, {
+          maxOperations: o.orders.cancelReplace.batchSize,
+          lingerMs: 0,
+          holdOffMs: crossMarketTiming(o.latency.minRequestSpacingMs).holdOffMs,
+          othersWaiting: () => latency.queued() > 0,
+          scheduler: this.time,
+        })
+      : latency;
     this.trader = new Trader({
       venue,
       scheduler: this.time,
@@ -361,6 +370,7 @@ class BacktestRun {
         cancels: s.cancels,
         total: s.placements + s.cancelRequests,
         sent: this.latency.requests,
+        withheld: this.latency.withheld,
         rejectedPlacements: s.rejectedPlacements,
         rejectedByCode: { ...s.rejectedByCode },
       },

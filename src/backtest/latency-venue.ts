@@ -1,15 +1,21 @@
 /**
  * Request latency and the account's rate limit, as a decorator around any venue port: each request waits for the
- * limiter (./request-pipe.ts: at most `maxConcurrent` in flight, `minRequestSpacingMs` between starts, FIFO), then
- * acts on the inner port `oneWayMs` after it starts, and its answer (or error) reaches the caller `oneWayMs` later,
- * all on the injected clock. A placement's `beforeSend` check runs when the request leaves the limiter, and a
- * cross-market cancel-replace request takes its batches then (`crossMarket`).
+ * limiter (./request-pipe.ts: at most `maxConcurrent` in flight, `minRequestSpacingMs` between starts, the waiting
+ * request that starts next chosen at the start by the bot's classes — cancels, then status lookups, then placements,
+ * then reads: src/orders/request-class.ts), then acts on the inner port `oneWayMs` after it starts, and its answer
+ * (or error) reaches the caller `oneWayMs` later, all on the injected clock. A request's `beforeSend` check (the
+ * executor's: a placement past its market's stop before settlement, in a trading mode that refuses it, or while
+ * stopping is withheld) runs when it leaves the limiter, as the bot's transport runs it; a withheld request never
+ * reaches the inner port, frees its slot at once and is counted (`withheld`). A cross-market cancel-replace request
+ * takes its batches then (`crossMarket`).
  *
- * Invariants: every call of the port goes through the one pipe in call order; nothing reads wall time; requests
- * made before `begin()` act at once (the account is connected before a backtest's first step: start-up reads do
- * not delay the first quotes); an inner error reaches the caller at the answer time, unchanged.
+ * Invariants: every call of the port goes through the one pipe; nothing reads wall time; at most one timer is armed
+ * (for the next start the pipe allows); requests made before `begin()` act at once (the account is connected before
+ * a backtest's first step: start-up reads do not delay the first quotes); an inner error reaches the caller at the
+ * answer time, unchanged; a withheld request's error at its start.
  */
-import type { Scheduler } from '../core/clock.js';
+import type { CancelTimer, Scheduler } from '../core/clock.js';
+import { requestClass, type VenueCall } from '../orders/request-class.js';
 import type {
   CancelReplaceBatch,
   CancelReplaceItemResult,
@@ -26,11 +32,16 @@ import type {
   VenuePort,
 } from '../orders/venue-port.js';
 import type { LatencyModel } from './options.js';
-import { RequestPipe } from './request-pipe.js';
+import { RequestPipe, type RequestTiming } from './request-pipe.js';
+
+/** A request waiting in the pipe: told its start when it leaves. */
+type Leave = (started: { readonly id: number; readonly timing: RequestTiming }) => void;
 
 export class LatencyVenue implements VenuePort {
-  private readonly pipe: RequestPipe;
+  private readonly pipe: RequestPipe<Leave>;
   private timed = false;
+  /** The armed timer of the next start, and its due time. */
+  private timer: { readonly atMs: number; readonly cancel: CancelTimer } | null = null;
   readonly cancelReplace?: (batch: CancelReplaceBatch) => Promise<readonly CancelReplaceItemResult[]>;
   readonly crossMarket?: CrossMarketCancelReplace;
 
@@ -39,12 +50,12 @@ export class LatencyVenue implements VenuePort {
     private readonly scheduler: Scheduler,
     model: LatencyModel,
   ) {
-    this.pipe = new RequestPipe(model);
+    this.pipe = new RequestPipe<Leave>(model);
     const replace = inner.cancelReplace?.bind(inner);
     if (replace !== undefined) {
       this.cancelReplace = (batch) => {
         const { beforeSend, ...rest } = batch;
-        return this.send(() => replace(rest), beforeSend);
+        return this.send({ operation: 'cancelReplace' }, () => replace(rest), beforeSend);
       };
     }
     const cross = inner.crossMarket;
@@ -52,10 +63,11 @@ export class LatencyVenue implements VenuePort {
       this.crossMarket = {
         prepare: (batch) => cross.prepare(batch),
         // The batches are taken when the request leaves the limiter, as the bot's transport takes them.
-        send: (take) => {
+        send: (take, request) => {
           let batches: readonly PreparedBatch[] = [];
           return this.send(
-            () => cross.send(() => batches),
+            { operation: 'cancelReplace', cancels: request?.cancels ?? true },
+            () => cross.send(() => batches, request),
             () => {
               batches = take();
             },
@@ -70,44 +82,64 @@ export class LatencyVenue implements VenuePort {
     this.timed = true;
   }
 
-  /** Requests sent through the pipe so far. */
+  /** Requests that went through the pipe and acted on the venue so far (withheld ones not included). */
   get requests(): number {
     return this.pipe.count;
   }
 
+  /** Requests withheld by their own check as they left the pipe (a placement past its market's stop, …). */
+  get withheld(): number {
+    return this.pipe.withheld;
+  }
+
+  /** Requests waiting in the pipe now (the cross-market batcher's `othersWaiting`). */
+  queued(): number {
+    return this.pipe.queued;
+  }
+
   placeOrder(request: PlaceRequest): Promise<PlaceResult> {
     const { beforeSend, ...rest } = request;
-    return this.send(() => this.inner.placeOrder(rest), beforeSend);
+    return this.send({ operation: 'placeOrder' }, () => this.inner.placeOrder(rest), beforeSend);
   }
 
   cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
-    return this.send(() => this.inner.cancelOrders(marketSlug, orderIds));
+    return this.send({ operation: 'cancelOrders' }, () => this.inner.cancelOrders(marketSlug, orderIds));
   }
 
   cancelAll(marketSlug: string): Promise<CancelResult> {
-    return this.send(() => this.inner.cancelAll(marketSlug));
+    return this.send({ operation: 'cancelAll' }, () => this.inner.cancelAll(marketSlug));
   }
 
   statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
-    return this.send(() => this.inner.statusBatch(queries));
+    return this.send({ operation: 'statusBatch' }, () => this.inner.statusBatch(queries));
   }
 
   listLiveOrders(marketSlug: string, options?: ListOptions): Promise<readonly VenueOrderSnapshot[]> {
-    return this.send(() => this.inner.listLiveOrders(marketSlug, options));
+    return this.send({ operation: 'listLiveOrders', urgent: options?.urgent === true }, () => this.inner.listLiveOrders(marketSlug, options));
   }
 
   maintenanceStatus(): Promise<MaintenanceStatus> {
-    return this.send(() => this.inner.maintenanceStatus());
+    return this.send({ operation: 'maintenanceStatus' }, () => this.inner.maintenanceStatus());
   }
 
-  private async send<T>(act: () => Promise<T>, beforeSend?: () => void): Promise<T> {
+  private async send<T>(call: VenueCall, act: () => Promise<T>, beforeSend?: () => void): Promise<T> {
     if (!this.timed) {
       beforeSend?.();
       return act();
     }
-    const timing = this.pipe.send(this.scheduler.now());
-    await this.until(timing.startMs);
-    beforeSend?.();
+    const { id, timing } = await new Promise<{ readonly id: number; readonly timing: RequestTiming }>((resolve) => {
+      this.pipe.enqueue(requestClass(call), resolve);
+      this.pump();
+    });
+    try {
+      beforeSend?.();
+    } catch (error) {
+      // Never sent (a PlacementWithheldError, as a rule): its slot is free at once; the spacing still counts from its
+      // start, as the bot's limiter counts it.
+      this.pipe.withhold(id, this.scheduler.now());
+      this.pump();
+      throw error;
+    }
     await this.until(timing.landMs);
     let result: T;
     try {
@@ -118,6 +150,22 @@ export class LatencyVenue implements VenuePort {
     }
     await this.until(timing.answerMs);
     return result;
+  }
+
+  /** Starts every request the pipe lets go now; otherwise arms one timer for the next start it allows. */
+  private pump(): void {
+    const nowMs = this.scheduler.now();
+    for (let started = this.pipe.start(nowMs); started !== null; started = this.pipe.start(nowMs)) started.item(started);
+    const nextMs = this.pipe.nextStartMs(nowMs);
+    if (nextMs === null || (this.timer !== null && this.timer.atMs <= nextMs)) return;
+    this.timer?.cancel();
+    this.timer = {
+      atMs: nextMs,
+      cancel: this.scheduler.schedule(nextMs - nowMs, () => {
+        this.timer = null;
+        this.pump();
+      }),
+    };
   }
 
   /** Resolves at virtual time `atMs` (at once when it is due). */

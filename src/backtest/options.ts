@@ -110,8 +110,8 @@ export const backtestSettingsSchema = z.strictObject({
     .prefault({}),
   /**
    * Cancel-replace batches of several markets share requests, placements into empty slots included (the bot's
-   * src/orders/cross-market-venue.ts; the request model serves requests first come, first served, so the bot's hold-off
-   * for the limiter's priorities is not needed); false: one request per market's batch and one per placement.
+   * src/orders/cross-market-venue.ts, with its hold-off while other requests wait: the request model starts requests
+   * by the bot's classes, cancel-replace first); false: one request per market's batch and one per placement.
    */
   crossMarketBatches: z.boolean().default(true),
   /** Requote every market at least this often (the runner's periodic tick). */
@@ -120,7 +120,8 @@ export const backtestSettingsSchema = z.strictObject({
   quoteOnBookChange: z.boolean().default(true),
   /**
    * Request model. Each request (a placement, a cancel batch, a cancel-replace batch, a status lookup) waits for the rate limiter (at most
-   * `maxConcurrent` in flight, `minRequestSpacingMs` between starts, one queue per account), acts on the venue
+   * `maxConcurrent` in flight, `minRequestSpacingMs` between starts, one queue per account, started by the bot's classes:
+   * cancels, lookups, placements, reads), acts on the venue
    * `oneWayMs` after it starts and is answered `oneWayMs` later. All zero: everything acts at once.
    */
   latency: z

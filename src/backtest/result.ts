@@ -65,6 +65,11 @@ export interface RequestCounts {
   readonly total: number;
   /** Every request through the request model (the rate limiter's count: reads and cancel-replace requests included). */
   readonly sent: number;
+  /**
+   * Requests withheld unsent as they left the rate limiter by the executor's check (a placement or replacement of a
+   * market past its stop before settlement, in a trading mode that refuses it, or while stopping), as the bot's.
+   */
+  readonly withheld: number;
   /** Placements the venue refused, by engine error code (e.g. POST_ONLY_WOULD_CROSS after a stale quote). */
   readonly rejectedPlacements: number;
   readonly rejectedByCode: Readonly<Record<string, number>>;

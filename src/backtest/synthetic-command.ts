@@ -239,7 +239,7 @@ export function syntheticJson(setup: SyntheticSetup, result: BacktestResult): Re
     expectedRewardPerDayUsdc: Number(result.expectedRewardPerDay.toFixed(2)),
     scoredRewardUsdc: Number(result.scoredRewardUsdc.toFixed(2)),
     rebatesUsdc: usdc(result.rebatesRaw),
-    requests: { total: result.requests.total, placements: result.requests.placements, cancelRequests: result.requests.cancelRequests, rejectedPlacements: result.requests.rejectedPlacements },
+    requests: { total: result.requests.total, placements: result.requests.placements, cancelRequests: result.requests.cancelRequests, rejectedPlacements: result.requests.rejectedPlacements, sent: result.requests.sent, withheld: result.requests.withheld },
     quoteCycles: result.counters.quoteCycles,
     markoutUsdcPerFill: Object.fromEntries(result.markouts.map((h) => [`${h.horizonMs / 1000}s`, h.fills === 0 ? null : Number(h.meanPerFillUsdc.toFixed(4))])),
     markets: result.markets.map((m) => ({

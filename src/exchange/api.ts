@@ -205,7 +205,7 @@ export class ExchangeApi {
    * that confirms a market emptied of the bot's orders (a leave, a shutdown): it is part of canceling and must not wait
    * behind placements.
    */
-  async getUserOrders(slug: string, query: UserOrdersQuery = {}, options: { readonly priority?: 'cancel' | 'read' } = {}): Promise<UserOrder[]> {
+  async getUserOrders(slug: string, query: UserOrdersQuery = {}, options: { readonly priority?: RequestPriority } = {}): Promise<UserOrder[]> {
     const params: [string, string][] = (query.statuses ?? []).map((s, i) => ['statuses', checkStatus(`statuses[${i}]`, s)]);
     if (query.limit !== undefined) params.push(['limit', String(checkIntegerRange('limit', query.limit, 1, MAX_USER_ORDERS_LIMIT))]);
     const path = `/markets/${checkSlug(slug)}/user-orders`;
@@ -302,7 +302,7 @@ export class ExchangeApi {
    * carry placements only. Resolves with the operations of the last attempt
    * and their outcomes, index-aligned; no answer (timeout, 5xx, unreadable) is ExchangeOutcomeUnknownError.
    */
-  async cancelReplaceBatchTaken(take: () => readonly CancelReplaceOperation[], options: { readonly priority?: 'cancel' | 'place' } = {}): Promise<TakenCancelReplace> {
+  async cancelReplaceBatchTaken(take: () => readonly CancelReplaceOperation[], options: { readonly priority?: RequestPriority } = {}): Promise<TakenCancelReplace> {
     let operations: readonly CancelReplaceOperation[] = [];
     let bodies: readonly ((nowMs: number) => unknown)[] = [];
     const outcomes = await this.call(

@@ -29,11 +29,10 @@
  * with a gate, no request starts without a permit, and every permit is given back exactly once.
  */
 import { performance } from 'node:perf_hooks';
+import { PRIORITY_ORDER, type RequestPriority } from '../core/request-priority.js';
 
-export type RequestPriority = 'cancel' | 'probe' | 'place' | 'read';
-
-/** Start order of the request classes. */
-export const PRIORITY_ORDER: readonly RequestPriority[] = ['cancel', 'probe', 'place', 'read'];
+/** The classes and their start order are the account's, shared with the backtest's request model (src/core/request-priority.ts). */
+export { PRIORITY_ORDER, type RequestPriority };
 
 export interface LimiterConfig {
   /** Requests in flight at once (venue: 2). */

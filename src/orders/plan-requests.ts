@@ -9,7 +9,8 @@
  * Invariants: every request is checked against the trading-mode gate first (cancels in every mode the gate allows,
  * placements only when it allows their shape); no placement or replacement of a market leaves at or after its stop
  * before settlement (`ctx.stopAtMs`), checked at the moment it would leave the rate limiter: one planned before the stop
- * is withheld unsent, so the plan ends at once and the halt's cancels (at cancel priority) follow; a cancel whose outcome is uncertain keeps its order pending-cancel
+ * is withheld unsent and the plan starts no further placement, so it ends at once and the halt's cancels (at cancel
+ * priority) follow; a placement of a market left while it waited is withheld the same way; a cancel whose outcome is uncertain keeps its order pending-cancel
  * and looks it up; a placement without an answer makes its order unknown, never rejected; a slot is re-checked just
  * before its placement (an event may have filled it meanwhile); every change goes through the executor's writer with
  * origin `plan` (or `plan-lookup` for the lookups the plan makes itself).
@@ -109,8 +110,8 @@ export class PlanRequests {
 
   async executePlaces(market: MarketState, places: readonly PlannedPlace[], tally: PlanTally): Promise<AbortReason | null> {
     for (const place of places) {
-      // Stopping, or the market is being left: no new placement starts (its leave cancels what rests).
-      if (!isActive(this.ctx.lifecycle()) || market.retired) return null;
+      // Stopping, the market is being left, or past its stop: no new placement starts (the leave or the halt cancels what rests).
+      if (!isActive(this.ctx.lifecycle()) || market.retired || this.pastStop(market)) return null;
       const postOnly = place.intent.postOnly ?? this.ctx.settings.defaultPostOnly;
       if (!this.ctx.gate.allowsPlacement({ postOnly, orderType: 'GTC' })) return 'trading-mode';
       // Re-check the slot: an event may have changed it while earlier requests were in flight.
@@ -132,12 +133,20 @@ export class PlanRequests {
     return { order, request };
   }
 
-  /** The request may wait in the rate limiter behind others: re-checked at the moment it would leave. */
+  /** The request may wait in the rate limiter behind others: re-checked at the moment it would leave (stopping, the market left, its stop, the trading mode). */
   withholdUnlessAllowed(market: MarketState, postOnly: boolean): void {
     if (!isActive(this.ctx.lifecycle())) throw new PlacementWithheldError('stopping');
+    // A market left while the request waited (its leave cancels what rests; its stop is no longer known once it left).
+    if (market.retired) throw new PlacementWithheldError('market left', { abortsPlan: false });
     const stopAt = this.ctx.stopAtMs(market.slug);
     if (stopAt !== null && this.ctx.scheduler.now() >= stopAt) throw new PlacementWithheldError(`past its stop before settlement at ${new Date(stopAt).toISOString()}`, { abortsPlan: false });
     if (!this.ctx.gate.allowsPlacement({ postOnly, orderType: 'GTC' })) throw new PlacementWithheldError(`trading mode ${this.ctx.gate.mode}`);
+  }
+
+  /** Whether the market's stop before settlement has come. */
+  private pastStop(market: MarketState): boolean {
+    const stopAt = this.ctx.stopAtMs(market.slug);
+    return stopAt !== null && this.ctx.scheduler.now() >= stopAt;
   }
 
   /** Applies a placement answer to the new order and tallies it. */

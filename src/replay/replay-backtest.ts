@@ -32,6 +32,7 @@ import { FairSeries, markoutUsdc, mergeMarkoutSummaries, summarizeMarkouts, type
 import { adjustedMidpoint } from '../core/venue-rules/index.js';
 import { BotAccounting } from '../backtest/accounting.js';
 import { LatencyVenue } from '../backtest/latency-venue.js';
+import { CrossMarketVenue, crossMarketTiming } from '../orders/cross-market-venue.js';
 import { Trader, traderOrdersOf } from '../backtest/trader.js';
 import { VirtualTime } from '../backtest/virtual-time.js';
 import type { ReplayEvent, ReplayHeader, ReplayMarket } from './format.js';
@@ -213,9 +214,18 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   const venues = new ReplayVenues(new Map([...runs.values()].map((run) => [run.slug, run.venue] as const)));
   const latency = new LatencyVenue(venues, time, { oneWayMs: options.latencyMs, maxConcurrent: config.rateLimits.maxConcurrent, minRequestSpacingMs: config.rateLimits.minTimeMs });
 
+  // The bot's cross-market batcher, as the daemon wires it (src/app/compose.ts), with the backtest's lingering (./harness.ts).
+  const venue = new CrossMarketVenue(latency, {
+    maxOperations: config.orders.cancelReplace.batchSize,
+    lingerMs: 0,
+    holdOffMs: crossMarketTiming(config.rateLimits.minTimeMs).holdOffMs,
+    othersWaiting: () => latency.queued() > 0,
+    scheduler: time,
+  });
+
   const listeners = new Set<(slug: string) => void>();
   trader = new Trader({
-    venue: latency,
+    venue,
     scheduler: time,
     strategy: options.strategy,
     markets: [...runs.values()].filter((run) => run.planned.joinAtMs === null).map((run) => run.info),

@@ -1,7 +1,8 @@
 /**
  * Several recorded markets behind one venue port, as the live venue serves every market of an account: each
  * request goes to the replay venue (./replay-venue.ts) of its market; status queries, which name no market, ask
- * every one (their order ids never collide: each venue stamps its own `ids`).
+ * every one (their order ids never collide: each venue stamps its own `ids`); a cross-market cancel-replace request's
+ * batches go to their markets' venues in order.
  *
  * Owns: the routing only. Invariants: a request for a market the replay does not hold is refused as the venue
  * refuses an unknown market (`market-closed`), never sent elsewhere; the trading mode of the recording applies to
@@ -12,7 +13,9 @@ import {
   type CancelReplaceBatch,
   type CancelReplaceItemResult,
   type CancelResult,
+  type CrossMarketCancelReplace,
   type MaintenanceStatus,
+  type PreparedBatchAnswer,
   type PlaceRequest,
   type PlaceResult,
   type StatusQuery,
@@ -46,6 +49,19 @@ export class ReplayVenues implements VenuePort {
   cancelReplace(batch: CancelReplaceBatch): Promise<readonly CancelReplaceItemResult[]> {
     return this.on(batch.marketSlug, (v) => v.cancelReplace(batch));
   }
+
+  /**
+   * Several markets' batches in one request (the bot's cross-market batcher sends them so): each batch carried out on
+   * its market's venue, in take order, as `cancelReplace` does.
+   */
+  readonly crossMarket: CrossMarketCancelReplace = {
+    prepare: (batch) => Promise.resolve({ batch }),
+    send: async (take) => {
+      const answers: PreparedBatchAnswer[] = [];
+      for (const prepared of take()) answers.push({ batch: prepared, results: await this.cancelReplace(prepared.batch) });
+      return answers;
+    },
+  };
 
   async statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
     const answers = await Promise.all([...this.venues.values()].map((venue) => venue.statusBatch(queries)));

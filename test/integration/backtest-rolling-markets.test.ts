@@ -105,6 +105,50 @@ describe('rolling markets in the backtest', () => {
     expect(wallMs).toBeLessThan(120_000);
   }, 180_000);
 
+  it('under a saturated limit no placement leaves at or after its market\'s stop: those queued then are withheld and counted', async () => {
+    const stopBeforeMs = DEFAULT_PRICER_SETTINGS.stopBeforeSettlementMs;
+    const stops = new Map<string, number>();
+    const landed: { slug: string; atMs: number }[] = [];
+    const seen = new Set<string>();
+    // BTC and ETH ladders of 2 strikes, 2 levels a side, settling 4 minutes in; requotes as a cancel and a placement
+    // each (no cancel-replace, no cross-market batches): every placement is a request of its own in the queue.
+    const result = await runBacktest(
+      coarse(5 / 60, 2, {
+        startMs: START_MS + HOUR_MS - 4 * 60_000,
+        stepMs: 1000,
+        requoteIntervalMs: 5000,
+        quoteOnBookChange: true,
+        strategy: { module: fixedSpread, params: { bidSpread: 0.01, askSpread: 0.01, levels: 2, orderSize: 10, inventoryRange: 50 } },
+        seed: 11,
+        crossMarketBatches: false,
+        orders: { cancelReplace: { enabled: false } },
+        world: {
+          underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'BTC' || u.ticker === 'ETH'), leadMs: 1500 },
+          markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['hourly'], strikesPerExpiry: 2, recurring: false },
+        },
+        observer: {
+          onStart: (view) => {
+            for (const market of view.markets) stops.set(market.slug, market.expirationMs - stopBeforeMs);
+            view.onOrderChange((slug) => {
+              for (const order of view.restingOrders(slug)) {
+                if (!seen.has(order.id)) landed.push({ slug, atMs: order.createdAtMs });
+                seen.add(order.id);
+              }
+            });
+          },
+        },
+      }),
+    );
+    expect(stops.size).toBe(4);
+    expect(result.roll).toMatchObject({ joined: 4, left: 4, uncleanLeaves: 0 });
+    expect(landed.length).toBeGreaterThan(20);
+    // A placement lands one way (50 ms) after it left the limiter: none left at or after its market's stop.
+    for (const order of landed) expect(order.atMs, order.slug).toBeLessThan((stops.get(order.slug) ?? 0) + 50);
+    // The placements waiting in the queue at the stops were withheld as they left, counted apart from the requests sent.
+    expect(result.requests.withheld).toBeGreaterThan(0);
+    expect(result.engineInvariantViolations).toEqual([]);
+  }, 60_000);
+
   it('admits(market, nowMs) picks the markets joined: asked once per market as it is listed; the others are never traded', async () => {
     const asked: string[] = [];
     const result = await runBacktest(

@@ -33,7 +33,7 @@ describe('backtest harness', () => {
   it('places exactly the intents once and keeps them (zero latency): no churn when nothing changes', async () => {
     const result = await runBacktest(base(scripted('fixed', () => twoSided()), { latency: { oneWayMs: 0, minRequestSpacingMs: 0 } }));
     // Both placements share one cancel-replace request (cross-market batches, on by default: placement operations).
-    expect(result.requests).toEqual({ placements: 2, cancelRequests: 0, cancels: 0, total: 2, sent: 1, rejectedPlacements: 0, rejectedByCode: {} });
+    expect(result.requests).toEqual({ placements: 2, cancelRequests: 0, cancels: 0, total: 2, sent: 1, withheld: 0, rejectedPlacements: 0, rejectedByCode: {} });
     expect(result.quotingFraction).toBe(1);
     expect(result.twoSidedFraction).toBe(1);
     expect(result.fills).toBe(0);

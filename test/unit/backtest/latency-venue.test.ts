@@ -91,6 +91,56 @@ describe('LatencyVenue', () => {
   });
 });
 
+describe('LatencyVenue: the bot\'s start order and the stop at the leave', () => {
+  it('a cancel and a status lookup asked after queued placements leave before them; a routine listing after them', async () => {
+    const time = new VirtualTime(T0);
+    const log: string[] = [];
+    const listed: VenuePort = { ...innerPort(time, log), listLiveOrders: (slug: string) => (log.push(`list ${slug} @${time.now() - T0}`), Promise.resolve([])), statusBatch: () => (log.push(`lookup @${time.now() - T0}`), Promise.resolve([])) };
+    const ordered = new LatencyVenue(listed, time, { oneWayMs: 50, minRequestSpacingMs: 320, maxConcurrent: 2 });
+    ordered.begin();
+    void ordered.placeOrder(request('p1'));
+    void ordered.placeOrder(request('p2'));
+    void ordered.placeOrder(request('p3'));
+    void ordered.listLiveOrders('m');
+    void ordered.statusBatch([]);
+    void ordered.cancelOrders('m', ['c']);
+    void ordered.listLiveOrders('urgent', { urgent: true });
+    await time.runUntil(T0 + 5_000);
+    // p1 left at once (the limiter was idle); then the cancel and the confirming listing, the lookup, the placements, the read.
+    expect(log).toEqual(['place p1 @50', 'cancel c @370', 'list urgent @690', 'lookup @1010', 'place p2 @1330', 'place p3 @1650', 'list m @1970']);
+    expect([ordered.requests, ordered.withheld, ordered.queued()]).toEqual([7, 0, 0]);
+  });
+
+  it('a placement queued before its market\'s stop that would leave at or after it never leaves; counted withheld; its slot goes to the next', async () => {
+    const time = new VirtualTime(T0);
+    const log: string[] = [];
+    const venue = new LatencyVenue(innerPort(time, log), time, { oneWayMs: 50, minRequestSpacingMs: 320, maxConcurrent: 2 });
+    venue.begin();
+    const stopAtMs = T0 + 500;
+    // The executor's check as it runs when the request leaves (src/orders/plan-requests.ts withholdUnlessAllowed).
+    const pastStop = (): void => {
+      if (time.now() >= stopAtMs) throw new PlacementWithheldError('past its stop before settlement', { abortsPlan: false });
+    };
+    const outcomes: string[] = [];
+    const track = (name: string, answer: Promise<unknown>): void => {
+      answer.then(
+        () => outcomes.push(`${name} placed @${time.now() - T0}`),
+        (error: unknown) => outcomes.push(`${name} ${error instanceof PlacementWithheldError ? 'withheld' : 'failed'} @${time.now() - T0}`),
+      );
+    };
+    track('a', venue.placeOrder(request('a', pastStop)));
+    track('b', venue.placeOrder(request('b', pastStop)));
+    track('late', venue.placeOrder(request('late', pastStop)));
+    void venue.cancelOrders('m', ['x']);
+    await time.runUntil(T0 + 3_000);
+    // a at 0; the cancel at 320; b would leave at 640, past the stop at 500: withheld, as is late (960); nothing
+    // reaches the venue at or after the stop but the cancel.
+    expect(log).toEqual(['place a @50', 'cancel x @370']);
+    expect(outcomes).toEqual(['a placed @100', 'b withheld @640', 'late withheld @960']);
+    expect([venue.requests, venue.withheld]).toEqual([2, 2]);
+  });
+});
+
 describe('VirtualTime', () => {
   it('runs timers in due order and lets each one’s promise work schedule the next before moving on', async () => {
     const time = new VirtualTime(T0);

@@ -106,6 +106,21 @@ describe('the stop before settlement at the moment a request leaves', () => {
     t.core.stop();
   });
 
+  it('a placement still waiting in the limiter when its market is left is withheld (the left market\'s stop is no longer known)', async () => {
+    const t = build(false);
+    await settle(t.scheduler, t.core.executor.start());
+    // The first quote waits 2 s in the limiter; the market is left 1 s in, 4 s before its stop.
+    t.venue.waitMs = 2_000;
+    t.core.runner.start();
+    await advance(t.scheduler, 1_000);
+    const leave = t.core.removeMarket('alpha', { budgetMs: 10_000 });
+    await advance(t.scheduler, 3_000);
+    await expect(leave).resolves.toMatchObject({ clean: true });
+    expect(t.venue.calls.filter((c) => c.op === 'placeOrder')).toEqual([]);
+    expect(t.venue.live('alpha')).toEqual([]);
+    t.core.stop();
+  });
+
   it('a replacement queued at the stop is withheld and the resting order canceled right after the stop', async () => {
     const t = build(true);
     await settle(t.scheduler, t.core.executor.start());

@@ -1,0 +1,20 @@
+/**
+ * The request classes of an account's rate limiter and the order they start in: cancel > probe > place > read, FIFO
+ * within a class (docs/rate-limits.md, "Headroom for what keeps the bot safe"). One definition for every queue that
+ * stands for the account's limit: the bot's limiter (src/exchange/limiter.ts) and the backtest's request model
+ * (src/backtest/request-pipe.ts). Which venue call goes in which class: src/orders/request-class.ts.
+ *
+ * Invariants: PRIORITY_ORDER lists every class once, most urgent first; `priorityRank` is its index (0 = first).
+ */
+
+export type RequestPriority = 'cancel' | 'probe' | 'place' | 'read';
+
+/** Start order of the request classes. */
+export const PRIORITY_ORDER: readonly RequestPriority[] = ['cancel', 'probe', 'place', 'read'];
+
+const RANK: Readonly<Record<RequestPriority, number>> = { cancel: 0, probe: 1, place: 2, read: 3 };
+
+/** 0 for the class that starts first, 3 for the last. */
+export function priorityRank(priority: RequestPriority): number {
+  return RANK[priority];
+}

@@ -1,0 +1,40 @@
+/**
+ * Which class of the account's rate limiter each venue-port call goes in (the classes and their start order:
+ * src/core/request-priority.ts; why: docs/rate-limits.md, "Headroom for what keeps the bot safe"). The one table for
+ * the bot's venue adapter (src/app/venue-adapter.ts, whose REST calls carry these classes to the limiter) and the
+ * backtest's request model (src/backtest/latency-venue.ts), so a backtest starts requests in the daemon's order.
+ *
+ * Invariants: pure; every VenueOperation has a class; a call that takes an order off the book (a cancel, a
+ * cancel-replace carrying cancels, the listing that confirms a market emptied) is `cancel`; a status lookup of an
+ * order whose outcome is unknown is `probe`; a placement is `place`; every other read is `read`.
+ */
+import type { RequestPriority } from '../core/request-priority.js';
+import type { VenueOperation } from './venue-port.js';
+
+/** A venue-port call, with what decides its class. */
+export type VenueCall =
+  | { readonly operation: Exclude<VenueOperation, 'listLiveOrders' | 'cancelReplace'> }
+  /** `urgent`: the listing confirms cancels (a leave, a shutdown): ListOptions.urgent. */
+  | { readonly operation: 'listLiveOrders'; readonly urgent?: boolean }
+  /** `cancels` (default true): the request is expected to carry cancels (a requote), not placements into empty slots only. */
+  | { readonly operation: 'cancelReplace'; readonly cancels?: boolean };
+
+const FIXED: Readonly<Record<Exclude<VenueOperation, 'listLiveOrders' | 'cancelReplace'>, RequestPriority>> = {
+  cancelOrders: 'cancel',
+  cancelAll: 'cancel',
+  statusBatch: 'probe',
+  placeOrder: 'place',
+  maintenanceStatus: 'read',
+};
+
+/** The limiter class of a venue-port call. */
+export function requestClass(call: VenueCall): RequestPriority {
+  switch (call.operation) {
+    case 'listLiveOrders':
+      return call.urgent === true ? 'cancel' : 'read';
+    case 'cancelReplace':
+      return call.cancels === false ? 'place' : 'cancel';
+    default:
+      return FIXED[call.operation];
+  }
+}
