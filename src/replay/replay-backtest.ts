@@ -28,6 +28,8 @@ import type { BookView, MarketInfo, Strategy } from '../strategy/contract.js';
 import { expectedRewardPerDay } from '../strategy/rewards.js';
 import { buildView } from '../strategy/view.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
+import { cadenceOfTags } from '../app/market-selection.js';
+import { AdverseSelectionProvider, adverseOfSeries } from '../markouts/adverse-provider.js';
 import { FairSeries, markoutUsdc, mergeMarkoutSummaries, summarizeMarkouts, type HorizonSummary, type MarkoutFill } from '../markouts/markout.js';
 import { adjustedMidpoint } from '../core/venue-rules/index.js';
 import { BotAccounting } from '../backtest/accounting.js';
@@ -122,6 +124,8 @@ class MarketRun {
       dailyRewardRaw: rewards?.dailyRewardRaw ?? 0,
       rewardable: rewards !== undefined && rewards.dailyRewardRaw > 0,
       expiresAtMs: entry.expiresAtMs ?? null,
+      // The venue's tags name the cadence (Hourly, Daily, …) of a recorded market; an imported one has none.
+      cadence: entry.terms?.kind === 'venue' ? cadenceOfTags(entry.terms.tags) : null,
       band: effectivePriceBand(config, slug),
     };
     this.matcher = new QueueMatcher(queueModel);
@@ -214,6 +218,9 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   const latency = new LatencyVenue(venues, time, { oneWayMs: options.latencyMs, maxConcurrent: config.rateLimits.maxConcurrent, minRequestSpacingMs: config.rateLimits.minTimeMs });
 
   const listeners = new Set<(slug: string) => void>();
+  const adverse = new AdverseSelectionProvider({
+    read: (sinceMs, nowMs) => [...runs.values()].flatMap((run) => run.markoutFills.filter((f) => f.atMs >= sinceMs).map((f) => adverseOfSeries(run.slug, f, (t) => run.mid.at(t), nowMs))),
+  });
   trader = new Trader({
     venue: latency,
     scheduler: time,
@@ -237,6 +244,8 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
     retainTerminalMs: 60_000,
     model: (slug) => pricing.answer(slug),
     onTouch: (slug, touch) => pricing.observeBook(slug, touch),
+    // Adverse selection from the replay's own markouts (its fills against the recorded mid), per market and cadence.
+    adverseSelection: (info, now) => adverse.view(info, now),
     observer: {
       onFill: (fill) => {
         const booked = unbooked.get(parseFillPartId(fill.tradeEventId).tradeEventId);
