@@ -52,7 +52,17 @@ export interface EarningsReport {
   readonly markets: readonly EarningsMarketRow[];
   readonly strategies: readonly EarningsStrategyRow[];
   readonly days: readonly EarningsDayRow[];
-  readonly totals: { readonly tradingRaw: number; readonly rewardRaw: number; readonly rebateRaw: number; readonly totalRaw: number; readonly venueRewardRaw: number | null };
+  readonly totals: {
+    readonly tradingRaw: number;
+    readonly rewardRaw: number;
+    readonly rebateRaw: number;
+    readonly totalRaw: number;
+    readonly venueRewardRaw: number | null;
+    /** Σ the markets' adverse selection at 60 s (those with judged fills); null when none has any. */
+    readonly adverseSelectionRaw: number | null;
+    /** All rewards ÷ that adverse selection: the reward earned per dollar of adverse selection; null when it is not positive. */
+    readonly rewardPerAdverseUsdc: number | null;
+  };
 }
 
 function sumBy<T>(rows: readonly T[], key: (row: T) => string, value: (row: T) => number): Map<string, number> {
@@ -104,16 +114,21 @@ export function earningsReport(pnl: PnlReport, accruals: readonly AccrualRow[], 
   });
   const venueDays = days.filter((d) => d.venueRewardRaw !== null);
   const sum = (f: (r: EarningsMarketRow) => number): number => markets.reduce((acc, r) => acc + f(r), 0);
+  const judged = markets.filter((r) => r.adverseSelectionRaw !== null);
+  const adverseSelectionRaw = judged.length === 0 ? null : judged.reduce((acc, r) => acc + (r.adverseSelectionRaw ?? 0), 0);
+  const rewardRaw = sum((r) => r.rewardRaw);
   return {
     markets,
     strategies,
     days,
     totals: {
       tradingRaw: sum((r) => r.tradingRaw ?? 0),
-      rewardRaw: sum((r) => r.rewardRaw),
+      rewardRaw,
       rebateRaw: sum((r) => r.rebateRaw),
       totalRaw: sum((r) => r.totalRaw),
       venueRewardRaw: venueDays.length === 0 ? null : venueDays.reduce((acc, d) => acc + (d.venueRewardRaw ?? 0), 0),
+      adverseSelectionRaw,
+      rewardPerAdverseUsdc: adverseSelectionRaw !== null && adverseSelectionRaw > 0 ? rewardRaw / adverseSelectionRaw : null,
     },
   };
 }
@@ -139,7 +154,7 @@ export function formatEarningsTable(report: EarningsReport): string {
       ['', 'USDC', 'USDC', 'USDC', 'USDC', 'USDC', 'USDC', 'USDC/USDC'],
       [
         ...report.markets.map((m) => [m.marketSlug, dec(m.tradingRaw), dec(m.rewardRaw), dec(m.rebateRaw), dec(m.totalRaw), dec(m.venueRewardRaw), dec(m.adverseSelectionRaw), ratio(m.rewardPerAdverseUsdc)]),
-        ['TOTAL', dec(t.tradingRaw), dec(t.rewardRaw), dec(t.rebateRaw), dec(t.totalRaw), dec(t.venueRewardRaw), '', ''],
+        ['TOTAL', dec(t.tradingRaw), dec(t.rewardRaw), dec(t.rebateRaw), dec(t.totalRaw), dec(t.venueRewardRaw), dec(t.adverseSelectionRaw), ratio(t.rewardPerAdverseUsdc)],
       ],
     ),
   );
@@ -176,6 +191,8 @@ export function earningsJson(report: EarningsReport): Record<string, unknown> {
       rebates: rawToDecimal(report.totals.rebateRaw),
       total: rawToDecimal(report.totals.totalRaw),
       venueRewards: opt(report.totals.venueRewardRaw),
+      adverseSelection60s: opt(report.totals.adverseSelectionRaw),
+      rewardPerAdverse: report.totals.rewardPerAdverseUsdc,
     },
   };
 }
