@@ -52,17 +52,8 @@ export interface EarningsReport {
   readonly markets: readonly EarningsMarketRow[];
   readonly strategies: readonly EarningsStrategyRow[];
   readonly days: readonly EarningsDayRow[];
-  readonly totals: {
-    readonly tradingRaw: number;
-    readonly rewardRaw: number;
-    readonly rebateRaw: number;
-    readonly totalRaw: number;
-    readonly venueRewardRaw: number | null;
-    /** Σ the markets' adverse selection at 60 s (those with judged fills); null when none has any. */
-    readonly adverseSelectionRaw: number | null;
-    /** All rewards ÷ that adverse selection: the reward earned per dollar of adverse selection; null when it is not positive. */
-    readonly rewardPerAdverseUsdc: number | null;
-  };
+  /** The markets' sums; the adverse selection over the markets with judged fills (null: none), all rewards ÷ it. */
+  readonly totals: Omit<EarningsMarketRow, 'marketSlug' | 'tradingRaw'> & { readonly tradingRaw: number };
 }
 
 function sumBy<T>(rows: readonly T[], key: (row: T) => string, value: (row: T) => number): Map<string, number> {
