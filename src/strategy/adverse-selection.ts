@@ -19,7 +19,8 @@
  * Invariants: every figure is finite; with no data at all the estimate is exactly the prior; the per-minute cost is
  * never negative (favourable fills do not pay for a quote: they only lower the cost towards 0).
  */
-import type { YesSide } from './yes-terms.js';
+/** A YES side (src/strategy/yes-terms.ts `YesSide`; named here, as the contract imports this module). */
+export type YesSide = 'bid' | 'ask';
 
 /** Sums over a group of fills (one market, or the other markets of a cadence) on one YES side. */
 export interface AdverseStats {
