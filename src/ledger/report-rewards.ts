@@ -9,6 +9,7 @@
  * is the realized PnL plus rewards and rebates (as the PnL total counts it); the totals equal the sums of the rows.
  */
 import { rawToDecimal } from '../core/venue-rules/index.js';
+import { ADVERSE_SELECTION_HORIZON_MS } from '../markouts/schedule.js';
 import type { MarkoutGroupFigures } from '../markouts/summary.js';
 import type { AccrualRow, VenueRewardRow } from './rewards-repo.js';
 import { VENUE_TOTAL_MARKET } from './rewards-repo.js';
@@ -68,7 +69,13 @@ export function earningsReport(pnl: PnlReport, accruals: readonly AccrualRow[], 
   const rebateOf = sumBy(accruals, (r) => r.marketSlug, (r) => r.rebateRaw);
   const marketVenue = venue.filter((v) => v.marketSlug !== VENUE_TOTAL_MARKET);
   const venueOf = sumBy(marketVenue, (v) => v.marketSlug, (v) => v.rewardRaw);
-  const adverseOf = new Map(markouts.map((g) => [g.key, g.references.find((r) => r.reference === 'mid')?.adverseSelectionRaw ?? null]));
+  // A market none of whose fills has its 60 s markout yet has no adverse selection to show (null, not 0).
+  const adverseOfGroup = (g: MarkoutGroupFigures): number | null => {
+    const mid = g.references.find((r) => r.reference === 'mid');
+    const known = mid?.horizons.find((h) => h.horizonMs === ADVERSE_SELECTION_HORIZON_MS)?.known ?? 0;
+    return mid === undefined || known === 0 ? null : mid.adverseSelectionRaw;
+  };
+  const adverseOf = new Map(markouts.map((g) => [g.key, adverseOfGroup(g)]));
   const pnlOf = new Map(pnl.markets.map((m) => [m.marketSlug, m]));
   const slugs = [...new Set([...pnlOf.keys(), ...rewardOf.keys(), ...rebateOf.keys()])].sort();
   const markets = slugs.map((slug): EarningsMarketRow => {

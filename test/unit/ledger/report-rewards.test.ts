@@ -10,6 +10,8 @@ import { LedgerInputError } from '../../../src/ledger/errors.js';
 import { runReport } from '../../../src/ledger/report.js';
 import { openLedger } from '../../../src/ledger/store.js';
 import { VENUE_TOTAL_MARKET } from '../../../src/ledger/rewards-repo.js';
+import { earningsReport } from '../../../src/ledger/report-rewards.js';
+import { summarizeJudgedFills } from '../../../src/markouts/summary.js';
 import { fillInput, makeTempDir, T0 } from '../../support/ledger-fixtures.js';
 
 const temp = makeTempDir('report-rewards-');
@@ -93,5 +95,18 @@ describe('ledger: reward and rebate accruals', () => {
     expect(later.earnings.days).toEqual([{ day: '2025-01-16', rewards: '0.208333', rebates: '0', venueRewards: null, venueMinusEstimate: null }]);
     const other = JSON.parse(await runReport({ db, format: 'json', market: 'eth-5k', nowMs: T0 })) as { earnings: { markets: unknown[] } };
     expect(other.earnings.markets).toEqual([]);
+  });
+
+  it('a market whose fills have no 60 s markout yet shows no adverse selection (not 0), nor a ratio', () => {
+    const fill = { marketSlug: 'm', strategy: 's', terms: { token: 'YES' as const, side: 'BUY' as const, priceTicks: 500, sizeRaw: 10_000_000 }, feeRaw: 0, references: ['mid' as const], samples: [{ horizonMs: 0, reference: 'mid' as const, refMicros: 510_000 }] };
+    const pnl = { markets: [], totals: { realizedRaw: 0, feesRaw: 0, volumeRaw: 0, fillCount: 0, unrealizedRaw: 0, netPnlRaw: 0, receivableRaw: 0, unmarkedMarkets: [] } };
+    const accrual = { marketSlug: 'm', strategy: 's', dayStartMs: DAY0, rewardRaw: 100_000, rewardMinutes: 1, rebateRaw: 0, rebatedFills: 0 };
+    const pending = earningsReport(pnl, [accrual], [], summarizeJudgedFills([fill], (f) => f.marketSlug));
+    expect(pending.markets[0]).toMatchObject({ adverseSelectionRaw: null, rewardPerAdverseUsdc: null });
+    expect(pending.totals).toMatchObject({ adverseSelectionRaw: null, rewardPerAdverseUsdc: null });
+    const judged = { ...fill, samples: [...fill.samples, { horizonMs: 60_000, reference: 'mid' as const, refMicros: 500_000 }] };
+    const known = earningsReport(pnl, [accrual], [], summarizeJudgedFills([judged], (f) => f.marketSlug));
+    // 0.1 at the fill, 0 at 60 s: 0.1 USDC adverse, 0.1 USDC of rewards → 1 per dollar.
+    expect(known.markets[0]).toMatchObject({ adverseSelectionRaw: 100_000, rewardPerAdverseUsdc: 1 });
   });
 });
