@@ -59,7 +59,7 @@ import { takerFillDetail } from './fill-booking.js';
 import { FillRecorder } from './fill-recorder.js';
 import { LedgerSync } from './ledger-sync.js';
 import { buildMarketData } from './market-data.js';
-import { buildMarkoutSampler, strategyLabel } from './markouts.js';
+import { buildAdverseProvider, buildMarkoutSampler, strategyLabel } from './markouts.js';
 import { buildCalibrationSampler } from './calibration.js';
 import { RewardAccrual } from './reward-accrual.js';
 import { venueRewardsOf, VenueRewardsPoller } from './venue-rewards.js';
@@ -180,6 +180,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
 
   // Trading mode → executor → account → strategy runner, wired as the backtest wires them (src/trading/core.ts).
   const settings = coreSettingsOf(config);
+  const adverse = buildAdverseProvider(ledger, componentLogger(log, 'markouts'));
   const core = new TradingCore({
     ownOrdersInBook: ownInBook,
     // Cancel-replace batches of several markets share requests (src/orders/cross-market-venue.ts); a dry run sends nothing.
@@ -210,7 +211,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       log,
     },
     books: { books: (slug) => (books.isStale(slug) ? null : books.books(slug)), onChange: (listener) => books.onChange(listener) },
-    runner: { requoteIntervalMs: settings.requoteIntervalMs, setInterval: (fn, ms) => timers.every(ms, fn), model: (slug) => pricing.answer(slug), onTouch: (slug, touch) => pricing.observeBook(slug, touch), observer: telemetry.runner },
+    runner: { requoteIntervalMs: settings.requoteIntervalMs, setInterval: (fn, ms) => timers.every(ms, fn), model: (slug) => pricing.answer(slug), adverseSelection: (info, now) => adverse.view(info, now), onTouch: (slug, touch) => pricing.observeBook(slug, touch), observer: telemetry.runner },
     capIntents: (slug, intents) => pricing.capIntents(slug, intents),
     onFill: (fill) => void fills.record(fill),
     onOrderChange: (order, previous) => {

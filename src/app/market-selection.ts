@@ -59,6 +59,16 @@ function cadenceOfTag(tag: string): Cadence | null {
   return /^(15[\s_-]?(m|mins?|minutes?)|minutes_15)$/.test(text) ? '15m' : null;
 }
 
+/** The cadence the tags name, when they name exactly one; else null. */
+export function cadenceOfTags(tags: readonly string[]): Cadence | null {
+  const named = new Set<Cadence>();
+  for (const tag of tags) {
+    const cadence = cadenceOfTag(tag);
+    if (cadence !== null) named.add(cadence);
+  }
+  return named.size === 1 ? ([...named][0] ?? null) : null;
+}
+
 /** The cadence whose lifetime `lifetimeMs` is, or null (`LIFETIME_LOW`–`LIFETIME_HIGH` × the nominal one). */
 export function cadenceOfLifetime(lifetimeMs: number): Cadence | null {
   for (const [cadence, minutes] of Object.entries(CADENCE_MINUTES) as [Cadence, number][]) {
@@ -73,12 +83,8 @@ export function cadenceOfLifetime(lifetimeMs: number): Cadence | null {
  * exactly one cadence, else from the market's lifetime (`expirationMs − createdAtMs`); null when neither tells.
  */
 export function cadenceOf(market: Market): Cadence | null {
-  const named = new Set<Cadence>();
-  for (const tag of [...market.tags, ...market.categories]) {
-    const cadence = cadenceOfTag(tag);
-    if (cadence !== null) named.add(cadence);
-  }
-  if (named.size === 1) return [...named][0] ?? null;
+  const named = cadenceOfTags([...market.tags, ...market.categories]);
+  if (named !== null) return named;
   if (market.createdAtMs === null || market.expirationMs === null) return null;
   return cadenceOfLifetime(market.expirationMs - market.createdAtMs);
 }

@@ -19,7 +19,7 @@ import { normalizeRewardSettings, type Market } from '../exchange/wire.js';
 import type { PriceBand } from '../config/types.js';
 import type { FeedId } from '../pricing/types.js';
 import type { MarketInfo, RewardRules } from '../strategy/contract.js';
-import { endedReason, isTradable, selectMarkets, type SelectionCandidate, type SelectionInput, type SelectionResult } from './market-selection.js';
+import { cadenceOf, endedReason, isTradable, selectMarkets, type SelectionCandidate, type SelectionInput, type SelectionResult } from './market-selection.js';
 
 export { isTradable };
 
@@ -192,6 +192,7 @@ export function marketInfoOf(market: Market, band: PriceBand, rewardRules?: Rewa
     dailyRewardRaw: reward.dailyRewardRaw,
     rewardable: market.isRewardable,
     expiresAtMs: market.expirationMs,
+    cadence: cadenceOf(market),
     band,
     ...(rewardRules === undefined ? {} : { rewardRules }),
     ...(rebateRate === undefined ? {} : { rebateRate }),

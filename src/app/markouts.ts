@@ -14,6 +14,7 @@ import type { BookStore } from '../book/book-store.js';
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import type { LedgerStore } from '../ledger/index.js';
+import { AdverseSelectionProvider, adverseOfJudged } from '../markouts/adverse-provider.js';
 import { MarkoutSampler } from '../markouts/sampler.js';
 import { fairMicros, othersMidMicros } from '../markouts/value.js';
 import type { Metrics } from '../metrics/index.js';
@@ -64,6 +65,26 @@ export function buildMarkoutSampler(deps: BotMarkoutsDeps): MarkoutSampler {
         loggedAtMs = scheduler.now();
         deps.log.warn({ err: errorText(error) }, 'markouts: ledger write failed; retried every tick (logged once a minute)');
       },
+    },
+  });
+}
+
+/**
+ * The strategies' adverse selection per market and cadence from the ledger's markouts (against the book mid without
+ * the bot's own orders), read at most every 30 s; a failing read keeps the last figures and is logged once a minute.
+ */
+export function buildAdverseProvider(ledger: Pick<LedgerStore, 'markouts'>, log: Pick<Logger, 'warn'>): AdverseSelectionProvider {
+  let loggedAtMs = Number.NEGATIVE_INFINITY;
+  let nowMs = 0;
+  return new AdverseSelectionProvider({
+    read: (sinceMs, atMs) => {
+      nowMs = atMs;
+      return ledger.markouts.judgedFills({ sinceMs: Math.max(0, sinceMs) }).map((fill) => adverseOfJudged(fill));
+    },
+    onError: (error) => {
+      if (nowMs - loggedAtMs < MARKOUT_ERROR_LOG_EVERY_MS) return;
+      loggedAtMs = nowMs;
+      log.warn({ err: errorText(error) }, 'markouts: the adverse selection could not be read; the last figures stand (logged once a minute)');
     },
   });
 }

@@ -22,6 +22,7 @@ import { isOwnClientOrderId } from '../orders/client-order-id.js';
 import { OrderEventAdapter, type OrderIds } from '../app/order-event-adapter.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
 import { touchPrices, type Touch } from '../strategy/own-orders.js';
+import { AdverseSelectionProvider } from '../markouts/adverse-provider.js';
 import { mergeMarkoutSummaries } from '../markouts/markout.js';
 import { MarketPricer } from '../pricing/market-pricer.js';
 import { createEngine, EngineConfigError, generateMarkets, type SimEngine } from '../sim/engine/index.js';
@@ -196,6 +197,7 @@ class BacktestRun {
           scheduler: this.time,
         })
       : latency;
+    const adverse = new AdverseSelectionProvider({ read: (sinceMs, nowMs) => this.runs.adverseFills(sinceMs, nowMs) });
     this.trader = new Trader({
       venue,
       scheduler: this.time,
@@ -216,6 +218,8 @@ class BacktestRun {
       quoteOnBookChange: o.quoteOnBookChange,
       midHistory: o.midHistory,
       retainTerminalMs: o.settlementDelayMs + RETAIN_TERMINAL_MS,
+      // Adverse selection from the run's own markouts (its fills against the hidden fair value), per market and cadence.
+      adverseSelection: (info, now) => adverse.view(info, now),
       ...(this.pricer === null
         ? {}
         : {

@@ -14,6 +14,7 @@
 import { BookState } from '../book/book-state.js';
 import { adjustedMidpoint, ticksToFloat } from '../core/venue-rules/index.js';
 import type { ResolvedPayout } from '../ledger/pnl.js';
+import { adverseOfSeries, type AdverseFill } from '../markouts/adverse-provider.js';
 import { FairSeries, summarizeMarkouts, type MarkoutFill } from '../markouts/markout.js';
 import type { MarketSpec, SimEngine, SimMarket } from '../sim/engine/index.js';
 import type { MarketInfo } from '../strategy/contract.js';
@@ -58,6 +59,7 @@ export function infoOf(spec: MarketSpec, band: { readonly minTicks: number; read
     dailyRewardRaw: spec.settings.dailyRewardRaw,
     rewardable: spec.isRewardable,
     expiresAtMs: spec.expirationMs,
+    cadence: spec.oracle?.cadence ?? null,
     band: { ...band },
   };
 }
@@ -106,6 +108,22 @@ export class MarketRuns {
   left(slug: string, cycles: number): void {
     const run = this.bySlug.get(slug);
     if (run !== undefined) run.cyclesAtLeave = cycles;
+  }
+
+  /**
+   * Every market's fills made at or after `sinceMs`, with their adverse selection against the hidden fair value as
+   * known at `nowMs` (the adverse-selection provider's source, src/markouts/adverse-provider.ts).
+   */
+  adverseFills(sinceMs: number, nowMs: number): AdverseFill[] {
+    const out: AdverseFill[] = [];
+    for (const run of this.bySlug.values()) {
+      for (let i = run.markoutFills.length - 1; i >= 0; i -= 1) {
+        const fill = run.markoutFills[i];
+        if (fill === undefined || fill.atMs < sinceMs) break;
+        out.push(adverseOfSeries(run.info.slug, fill, (t) => run.fair.at(t), nowMs));
+      }
+    }
+    return out;
   }
 
   /** How many markets are sampled now (joined, not expired). */

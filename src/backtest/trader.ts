@@ -21,7 +21,7 @@ import type { AccountLedger, AccountView } from '../risk/account-view.js';
 import type { GateOutcome } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
 import type { MarketInfo, Strategy } from '../strategy/contract.js';
-import type { RunnerBooks, RunnerModelAnswer, RunnerObserver, StrategyRunner } from '../strategy/runner.js';
+import type { RunnerBooks, RunnerModelAnswer, RunnerObserver, RunnerOptions, StrategyRunner } from '../strategy/runner.js';
 import type { Touch } from '../strategy/own-orders.js';
 import { LEDGER_CHECK_EVERY_MS, TradingCore } from '../trading/core.js';
 
@@ -90,6 +90,8 @@ export interface TraderOptions {
   readonly model?: (slug: string) => RunnerModelAnswer;
   /** The others' touch at each book change (the pricer's ladder samples). */
   readonly onTouch?: (slug: string, touch: Touch) => void;
+  /** The markouts' adverse selection per market and cadence (the backtest's own fills; src/markouts/adverse-provider.ts). */
+  readonly adverseSelection?: RunnerOptions['adverseSelection'];
 }
 
 /**
@@ -143,6 +145,7 @@ export class Trader {
         setInterval: (fn, ms) => this.every(ms, fn),
         ...(options.model === undefined ? {} : { model: options.model }),
         ...(options.onTouch === undefined ? {} : { onTouch: options.onTouch }),
+        ...(options.adverseSelection === undefined ? {} : { adverseSelection: options.adverseSelection }),
         midHistoryMs: options.midHistory.horizonMs,
         midHistoryMax: options.midHistory.max,
         ...(observer?.runner === undefined ? {} : { observer: observer.runner }),

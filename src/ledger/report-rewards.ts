@@ -9,6 +9,7 @@
  * is the realized PnL plus rewards and rebates (as the PnL total counts it); the totals equal the sums of the rows.
  */
 import { rawToDecimal } from '../core/venue-rules/index.js';
+import { ADVERSE_SELECTION_HORIZON_MS } from '../markouts/schedule.js';
 import type { MarkoutGroupFigures } from '../markouts/summary.js';
 import type { AccrualRow, VenueRewardRow } from './rewards-repo.js';
 import { VENUE_TOTAL_MARKET } from './rewards-repo.js';
@@ -52,7 +53,8 @@ export interface EarningsReport {
   readonly markets: readonly EarningsMarketRow[];
   readonly strategies: readonly EarningsStrategyRow[];
   readonly days: readonly EarningsDayRow[];
-  readonly totals: { readonly tradingRaw: number; readonly rewardRaw: number; readonly rebateRaw: number; readonly totalRaw: number; readonly venueRewardRaw: number | null };
+  /** The markets' sums; the adverse selection over the markets with judged fills (null: none), all rewards ÷ it. */
+  readonly totals: Omit<EarningsMarketRow, 'marketSlug' | 'tradingRaw'> & { readonly tradingRaw: number };
 }
 
 function sumBy<T>(rows: readonly T[], key: (row: T) => string, value: (row: T) => number): Map<string, number> {
@@ -67,7 +69,13 @@ export function earningsReport(pnl: PnlReport, accruals: readonly AccrualRow[], 
   const rebateOf = sumBy(accruals, (r) => r.marketSlug, (r) => r.rebateRaw);
   const marketVenue = venue.filter((v) => v.marketSlug !== VENUE_TOTAL_MARKET);
   const venueOf = sumBy(marketVenue, (v) => v.marketSlug, (v) => v.rewardRaw);
-  const adverseOf = new Map(markouts.map((g) => [g.key, g.references.find((r) => r.reference === 'mid')?.adverseSelectionRaw ?? null]));
+  // A market none of whose fills has its 60 s markout yet has no adverse selection to show (null, not 0).
+  const adverseOfGroup = (g: MarkoutGroupFigures): number | null => {
+    const mid = g.references.find((r) => r.reference === 'mid');
+    const known = mid?.horizons.find((h) => h.horizonMs === ADVERSE_SELECTION_HORIZON_MS)?.known ?? 0;
+    return mid === undefined || known === 0 ? null : mid.adverseSelectionRaw;
+  };
+  const adverseOf = new Map(markouts.map((g) => [g.key, adverseOfGroup(g)]));
   const pnlOf = new Map(pnl.markets.map((m) => [m.marketSlug, m]));
   const slugs = [...new Set([...pnlOf.keys(), ...rewardOf.keys(), ...rebateOf.keys()])].sort();
   const markets = slugs.map((slug): EarningsMarketRow => {
@@ -104,16 +112,21 @@ export function earningsReport(pnl: PnlReport, accruals: readonly AccrualRow[], 
   });
   const venueDays = days.filter((d) => d.venueRewardRaw !== null);
   const sum = (f: (r: EarningsMarketRow) => number): number => markets.reduce((acc, r) => acc + f(r), 0);
+  const judged = markets.filter((r) => r.adverseSelectionRaw !== null);
+  const adverseSelectionRaw = judged.length === 0 ? null : judged.reduce((acc, r) => acc + (r.adverseSelectionRaw ?? 0), 0);
+  const rewardRaw = sum((r) => r.rewardRaw);
   return {
     markets,
     strategies,
     days,
     totals: {
       tradingRaw: sum((r) => r.tradingRaw ?? 0),
-      rewardRaw: sum((r) => r.rewardRaw),
+      rewardRaw,
       rebateRaw: sum((r) => r.rebateRaw),
       totalRaw: sum((r) => r.totalRaw),
       venueRewardRaw: venueDays.length === 0 ? null : venueDays.reduce((acc, d) => acc + (d.venueRewardRaw ?? 0), 0),
+      adverseSelectionRaw,
+      rewardPerAdverseUsdc: adverseSelectionRaw !== null && adverseSelectionRaw > 0 ? rewardRaw / adverseSelectionRaw : null,
     },
   };
 }
@@ -139,7 +152,7 @@ export function formatEarningsTable(report: EarningsReport): string {
       ['', 'USDC', 'USDC', 'USDC', 'USDC', 'USDC', 'USDC', 'USDC/USDC'],
       [
         ...report.markets.map((m) => [m.marketSlug, dec(m.tradingRaw), dec(m.rewardRaw), dec(m.rebateRaw), dec(m.totalRaw), dec(m.venueRewardRaw), dec(m.adverseSelectionRaw), ratio(m.rewardPerAdverseUsdc)]),
-        ['TOTAL', dec(t.tradingRaw), dec(t.rewardRaw), dec(t.rebateRaw), dec(t.totalRaw), dec(t.venueRewardRaw), '', ''],
+        ['TOTAL', dec(t.tradingRaw), dec(t.rewardRaw), dec(t.rebateRaw), dec(t.totalRaw), dec(t.venueRewardRaw), dec(t.adverseSelectionRaw), ratio(t.rewardPerAdverseUsdc)],
       ],
     ),
   );
@@ -176,6 +189,8 @@ export function earningsJson(report: EarningsReport): Record<string, unknown> {
       rebates: rawToDecimal(report.totals.rebateRaw),
       total: rawToDecimal(report.totals.totalRaw),
       venueRewards: opt(report.totals.venueRewardRaw),
+      adverseSelection60s: opt(report.totals.adverseSelectionRaw),
+      rewardPerAdverse: report.totals.rewardPerAdverseUsdc,
     },
   };
 }

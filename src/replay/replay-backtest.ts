@@ -25,9 +25,12 @@ import { BookState } from '../book/book-state.js';
 import { parseFillPartId } from '../orders/fill-part-id.js';
 import type { OrderEventInput } from '../orders/order-events.js';
 import type { BookView, MarketInfo, Strategy } from '../strategy/contract.js';
+import { estimateMakerRebate } from '../strategy/rebates.js';
 import { expectedRewardPerDay } from '../strategy/rewards.js';
 import { buildView } from '../strategy/view.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
+import { cadenceOfTags } from '../app/market-selection.js';
+import { AdverseSelectionProvider, adverseOfSeries } from '../markouts/adverse-provider.js';
 import { FairSeries, markoutUsdc, mergeMarkoutSummaries, summarizeMarkouts, type HorizonSummary, type MarkoutFill } from '../markouts/markout.js';
 import { adjustedMidpoint } from '../core/venue-rules/index.js';
 import { BotAccounting } from '../backtest/accounting.js';
@@ -98,6 +101,8 @@ class MarketRun {
   readonly markoutFills: MarkoutFill[] = [];
   spreadCapturedUsdc = 0;
   rewardsUsdc = 0;
+  /** Σ the maker fills' rebate estimates, raw USDC (src/strategy/rebates.ts). */
+  rebatesRaw = 0;
   quotedMs = 0;
   modelMs = 0;
   twoSidedMs = 0;
@@ -123,6 +128,8 @@ class MarketRun {
       dailyRewardRaw: rewards?.dailyRewardRaw ?? 0,
       rewardable: rewards !== undefined && rewards.dailyRewardRaw > 0,
       expiresAtMs: entry.expiresAtMs ?? null,
+      // The venue's tags name the cadence (Hourly, Daily, …) of a recorded market; an imported one has none.
+      cadence: entry.terms?.kind === 'venue' ? cadenceOfTags(entry.terms.tags) : null,
       band: effectivePriceBand(config, slug),
     };
     this.matcher = new QueueMatcher(queueModel);
@@ -183,6 +190,8 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   };
   const pricing = new ReplayPricing(config.pricing, [...runs.values()].map((run) => run.entry), () => time.now(), requote);
   let index = 0;
+  // The recording carries no rebate rate: the market's where given, else `rewards.rebateRateFallback` (null: no estimate).
+  const rebateRate = (run: MarketRun): number | null => run.info.rebateRate ?? options.config.rewards.rebateRateFallback;
   for (const run of runs.values()) {
     run.venue = new ReplayVenue({
       marketSlug: run.slug,
@@ -203,6 +212,8 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
         run.mid.extendTo(fill.atMs); // the last recorded book stands until the next one
         const midNow = run.mid.at(fill.atMs);
         if (midNow !== null) run.spreadCapturedUsdc += markoutUsdc(markout, midNow);
+        // A maker fill's rebate estimate: the taker's fee on the fee curve × the market's rate (else the config's fallback).
+        if (fill.liquidity === 'maker' && rebateRate(run) !== null) run.rebatesRaw += estimateMakerRebate(fill, rebateRate(run) ?? 0, { curve: options.config.rewards.feeCurve }).rebateRaw;
       },
     });
     index += 1;
@@ -224,6 +235,9 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   });
 
   const listeners = new Set<(slug: string) => void>();
+  const adverse = new AdverseSelectionProvider({
+    read: (sinceMs, nowMs) => [...runs.values()].flatMap((run) => run.markoutFills.filter((f) => f.atMs >= sinceMs).map((f) => adverseOfSeries(run.slug, f, (t) => run.mid.at(t), nowMs))),
+  });
   trader = new Trader({
     venue,
     scheduler: time,
@@ -247,6 +261,8 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
     retainTerminalMs: 60_000,
     model: (slug) => pricing.answer(slug),
     onTouch: (slug, touch) => pricing.observeBook(slug, touch),
+    // Adverse selection from the replay's own markouts (its fills against the recorded mid), per market and cadence.
+    adverseSelection: (info, now) => adverse.view(info, now),
     observer: {
       onFill: (fill) => {
         const booked = unbooked.get(parseFillPartId(fill.tradeEventId).tradeEventId);
@@ -372,7 +388,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
     s.ask.push(ask === null ? null : ask / TICKS_PER_UNIT);
     s.fair.push(fair);
     s.underlying.push(ticker === null ? null : pricing.underlying(ticker));
-    s.pnl.push(trading - pnl.feesRaw / 1e6 + run.rewardsUsdc);
+    s.pnl.push(trading - pnl.feesRaw / 1e6 + run.rewardsUsdc + run.rebatesRaw / 1e6);
     s.spread.push(run.spreadCapturedUsdc);
     s.adverse.push(trading - run.spreadCapturedUsdc);
     s.inventory.push(net / 1e6);
@@ -415,7 +431,9 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       realizedPnlRaw: pnl.realizedRaw,
       unrealizedPnlRaw: pnl.unrealizedRaw ?? 0,
       rewardsUsdc: run.rewardsUsdc,
-      totalPnlUsdc: (trading - (yes.feesRaw + no.feesRaw)) / 1e6 + run.rewardsUsdc,
+      rebatesRaw: run.rebatesRaw,
+      rebateRate: rebateRate(run),
+      totalPnlUsdc: (trading - (yes.feesRaw + no.feesRaw) + run.rebatesRaw) / 1e6 + run.rewardsUsdc,
       spreadCapturedUsdc: run.spreadCapturedUsdc,
       adverseSelectionUsdc: trading / 1e6 - run.spreadCapturedUsdc,
       markouts: markoutFigures(summarizeMarkouts(run.markoutFills, (t) => run.mid.at(t))),
@@ -467,6 +485,7 @@ function totalFigures(markets: readonly MarketReplay[], whole: { requests: numbe
     realizedPnlRaw: sum((f) => f.realizedPnlRaw),
     unrealizedPnlRaw: sum((f) => f.unrealizedPnlRaw),
     rewardsUsdc: sum((f) => f.rewardsUsdc),
+    rebatesRaw: sum((f) => f.rebatesRaw),
     totalPnlUsdc: sum((f) => f.totalPnlUsdc),
     spreadCapturedUsdc: sum((f) => f.spreadCapturedUsdc),
     adverseSelectionUsdc: sum((f) => f.adverseSelectionUsdc),

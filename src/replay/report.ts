@@ -38,7 +38,11 @@ export interface ReplayFigures {
   readonly unrealizedPnlRaw: number;
   /** Liquidity rewards the resting orders scored (the venue's formula, src/strategy/rewards.ts), USDC. */
   readonly rewardsUsdc: number;
-  /** realized + unrealized + rewards − fees, USDC. */
+  /** Σ the maker fills' rebate estimates (src/strategy/rebates.ts), raw USDC; 0 without a rate. */
+  readonly rebatesRaw: number;
+  /** The rebate rate used: the market's, else `rewards.rebateRateFallback`; null: none known (no estimate). */
+  readonly rebateRate: number | null;
+  /** realized + unrealized + rewards + rebates − fees, USDC. */
   readonly totalPnlUsdc: number;
   /** Σ over fills of the edge against the recorded mid at the fill, USDC. */
   readonly spreadCapturedUsdc: number;
@@ -89,7 +93,7 @@ export interface ReplaySeries {
   readonly fair: readonly (number | null)[];
   /** The underlying's last price, USD (null without one). */
   readonly underlying: readonly (number | null)[];
-  /** Total PnL so far: realized + unrealized + rewards − fees, USDC. */
+  /** Total PnL so far: realized + unrealized + rewards + rebates − fees, USDC. */
   readonly pnl: readonly number[];
   /** Cumulative spread captured, USDC. */
   readonly spread: readonly number[];
@@ -166,7 +170,12 @@ export interface PeopleFigures {
   readonly feesUsdc: number;
   readonly realizedPnlUsdc: number;
   readonly unrealizedPnlUsdc: number;
+  /** realized + unrealized − fees: what the trading alone made, USDC. */
+  readonly tradingPnlUsdc: number;
   readonly rewardsUsdc: number;
+  /** Maker rebates, estimated; null when no rate was known. */
+  readonly rebatesUsdc: number | null;
+  readonly rebateRate: number | null;
   readonly totalPnlUsdc: number;
   readonly spreadCapturedUsdc: number;
   readonly adverseSelectionUsdc: number;
@@ -212,7 +221,10 @@ export function peopleFigures(f: ReplayFigures): PeopleFigures {
     feesUsdc: hundredths(f.feesRaw),
     realizedPnlUsdc: hundredths(f.realizedPnlRaw),
     unrealizedPnlUsdc: hundredths(f.unrealizedPnlRaw),
+    tradingPnlUsdc: hundredths(f.realizedPnlRaw + f.unrealizedPnlRaw - f.feesRaw),
     rewardsUsdc: round(f.rewardsUsdc, 2),
+    rebatesUsdc: f.rebateRate === null ? null : hundredths(f.rebatesRaw),
+    rebateRate: f.rebateRate,
     totalPnlUsdc: round(f.totalPnlUsdc, 2),
     spreadCapturedUsdc: round(f.spreadCapturedUsdc, 2),
     adverseSelectionUsdc: round(f.adverseSelectionUsdc, 2),
@@ -277,11 +289,16 @@ export function markoutAt(markouts: readonly PeopleMarkout[] | null, horizonMs: 
   return h === undefined || h.fills === 0 ? '—' : h.meanUsdc.toFixed(4);
 }
 
+/** The rebate estimate as printed: '—' when no rate was known. */
+function rebates(p: PeopleFigures): string {
+  return p.rebatesUsdc === null ? '—' : usdc(p.rebatesUsdc);
+}
+
 /** The one line a report opens with: total PnL and its parts, fills, volume, maximum inventory, mean 10 s markout. */
 export function headline(f: ReplayFigures): string {
   const p = peopleFigures(f);
   return (
-    `${p.market}: total PnL ${usdc(p.totalPnlUsdc)} USDC = realized ${usdc(p.realizedPnlUsdc)} + unrealized ${usdc(p.unrealizedPnlUsdc)} + rewards ${usdc(p.rewardsUsdc)} − fees ${usdc(p.feesUsdc)}` +
+    `${p.market}: total PnL ${usdc(p.totalPnlUsdc)} USDC = trading ${usdc(p.tradingPnlUsdc)} (realized ${usdc(p.realizedPnlUsdc)} + unrealized ${usdc(p.unrealizedPnlUsdc)} − fees ${usdc(p.feesUsdc)}) + rewards ${usdc(p.rewardsUsdc)} + rebates est. ${rebates(p)}` +
     ` | ${p.fills} fills | volume ${shares(p.volumeShares)} shares | max inventory ${shares(p.maxInventoryShares)} shares | mean 10 s markout ${markoutAt(p.markouts, 10_000)} USDC`
   );
 }
@@ -301,7 +318,9 @@ export function figureRows(f: ReplayFigures): [string, string][] {
     ['fees (USDC)', usdc(p.feesUsdc)],
     ['realized PnL (USDC)', usdc(p.realizedPnlUsdc)],
     ['unrealized PnL (USDC)', usdc(p.unrealizedPnlUsdc)],
+    ['trading PnL (USDC)', usdc(p.tradingPnlUsdc)],
     ['rewards (USDC)', usdc(p.rewardsUsdc)],
+    ['maker rebates est. (USDC)', p.rebateRate === null ? `${rebates(p)} (no rebate rate: rewards.rebateRateFallback)` : `${rebates(p)} (rate ${p.rebateRate})`],
     ['spread captured (USDC)', usdc(p.spreadCapturedUsdc)],
     ['adverse selection (USDC)', usdc(p.adverseSelectionUsdc)],
     ...horizons.map((h): [string, string] => [`markout ${after(h)} vs mid (USDC/fill)`, markoutAt(p.markouts, h)]),
@@ -355,18 +374,20 @@ function columns(header: readonly string[], rows: readonly (readonly string[])[]
 /** One row per run of a sweep: the swept parameters, then the headline figures; then the queue models' line(s). */
 export function formatSweep(runs: readonly { readonly params: Readonly<Record<string, string>>; readonly figures: ReplayFigures }[]): string {
   const paramNames = [...new Set(runs.flatMap((r) => Object.keys(r.params)))];
-  const header = [...paramNames, 'total PnL $', 'fills', 'volume sh', 'fees $', 'realized $', 'unrealized $', 'rewards $', 'max |inv| sh', 'spread', 'fill %', 'requests', 'quoted %', 'q-canceled sh'];
+  const header = [...paramNames, 'total PnL $', 'trading $', 'rewards $', 'rebates $', 'fills', 'volume sh', 'fees $', 'realized $', 'unrealized $', 'max |inv| sh', 'spread', 'fill %', 'requests', 'quoted %', 'q-canceled sh'];
   const rows = runs.map(({ params, figures }) => {
     const p = peopleFigures(figures);
     return [
       ...paramNames.map((name) => params[name] ?? ''),
       usdc(p.totalPnlUsdc),
+      usdc(p.tradingPnlUsdc),
+      usdc(p.rewardsUsdc),
+      rebates(p),
       String(p.fills),
       shares(p.volumeShares),
       usdc(p.feesUsdc),
       usdc(p.realizedPnlUsdc),
       usdc(p.unrealizedPnlUsdc),
-      usdc(p.rewardsUsdc),
       shares(p.maxInventoryShares),
       p.quotedSpread === null ? '—' : p.quotedSpread.toFixed(4),
       p.fillRatioPct.toFixed(1),
@@ -380,16 +401,17 @@ export function formatSweep(runs: readonly { readonly params: Readonly<Record<st
 }
 
 /**
- * `--compare`: one row per config on the same recording: total PnL (USDC), fills, mean markouts at 1 s, 10 s and
+ * `--compare`: one row per config on the same recording: total PnL (USDC) and its parts — trading PnL (realized +
+ * unrealized − fees), rewards, maker rebates est. ('—' without a rate) — fills, mean markouts at 1 s, 10 s and
  * 60 s (USDC per fill; against the model where the markets are priced, else the recorded mid), maximum inventory
  * (shares), time quoted, shares canceled ahead of resting orders; then each config's queue models' line.
  */
 export function formatCompare(runs: readonly { readonly name: string; readonly figures: ReplayFigures }[]): string {
-  const header = ['config', 'total PnL (USDC)', 'fills', 'markout 1 s', 'markout 10 s', 'markout 60 s', 'against', 'max |inv| (shares)', 'time quoted', 'q-canceled sh'];
+  const header = ['config', 'total PnL (USDC)', 'trading', 'rewards', 'rebates est.', 'fills', 'markout 1 s', 'markout 10 s', 'markout 60 s', 'against', 'max |inv| (shares)', 'time quoted', 'q-canceled sh'];
   const rows = runs.map(({ name, figures }) => {
     const p = peopleFigures(figures);
     const against = p.fairMarkouts ?? p.markouts;
-    return [name, usdc(p.totalPnlUsdc), String(p.fills), markoutAt(against, 1_000), markoutAt(against, 10_000), markoutAt(against, 60_000), p.fairMarkouts === null ? 'mid' : 'model', shares(p.maxInventoryShares), pct(p.timeQuotedPct), shares(p.queue.canceledAheadShares)];
+    return [name, usdc(p.totalPnlUsdc), usdc(p.tradingPnlUsdc), usdc(p.rewardsUsdc), rebates(p), String(p.fills), markoutAt(against, 1_000), markoutAt(against, 10_000), markoutAt(against, 60_000), p.fairMarkouts === null ? 'mid' : 'model', shares(p.maxInventoryShares), pct(p.timeQuotedPct), shares(p.queue.canceledAheadShares)];
   });
   const notes = runs.map(({ name, figures }) => `${name}: ${queueModelNote(figures.queue)}`);
   return `${truncationLine(runs)}${columns(header, rows)}${notes.join('\n')}\n`;
@@ -502,7 +524,7 @@ report.markets.forEach((m, i) => {
   new uPlot({ title: 'Inventory (YES − NO shares)', width, height: 200, scales: x,
     series: [{ label: 't (s)' }, { label: 'inventory', stroke: '#a60' }] }, [s.t, s.inventory], el('inventory'));
   new uPlot({ title: 'Cumulative PnL (USDC): total, spread captured, adverse selection', width, height: 240, scales: x,
-    series: [{ label: 't (s)' }, { label: 'total (incl. rewards − fees)', stroke: '#36c', width: 2 }, { label: 'spread captured', stroke: '#2a7' }, { label: 'adverse selection', stroke: '#c33' }] },
+    series: [{ label: 't (s)' }, { label: 'total (incl. rewards + rebates − fees)', stroke: '#36c', width: 2 }, { label: 'spread captured', stroke: '#2a7' }, { label: 'adverse selection', stroke: '#c33' }] },
     [s.t, s.pnl, s.spread, s.adverse], el('pnl'));
   const horizons = m.figures.markouts.map((h) => h.horizonSec);
   const mean = (list) => list === null ? horizons.map(() => null) : list.map((h) => h.fills === 0 ? null : h.meanUsdc);

@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import type { Level, Outcome, Side } from '../core/venue-rules/index.js';
+import type { AdverseSelectionView } from './adverse-selection.js';
 
 /** One price level (the venue's rule, src/core/venue-rules/book.ts); re-exported as part of the strategy contract. */
 export type { Level } from '../core/venue-rules/index.js';
@@ -51,6 +52,8 @@ export interface MarketInfo {
   readonly rewardRules?: RewardRules;
   /** Expiry in ms since epoch; null if the market has none. */
   readonly expiresAtMs: number | null;
+  /** How often the market is listed anew (15m, hourly, daily, weekly); absent or null: unknown. */
+  readonly cadence?: string | null;
   /** Allowed price band in ticks (inclusive), from config and venue rules. */
   readonly band: { readonly minTicks: number; readonly maxTicks: number };
 }
@@ -124,6 +127,11 @@ export interface MarketView {
   readonly midHistory: readonly { readonly atMs: number; readonly mid: number }[];
   /** Injected clock, ms since epoch. */
   readonly now: number;
+  /**
+   * What the markouts of past fills say about adverse selection in this market and its cadence (the ledger's live,
+   * the backtest's own; src/markouts/adverse-provider.ts); absent or null: no provider (the strategy's own view).
+   */
+  readonly adverseSelection?: AdverseSelectionView | null;
 }
 
 /**

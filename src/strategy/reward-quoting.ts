@@ -4,8 +4,11 @@
  * maxSpread of the reward midpoint) gets one — the side's closest quote moved to `bandFraction` × maxSpread from the
  * midpoint and raised to minSize, or a new one there — when the expected reward per minute it adds (the one scorer,
  * src/strategy/rewards.ts, against the book without the bot's orders) exceeds the expected adverse selection per minute
- * it buys: fills per minute on that side (the bot's recent fills, at least `minFillsPerMinute`) × its size × the adverse
- * move per fill (`baseAdverseTicks` + the side's measured toxicity, src/strategy/toxicity.ts).
+ * it buys. That cost is judged from the markouts of past fills in the market and its cadence where the view carries
+ * them (`view.adverseSelection`: the ledger's live, the backtest's own; src/strategy/adverse-selection.ts: fill rate ×
+ * size × adverse selection per share, each shrunk market → cadence → the strategy's view), else — and as the prior —
+ * from the strategy's own view: fills per minute on that side (the bot's recent fills, at least `minFillsPerMinute`)
+ * × its size × the adverse move per fill (`baseAdverseTicks` + the side's measured toxicity, src/strategy/toxicity.ts).
  *
  * Owns: that decision (`applyRewardQuoting`, pure). Invariants: disabled, or on a market without a pool or a midpoint,
  * the plan is returned unchanged; a quote it adds or moves is on the grid, inside the market's band, on its side of
@@ -20,6 +23,7 @@ import type { PlanInput, QuotePlan } from './planner.js';
 import { effectiveBand, yesTermsBand } from './rounding.js';
 import { estimateRewardShare, ordersAsYesQuotes, rewardMidpoint, rewardSettingsOf } from './rewards.js';
 import { estimateToxicity } from './toxicity.js';
+import { expectedAdverseSelection, type AdverseSource } from './adverse-selection.js';
 import { fromYesTerms, toYesTerms } from './yes-terms.js';
 import type { YesSide } from './yes-terms.js';
 
@@ -35,6 +39,12 @@ export const rewardQuotingSchema = z
     /** The window of recent fills for the fill rate and the toxicity, minutes. */
     lookbackMinutes: z.number().gt(0).default(60),
     postOnly: z.boolean().default(true),
+    /** Where the adverse selection comes from: the markouts of past fills (market, then cadence) or the view only. */
+    adverseFrom: z.enum(['markouts', 'view']).default('markouts'),
+    /** The prior's weight against the markouts' adverse selection per share, in fills of the quote's size. */
+    priorFills: z.number().min(0).default(5),
+    /** The prior's weight against the markouts' fill rate, in minutes of quoting. */
+    priorMinutes: z.number().min(0).default(30),
   })
   .prefault({});
 
@@ -42,6 +52,8 @@ export type RewardQuotingParams = z.infer<typeof rewardQuotingSchema>;
 
 const SIDES: readonly YesSide[] = ['bid', 'ask'];
 const DIAG: Record<YesSide, string> = { bid: 'rewardQuotingBid', ask: 'rewardQuotingAsk' };
+/** The diagnostic's code of what decided the adverse selection: 0 the view alone, 1 the strategy's prior, 2 the cadence, 3 the market. */
+const SOURCE_CODE: Record<AdverseSource | 'view', number> = { view: 0, strategy: 1, cadence: 2, market: 3 };
 
 /** The plan with reward quotes added or moved where they pay more than the adverse selection they buy. */
 export function applyRewardQuoting(plan: QuotePlan, input: PlanInput, params: RewardQuotingParams): QuotePlan {
@@ -86,11 +98,13 @@ export function applyRewardQuoting(plan: QuotePlan, input: PlanInput, params: Re
     const candidate = [...intents.filter((i) => i !== closest), quote];
     const gainPerMinute = rewardPerMinute(candidate) - rewardPerMinute(intents);
     const recent = view.recentFills.filter((f) => f.atMs >= view.now - params.lookbackMinutes * 60_000 && toYesTerms(f.token, f.side, f.priceTicks).side === side).length;
-    const fillsPerMinute = Math.max(params.minFillsPerMinute, recent / params.lookbackMinutes);
-    const adverseTicks = params.baseAdverseTicks + toxicity[side].ticks;
-    const adversePerMinute = (fillsPerMinute * (sizeRaw / 1e6) * adverseTicks) / TICKS_PER_UNIT;
+    const prior = { fillsPerMinute: Math.max(params.minFillsPerMinute, recent / params.lookbackMinutes), perShareUsdc: (params.baseAdverseTicks + toxicity[side].ticks) / TICKS_PER_UNIT };
+    const fromMarkouts = params.adverseFrom === 'markouts' && view.adverseSelection ? expectedAdverseSelection(view.adverseSelection, side, prior, sizeRaw / 1e6, params) : null;
+    const fillsPerMinute = Math.max(params.minFillsPerMinute, fromMarkouts?.fillsPerMinute ?? prior.fillsPerMinute);
+    const adversePerMinute = fillsPerMinute * (sizeRaw / 1e6) * Math.max(0, fromMarkouts?.perShareUsdc ?? prior.perShareUsdc);
     diagnostics[`${DIAG[side]}GainPerMin`] = gainPerMinute;
     diagnostics[`${DIAG[side]}AdversePerMin`] = adversePerMinute;
+    diagnostics[`${DIAG[side]}AdverseSource`] = SOURCE_CODE[fromMarkouts?.source ?? 'view'];
     if (!(gainPerMinute > adversePerMinute)) continue;
     intents = candidate;
     diagnostics[DIAG[side]] = 1;

@@ -15,6 +15,7 @@
  */
 import type { FillView, MarketInfo, MarketViewWithOwnOrders, ModelView, OwnOrderView, PositionView, QuoteIntent, Strategy } from './contract.js';
 import type { BookView } from './contract.js';
+import type { AdverseSelectionView } from './adverse-selection.js';
 import { validateIntents, type IntentRejection } from './validate.js';
 import { buildView, DEFAULT_MID_HISTORY, recordMid, type MidPointRecord } from './view.js';
 import { othersBook, touchMid, touchOf, type Touch } from './own-orders.js';
@@ -60,6 +61,8 @@ export interface RunnerOptions {
   readonly now: () => number;
   /** The model's answer per market (absent: every market is quoted from its book). */
   readonly model?: (slug: string) => RunnerModelAnswer;
+  /** The markouts' adverse selection of a market and its cadence (src/markouts/adverse-provider.ts); absent: none. */
+  readonly adverseSelection?: (info: MarketInfo, now: number) => AdverseSelectionView | null;
   /** Each book change's touch of the OTHERS' book (the bot's own orders taken out): the pricer's ladder samples. */
   readonly onTouch?: (slug: string, touch: Touch) => void;
   /** Requote every market at least this often even without book changes (time-driven strategies, ages). */
@@ -219,6 +222,7 @@ export class StrategyRunner {
       await submission;
       return true;
     }
+    const now = this.options.now();
     const view: MarketViewWithOwnOrders = buildView({
       info: loop.info,
       books,
@@ -226,8 +230,9 @@ export class StrategyRunner {
       recentFills: this.options.recentFills(slug),
       midHistory: loop.mids,
       ownOrders: this.options.ownOrders(slug),
-      now: this.options.now(),
+      now,
       model: answer.kind === 'priced' ? answer.view : null,
+      adverseSelection: this.options.adverseSelection?.(loop.info, now) ?? null,
     });
     let proposed: unknown;
     try {

@@ -8,6 +8,7 @@
  * size; a built view owns a copy of the history array and points are never mutated, so later appends and
  * replacements never change a view already handed out.
  */
+import type { AdverseSelectionView } from './adverse-selection.js';
 import type { BookView, FillView, MarketInfo, MarketViewWithOwnOrders, ModelView, OwnOrderView, PositionView } from './contract.js';
 
 /** Points are never changed once recorded (a replacement is a new object), so views can share them. */
@@ -50,6 +51,8 @@ export interface ViewParts {
   readonly now: number;
   /** The model's view of a priced market (src/pricing); absent or null: unpriced. */
   readonly model?: ModelView | null;
+  /** The markouts' adverse selection of the market and its cadence; absent or null: none. */
+  readonly adverseSelection?: AdverseSelectionView | null;
 }
 
 /** The view of one market at `now`; the mid history array is copied (its points are immutable). */
@@ -64,5 +67,6 @@ export function buildView(parts: ViewParts): MarketViewWithOwnOrders {
     ownOrders: parts.ownOrders,
     now: parts.now,
     model: parts.model ?? null,
+    adverseSelection: parts.adverseSelection ?? null,
   };
 }

@@ -137,7 +137,7 @@ export interface TradingCoreOptions {
   /** Requote on every book change (default true; the bot always does). */
   readonly quoteOnBookChange?: boolean;
   /** What the runner needs besides the wiring: interval, timers, model, mid history, observer. */
-  readonly runner: Pick<RunnerOptions, 'requoteIntervalMs' | 'setInterval' | 'model' | 'onTouch' | 'midHistoryMs' | 'midHistoryMax' | 'observer'>;
+  readonly runner: Pick<RunnerOptions, 'requoteIntervalMs' | 'setInterval' | 'model' | 'adverseSelection' | 'onTouch' | 'midHistoryMs' | 'midHistoryMax' | 'observer'>;
   /** Applied to a market's intents before the account's gate (the bot: pricing's caps). */
   readonly capIntents?: (slug: string, intents: readonly QuoteIntent[]) => readonly QuoteIntent[];
   /** A fill part the executor reports (the caller books it; see each caller for when the account notes it). */

@@ -10,6 +10,8 @@ import { LedgerInputError } from '../../../src/ledger/errors.js';
 import { runReport } from '../../../src/ledger/report.js';
 import { openLedger } from '../../../src/ledger/store.js';
 import { VENUE_TOTAL_MARKET } from '../../../src/ledger/rewards-repo.js';
+import { earningsReport } from '../../../src/ledger/report-rewards.js';
+import { summarizeJudgedFills } from '../../../src/markouts/summary.js';
 import { fillInput, makeTempDir, T0 } from '../../support/ledger-fixtures.js';
 
 const temp = makeTempDir('report-rewards-');
@@ -32,6 +34,14 @@ beforeAll(() => {
   const rebate = { marketSlug: 'btc-above', strategy: 'liquidity-rewards', atMs: T0, takerFeeBps: 100, feeSource: 'curve' as const, takerFeeRaw: 50_000, rebateRate: 0.2, rebateRaw: 10_000 };
   for (const fillId of [1, 2, 3]) expect(ledger.rewards.recordRebate({ ...rebate, fillId })).toBe(true);
   ledger.failFill({ tradeEventId: 't3', orderId: 'order-3' }, { reason: 'settlement failed', atMs: T0 + 6 });
+  // Markouts against the mid: the buy at 0.50 with the mid at 0.51 then 0.48 (+0.1 at the fill, −0.2 at 60 s: 0.3
+  // adverse), the sell at 0.52 with the mid at 0.51 both times (none): 0.3 USDC of adverse selection.
+  const mid = (fillId: number, horizonMs: number, refMicros: number) => ({ fillId, horizonMs, reference: 'mid' as const, refMicros, missingReason: null, sampledAtMs: T0 + horizonMs });
+  ledger.markouts.write({
+    register: [1, 2].map((fillId) => ({ fillId, strategy: 'liquidity-rewards', references: ['mid' as const] })),
+    rows: [mid(1, 0, 510_000), mid(1, 60_000, 480_000), mid(2, 0, 510_000), mid(2, 60_000, 510_000)],
+    complete: [],
+  });
   ledger.rewards.recordVenueReward({ dayStartMs: DAY0, marketSlug: VENUE_TOTAL_MARKET, rewardRaw: 500_000, readAtMs: T0 });
   now = T0 + 1000;
   ledger.rewards.recordVenueReward({ dayStartMs: DAY0, marketSlug: VENUE_TOTAL_MARKET, rewardRaw: 700_000, readAtMs: T0 + 1000 });
@@ -64,6 +74,9 @@ describe('ledger: reward and rebate accruals', () => {
     // 0.2 trading + 0.833332 rewards + 0.02 rebates.
     expect(section).toMatch(/btc-above\s+0\.2\s+0\.833332\s+0\.02\s+1\.053332\s+-/);
     expect(section).toMatch(/TOTAL\s+0\.2\s+0\.833332\s+0\.02\s+1\.053332\s+0\.7/);
+    // The reward earned per dollar of adverse selection: 0.833332 / 0.3, per market and in total.
+    expect(section).toMatch(/btc-above\s+0\.2\s+0\.833332\s+0\.02\s+1\.053332\s+-\s+0\.3\s+2\.78$/m);
+    expect(section).toMatch(/TOTAL\s+0\.2\s+0\.833332\s+0\.02\s+1\.053332\s+0\.7\s+0\.3\s+2\.78$/m);
     expect(section).toMatch(/liquidity-rewards\s+0\.833332\s+4\s+0\.02\s+2/);
     expect(section).toMatch(/2025-01-15\s+0\.624999\s+0\.02\s+0\.7\s+0\.075001/);
     expect(section).toMatch(/2025-01-16\s+0\.208333\s+0\s+-\s+-/);
@@ -73,12 +86,27 @@ describe('ledger: reward and rebate accruals', () => {
     const doc = JSON.parse(await runReport({ db, format: 'json', nowMs: T0 + 86_400_000 * 2 })) as { earnings: Record<string, unknown> };
     expect(doc.earnings).toMatchObject({
       estimated: ['rewards', 'rebates'],
-      markets: [{ market: 'btc-above', trading: '0.2', rewards: '0.833332', rebates: '0.02', total: '1.053332', venueRewards: null }],
-      totals: { trading: '0.2', rewards: '0.833332', rebates: '0.02', total: '1.053332', venueRewards: '0.7' },
+      markets: [{ market: 'btc-above', trading: '0.2', rewards: '0.833332', rebates: '0.02', total: '1.053332', venueRewards: null, adverseSelection60s: '0.3' }],
+      totals: { trading: '0.2', rewards: '0.833332', rebates: '0.02', total: '1.053332', venueRewards: '0.7', adverseSelection60s: '0.3' },
     });
+    const totals = (doc.earnings as { totals: { rewardPerAdverse: number } }).totals;
+    expect(totals.rewardPerAdverse).toBeCloseTo(0.833332 / 0.3, 9);
     const later = JSON.parse(await runReport({ db, format: 'json', sinceMs: DAY0 + 86_400_000, nowMs: T0 + 86_400_000 * 2 })) as { earnings: { days: unknown[] } };
     expect(later.earnings.days).toEqual([{ day: '2025-01-16', rewards: '0.208333', rebates: '0', venueRewards: null, venueMinusEstimate: null }]);
     const other = JSON.parse(await runReport({ db, format: 'json', market: 'eth-5k', nowMs: T0 })) as { earnings: { markets: unknown[] } };
     expect(other.earnings.markets).toEqual([]);
+  });
+
+  it('a market whose fills have no 60 s markout yet shows no adverse selection (not 0), nor a ratio', () => {
+    const fill = { marketSlug: 'm', strategy: 's', terms: { token: 'YES' as const, side: 'BUY' as const, priceTicks: 500, sizeRaw: 10_000_000 }, feeRaw: 0, references: ['mid' as const], samples: [{ horizonMs: 0, reference: 'mid' as const, refMicros: 510_000 }] };
+    const pnl = { markets: [], totals: { realizedRaw: 0, feesRaw: 0, volumeRaw: 0, fillCount: 0, unrealizedRaw: 0, netPnlRaw: 0, receivableRaw: 0, unmarkedMarkets: [] } };
+    const accrual = { marketSlug: 'm', strategy: 's', dayStartMs: DAY0, rewardRaw: 100_000, rewardMinutes: 1, rebateRaw: 0, rebatedFills: 0 };
+    const pending = earningsReport(pnl, [accrual], [], summarizeJudgedFills([fill], (f) => f.marketSlug));
+    expect(pending.markets[0]).toMatchObject({ adverseSelectionRaw: null, rewardPerAdverseUsdc: null });
+    expect(pending.totals).toMatchObject({ adverseSelectionRaw: null, rewardPerAdverseUsdc: null });
+    const judged = { ...fill, samples: [...fill.samples, { horizonMs: 60_000, reference: 'mid' as const, refMicros: 500_000 }] };
+    const known = earningsReport(pnl, [accrual], [], summarizeJudgedFills([judged], (f) => f.marketSlug));
+    // 0.1 at the fill, 0 at 60 s: 0.1 USDC adverse, 0.1 USDC of rewards → 1 per dollar.
+    expect(known.markets[0]).toMatchObject({ adverseSelectionRaw: 100_000, rewardPerAdverseUsdc: 1 });
   });
 });

@@ -149,7 +149,7 @@ describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('backtest --replay (the
     const notes = lines.filter((line) => line.startsWith('queue models'));
     expect(lines.length - notes.length).toBe(5);
     expect(notes.length).toBeGreaterThanOrEqual(1);
-    expect(lines[0]).toMatch(/bidSpread\s+queueModel\s+total PnL \$\s+fills\s+volume sh/);
+    expect(lines[0]).toMatch(/bidSpread\s+queueModel\s+total PnL \$\s+trading \$\s+rewards \$\s+rebates \$\s+fills\s+volume sh/);
     expect(lines[0]).toMatch(/q-canceled sh$/);
     for (const row of lines.slice(1, 5)) expect(row).not.toMatch(/\d\.\d{5}/);
 
@@ -241,7 +241,7 @@ describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('backtest --replay (the
     const run = await cli(['backtest', '--replay', priced, '--config', join(ROOT, 'config/liquidity-rewards.yaml'), '--out', out]);
     expect(run.err).toBe('');
     expect(run.code).toBe(EXIT_OK);
-    expect(run.out.split('\n')[0]).toMatch(new RegExp(`^${TITLE}: total PnL -?\\d+\\.\\d{2} USDC = realized -?\\d+\\.\\d{2} \\+ unrealized -?\\d+\\.\\d{2} \\+ rewards \\d+\\.\\d{2} − fees \\d+\\.\\d{2} \\| \\d+ fills \\| volume \\d+\\.\\d{2} shares \\| max inventory \\d+\\.\\d{2} shares \\| mean 10 s markout (-?\\d+\\.\\d{4}|—) USDC$`));
+    expect(run.out.split('\n')[0]).toMatch(new RegExp(`^${TITLE}: total PnL -?\\d+\\.\\d{2} USDC = trading -?\\d+\\.\\d{2} \\(realized -?\\d+\\.\\d{2} \\+ unrealized -?\\d+\\.\\d{2} − fees \\d+\\.\\d{2}\\) \\+ rewards \\d+\\.\\d{2} \\+ rebates est\\. (\\d+\\.\\d{2}|—) \\| \\d+ fills \\| volume \\d+\\.\\d{2} shares \\| max inventory \\d+\\.\\d{2} shares \\| mean 10 s markout (-?\\d+\\.\\d{4}|—) USDC$`));
     const written = readFileSync(join(out, 'report.json'), 'utf8');
     expectPeopleUnits(written);
     const report = JSON.parse(written) as PeopleReport;
@@ -250,7 +250,8 @@ describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('backtest --replay (the
     expect(f.fills).toBeGreaterThan(0);
     expect(f.rewardsUsdc).toBeGreaterThan(0); // the reward settings of the import reach the strategy and the scoring
     // each part at cents: the total is their sum within the parts' rounding
-    expect(Math.abs(f.totalPnlUsdc - (f.realizedPnlUsdc + f.unrealizedPnlUsdc - f.feesUsdc + f.rewardsUsdc))).toBeLessThanOrEqual(0.025);
+    expect(Math.abs(f.totalPnlUsdc - (f.realizedPnlUsdc + f.unrealizedPnlUsdc - f.feesUsdc + f.rewardsUsdc + (f.rebatesUsdc ?? 0)))).toBeLessThanOrEqual(0.025);
+    expect(Math.abs(f.tradingPnlUsdc - (f.realizedPnlUsdc + f.unrealizedPnlUsdc - f.feesUsdc))).toBeLessThanOrEqual(0.015);
     expect(Math.abs(f.spreadCapturedUsdc + f.adverseSelectionUsdc - (f.realizedPnlUsdc + f.unrealizedPnlUsdc))).toBeLessThanOrEqual(0.025);
     expect(f.timeFromModelPct).toBeGreaterThan(0);
     expect(f.underlyingPrices).toBeGreaterThan(40);
@@ -272,7 +273,7 @@ describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('backtest --replay (the
     expect(compare.err).toBe('');
     const lines = compare.out.trim().split('\n');
     expect(lines).toHaveLength(7); // the header, a row per config, then each config's queue models' line
-    expect(lines[0]).toMatch(/config\s+total PnL \(USDC\)\s+fills\s+markout 1 s\s+markout 10 s\s+markout 60 s\s+against\s+max \|inv\| \(shares\)\s+time quoted\s+q-canceled sh/);
+    expect(lines[0]).toMatch(/config\s+total PnL \(USDC\)\s+trading\s+rewards\s+rebates est\.\s+fills\s+markout 1 s\s+markout 10 s\s+markout 60 s\s+against\s+max \|inv\| \(shares\)\s+time quoted\s+q-canceled sh/);
     configs.forEach((config, i) => expect(lines[i + 1]?.trim().startsWith(config)).toBe(true));
     configs.forEach((config, i) => expect(lines[i + 4]?.startsWith(`${config}: queue models`)).toBe(true));
     expect(lines[3]).toContain(` ${f.totalPnlUsdc.toFixed(2)} `); // the same run as alone
@@ -302,7 +303,18 @@ describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('backtest --replay (the
       queueModel: 'conservative' as const,
       feeRateBps: 0,
     };
-    const both = await runReplayBacktest({ ...options, strategy: check.module.create(check.params) });
+    // Maker rebates at the config's fallback rate (the recording carries none): beside trading PnL, in the total.
+    const withRebates = { ...config, rewards: { ...config.rewards, rebateRateFallback: 0.25 } };
+    const both = await runReplayBacktest({ ...options, config: withRebates, strategy: check.module.create(check.params) });
+    for (const m of both.markets) {
+      expect(m.figures.makerFills).toBeGreaterThan(0);
+      expect(m.figures.rebatesRaw).toBeGreaterThan(0);
+      expect(m.figures.rebateRate).toBe(0.25);
+      const trading = (m.figures.realizedPnlRaw + m.figures.unrealizedPnlRaw - m.figures.feesRaw) / 1e6;
+      expect(m.figures.totalPnlUsdc).toBeCloseTo(trading + m.figures.rewardsUsdc + m.figures.rebatesRaw / 1e6, 9);
+    }
+    expect(both.figures.rebatesRaw).toBe(both.markets.reduce((n, m) => n + m.figures.rebatesRaw, 0));
+    expect(formatTable(both)).toMatch(/maker rebates est\. \(USDC\)\s+\d+\.\d{2} \(rate 0\.25\)/);
     expect(both.markets.map((m) => m.figures.market)).toEqual(['Market A', 'b']);
     expect(both.figures.market).toBe('2 markets');
     for (const m of both.markets) expect(m.figures.fills).toBeGreaterThan(0);
@@ -316,6 +328,10 @@ describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('backtest --replay (the
     // one bot, one rate limit: the two markets share the request budget the single one had alone
     const alone = await runReplayBacktest({ ...options, market: 'a', strategy: check.module.create(check.params) });
     expect(alone.markets).toHaveLength(1);
+    // No rate known (paper.yaml sets no fallback): no estimate, and the report says so rather than 0.
+    expect(alone.figures.rebatesRaw).toBe(0);
+    expect(alone.figures.rebateRate).toBeNull();
+    expect(headline(alone.figures)).toContain('+ rebates est. — |');
     expect(both.figures.requests).toBeGreaterThan(alone.figures.requests);
   });
 });

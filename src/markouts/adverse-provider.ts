@@ -1,0 +1,202 @@
+/**
+ * The adverse-selection provider: the markouts of past fills aggregated per market and per cadence, for the strategies
+ * (`MarketView.adverseSelection`, read by reward quoting through src/strategy/adverse-selection.ts). One class for
+ * every caller, each with its own source of fills: the live bot reads its ledger's markouts (against the book mid
+ * without its own orders, `adverseOfJudged`), the synthetic backtest its fills against the hidden fair value, the
+ * replay its fills against the recorded mid (`adverseOfSeries`).
+ *
+ * Owns: per market seen, its cadence, when it was first and last asked about, and its exposure (the minutes the
+ * runner quoted it: consecutive asks at most `maxGapMs` apart, in minute buckets); the fills of the lookback, read
+ * again at most every `refreshMs`. Invariants: a fill counts toward its market's fill rate only if it was made after
+ * the provider first saw the market (fills and exposure cover the same time; fills of an earlier run still count
+ * for the adverse selection per share); what is older than the lookback is forgotten (memory stays bounded over
+ * days of rolling markets); the cadence figures leave the asking market out; a source that throws leaves the last
+ * figures in place (reported to `onError`), never a crash in the quote cycle.
+ */
+import type { StoredJudgedFill } from '../ledger/markouts-repo.js';
+import { NO_ADVERSE_STATS, type AdverseSelectionView, type AdverseStats } from '../strategy/adverse-selection.js';
+import { toYesTerms, type YesSide } from '../strategy/yes-terms.js';
+import { markoutUsdc, type MarkoutFill } from './markout.js';
+import { ADVERSE_SELECTION_HORIZON_MS } from './schedule.js';
+import { fillMarkoutRaw } from './value.js';
+
+/** One past fill as the provider needs it. */
+export interface AdverseFill {
+  readonly marketSlug: string;
+  readonly yesSide: YesSide;
+  readonly atMs: number;
+  readonly shares: number;
+  /** markout at 0 − markout at the horizon, USDC (positive: adverse); null while either is unknown. */
+  readonly adverseUsdc: number | null;
+}
+
+/** What the provider needs of the market asked about. */
+export interface AdverseMarketRef {
+  readonly slug: string;
+  readonly cadence?: string | null | undefined;
+}
+
+export interface AdverseProviderOptions {
+  /** The fills made at or after `sinceMs`, with their adverse selection as known at `nowMs`. */
+  readonly read: (sinceMs: number, nowMs: number) => readonly AdverseFill[];
+  /** The window of fills and exposure, ms (default 2 h). */
+  readonly lookbackMs?: number;
+  /** The fills are read again at most this often, ms (default 30 s). */
+  readonly refreshMs?: number;
+  /** Two asks further apart than this are not counted as quoting in between, ms (default 2 min). */
+  readonly maxGapMs?: number;
+  readonly horizonMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+export const DEFAULT_ADVERSE_LOOKBACK_MS = 2 * 3_600_000;
+const MINUTE_MS = 60_000;
+
+interface Seen {
+  cadence: string | null;
+  readonly firstSeenMs: number;
+  lastSeenMs: number;
+  /** Exposure ms per minute bucket (bucket start → ms). */
+  readonly minutes: Map<number, number>;
+}
+
+type SideSums = Record<YesSide, { fills: number; judgedFills: number; judgedShares: number; adverseUsdc: number }>;
+
+export class AdverseSelectionProvider {
+  private readonly lookbackMs: number;
+  private readonly refreshMs: number;
+  private readonly maxGapMs: number;
+  private readonly horizonMs: number;
+  private readonly seen = new Map<string, Seen>();
+  /** Per market, the sums of its fills in the window (as of the last read). */
+  private sums = new Map<string, SideSums>();
+  private readAtMs = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly options: AdverseProviderOptions) {
+    this.lookbackMs = options.lookbackMs ?? DEFAULT_ADVERSE_LOOKBACK_MS;
+    this.refreshMs = options.refreshMs ?? 30_000;
+    this.maxGapMs = options.maxGapMs ?? 120_000;
+    this.horizonMs = options.horizonMs ?? ADVERSE_SELECTION_HORIZON_MS;
+  }
+
+  /** The market's figures now; counts this ask as quoting since the last one (when close enough). */
+  view(market: AdverseMarketRef, nowMs: number): AdverseSelectionView {
+    this.observe(market, nowMs);
+    if (nowMs - this.readAtMs >= this.refreshMs || nowMs < this.readAtMs) this.refresh(nowMs);
+    const since = nowMs - this.lookbackMs;
+    const cadenceName = this.seen.get(market.slug)?.cadence ?? null;
+    const own = this.statsOf(market.slug, since);
+    let cadence: Record<YesSide, AdverseStats> = { bid: NO_ADVERSE_STATS, ask: NO_ADVERSE_STATS };
+    if (cadenceName !== null) {
+      for (const [slug, seen] of this.seen) {
+        if (slug === market.slug || seen.cadence !== cadenceName) continue;
+        const other = this.statsOf(slug, since);
+        cadence = { bid: addStats(cadence.bid, other.bid), ask: addStats(cadence.ask, other.ask) };
+      }
+    }
+    return { horizonMs: this.horizonMs, cadenceName, market: own, cadence };
+  }
+
+  /** Markets the provider remembers (bounded by the lookback). */
+  get size(): number {
+    return this.seen.size;
+  }
+
+  private observe(market: AdverseMarketRef, nowMs: number): void {
+    const seen = this.seen.get(market.slug);
+    if (seen === undefined) {
+      this.seen.set(market.slug, { cadence: market.cadence ?? null, firstSeenMs: nowMs, lastSeenMs: nowMs, minutes: new Map() });
+      return;
+    }
+    if (market.cadence !== undefined && market.cadence !== null) seen.cadence = market.cadence;
+    const gap = nowMs - seen.lastSeenMs;
+    if (gap > 0 && gap <= this.maxGapMs) {
+      const bucket = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
+      seen.minutes.set(bucket, (seen.minutes.get(bucket) ?? 0) + gap);
+    }
+    if (nowMs > seen.lastSeenMs) seen.lastSeenMs = nowMs;
+  }
+
+  private refresh(nowMs: number): void {
+    const since = nowMs - this.lookbackMs;
+    for (const [slug, seen] of this.seen) {
+      for (const bucket of seen.minutes.keys()) if (bucket < since - MINUTE_MS) seen.minutes.delete(bucket);
+      if (seen.minutes.size === 0 && seen.lastSeenMs < since) this.seen.delete(slug);
+    }
+    let fills: readonly AdverseFill[];
+    try {
+      fills = this.options.read(since, nowMs);
+    } catch (error) {
+      this.options.onError?.(error);
+      this.readAtMs = nowMs;
+      return;
+    }
+    const sums = new Map<string, SideSums>();
+    for (const fill of fills) {
+      if (fill.atMs < since || !(fill.shares > 0)) continue;
+      let entry = sums.get(fill.marketSlug);
+      if (entry === undefined) {
+        entry = { bid: { fills: 0, judgedFills: 0, judgedShares: 0, adverseUsdc: 0 }, ask: { fills: 0, judgedFills: 0, judgedShares: 0, adverseUsdc: 0 } };
+        sums.set(fill.marketSlug, entry);
+      }
+      const side = entry[fill.yesSide];
+      const firstSeen = this.seen.get(fill.marketSlug)?.firstSeenMs ?? Number.POSITIVE_INFINITY;
+      if (fill.atMs >= firstSeen) side.fills += 1;
+      if (fill.adverseUsdc !== null && Number.isFinite(fill.adverseUsdc)) {
+        side.judgedFills += 1;
+        side.judgedShares += fill.shares;
+        side.adverseUsdc += fill.adverseUsdc;
+      }
+    }
+    this.sums = sums;
+    this.readAtMs = nowMs;
+  }
+
+  private statsOf(slug: string, sinceMs: number): Record<YesSide, AdverseStats> {
+    const seen = this.seen.get(slug);
+    let exposureMs = 0;
+    if (seen !== undefined) for (const [bucket, ms] of seen.minutes) if (bucket >= sinceMs - MINUTE_MS) exposureMs += ms;
+    // Both sides are quoted over the same minutes (a side's exposure is the market's).
+    const exposureMinutes = exposureMs / MINUTE_MS;
+    const sums = this.sums.get(slug);
+    const of = (side: YesSide): AdverseStats => ({ ...(sums?.[side] ?? NO_ADVERSE_STATS), exposureMinutes });
+    return { bid: of('bid'), ask: of('ask') };
+  }
+}
+
+function addStats(a: AdverseStats, b: AdverseStats): AdverseStats {
+  return {
+    fills: a.fills + b.fills,
+    exposureMinutes: a.exposureMinutes + b.exposureMinutes,
+    judgedFills: a.judgedFills + b.judgedFills,
+    judgedShares: a.judgedShares + b.judgedShares,
+    adverseUsdc: a.adverseUsdc + b.adverseUsdc,
+  };
+}
+
+/** A ledger fill judged by the live sampler: its adverse selection against the book mid (markout at 0 − at the horizon). */
+export function adverseOfJudged(fill: StoredJudgedFill, horizonMs: number = ADVERSE_SELECTION_HORIZON_MS): AdverseFill {
+  const ref = (h: number): number | null => fill.samples.find((s) => s.reference === 'mid' && s.horizonMs === h)?.refMicros ?? null;
+  const at0 = ref(0);
+  const later = ref(horizonMs);
+  const adverseRaw = at0 === null || later === null ? null : fillMarkoutRaw(fill, at0) - fillMarkoutRaw(fill, later);
+  return {
+    marketSlug: fill.marketSlug,
+    yesSide: toYesTerms(fill.token, fill.side, fill.priceTicks).side,
+    atMs: fill.atMs,
+    shares: fill.sizeRaw / 1e6,
+    adverseUsdc: adverseRaw === null ? null : adverseRaw / 1e6,
+  };
+}
+
+/**
+ * A backtest's fill (YES terms) against a reference series (the hidden fair value, the recorded mid): its adverse
+ * selection is known once the series reaches the horizon and no later than `nowMs`.
+ */
+export function adverseOfSeries(slug: string, fill: MarkoutFill, at: (atMs: number) => number | null, nowMs: number, horizonMs: number = ADVERSE_SELECTION_HORIZON_MS): AdverseFill {
+  const due = fill.atMs + horizonMs;
+  const at0 = at(fill.atMs);
+  const later = due <= nowMs ? at(due) : null;
+  const adverseUsdc = at0 === null || later === null ? null : markoutUsdc(fill, at0) - markoutUsdc(fill, later);
+  return { marketSlug: slug, yesSide: fill.yesSide, atMs: fill.atMs, shares: fill.shares, adverseUsdc };
+}
