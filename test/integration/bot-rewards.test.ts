@@ -76,7 +76,7 @@ describe('rewards and rebates of the live bot', () => {
     const { sim: venue, slug } = await startBookedSim(cleanup, { sim, markets: rewardableMarket });
     const market = venue.engine.market(slug)!;
     const shares = Math.max(5, market.settings.minSizeRaw / 1e6);
-    const running = await startLiveBot(venue, cleanup, { markets: [slug], database, strategy: { orderSize: shares }, rewards: { payoutCycleSec: 3, payoutReadDelaySec: 1 } });
+    const running = await startLiveBot(venue, cleanup, { markets: [slug], database, strategy: { orderSize: shares }, rewards: { payoutCycleSec: 3, payoutReadDelaySec: 1, minuteScoring: process.env.OM_MINUTE_SCORING ?? 'time-weighted' } });
 
     // The bot's bid 0.480 and ask 0.520 rest 20 ticks from the mid 0.500, inside the band; the third party's quotes
     // (0.460 / 0.540) are 40 ticks away, outside it: the bot holds the whole pool.
@@ -120,7 +120,7 @@ describe('rewards and rebates of the live bot', () => {
     expect(rebate!.rebate_raw).toBeGreaterThan(0);
 
     // The simulator pays every 3 s; the bot reads the portfolio 1 s after each payout and books the paid epochs. Wait
-    // for the epoch holding the rebate, and three more, so the rewards span several payouts.
+    // for the epoch holding the rebate, and three more, until more than 3 samples' pool was paid (the bound below is 2).
     const paidRebateAt = await waitFor(
       () => {
         const seen = rows<{ n: number; rebates: number | null }>(database, `SELECT COUNT(*) AS n, SUM(rebates_raw) AS rebates FROM venue_payouts WHERE market_slug = '*'`)[0];
@@ -130,7 +130,8 @@ describe('rewards and rebates of the live bot', () => {
       'the paid rebate in the ledger',
       () => ({ payouts: rows(database, `SELECT * FROM venue_payouts`), warnings: running.warnings().slice(-5) }),
     );
-    await waitFor(() => when(rows<{ n: number }>(database, `SELECT COUNT(*) AS n FROM venue_payouts WHERE market_slug = '*'`)[0]!.n >= paidRebateAt + 3), 15_000, 'three more payouts');
+    const paidNow = (): { n: number; rewards: number | null } => rows<{ n: number; rewards: number | null }>(database, `SELECT COUNT(*) AS n, SUM(rewards_raw) AS rewards FROM venue_payouts WHERE market_slug = '*'`)[0]!;
+    await waitFor(() => when(paidNow().n >= paidRebateAt + 3 && (paidNow().rewards ?? 0) > 3 * samplePool), 20_000, 'three more payouts and 3 samples of pool paid', paidNow);
 
     const exposition = await running.bot.registry.metrics();
     expect(exposition).toMatch(new RegExp(`outcome_maker_reward_estimate_usdc_total\\{market="${slug}"\\} 0\\.0*[1-9]`));
@@ -160,7 +161,7 @@ describe('rewards and rebates of the live bot', () => {
     const raw = (usdc: string | null): number => Math.round(Number(usdc) * 1e6);
     expect(raw(total!.rebates.paid)).toBeGreaterThan(0);
     expect(Math.abs(raw(total!.rebates.error))).toBeLessThanOrEqual(1);
-    expect(raw(total!.rewards.paid)).toBeGreaterThan(2 * samplePool);
+    expect(raw(total!.rewards.paid)).toBeGreaterThan(3 * samplePool);
     expect(raw(total!.rewards.estimate)).toBeGreaterThan(0);
     expect(Math.abs(raw(total!.rewards.error))).toBeLessThanOrEqual(2 * samplePool);
     expect(own?.rewards.paid).toBe(total!.rewards.paid);
