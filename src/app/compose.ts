@@ -62,7 +62,7 @@ import { buildMarketData } from './market-data.js';
 import { buildAdverseProvider, buildMarkoutSampler, strategyLabel } from './markouts.js';
 import { buildCalibrationSampler } from './calibration.js';
 import { RewardAccrual } from './reward-accrual.js';
-import { venueRewardsOf, VenueRewardsPoller } from './venue-rewards.js';
+import { venuePollTimes, venueRewardsOf, VenueRewardsPoller } from './venue-rewards.js';
 import { marketInfoOf } from './markets.js';
 import type { MarkoutSampler } from '../markouts/sampler.js';
 import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
@@ -348,12 +348,13 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     ownOrders,
     rebateRateFallback: config.rewards.rebateRateFallback,
     feeCurve: config.rewards.feeCurve,
+    minuteScoring: config.rewards.minuteScoring,
     metrics,
     log: componentLogger(log, 'rewards'),
   });
   // The venue's own figures: the portfolio answer's `rewards` unless the caller reads them another way.
-  const readVenueRewards = deps.readVenueRewards ?? (async () => venueRewardsOf(await resources.client.api.getPortfolio()));
-  const venueRewards = new VenueRewardsPoller({ read: readVenueRewards, ledger, scheduler, intervalMs: config.rewards.venuePollMs, metrics, log: componentLogger(log, 'rewards') });
+  const readVenueRewards = deps.readVenueRewards ?? (async () => venueRewardsOf(await resources.client.api.getPortfolio(), config.rewards.venueEpochs));
+  const venueRewards = new VenueRewardsPoller({ read: readVenueRewards, ledger, scheduler, ...venuePollTimes(config), metrics, log: componentLogger(log, 'rewards') });
 
   // Listeners, in this order (see the header; (1) and (2) are registered where the books and the core are built).
   units.onSettled((settled) => reactions.unitsSettled(settled));

@@ -8,11 +8,13 @@
  *
  * Owns: when to score and what to record (`tick`, a thin shell over the pure scorer and estimate). Invariants:
  * exactly once across restarts — a minute row is keyed by market + minute, a rebate row by fill id, and the ledger
- * ignores a second write; a market's minute is scored once, at the first tick inside it (5 s apart) that sees the bot's
- * orders resting there and a fresh book (a minute without either earns nothing and has no row; a minute whose orders
- * came late in it is credited as if they rested all of it: one sample per minute, like the venue's scoring); a stale or missing book scores nothing; a
- * market without a pool records nothing; a failing ledger write is logged (once a minute) and retried next tick,
- * never thrown into the timer.
+ * ignores a second write; `rewards.minuteScoring: time-weighted` (the default): every tick (5 s apart) that sees the
+ * bot's orders resting in a market and a fresh book adds one sample to the minute's row, worth 5/60 of the minute's
+ * pool at that sample's share (a tick without orders or book adds nothing: that part of the minute earned nothing or
+ * cannot be judged; the ledger takes a sample once, so a restart inside a minute continues its row); `first-sample`:
+ * the first such tick scores the whole minute (orders placed late in it are credited for all of it). A stale or
+ * missing book scores nothing; a market without a pool records nothing; a failing ledger write is logged (once a
+ * minute) and retried next tick, never thrown into the timer.
  */
 import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
@@ -24,9 +26,12 @@ import type { BookView, MarketInfo, OwnOrderView } from '../strategy/contract.js
 import { estimateMakerRebate } from '../strategy/rebates.js';
 import { scoreMinute } from '../strategy/rewards.js';
 import type { BookedFill } from './fill-recorder.js';
+import type { MinuteScoring } from '../config/rewards-schema.js';
 
 /** Ticks this often; a market's minute is scored at its first tick that sees the bot's orders resting there. */
 export const ACCRUAL_TICK_MS = 5_000;
+/** The part of a minute one time-weighted sample stands for. */
+const SAMPLE_WEIGHT = ACCRUAL_TICK_MS / MINUTE_MS;
 
 export interface AccrualMetrics {
   /** An estimated reward was recorded for a market's minute (raw USDC, ≥ 0) with the bot's share of the pool. */
@@ -48,6 +53,8 @@ export interface RewardAccrualDeps {
   readonly ownOrders: (slug: string) => readonly OwnOrderView[];
   readonly rebateRateFallback: number | null;
   readonly feeCurve: FeeCurve;
+  /** Every tick of a minute, time-weighted, or its first tick for the whole minute (src/config/rewards-schema.ts). */
+  readonly minuteScoring: MinuteScoring;
   readonly metrics: AccrualMetrics;
   readonly log: Pick<Logger, 'warn'>;
 }
@@ -103,7 +110,10 @@ export class RewardAccrual {
     });
   }
 
-  /** True when the minute is settled for this market (recorded now or before, or nothing to score). */
+  /**
+   * True when the minute is settled for this market (recorded now or before, or nothing to score); time-weighted
+   * scoring never settles a minute early: every tick samples it.
+   */
   private scoreMarket(market: MarketInfo, minuteMs: number): boolean {
     if (!market.rewardable || !(market.dailyRewardRaw > 0)) return true;
     const own = this.deps.ownOrders(market.slug);
@@ -112,6 +122,12 @@ export class RewardAccrual {
     if (book === null) return false;
     const score = scoreMinute(market, book, own);
     if (score === null) return false;
+    if (this.deps.minuteScoring === 'time-weighted') {
+      const rewardRaw = Math.floor(score.share * score.poolRaw * SAMPLE_WEIGHT);
+      const sample = { marketSlug: market.slug, minuteMs, sampleMs: this.deps.scheduler.now(), strategy: this.deps.strategy, botScore: score.botScore, othersScore: Math.max(0, score.othersScore), share: score.share, poolRaw: score.poolRaw };
+      if (this.deps.ledger.rewards.recordMinuteSample({ ...sample, weight: SAMPLE_WEIGHT, rewardRaw, minGapMs: ACCRUAL_TICK_MS / 2 })) this.deps.metrics.rewardAccrued(market.slug, rewardRaw, score.share);
+      return false;
+    }
     const inserted = this.deps.ledger.rewards.recordMinute({
       marketSlug: market.slug,
       minuteMs,

@@ -1,19 +1,38 @@
 /**
- * The venue's own reward figures beside the bot's estimates: on a slow timer (`rewards.venuePollSec`, lowest
- * priority), what the venue reports (the portfolio's `rewards`: today's total, and per market where it says) is
- * stored per UTC day in the ledger (src/ledger/rewards-repo.ts `venue_rewards`, the day's latest reading wins) and
- * published as a gauge, so `report` shows the estimate's error.
+ * The venue's own reward figures beside the bot's estimates. Two timers, both reading the portfolio at the limiter's
+ * lowest priority: the payout cycle (`rewards.payoutCycleSec`, a day on the live venue; the read comes
+ * `rewards.payoutReadDelaySec` after each boundary) and, optionally, today's running figure (`rewards.venuePollSec`).
+ * Each read stores today's figure per UTC day (`venue_rewards`, the day's latest reading wins), books every epoch the
+ * venue reports PAID (per market and in total: src/ledger/payouts-repo.ts `venue_payouts`, once per market and epoch
+ * across restarts), publishes the reconciliation of the paid against the estimates (src/ledger/reconcile-rewards.ts)
+ * as metrics, and logs the names the unconfirmed epoch lists were read under (once, and whenever they change).
  *
- * Owns: the poll and the narrow typed input it takes (`VenueRewardsReport`, produced by whoever reads the wire: the
- * exchange client's portfolio parser). Invariants: one read in flight at a time; a failed read or write is logged
- * (at most once per poll interval) and tried again at the next poll, never thrown into the timer; amounts are raw 1e6.
+ * Owns: the polls and the narrow typed input they take (`VenueRewardsReport`, from the exchange client's portfolio
+ * answer through `venueRewardsOf`). Invariants: one read in flight at a time; a failed read or write is logged (at most
+ * once per interval) and tried again at the next poll, never thrown into the timer; amounts are raw 1e6.
  */
 import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
 import type { PortfolioPositions } from '../exchange/wire-account.js';
+import { DEFAULT_EPOCH_READ, readRewardEpochs, type EpochReadOptions, type ReadRewardEpoch } from '../exchange/wire-reward-epochs.js';
+import { reconcileLedger } from '../ledger/reconcile-rewards.js';
+import type { ReconciliationMetrics } from '../metrics/reconciliation-metrics.js';
 import { errorText } from '../core/errors.js';
 import type { LedgerStore } from '../ledger/index.js';
-import { utcDayStart, VENUE_TOTAL_MARKET } from '../ledger/index.js';
+import { DAY_MS, utcDayStart, VENUE_TOTAL_MARKET } from '../ledger/index.js';
+import type { AppConfig } from '../config/index.js';
+
+/** An epoch the venue reports PAID, for one market or the account ('*'), raw USDC. */
+export interface PaidEpoch {
+  readonly marketSlug: string;
+  readonly epochStartMs: number | null;
+  readonly epochEndMs: number;
+  readonly rewardsRaw: number | null;
+  readonly rebatesRaw: number | null;
+  readonly paidAtMs: number | null;
+  /** Which list of the answer said so. */
+  readonly source: 'rewardsByEpoch' | 'rewardsByEpoch.markets' | 'clob.rewards.epochs';
+}
 
 /** What the venue reports of the account's liquidity rewards, raw USDC. */
 export interface VenueRewardsReport {
@@ -21,54 +40,100 @@ export interface VenueRewardsReport {
   readonly todayTotalRaw: number | null;
   /** Today's rewards per market, where the venue gives a per-market figure. */
   readonly markets: readonly { readonly marketSlug: string; readonly todayRaw: number }[];
+  /** Paid epochs, per market and in total. */
+  readonly paid?: readonly PaidEpoch[];
+  /** The names the epoch lists were read under (src/exchange/wire-reward-epochs.ts), per list; null: nothing read. */
+  readonly shapes?: { readonly account: string | null; readonly market: string | null };
+  /** Epoch-list elements that could not be read. */
+  readonly unreadableEpochs?: number;
 }
 
 export type ReadVenueRewards = () => Promise<VenueRewardsReport>;
 
+const isPaid = (e: ReadRewardEpoch): e is ReadRewardEpoch & { readonly paid: true } => e.paid === true && (e.endMs ?? e.paidAtMs) !== null;
+
 /**
  * The portfolio answer's reward figures (`GET /portfolio/positions`, src/exchange/wire-rewards.ts) as this poller reads
- * them: today's total (`rewards.todaysRewards`) and, per market, the open epoch's rewards (an epoch with no end).
+ * them, the epoch lists with `options` (the configured names): today's total (`rewards.todaysRewards`) and, per market,
+ * the open epoch's rewards; the paid epochs of the account (`rewardsByEpoch`, its per-market breakdown where it has
+ * one) and of each market (`clob[].rewards.epochs`).
  */
-export function venueRewardsOf(portfolio: Pick<PortfolioPositions, 'clob' | 'rewards'>): VenueRewardsReport {
-  const markets = portfolio.clob.flatMap((position) => {
-    const open = position.rewards?.epochs.find((epoch) => epoch.endMs === null);
-    return open?.rewardsRaw === null || open?.rewardsRaw === undefined ? [] : [{ marketSlug: position.marketSlug, todayRaw: open.rewardsRaw }];
-  });
-  return { todayTotalRaw: portfolio.rewards?.todaysRewardsRaw ?? null, markets };
+export function venueRewardsOf(portfolio: Pick<PortfolioPositions, 'clob' | 'rewards'>, options: EpochReadOptions = DEFAULT_EPOCH_READ): VenueRewardsReport {
+  const paid: PaidEpoch[] = [];
+  const markets: { marketSlug: string; todayRaw: number }[] = [];
+  let unreadable = 0;
+  let marketShape: string | null = null;
+  for (const position of portfolio.clob) {
+    if (position.rewards === undefined) continue;
+    const reading = readRewardEpochs(position.rewards.rawEpochs, options);
+    unreadable += reading.unreadable;
+    marketShape ??= reading.shape;
+    const open = reading.epochs.find((e) => e.paid !== true && e.endMs === null);
+    if (open?.rewardsRaw !== null && open?.rewardsRaw !== undefined) markets.push({ marketSlug: position.marketSlug, todayRaw: open.rewardsRaw });
+    for (const e of reading.epochs.filter(isPaid)) {
+      paid.push({ marketSlug: position.marketSlug, epochStartMs: e.startMs, epochEndMs: e.endMs ?? e.paidAtMs ?? 0, rewardsRaw: e.rewardsRaw, rebatesRaw: e.rebatesRaw, paidAtMs: e.paidAtMs, source: 'clob.rewards.epochs' });
+    }
+  }
+  const account = readRewardEpochs(portfolio.rewards?.rawEpochs ?? [], options);
+  unreadable += account.unreadable;
+  for (const e of account.epochs.filter(isPaid)) {
+    const epochEndMs = e.endMs ?? e.paidAtMs ?? 0;
+    paid.push({ marketSlug: VENUE_TOTAL_MARKET, epochStartMs: e.startMs, epochEndMs, rewardsRaw: e.rewardsRaw, rebatesRaw: e.rebatesRaw, paidAtMs: e.paidAtMs, source: 'rewardsByEpoch' });
+    for (const m of e.markets) paid.push({ marketSlug: m.marketSlug, epochStartMs: e.startMs, epochEndMs, rewardsRaw: m.rewardsRaw, rebatesRaw: m.rebatesRaw, paidAtMs: e.paidAtMs, source: 'rewardsByEpoch.markets' });
+  }
+  return { todayTotalRaw: portfolio.rewards?.todaysRewardsRaw ?? null, markets, paid, shapes: { account: account.shape, market: marketShape }, unreadableEpochs: unreadable };
+}
+
+export interface VenueRewardsMetrics extends Pick<ReconciliationMetrics, 'rewardReconciled' | 'venueEpochsUnreadable'> {
+  venueRewards(market: string, rewardRaw: number): void;
 }
 
 export interface VenueRewardsPollerDeps {
   readonly read: ReadVenueRewards;
-  readonly ledger: Pick<LedgerStore, 'rewards'>;
+  readonly ledger: Pick<LedgerStore, 'rewards' | 'payouts'>;
   readonly scheduler: Scheduler;
+  /** How often today's running figure is read; 0: only on the payout cycle. */
   readonly intervalMs: number;
-  readonly metrics: { venueRewards(market: string, rewardRaw: number): void };
-  readonly log: Pick<Logger, 'warn'>;
+  /** The venue's payout cycle: a read follows each boundary (multiples of it since 00:00 UTC) by `payoutReadDelayMs`. */
+  readonly payoutCycleMs: number;
+  readonly payoutReadDelayMs: number;
+  readonly metrics: VenueRewardsMetrics;
+  readonly log: Pick<Logger, 'warn' | 'info'>;
 }
 
 export class VenueRewardsPoller {
-  private cancel: (() => void) | null = null;
+  private cancels: (() => void)[] = [];
   private inFlight: Promise<void> | null = null;
+  private loggedShapes = '';
+  private loggedFailAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: VenueRewardsPollerDeps) {}
 
   start(): void {
-    if (this.cancel !== null || !(this.deps.intervalMs > 0)) return;
-    const arm = (): void => {
-      this.cancel = this.deps.scheduler.schedule(this.deps.intervalMs, () => {
-        void this.poll();
-        if (this.cancel !== null) arm();
-      });
+    if (this.cancels.length > 0) return;
+    const every = (delayOf: () => number): void => {
+      const arm = (): void => {
+        const cancel = this.deps.scheduler.schedule(delayOf(), () => {
+          void this.poll();
+          if (this.cancels.includes(cancel)) {
+            this.cancels = this.cancels.filter((c) => c !== cancel);
+            arm();
+          }
+        });
+        this.cancels.push(cancel);
+      };
+      arm();
     };
-    arm();
+    if (this.deps.intervalMs > 0) every(() => this.deps.intervalMs);
+    if (this.deps.payoutCycleMs > 0) every(() => nextPayoutReadMs(this.deps.scheduler.now(), this.deps.payoutCycleMs, this.deps.payoutReadDelayMs) - this.deps.scheduler.now());
   }
 
   stop(): void {
-    this.cancel?.();
-    this.cancel = null;
+    for (const cancel of this.cancels) cancel();
+    this.cancels = [];
   }
 
-  /** Reads the venue's figures once and stores them under today (UTC). */
+  /** Reads the venue's figures once: today's under today (UTC), each newly paid epoch once, then the reconciliation. */
   poll(): Promise<void> {
     this.inFlight ??= this.read().finally(() => {
       this.inFlight = null;
@@ -86,8 +151,48 @@ export class VenueRewardsPoller {
         this.deps.ledger.rewards.recordVenueReward({ dayStartMs, marketSlug: row.market, rewardRaw: row.raw, readAtMs });
         this.deps.metrics.venueRewards(row.market, row.raw);
       }
+      this.noteShapes(report);
+      let booked = 0;
+      for (const epoch of report.paid ?? []) if (this.deps.ledger.payouts.recordPayout(epoch)) booked += 1;
+      if (booked > 0) this.publishReconciliation();
     } catch (error) {
+      const now = this.deps.scheduler.now();
+      if (now - this.loggedFailAtMs < Math.max(this.deps.intervalMs, this.deps.payoutCycleMs, 1)) return;
+      this.loggedFailAtMs = now;
       this.deps.log.warn({ err: errorText(error) }, 'venue rewards: read or write failed; tried again at the next poll');
     }
   }
+
+  /** The epoch lists' shape is unconfirmed: say which names matched, once and again whenever it changes. */
+  private noteShapes(report: VenueRewardsReport): void {
+    const unreadable = report.unreadableEpochs ?? 0;
+    this.deps.metrics.venueEpochsUnreadable(unreadable);
+    const shapes = report.shapes ?? { account: null, market: null };
+    const key = `${shapes.account ?? '-'}|${shapes.market ?? '-'}|${unreadable > 0}`;
+    if (key === this.loggedShapes || (shapes.account === null && shapes.market === null && unreadable === 0)) return;
+    this.loggedShapes = key;
+    this.deps.log.info({ rewardsByEpoch: shapes.account, marketEpochs: shapes.market, unreadableEpochs: unreadable }, 'venue rewards: the epoch lists were read under these names (unconfirmed shape; rewards.venueEpochs)');
+  }
+
+  private publishReconciliation(): void {
+    for (const row of reconcileLedger(this.deps.ledger.payouts).markets) {
+      this.deps.metrics.rewardReconciled(row.marketSlug, 'rewards', row.rewards.estimateRaw, row.rewards.paidRaw);
+      this.deps.metrics.rewardReconciled(row.marketSlug, 'rebates', row.rebates.estimateRaw, row.rebates.paidRaw);
+    }
+  }
+}
+
+/**
+ * The polls' timing from the config: the payout cycle is the configured one, else a day live and the simulator's own;
+ * the read comes the configured delay after each boundary, else a fifth of the cycle (at most 300 s).
+ */
+export function venuePollTimes(config: Pick<AppConfig, 'rewards' | 'venue'>): Pick<VenueRewardsPollerDeps, 'intervalMs' | 'payoutCycleMs' | 'payoutReadDelayMs'> {
+  const payoutCycleMs = config.rewards.payoutCycleMs ?? (config.venue.kind === 'sim' ? config.venue.rewards.payoutIntervalMs : DAY_MS);
+  return { intervalMs: config.rewards.venuePollMs, payoutCycleMs, payoutReadDelayMs: config.rewards.payoutReadDelayMs ?? Math.min(300_000, Math.round(payoutCycleMs / 5)) };
+}
+
+/** When the paid figures are next read: `delayMs` after the next boundary of the cycle (multiples since 00:00 UTC 1970). */
+export function nextPayoutReadMs(nowMs: number, cycleMs: number, delayMs: number): number {
+  const boundary = Math.floor((nowMs - delayMs) / cycleMs) * cycleMs + cycleMs;
+  return boundary + delayMs;
 }

@@ -58,9 +58,21 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
 }
 
 function rewardsToFile(rewards: AppConfig['rewards']): FileObject {
-  const { accrual, venuePollMs, rebateRateFallback, feeCurve, scoring, ...rest } = rewards;
+  const { accrual, venuePollMs, rebateRateFallback, feeCurve, scoring, minuteScoring, payoutCycleMs, payoutReadDelayMs, venueEpochs, ...rest } = rewards;
   noneLeft(rest);
-  return { accrual, venuePollSec: sec(venuePollMs), rebateRateFallback, feeCurve: { ...feeCurve }, scoring: { ...scoring } };
+  const f = venueEpochs.fields;
+  const fields = { start: [...f.start], end: [...f.end], paidAt: [...f.paidAt], paid: [...f.paid], status: [...f.status], rewards: [...f.rewards], rebates: [...f.rebates], markets: [...f.markets], market: [...f.market] };
+  return {
+    accrual,
+    venuePollSec: sec(venuePollMs),
+    rebateRateFallback,
+    feeCurve: { ...feeCurve },
+    scoring: { ...scoring },
+    minuteScoring,
+    payoutCycleSec: payoutCycleMs === null ? null : sec(payoutCycleMs),
+    payoutReadDelaySec: payoutReadDelayMs === null ? null : sec(payoutReadDelayMs),
+    venueEpochs: { amountUnit: venueEpochs.amountUnit, fields },
+  };
 }
 
 function venueToFile(venue: VenueConfig): FileObject {

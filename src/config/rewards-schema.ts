@@ -2,7 +2,8 @@
  * The `rewards` section: how the bot ESTIMATES what the venue pays makers beside trading PnL (docs/rewards.md) —
  * the per-minute reward accrual and the per-fill rebate accrual into the ledger, the slow read of the venue's own
  * figures, the fee curve the rebate estimate uses where a fill's report carries no taker fee, the rebate rate where
- * the market does not say, and the reward scheme's unconfirmed parts (exchange-facts §8).
+ * the market does not say, the reward scheme's unconfirmed parts (exchange-facts §8), how a minute is scored, the
+ * payout cycle the read of the venue's PAID figures follows, and the names its epoch lists are read under.
  *
  * Invariants: every figure is validated here (a wrong one is a config error naming its path); the defaults are the
  * venue's documented scheme and fee guide.
@@ -10,6 +11,7 @@
 import { z } from 'zod';
 import type { FeeCurve } from '../core/venue-rules/index.js';
 import type { RewardRules } from '../strategy/contract.js';
+import { DEFAULT_EPOCH_FIELDS, type EpochFieldNames, type EpochReadOptions } from '../exchange/wire-reward-epochs.js';
 
 export interface RewardsConfig {
   /** Accrue reward minutes and maker rebates into the ledger. */
@@ -20,7 +22,20 @@ export interface RewardsConfig {
   readonly rebateRateFallback: number | null;
   readonly feeCurve: FeeCurve;
   readonly scoring: RewardRules;
+  /** How a minute is scored: from every accrual tick in it, time-weighted (the default), or from its first tick only. */
+  readonly minuteScoring: MinuteScoring;
+  /** The venue's payout cycle, which the read of the PAID figures follows; null: the venue's (a day live, the simulator's interval on sim). */
+  readonly payoutCycleMs: number | null;
+  /** How long after each payout boundary the paid figures are read; null: a fifth of the cycle, at most 300 s. */
+  readonly payoutReadDelayMs: number | null;
+  /** How the elements of the venue's epoch lists are read (unconfirmed: src/exchange/wire-reward-epochs.ts). */
+  readonly venueEpochs: EpochReadOptions;
 }
+
+export const MINUTE_SCORING = ['time-weighted', 'first-sample'] as const;
+export type MinuteScoring = (typeof MINUTE_SCORING)[number];
+
+const names = z.array(z.string().min(1)).min(1);
 
 const bps = z.number().min(0).max(10_000);
 
@@ -46,9 +61,37 @@ export const rewardsSchema = z
       .superRefine((r, ctx) => {
         if (r.singleSidedMax < r.singleSidedMin) ctx.addIssue({ code: 'custom', path: ['singleSidedMax'], message: 'must be at least singleSidedMin', input: r.singleSidedMax });
       }),
+    minuteScoring: z.enum(MINUTE_SCORING).default('time-weighted'),
+    payoutCycleSec: z.number().int().min(1).max(7 * 86_400).nullable().default(null),
+    payoutReadDelaySec: z.number().min(0).max(86_400).nullable().default(null),
+    venueEpochs: z
+      .strictObject({
+        amountUnit: z.enum(['decimal', 'raw']).default('decimal'),
+        fields: z
+          .strictObject({ start: names, end: names, paidAt: names, paid: names, status: names, rewards: names, rebates: names, markets: names, market: names })
+          .partial()
+          .prefault({}),
+      })
+      .prefault({}),
   })
   .prefault({});
 
+/** The configured names over the defaults, field by field. */
+function epochFields(given: Partial<Record<keyof EpochFieldNames, readonly string[] | undefined>>): EpochFieldNames {
+  const pick = (key: keyof EpochFieldNames): readonly string[] => given[key] ?? DEFAULT_EPOCH_FIELDS[key];
+  return { start: pick('start'), end: pick('end'), paidAt: pick('paidAt'), paid: pick('paid'), status: pick('status'), rewards: pick('rewards'), rebates: pick('rebates'), markets: pick('markets'), market: pick('market') };
+}
+
 export function toRewardsConfig(r: z.infer<typeof rewardsSchema>): RewardsConfig {
-  return { accrual: r.accrual, venuePollMs: Math.round(r.venuePollSec * 1000), rebateRateFallback: r.rebateRateFallback, feeCurve: r.feeCurve, scoring: r.scoring };
+  return {
+    accrual: r.accrual,
+    venuePollMs: Math.round(r.venuePollSec * 1000),
+    rebateRateFallback: r.rebateRateFallback,
+    feeCurve: r.feeCurve,
+    scoring: r.scoring,
+    minuteScoring: r.minuteScoring,
+    payoutCycleMs: r.payoutCycleSec === null ? null : r.payoutCycleSec * 1000,
+    payoutReadDelayMs: r.payoutReadDelaySec === null ? null : Math.round(r.payoutReadDelaySec * 1000),
+    venueEpochs: { amountUnit: r.venueEpochs.amountUnit, fields: epochFields(r.venueEpochs.fields) },
+  };
 }

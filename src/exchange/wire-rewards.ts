@@ -6,8 +6,9 @@
  *
  * Owns: these shapes. Unconfirmed (no authenticated venue answer is recorded; docs/venue-facts.md): amounts are read as
  * decimal USDC (like the recorded `settings.dailyReward`, "1000" = 1000 USDC) into raw 1e6 integers; the elements of the
- * `any[]` lists follow the simulator's shape (`epochStart`, `epochEnd`, `rewards`, `rebates`, `paid`/`paidAt`), and an
- * element that does not fit is counted in `unreadableEpochs`, never guessed; the rebate totals (`todaysRebates`,
+ * `any[]` lists are read by detection over several field names (wire-reward-epochs.ts, the defaults here; the lists
+ * are kept as sent in `rawEpochs` for a reading with the configured names), and an element without a readable amount
+ * is counted in `unreadableEpochs`, never guessed; the rebate totals (`todaysRebates`,
  * `totalUnpaidRebates`, `totalUserRebatesLastEpoch`, `totalPaidRewards`, `totalPaidRebates`) are the simulator's
  * additive fields, null when absent. Strict where the types speak: a declared amount that is not a non-negative decimal,
  * or an `isEarning` that is not a boolean, is a ResponseValidationError naming the field and value.
@@ -15,7 +16,7 @@
 import { z } from 'zod';
 import { parseScaled } from '../core/venue-rules/index.js';
 import { orNull } from './wire-fields.js';
-import { instantMsOf } from './wire-instant.js';
+import { readRewardEpochs } from './wire-reward-epochs.js';
 
 /** A decimal USDC amount (string or number) → raw 1e6 integer. */
 const usdcDecimal = z.union([z.number().nonnegative(), z.string().trim()]).transform((value, ctx) => {
@@ -25,15 +26,6 @@ const usdcDecimal = z.union([z.number().nonnegative(), z.string().trim()]).trans
     ctx.addIssue({ code: 'custom', message: 'not a non-negative decimal USDC amount' });
     return z.NEVER;
   }
-});
-
-const EpochWire = z.object({
-  epochStart: z.unknown().optional(),
-  epochEnd: z.unknown().optional(),
-  paidAt: z.unknown().optional(),
-  rewards: usdcDecimal.nullish(),
-  rebates: usdcDecimal.nullish(),
-  paid: z.boolean().nullish(),
 });
 
 /** CLOBPosition.rewards. */
@@ -71,6 +63,8 @@ export interface MarketRewards {
   readonly epochs: readonly VenueRewardEpoch[];
   /** Elements of `epochs` that are not in the shape read here. */
   readonly unreadableEpochs: number;
+  /** The list as sent, for a reading with the configured names (wire-reward-epochs.ts). */
+  readonly rawEpochs: readonly unknown[];
 }
 
 /** The venue's reward figures for the account (raw 1e6 USDC; null: not sent). */
@@ -86,33 +80,19 @@ export interface PortfolioRewards {
   /** `rewardsByEpoch` as far as it could be read (the venue's order). */
   readonly epochs: readonly VenueRewardEpoch[];
   readonly unreadableEpochs: number;
+  /** `rewardsByEpoch` as sent, for a reading with the configured names (wire-reward-epochs.ts). */
+  readonly rawEpochs: readonly unknown[];
 }
 
+/** An epoch list read with the default names (src/exchange/wire-reward-epochs.ts); the app re-reads `rawEpochs` with the configured ones. */
 function readEpochs(items: readonly unknown[] | null | undefined): { epochs: VenueRewardEpoch[]; unreadable: number } {
-  const epochs: VenueRewardEpoch[] = [];
-  let unreadable = 0;
-  for (const item of items ?? []) {
-    const parsed = EpochWire.safeParse(item);
-    if (!parsed.success || typeof item !== 'object' || item === null) {
-      unreadable += 1;
-      continue;
-    }
-    const e = parsed.data;
-    const paidAtMs = instantMsOf(e.paidAt);
-    epochs.push({
-      startMs: instantMsOf(e.epochStart),
-      endMs: instantMsOf(e.epochEnd),
-      rewardsRaw: orNull(e.rewards),
-      rebatesRaw: orNull(e.rebates),
-      paid: e.paid ?? (paidAtMs === null ? null : true),
-    });
-  }
-  return { epochs, unreadable };
+  const reading = readRewardEpochs(items);
+  return { epochs: reading.epochs.map((e) => ({ startMs: e.startMs, endMs: e.endMs, rewardsRaw: e.rewardsRaw, rebatesRaw: e.rebatesRaw, paid: e.paid })), unreadable: reading.unreadable };
 }
 
 export function toMarketRewards(wire: z.output<typeof MarketRewardsWire>): MarketRewards {
   const { epochs, unreadable } = readEpochs(wire.epochs);
-  return { isEarning: orNull(wire.isEarning), epochs, unreadableEpochs: unreadable };
+  return { isEarning: orNull(wire.isEarning), epochs, unreadableEpochs: unreadable, rawEpochs: wire.epochs ?? [] };
 }
 
 export function toPortfolioRewards(wire: z.output<typeof PortfolioRewardsWire>): PortfolioRewards {
@@ -128,5 +108,6 @@ export function toPortfolioRewards(wire: z.output<typeof PortfolioRewardsWire>):
     totalPaidRebatesRaw: orNull(wire.totalPaidRebates),
     epochs,
     unreadableEpochs: unreadable,
+    rawEpochs: wire.rewardsByEpoch ?? [],
   };
 }

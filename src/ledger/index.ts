@@ -47,4 +47,6 @@ export * from './types.js';
 export { runAccountReport, formatAccountReport, parseAccountSnapshot, KV_ACCOUNT_POSITIONS } from './report-account.js';
 export type { AccountReport, AccountReportOptions, AccountLedger, AccountSnapshot } from './report-account.js';
 export { RewardsRepo, MINUTE_MS, VENUE_TOTAL_MARKET } from './rewards-repo.js';
-export type { RewardMinuteInput, MakerRebateInput, VenueRewardInput, UnrebatedFill, AccrualRow, VenueRewardRow, AccrualQuery } from './rewards-repo.js';
+export { PayoutsRepo } from './payouts-repo.js';
+export type { VenuePayoutInput, VenuePayoutRow, MinuteEstimateRow, RebateEstimateRow } from './payouts-repo.js';
+export type { RewardMinuteInput, RewardSampleInput, MakerRebateInput, VenueRewardInput, UnrebatedFill, AccrualRow, VenueRewardRow, AccrualQuery } from './rewards-repo.js';

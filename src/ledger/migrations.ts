@@ -259,11 +259,35 @@ CREATE INDEX calibration_scores_settles ON calibration_scores (settles_at_ms);
 `;
 
 /** The ledger's schema history. Append only: never edit a released step. */
+// Issue 31: the venue's PAID rewards and rebates per epoch (market '*': the account's total), each epoch booked once
+// (keyed by market and epoch end); a reward minute scored from several samples (time-weighted: each sample adds its
+// share of the minute; samples and the span they cover [covered_from_ms, covered_to_ms) say what the row stands for; NULL: one sample for the whole minute).
+const V5_SQL = `
+CREATE TABLE venue_payouts (
+  market_slug     TEXT NOT NULL,
+  epoch_end_ms    INTEGER NOT NULL,
+  epoch_start_ms  INTEGER,
+  rewards_raw     INTEGER CHECK (rewards_raw >= 0),
+  rebates_raw     INTEGER CHECK (rebates_raw >= 0),
+  paid_at_ms      INTEGER,
+  source          TEXT NOT NULL,
+  recorded_at_ms  INTEGER NOT NULL,
+  PRIMARY KEY (market_slug, epoch_end_ms),
+  CHECK (epoch_start_ms IS NULL OR epoch_start_ms <= epoch_end_ms)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX venue_payouts_end ON venue_payouts (epoch_end_ms);
+
+ALTER TABLE reward_minutes ADD COLUMN samples INTEGER NOT NULL DEFAULT 1 CHECK (samples >= 1);
+ALTER TABLE reward_minutes ADD COLUMN covered_from_ms INTEGER;
+ALTER TABLE reward_minutes ADD COLUMN covered_to_ms INTEGER;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial ledger schema', sql: V1_SQL },
   { version: 2, name: 'fill markouts', sql: V2_SQL },
   { version: 3, name: 'reward and rebate accruals', sql: V3_SQL },
   { version: 4, name: 'model calibration', sql: V4_SQL },
+  { version: 5, name: 'venue payouts and time-weighted reward minutes', sql: V5_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

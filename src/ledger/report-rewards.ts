@@ -135,9 +135,10 @@ const dec = (raw: number | null): string => (raw === null ? '-' : rawToDecimal(r
 const ratio = (x: number | null): string => (x === null ? '-' : x.toFixed(2));
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-function table(header: readonly string[], units: readonly string[], rows: readonly (readonly string[])[]): string[] {
+/** A text table: a header, a units line, a rule, the rows; the first `leftColumns` columns left-aligned, the rest right. */
+export function table(header: readonly string[], units: readonly string[], rows: readonly (readonly string[])[], leftColumns = 1): string[] {
   const widths = header.map((title, i) => Math.max(title.length, units[i]?.length ?? 0, ...rows.map((r) => r[i]?.length ?? 0)));
-  const render = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
+  const render = (cells: readonly string[]): string => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
   return [render(header), render(units), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(render)];
 }
 

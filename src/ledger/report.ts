@@ -3,7 +3,8 @@
  * fills, volume, fees, positions, realized and unrealized PnL per market and in total, then the markouts of the fills
  * the bot judged, per market and per strategy (src/ledger/report-markouts.ts; table and JSON), then the earnings:
  * trading PnL, estimated rewards and rebates and their total per market, strategy and day beside the venue's own
- * figures (src/ledger/report-rewards.ts; table and JSON), then the calibration
+ * figures (src/ledger/report-rewards.ts; table and JSON) and the reconciliation of the venue's paid epochs against the
+ * estimates of the same spans (src/ledger/report-reconcile.ts; table, JSON and HTML), then the calibration
  * of the model against the book mid on resolved markets, per underlying and cadence (src/ledger/report-calibration.ts;
  * table, JSON and HTML; `--since` there counts markets settling from then on). HTML: one page, the text sections
  * preformatted and calibration as a table.
@@ -18,6 +19,8 @@ import { utcDayStart } from './pnl.js';
 import { formatReport, REPORT_FORMATS } from './report-format.js';
 import { formatMarkoutsTable, markoutReport, markoutsJson } from './report-markouts.js';
 import { earningsJson, earningsReport, formatEarningsTable } from './report-rewards.js';
+import { reconcileLedger } from './reconcile-rewards.js';
+import { formatReconciliationTable, reconciliationJson } from './report-reconcile.js';
 import { calibrationJson, calibrationReport, formatCalibrationTable, reportHtml } from './report-calibration.js';
 import { z } from 'zod';
 import { openLedger } from './store.js';
@@ -55,12 +58,14 @@ export async function runReport(options: ReportOptions): Promise<string> {
     const accruals = ledger.rewards.accruals(query);
     const venue = ledger.rewards.venueRewards(query);
     const earnings = accruals.length + venue.length === 0 ? null : earningsReport(report, accruals, venue, markouts.byMarket);
-    const earningsText = earnings === null ? '' : formatEarningsTable(earnings);
+    // The venue's paid epochs beside the estimates of the same spans (src/ledger/reconcile-rewards.ts), once any was paid.
+    const reconciliation = reconcileLedger(ledger.payouts, query);
+    const earningsText = earnings === null ? '' : `${formatEarningsTable(earnings)}${formatReconciliationTable(reconciliation)}`;
     const calibration = calibrationReport(ledger.calibration, query);
     if (format === 'table') return `${text}${formatMarkoutsTable(markouts)}${earningsText}${formatCalibrationTable(calibration)}`;
     if (format === 'html') return reportHtml(`outcome-maker report, ${new Date(context.asOfMs).toISOString()}`, [text, formatMarkoutsTable(markouts), ...(earningsText === '' ? [] : [earningsText])], calibration);
     const document = z.record(z.string(), z.unknown()).parse(JSON.parse(text));
-    return `${JSON.stringify({ ...document, markouts: markoutsJson(markouts), ...(earnings === null ? {} : { earnings: earningsJson(earnings) }), calibration: calibrationJson(calibration) }, null, 2)}
+    return `${JSON.stringify({ ...document, markouts: markoutsJson(markouts), ...(earnings === null ? {} : { earnings: earningsJson(earnings) }), ...(reconciliation.rows.length === 0 ? {} : { reconciliation: reconciliationJson(reconciliation) }), calibration: calibrationJson(calibration) }, null, 2)}
 `;
   } finally {
     ledger.close();

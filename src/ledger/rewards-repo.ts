@@ -34,6 +34,28 @@ export interface RewardMinuteInput {
   readonly rewardRaw: number;
 }
 
+/** One sample of a minute (time-weighted scoring): it adds `weight` of the minute at this sample's share. */
+export interface RewardSampleInput {
+  readonly marketSlug: string;
+  /** The minute's start (a multiple of 60 000 ms). */
+  readonly minuteMs: number;
+  /** When the sample was taken (inside the minute). */
+  readonly sampleMs: number;
+  readonly strategy: string;
+  readonly botScore: number;
+  readonly othersScore: number;
+  /** This sample's share of the pool, 0..1. */
+  readonly share: number;
+  /** The minute's pool (dailyReward / 1440), raw USDC. */
+  readonly poolRaw: number;
+  /** The part of the minute one sample stands for (sample interval ÷ minute), 0..1. */
+  readonly weight: number;
+  /** This sample's reward: floor(share × pool × weight), raw USDC (an estimate). */
+  readonly rewardRaw: number;
+  /** A sample starting more than this before the end of what the row covers is ignored (the same sample again, e.g. after a restart). */
+  readonly minGapMs: number;
+}
+
 export interface MakerRebateInput {
   readonly fillId: number;
   readonly marketSlug: string;
@@ -122,6 +144,7 @@ function checkFraction(field: string, value: unknown): number {
 
 export class RewardsRepo {
   private readonly insertMinute;
+  private readonly upsertSample;
   private readonly insertRebate;
   private readonly upsertVenue;
   private readonly unrebated;
@@ -134,6 +157,22 @@ export class RewardsRepo {
     this.insertMinute = db.prepare(
       `INSERT INTO reward_minutes (market_slug, minute_ms, strategy, bot_score, others_score, share, pool_raw, reward_raw, recorded_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (market_slug, minute_ms) DO NOTHING`,
+    );
+    // A minute's first sample inserts its row; each later one adds its weight × share and its reward, at most one
+    // minute's worth of weight (share ≤ 1), never the same sample twice (it must start minGapMs before the row's cover
+    // ends, or later): the row covers [covered_from_ms, covered_to_ms) of the minute.
+    this.upsertSample = db.prepare(
+      `INSERT INTO reward_minutes (market_slug, minute_ms, strategy, bot_score, others_score, share, pool_raw, reward_raw, recorded_at_ms, samples, covered_from_ms, covered_to_ms)
+       VALUES (@slug, @minute, @strategy, @bot, @others, @weightedShare, @pool, @reward, @now, 1, @at, @to)
+       ON CONFLICT (market_slug, minute_ms) DO UPDATE SET
+         bot_score = bot_score + (excluded.bot_score - bot_score) / (samples + 1),
+         others_score = others_score + (excluded.others_score - others_score) / (samples + 1),
+         share = MIN(1.0, share + excluded.share),
+         reward_raw = MIN(pool_raw, reward_raw + excluded.reward_raw),
+         samples = samples + 1,
+         covered_to_ms = MAX(covered_to_ms, excluded.covered_to_ms)
+       WHERE reward_minutes.covered_to_ms IS NOT NULL AND excluded.covered_from_ms >= reward_minutes.covered_to_ms - @minGap
+         AND reward_minutes.share + excluded.share <= 1.000001`,
     );
     this.insertRebate = db.prepare(
       `INSERT INTO maker_rebates (fill_id, market_slug, strategy, at_ms, taker_fee_bps, fee_source, taker_fee_raw, rebate_rate, rebate_raw, recorded_at_ms)
@@ -190,6 +229,30 @@ export class RewardsRepo {
       checkRaw('rewardMinute.rewardRaw', input.rewardRaw),
     ] as const;
     return this.ctx.write('recordRewardMinute', () => this.insertMinute.run(...row, this.ctx.now()).changes === 1);
+  }
+
+  /** Adds one sample to its minute's row (time-weighted scoring); false when it was ignored (a repeat, or the minute is full). */
+  recordMinuteSample(input: RewardSampleInput): boolean {
+    const slug = checkId('rewardSample.marketSlug', input.marketSlug);
+    const minuteMs = checkTimeMs('rewardSample.minuteMs', input.minuteMs);
+    if (minuteMs % MINUTE_MS !== 0) throw new LedgerInputError('rewardSample.minuteMs', minuteMs, 'must be the start of a minute');
+    const at = checkTimeMs('rewardSample.sampleMs', input.sampleMs);
+    if (at < minuteMs || at >= minuteMs + MINUTE_MS) throw new LedgerInputError('rewardSample.sampleMs', at, `must be inside the minute starting ${minuteMs}`);
+    const weight = checkFraction('rewardSample.weight', input.weight);
+    const row = {
+      slug,
+      minute: minuteMs,
+      strategy: checkId('rewardSample.strategy', input.strategy),
+      bot: checkScore('rewardSample.botScore', input.botScore),
+      others: checkScore('rewardSample.othersScore', input.othersScore),
+      weightedShare: checkFraction('rewardSample.share', input.share) * weight,
+      pool: checkRaw('rewardSample.poolRaw', input.poolRaw),
+      reward: checkRaw('rewardSample.rewardRaw', input.rewardRaw),
+      at,
+      to: Math.min(minuteMs + MINUTE_MS, at + Math.round(weight * MINUTE_MS)),
+      minGap: checkTimeMs('rewardSample.minGapMs', input.minGapMs),
+    };
+    return this.ctx.write('recordRewardSample', () => this.upsertSample.run({ ...row, now: this.ctx.now() }).changes === 1);
   }
 
   /** Records a maker fill's rebate estimate; false when the fill has one already (or is not in the ledger). */

@@ -35,6 +35,7 @@ import {
 import { averageCost } from './position-math.js';
 import { PositionsRepo } from './positions-repo.js';
 import { RewardsRepo } from './rewards-repo.js';
+import { PayoutsRepo } from './payouts-repo.js';
 import { z } from 'zod';
 import type {
   FailOutcome,
@@ -137,6 +138,8 @@ export class LedgerStore {
   readonly markouts: MarkoutsRepo;
   /** Estimated rewards and rebates, and the venue's own figures (src/ledger/rewards-repo.ts). */
   readonly rewards: RewardsRepo;
+  /** What the venue paid per epoch, and the estimate rows a reconciliation reads (src/ledger/payouts-repo.ts). */
+  readonly payouts: PayoutsRepo;
   /** Model vs book-mid predictions before settlement and their scores (src/ledger/calibration-repo.ts, written by src/calibration/). */
   readonly calibration: CalibrationRepo;
   private readonly marketSlugs;
@@ -156,6 +159,7 @@ export class LedgerStore {
     this.kv = new KvRepo(this.ctx);
     this.markouts = new MarkoutsRepo(this.ctx, this.kv);
     this.rewards = new RewardsRepo(this.ctx);
+    this.payouts = new PayoutsRepo(this.ctx);
     this.calibration = new CalibrationRepo(this.ctx);
     this.marketSlugs = db.prepare(
       `SELECT market_slug FROM positions UNION SELECT market_slug FROM resolutions

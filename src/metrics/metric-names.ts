@@ -77,6 +77,10 @@ export const METRIC_NAMES = [
   'outcome_maker_reward_share',
   'outcome_maker_rebate_estimate_usdc_total',
   'outcome_maker_venue_rewards_usdc',
+  'outcome_maker_venue_paid_usdc',
+  'outcome_maker_reward_estimate_error_usdc',
+  'outcome_maker_reward_estimate_error_ratio',
+  'outcome_maker_venue_reward_epochs_unreadable_total',
   'outcome_maker_calibration_predictions_total',
   'outcome_maker_calibration_scored_total',
   'outcome_maker_calibration_log_loss_total',
@@ -122,6 +126,7 @@ export const VALIDATED_METRICS: readonly MetricName[] = [
   'outcome_maker_reward_share',
   'outcome_maker_rebate_estimate_usdc_total',
   'outcome_maker_venue_rewards_usdc',
+  'outcome_maker_reward_estimate_error_usdc',
   'outcome_maker_calibration_log_loss_total',
   'outcome_maker_calibration_brier_total',
 ];

@@ -22,6 +22,8 @@ it('serves every metric, each fed by a real event, and the exposition passes the
     synthetic: { noise: { ratePerMinute: 120 } },
     demo: { usdc: 3 },
     payoutDelayMs: 300,
+    // Rewards scored each second and paid every 3 s, so the bot books paid epochs and reconciles them.
+    rewards: { scoreIntervalSec: 1, payoutIntervalSec: 3 },
     world: {
       underlying: { underlyings: DEFAULT_UNDERLYINGS.filter((u) => u.ticker === 'ETH'), leadMs: 500 },
       markets: { ...DEFAULT_CRYPTO_MARKETS, cadences: ['daily'], strikesPerExpiry: 1, dailyHourUtc: (new Date().getUTCHours() + 12) % 24, recurring: false },
@@ -39,9 +41,10 @@ it('serves every metric, each fed by a real event, and the exposition passes the
     maintenance: { pollIntervalSec: 0.5, ledgerCheckSec: 2 },
     rateLimits: { retry: { maxRetries: 2, initialBackoffMs: 50, maxBackoffMs: 200 } },
     redemption: { retryInitialSec: 0.2, retryMaxSec: 0.5 },
-    // The venue's own reward figures read every 2 s (outcome_maker_venue_rewards_usdc); every first book over REST (a
+    // The venue's own reward figures read every 2 s (outcome_maker_venue_rewards_usdc) and 1 s after each 3 s payout
+    // (the paid epochs: outcome_maker_venue_paid_usdc and the estimate's error); every first book over REST (a
     // resync of reason `subscribe`: outcome_maker_book_resyncs_total) rather than from the feed's first frame.
-    rewards: { venuePollSec: 2 },
+    rewards: { venuePollSec: 2, payoutCycleSec: 3, payoutReadDelaySec: 1 },
     feed: { firstBookWaitSec: 0 },
   });
   const running = spawnBot(venue, configPath);
@@ -125,9 +128,18 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   const held = await pollFor('the account holding tokens after a fill', async () => heldMarket() ?? void takeABotBid(), 20_000, 250);
   // What the run fed, read before the resolution: a resolved market leaves at once, and its series go with it
   // (metrics.forgetMarket), whichever of them it held (its book updates, an unknown placement's count).
-  // The reward estimates (a minute scored once orders rest on a fresh book, every 5 s), the venue's own figures (every
-  // 2 s) and the first books' resyncs are in before the resolution's snapshot.
-  const accrued = ['outcome_maker_reward_estimate_usdc_total', 'outcome_maker_reward_share', 'outcome_maker_venue_rewards_usdc', 'outcome_maker_book_resyncs_total'];
+  // The reward estimates (a sample every 5 s while orders rest on a fresh book), the venue's own figures (every 2 s),
+  // its paid epochs reconciled (1 s after each 3 s payout) and the first books' resyncs are in before the resolution's
+  // snapshot.
+  const accrued = [
+    'outcome_maker_reward_estimate_usdc_total',
+    'outcome_maker_reward_share',
+    'outcome_maker_venue_rewards_usdc',
+    'outcome_maker_venue_paid_usdc',
+    'outcome_maker_reward_estimate_error_usdc',
+    'outcome_maker_reward_estimate_error_ratio',
+    'outcome_maker_book_resyncs_total',
+  ];
   await pollFor('reward estimates, the venue figures and the first resyncs', async () => {
     const { samples: s } = await scrape(url);
     return accrued.every((name) => familySamples(s, name).length > 0) ? true : undefined;

@@ -44,5 +44,14 @@ describe('the simulator venue: rewards and fees from the config', () => {
     expect(paths('venue: {kind: sim, rewards: {rebateRate: 2}}')).toContain('venue.rewards.rebateRate');
     expect(paths('venue: {kind: sim, rewards: {bonus: 1}}')).toContain('venue.rewards.bonus');
     expect(paths('venue: {kind: sim, feeModel: tiered}')).toContain('venue.feeModel');
+    // The bot's side: the minute scoring, the payout cycle it reads after, the names the epoch lists are read under.
+    expect(paths('rewards: {minuteScoring: hourly}')).toContain('rewards.minuteScoring');
+    expect(paths('rewards: {payoutCycleSec: 0}')).toContain('rewards.payoutCycleSec');
+    expect(paths('rewards: {venueEpochs: {amountUnit: cents}}')).toContain('rewards.venueEpochs.amountUnit');
+    expect(paths('rewards: {venueEpochs: {fields: {rewards: []}}}')).toContain('rewards.venueEpochs.fields.rewards');
+    expect(paths('rewards: {venueEpochs: {fields: {bonus: [x]}}}').filter((path) => path.startsWith('rewards.venueEpochs.fields'))).toHaveLength(1);
+    const config = parseConfigText('strategy: {name: fixed-spread}\nrewards: {payoutCycleSec: 86400, venueEpochs: {amountUnit: raw, fields: {rewards: [payout]}}}', { source: '<test>', baseDir: '/srv/bot' });
+    expect(config.rewards).toMatchObject({ minuteScoring: 'time-weighted', payoutCycleMs: 86_400_000, payoutReadDelayMs: null, venueEpochs: { amountUnit: 'raw', fields: { rewards: ['payout'] } } });
+    expect(config.rewards.venueEpochs.fields.end).toContain('epochEnd');
   });
 });

@@ -155,6 +155,9 @@ export interface ThirdPartyOrder {
   readonly priceTicks: number;
   readonly sizeRaw: number;
   readonly orderType?: 'GTC' | 'FAK';
+  /** Another account than the third party's (registered by the test), and its fee rate (the signed one must match it). */
+  readonly profileId?: number;
+  readonly feeRateBps?: number;
 }
 
 /** Places an order for the third party straight into the engine; throws with the engine's message on failure. */
@@ -163,7 +166,7 @@ export function thirdPartyPlace(sim: RunningSimulator, slug: string, order: Thir
   if (market === undefined) throw new Error(`thirdPartyPlace: unknown market ${slug}`);
   const amounts = limitOrderAmounts(order.side, order.priceTicks, order.sizeRaw);
   const outcome = sim.engine.place({
-    profileId: THIRD_PARTY.profileId,
+    profileId: order.profileId ?? THIRD_PARTY.profileId,
     marketSlug: slug,
     orderType: order.orderType ?? 'GTC',
     tokenId: order.outcome === 'YES' ? market.yesTokenId : market.noTokenId,
@@ -171,7 +174,7 @@ export function thirdPartyPlace(sim: RunningSimulator, slug: string, order: Thir
     makerAmount: amounts.makerAmount,
     takerAmount: amounts.takerAmount,
     priceTicks: order.priceTicks,
-    feeRateBps: 0,
+    feeRateBps: order.feeRateBps ?? 0,
     salt: salt++,
     postOnly: false,
     stpPolicy: 'cancel_maker',

@@ -75,6 +75,7 @@ describe('GET /portfolio/positions rewards', () => {
         { startMs: Date.UTC(2026, 0, 2), endMs: null, rewardsRaw: 694_444, rebatesRaw: 0, paid: false },
       ],
       unreadableEpochs: 1,
+      rawEpochs: POSITION.rewards.epochs,
     });
     expect(portfolio.rewards).toEqual({
       todaysRewardsRaw: 694_444,
@@ -87,6 +88,7 @@ describe('GET /portfolio/positions rewards', () => {
       totalPaidRebatesRaw: 3_000_000,
       epochs: [{ startMs: Date.UTC(2026, 0, 1), endMs: Date.UTC(2026, 0, 2), rewardsRaw: 12_500_000, rebatesRaw: 10_200, paid: true }],
       unreadableEpochs: 0,
+      rawEpochs: TOTAL.rewardsByEpoch,
     });
   });
 

@@ -41,6 +41,7 @@ describe('migrations', () => {
       'redemptions',
       'resolutions',
       'reward_minutes',
+      'venue_payouts',
       'venue_rewards',
     ]);
     expect(migrate(db)).toEqual([]);
