@@ -22,6 +22,8 @@
  * - moveToReplacedP50Ms / P99Ms: a move is a step at which a ticker's markets got new intents; its latency runs
  *   until every slot whose intent changed holds an order placed at or after the step, or one matching its current
  *   intent (a slot whose intent went away is dropped; a move still open at the end counts to the end);
+ * - commonSlotReplacedP50Ms / P99Ms: the same per slot of the common markets (below): how long the at-the-money
+ *   strikes wait after a move, whatever the other strikes do;
  * - markout1sUsdc / markout10sUsdc: mean markout per fill against the engine's true fair value, over every fill;
  * - markout1sCommonUsdc / markout10sCommonUsdc: the same over the fills of the markets every row quotes — each
  *   ticker's at-the-money hourly strike (the middle strike of its hourly ladder; every ladder has an odd number of
@@ -82,6 +84,9 @@ export interface LadderFigures {
   readonly staleShare: number;
   readonly moveToReplacedP50Ms: number;
   readonly moveToReplacedP99Ms: number;
+  /** The same, per slot of the common markets: from a move to that slot holding a fresh order. */
+  readonly commonSlotReplacedP50Ms: number;
+  readonly commonSlotReplacedP99Ms: number;
   readonly markout1sUsdc: number;
   readonly markout10sUsdc: number;
   readonly markout1sCommonUsdc: number;
@@ -99,6 +104,8 @@ export const FIGURES: readonly (keyof LadderFigures)[] = [
   'staleShare',
   'moveToReplacedP50Ms',
   'moveToReplacedP99Ms',
+  'commonSlotReplacedP50Ms',
+  'commonSlotReplacedP99Ms',
   'markout1sUsdc',
   'markout10sUsdc',
   'markout1sCommonUsdc',
@@ -173,6 +180,9 @@ class LadderMeter {
   private readonly moves = new Map<string, Move>();
   /** The moves not yet replaced (settleMoves runs at every order change: it must not walk the finished ones). */
   private readonly openMoves = new Set<Move>();
+  /** The common markets (each ticker's at-the-money hourly strike) and how long each of their slots waited after a move. */
+  private common = new Set<string>();
+  private readonly commonSlotWaitsMs: number[] = [];
   private totals = { errorTicks: 0, staleSlots: 0, slots: 0 };
   private integral = { errorTickMs: 0, staleSlotMs: 0, slotMs: 0 };
   private lastAtMs = 0;
@@ -188,6 +198,7 @@ class LadderMeter {
     this.view = view;
     this.measureFromMs = measureFromMs;
     for (const market of view.markets) if (market.oracle !== undefined) this.tickerOf.set(market.slug, market.oracle.ticker);
+    this.common = commonMarkets(view.markets);
     view.onOrderChange((slug) => this.changed(slug));
   }
 
@@ -268,7 +279,9 @@ class LadderMeter {
         const intent = wanted.get(slot)?.intent;
         const orders = live.get(slot) ?? [];
         const served = intent === undefined || orders.some((o) => o.token === intent.token && o.side === intent.side && (o.createdAtMs >= move.atMs || o.priceTicks === intent.priceTicks));
-        if (served) move.pending.delete(key);
+        if (!served) continue;
+        move.pending.delete(key);
+        if (this.common.has(slug)) this.commonSlotWaitsMs.push(now - move.atMs);
       }
       if (move.pending.size === 0) {
         move.doneAtMs = now;
@@ -277,7 +290,7 @@ class LadderMeter {
     }
   }
 
-  figures(endMs: number): Pick<LadderRow, 'errorTicks' | 'staleShare' | 'moveToReplacedP50Ms' | 'moveToReplacedP99Ms' | 'requestsPerSecond'> {
+  figures(endMs: number): Pick<LadderRow, 'errorTicks' | 'staleShare' | 'moveToReplacedP50Ms' | 'moveToReplacedP99Ms' | 'commonSlotReplacedP50Ms' | 'commonSlotReplacedP99Ms' | 'requestsPerSecond'> {
     const view = this.view;
     if (view !== null) {
       const dt = Math.max(0, endMs - Math.max(this.lastAtMs, this.measureFromMs));
@@ -286,7 +299,8 @@ class LadderMeter {
       this.integral.slotMs += this.totals.slots * dt;
     }
     const latencies = [...this.moves.values()].map((m) => (m.doneAtMs ?? endMs) - m.atMs).sort((a, b) => a - b);
-    const quantile = (q: number): number => (latencies.length === 0 ? 0 : (latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0));
+    const commonWaits = [...this.commonSlotWaitsMs].sort((a, b) => a - b);
+    const quantile = (q: number, sorted: readonly number[] = latencies): number => (sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0));
     const slotMs = this.integral.slotMs;
     const windowS = (endMs - this.measureFromMs) / 1000;
     return {
@@ -294,6 +308,8 @@ class LadderMeter {
       staleShare: slotMs > 0 ? this.integral.staleSlotMs / slotMs : 0,
       moveToReplacedP50Ms: quantile(0.5),
       moveToReplacedP99Ms: quantile(0.99),
+      commonSlotReplacedP50Ms: quantile(0.5, commonWaits),
+      commonSlotReplacedP99Ms: quantile(0.99, commonWaits),
       requestsPerSecond: view === null || windowS <= 0 ? 0 : (view.requestsSent() - this.requestsAtStart) / windowS,
     };
   }
@@ -368,6 +384,8 @@ export async function runLadder(ladder: Ladder, policy: Policy, windowMs: number
     staleShare: round(figures.staleShare, 4),
     moveToReplacedP50Ms: figures.moveToReplacedP50Ms,
     moveToReplacedP99Ms: figures.moveToReplacedP99Ms,
+    commonSlotReplacedP50Ms: figures.commonSlotReplacedP50Ms,
+    commonSlotReplacedP99Ms: figures.commonSlotReplacedP99Ms,
     markout1sUsdc: round(horizon(result.markouts, 1_000), 4),
     markout10sUsdc: round(horizon(result.markouts, 10_000), 4),
     markout1sCommonUsdc: round(horizon(commonMarkouts, 1_000), 4),
@@ -547,7 +565,7 @@ const spread = (row: LadderRow, figure: keyof LadderFigures, show: (v: number) =
 };
 
 function table(all: readonly LadderRow[]): string {
-  const header = ['markets', 'policy', 'error ticks', 'off > 2 ticks', 'move→replaced p50', 'p99', 'markout 1 s common ± SE', 'markout 10 s common ± SE', 'markout 1 s all ± SE', 'markout 10 s all ± SE', 'fills common/all (all seeds)', 'requests/s', 'trading PnL', 'rewards', 'rebates'];
+  const header = ['markets', 'policy', 'error ticks', 'off > 2 ticks', 'move→replaced p50', 'p99', 'common slot p50/p99', 'markout 1 s common ± SE', 'markout 10 s common ± SE', 'markout 1 s all ± SE', 'markout 10 s all ± SE', 'fills common/all (all seeds)', 'requests/s', 'trading PnL', 'rewards', 'rebates'];
   const usdc = (v: number): string => v.toFixed(4);
   const ms = (v: number): string => `${v.toFixed(0)} ms`;
   const pooled = (stat: MarkoutStat): string => `${usdc(stat.meanPerFillUsdc)} ± ${usdc(standardError(stat))}`;
@@ -558,6 +576,7 @@ function table(all: readonly LadderRow[]): string {
     spread(r, 'staleShare', (v) => `${(v * 100).toFixed(1)} %`),
     spread(r, 'moveToReplacedP50Ms', ms),
     spread(r, 'moveToReplacedP99Ms', ms),
+    `${r.commonSlotReplacedP50Ms.toFixed(0)}/${r.commonSlotReplacedP99Ms.toFixed(0)} ms`,
     pooled(r.markoutStats.common1s),
     pooled(r.markoutStats.common10s),
     pooled(r.markoutStats.all1s),
