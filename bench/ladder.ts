@@ -440,12 +440,16 @@ function seeds(): number[] {
   return Array.from({ length: Number.isFinite(count) && count >= 1 ? Math.floor(count) : 3 }, (_, i) => FIRST_SEED + i);
 }
 
-function ladders(): Ladder[] {
-  const wanted = process.env['BENCH_LADDER_MARKETS'];
-  if (wanted === undefined || wanted.trim() === '') return [...LADDERS];
-  const counts = new Set(wanted.split(',').map((w) => Number(w.trim())));
-  return LADDERS.filter((l) => counts.has(l.markets));
+/** The entries of `all` an environment variable's comma list names (all of them when it is unset or empty). */
+function listed<T>(variable: string, all: readonly T[], name: (item: T) => string): T[] {
+  const wanted = process.env[variable];
+  if (wanted === undefined || wanted.trim() === '') return [...all];
+  const names = new Set(wanted.split(',').map((w) => w.trim()));
+  return all.filter((item) => names.has(name(item)));
 }
+
+const ladders = (): Ladder[] => listed('BENCH_LADDER_MARKETS', LADDERS, (l) => String(l.markets));
+const policies = (): Policy[] => listed('BENCH_LADDER_POLICIES', POLICIES, (p) => p);
 
 /**
  * One run, read from BENCH_LADDER_CACHE (a folder) when it holds it, else run and written there: a long bench on a
@@ -461,13 +465,6 @@ async function cachedRun(ladder: Ladder, policy: Policy, window: number, seed: n
   mkdirSync(folder, { recursive: true });
   writeFileSync(file, JSON.stringify(run));
   return run;
-}
-
-function policies(): Policy[] {
-  const wanted = process.env['BENCH_LADDER_POLICIES'];
-  if (wanted === undefined || wanted.trim() === '') return [...POLICIES];
-  const names = new Set(wanted.split(',').map((w) => w.trim()));
-  return POLICIES.filter((p) => names.has(p));
 }
 
 export async function rows(): Promise<LadderRow[]> {
