@@ -35,6 +35,8 @@ export interface HorizonSummary {
   readonly shares: number;
   /** Σ markouts, USDC. */
   readonly totalUsdc: number;
+  /** Σ markouts², USDC² (with fills and totalUsdc: the spread of the markouts, for a standard error of the mean). */
+  readonly sumSquaresUsdc: number;
   /** Mean markout per fill, USDC (0 when no fill counted). */
   readonly meanPerFillUsdc: number;
   /** Share-weighted mean markout, price units per share (0 when no share counted). */
@@ -53,18 +55,22 @@ export function summarizeMarkouts(
     let count = 0;
     let shares = 0;
     let total = 0;
+    let squares = 0;
     for (const fill of fills) {
       const fair = fairAt(fill.atMs + horizonMs);
       if (fair === null || !Number.isFinite(fair)) continue;
+      const markout = markoutUsdc(fill, fair);
       count += 1;
       shares += fill.shares;
-      total += markoutUsdc(fill, fair);
+      total += markout;
+      squares += markout * markout;
     }
     return {
       horizonMs,
       fills: count,
       shares,
       totalUsdc: total,
+      sumSquaresUsdc: squares,
       meanPerFillUsdc: count === 0 ? 0 : total / count,
       meanPerShare: shares === 0 ? 0 : total / shares,
     };
@@ -77,15 +83,29 @@ export function mergeMarkoutSummaries(sets: readonly (readonly HorizonSummary[])
     let fills = 0;
     let shares = 0;
     let total = 0;
+    let squares = 0;
     for (const set of sets) {
       const h = set.find((x) => x.horizonMs === horizonMs);
       if (!h) continue;
       fills += h.fills;
       shares += h.shares;
       total += h.totalUsdc;
+      squares += h.sumSquaresUsdc;
     }
-    return { horizonMs, fills, shares, totalUsdc: total, meanPerFillUsdc: fills === 0 ? 0 : total / fills, meanPerShare: shares === 0 ? 0 : total / shares };
+    return { horizonMs, fills, shares, totalUsdc: total, sumSquaresUsdc: squares, meanPerFillUsdc: fills === 0 ? 0 : total / fills, meanPerShare: shares === 0 ? 0 : total / shares };
   });
+}
+
+/**
+ * The standard error of a summary's mean markout per fill, USDC: the fills' sample standard deviation over √fills
+ * (NaN below 2 fills). It treats fills as independent; fills picked off by one move are not, so read it as a floor.
+ */
+export function markoutStandardErrorUsdc(summary: Pick<HorizonSummary, 'fills' | 'totalUsdc' | 'sumSquaresUsdc'>): number {
+  const n = summary.fills;
+  if (n < 2) return Number.NaN;
+  const mean = summary.totalUsdc / n;
+  const variance = Math.max(0, (summary.sumSquaresUsdc - n * mean * mean) / (n - 1));
+  return Math.sqrt(variance / n);
 }
 
 /**

@@ -61,7 +61,7 @@ import type { QuoteIntent } from '../strategy/contract.js';
 import { executorSettings, isFromOutside, untilDeadline, type CommitOrigin, type ExecutorContext, type Lifecycle } from './executor-context.js';
 import type { OrderEventInput } from './order-events.js';
 import type { Applied, TrackedOrder } from './order-record.js';
-import { isFrozen, isOpen, isTerminal } from './order-state.js';
+import { isFrozen, isTerminal } from './order-state.js';
 import { OrderStore } from './order-store.js';
 import { MarketRegistry, type LeaveReport, type MarketState } from './market-state.js';
 import { MarketMembership } from './market-membership.js';
@@ -282,7 +282,7 @@ export class OrderExecutor {
   /** Open (non-terminal) orders, of one market or all. Unknown and pending orders included. */
   openOrders(marketSlug?: string): TrackedOrder[] {
     if (marketSlug !== undefined) return this.store.openInMarket(marketSlug);
-    return this.store.all().filter((o) => isOpen(o.state));
+    return this.store.open();
   }
 
   order(clientOrderId: string): TrackedOrder | undefined {

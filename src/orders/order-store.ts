@@ -4,7 +4,8 @@
  * Owns: lookup and indexing only. It is written by the executor alone (the only writer of order state); every
  * other module reads snapshots through the executor.
  *
- * Invariants: an orderId maps to at most one clientOrderId and is never re-pointed; terminal orders are kept
+ * Invariants: the open index holds exactly the stored orders whose state is open (records are immutable: a state
+ * changes only through `put`); an orderId maps to at most one clientOrderId and is never re-pointed; terminal orders are kept
  * for `retainTerminalMs` after their last change (late fills still find them), then pruned; a market dropped
  * (src/orders/market-membership.ts, once every order of it is terminal and old enough) leaves no entry behind.
  */
@@ -16,6 +17,9 @@ export class OrderStore {
   private readonly byClientOrderId = new Map<string, TrackedOrder>();
   private readonly clientOrderIdByOrderId = new Map<string, string>();
   private readonly byMarket = new Map<string, Set<string>>();
+  /** The open (non-terminal) orders' clientOrderIds, all and per market, in insertion order (the quote path reads them every cycle). */
+  private readonly openIds = new Set<string>();
+  private readonly openByMarket = new Map<string, Set<string>>();
 
   get(clientOrderId: string): TrackedOrder | undefined {
     return this.byClientOrderId.get(clientOrderId);
@@ -35,8 +39,14 @@ export class OrderStore {
 
   /** Inserts or replaces. Returns true when the order gained a venue id it did not have indexed before. */
   put(order: TrackedOrder): boolean {
+    const previous = this.byClientOrderId.get(order.clientOrderId);
+    if (previous !== undefined && previous.marketSlug !== order.marketSlug) this.forgetOpen(previous);
     this.byClientOrderId.set(order.clientOrderId, order);
     getOrInsert(this.byMarket, order.marketSlug, () => new Set<string>()).add(order.clientOrderId);
+    if (isOpen(order.state)) {
+      this.openIds.add(order.clientOrderId);
+      getOrInsert(this.openByMarket, order.marketSlug, () => new Set<string>()).add(order.clientOrderId);
+    } else this.forgetOpen(order);
     if (order.orderId !== null && !this.clientOrderIdByOrderId.has(order.orderId)) {
       this.clientOrderIdByOrderId.set(order.orderId, order.clientOrderId);
       return true;
@@ -56,11 +66,33 @@ export class OrderStore {
   }
 
   openInMarket(marketSlug: string): TrackedOrder[] {
-    return this.inMarket(marketSlug).filter((o) => isOpen(o.state));
+    return this.ordersOf(this.openByMarket.get(marketSlug));
+  }
+
+  /** Every open order, in the order they were first stored. */
+  open(): TrackedOrder[] {
+    return this.ordersOf(this.openIds);
   }
 
   all(): TrackedOrder[] {
     return [...this.byClientOrderId.values()];
+  }
+
+  private ordersOf(ids: ReadonlySet<string> | undefined): TrackedOrder[] {
+    const result: TrackedOrder[] = [];
+    for (const id of ids ?? []) {
+      const order = this.byClientOrderId.get(id);
+      if (order !== undefined) result.push(order);
+    }
+    return result;
+  }
+
+  private forgetOpen(order: TrackedOrder): void {
+    this.openIds.delete(order.clientOrderId);
+    const market = this.openByMarket.get(order.marketSlug);
+    if (market === undefined) return;
+    market.delete(order.clientOrderId);
+    if (market.size === 0) this.openByMarket.delete(order.marketSlug);
   }
 
   /** Forgets every order of a market and its index (the market was dropped). Returns how many were forgotten. */
@@ -70,9 +102,11 @@ export class OrderStore {
     for (const id of ids) {
       const order = this.byClientOrderId.get(id);
       this.byClientOrderId.delete(id);
+      this.openIds.delete(id);
       if (order?.orderId != null && this.clientOrderIdByOrderId.get(order.orderId) === id) this.clientOrderIdByOrderId.delete(order.orderId);
     }
     this.byMarket.delete(marketSlug);
+    this.openByMarket.delete(marketSlug);
     return ids.size;
   }
 

@@ -1,13 +1,24 @@
 /**
  * The ladder benchmark's pure parts (bench/ladder.ts): which markets every row has in common (each ticker's
- * at-the-money hourly strike), the mean and range of a row over its seeds, and the verdict on issue 29's targets.
+ * at-the-money hourly strike), the mean and range of a row over its seeds, the markouts pooled over every fill of the
+ * seeds with their standard errors, and the verdict on issue 29's targets (with whether it stands out of the noise).
  */
 import { describe, expect, it } from 'vitest';
-import { aggregate, commonMarkets, FIGURES, targets, type LadderFigures, type LadderMarket, type LadderRow } from '../../../bench/ladder.js';
+import { aggregate, commonMarkets, FIGURES, MARKOUT_KEYS, poolMarkouts, targets, type LadderFigures, type LadderMarket, type LadderRow, type LadderRun, type MarkoutTally } from '../../../bench/ladder.js';
 
 const market = (ticker: string, strike: string, cadence: 'hourly' | 'daily'): LadderMarket => ({ slug: `${ticker}-${strike}-${cadence}`, oracle: { ticker, strike, cadence } });
 
-const figures = (values: Partial<LadderFigures>): LadderFigures => ({ ...(Object.fromEntries(FIGURES.map((f) => [f, 0])) as Record<keyof LadderFigures, number>), ...values });
+const NO_FILLS: MarkoutTally = { fills: 0, totalUsdc: 0, sumSquaresUsdc: 0 };
+
+/** A run's figures; its pooled 1 s markout on the common markets is `common1s` when given. */
+const figures = (values: Partial<LadderFigures>, common1s: MarkoutTally = NO_FILLS): LadderRun => ({
+  ...(Object.fromEntries(FIGURES.map((f) => [f, 0])) as Record<keyof LadderFigures, number>),
+  ...values,
+  markouts: { ...(Object.fromEntries(MARKOUT_KEYS.map((k) => [k, NO_FILLS])) as Record<(typeof MARKOUT_KEYS)[number], MarkoutTally>), common1s },
+});
+
+/** The tally of fills marking out these values, USDC each. */
+const tally = (values: readonly number[]): MarkoutTally => ({ fills: values.length, totalUsdc: values.reduce((a, b) => a + b, 0), sumSquaresUsdc: values.reduce((a, b) => a + b * b, 0) });
 
 const row = (markets: number, policy: LadderRow['policy'], values: Partial<LadderFigures>): LadderRow => aggregate(markets, policy, [17], [figures(values)]);
 
@@ -45,17 +56,58 @@ describe('ladder bench: a row over its seeds', () => {
   });
 });
 
+describe('ladder bench: markouts pooled over the seeds', () => {
+  it('every fill weighs the same; the per-fill and across-seeds standard errors; the interval uses the larger', () => {
+    // Seed 17: +1, −1, +3 (mean 1); seed 18: +2 (mean 2). Pooled: 5 / 4 = 1.25, sample variance 8.75 / 3.
+    const stat = poolMarkouts([tally([1, -1, 3]), tally([2])]);
+    expect(stat.fills).toBe(4);
+    expect(stat.meanPerFillUsdc).toBe(1.25);
+    expect(stat.sePerFillUsdc).toBeCloseTo(Math.sqrt(8.75 / 3 / 4), 4);
+    // Seed means 1 and 2: standard deviation √0.5, over √2 → 0.5.
+    expect(stat.seAcrossSeedsUsdc).toBe(0.5);
+    expect(stat.ci95Usdc[0]).toBeCloseTo(1.25 - 1.96 * Math.max(0.5, Math.sqrt(8.75 / 12)), 4);
+    expect(stat.ci95Usdc[1]).toBeCloseTo(1.25 + 1.96 * Math.max(0.5, Math.sqrt(8.75 / 12)), 4);
+  });
+
+  it('a run without fills adds nothing; one seed has no across-seeds error', () => {
+    const stat = poolMarkouts([tally([0.5, 1.5]), NO_FILLS]);
+    expect(stat.meanPerFillUsdc).toBe(1);
+    expect(stat.seAcrossSeedsUsdc).toBeNaN();
+    expect(stat.sePerFillUsdc).toBe(0.5);
+  });
+
+  it('aggregate pools each markout figure of its runs', () => {
+    const r = aggregate(4, 'cross-market', [17, 18], [figures({}, tally([1, -1, 3])), figures({}, tally([2]))]);
+    expect(r.markoutStats.common1s.meanPerFillUsdc).toBe(1.25);
+    expect(r.markoutStats.all1s.fills).toBe(0);
+  });
+});
+
+/** A row of one seed whose 1 s common markouts are `values`. */
+const marked = (markets: number, values: readonly number[], extra: Partial<LadderFigures> = {}): LadderRow => aggregate(markets, 'cross-market', [17], [figures(extra, tally(values))]);
+
+/** n fills (n even) alternating mean + spread and mean − spread: their mean is exactly `mean`, their standard error ≈ spread / √n. */
+const spreadAround = (mean: number, spread: number, n: number): number[] => Array.from({ length: n }, (_, i) => mean + (i % 2 === 0 ? spread : -spread));
+
 describe('ladder bench: targets at 36 markets', () => {
   it('met and not met, each judged on its own', () => {
-    const at4 = row(4, 'cross-market', { markout1sCommonUsdc: 0.3 });
-    expect(targets([at4, row(36, 'cross-market', { errorTicks: 1, moveToReplacedP99Ms: 1500, markout1sCommonUsdc: 0.24 })])).toEqual({ errorTicks: true, moveToReplacedP99Ms: true, markout1sCommon: true });
-    expect(targets([at4, row(36, 'cross-market', { errorTicks: 1.01, moveToReplacedP99Ms: 1510, markout1sCommonUsdc: 0.2 })])).toEqual({ errorTicks: false, moveToReplacedP99Ms: false, markout1sCommon: false });
+    const at4 = marked(4, spreadAround(0.3, 0.01, 100));
+    expect(targets([at4, marked(36, spreadAround(0.24, 0.01, 100), { errorTicks: 1, moveToReplacedP99Ms: 1500 })])).toEqual({ errorTicks: true, moveToReplacedP99Ms: true, markout1sCommon: true, markout1sCommonDecided: false });
+    expect(targets([at4, marked(36, spreadAround(0.2, 0.01, 100), { errorTicks: 1.01, moveToReplacedP99Ms: 1510 })])).toEqual({ errorTicks: false, moveToReplacedP99Ms: false, markout1sCommon: false, markout1sCommonDecided: true });
   });
 
   it('a negative markout at 4 markets: at most 20 % of its size worse', () => {
-    const at4 = row(4, 'cross-market', { markout1sCommonUsdc: -0.1 });
-    expect(targets([at4, row(36, 'cross-market', { markout1sCommonUsdc: -0.12 })])?.markout1sCommon).toBe(true);
-    expect(targets([at4, row(36, 'cross-market', { markout1sCommonUsdc: -0.13 })])?.markout1sCommon).toBe(false);
+    const at4 = marked(4, spreadAround(-0.1, 0.001, 100));
+    expect(targets([at4, marked(36, spreadAround(-0.11, 0.001, 100))])?.markout1sCommon).toBe(true);
+    expect(targets([at4, marked(36, spreadAround(-0.13, 0.001, 100))])?.markout1sCommon).toBe(false);
+  });
+
+  it('a gap inside the noise is not decided, one well outside it is', () => {
+    const at4 = marked(4, spreadAround(0.2, 1, 100));
+    // Floor 0.16; the gap 0.04 against standard errors of about 0.1 each.
+    expect(targets([at4, marked(36, spreadAround(0.12, 1, 100))])).toMatchObject({ markout1sCommon: false, markout1sCommonDecided: false });
+    expect(targets([at4, marked(36, spreadAround(-0.5, 1, 100))])).toMatchObject({ markout1sCommon: false, markout1sCommonDecided: true });
+    expect(targets([at4, marked(36, spreadAround(0.7, 1, 100))])).toMatchObject({ markout1sCommon: true, markout1sCommonDecided: true });
   });
 
   it('only the cross-market rows count; without both rows there is no verdict', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairSeries, markoutUsdc, MARKOUT_HORIZONS_MS, summarizeMarkouts, type MarkoutFill } from '../../../src/markouts/markout.js';
+import { FairSeries, markoutStandardErrorUsdc, markoutUsdc, MARKOUT_HORIZONS_MS, mergeMarkoutSummaries, summarizeMarkouts, type MarkoutFill } from '../../../src/markouts/markout.js';
 
 describe('markoutUsdc', () => {
   it('a bid fill gains when the fair value rises after it, an ask fill when it falls', () => {
@@ -59,10 +59,31 @@ describe('summarizeMarkouts', () => {
     expect(h10?.fills).toBe(2);
     expect(h10?.totalUsdc).toBeCloseTo(0.6 - 1.2, 12);
     expect(h10?.meanPerShare).toBeCloseTo(-0.6 / 40, 12);
-    expect(h60).toEqual({ horizonMs: 60_000, fills: 0, shares: 0, totalUsdc: 0, meanPerFillUsdc: 0, meanPerShare: 0 });
+    expect(h1?.sumSquaresUsdc).toBeCloseTo(0.09 + 0.09 + 0.0625, 12);
+    expect(h60).toEqual({ horizonMs: 60_000, fills: 0, shares: 0, totalUsdc: 0, sumSquaresUsdc: 0, meanPerFillUsdc: 0, meanPerShare: 0 });
   });
 
   it('uses the standard horizons by default', () => {
     expect(summarizeMarkouts([], () => 0.5).map((h) => h.horizonMs)).toEqual(MARKOUT_HORIZONS_MS);
+  });
+});
+
+describe('markoutStandardErrorUsdc', () => {
+  const at = (fills: MarkoutFill[]): ReturnType<typeof summarizeMarkouts> => summarizeMarkouts(fills, () => 0.5, [1_000]);
+  it('is the sample standard deviation over √n, and survives merging summaries', () => {
+    // Markouts +1, −1, +3 USDC (100 shares, 1 c, 1 c, 3 c of edge): mean 1, sample variance 4, SE 2 / √3.
+    const a = at([
+      { atMs: 0, yesSide: 'bid', yesPrice: 0.49, shares: 100 },
+      { atMs: 0, yesSide: 'ask', yesPrice: 0.49, shares: 100 },
+    ]);
+    const b = at([{ atMs: 0, yesSide: 'bid', yesPrice: 0.47, shares: 100 }]);
+    const merged = mergeMarkoutSummaries([a, b], [1_000])[0];
+    expect(merged?.meanPerFillUsdc).toBeCloseTo(1, 12);
+    expect(markoutStandardErrorUsdc(merged!)).toBeCloseTo(2 / Math.sqrt(3), 12);
+  });
+
+  it('is NaN below two fills and 0 when every fill marked out the same', () => {
+    expect(markoutStandardErrorUsdc(at([{ atMs: 0, yesSide: 'bid', yesPrice: 0.49, shares: 100 }])[0]!)).toBeNaN();
+    expect(markoutStandardErrorUsdc(at([{ atMs: 0, yesSide: 'bid', yesPrice: 0.49, shares: 100 }, { atMs: 5, yesSide: 'bid', yesPrice: 0.49, shares: 100 }])[0]!)).toBeCloseTo(0, 9);
   });
 });
