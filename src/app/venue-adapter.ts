@@ -357,7 +357,7 @@ export class VenueAdapter implements VenuePort {
 
   async listLiveOrders(marketSlug: string, options: ListOptions = {}): Promise<readonly VenueOrderSnapshot[]> {
     try {
-      const orders = await this.options.api.getUserOrders(marketSlug, { statuses: ['LIVE'] }, { priority: options.urgent === true ? 'cancel' : 'read' });
+      const orders = await this.options.api.getUserOrders(marketSlug, { statuses: ['LIVE'] }, { priority: options.urgent === true ? 'cancel' : options.beforeFirstQuote === true ? 'place' : 'read' });
       return orders.map((order) => snapshotOfUserOrder(marketSlug, order));
     } catch (error) {
       throw mapError('listLiveOrders', error);

@@ -203,9 +203,9 @@ export class ExchangeApi {
   /**
    * GET /markets/{slug}/user-orders: the effective profile's orders, newest first. `priority: 'cancel'` for the listing
    * that confirms a market emptied of the bot's orders (a leave, a shutdown): it is part of canceling and must not wait
-   * behind placements.
+   * behind placements; `'place'` for an adoption listing a market's first quote waits for.
    */
-  async getUserOrders(slug: string, query: UserOrdersQuery = {}, options: { readonly priority?: 'cancel' | 'read' } = {}): Promise<UserOrder[]> {
+  async getUserOrders(slug: string, query: UserOrdersQuery = {}, options: { readonly priority?: 'cancel' | 'place' | 'read' } = {}): Promise<UserOrder[]> {
     const params: [string, string][] = (query.statuses ?? []).map((s, i) => ['statuses', checkStatus(`statuses[${i}]`, s)]);
     if (query.limit !== undefined) params.push(['limit', String(checkIntegerRange('limit', query.limit, 1, MAX_USER_ORDERS_LIMIT))]);
     const path = `/markets/${checkSlug(slug)}/user-orders`;
