@@ -56,7 +56,6 @@ export const METRIC_NAMES = [
   'outcome_maker_book_token_mismatches_total',
   'outcome_maker_feed_unit_switches_total',
   'outcome_maker_foreign_orders',
-  'outcome_maker_deferred_listing_orders_total',
   'outcome_maker_account_unbooked_shares',
   'outcome_maker_venue_anomalies_total',
   'outcome_maker_deferred_listings_total',

@@ -80,6 +80,7 @@ export { ExecutorError } from './executor-types.js';
 export type { LeaveReport } from './market-state.js';
 export type {
   AbortReason,
+  DeferredListingResult,
   ExecutorObserver,
   ExecutorOptions,
   FillEvent,
