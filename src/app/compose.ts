@@ -427,7 +427,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
         const openOrderMarkets = new Set(ledger.openOrders().map((o) => o.marketSlug));
         const evidence = noOwnOrdersEvidence({ slug: market.slug, createdAtMs: market.createdAtMs, startedAtMs: composedAtMs, clockMarginMs: config.markets.discovery.clockMarginMs, openOrderMarkets });
         const report = await core.addMarket(info, evidence === null ? {} : { noOwnOrders: evidence });
-        reactions.noteForeign(report);
+        // A market quoting before its listing: its foreign orders are counted once that listing ran (startup-listing.ts).
+        if (report.deferred !== true) reactions.noteForeign(report);
         core.armExpiryRequote(info, (atMs, fn) => timers.at(atMs, fn));
         return report;
       },
@@ -509,7 +510,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     for (const report of adoption) {
       if (!report.ok) log.warn({ market: report.marketSlug, error: report.error }, 'start-up sync failed');
       else if (report.adopted + report.canceled > 0) log.info(report, 'adopted live orders');
-      reactions.noteForeign(report);
+      if (report.deferred !== true) reactions.noteForeign(report);
     }
     const listing = startupListingSummary(config.orders.startupListing, adoption);
     log.info(listing.fields, listing.msg);

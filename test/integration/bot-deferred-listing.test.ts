@@ -7,37 +7,10 @@
  */
 import { describe, it } from 'vitest';
 import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
-import { limitOrderAmounts } from '../../src/core/venue-rules/index.js';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { cleanupAfterTest, firstMarkets, liveOrders, startBookedSim, startLiveBot, unexplainedRateLimits, waitFor, when, type RunningBot } from '../support/bot-harness.js';
+import { cleanupAfterTest, firstMarkets, liveOrders, placeForAccount, startBookedSim, startLiveBot, unexplainedRateLimits, waitFor, when, type RunningBot } from '../support/bot-harness.js';
 
 const DONE = 'deferred own-order listings done';
-
-/** A BUY YES order of the bot's account placed behind the bot's back (straight into the engine). */
-function placeBehindTheBot(sim: RunningSimulator, slug: string, clientOrderId: string): string {
-  const market = sim.engine.market(slug)!;
-  const priceTicks = 450;
-  const amounts = limitOrderAmounts('BUY', priceTicks, 2_000_000);
-  const placed = sim.engine.place({
-    profileId: sim.demoAccount.profileId,
-    marketSlug: slug,
-    orderType: 'GTC',
-    tokenId: market.yesTokenId,
-    side: 'BUY',
-    makerAmount: amounts.makerAmount,
-    takerAmount: amounts.takerAmount,
-    priceTicks,
-    feeRateBps: 300,
-    salt: 515151,
-    postOnly: true,
-    stpPolicy: 'cancel_maker',
-    signature: '0x',
-    signedOrderEcho: {},
-    clientOrderId,
-  });
-  if (!placed.ok) throw new Error(JSON.stringify(placed.body));
-  return placed.order.id;
-}
 
 /** Sequence numbers in the simulator's request log of the bot's first quote request and of each market's listing. */
 function startOrder(sim: RunningSimulator, slugs: readonly string[]): { readonly firstQuote: number; readonly listings: ReadonlyMap<string, number> } {
@@ -58,7 +31,7 @@ describe.concurrent('start-up listing of the bot\'s own orders', () => {
     const cleanup = cleanupAfterTest(onTestFinished);
     const { sim, slugs, slug } = await startBookedSim(cleanup, { sim: { markets: 6 }, markets: firstMarkets(6) });
     // An order of the bot's tag in its quoting slot bid-0, from a run whose ledger this is not.
-    const stray = placeBehindTheBot(sim, slug, formatClientOrderId({ botTag: 'it', marketKey: marketKey(slug), slot: 'bid-0', sequence: 1_000 }));
+    const stray = placeForAccount(sim, slug, 450, formatClientOrderId({ botTag: 'it', marketKey: marketKey(slug), slot: 'bid-0', sequence: 1_000 }));
 
     const running = await startLiveBot(sim, cleanup, { markets: [...slugs] });
     await waitFor(() => when(messages(running).includes(DONE)), 15_000, 'the deferred listings to be done', () => running.warnings());
