@@ -10,7 +10,9 @@
  *   requote latency p50/p99 (outcome_maker_requote_latency_seconds, after warm-up: book change → plan, so it includes
  *   waiting for the market's previous plan, which waits for the venue's rate limit); `allQuotedWithinS`: from the
  *   bot's process start until every market holds a live order of the bot at the simulator (polled every 250 ms; the
- *   target is 20 s for 50 markets).
+ *   target is 20 s for 50 markets); `ownOrderListingsDoneWithinS`: from the same start until the bot's own-order listings,
+ *   deferred behind the first quotes (orders.startupListing), are all applied (the window in which an order of the bot
+ *   its ledger did not know could rest unnoticed).
  * Event-loop delay is prom-client's monitorEventLoopDelay with a 10 ms sampling timer: the figures include those 10 ms
  * (an idle loop reads ≈ 10.1 ms); `eventLoopExcess*` subtract them. A 429 from the venue's limiter is also checked
  * against stalls of the simulator's own loop here (test/support/chaos-invariants.ts), which stamp arrivals late.
@@ -18,7 +20,7 @@
  *   npx tsx bench/soak.ts [markets] [minutes]        (or SOAK_MARKETS / SOAK_MINUTES; exports run() for bench/all.ts)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -137,9 +139,14 @@ function botConfig(sim: RunningSimulator, slugs: readonly string[], dir: string)
 }
 
 const quotingLine = z.object({ msg: z.literal('quoting'), metrics: z.string() }).loose();
+const listingsDoneLine = z.object({ msg: z.literal('deferred own-order listings done') }).loose();
 
-/** Starts the bot and resolves with its /metrics base URL once it quotes. */
-function spawnBot(sim: RunningSimulator, configPath: string): { child: ChildProcess; ready: Promise<string> } {
+/**
+ * Starts the bot and resolves with its /metrics base URL once it quotes; `onListingsDone` when its deferred own-order
+ * listings are all applied. SOAK_LOG=FILE appends the bot's log lines to FILE.
+ */
+function spawnBot(sim: RunningSimulator, configPath: string, onListingsDone: () => void): { child: ChildProcess; ready: Promise<string> } {
+  const logFile = process.env['SOAK_LOG'];
   const demo = sim.demoAccount;
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'outcome-maker.mjs'), 'run', '--config', configPath], {
     cwd: ROOT,
@@ -155,9 +162,12 @@ function spawnBot(sim: RunningSimulator, configPath: string): { child: ChildProc
         if (line.trim() === '') continue;
         tail.push(line);
         if (tail.length > 20) tail.shift();
+        if (logFile !== undefined) appendFileSync(logFile, `${line}\n`);
         try {
-          const parsed = quotingLine.safeParse(JSON.parse(line));
+          const json: unknown = JSON.parse(line);
+          const parsed = quotingLine.safeParse(json);
           if (parsed.success) resolveReady(parsed.data.metrics);
+          if (listingsDoneLine.safeParse(json).success) onListingsDone();
         } catch {
           // not JSON (the summary on exit)
         }
@@ -205,7 +215,9 @@ export async function run(
   const stalls = startStallRecorder();
   const dir = mkdtempSync(join(tmpdir(), 'om-soak-'));
   const spawnedAt = Date.now();
-  const { child, ready } = spawnBot(sim, botConfig(sim, slugs, dir));
+  // When every market's own-order listing ran (they follow the first quotes: orders.startupListing deferred).
+  let listingsDoneAt: number | null = null;
+  const { child, ready } = spawnBot(sim, botConfig(sim, slugs, dir), () => (listingsDoneAt ??= Date.now()));
   // Every market with a live order of the bot at the venue: the first quotes of all of them are out.
   let allQuotedAt: number | null = null;
   const quotedPoll = setInterval(() => {
@@ -250,6 +262,7 @@ export async function run(
       markets,
       minutes,
       allQuotedWithinS: quotedWithinS,
+      ownOrderListingsDoneWithinS: listingsDoneAt === null ? 'not deferred' : round((listingsDoneAt - spawnedAt) / 1000, 1),
       rssStartMb: round(first.rssMb, 1),
       rssEndMb: round(last.rssMb, 1),
       rssMaxMb: round(Math.max(...samples.map((s) => s.rssMb)), 1),

@@ -75,6 +75,7 @@ import { Timers } from './timers.js';
 import { TradedMarkets } from './traded-markets.js';
 import { MarketRoster } from './market-roster.js';
 import { noOwnOrdersEvidence } from './join-evidence.js';
+import { quotesBeforeListing, startupListingSummary, withDeferredForeign } from './startup-listing.js';
 import { MarketDiscovery, SELECTION_EVERY_MS } from './market-discovery.js';
 import { DEPARTED_SWEEP_MS, sweepDepartedMarkets } from './departed-markets.js';
 import { isStaticSelection, selectMarkets } from './market-selection.js';
@@ -200,7 +201,13 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     ledger,
     risk,
     mode: { pollIntervalMs: settings.modePollIntervalMs, fetchStatus: () => client.api.getMaintenanceStatus().then(portMaintenanceOf), observer: telemetry.mode },
-    orders: { ...settings.orders, observer: telemetry.executor, log: componentLogger(log, 'orders'), startupAttempts: STARTUP_LISTING_ATTEMPTS },
+    orders: {
+      ...settings.orders,
+      observer: withDeferredForeign(telemetry.executor, (report) => reactions.noteForeign(report)),
+      log: componentLogger(log, 'orders'),
+      startupAttempts: STARTUP_LISTING_ATTEMPTS,
+      deferListing: (slug) => quotesBeforeListing({ mode: config.orders.startupListing, slug, openOrderMarkets: new Set(ledger.openOrders().map((o) => o.marketSlug)) }),
+    },
     account: {
       // A feed whose authentication the venue refused carries no order events: halted like a stale one.
       halts: (slug) => ({ killSwitch: killSwitch.status().tripped, stale: staleGuard.isHalted(slug) || feed.authState() === 'failed' }),
@@ -422,7 +429,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
         const openOrderMarkets = new Set(ledger.openOrders().map((o) => o.marketSlug));
         const evidence = noOwnOrdersEvidence({ slug: market.slug, createdAtMs: market.createdAtMs, startedAtMs: composedAtMs, clockMarginMs: config.markets.discovery.clockMarginMs, openOrderMarkets });
         const report = await core.addMarket(info, evidence === null ? {} : { noOwnOrders: evidence });
-        reactions.noteForeign(report);
+        // A market quoting before its listing: its foreign orders are counted once that listing ran (startup-listing.ts).
+        if (report.deferred !== true) reactions.noteForeign(report);
         core.armExpiryRequote(info, (atMs, fn) => timers.at(atMs, fn));
         return report;
       },
@@ -504,8 +512,10 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     for (const report of adoption) {
       if (!report.ok) log.warn({ market: report.marketSlug, error: report.error }, 'start-up sync failed');
       else if (report.adopted + report.canceled > 0) log.info(report, 'adopted live orders');
-      reactions.noteForeign(report);
+      if (report.deferred !== true) reactions.noteForeign(report);
     }
+    const listing = startupListingSummary(config.orders.startupListing, adoption);
+    log.info(listing.fields, listing.msg);
     // Whether the venue pushes a book on subscribe is unconfirmed (exchange-facts §5): the choice is the config's, said once.
     const firstBooks = config.feed.firstBookWaitMs > 0 ? `the feed's first frame (a full book), REST after ${config.feed.firstBookWaitMs / 1000} s without one` : 'REST on every subscribe';
     log.info({ units: units.describe(), firstBooks }, 'socket units at start');

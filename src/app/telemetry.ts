@@ -128,6 +128,13 @@ export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
       onStrayOrder: (slug, orderId, reason) => log.warn({ market: slug, orderId, reason }, 'stray order of the bot found; canceling'),
       onCancelReplaceUnsupported: () => metrics.venueAnomaly('cancel_replace_unsupported'),
       onBatchPlacementsRefused: () => metrics.venueAnomaly('batch_placements_refused'),
+      onDeferredListing: (slug, result) => {
+        if (!('report' in result)) return metrics.deferredListing('failed', 0, 0);
+        const { adopted, canceled } = result.report;
+        metrics.deferredListing(adopted + canceled > 0 ? 'found' : 'clean', adopted, canceled);
+        // The ledger did not know them: a new or replaced ledger, or another process with this bot tag.
+        if (adopted + canceled > 0) log.warn({ market: slug, adopted, canceled, afterMs: result.delayMs }, 'deferred own-order listing found orders of the bot the ledger did not know');
+      },
     },
     mode: {
       onModeChange: (change) => {

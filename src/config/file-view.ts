@@ -160,7 +160,7 @@ function selectorToFile(s: MarketSelector): FileObject {
 const tolerance = (t: SizeTolerance): number | string => (t.kind === 'percent' ? `${t.percent}%` : units(t.raw));
 
 function ordersToFile(o: AppConfig['orders']): FileObject {
-  const { botTag, refreshTolerance, maxOrderAgeMs, filledOrderDelayMs, postOnly, foreignOrders, recvWindowMs, cancelReplace, batchPlacements, ...rest } = o;
+  const { botTag, refreshTolerance, maxOrderAgeMs, filledOrderDelayMs, postOnly, foreignOrders, recvWindowMs, cancelReplace, batchPlacements, startupListing, ...rest } = o;
   noneLeft(rest);
   return {
     botTag,
@@ -172,6 +172,7 @@ function ordersToFile(o: AppConfig['orders']): FileObject {
     recvWindowMs,
     cancelReplace: { ...cancelReplace },
     batchPlacements,
+    startupListing,
   };
 }
 

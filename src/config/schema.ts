@@ -254,6 +254,9 @@ const orders = z.strictObject({
     })
     .prefault({}),
   batchPlacements: z.enum(['auto', 'off'], { error: 'expected "auto" (placements into empty slots as cancel-replace operations, several markets per request) or "off" (one POST /orders each)' }).default('auto'),
+  startupListing: z
+    .enum(['deferred', 'first'], { error: 'expected "deferred" (a market whose ledger holds no open order of the bot quotes first, its own-order listing follows) or "first" (every market listed before it quotes)' })
+    .default('deferred'),
 })
   .superRefine((o, ctx) => {
     if (o.cancelUnknownOrdersOnStart === undefined) return;

@@ -237,6 +237,14 @@ export interface OrdersConfig {
    * POST /orders per placement.
    */
   readonly batchPlacements: 'auto' | 'off';
+  /**
+   * When a market's own orders are listed (`GET /markets/{slug}/user-orders`, one request per market: the venue has
+   * no account-wide listing) at start-up and when it is joined. `deferred`: a market whose ledger holds no open
+   * (live, pending or unknown) order of the bot quotes at once and is listed afterwards at the lowest priority; what
+   * the listing finds of the bot's is adopted or canceled as at start-up. Markets with such orders are listed first.
+   * `first`: every market is listed before it quotes. See docs/order-manager.md "Start-up listing".
+   */
+  readonly startupListing: 'deferred' | 'first';
 }
 
 /** Per-market limits, after applying `risk.perMarket` overrides (see `riskLimitsFor`). */

@@ -203,7 +203,7 @@ export class ExchangeApi {
   /**
    * GET /markets/{slug}/user-orders: the effective profile's orders, newest first. `priority: 'cancel'` for the listing
    * that confirms a market emptied of the bot's orders (a leave, a shutdown): it is part of canceling and must not wait
-   * behind placements.
+   * behind placements; `'place'` for an adoption listing a market's first quote waits for.
    */
   async getUserOrders(slug: string, query: UserOrdersQuery = {}, options: { readonly priority?: RequestPriority } = {}): Promise<UserOrder[]> {
     const params: [string, string][] = (query.statuses ?? []).map((s, i) => ['statuses', checkStatus(`statuses[${i}]`, s)]);

@@ -84,6 +84,8 @@ export interface Metrics extends CalibrationMetrics, ReconciliationMetrics {
   accountUnbooked(market: string, token: 'YES' | 'NO', raw: number): void;
   /** One occurrence of a venue behaviour the bot works around (see VenueAnomaly). */
   venueAnomaly(kind: VenueAnomaly): void;
+  /** A deferred own-order listing: its result, and the orders of the bot it adopted and canceled (the ledger knew none). */
+  deferredListing(result: 'clean' | 'found' | 'failed', adopted: number, canceled: number): void;
   /** The model's fair value and uncertainty of a priced market (price units), at its last quote. */
   modelFair(market: string, fair: number, uncertainty: number): void;
   /** Where a market's reference came from at its last quote cycle: 'model', 'book', or 'halted'. */

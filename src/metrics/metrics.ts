@@ -123,6 +123,20 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     registers,
   });
   for (const kind of VENUE_ANOMALIES) venueAnomalies.inc({ kind }, 0);
+  const deferredListings = new Counter({
+    name: 'outcome_maker_deferred_listings_total',
+    help: 'Own-order listings run after a market started quoting (orders.startupListing: deferred): clean, found (orders of the bot the ledger did not know), failed (an attempt; retried).',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  const deferredListingOrders = new Counter({
+    name: 'outcome_maker_deferred_listing_orders_total',
+    help: 'Orders of the bot the ledger did not know, found by a deferred own-order listing: adopted, or canceled (duplicate, slot taken, other market).',
+    labelNames: ['action'] as const,
+    registers,
+  });
+  for (const result of ['clean', 'found', 'failed'] as const) deferredListings.inc({ result }, 0);
+  for (const action of ['adopted', 'canceled'] as const) deferredListingOrders.inc({ action }, 0);
   const riskBlocks = new Counter({
     name: 'outcome_maker_risk_blocks_total',
     help: 'Quotes or orders stopped by the risk gate or the trading mode, by reason.',
@@ -379,6 +393,11 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     venueAnomaly(kind) {
       venueAnomalies.inc({ kind });
+    },
+    deferredListing(result, adopted, canceled) {
+      deferredListings.inc({ result });
+      if (countable('outcome_maker_deferred_listing_orders_total', adopted) && adopted > 0) deferredListingOrders.inc({ action: 'adopted' }, adopted);
+      if (countable('outcome_maker_deferred_listing_orders_total', canceled) && canceled > 0) deferredListingOrders.inc({ action: 'canceled' }, canceled);
     },
     riskBlocked(market, reason) {
       riskBlocks.inc({ market: markets.value(market), reason: reasons.value(reason) });

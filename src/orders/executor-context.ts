@@ -131,6 +131,8 @@ export interface ExecutorContext {
   lifecycle(): Lifecycle;
   /** The market's stop before settlement (ExecutorOptions.stopAtMs); null: none. */
   stopAtMs(marketSlug: string): number | null;
+  /** Whether the market may quote before its own-order listing (ExecutorOptions.deferListing); false when absent. */
+  deferListing(marketSlug: string): boolean;
 }
 
 /**

@@ -78,7 +78,15 @@ export interface ExecutorObserver {
   onCancelReplaceUnsupported?(marketSlug: string): void;
   /** The venue refused placements sent as cancel-replace operations: POST /orders from now on (once). */
   onBatchPlacementsRefused?(marketSlug: string): void;
+  /**
+   * A deferred own-order listing (deferred-listing.ts): applied (`report`: what it adopted, canceled and saw of others;
+   * `delayMs`: since the market was made ready), or one attempt failed (`failedAttempt`, from 1: it is tried again).
+   */
+  onDeferredListing?(marketSlug: string, result: DeferredListingResult): void;
 }
+
+/** See ExecutorObserver.onDeferredListing. */
+export type DeferredListingResult = { readonly report: MarketSyncReport; readonly delayMs: number } | { readonly failedAttempt: number };
 
 export interface ExecutorOptions {
   readonly venue: VenuePort;
@@ -130,6 +138,13 @@ export interface ExecutorOptions {
   readonly batchPlacements?: 'auto' | 'off';
   /** Attempts to list a market's live orders at start-up before the market is left blocked. */
   readonly startupAttempts?: number;
+  /**
+   * Whether a market may quote before its own-order listing (at `start()`, and when joined without `noOwnOrders`):
+   * the caller's evidence that no order of the bot unknown to it can be there (the bot: its ledger knows no open order
+   * of the market, src/app/startup-listing.ts). True: made ready at once, listed afterwards at the lowest priority and
+   * what it finds adopted or canceled as at start-up (deferred-listing.ts). Absent or false: listed first.
+   */
+  readonly deferListing?: (marketSlug: string) => boolean;
   /** Terminal orders are forgotten this long after their last change (default 1 h). */
   readonly retainTerminalMs?: number;
   /**
@@ -165,6 +180,11 @@ export interface MarketSyncReport {
   readonly canceled: number;
   readonly foreign: number;
   readonly error: string | null;
+  /**
+   * The market quotes before its own-order listing, which runs afterwards (deferred-listing.ts): on the report of a
+   * start or join, nothing was listed yet; on the report of that listing (`onDeferredListing`), what it found.
+   */
+  readonly deferred?: boolean;
 }
 
 export interface ShutdownOptions {
@@ -217,5 +237,6 @@ export function guardObserver(observer: ExecutorObserver, onError: (hook: string
     onStrayOrder: (slug, orderId, reason) => guard('onStrayOrder', () => observer.onStrayOrder?.(slug, orderId, reason)),
     onCancelReplaceUnsupported: (slug) => guard('onCancelReplaceUnsupported', () => observer.onCancelReplaceUnsupported?.(slug)),
     onBatchPlacementsRefused: (slug) => guard('onBatchPlacementsRefused', () => observer.onBatchPlacementsRefused?.(slug)),
+    onDeferredListing: (slug, result) => guard('onDeferredListing', () => observer.onDeferredListing?.(slug, result)),
   };
 }

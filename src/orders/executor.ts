@@ -67,6 +67,7 @@ import { MarketRegistry, type LeaveReport, type MarketState } from './market-sta
 import { MarketMembership } from './market-membership.js';
 import { EventRouter } from './event-router.js';
 import { MarketSync } from './market-sync.js';
+import { DeferredListings } from './deferred-listing.js';
 import { OutcomeResolver } from './outcome-resolver.js';
 import { PlanRequests } from './plan-requests.js';
 import { PlanRunner } from './plan-runner.js';
@@ -79,6 +80,7 @@ export { ExecutorError } from './executor-types.js';
 export type { LeaveReport } from './market-state.js';
 export type {
   AbortReason,
+  DeferredListingResult,
   ExecutorObserver,
   ExecutorOptions,
   FillEvent,
@@ -117,6 +119,7 @@ export class OrderExecutor {
   private readonly plans: PlanRunner;
   private readonly events: EventRouter;
   private readonly sync: MarketSync;
+  private readonly deferred: DeferredListings;
   private readonly sweep: ShutdownSweep;
   private readonly membership: MarketMembership;
   private lifecycle: Lifecycle = 'created';
@@ -148,12 +151,14 @@ export class OrderExecutor {
       },
       lifecycle: () => this.lifecycle,
       stopAtMs: (slug) => options.stopAtMs?.(slug) ?? null,
+      deferListing: (slug) => options.deferListing?.(slug) ?? false,
     };
     this.resolver = new OutcomeResolver(ctx);
     const requests = new PlanRequests(ctx, this.resolver);
     const replacements = new Replacements(ctx, requests, this.resolver);
     this.plans = new PlanRunner(ctx, requests, replacements, new BatchPlacements(ctx, requests, replacements));
     this.sync = new MarketSync(ctx, this.resolver, (market) => this.plans.kick(market));
+    this.deferred = new DeferredListings(ctx, this.sync, this.resolver);
     this.events = new EventRouter(ctx, {
       dedupeCapacity: options.dedupeCapacity ?? 10_000,
       orphanCapacity: options.orphanEvents?.capacity ?? 1000,
@@ -161,7 +166,7 @@ export class OrderExecutor {
       requestResync: (market) => this.membership.requestResync(market),
     });
     this.sweep = new ShutdownSweep(ctx, this.sync, this.resolver);
-    this.membership = new MarketMembership(ctx, this.sync, this.sweep, this.plans, {
+    this.membership = new MarketMembership(ctx, this.sync, this.sweep, this.plans, this.deferred, {
       register: (ref) => this.register(ref),
       forget: (market) => this.forget(market),
       started: () => this.startedSignal.promise,
@@ -206,6 +211,11 @@ export class OrderExecutor {
     return market !== undefined && !market.retired;
   }
 
+  /** Markets quoting before their own-order listing whose listing is not applied yet (deferred-listing.ts). */
+  get deferredListings(): number {
+    return this.deferred.outstanding;
+  }
+
   /** Sizes of the executor's memory: markets registered (retired ones until dropped), orders tracked and open, indexes. */
   counts(): ExecutorCounts {
     const markets = this.markets.counts();
@@ -224,15 +234,21 @@ export class OrderExecutor {
     return this.lifecycle;
   }
 
-  /** Adopts the bot's live orders in every market (no plan runs in a market before its adoption is done). */
+  /**
+   * Adopts the bot's live orders in every market (no plan runs in a market before its adoption is done). A market
+   * `deferListing` lets quote first is ready at once and listed afterwards in the background (its report says
+   * `deferred`); the others are listed first, their listings in the placement class.
+   */
   async start(): Promise<readonly MarketSyncReport[]> {
     if (this.lifecycle !== 'created') throw new ExecutorError('lifecycle', this.lifecycle, 'start() may be called once, before anything else');
     this.lifecycle = 'starting';
     await this.gate.refresh();
     const reports = await Promise.all(
       this.markets.all().map(async (market) => {
-        const report = await market.queue.add(() => this.sync.syncMarket(market, 'startup'));
+        const deferred = this.options.deferListing?.(market.slug) === true;
+        const report = await market.queue.add(() => (deferred ? this.sync.readyBeforeListing(market) : this.sync.syncMarket(market, 'startup')));
         market.noteFirstSync(report);
+        if (deferred) this.deferred.schedule(market);
         return report;
       }),
     );

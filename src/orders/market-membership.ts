@@ -5,8 +5,9 @@
  * Owns:
  * - the join: the market registered and its live orders adopted by the bot's tag as at start-up (market-sync.ts, on
  *   the market's queue) — or, new to the executor and with the caller's evidence that no order of the bot can be there
- *   (`MarketRef.noOwnOrders`), made ready without a listing; a market joined before `start()` is adopted by `start()`; one joined again before it was
- *   dropped is resynced; one joined and ready already is left as it is;
+ *   (`MarketRef.noOwnOrders`), made ready without a listing — or, when `deferListing` lets it, made ready at once and
+ *   listed afterwards (deferred-listing.ts); a market joined before `start()` is adopted by `start()`; one joined again
+ *   before it was dropped is resynced; one joined and ready already is left as it is;
  * - the leave: the market retired at once (no plan accepted, its waiting run stopped, its review disarmed), then its
  *   orders canceled and confirmed gone by the shutdown sweep (shutdown-sweep.ts: cancels, lookups of unknown outcomes
  *   by clientOrderId, a confirmation listing, retries) on the market's queue — after the plan in flight — within the
@@ -25,6 +26,7 @@
 import { untilDeadline, type ExecutorContext } from './executor-context.js';
 import type { MarketRef, MarketSyncReport } from './executor-types.js';
 import type { LeaveReport, MarketState } from './market-state.js';
+import type { DeferredListings } from './deferred-listing.js';
 import type { MarketSync } from './market-sync.js';
 import { isOpen, isResting } from './order-state.js';
 import type { PlanRunner } from './plan-runner.js';
@@ -57,6 +59,7 @@ export class MarketMembership {
     private readonly sync: MarketSync,
     private readonly sweep: ShutdownSweep,
     private readonly plans: PlanRunner,
+    private readonly deferred: DeferredListings,
     private readonly hooks: MembershipHooks,
   ) {}
 
@@ -79,8 +82,12 @@ export class MarketMembership {
       if (known === undefined) {
         const market = this.hooks.register(ref);
         const evidence = ref.noOwnOrders;
-        const report = await market.queue.add(() => (evidence === undefined ? this.sync.syncMarket(market, 'startup') : this.sync.readyWithoutListing(market, evidence)));
+        const deferred = evidence === undefined && this.ctx.deferListing(ref.slug);
+        const report = await market.queue.add(() =>
+          evidence !== undefined ? this.sync.readyWithoutListing(market, evidence) : deferred ? this.sync.readyBeforeListing(market) : this.sync.syncMarket(market, 'startup'),
+        );
         market.noteFirstSync(report);
+        if (deferred) this.deferred.schedule(market);
         return report;
       }
       if (known.retired) {

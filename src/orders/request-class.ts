@@ -6,7 +6,7 @@
  *
  * Invariants: pure; every VenueOperation has a class; a call that takes an order off the book (a cancel, a
  * cancel-replace carrying cancels, the listing that confirms a market emptied) is `cancel`; a status lookup of an
- * order whose outcome is unknown is `probe`; a placement is `place`; every other read is `read`.
+ * order whose outcome is unknown is `probe`; a placement, and the listing a market's first quote waits for, is `place`; every other read is `read`.
  */
 import type { RequestPriority } from '../core/request-priority.js';
 import type { VenueOperation } from './venue-port.js';
@@ -14,8 +14,9 @@ import type { VenueOperation } from './venue-port.js';
 /** A venue-port call, with what decides its class. */
 export type VenueCall =
   | { readonly operation: Exclude<VenueOperation, 'listLiveOrders' | 'cancelReplace'> }
-  /** `urgent`: the listing confirms cancels (a leave, a shutdown): ListOptions.urgent. */
-  | { readonly operation: 'listLiveOrders'; readonly urgent?: boolean }
+  /** `urgent`: the listing confirms cancels (a leave, a shutdown): ListOptions.urgent. `beforeFirstQuote`: an adoption
+   * listing a market's first quote waits for (ListOptions.beforeFirstQuote). */
+  | { readonly operation: 'listLiveOrders'; readonly urgent?: boolean; readonly beforeFirstQuote?: boolean }
   /** `cancels` (default true): the request is expected to carry cancels (a requote), not placements into empty slots only. */
   | { readonly operation: 'cancelReplace'; readonly cancels?: boolean };
 
@@ -31,7 +32,7 @@ const FIXED: Readonly<Record<Exclude<VenueOperation, 'listLiveOrders' | 'cancelR
 export function requestClass(call: VenueCall): RequestPriority {
   switch (call.operation) {
     case 'listLiveOrders':
-      return call.urgent === true ? 'cancel' : 'read';
+      return call.urgent === true ? 'cancel' : call.beforeFirstQuote === true ? 'place' : 'read';
     case 'cancelReplace':
       return call.cancels === false ? 'place' : 'cancel';
     default:

@@ -119,7 +119,10 @@ export type StatusResult =
   | { readonly query: StatusQuery; readonly outcome: 'invalid'; readonly message: string };
 
 export interface ListOptions {
+  /** Part of canceling (a leave, a shutdown's confirmation): cancel class, ahead of everything else. */
   readonly urgent?: boolean;
+  /** A first quote waits for this listing (a start-up adoption listed before quoting): placement class. Else: read class. */
+  readonly beforeFirstQuote?: boolean;
 }
 
 /** The most items one statusBatch call may carry (POST /orders/status/batch takes 1–50). */

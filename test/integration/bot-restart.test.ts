@@ -11,6 +11,7 @@ import {
   ladderOf,
   liveOrders,
   moveBookUp,
+  placeForAccount,
   sameLadder,
   startBookedSim,
   startLiveBot,
@@ -21,34 +22,7 @@ import {
   type TestConfigOptions,
   unexplainedRateLimits,
 } from '../support/bot-harness.js';
-import type { RunningSimulator } from '../../src/sim/index.js';
-import { limitOrderAmounts } from '../../src/core/venue-rules/index.js';
 
-
-/** An order of the bot's account placed behind the bot's back (straight into the engine). */
-function placeForAccount(sim: RunningSimulator, slug: string, priceTicks: number, clientOrderId: string | undefined): string {
-  const market = sim.engine.market(slug)!;
-  const amounts = limitOrderAmounts('BUY', priceTicks, 2_000_000);
-  const placed = sim.engine.place({
-    profileId: sim.demoAccount.profileId,
-    marketSlug: slug,
-    orderType: 'GTC',
-    tokenId: market.yesTokenId,
-    side: 'BUY',
-    makerAmount: amounts.makerAmount,
-    takerAmount: amounts.takerAmount,
-    priceTicks,
-    feeRateBps: 300,
-    salt: 424242 + priceTicks,
-    postOnly: true,
-    stpPolicy: 'cancel_maker',
-    signature: '0x',
-    signedOrderEcho: {},
-    ...(clientOrderId === undefined ? {} : { clientOrderId }),
-  });
-  if (!placed.ok) throw new Error(JSON.stringify(placed.body));
-  return placed.order.id;
-}
 
 describe.concurrent('restart on the same ledger and venue', () => {
   it('adopts the resting orders into their slots: no duplicate, no orphan', async ({ expect, onTestFinished }) => {

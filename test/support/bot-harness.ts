@@ -542,6 +542,35 @@ export const LADDER_500: Readonly<Record<string, string>> = { 'ask-0': 'BUY NO 4
 /** The default ladder around mid 0.510, after `moveBookUp`. */
 export const LADDER_510: Readonly<Record<string, string>> = { 'ask-0': 'BUY NO 470 x 5000000', 'bid-0': 'BUY YES 490 x 5000000' };
 
+/**
+ * A 2-share BUY YES order of the bot's own account placed behind the bot's back (straight into the engine): with a
+ * clientOrderId of the bot's tag, an order a run this ledger did not see would have left; without one, someone else's.
+ */
+export function placeForAccount(sim: RunningSimulator, slug: string, priceTicks: number, clientOrderId: string | undefined): string {
+  const market = sim.engine.market(slug);
+  if (market === undefined) throw new Error(`placeForAccount: no market ${slug}`);
+  const amounts = limitOrderAmounts('BUY', priceTicks, 2_000_000);
+  const placed = sim.engine.place({
+    profileId: sim.demoAccount.profileId,
+    marketSlug: slug,
+    orderType: 'GTC',
+    tokenId: market.yesTokenId,
+    side: 'BUY',
+    makerAmount: amounts.makerAmount,
+    takerAmount: amounts.takerAmount,
+    priceTicks,
+    feeRateBps: 300,
+    salt: 424242 + priceTicks,
+    postOnly: true,
+    stpPolicy: 'cancel_maker',
+    signature: '0x',
+    signedOrderEcho: {},
+    ...(clientOrderId === undefined ? {} : { clientOrderId }),
+  });
+  if (!placed.ok) throw new Error(JSON.stringify(placed.body));
+  return placed.order.id;
+}
+
 /** Moves the third party's book from mid 0.500 to mid 0.510 without ever leaving a side empty. */
 export function moveBookUp(sim: RunningSimulator, slug: string): void {
   setThirdPartyQuotes(sim, slug, { askTicks: 550 });

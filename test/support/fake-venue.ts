@@ -103,6 +103,8 @@ export class FakeVenue implements VenuePort {
   readonly calls: Call[] = [];
   /** Markets of the listings asked as urgent (cancel priority: confirming a leave or a shutdown), in order. */
   readonly urgentListings: string[] = [];
+  /** Markets of the listings a first quote waits for (placement class: start-up adoption listed first), in order. */
+  readonly firstQuoteListings: string[] = [];
   /** Requests the venue's trading mode forbade (the bot should never send them). */
   readonly modeViolations: Call[] = [];
   /** Cancels refused because the venue is `disabled` (the bot tries cancels in every mode, once until released). */
@@ -361,6 +363,7 @@ export class FakeVenue implements VenuePort {
   async listLiveOrders(marketSlug: string, options: ListOptions = {}): Promise<readonly VenueOrderSnapshot[]> {
     this.record('listLiveOrders', marketSlug);
     if (options.urgent === true) this.urgentListings.push(marketSlug);
+    if (options.beforeFirstQuote === true) this.firstQuoteListings.push(marketSlug);
     await this.waitHold('listLiveOrders');
     const fault = this.takeFault('listLiveOrders');
     if (fault !== undefined) this.throwFault('listLiveOrders', fault);
