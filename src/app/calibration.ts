@@ -7,8 +7,9 @@
  *
  * Invariants: a model prediction is never taken from a missing or stale underlying price (`no-underlying-price`,
  * `stale-underlying`, or `unpriced` when the model gives no value); a mid is never taken from a missing, stale,
- * one-sided or locked book (`no-book` — e.g. a market left before the offset, its book unsubscribed —, `stale-book`,
- * `one-sided`); nothing here writes but the sampler, and only through the ledger.
+ * one-sided or locked book (`no-book` — e.g. a market left before the offset, its book unsubscribed; an offset due at the
+ * leave is taken just before the unsubscription, `takeNow` in compose.ts —, `stale-book`, `one-sided`); nothing here
+ * writes but the sampler, and only through the ledger.
  */
 import type { Logger } from 'pino';
 import type { BookStore } from '../book/book-store.js';

@@ -95,14 +95,14 @@ function run(overrides: Partial<BacktestOptions> = {}): BacktestOptions {
 
 describe('runBacktest({calibration})', () => {
   it('scores the model and the mid at each offset against the engine’s resolution; after the leave the mid is no-book, the model still predicts', async () => {
-    const result = await runBacktest(run({ calibration: { offsetsMs: [240_000, 30_000] } }));
+    const result = await runBacktest(run({ calibration: { offsetsMs: [240_000, 60_000, 30_000] } }));
     const calibration = result.calibration;
     if (calibration === null) throw new Error('expected calibration');
     const market = result.markets[0]!;
     expect(result.markets).toHaveLength(1);
     // Resolved: its final fair is the payout (1000 ticks: YES won; 0: NO).
     expect([0, 1000]).toContain(market.finalFairTicks);
-    expect(calibration.rows.map((r) => r.offsetMs)).toEqual([240_000, 30_000]);
+    expect(calibration.rows.map((r) => r.offsetMs)).toEqual([240_000, 60_000, 30_000]);
     for (const row of calibration.rows) {
       expect(row.marketSlug).toBe(market.slug);
       expect(row.outcome).toBe(market.finalFairTicks === 1000 ? 1 : 0);
@@ -110,9 +110,9 @@ describe('runBacktest({calibration})', () => {
       const p = (row.modelMicros ?? 0) / 1e6;
       expect(row.modelLogLossMicro).toBe(Math.round(-Math.log(row.outcome === 1 ? p : 1 - p) * 1e6));
     }
-    expect(calibration.rows.map((r) => r.midMicros === null)).toEqual([false, true]);
+    expect(calibration.rows.map((r) => r.midMicros === null)).toEqual([false, false, true]);
     expect(calibration.missing).toEqual({ 'mid:no-book': 1 });
-    expect([calibration.model.n, calibration.mid.n]).toEqual([2, 1]);
+    expect([calibration.model.n, calibration.mid.n]).toEqual([3, 2]);
     // Off unless asked for.
     expect((await runBacktest(run({ durationMs: 60_000 }))).calibration).toBeNull();
   });
