@@ -92,6 +92,7 @@ function spread(values: readonly number[], digits: (v: number) => string): strin
 
 const COLUMNS: readonly { readonly name: string; readonly of: (r: SurfaceRun) => number; readonly digits: (v: number) => string }[] = [
   { name: 'trading PnL', of: (r) => r.tradingPnlUsdc, digits: f2 },
+  { name: 'rewards', of: (r) => r.rewardsUsdc, digits: f2 },
   { name: 'total (USDC)', of: (r) => r.totalUsdc, digits: f2 },
   { name: 'fills', of: (r) => r.fills, digits: (v) => v.toFixed(0) },
   { name: 'markout/fill 1s', of: (r) => r.markout1s, digits: f4 },
@@ -121,9 +122,14 @@ export function table(runs: readonly SurfaceRun[]): string {
 
 export async function run(seeds = argValue('--seeds', 3), hours = argValue('--hours', 1), strategies = listArg('--strategies', Object.keys(STRATEGIES))): Promise<SurfaceRun[]> {
   const runs: SurfaceRun[] = [];
-  for (const strategy of strategies) {
-    for (const variant of PRICING_VARIANTS) {
-      for (let seed = FIRST_SEED; seed < FIRST_SEED + seeds; seed += 1) runs.push(await runOne(strategy, variant, seed, hours));
+  // Seed by seed, so that the runs done so far always pair the two pricings; each run is one JSON line on stderr.
+  for (let seed = FIRST_SEED; seed < FIRST_SEED + seeds; seed += 1) {
+    for (const strategy of strategies) {
+      for (const variant of PRICING_VARIANTS) {
+        const one = await runOne(strategy, variant, seed, hours);
+        process.stderr.write(`${JSON.stringify(one)}\n`);
+        runs.push(one);
+      }
     }
   }
   return runs;
