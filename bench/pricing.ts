@@ -7,7 +7,8 @@
  * 60 s later. Trading PnL, the liquidity rewards the resting quotes scored under the venue's formula
  * (src/strategy/rewards.ts) and the maker rebates estimated from the maker fills (taker fee on the fee curve ×
  * BENCH_REBATE_RATE, an assumption: the venue's rate is per market and unrecorded) are separate columns, then their
- * total. Prints one table; `run()` returns the figures.
+ * total. Prints one table; `run()` returns the figures. `figuresOf` and `textTable` are shared with
+ * bench/pricing-surface.ts (the surface against realized-only).
  * Run: npx tsx bench/pricing.ts [--hours 2] [--seed 11]
  */
 import { pathToFileURL } from 'node:url';
