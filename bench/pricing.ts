@@ -7,7 +7,8 @@
  * 60 s later. Trading PnL, the liquidity rewards the resting quotes scored under the venue's formula
  * (src/strategy/rewards.ts) and the maker rebates estimated from the maker fills (taker fee on the fee curve ×
  * BENCH_REBATE_RATE, an assumption: the venue's rate is per market and unrecorded) are separate columns, then their
- * total. Prints one table; `run()` returns the figures.
+ * total. Prints one table; `run()` returns the figures. `figuresOf` and `textTable` are shared with
+ * bench/pricing-surface.ts (the surface against realized-only).
  * Run: npx tsx bench/pricing.ts [--hours 2] [--seed 11]
  */
 import { pathToFileURL } from 'node:url';
@@ -16,7 +17,7 @@ import { DEFAULT_PRICER_SETTINGS, type PricerSettings } from '../src/pricing/mar
 import { DEFAULT_UNDERLYINGS } from '../src/sim/engine/index.js';
 import { CONTENDERS, type Contender } from './strategies.js';
 
-const argValue = (flag: string, fallback: number): number => {
+export const argValue = (flag: string, fallback: number): number => {
   const i = process.argv.indexOf(flag);
   const v = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
   return Number.isFinite(v) ? v : fallback;
@@ -58,7 +59,42 @@ function options(contender: Contender, variant: Variant): BacktestOptions {
   };
 }
 
-const horizon = (r: BacktestResult, ms: number): number => r.markouts.find((h) => h.horizonMs === ms)?.meanPerFillUsdc ?? Number.NaN;
+export const horizon = (r: BacktestResult, ms: number): number => r.markouts.find((h) => h.horizonMs === ms)?.meanPerFillUsdc ?? Number.NaN;
+
+/** The money and markout figures of one run (USDC; markouts per fill against the true fair value). */
+export interface RunFigures {
+  readonly tradingPnlUsdc: number;
+  readonly rewardsUsdc: number;
+  readonly rebatesUsdc: number;
+  readonly totalUsdc: number;
+  readonly fills: number;
+  readonly markout1s: number;
+  readonly markout10s: number;
+  readonly markout60s: number;
+  readonly unquoted: number;
+}
+
+export function figuresOf(result: BacktestResult): RunFigures {
+  if (result.engineInvariantViolations.length > 0) throw new Error(`engine invariants broken: ${result.engineInvariantViolations.join('; ')}`);
+  return {
+    tradingPnlUsdc: result.pnlRaw / 1e6,
+    rewardsUsdc: result.scoredRewardUsdc,
+    rebatesUsdc: result.rebatesRaw / 1e6,
+    totalUsdc: (result.pnlRaw + result.rebatesRaw) / 1e6 + result.scoredRewardUsdc,
+    fills: result.fills,
+    markout1s: horizon(result, 1_000),
+    markout10s: horizon(result, 10_000),
+    markout60s: horizon(result, 60_000),
+    unquoted: 1 - result.quotingFraction,
+  };
+}
+
+/** A text table: the first `leftColumns` columns left-aligned, the others right-aligned, a rule under the header. */
+export function textTable(rows: readonly (readonly string[])[], leftColumns = 2): string {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: readonly string[]): string => r.map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  return [line(rows[0] ?? []), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n');
+}
 
 export async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = { seed: SEED, virtualHours: HOURS, leadMs: LEAD_MS };
@@ -66,38 +102,36 @@ export async function run(): Promise<Record<string, number | string>> {
   for (const contender of CONTENDERS) {
     for (const variant of VARIANTS) {
       const result = await runBacktest(options(contender, variant));
-      if (result.engineInvariantViolations.length > 0) throw new Error(`engine invariants broken: ${result.engineInvariantViolations.join('; ')}`);
+      const f = figuresOf(result);
       const key = `${contender.label.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}.${variant}`;
-      figures[`${key}.pnlUsdc`] = Number((result.pnlRaw / 1e6).toFixed(2));
-      figures[`${key}.pnlWithRewardsUsdc`] = Number((result.pnlRaw / 1e6 + result.scoredRewardUsdc).toFixed(2));
-      figures[`${key}.rewardsUsdc`] = Number(result.scoredRewardUsdc.toFixed(2));
-      figures[`${key}.rebatesUsdc`] = Number((result.rebatesRaw / 1e6).toFixed(2));
-      figures[`${key}.totalUsdc`] = Number(((result.pnlRaw + result.rebatesRaw) / 1e6 + result.scoredRewardUsdc).toFixed(2));
-      figures[`${key}.fills`] = result.fills;
-      figures[`${key}.markout1s`] = Number(horizon(result, 1_000).toFixed(4));
-      figures[`${key}.markout10s`] = Number(horizon(result, 10_000).toFixed(4));
-      figures[`${key}.markout60s`] = Number(horizon(result, 60_000).toFixed(4));
-      figures[`${key}.unquoted`] = Number((1 - result.quotingFraction).toFixed(4));
+      figures[`${key}.pnlUsdc`] = Number(f.tradingPnlUsdc.toFixed(2));
+      figures[`${key}.pnlWithRewardsUsdc`] = Number((f.tradingPnlUsdc + f.rewardsUsdc).toFixed(2));
+      figures[`${key}.rewardsUsdc`] = Number(f.rewardsUsdc.toFixed(2));
+      figures[`${key}.rebatesUsdc`] = Number(f.rebatesUsdc.toFixed(2));
+      figures[`${key}.totalUsdc`] = Number(f.totalUsdc.toFixed(2));
+      figures[`${key}.fills`] = f.fills;
+      figures[`${key}.markout1s`] = Number(f.markout1s.toFixed(4));
+      figures[`${key}.markout10s`] = Number(f.markout10s.toFixed(4));
+      figures[`${key}.markout60s`] = Number(f.markout60s.toFixed(4));
+      figures[`${key}.unquoted`] = Number(f.unquoted.toFixed(4));
       rows.push([
         contender.label,
         variant,
-        (result.pnlRaw / 1e6).toFixed(2),
-        result.scoredRewardUsdc.toFixed(2),
-        (result.rebatesRaw / 1e6).toFixed(2),
-        ((result.pnlRaw + result.rebatesRaw) / 1e6 + result.scoredRewardUsdc).toFixed(2),
-        String(result.fills),
-        horizon(result, 1_000).toFixed(4),
-        horizon(result, 10_000).toFixed(4),
-        horizon(result, 60_000).toFixed(4),
-        `${((1 - result.quotingFraction) * 100).toFixed(1)}%`,
+        f.tradingPnlUsdc.toFixed(2),
+        f.rewardsUsdc.toFixed(2),
+        f.rebatesUsdc.toFixed(2),
+        f.totalUsdc.toFixed(2),
+        String(f.fills),
+        f.markout1s.toFixed(4),
+        f.markout10s.toFixed(4),
+        f.markout60s.toFixed(4),
+        `${(f.unquoted * 100).toFixed(1)}%`,
         String(result.requests.total),
       ]);
     }
   }
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  const line = (r: readonly string[]): string => r.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   console.log(`pricing: seed ${SEED}, ${HOURS} virtual hours, 4 crypto strike markets (BTC ETH SOL XRP), informed lead ${LEAD_MS} ms; markouts per fill (USDC) against the true fair value`);
-  console.log([line(rows[0]!), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n'));
+  console.log(textTable(rows));
   return figures;
 }
 

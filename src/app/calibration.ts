@@ -7,8 +7,9 @@
  *
  * Invariants: a model prediction is never taken from a missing or stale underlying price (`no-underlying-price`,
  * `stale-underlying`, or `unpriced` when the model gives no value); a mid is never taken from a missing, stale,
- * one-sided or locked book (`no-book` — e.g. a market left before the offset, its book unsubscribed —, `stale-book`,
- * `one-sided`); nothing here writes but the sampler, and only through the ledger.
+ * one-sided or locked book (`no-book` — e.g. a market left before the offset, its book unsubscribed; an offset due at the
+ * leave is taken just before the unsubscription, `takeNow` in compose.ts —, `stale-book`, `one-sided`); nothing here
+ * writes but the sampler, and only through the ledger.
  */
 import type { Logger } from 'pino';
 import type { BookStore } from '../book/book-store.js';
@@ -49,6 +50,25 @@ export function modelReading(pricer: BotPricing['pricer'], terms: MarketTerms, n
   return micros === null ? { modelMicros: null, modelMissing: 'unpriced' } : { modelMicros: micros, modelMissing: null };
 }
 
+/**
+ * The markets the pricer prices now, as calibration tracks them. `terms` keeps each one's terms until it settles (the
+ * sampler may ask of a market the bot has left); `onNew` hears of each market the first time it is seen.
+ */
+export function pricedMarkets(pricer: BotPricing['pricer'], terms: Map<string, MarketTerms>, nowMs: number, onNew?: (terms: MarketTerms) => void): CalibrationMarket[] {
+  for (const [slug, t] of terms) if (t.settlesAtMs <= nowMs) terms.delete(slug);
+  const list: CalibrationMarket[] = [];
+  for (const ticker of pricer.tickerList()) {
+    for (const slug of pricer.marketsOf(ticker)) {
+      const t = pricer.terms(slug);
+      if (t === null) continue;
+      if (!terms.has(slug)) onNew?.(t);
+      terms.set(slug, t);
+      list.push({ slug, underlying: t.ticker, cadence: t.cadence ?? 'other', settlesAtMs: t.settlesAtMs });
+    }
+  }
+  return list;
+}
+
 /** The sampler, or null when calibration is off. */
 export function buildCalibrationSampler(deps: BotCalibrationDeps): CalibrationSampler | null {
   if (!deps.config.enabled) return null;
@@ -60,21 +80,7 @@ export function buildCalibrationSampler(deps: BotCalibrationDeps): CalibrationSa
     ledger: deps.ledger.calibration,
     scheduler,
     offsetsMs: deps.config.offsetsMs,
-    markets: () => {
-      const now = scheduler.now();
-      for (const [slug, t] of terms) if (t.settlesAtMs <= now) terms.delete(slug);
-      const list: CalibrationMarket[] = [];
-      for (const ticker of pricing.pricer.tickerList()) {
-        for (const slug of pricing.pricer.marketsOf(ticker)) {
-          const t = pricing.pricer.terms(slug);
-          if (t === null) continue;
-          if (!terms.has(slug)) metrics.calibrationTracked(t.ticker, t.cadence ?? 'other');
-          terms.set(slug, t);
-          list.push({ slug, underlying: t.ticker, cadence: t.cadence ?? 'other', settlesAtMs: t.settlesAtMs });
-        }
-      }
-      return list;
-    },
+    markets: () => pricedMarkets(pricing.pricer, terms, scheduler.now(), (t) => metrics.calibrationTracked(t.ticker, t.cadence ?? 'other')),
     read: (market) => {
       const t = terms.get(market.slug);
       const model = t === undefined ? { modelMicros: null, modelMissing: 'unpriced' } : modelReading(pricing.pricer, t, scheduler.now(), deps.staleMs);

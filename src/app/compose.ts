@@ -436,6 +436,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       },
       drain: (slug) => core.removeMarket(slug, { budgetMs: Math.max(1000, config.shutdown.budgetMs - 1500) }),
       unregister: (slug) => {
+        // An offset due at the leave (the 1-minute one, at the default 60 s stop) is taken while the book is still there.
+        calibration?.takeNow(slug);
         staleGuard.untrack(slug);
         markets.remove(slug);
         books.setMarkets(markets.slugs());

@@ -27,6 +27,7 @@ import { mergeMarkoutSummaries } from '../markouts/markout.js';
 import { MarketPricer } from '../pricing/market-pricer.js';
 import { createEngine, EngineConfigError, generateMarkets, type SimEngine } from '../sim/engine/index.js';
 import { BotAccounting } from './accounting.js';
+import { BacktestCalibrationSampler } from './calibration.js';
 import { EngineFeed } from './engine-feed.js';
 import { EngineFills } from './engine-fills.js';
 import { EngineVenue } from './engine-venue.js';
@@ -93,6 +94,8 @@ class BacktestRun {
   private readonly fills: EngineFills;
   /** The bot's pricer, fed with the world's published underlying once a step; null: quoted from the book. */
   private readonly pricer: MarketPricer | null;
+  /** Calibration as the bot records it (the `calibration` option); null: off. */
+  private readonly calibration: BacktestCalibrationSampler | null;
   private steps = 0;
   private cycleError: unknown = null;
   private readonly stats: RunStats = {
@@ -137,6 +140,9 @@ class BacktestRun {
     this.accounting = new BotAccounting([]);
     this.runs = new MarketRuns({ engine: this.engine, profileId: BOT_PROFILE_ID, accounting: this.accounting, book: (slug) => this.feed.book(slug), now: () => this.time.now() });
     this.pricer = o.pricing === null ? null : new MarketPricer(o.pricing);
+    // Every ticker of the world is followed from the start (as the bot's feed would be): an estimate is warm before
+    // its first market is joined.
+    for (const spec of this.engine.underlying()?.tickers() ?? []) this.pricer?.watch(spec.ticker);
     this.roll = new MarketRoll({
       engine: this.engine,
       scheduler: this.time,
@@ -269,6 +275,21 @@ class BacktestRun {
       onMarketListed: (slug) => this.roll.listed(slug),
     });
     this.roll.start(this.trader, this.feed);
+    this.calibration =
+      this.pricer === null || o.calibration === null || o.pricing === null
+        ? null
+        : new BacktestCalibrationSampler({
+            scheduler: this.time,
+            pricer: this.pricer,
+            staleMs: o.pricing.staleMs,
+            book: (slug) => this.feed.book(slug)?.views?.yes ?? null,
+            ownOrders: (slug) => this.engine.orders(BOT_PROFILE_ID, slug, ['LIVE']).map((x) => ({ token: x.outcome, side: x.side, priceTicks: x.priceTicks ?? 0, sizeRaw: x.remainingSizeRaw })),
+            outcomeOf: (slug) => {
+              const index = this.engine.market(slug)?.winningOutcomeIndex;
+              return index === 0 ? 1 : index === 1 ? 0 : null;
+            },
+            ...(o.calibration.offsetsMs === undefined ? {} : { offsetsMs: o.calibration.offsetsMs }),
+          });
   }
 
   async run(): Promise<BacktestResult> {
@@ -291,6 +312,7 @@ class BacktestRun {
     await adopting;
     this.latency.begin();
     this.trader.quote();
+    this.calibration?.start();
     const end = this.o.startMs + this.o.durationMs;
     // The core's memory half past each hour: between one ladder's join and the next's (not at the handover).
     let nextStateSampleAt = this.o.startMs + HOUR_MS / 2;
@@ -343,6 +365,7 @@ class BacktestRun {
   private finish(): BacktestResult {
     const markets = this.runs.results((slug) => this.trader.runner.cycles(slug));
     const violations = this.engine.checkInvariants();
+    const calibration = this.calibration?.finish() ?? null;
     this.engine.stop();
     const sum = (pick: (m: MarketResult) => number): number => markets.reduce((acc, m) => acc + pick(m), 0);
     const mean = (pick: (m: MarketResult) => number): number => (markets.length === 0 ? 0 : sum(pick) / markets.length);
@@ -392,6 +415,7 @@ class BacktestRun {
       markouts: mergeMarkoutSummaries(markets.map((m) => m.markouts)),
       engineInvariantViolations: violations,
       roll: this.roll.summary(),
+      calibration,
     };
   }
 }

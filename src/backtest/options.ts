@@ -169,6 +169,12 @@ export interface BacktestOptions<P = unknown> extends BacktestSettings {
    * PUBLISHED price once a step; absent: every market is quoted from its book. Needs `world`.
    */
   readonly pricing?: PricerSettings;
+  /**
+   * Record calibration as the live bot does (./calibration.ts): the model's and the book mid's predictions of YES at
+   * fixed offsets before each priced market's settlement (default 50, 30, 10, 5 and 1 minutes), scored against the
+   * engine's resolutions in `BacktestResult.calibration`. Needs `pricing`.
+   */
+  readonly calibration?: { readonly offsetsMs?: readonly number[] };
 }
 
 export interface LatencyModel {
@@ -203,14 +209,19 @@ export interface ResolvedOptions {
   readonly admits: MarketAdmission;
   readonly world: NonNullable<EngineOptions['world']> | null;
   readonly pricing: PricerSettings | null;
+  readonly calibration: { readonly offsetsMs?: readonly number[] } | null;
 }
 
 /** Validates every option; throws `BacktestConfigError` naming the first bad field. Changes nothing. */
 export function resolveOptions<P>(options: BacktestOptions<P>): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new BacktestConfigError('options', options, 'expected an object');
-  const { strategy: spec, observer, world, pricing, admits, ...settings } = options;
+  const { strategy: spec, observer, world, pricing, calibration, admits, ...settings } = options;
   if (admits !== undefined && typeof admits !== 'function') throw new BacktestConfigError('admits', admits, 'expected a function (market, nowMs) => boolean');
   if (pricing !== undefined && world === undefined) throw new BacktestConfigError('pricing', pricing, 'needs `world` (the underlying it prices from)');
+  if (calibration !== undefined && pricing === undefined) throw new BacktestConfigError('calibration', calibration, 'needs `pricing` (the model it scores)');
+  calibration?.offsetsMs?.forEach((offset, i) => {
+    if (!Number.isSafeInteger(offset) || offset <= 0) throw new BacktestConfigError(`calibration.offsetsMs[${i}]`, offset, 'must be a positive integer of ms');
+  });
   const strategy = createStrategy(spec);
   const parsed = backtestSettingsSchema.safeParse(settings);
   if (!parsed.success) {
@@ -222,7 +233,7 @@ export function resolveOptions<P>(options: BacktestOptions<P>): ResolvedOptions 
     throw new BacktestConfigError(issue?.code === 'unrecognized_keys' ? formatPath([...path, issue.keys[0] ?? '']) : field, value, reason);
   }
   const s: ParsedSettings = parsed.data;
-  return { ...s, strategyName: spec.module.name, strategy, observer: observer ?? {}, admits: admits ?? (() => true), world: world ?? null, pricing: pricing ?? null };
+  return { ...s, strategyName: spec.module.name, strategy, observer: observer ?? {}, admits: admits ?? (() => true), world: world ?? null, pricing: pricing ?? null, calibration: calibration ?? null };
 }
 
 function createStrategy<P>(spec: StrategySpec<P> | undefined): Strategy {

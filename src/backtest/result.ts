@@ -9,6 +9,7 @@ import type { HorizonSummary } from '../markouts/markout.js';
 import type { Outcome, Side } from '../core/venue-rules/index.js';
 import type { AccountFill, MarketSpec, SimOrder } from '../sim/engine/index.js';
 import type { CoreStateCounts } from '../trading/core.js';
+import type { BacktestCalibration } from './calibration.js';
 
 export interface MarketResult {
   readonly slug: string;
@@ -129,6 +130,8 @@ export interface BacktestResult {
   readonly engineInvariantViolations: readonly string[];
   /** Markets joined and left during the run, and the core's memory hour by hour (./market-roll.ts). */
   readonly roll: RollSummary;
+  /** The model's and the book mid's calibration (./calibration.ts) when the `calibration` option is set; else null. */
+  readonly calibration: BacktestCalibration | null;
 }
 
 /** One intent a quote cycle submitted, as the order manager got it (the strategy contract's QuoteIntent). */

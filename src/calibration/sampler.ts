@@ -137,26 +137,43 @@ export class CalibrationSampler {
     }
   }
 
+  /**
+   * Takes now what of `slug` is due (within tolerance), ahead of the next tick: the bot calls it just before a
+   * market's book is unsubscribed (its leave at the stop before settlement falls on the shortest offset's due instant),
+   * so the mid is read while the book is still there. Never throws (errors go to the observer).
+   */
+  takeNow(slug: string): void {
+    const entry = this.tracked.get(slug);
+    if (this.stopped || entry === undefined) return;
+    try {
+      this.takeOne(slug, entry, this.options.scheduler.now());
+    } catch (error) {
+      this.options.observer?.onError?.(error);
+    }
+  }
+
   private take(now: number): void {
-    for (const [slug, entry] of this.tracked) {
-      const due = dueOffsets(entry.open, entry.market.settlesAtMs, entry.trackedAtMs, now, this.every);
-      const written = new Set<number>(due.untracked);
-      if (due.take.length > 0) {
-        const reading = this.options.read(entry.market);
-        for (const offset of due.take) {
-          this.write(entry.market, offset, reading, now);
-          written.add(offset);
-        }
-      }
-      for (const offset of due.late) {
-        this.write(entry.market, offset, { modelMicros: null, modelMissing: 'late', midMicros: null, midMissing: 'late' }, now);
+    for (const [slug, entry] of this.tracked) this.takeOne(slug, entry, now);
+  }
+
+  private takeOne(slug: string, entry: Tracked, now: number): void {
+    const due = dueOffsets(entry.open, entry.market.settlesAtMs, entry.trackedAtMs, now, this.every);
+    const written = new Set<number>(due.untracked);
+    if (due.take.length > 0) {
+      const reading = this.options.read(entry.market);
+      for (const offset of due.take) {
+        this.write(entry.market, offset, reading, now);
         written.add(offset);
       }
-      entry.open = entry.open.filter((o) => !written.has(o));
-      if (entry.open.length === 0) {
-        this.tracked.delete(slug);
-        this.done.set(slug, entry.market.settlesAtMs);
-      }
+    }
+    for (const offset of due.late) {
+      this.write(entry.market, offset, { modelMicros: null, modelMissing: 'late', midMicros: null, midMissing: 'late' }, now);
+      written.add(offset);
+    }
+    entry.open = entry.open.filter((o) => !written.has(o));
+    if (entry.open.length === 0) {
+      this.tracked.delete(slug);
+      this.done.set(slug, entry.market.settlesAtMs);
     }
   }
 

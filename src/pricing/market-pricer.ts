@@ -114,6 +114,14 @@ export class MarketPricer {
     this.observer.onUnpriced?.(slug, result.reason, result.recognisedCrypto);
   }
 
+  /**
+   * Starts following `ticker` before any of its markets is registered (its prices are observed from now on, so its
+   * volatility estimate is warm when its first market comes). Idempotent.
+   */
+  watch(ticker: string): void {
+    this.ticker(ticker);
+  }
+
   /** Forgets a market (one the bot left); its ticker's estimator and guard stay, for the ticker's other markets. */
   unregister(slug: string): void {
     const entry = this.markets.get(slug);
@@ -178,7 +186,7 @@ export class MarketPricer {
     return entry?.kind === 'priced' ? entry.terms : null;
   }
 
-  /** Tickers of the priced markets. */
+  /** Tickers of the priced markets (and those watched). */
   tickerList(): string[] {
     return [...this.tickers.keys()];
   }

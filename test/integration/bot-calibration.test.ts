@@ -2,7 +2,8 @@
  * Calibration in the ledger through the public entries: the real CLI as a child process against the simulator's
  * crypto world (BTC, synthetic makers), selecting every BTC market; a strike market listed at run time (the admin's
  * `POST /_sim/markets`, through the in-process control) settling within about a minute is joined, the model's and the
- * book mid's predictions are taken at 15 s and 8 s before its settlement (offsets configured in seconds), the
+ * book mid's predictions are taken at 15 s and 8 s before its settlement (offsets configured in seconds; the bot's stop
+ * before settlement is 8 s too, so the second falls due as the market leaves and is still read from its book), the
  * simulator resolves it from its underlying, the bot records the resolution and writes the scored rows; /metrics
  * counts them per underlying and cadence, and `outcome-maker report --format json` shows the row.
  */
@@ -29,7 +30,7 @@ it('takes model and mid predictions before a listed market settles, scores them 
   started.sim = venue;
   const { configPath, dbPath, dir } = writeBotConfig(venue, {
     marketsSection: { select: { tickers: ['BTC'], rewardableOnly: false, max: 10 }, discovery: { pollIntervalSec: 600 } },
-    pricing: { stopBeforeSettlementSec: 4, guard: { enabled: false } },
+    pricing: { stopBeforeSettlementSec: 8, guard: { enabled: false } },
     calibration: { offsetsSec: [15, 8] },
     strategy: { name: 'fixed-spread', params: { bidSpread: 0.01, askSpread: 0.01, levels: 1, orderSize: 5 } },
   });
@@ -53,7 +54,8 @@ it('takes model and mid predictions before a listed market settles, scores them 
   const outcome = venue.engine.market(listed.slug)?.winningOutcomeIndex;
   expect(outcome === 0 || outcome === 1).toBe(true);
   // The model always has a price here; the mid needs a two-sided book without the bot's own orders, which the
-  // synthetic makers may not give near expiry once the fair value nears 0 or 1 (recorded missing, `one-sided`).
+  // synthetic makers may not give near expiry once the fair value nears 0 or 1 (recorded missing, `one-sided`); never
+  // `no-book`, though the 8 s offset falls due at the stop, where the market leaves (taken before its unsubscription).
   expect(sumOf(scored, 'outcome_maker_calibration_predictions_total', { source: 'model', result: 'taken' })).toBe(2);
   const midTaken = sumOf(scored, 'outcome_maker_calibration_predictions_total', { source: 'mid', result: 'taken' });
   expect(midTaken + sumOf(scored, 'outcome_maker_calibration_predictions_total', { source: 'mid', result: 'one-sided' })).toBe(2);

@@ -102,6 +102,29 @@ describe('calibration sampler on the ledger', () => {
     third.stop();
   });
 
+  it('takeNow: an offset due at a market’s leave is read then, before the next tick (the book is still there); nothing before it is due', () => {
+    const clock = new ManualClock(T0);
+    const ledger = memoryLedger({ now: () => clock.now() });
+    let book: number | null = 650_000;
+    const s = sampler(ledger, clock, () => reading(700_000, book));
+    s.tick();
+    clock.advanceTo(SETTLES - 10 * MIN - 1);
+    s.takeNow(BTC.slug); // not yet due
+    s.takeNow('not-tracked');
+    expect(ledger.calibration.takenOffsetsOf(BTC.slug)).toEqual([]);
+    clock.advanceTo(SETTLES - 10 * MIN); // due now; the leave comes before the sampler's next tick
+    s.takeNow(BTC.slug);
+    book = null; // the book is gone after the leave
+    s.tick();
+    expect(ledger.calibration.takenOffsetsOf(BTC.slug)).toEqual([10 * MIN]);
+    ledger.recordResolution(BTC.slug, { winningOutcomeIndex: 0 }, SETTLES + 1000);
+    clock.advanceTo(SETTLES + 2000);
+    s.tick();
+    expect(calibrationLines(ledger.calibration.groupsOf()).find((l) => l.offsetMs === 10 * MIN)).toMatchObject({ n: 1, midLogLoss: 0.430783 });
+    s.stop();
+    s.takeNow(BTC.slug); // after stop: nothing, no throw
+  });
+
   it('a crash after the first prediction loses nothing; the next run takes the rest and scores both', () => {
     const path = join(temp.dir, 'crash.sqlite');
     const clock = new ManualClock(SETTLES - 10 * MIN);

@@ -29,6 +29,28 @@ function priced(answer: ModelAnswer): number {
 }
 
 describe('MarketPricer', () => {
+  it('watch: a ticker followed before its first market is warm when the market comes (unwatched prices are ignored)', () => {
+    const watched = new MarketPricer(DEFAULT_PRICER_SETTINGS);
+    const cold = new MarketPricer(DEFAULT_PRICER_SETTINGS);
+    watched.watch('BTC');
+    watched.watch('BTC');
+    expect(watched.tickerList()).toEqual(['BTC']);
+    expect(watched.marketsOf('BTC')).toEqual([]);
+    // A quiet tape (about 5 %/yr) for 20 minutes, far below the estimator's 60 %/yr prior.
+    for (let s = 0; s < 1200; s += 1) {
+      const quote = { ticker: 'BTC', price: 87_800 * (1 + 1e-5 * ((s % 2) * 2 - 1)), conf: null, receiveTimeMs: T0 - 1_200_000 + s * 1000 };
+      watched.observe(quote);
+      cold.observe(quote);
+    }
+    expect(cold.latest('BTC', T0)).toBeNull();
+    const m = btcLadder()[1]!;
+    watched.register(m.slug, m.terms);
+    cold.register(m.slug, m.terms);
+    expect(watched.latest('BTC', T0)!.annualVol).toBeLessThan(0.3);
+    expect(watched.answer(m.slug, T0).kind).toBe('priced');
+    expect(cold.answer(m.slug, T0)).toEqual({ kind: 'halt', reason: 'no-underlying-price' });
+  });
+
   it('prices a strike ladder from one spot and one variance: fair values fall as the strike rises', () => {
     // A flat clock and no ladder samples: the surface is the realized estimate itself.
     const surface = { ...DEFAULT_PRICER_SETTINGS.surface, profile: FLAT_PROFILE };
