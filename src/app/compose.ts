@@ -558,6 +558,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     killSwitch.stop();
     staleGuard.stop();
     settler.stop();
+    venueRewards.stop();
     orderStreamWatch.stop();
     modeGate.stop();
     const report = await executor.shutdown({
@@ -570,7 +571,6 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     // The last fills' rebates before the ledger closes (the minute rows are already in).
     if (config.rewards.accrual) rewardAccrual.tick();
     rewardAccrual.stop();
-    venueRewards.stop();
     calibration?.stop();
     books.stop();
     feed.close();

@@ -18,6 +18,7 @@ import { DEFAULT_EPOCH_READ, readRewardEpochs, type EpochReadOptions, type ReadR
 import { reconcileLedger } from '../ledger/reconcile-rewards.js';
 import type { ReconciliationMetrics } from '../metrics/reconciliation-metrics.js';
 import { errorText } from '../core/errors.js';
+import { isTransportClosed } from '../exchange/errors.js';
 import type { LedgerStore } from '../ledger/index.js';
 import { DAY_MS, utcDayStart, VENUE_TOTAL_MARKET } from '../ledger/index.js';
 import type { AppConfig } from '../config/index.js';
@@ -156,6 +157,8 @@ export class VenueRewardsPoller {
       for (const epoch of report.paid ?? []) if (this.deps.ledger.payouts.recordPayout(epoch)) booked += 1;
       if (booked > 0) this.publishReconciliation();
     } catch (error) {
+      // A read caught by the stop (the client closed under it) is not a failure: nothing is written, nothing to retry.
+      if (isTransportClosed(error)) return;
       const now = this.deps.scheduler.now();
       if (now - this.loggedFailAtMs < Math.max(this.deps.intervalMs, this.deps.payoutCycleMs, 1)) return;
       this.loggedFailAtMs = now;

@@ -58,7 +58,7 @@ it('a healthy paper run: no WARN, one line per event, a status line every interv
   }
   const lines = logLines(running.lines.join('\n'));
   expect(lines.length).toBeGreaterThan(10);
-  expect(lines.filter((line) => ['warn', 'error', 'fatal'].includes(line.level)).map((line) => `${line.level}: ${line.msg}`)).toEqual([]);
+  expect(lines.filter((line) => ['warn', 'error', 'fatal'].includes(line.level)).map((line) => `${line.level}: ${line.msg}${typeof line['err'] === 'string' ? ` (${line['err']})` : ''}`)).toEqual([]);
 
   // The public Pyth feed id of each priced market is printed as it is (never redacted as if it were a key).
   const pricing = lines.filter((line) => line.msg.startsWith('pricing ') && line.msg.includes(' from the model: '));

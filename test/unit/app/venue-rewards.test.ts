@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { openLedger } from '../../../src/ledger/store.js';
 import { parsePortfolio } from '../../../src/exchange/wire.js';
+import { TransportClosedError } from '../../../src/exchange/errors.js';
 import { DEFAULT_EPOCH_READ } from '../../../src/exchange/wire-reward-epochs.js';
 import { nextPayoutReadMs, venueRewardsOf, VenueRewardsPoller, type VenueRewardsMetrics, type VenueRewardsReport } from '../../../src/app/venue-rewards.js';
 
@@ -86,6 +87,28 @@ describe('venue rewards poller', () => {
     await settle();
     // Stopped: no further read (it would have failed and warned).
     expect(lines).toHaveLength(1);
+    ledger.close();
+  });
+
+  it('a read the stop catches (the client closed under it) is no failure: nothing logged, nothing written', async () => {
+    const clock = new ManualClock(T0);
+    const ledger = openLedger({ path: ':memory:', now: () => clock.now() });
+    const { metrics, gauges } = recorder();
+    const { log, lines } = logLines();
+    const poller = new VenueRewardsPoller({
+      read: () => Promise.reject(new Error('poll failed', { cause: new TransportClosedError(EP) })),
+      ledger,
+      scheduler: clock,
+      intervalMs: 900_000,
+      payoutCycleMs: 0,
+      payoutReadDelayMs: 0,
+      metrics,
+      log,
+    });
+    await poller.poll();
+    expect(lines).toEqual([]);
+    expect(gauges).toEqual([]);
+    expect(ledger.rewards.venueRewards()).toEqual([]);
     ledger.close();
   });
 
