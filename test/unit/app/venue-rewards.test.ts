@@ -43,6 +43,14 @@ function logLines(): { log: ReturnType<typeof pino>; lines: string[] } {
   return { lines, log: pino({ level: 'info' }, { write: (line: string) => void lines.push(String((JSON.parse(line) as { msg?: unknown }).msg)) }) };
 }
 
+/** A poller reading today's figure every 15 minutes only (no payout cycle). */
+function slowPoller(
+  parts: { clock: ManualClock; ledger: ReturnType<typeof openLedger>; metrics: VenueRewardsMetrics; log: ReturnType<typeof pino> },
+  read: () => Promise<VenueRewardsReport>,
+): VenueRewardsPoller {
+  return new VenueRewardsPoller({ read, ledger: parts.ledger, scheduler: parts.clock, intervalMs: 900_000, payoutCycleMs: 0, payoutReadDelayMs: 0, metrics: parts.metrics, log: parts.log });
+}
+
 describe('venue rewards poller', () => {
   it("stores today's figure on its timer, the latest reading winning; a failed read is logged and retried", async () => {
     const clock = new ManualClock(T0);
@@ -54,19 +62,10 @@ describe('venue rewards poller', () => {
     ];
     const { metrics, gauges } = recorder();
     const { log, lines } = logLines();
-    const poller = new VenueRewardsPoller({
-      read: async () => {
-        const next = answers.shift();
-        if (next === undefined || next instanceof Error) throw next ?? new Error('no answer');
-        return next;
-      },
-      ledger,
-      scheduler: clock,
-      intervalMs: 900_000,
-      payoutCycleMs: 0,
-      payoutReadDelayMs: 0,
-      metrics,
-      log,
+    const poller = slowPoller({ clock, ledger, metrics, log }, async () => {
+      const next = answers.shift();
+      if (next === undefined || next instanceof Error) throw next ?? new Error('no answer');
+      return next;
     });
     poller.start();
     clock.advance(900_000);
@@ -95,16 +94,7 @@ describe('venue rewards poller', () => {
     const ledger = openLedger({ path: ':memory:', now: () => clock.now() });
     const { metrics, gauges } = recorder();
     const { log, lines } = logLines();
-    const poller = new VenueRewardsPoller({
-      read: () => Promise.reject(new Error('poll failed', { cause: new TransportClosedError(EP) })),
-      ledger,
-      scheduler: clock,
-      intervalMs: 900_000,
-      payoutCycleMs: 0,
-      payoutReadDelayMs: 0,
-      metrics,
-      log,
-    });
+    const poller = slowPoller({ clock, ledger, metrics, log }, () => Promise.reject(new Error('poll failed', { cause: new TransportClosedError(EP) })));
     await poller.poll();
     expect(lines).toEqual([]);
     expect(gauges).toEqual([]);
