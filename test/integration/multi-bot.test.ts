@@ -21,7 +21,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
-import type { RunningSimulator } from '../../src/sim/index.js';
+import type { RequestLogEntry, RunningSimulator } from '../../src/sim/index.js';
 import { simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig, isQuotingLine, type BotProcess } from '../support/bot-process.js';
 import { rateLimitViolations, type LoopStall } from '../support/chaos-invariants.js';
 import { startStallRecorder } from '../support/chaos-stalls.js';
@@ -47,12 +47,21 @@ interface RunningBot {
  * all but those a recorded stall of this process's loop explains (the simulator stamped the previous start late:
  * chaos-invariants.ts `rateLimitViolations`, the rule of every in-process 429 check).
  */
+/** The token's admitted requests just before `sinceSeq`: what the first 429 of a window is judged against. */
+function admittedBefore(sim: RunningSimulator, sinceSeq: number): RequestLogEntry[] {
+  return sim.control
+    .requestLog({ sinceSeq: Math.max(0, sinceSeq - 20) })
+    .filter((e) => e.seq <= sinceSeq && e.tokenId === sim.demoAccount.tokenId && e.status !== 429)
+    .slice(-3);
+}
+
 function venueTraffic(sim: RunningSimulator, sinceSeq: number, stalls: readonly LoopStall[]): { requests: number; rateLimited: number; unexplained: string[]; lastSeq: number } {
   const entries = sim.control.requestLog({ sinceSeq }).filter((e) => e.tokenId === sim.demoAccount.tokenId);
   return {
     requests: entries.length,
     rateLimited: entries.filter((e) => e.status === 429).length,
-    unexplained: rateLimitViolations(entries, { minIntervalMs: VENUE_MIN_INTERVAL_MS, stalls }).violations,
+    // Judged with the admitted requests just before the window: a window's first 429 has a previous request too.
+    unexplained: rateLimitViolations([...admittedBefore(sim, sinceSeq), ...entries], { minIntervalMs: VENUE_MIN_INTERVAL_MS, stalls }).violations,
     lastSeq: Math.max(sinceSeq, ...sim.control.requestLog({ sinceSeq }).map((e) => e.seq)),
   };
 }
@@ -61,7 +70,7 @@ function venueTraffic(sim: RunningSimulator, sinceSeq: number, stalls: readonly 
 function rateLimitGaps(sim: RunningSimulator, sinceSeq: number): number[] {
   const entries = sim.control.requestLog({ sinceSeq }).filter((e) => e.tokenId === sim.demoAccount.tokenId);
   const gaps: number[] = [];
-  let lastAdmitted: number | null = null;
+  let lastAdmitted: number | null = admittedBefore(sim, sinceSeq).at(-1)?.atMs ?? null;
   for (const entry of entries) {
     if (entry.status === 429) gaps.push(lastAdmitted === null ? -1 : Math.round(entry.atMs - lastAdmitted));
     else lastAdmitted = entry.atMs;
