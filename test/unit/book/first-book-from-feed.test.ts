@@ -6,25 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BookStore } from '../../../src/book/book-store.js';
-import { ListenerSet, type Unsubscribe } from '../../../src/book/listeners.js';
 import { SocketUnits, type BookCandidates } from '../../../src/book/size-units.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { snap } from './helpers/books.js';
-import { FakeFeed, ScriptedRest, settle } from './helpers/fakes.js';
+import { FakeFeed, ScriptedRest, settle, UnitFeed } from './helpers/fakes.js';
 
 const WAIT_MS = 2_000;
-
-class UnitFeed extends FakeFeed {
-  private readonly unsettled = new ListenerSet<[string, BookCandidates]>((e) => {
-    throw e;
-  });
-  onUnsettledBook(listener: (slug: string, candidates: BookCandidates) => void): Unsubscribe {
-    return this.unsettled.add(listener);
-  }
-  pushUnsettled(slug: string, candidates: BookCandidates): void {
-    this.unsettled.emit(slug, candidates);
-  }
-}
 
 function setup(options: { units?: SocketUnits; markets?: string[] } = {}) {
   const scheduler = new ManualClock(1_000_000);

@@ -5,12 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BookStore } from '../../../src/book/book-store.js';
-import { ListenerSet, type Unsubscribe } from '../../../src/book/listeners.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { amountUnitFromSize, bookUnitFromEvidence, SocketUnits, type BookCandidates, type UnitSettlement } from '../../../src/book/size-units.js';
 import type { BookSnapshot } from '../../../src/book/snapshot.js';
 import { snap } from './helpers/books.js';
-import { FakeFeed, ScriptedRest, settle } from './helpers/fakes.js';
+import { ScriptedRest, settle, UnitFeed } from './helpers/fakes.js';
 
 const REST = snap([[480, 100]], [[520, 495.326974]]);
 /** The same book read as raw integers: what a socket sending raw sizes gives under each reading. */
@@ -72,18 +71,6 @@ describe('SocketUnits', () => {
     expect(units.amounts()).toBe('shares');
   });
 });
-
-class UnitFeed extends FakeFeed {
-  private readonly unsettled = new ListenerSet<[string, BookCandidates]>((e) => {
-    throw e;
-  });
-  onUnsettledBook(listener: (slug: string, candidates: BookCandidates) => void): Unsubscribe {
-    return this.unsettled.add(listener);
-  }
-  pushUnsettled(slug: string, candidates: BookCandidates): void {
-    this.unsettled.emit(slug, candidates);
-  }
-}
 
 function setup() {
   const scheduler = new ManualClock(1_000_000);

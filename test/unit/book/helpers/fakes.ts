@@ -3,6 +3,7 @@ import type { FeedConnectionState, FeedPort, FeedStatus } from '../../../../src/
 import { ListenerSet, type Unsubscribe } from '../../../../src/book/listeners.js';
 import type { Scheduler } from '../../../../src/core/clock.js';
 import type { BookSnapshot } from '../../../../src/book/snapshot.js';
+import type { BookCandidates } from '../../../../src/book/size-units.js';
 
 export class FakeFeed implements FeedPort {
   readonly subscriptions: Array<readonly string[]> = [];
@@ -119,4 +120,17 @@ export class ScriptedRest {
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await Promise.resolve();
   await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** A feed whose book sizes' unit is unsettled: frames come read both ways (`onUnsettledBook`). */
+export class UnitFeed extends FakeFeed {
+  private readonly unsettled = new ListenerSet<[string, BookCandidates]>((e) => {
+    throw e;
+  });
+  onUnsettledBook(listener: (slug: string, candidates: BookCandidates) => void): Unsubscribe {
+    return this.unsettled.add(listener);
+  }
+  pushUnsettled(slug: string, candidates: BookCandidates): void {
+    this.unsettled.emit(slug, candidates);
+  }
 }
