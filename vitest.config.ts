@@ -103,11 +103,13 @@ const ARRIVAL_TIMING_FILES = ['test/integration/multi-bot.test.ts', 'test/unit/e
  */
 const LONG_FILES = [
   'test/integration/multi-bot.test.ts',
+  'test/integration/bot-rolling-markets.test.ts',
   'test/integration/load-rate-limit.test.ts',
-  'test/chaos/crash-restart.test.ts',
-  'test/integration/ops-status-line.test.ts',
   'test/integration/doctor.test.ts',
-  'test/integration/bot-pricing.test.ts',
+  'test/chaos/network.test.ts',
+  'test/chaos/http-faults.test.ts',
+  'test/integration/ops-stop-while-starting.test.ts',
+  'test/chaos/crash-restart.test.ts',
 ];
 
 /** vitest's order (by recorded duration, else by size), with LONG_FILES moved to the front in their listed order. */
