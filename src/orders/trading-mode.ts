@@ -20,7 +20,10 @@
  *
  * Invariants: a restriction with a resumeAt ends by itself at that time (confirmed by an immediate poll when a
  * poller is configured; if that poll fails the gate resumes); every change is reported once to the observer and
- * to listeners; a failed poll keeps the last known mode.
+ * to listeners; a failed poll keeps the last known mode. A restriction whose resumeAt has already passed when it is
+ * read (the venue answered a moment before its own end, or stamped the poll late) is asked again soon: after
+ * OVERDUE_RECHECK_MS, doubling up to the poll interval while the venue keeps saying so — never left until the next
+ * regular poll, never a retry loop.
  */
 import type { CancelTimer, Scheduler } from '../core/clock.js';
 import { tradingModeRank, type TradingMode } from '../core/trading-mode.js';
@@ -123,6 +126,9 @@ export type ModeListener = (change: ModeChange) => void;
 
 const MAX_REMEMBERED_UNKNOWN_MODES = 100;
 
+/** The first re-ask of a restriction read after its own resumeAt (doubles while the venue still says so). */
+export const OVERDUE_RECHECK_MS = 500;
+
 export class TradingModeGate {
   private currentMode: TradingMode = 'normal';
   private currentResumeAtMs: number | null = null;
@@ -134,6 +140,8 @@ export class TradingModeGate {
   private readonly held = new Set<GatedAction>();
   private holdTimer: CancelTimer | null = null;
   private readonly unknownModesSeen = new Set<string>();
+  /** Re-asks in a row of a restriction read after its resumeAt (the backoff's exponent). */
+  private overdueRechecks = 0;
 
   constructor(private readonly options: TradingModeGateOptions) {
     if (!(options.pollIntervalMs > 0)) throw new RangeError(`pollIntervalMs: must be positive (got ${options.pollIntervalMs})`);
@@ -204,14 +212,7 @@ export class TradingModeGate {
     for (const raw of status.unknownModes ?? []) this.reportUnknownMode(raw);
     const now = this.options.scheduler.now();
     const resumeAtMs = status.mode === 'normal' ? null : status.resumeAtMs;
-    this.expiryTimer?.();
-    this.expiryTimer = null;
-    if (resumeAtMs !== null && resumeAtMs > now) {
-      this.expiryTimer = this.options.scheduler.schedule(resumeAtMs - now, () => {
-        this.expiryTimer = null;
-        void this.onResumeTime();
-      });
-    }
+    this.armExpiry(resumeAtMs, now);
     const from = this.currentMode;
     const changed = from !== status.mode || this.currentResumeAtMs !== resumeAtMs;
     this.currentMode = status.mode;
@@ -294,12 +295,33 @@ export class TradingModeGate {
     this.holdTimer = null;
   }
 
-  private async onResumeTime(): Promise<void> {
+  /**
+   * The timer that ends a restriction at its resumeAt; one already past it (`overdue`) re-asks the venue after
+   * OVERDUE_RECHECK_MS, doubling up to the poll interval.
+   */
+  private armExpiry(resumeAtMs: number | null, now: number): void {
+    this.expiryTimer?.();
+    this.expiryTimer = null;
+    if (resumeAtMs === null) {
+      this.overdueRechecks = 0;
+      return;
+    }
+    const overdue = resumeAtMs <= now;
+    const dueInMs = overdue ? Math.min(this.options.pollIntervalMs, OVERDUE_RECHECK_MS * 2 ** this.overdueRechecks) : resumeAtMs - now;
+    this.overdueRechecks = overdue ? this.overdueRechecks + 1 : 0;
+    this.expiryTimer = this.options.scheduler.schedule(dueInMs, () => {
+      this.expiryTimer = null;
+      void this.onResumeTime(overdue);
+    });
+  }
+
+  private async onResumeTime(overdue: boolean): Promise<void> {
     const expectedResume = this.currentResumeAtMs;
     const confirmed = await this.refresh();
-    // Nothing newer arrived meanwhile and the venue could not be asked: resume as announced.
-    if (!confirmed && this.currentResumeAtMs === expectedResume && this.currentMode !== 'normal') {
-      this.update({ mode: 'normal', resumeAtMs: null }, 'resume-time');
-    }
+    if (confirmed || this.currentResumeAtMs !== expectedResume || this.currentMode === 'normal') return;
+    // Nothing newer arrived meanwhile and the venue could not be asked: resume as announced — unless the venue itself
+    // said so after its announced end (overdue): then it is asked again later, never resumed on a guess.
+    if (overdue) this.armExpiry(expectedResume, this.options.scheduler.now());
+    else this.update({ mode: 'normal', resumeAtMs: null }, 'resume-time');
   }
 }

@@ -92,6 +92,45 @@ describe('TradingModeGate', () => {
     expect(gate.mode).toBe('normal');
   });
 
+  it('a restriction read after its own resumeAt is asked again soon (500 ms, doubling to the poll interval), not at the next poll', async () => {
+    const scheduler = new ManualClock(10_000);
+    // The venue answered a moment before its own end (or stamped the poll late): disabled, resumeAt already past.
+    let status: MaintenanceStatus = { mode: 'disabled', resumeAtMs: 9_990 };
+    let polls = 0;
+    const gate = new TradingModeGate({ scheduler, pollIntervalMs: 3_000, fetchStatus: async () => ((polls += 1), status) });
+    await gate.refresh();
+    expect([gate.mode, polls]).toEqual(['disabled', 1]);
+    const askedAt: number[] = [];
+    const at = async (ms: number): Promise<void> => {
+      scheduler.advance(ms);
+      await flushAsync();
+      askedAt.push(polls);
+    };
+    await at(499);
+    expect(polls).toBe(1);
+    await at(1); // 500 ms: asked again, still disabled
+    await at(1_000); // then 1 s, 2 s, and at most the poll interval (3 s)
+    await at(2_000);
+    await at(3_000);
+    expect(askedAt).toEqual([1, 2, 3, 4, 5]);
+    expect(gate.mode).toBe('disabled');
+    status = { mode: 'normal', resumeAtMs: null };
+    await at(3_000);
+    expect(gate.mode).toBe('normal');
+    // Resumed: no timer left behind.
+    await at(60_000);
+    expect(polls).toBe(6);
+  });
+
+  it('a restriction past its resumeAt is never resumed on a guess when the venue cannot be asked', async () => {
+    const scheduler = new ManualClock(10_000);
+    const gate = new TradingModeGate({ scheduler, pollIntervalMs: 3_000 });
+    gate.fromError(new TradingModeError('placeOrder', 'disabled', 9_000));
+    scheduler.advance(10_000);
+    await flushAsync();
+    expect(gate.mode).toBe('disabled');
+  });
+
   it('polls on its interval, keeps the last mode when a poll fails, and notifies listeners once per change', async () => {
     const scheduler = new ManualClock(0);
     const answers: (MaintenanceStatus | Error)[] = [{ mode: 'post_only', resumeAtMs: null }, new Error('down'), { mode: 'post_only', resumeAtMs: null }, { mode: 'normal', resumeAtMs: null }];
