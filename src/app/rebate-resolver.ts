@@ -5,9 +5,10 @@
  * The corrected estimate (src/strategy/rebates.ts `estimateRebateFromTrade`, source 'trade') replaces the prior's in
  * the ledger once (src/ledger/rebate-resolution-repo.ts).
  *
- * Owns: when the feed is read and how far. Invariants: reads are the limiter's lowest class (`read`), per market
- * that has pending mined fills, at most once per `intervalMs` (the feed is cached 30 s by the venue: reading more often
- * shows nothing new) except the one last read at shutdown; a read takes the newest pages only until they reach
+ * Owns: when the feed is read and how far. Invariants: a pass every `tickMs` (5 s) looks at the ledger; reads are
+ * the limiter's lowest class (`read`), only for a market that has pending mined fills, at once for the first and then
+ * at most once per `intervalMs` (the venue caches the feed 30 s: reading more often shows nothing new), except the
+ * one last read at shutdown; a read takes the newest pages only until they reach
  * before the earliest pending fill (or all pending txHashes are found, or `maxPages`); a row is resolved at most once
  * (the ledger's guard), so a restart neither re-resolves nor double-books; a fill still pending `maxAgeMs` after it
  * was booked keeps the prior's estimate and is counted unmatched; one read in flight at a time; a failed read or write
@@ -25,6 +26,8 @@ import { feedCovers, matchFillsToTrades, type FeedTrade } from './rebate-match.j
 
 /** The venue caches the trade feed this long (spec: `Cache-Control: max-age=30`). */
 export const TRADE_FEED_CACHE_MS = 30_000;
+/** The ledger is looked at this often for pending mined fills (no request unless a market is due). */
+export const RESOLVER_TICK_MS = 5_000;
 
 /** One page of the trade feed as the resolver needs it (src/exchange/api.ts `getMarketTrades`). */
 export interface TradeFeedPage {
@@ -69,7 +72,7 @@ export class RebateResolver {
   start(): void {
     if (this.cancel !== null) return;
     const arm = (): void => {
-      this.cancel = this.deps.scheduler.schedule(this.intervalMs, () => {
+      this.cancel = this.deps.scheduler.schedule(RESOLVER_TICK_MS, () => {
         void this.poll();
         if (this.cancel !== null) arm();
       });
@@ -151,7 +154,9 @@ export class RebateResolver {
     for (const row of rows) {
       const trade = matched.get(row.fillId);
       if (trade === undefined) continue;
-      const estimate = estimateRebateFromTrade(row, trade, row.rebateRate, { curve: this.deps.feeCurve });
+      // A rate the fill's report carried (source 'event') is the taker's own: kept, on the taker's notional.
+      const reportedTakerFeeBps = row.feeSource === 'event' ? row.takerFeeBps : undefined;
+      const estimate = estimateRebateFromTrade(row, trade, row.rebateRate, { curve: this.deps.feeCurve, reportedTakerFeeBps });
       if (estimate?.takerSide == null || estimate.match === null) continue;
       const booked = this.deps.ledger.rebateResolution.resolve({
         fillId: row.fillId,

@@ -33,7 +33,7 @@ export interface RebateEstimate {
   readonly takerSide: Side | null;
   /** null for the prior's blend. */
   readonly match: MatchKind | null;
-  /** The taker's rate; for a blend, the fee's rate on the maker's notional (two decimals). */
+  /** The taker's rate (the reported one where given); for a curve blend, the fee's rate on the maker's notional (two decimals). */
   readonly takerFeeBps: number;
   readonly feeSource: RebateFeeSource;
   /** The taker's fee valued in USDC, raw. */
@@ -102,7 +102,7 @@ export function estimateMakerRebate(fill: MakerFillForRebate, rebateRate: number
   if (q === 1) return { ...single(comp, 'complementary', source, rebateRate), priorShare: share };
   const feeRaw = Math.round((1 - q) * same.feeRaw + q * comp.feeRaw);
   const notional = collateralRaw(fill.sizeRaw, fill.priceTicks, 'SELL');
-  const bps = notional > 0 ? Math.round((feeRaw * 1_000_000) / notional) / 100 : 0;
+  const bps = reported(options) ?? (notional > 0 ? Math.round((feeRaw * 1_000_000) / notional) / 100 : 0);
   const r = clampRate(rebateRate);
   return { takerSide: null, match: null, takerFeeBps: bps, feeSource: source, takerFeeRaw: feeRaw, rebateRate: r, rebateRaw: Math.round(feeRaw * r), priorShare: share };
 }
