@@ -52,7 +52,7 @@ export const MINUTE_SCORING = ['time-weighted', 'first-sample'] as const;
 export type MinuteScoring = (typeof MINUTE_SCORING)[number];
 
 /** The default prior share of buying takers: see docs/rewards.md ("The taker's side: resolved from the trade feed"). */
-export const DEFAULT_TAKER_BUY_SHARE = 0.75;
+export const DEFAULT_TAKER_BUY_SHARE = 0.65;
 
 const names = z.array(z.string().min(1)).min(1);
 

@@ -72,16 +72,24 @@ function rows<T>(path: string, sql: string): T[] {
   }
 }
 
+/**
+ * The simulator (rewards scored each second, paid every 3 s, taker fees on the curve) with the rewardable market
+ * booked by a third party, and the bot quoting it with these `rewards` settings (payouts read 1 s after each).
+ */
+async function startRig(cleanup: ReturnType<typeof cleanupAfterTest>, rewards: Record<string, unknown>) {
+  const database = tempDatabasePath(cleanup);
+  const sim = { seed: SEED, markets: marketsWithRebates(), extra: { rewards: { enabled: true, scoreIntervalSec: 1, payoutIntervalSec: 3 }, fees: { model: 'curve' as const } } };
+  const { sim: venue, slug } = await startBookedSim(cleanup, { sim, markets: rewardableMarket });
+  const market = venue.engine.market(slug)!;
+  const shares = Math.max(5, market.settings.minSizeRaw / 1e6);
+  const running = await startLiveBot(venue, cleanup, { markets: [slug], database, strategy: { orderSize: shares }, rewards: { payoutCycleSec: 3, payoutReadDelaySec: 1, ...rewards } });
+  return { database, venue, slug, market, running };
+}
+
 describe('rewards and rebates of the live bot', () => {
   it('accrues reward samples and a maker fill\'s rebate; the venue\'s payouts are booked and reconciled; report and /metrics show them', async ({ expect, onTestFinished }) => {
-    const cleanup = cleanupAfterTest(onTestFinished);
-    const database = tempDatabasePath(cleanup);
-    const sim = { seed: SEED, markets: marketsWithRebates(), extra: { rewards: { enabled: true, scoreIntervalSec: 1, payoutIntervalSec: 3 }, fees: { model: 'curve' as const } } };
-    const { sim: venue, slug } = await startBookedSim(cleanup, { sim, markets: rewardableMarket });
-    const market = venue.engine.market(slug)!;
-    const shares = Math.max(5, market.settings.minSizeRaw / 1e6);
     // takerBuyShare 0: a maker BUY's prior is the same-token estimate (its taker sold), as this fill's taker does.
-    const running = await startLiveBot(venue, cleanup, { markets: [slug], database, strategy: { orderSize: shares }, rewards: { payoutCycleSec: 3, payoutReadDelaySec: 1, minuteScoring: MINUTE_SCORING, takerBuyShare: 0 } });
+    const { database, venue, slug, market, running } = await startRig(cleanupAfterTest(onTestFinished), { minuteScoring: MINUTE_SCORING, takerBuyShare: 0 });
 
     // The bot's bid 0.480 and ask 0.520 rest 20 ticks from the mid 0.500, inside the band; the third party's quotes
     // (0.460 / 0.540) are 40 ticks away, outside it: the bot holds the whole pool.
@@ -178,13 +186,7 @@ describe('rewards and rebates of the live bot', () => {
   });
 
   it('resolves a complementary match from the trade feed: the taker bought NO at 0.52 against the bot\'s YES bid at 0.48', async ({ expect, onTestFinished }) => {
-    const cleanup = cleanupAfterTest(onTestFinished);
-    const database = tempDatabasePath(cleanup);
-    const sim = { seed: SEED, markets: marketsWithRebates(), extra: { rewards: { enabled: true, scoreIntervalSec: 1, payoutIntervalSec: 3 }, fees: { model: 'curve' as const } } };
-    const { sim: venue, slug } = await startBookedSim(cleanup, { sim, markets: rewardableMarket });
-    const market = venue.engine.market(slug)!;
-    const shares = Math.max(5, market.settings.minSizeRaw / 1e6);
-    const running = await startLiveBot(venue, cleanup, { markets: [slug], database, strategy: { orderSize: shares }, rewards: { payoutCycleSec: 3, payoutReadDelaySec: 1, takerBuyShare: 0.8 } });
+    const { database, venue, slug, market, running } = await startRig(cleanupAfterTest(onTestFinished), { takerBuyShare: 0.8 });
     await waitFor(() => when(venue.engine.book(slug)?.bids.some((l) => l.priceTicks === 480) === true), 15_000, 'the bot\'s bid at 0.480');
 
     const added = venue.engine.addAccount({ profileId: 79, address: '0x00000000000000000000000000000000000000b9', usdcRaw: 10_000_000, tokens: {}, feeRateBps: 300 });

@@ -150,9 +150,9 @@ describe('errors name the path and the value', () => {
     expect(issues).toContainEqual({ kind: 'wrong-type', path: 'metrics.enabled', message: 'expected a boolean, got a string', value: '"yes"' });
   });
 
-  it('rewards.takerBuyShare (0..1, default 0.75) and rewards.tradeResolution: a bad value names its path', () => {
+  it('rewards.takerBuyShare (0..1, default 0.65) and rewards.tradeResolution: a bad value names its path', () => {
     const config = parse('strategy: {name: fixed-spread}\n');
-    expect(config.rewards.takerBuyShare).toBe(0.75);
+    expect(config.rewards.takerBuyShare).toBe(0.65);
     expect(config.rewards.tradeResolution).toEqual({ enabled: true, maxAgeMs: 900_000, maxPages: 5 });
     expect(parse('strategy: {name: fixed-spread}\nrewards: {takerBuyShare: 0.5, tradeResolution: {maxAgeSec: 120}}\n').rewards).toMatchObject({ takerBuyShare: 0.5, tradeResolution: { maxAgeMs: 120_000 } });
     expect(issuesOf('strategy: {name: fixed-spread}\nrewards: {takerBuyShare: 1.5}\n').map((i) => [i.path, i.value])).toEqual([['rewards.takerBuyShare', '1.5']]);
