@@ -62,6 +62,9 @@ export class RebateResolver {
   private readonly lastReadMs = new Map<string, number>();
   private loggedFailAtMs = Number.NEGATIVE_INFINITY;
   private loggedSkip = false;
+  /** When the state gauges were last published (a ledger-wide count: at most once per interval unless a row changed). */
+  private publishedAtMs = Number.NEGATIVE_INFINITY;
+  private changed = true;
 
   constructor(private readonly deps: RebateResolverDeps) {}
 
@@ -121,6 +124,7 @@ export class RebateResolver {
       }
       const expired = this.deps.ledger.rebateResolution.expire(this.deps.scheduler.now() - this.deps.maxAgeMs, this.deps.scheduler.now());
       this.deps.metrics.rebateResolved('unmatched', 'none', expired);
+      if (expired > 0) this.changed = true;
     } catch (error) {
       if (isTransportClosed(error)) return;
       const now = this.deps.scheduler.now();
@@ -167,7 +171,10 @@ export class RebateResolver {
         rebateRaw: estimate.rebateRaw,
         resolvedAtMs: this.deps.scheduler.now(),
       });
-      if (booked) this.deps.metrics.rebateResolved('trade', estimate.match);
+      if (booked) {
+        this.deps.metrics.rebateResolved('trade', estimate.match);
+        this.changed = true;
+      }
     }
   }
 
@@ -180,6 +187,10 @@ export class RebateResolver {
   }
 
   private publishStates(): void {
+    const now = this.deps.scheduler.now();
+    if (!this.changed && now - this.publishedAtMs < this.intervalMs) return;
+    this.changed = false;
+    this.publishedAtMs = now;
     try {
       this.deps.metrics.rebateStates(this.deps.ledger.rebateResolution.counts());
     } catch {
