@@ -23,6 +23,7 @@ import type { SocketUnits } from '../book/size-units.js';
 import type { LedgerSync } from './ledger-sync.js';
 import type { buildCalibrationSampler } from './calibration.js';
 import type { RewardAccrual } from './reward-accrual.js';
+import type { RebateResolver } from './rebate-resolver.js';
 import type { VenueRewardsPoller, ReadVenueRewards } from './venue-rewards.js';
 import type { MarkoutSampler } from '../markouts/sampler.js';
 import type { OrderRecorder } from './order-recorder.js';
@@ -80,6 +81,8 @@ export interface BotComponents {
   readonly rewardAccrual: RewardAccrual;
   /** The venue's own reward figures, read on a slow timer (src/app/venue-rewards.ts). */
   readonly venueRewards: VenueRewardsPoller;
+  /** Maker rebates resolved from the public trade feed (src/app/rebate-resolver.ts). */
+  readonly rebateResolver: RebateResolver;
   /** Model vs book-mid predictions before each priced market's settlement, scored on resolution (null: off; src/app/calibration.ts). */
   readonly calibration: ReturnType<typeof buildCalibrationSampler>;
   readonly timers: Timers;

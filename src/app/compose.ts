@@ -59,10 +59,9 @@ import { takerFillDetail } from './fill-booking.js';
 import { FillRecorder } from './fill-recorder.js';
 import { LedgerSync } from './ledger-sync.js';
 import { buildMarketData } from './market-data.js';
-import { buildAdverseProvider, buildMarkoutSampler, strategyLabel } from './markouts.js';
+import { buildAdverseProvider, buildMarkoutSampler } from './markouts.js';
 import { buildCalibrationSampler } from './calibration.js';
-import { RewardAccrual } from './reward-accrual.js';
-import { venuePollTimes, venueRewardsOf, VenueRewardsPoller } from './venue-rewards.js';
+import { buildRewardServices } from './reward-services.js';
 import { marketInfoOf } from './markets.js';
 import type { MarkoutSampler } from '../markouts/sampler.js';
 import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
@@ -96,6 +95,8 @@ export const ORDER_STREAM_SWEEP_EVERY_MS = 1_000;
 export const STARTUP_LISTING_ATTEMPTS = 8;
 /** The joined markets are re-selected this often (fair band, join window, stop before settlement): market-discovery.ts. */
 export { SELECTION_EVERY_MS };
+/** The last read of the trade feed at shutdown (src/app/rebate-resolver.ts) gets at most this long. */
+export const REBATE_FLUSH_BUDGET_MS = 2_000;
 /** A market that joined less than this long ago does not make /readyz fail for want of a book. */
 export const JOIN_GRACE_MS = 30_000;
 
@@ -344,24 +345,15 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const ownOrders = (slug: string): readonly OwnOrderView[] => (ownInBook ? account.ownOrders(slug) : []);
   const markouts: MarkoutSampler = buildMarkoutSampler({ ledger, scheduler, strategyName: config.strategy.name, books, ownOrders, pricing, metrics, log: componentLogger(log, 'markouts') });
   const calibration = buildCalibrationSampler({ config: config.calibration, ledger, scheduler, books, ownOrders, pricing, staleMs: config.pricing.pricer.staleMs, metrics, log: componentLogger(log, 'calibration') });
-  // Rewards and rebates beside trading PnL, as estimates (src/app/reward-accrual.ts); the venue's own figures beside them.
-  const rewardAccrual = new RewardAccrual({
-    ledger,
-    scheduler,
-    strategy: strategyLabel(config.strategy.name),
+  // Rewards and rebates beside trading PnL, as estimates; the venue's own figures and the trade feed beside them.
+  const { rewardAccrual, venueRewards, rebateResolver } = buildRewardServices({
+    config, client, ledger, scheduler, metrics, log, readVenueRewards: deps.readVenueRewards,
     markets: () => markets.slugs().flatMap((slug) => markets.info(slug) ?? []),
     book: (slug) => (books.isStale(slug) ? null : (books.books(slug)?.yes ?? null)),
     // The bot's orders as the book shows them (a dry run's exist only here: the book holds none of them).
     ownOrders,
-    rebateRateFallback: config.rewards.rebateRateFallback,
-    feeCurve: config.rewards.feeCurve,
-    minuteScoring: config.rewards.minuteScoring,
-    metrics,
-    log: componentLogger(log, 'rewards'),
   });
-  // The venue's own figures: the portfolio answer's `rewards` unless the caller reads them another way.
-  const readVenueRewards = deps.readVenueRewards ?? (async () => venueRewardsOf(await resources.client.api.getPortfolio(), config.rewards.venueEpochs));
-  const venueRewards = new VenueRewardsPoller({ read: readVenueRewards, ledger, scheduler, ...venuePollTimes(config), metrics, log: componentLogger(log, 'rewards') });
+  const resolving = config.rewards.accrual && config.rewards.tradeResolution.enabled;
 
   // Listeners, in this order (see the header; (1) and (2) are registered where the books and the core are built).
   units.onSettled((settled) => reactions.unitsSettled(settled));
@@ -487,7 +479,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     });
 
   const components: BotComponents = {
-    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, rewardAccrual, venueRewards, calibration, roster, discovery,
+    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, rewardAccrual, venueRewards, rebateResolver, calibration, roster, discovery,
   };
 
   const start = async (): Promise<void> => {
@@ -535,6 +527,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     markouts.start();
     if (config.rewards.accrual) rewardAccrual.start();
     venueRewards.start();
+    if (resolving) rebateResolver.start();
     calibration?.start();
     runner.start();
     modeGate.start();
@@ -559,6 +552,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     staleGuard.stop();
     settler.stop();
     venueRewards.stop();
+    rebateResolver.stop();
     orderStreamWatch.stop();
     modeGate.stop();
     const report = await executor.shutdown({
@@ -568,9 +562,10 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     log[report.clean ? 'info' : 'error'](report, report.clean ? 'orders canceled' : 'shutdown left orders or unknowns');
     // After the cancels: fills booked while they ran are judged too (at the horizons reached before the stop).
     markouts.stop();
-    // The last fills' rebates before the ledger closes (the minute rows are already in).
+    // The last fills' rebates before the ledger closes (the minute rows are already in), then their trades once more.
     if (config.rewards.accrual) rewardAccrual.tick();
     rewardAccrual.stop();
+    if (resolving) await rebateResolver.flush(REBATE_FLUSH_BUDGET_MS);
     calibration?.stop();
     books.stop();
     feed.close();

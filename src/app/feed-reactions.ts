@@ -68,6 +68,7 @@ export class FeedReactions {
         role: d.role,
         ...(d.feeContractsRaw === undefined ? {} : { feeContractsRaw: d.feeContractsRaw }),
         ...(d.takerFeeBps === undefined ? {} : { takerFeeBps: d.takerFeeBps }),
+        ...(d.txHash === undefined ? {} : { txHash: d.txHash }),
       });
     }
     this.options.executor.onOrderEvent(adapted.event);

@@ -24,6 +24,8 @@ export interface FillDetail {
   readonly feeContractsRaw?: number;
   /** A maker fill: the taker's fee rate its report carried (`effectiveFeeBps` > 0), the base of the rebate estimate. */
   readonly takerFeeBps?: number;
+  /** The trade's transaction, once mined (the key of the public trade feed's element). */
+  readonly txHash?: string;
 }
 
 /** A REST answer's taker fill → its detail: fee in USDC, plus a fee in contracts valued at the fill's average price. */
@@ -77,6 +79,7 @@ export function bookFill(ledger: BookingLedger, fill: FillEvent & { readonly ord
     feeRaw: detail?.feeRaw ?? 0,
     role: detail?.role ?? 'maker',
     state: fill.state,
+    ...(detail?.txHash === undefined ? {} : { txHash: detail.txHash }),
     atMs: fill.atMs,
   });
   const feeContracts = Math.min(detail?.feeContractsRaw ?? 0, fill.sizeRaw);

@@ -54,6 +54,8 @@ export interface FillDetail {
   readonly feeEstimate: boolean;
   /** On a maker fill: the taker's fee rate the frame reported (`effectiveFeeBps`), when above 0 (the rebate's base). */
   readonly takerFeeBps?: number;
+  /** The trade's transaction, once mined (the public trade feed's key: src/app/rebate-resolver.ts). */
+  readonly txHash?: string;
 }
 
 export type AdaptedOrderEvent =
@@ -135,6 +137,7 @@ function adaptSettlement(frame: SettlementOrderEvent, options: OrderEventAdapter
   const fills: SettlementFillInput[] = [];
   const details: FillDetail[] = [];
   const estimate = frame.isEstimate;
+  const txHash = frame.txHash === undefined || frame.txHash === '' ? {} : { txHash: frame.txHash };
   const ownMatches = frame.makerMatches.filter((match) => match.account.toLowerCase() === account);
   const makerIds = new Set(ownMatches.map((match) => match.orderId));
   const takerId = frame.takerOrderId ?? frame.orderId;
@@ -170,6 +173,7 @@ function adaptSettlement(frame: SettlementOrderEvent, options: OrderEventAdapter
         feeRaw,
         ...(inContracts && fee > 0 ? { feeContractsRaw: fee } : {}),
         feeEstimate: estimate,
+        ...txHash,
       });
     }
   } else if (
@@ -185,7 +189,7 @@ function adaptSettlement(frame: SettlementOrderEvent, options: OrderEventAdapter
   for (const match of ownMatches) {
     fills.push({ orderId: match.orderId, role: 'maker', sizeRaw: match.matchedSizeRaw, priceTicks: match.priceTicks });
     const takerFeeBps = frame.effectiveFeeBps !== undefined && frame.effectiveFeeBps > 0 ? { takerFeeBps: frame.effectiveFeeBps } : {};
-    details.push({ tradeEventId: frame.tradeEventId, orderId: match.orderId, role: 'maker', collateralRaw: undefined, feeRaw: 0, feeEstimate: estimate, ...takerFeeBps });
+    details.push({ tradeEventId: frame.tradeEventId, orderId: match.orderId, role: 'maker', collateralRaw: undefined, feeRaw: 0, feeEstimate: estimate, ...takerFeeBps, ...txHash });
   }
   if (fills.length > 0) {
     memory?.remember(frame.tradeEventId, { fills, marketSlug: frame.marketSlug ?? null });

@@ -4,7 +4,9 @@
  * - liquidity rewards: once per minute and market, the bot's resting orders are scored against the book without them
  *   (src/strategy/rewards.ts `scoreMinute`: the one scorer), and the bot's share of the minute's pool is recorded;
  * - maker rebates: each maker fill gets the taker's fee (the rate its report carried, else the fee curve) × the
- *   market's `rebateRate` (else `rewards.rebateRateFallback`; neither: no estimate) (src/strategy/rebates.ts).
+ *   market's `rebateRate` (else `rewards.rebateRateFallback`; neither: no estimate) (src/strategy/rebates.ts), the
+ *   taker's kind of match blended by the prior share of buying takers (`rewards.takerBuyShare`) until the trade feed
+ *   resolves it (src/app/rebate-resolver.ts).
  *
  * Owns: when to score and what to record (`tick`, a thin shell over the pure scorer and estimate). Invariants:
  * exactly once across restarts — a minute row is keyed by market + minute, a rebate row by fill id, and the ledger
@@ -53,6 +55,8 @@ export interface RewardAccrualDeps {
   readonly ownOrders: (slug: string) => readonly OwnOrderView[];
   readonly rebateRateFallback: number | null;
   readonly feeCurve: FeeCurve;
+  /** The prior share of buying takers (src/config/rewards-schema.ts `takerBuyShare`). */
+  readonly takerBuyShare: number;
   /** Every tick of a minute, time-weighted, or its first tick for the whole minute (src/config/rewards-schema.ts). */
   readonly minuteScoring: MinuteScoring;
   readonly metrics: AccrualMetrics;
@@ -158,17 +162,20 @@ export class RewardAccrual {
   ): void {
     const rate = this.rebateRateOf(market);
     if (rate === null) return;
-    const estimate = estimateMakerRebate(fill, rate, { reportedTakerFeeBps, curve: this.deps.feeCurve });
+    const estimate = estimateMakerRebate(fill, rate, { reportedTakerFeeBps, curve: this.deps.feeCurve, takerBuyShare: this.deps.takerBuyShare });
     const inserted = this.deps.ledger.rewards.recordRebate({
       fillId: fill.fillId,
       marketSlug: market.slug,
       strategy: this.deps.strategy,
       atMs: fill.atMs,
       takerFeeBps: estimate.takerFeeBps,
-      feeSource: estimate.feeSource,
+      feeSource: estimate.feeSource === 'event' ? 'event' : 'curve',
       takerFeeRaw: estimate.takerFeeRaw,
       rebateRate: estimate.rebateRate,
       rebateRaw: estimate.rebateRaw,
+      takerSide: estimate.takerSide,
+      matchKind: estimate.match,
+      priorShare: estimate.priorShare,
     });
     if (inserted) this.deps.metrics.rebateAccrued(market.slug, estimate.rebateRaw);
   }

@@ -58,7 +58,7 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
 }
 
 function rewardsToFile(rewards: AppConfig['rewards']): FileObject {
-  const { accrual, venuePollMs, rebateRateFallback, feeCurve, scoring, minuteScoring, payoutCycleMs, payoutReadDelayMs, venueEpochs, ...rest } = rewards;
+  const { accrual, venuePollMs, rebateRateFallback, feeCurve, scoring, minuteScoring, payoutCycleMs, payoutReadDelayMs, venueEpochs, takerBuyShare, tradeResolution, ...rest } = rewards;
   noneLeft(rest);
   const f = venueEpochs.fields;
   const fields = { start: [...f.start], end: [...f.end], paidAt: [...f.paidAt], paid: [...f.paid], status: [...f.status], rewards: [...f.rewards], rebates: [...f.rebates], markets: [...f.markets], market: [...f.market] };
@@ -72,6 +72,8 @@ function rewardsToFile(rewards: AppConfig['rewards']): FileObject {
     payoutCycleSec: payoutCycleMs === null ? null : sec(payoutCycleMs),
     payoutReadDelaySec: payoutReadDelayMs === null ? null : sec(payoutReadDelayMs),
     venueEpochs: { amountUnit: venueEpochs.amountUnit, fields },
+    takerBuyShare,
+    tradeResolution: { enabled: tradeResolution.enabled, maxAgeSec: sec(tradeResolution.maxAgeMs), maxPages: tradeResolution.maxPages },
   };
 }
 

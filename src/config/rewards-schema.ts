@@ -30,10 +30,29 @@ export interface RewardsConfig {
   readonly payoutReadDelayMs: number | null;
   /** How the elements of the venue's epoch lists are read (unconfirmed: src/exchange/wire-reward-epochs.ts). */
   readonly venueEpochs: EpochReadOptions;
+  /**
+   * The prior share of takers that BUY (0..1): a maker BUY fill is a complementary match (the taker bought the other
+   * token) with this chance, a maker SELL fill (the taker sold the other token) with 1 − it. The rebate estimate of a
+   * fill not yet resolved from the trade feed blends the two kinds of match with it (src/strategy/rebates.ts).
+   */
+  readonly takerBuyShare: number;
+  /** Resolving each maker fill's taker from the public trade feed (src/app/rebate-resolver.ts). */
+  readonly tradeResolution: TradeResolutionConfig;
+}
+
+export interface TradeResolutionConfig {
+  readonly enabled: boolean;
+  /** A fill whose trade is not found within this long keeps the prior's estimate (counted as unmatched). */
+  readonly maxAgeMs: number;
+  /** At most this many pages (100 trades each, newest first) per market and read. */
+  readonly maxPages: number;
 }
 
 export const MINUTE_SCORING = ['time-weighted', 'first-sample'] as const;
 export type MinuteScoring = (typeof MINUTE_SCORING)[number];
+
+/** The default prior share of buying takers: see docs/rewards.md ("The taker's side: resolved from the trade feed"). */
+export const DEFAULT_TAKER_BUY_SHARE = 0.65;
 
 const names = z.array(z.string().min(1)).min(1);
 
@@ -73,6 +92,14 @@ export const rewardsSchema = z
           .prefault({}),
       })
       .prefault({}),
+    takerBuyShare: z.number().min(0).max(1).default(DEFAULT_TAKER_BUY_SHARE),
+    tradeResolution: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        maxAgeSec: z.number().min(60).max(7 * 86_400).default(900),
+        maxPages: z.number().int().min(1).max(50).default(5),
+      })
+      .prefault({}),
   })
   .prefault({});
 
@@ -93,5 +120,7 @@ export function toRewardsConfig(r: z.infer<typeof rewardsSchema>): RewardsConfig
     payoutCycleMs: r.payoutCycleSec === null ? null : r.payoutCycleSec * 1000,
     payoutReadDelayMs: r.payoutReadDelaySec === null ? null : Math.round(r.payoutReadDelaySec * 1000),
     venueEpochs: { amountUnit: r.venueEpochs.amountUnit, fields: epochFields(r.venueEpochs.fields) },
+    takerBuyShare: r.takerBuyShare,
+    tradeResolution: { enabled: r.tradeResolution.enabled, maxAgeMs: Math.round(r.tradeResolution.maxAgeSec * 1000), maxPages: r.tradeResolution.maxPages },
   };
 }

@@ -48,5 +48,7 @@ export { runAccountReport, formatAccountReport, parseAccountSnapshot, KV_ACCOUNT
 export type { AccountReport, AccountReportOptions, AccountLedger, AccountSnapshot } from './report-account.js';
 export { RewardsRepo, MINUTE_MS, VENUE_TOTAL_MARKET } from './rewards-repo.js';
 export { PayoutsRepo } from './payouts-repo.js';
+export { RebateResolutionRepo } from './rebate-resolution-repo.js';
+export type { PendingRebate, RebateResolution, RebateResolutionInput, ResolutionCounts } from './rebate-resolution-repo.js';
 export type { VenuePayoutInput, VenuePayoutRow, MinuteEstimateRow, RebateEstimateRow } from './payouts-repo.js';
 export type { RewardMinuteInput, RewardSampleInput, MakerRebateInput, VenueRewardInput, UnrebatedFill, AccrualRow, VenueRewardRow, AccrualQuery } from './rewards-repo.js';

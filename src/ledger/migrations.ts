@@ -282,12 +282,50 @@ ALTER TABLE reward_minutes ADD COLUMN covered_from_ms INTEGER;
 ALTER TABLE reward_minutes ADD COLUMN covered_to_ms INTEGER;
 `;
 
+// Issue 31: a maker fill's rebate resolved from the public trade feed (GET /markets/{slug}/events, matched by txHash):
+// `fee_source` gains 'trade'; `taker_side` is the taker's fee branch (NULL: the prior's blend of both), `match_kind`
+// whether the taker traded the maker's token ('same') or the other one ('complementary'; NULL: the prior's blend),
+// `prior_share` the share of buying takers the prior assumed (NULL: none), `resolution` pending → trade | unmatched
+// (each once), `prior_rebate_raw` the estimate the trade replaced. Rows of earlier versions were same-token estimates.
+const V6_SQL = `
+CREATE TABLE maker_rebates_v6 (
+  fill_id          INTEGER PRIMARY KEY REFERENCES fills (id),
+  market_slug      TEXT NOT NULL,
+  strategy         TEXT NOT NULL,
+  at_ms            INTEGER NOT NULL,
+  taker_fee_bps    REAL NOT NULL CHECK (taker_fee_bps >= 0),
+  fee_source       TEXT NOT NULL CHECK (fee_source IN ('event', 'curve', 'trade')),
+  taker_fee_raw    INTEGER NOT NULL CHECK (taker_fee_raw >= 0),
+  rebate_rate      REAL NOT NULL CHECK (rebate_rate BETWEEN 0 AND 1),
+  rebate_raw       INTEGER NOT NULL CHECK (rebate_raw >= 0),
+  recorded_at_ms   INTEGER NOT NULL,
+  taker_side       TEXT CHECK (taker_side IN ('BUY', 'SELL')),
+  match_kind       TEXT CHECK (match_kind IN ('same', 'complementary')),
+  prior_share      REAL CHECK (prior_share BETWEEN 0 AND 1),
+  resolution       TEXT NOT NULL DEFAULT 'pending' CHECK (resolution IN ('pending', 'trade', 'unmatched')),
+  prior_rebate_raw INTEGER CHECK (prior_rebate_raw >= 0),
+  resolved_at_ms   INTEGER,
+  CHECK ((resolution = 'trade') = (fee_source = 'trade')),
+  CHECK ((resolution = 'pending') = (resolved_at_ms IS NULL))
+) STRICT;
+INSERT INTO maker_rebates_v6 (fill_id, market_slug, strategy, at_ms, taker_fee_bps, fee_source, taker_fee_raw, rebate_rate, rebate_raw,
+                              recorded_at_ms, taker_side, match_kind)
+  SELECT r.fill_id, r.market_slug, r.strategy, r.at_ms, r.taker_fee_bps, r.fee_source, r.taker_fee_raw, r.rebate_rate, r.rebate_raw,
+         r.recorded_at_ms, CASE f.side WHEN 'BUY' THEN 'SELL' ELSE 'BUY' END, 'same'
+    FROM maker_rebates r JOIN fills f ON f.id = r.fill_id;
+DROP TABLE maker_rebates;
+ALTER TABLE maker_rebates_v6 RENAME TO maker_rebates;
+CREATE INDEX maker_rebates_time ON maker_rebates (at_ms);
+CREATE INDEX maker_rebates_pending ON maker_rebates (market_slug) WHERE resolution = 'pending';
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial ledger schema', sql: V1_SQL },
   { version: 2, name: 'fill markouts', sql: V2_SQL },
   { version: 3, name: 'reward and rebate accruals', sql: V3_SQL },
   { version: 4, name: 'model calibration', sql: V4_SQL },
   { version: 5, name: 'venue payouts and time-weighted reward minutes', sql: V5_SQL },
+  { version: 6, name: 'maker rebates resolved from the trade feed', sql: V6_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

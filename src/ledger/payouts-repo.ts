@@ -45,6 +45,10 @@ export interface RebateEstimateRow {
   readonly marketSlug: string;
   readonly atMs: number;
   readonly rebateRaw: number;
+  /** 'trade': resolved from the public trade feed; else the prior's estimate (pending, or never matched). */
+  readonly resolution?: 'pending' | 'trade' | 'unmatched';
+  /** The prior's estimate a trade replaced; null when not resolved. */
+  readonly priorRebateRaw?: number | null;
 }
 
 const payoutSchema = z.object({
@@ -65,7 +69,13 @@ const minuteSchema = z.object({
   covered_from_ms: z.number().int().nullable(),
   covered_to_ms: z.number().int().nullable(),
 });
-const rebateSchema = z.object({ market_slug: z.string(), at_ms: z.number().int(), rebate_raw: z.number().int() });
+const rebateSchema = z.object({
+  market_slug: z.string(),
+  at_ms: z.number().int(),
+  rebate_raw: z.number().int(),
+  resolution: z.enum(['pending', 'trade', 'unmatched']),
+  prior_rebate_raw: z.number().int().nullable(),
+});
 
 const optionalRaw = (field: string, value: number | null): number | null => (value === null ? null : checkRaw(field, value));
 const optionalTime = (field: string, value: number | null): number | null => (value === null ? null : checkTimeMs(field, value));
@@ -93,7 +103,7 @@ export class PayoutsRepo {
         ORDER BY minute_ms, market_slug`,
     );
     this.rebateRows = db.prepare(
-      `SELECT r.market_slug, r.at_ms, r.rebate_raw FROM maker_rebates r JOIN fills f ON f.id = r.fill_id
+      `SELECT r.market_slug, r.at_ms, r.rebate_raw, r.resolution, r.prior_rebate_raw FROM maker_rebates r JOIN fills f ON f.id = r.fill_id
         WHERE f.state != 'failed' AND r.at_ms >= @fromMs AND r.at_ms < @toMs AND (@market IS NULL OR r.market_slug = @market)
         ORDER BY r.at_ms`,
     );
@@ -148,7 +158,7 @@ export class PayoutsRepo {
   rebatesBetween(fromMs: number, toMs: number, marketSlug?: string): RebateEstimateRow[] {
     return this.rebateRows.all({ fromMs, toMs, market: marketSlug ?? null }).map((raw) => {
       const r = rebateSchema.parse(raw);
-      return { marketSlug: r.market_slug, atMs: r.at_ms, rebateRaw: r.rebate_raw };
+      return { marketSlug: r.market_slug, atMs: r.at_ms, rebateRaw: r.rebate_raw, resolution: r.resolution, priorRebateRaw: r.prior_rebate_raw };
     });
   }
 }

@@ -9,7 +9,8 @@
  * without a start takes the previous epoch's end of the same market, and one without either is left out (counted in
  * `unspanned`); when the venue reports the account's total per epoch (market '*'), an epoch's market without a row of
  * its own was paid 0 there (its estimate is still an error), and the total row's estimate is every market's; a figure
- * the venue did not send (null) has no error.
+ * the venue did not send (null) has no error. Per row the maker fills whose rebates it sums, how many of them were
+ * resolved from the public trade feed, and the prior's estimate of the same fills (before any trade resolved it).
  */
 import { utcDayStart } from './pnl.js';
 import type { MinuteEstimateRow, RebateEstimateRow, VenuePayoutRow } from './payouts-repo.js';
@@ -36,6 +37,16 @@ export interface ReconciliationRow {
   readonly toMs: number;
   readonly rewards: Reconciled;
   readonly rebates: Reconciled;
+  /** The maker fills whose rebates the row's estimate sums, and how many were resolved from the trade feed. */
+  readonly rebateFills: RebateFills;
+}
+
+export interface RebateFills {
+  readonly fills: number;
+  /** Resolved from the public trade feed (the taker's real side and token). */
+  readonly resolved: number;
+  /** The prior's estimate of the same fills (the resolved ones' before the trade replaced it), raw USDC. */
+  readonly priorEstimateRaw: number;
 }
 
 export interface Reconciliation {
@@ -66,6 +77,17 @@ interface Cell {
   rewardPaid: number | null;
   rebateEst: number;
   rebatePaid: number | null;
+  fills: number;
+  resolved: number;
+  priorEst: number;
+}
+
+interface Estimates {
+  readonly reward: number;
+  readonly rebate: number;
+  readonly fills: number;
+  readonly resolved: number;
+  readonly priorRebate: number;
 }
 
 /** The part of a minute row's reward that falls in [start, end) (pro rata to the span its samples cover), floored. */
@@ -77,12 +99,21 @@ export function minuteRewardIn(row: MinuteEstimateRow, span: Span): number {
   return overlap >= to - from ? row.rewardRaw : Math.floor((row.rewardRaw * overlap) / (to - from));
 }
 
-function estimates(input: ReconcileInput, market: string | null, span: Span): { reward: number; rebate: number } {
+function estimates(input: ReconcileInput, market: string | null, span: Span): Estimates {
   let reward = 0;
   for (const row of input.minutes) if (market === null || row.marketSlug === market) reward += minuteRewardIn(row, span);
   let rebate = 0;
-  for (const row of input.rebates) if ((market === null || row.marketSlug === market) && row.atMs >= span.startMs && row.atMs < span.endMs) rebate += row.rebateRaw;
-  return { reward, rebate };
+  let fills = 0;
+  let resolved = 0;
+  let priorRebate = 0;
+  for (const row of input.rebates) {
+    if ((market !== null && row.marketSlug !== market) || row.atMs < span.startMs || row.atMs >= span.endMs) continue;
+    rebate += row.rebateRaw;
+    fills += 1;
+    if (row.resolution === 'trade') resolved += 1;
+    priorRebate += row.priorRebateRaw ?? row.rebateRaw;
+  }
+  return { reward, rebate, fills, resolved, priorRebate };
 }
 
 /** A sum of paid figures: unknown (null) once any of them is. */
@@ -111,14 +142,17 @@ function spansOf(payouts: readonly VenuePayoutRow[]): { spans: Map<VenuePayoutRo
 export function reconcileRewards(input: ReconcileInput): Reconciliation {
   const { spans, unspanned } = spansOf(input.payouts);
   const cells = new Map<string, Cell>();
-  const add = (day: number, market: string, span: Span, est: { reward: number; rebate: number }, paid: { rewards: number | null; rebates: number | null }): void => {
+  const add = (day: number, market: string, span: Span, est: Estimates, paid: { rewards: number | null; rebates: number | null }): void => {
     for (const key of [`${day}|${market}`, `total|${market}`]) {
-      const cell = cells.get(key) ?? { epochs: 0, fromMs: span.startMs, toMs: span.endMs, rewardEst: 0, rewardPaid: 0, rebateEst: 0, rebatePaid: 0 };
+      const cell = cells.get(key) ?? { epochs: 0, fromMs: span.startMs, toMs: span.endMs, rewardEst: 0, rewardPaid: 0, rebateEst: 0, rebatePaid: 0, fills: 0, resolved: 0, priorEst: 0 };
       cell.epochs += 1;
       cell.fromMs = Math.min(cell.fromMs, span.startMs);
       cell.toMs = Math.max(cell.toMs, span.endMs);
       cell.rewardEst += est.reward;
       cell.rebateEst += est.rebate;
+      cell.fills += est.fills;
+      cell.resolved += est.resolved;
+      cell.priorEst += est.priorRebate;
       cell.rewardPaid = addPaid(cell.rewardPaid, paid.rewards);
       cell.rebatePaid = addPaid(cell.rebatePaid, paid.rebates);
       cells.set(key, cell);
@@ -148,6 +182,7 @@ export function reconcileRewards(input: ReconcileInput): Reconciliation {
     toMs: c.toMs,
     rewards: reconciled(c.rewardEst, c.rewardPaid),
     rebates: reconciled(c.rebateEst, c.rebatePaid),
+    rebateFills: { fills: c.fills, resolved: c.resolved, priorEstimateRaw: c.priorEst },
   });
   const order = (a: ReconciliationRow, b: ReconciliationRow): number =>
     a.dayStartMs - b.dayStartMs || Number(a.marketSlug === VENUE_TOTAL_MARKET) - Number(b.marketSlug === VENUE_TOTAL_MARKET) || a.marketSlug.localeCompare(b.marketSlug);

@@ -16,20 +16,37 @@ const pct = (x: number | null): string => (x === null ? '-' : `${x >= 0 ? '+' : 
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const marketName = (slug: string): string => (slug === VENUE_TOTAL_MARKET ? 'TOTAL (venue *)' : slug);
 
+/** The prior's estimate's error in % of the paid rebates (what the error would be without the trade feed). */
+function priorErrorPct(r: ReconciliationRow): number | null {
+  const paid = r.rebates.paidRaw;
+  return paid === null || paid === 0 ? null : ((r.rebateFills.priorEstimateRaw - paid) / paid) * 100;
+}
+
 const cells = (r: Reconciled): string[] => [dec(r.estimateRaw), dec(r.paidRaw), dec(r.errorRaw), pct(r.errorPct)];
 
 /** The section as text: per day and market, then per market over every day. Empty when nothing was paid yet. */
 export function formatReconciliationTable(report: Reconciliation): string {
   if (report.rows.length === 0) return '';
-  const header = ['day (UTC)', 'market', 'epochs', 'rewards est.', 'rewards paid', 'error', 'error %', 'rebates est.', 'rebates paid', 'error', 'error %'];
-  const units = ['', '', 'count', 'USDC', 'USDC', 'USDC', '', 'USDC', 'USDC', 'USDC', ''];
-  const render = (r: ReconciliationRow, first: string): string[] => [first, marketName(r.marketSlug), String(r.epochs), ...cells(r.rewards), ...cells(r.rebates)];
+  const header = ['day (UTC)', 'market', 'epochs', 'rewards est.', 'rewards paid', 'error', 'error %', 'rebates est.', 'rebates paid', 'error', 'error %', 'maker fills', 'from trades', 'prior est.', 'prior error %'];
+  const units = ['', '', 'count', 'USDC', 'USDC', 'USDC', '', 'USDC', 'USDC', 'USDC', '', 'count', 'count', 'USDC', ''];
+  const render = (r: ReconciliationRow, first: string): string[] => [
+    first,
+    marketName(r.marketSlug),
+    String(r.epochs),
+    ...cells(r.rewards),
+    ...cells(r.rebates),
+    String(r.rebateFills.fills),
+    String(r.rebateFills.resolved),
+    dec(r.rebateFills.priorEstimateRaw),
+    pct(priorErrorPct(r)),
+  ];
   const lines = [
     '',
     'Reconciliation: what the venue PAID per epoch beside the ESTIMATES of the same epochs (error = estimate − paid)',
     ...table(header, units, report.rows.map((r) => render(r, day(r.dayStartMs))), 2),
   ];
   if (report.markets.length > 0) lines.push('', ...table(['all days', ...header.slice(1)], units, report.markets.map((r) => render(r, '')), 2));
+  lines.push('Rebates: "from trades" of the maker fills had their taker\'s side and token read from the public trade feed; the others keep the prior\'s estimate (rewards.takerBuyShare). "prior est." is the prior\'s estimate of all of them.');
   if (report.unspanned > 0) lines.push(`${report.unspanned} paid epoch(s) without a start could not be reconciled.`);
   return `${lines.join('\n')}\n`;
 }
@@ -49,6 +66,7 @@ const rowJson = (r: ReconciliationRow): Record<string, unknown> => ({
   to: new Date(r.toMs).toISOString(),
   rewards: json(r.rewards),
   rebates: json(r.rebates),
+  rebateFills: { fills: r.rebateFills.fills, resolvedFromTrades: r.rebateFills.resolved, priorEstimate: rawToDecimal(r.rebateFills.priorEstimateRaw), priorErrorPct: priorErrorPct(r) },
 });
 
 /** The section as a JSON object (USDC as exact decimal strings; market '*' is the account's total). */

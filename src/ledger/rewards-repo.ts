@@ -62,11 +62,20 @@ export interface MakerRebateInput {
   readonly strategy: string;
   readonly atMs: number;
   readonly takerFeeBps: number;
-  /** 'event': the fill's report carried the taker's fee; 'curve': the fee curve (src/core/venue-rules/fees.ts). */
+  /**
+   * 'event': the fill's report carried the taker's fee; 'curve': the fee curve (src/core/venue-rules/fees.ts). A
+   * recorded estimate is the prior's; the trade feed resolves it later (src/ledger/rebate-resolution-repo.ts).
+   */
   readonly feeSource: 'event' | 'curve';
   readonly takerFeeRaw: number;
   readonly rebateRate: number;
   readonly rebateRaw: number;
+  /** The taker's fee branch assumed; null (or absent): the prior's blend of both kinds of match. */
+  readonly takerSide?: 'BUY' | 'SELL' | null;
+  /** 'same' or 'complementary' where one kind was assumed; null (or absent): the blend. */
+  readonly matchKind?: 'same' | 'complementary' | null;
+  /** The share of buying takers the prior assumed (0..1); null (or absent): none. */
+  readonly priorShare?: number | null;
 }
 
 export interface VenueRewardInput {
@@ -137,6 +146,11 @@ function checkScore(field: string, value: unknown): number {
   return value;
 }
 
+function checkChoice<T extends string>(field: string, value: T | null, allowed: readonly T[]): T | null {
+  if (value !== null && !allowed.includes(value)) throw new LedgerInputError(field, value, `must be one of ${allowed.join(', ')} or null`);
+  return value;
+}
+
 function checkFraction(field: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) throw new LedgerInputError(field, value, 'must be a number in [0, 1]');
   return value;
@@ -175,8 +189,9 @@ export class RewardsRepo {
          AND reward_minutes.share + excluded.share <= 1.000001`,
     );
     this.insertRebate = db.prepare(
-      `INSERT INTO maker_rebates (fill_id, market_slug, strategy, at_ms, taker_fee_bps, fee_source, taker_fee_raw, rebate_rate, rebate_raw, recorded_at_ms)
-       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM fills WHERE id = ?)
+      `INSERT INTO maker_rebates (fill_id, market_slug, strategy, at_ms, taker_fee_bps, fee_source, taker_fee_raw, rebate_rate, rebate_raw,
+                                  taker_side, match_kind, prior_share, recorded_at_ms)
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM fills WHERE id = ?)
        ON CONFLICT (fill_id) DO NOTHING`,
     );
     this.upsertVenue = db.prepare(
@@ -269,6 +284,9 @@ export class RewardsRepo {
       checkRaw('makerRebate.takerFeeRaw', input.takerFeeRaw),
       checkFraction('makerRebate.rebateRate', input.rebateRate),
       checkRaw('makerRebate.rebateRaw', input.rebateRaw),
+      checkChoice('makerRebate.takerSide', input.takerSide ?? null, ['BUY', 'SELL']),
+      checkChoice('makerRebate.matchKind', input.matchKind ?? null, ['same', 'complementary']),
+      input.priorShare === undefined || input.priorShare === null ? null : checkFraction('makerRebate.priorShare', input.priorShare),
     ] as const;
     return this.ctx.write('recordMakerRebate', () => this.insertRebate.run(...row, this.ctx.now(), input.fillId).changes === 1);
   }

@@ -36,6 +36,7 @@ import { averageCost } from './position-math.js';
 import { PositionsRepo } from './positions-repo.js';
 import { RewardsRepo } from './rewards-repo.js';
 import { PayoutsRepo } from './payouts-repo.js';
+import { RebateResolutionRepo } from './rebate-resolution-repo.js';
 import { z } from 'zod';
 import type {
   FailOutcome,
@@ -140,6 +141,8 @@ export class LedgerStore {
   readonly rewards: RewardsRepo;
   /** What the venue paid per epoch, and the estimate rows a reconciliation reads (src/ledger/payouts-repo.ts). */
   readonly payouts: PayoutsRepo;
+  /** Maker rebate estimates resolved from the public trade feed (src/ledger/rebate-resolution-repo.ts). */
+  readonly rebateResolution: RebateResolutionRepo;
   /** Model vs book-mid predictions before settlement and their scores (src/ledger/calibration-repo.ts, written by src/calibration/). */
   readonly calibration: CalibrationRepo;
   private readonly marketSlugs;
@@ -160,6 +163,7 @@ export class LedgerStore {
     this.markouts = new MarkoutsRepo(this.ctx, this.kv);
     this.rewards = new RewardsRepo(this.ctx);
     this.payouts = new PayoutsRepo(this.ctx);
+    this.rebateResolution = new RebateResolutionRepo(this.ctx);
     this.calibration = new CalibrationRepo(this.ctx);
     this.marketSlugs = db.prepare(
       `SELECT market_slug FROM positions UNION SELECT market_slug FROM resolutions

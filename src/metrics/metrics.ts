@@ -21,6 +21,7 @@ import { BoundedLabel, FEED_EVENTS, KILL_REASONS, LEDGER_MISMATCH_KINDS, MARKOUT
 import { DROPPED_DEFAULT_METRICS, VALIDATED_METRICS } from './metric-names.js';
 import { createCalibrationMetrics } from './calibration-metrics.js';
 import { createReconciliationMetrics } from './reconciliation-metrics.js';
+import { createRebateResolutionMetrics } from './rebate-resolution-metrics.js';
 import type { Metrics } from './metrics-port.js';
 
 export { DROPPED_DEFAULT_METRICS, METRIC_NAMES, METRIC_PREFIX, type MetricName } from './metric-names.js';
@@ -359,6 +360,7 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
   return {
     ...createCalibrationMetrics(registers, countable),
     ...createReconciliationMetrics(registers, (market) => markets.value(market), finite),
+    ...createRebateResolutionMetrics(registers),
     registry,
     bookUpdated(market) {
       const label = markets.value(market);

@@ -6,7 +6,8 @@
  * after each payout, books each paid epoch once and reconciles it against its estimates of the same spans; `report`
  * (runReport) shows rewards and rebates beside trading PnL with a total that includes them, and the reconciliation;
  * /metrics counts them and the estimate's error. (OM_MINUTE_SCORING=first-sample runs it with the old minute scoring,
- * to measure the two side by side: docs/rewards.md.)
+ * to measure the two side by side: docs/rewards.md.) A maker fill by complementary match (the taker BOUGHT the other
+ * token) has its rebate resolved from the public trade feed: the taker's side, token and price, booked once.
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, it } from 'vitest';
@@ -71,15 +72,24 @@ function rows<T>(path: string, sql: string): T[] {
   }
 }
 
+/**
+ * The simulator (rewards scored each second, paid every 3 s, taker fees on the curve) with the rewardable market
+ * booked by a third party, and the bot quoting it with these `rewards` settings (payouts read 1 s after each).
+ */
+async function startRig(cleanup: ReturnType<typeof cleanupAfterTest>, rewards: Record<string, unknown>) {
+  const database = tempDatabasePath(cleanup);
+  const sim = { seed: SEED, markets: marketsWithRebates(), extra: { rewards: { enabled: true, scoreIntervalSec: 1, payoutIntervalSec: 3 }, fees: { model: 'curve' as const } } };
+  const { sim: venue, slug } = await startBookedSim(cleanup, { sim, markets: rewardableMarket });
+  const market = venue.engine.market(slug)!;
+  const shares = Math.max(5, market.settings.minSizeRaw / 1e6);
+  const running = await startLiveBot(venue, cleanup, { markets: [slug], database, strategy: { orderSize: shares }, rewards: { payoutCycleSec: 3, payoutReadDelaySec: 1, ...rewards } });
+  return { database, venue, slug, market, running };
+}
+
 describe('rewards and rebates of the live bot', () => {
   it('accrues reward samples and a maker fill\'s rebate; the venue\'s payouts are booked and reconciled; report and /metrics show them', async ({ expect, onTestFinished }) => {
-    const cleanup = cleanupAfterTest(onTestFinished);
-    const database = tempDatabasePath(cleanup);
-    const sim = { seed: SEED, markets: marketsWithRebates(), extra: { rewards: { enabled: true, scoreIntervalSec: 1, payoutIntervalSec: 3 }, fees: { model: 'curve' as const } } };
-    const { sim: venue, slug } = await startBookedSim(cleanup, { sim, markets: rewardableMarket });
-    const market = venue.engine.market(slug)!;
-    const shares = Math.max(5, market.settings.minSizeRaw / 1e6);
-    const running = await startLiveBot(venue, cleanup, { markets: [slug], database, strategy: { orderSize: shares }, rewards: { payoutCycleSec: 3, payoutReadDelaySec: 1, minuteScoring: MINUTE_SCORING } });
+    // takerBuyShare 0: a maker BUY's prior is the same-token estimate (its taker sold), as this fill's taker does.
+    const { database, venue, slug, market, running } = await startRig(cleanupAfterTest(onTestFinished), { minuteScoring: MINUTE_SCORING, takerBuyShare: 0 });
 
     // The bot's bid 0.480 and ask 0.520 rest 20 ticks from the mid 0.500, inside the band; the third party's quotes
     // (0.460 / 0.540) are 40 ticks away, outside it: the bot holds the whole pool.
@@ -173,5 +183,55 @@ describe('rewards and rebates of the live bot', () => {
     const table = await runReport({ db: database });
     expect(table).toContain('rewards and rebates are ESTIMATES');
     expect(table).toContain('Reconciliation: what the venue PAID per epoch beside the ESTIMATES of the same epochs');
+  });
+
+  it('resolves a complementary match from the trade feed: the taker bought NO at 0.52 against the bot\'s YES bid at 0.48', async ({ expect, onTestFinished }) => {
+    const { database, venue, slug, market, running } = await startRig(cleanupAfterTest(onTestFinished), { takerBuyShare: 0.8 });
+    await waitFor(() => when(venue.engine.book(slug)?.bids.some((l) => l.priceTicks === 480) === true), 15_000, 'the bot\'s bid at 0.480');
+
+    const added = venue.engine.addAccount({ profileId: 79, address: '0x00000000000000000000000000000000000000b9', usdcRaw: 10_000_000, tokens: {}, feeRateBps: 300 });
+    expect(added.ok).toBe(true);
+    const taker = thirdPartyPlace(venue, slug, { outcome: 'NO', side: 'BUY', priceTicks: 520, sizeRaw: 5_000_000, orderType: 'FAK', profileId: 79, feeRateBps: 300 });
+    expect(taker.filledSizeRaw).toBe(5_000_000);
+    const [resolved] = await waitFor(
+      () => {
+        const seen = rows<RebateRow & { resolution: string; match_kind: string; taker_side: string; prior_rebate_raw: number }>(
+          database,
+          `SELECT fee_source, taker_fee_bps, taker_fee_raw, rebate_rate, rebate_raw, resolution, match_kind, taker_side, prior_rebate_raw FROM maker_rebates WHERE resolution = 'trade'`,
+        );
+        return when(seen.length > 0) ? seen : undefined;
+      },
+      15_000,
+      'the maker rebate resolved from the trade feed',
+      () => ({ rebates: rows(database, 'SELECT * FROM maker_rebates'), warnings: running.warnings().slice(-5) }),
+    );
+    // The simulator's feed names the taker's token (NO), side (BUY) and price (0.52), as the spec's MarketTrade does.
+    expect(venue.engine.trades([slug])[0]).toMatchObject({ side: 0, tokenId: market.noTokenId, price: 0.52, matchedSize: '5000000' });
+    // The taker's rate (the frame's effectiveFeeBps) on ITS notional, 5 × 0.52 = 2.6 USDC, a quarter of it back.
+    expect(resolved).toMatchObject({ fee_source: 'trade', match_kind: 'complementary', taker_side: 'BUY', rebate_rate: REBATE_RATE });
+    expect(resolved!.taker_fee_raw).toBe(Math.round((2_600_000 * resolved!.taker_fee_bps) / 10_000));
+    expect(resolved!.rebate_raw).toBe(Math.round(resolved!.taker_fee_raw * REBATE_RATE));
+    // Before the trade was read: the prior's blend of a same-token taker (on 5 × 0.48) and a complementary one (5 × 0.52).
+    const feeOn = (notionalRaw: number): number => Math.round((notionalRaw * resolved!.taker_fee_bps) / 10_000);
+    expect(resolved!.prior_rebate_raw).toBe(Math.round(Math.round(0.2 * feeOn(2_400_000) + 0.8 * feeOn(2_600_000)) * REBATE_RATE));
+
+    const exposition = await running.bot.registry.metrics();
+    expect(exposition).toContain('outcome_maker_rebate_fills{state="trade"} 1');
+    expect(exposition).toContain('outcome_maker_rebate_resolutions_total{outcome="trade",match="complementary"} 1');
+    // The paid epoch holding the rebate, then the report: the venue paid what the resolved estimate says.
+    await waitFor(
+      () => when((rows<{ rebates: number | null }>(database, `SELECT SUM(rebates_raw) AS rebates FROM venue_payouts WHERE market_slug = '*'`)[0]?.rebates ?? 0) > 0),
+      15_000,
+      'the paid rebate in the ledger',
+    );
+    await running.stop();
+    const doc = JSON.parse(await runReport({ db: database, format: 'json' })) as {
+      reconciliation: { markets: (ReconciledJson & { rebateFills: { fills: number; resolvedFromTrades: number; priorEstimate: string } })[] };
+    };
+    const total = doc.reconciliation.markets.find((r) => r.market === '*');
+    expect(total?.rebateFills).toMatchObject({ fills: 1, resolvedFromTrades: 1 });
+    const raw = (usdc: string | null): number => Math.round(Number(usdc) * 1e6);
+    expect(raw(total!.rebates.estimate)).toBe(resolved!.rebate_raw);
+    expect(Math.abs(raw(total!.rebates.error))).toBeLessThanOrEqual(2);
   });
 });

@@ -150,6 +150,15 @@ describe('errors name the path and the value', () => {
     expect(issues).toContainEqual({ kind: 'wrong-type', path: 'metrics.enabled', message: 'expected a boolean, got a string', value: '"yes"' });
   });
 
+  it('rewards.takerBuyShare (0..1, default 0.65) and rewards.tradeResolution: a bad value names its path', () => {
+    const config = parse('strategy: {name: fixed-spread}\n');
+    expect(config.rewards.takerBuyShare).toBe(0.65);
+    expect(config.rewards.tradeResolution).toEqual({ enabled: true, maxAgeMs: 900_000, maxPages: 5 });
+    expect(parse('strategy: {name: fixed-spread}\nrewards: {takerBuyShare: 0.5, tradeResolution: {maxAgeSec: 120}}\n').rewards).toMatchObject({ takerBuyShare: 0.5, tradeResolution: { maxAgeMs: 120_000 } });
+    expect(issuesOf('strategy: {name: fixed-spread}\nrewards: {takerBuyShare: 1.5}\n').map((i) => [i.path, i.value])).toEqual([['rewards.takerBuyShare', '1.5']]);
+    expect(issuesOf('strategy: {name: fixed-spread}\nrewards: {tradeResolution: {maxPages: 0}}\n').map((i) => i.path)).toEqual(['rewards.tradeResolution.maxPages']);
+  });
+
   it('missing required field', () => {
     expect(issuesOf('risk: {}\n')).toEqual([{ kind: 'missing', path: 'strategy', message: 'required', value: '(missing)' }]);
     expect(issuesOf('strategy: {params: {}}\n')).toEqual([{ kind: 'missing', path: 'strategy.name', message: 'required', value: '(missing)' }]);

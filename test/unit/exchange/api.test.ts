@@ -130,7 +130,7 @@ describe('public reads (unsigned)', () => {
   it('GET /markets/{slug}/events with page and limit, including the empty-page shape', async () => {
     rig.server.setHandler(() => ({ body: { events: [], totalPages: 0 } }));
     const page = await api().getMarketTrades('btc-100k', { page: 3, limit: 50 });
-    expect(page).toEqual({ trades: [], page: 3, limit: null, totalPages: 0, totalRows: 0 });
+    expect(page).toEqual({ trades: [], page: 3, limit: null, totalPages: 0, totalRows: 0, skipped: [] });
     expect([last().url, isSigned(last())]).toEqual(['/markets/btc-100k/events?page=3&limit=50', false]);
     await expect(api().getMarketTrades('btc-100k', { limit: 101 })).rejects.toThrow(RequestInputError);
   });

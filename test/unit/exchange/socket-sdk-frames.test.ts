@@ -124,7 +124,7 @@ describe('SETTLEMENT frames as the official client types them', () => {
     if (adapted.kind !== 'event' || adapted.event.source !== 'SETTLEMENT') throw new Error(`expected an event, got ${adapted.kind}`);
     expect(adapted.event.fills).toEqual([{ orderId: 'own-taker-1', clientOrderId: 'their-cid', role: 'taker', sizeRaw: 10_000_000, priceTicks: 480 }]);
     expect(adapted.details).toEqual([
-      { tradeEventId: 'tr-1', orderId: 'own-taker-1', role: 'taker', collateralRaw: 4_800_000, feeRaw: 48_000, feeContractsRaw: 100_000, feeEstimate: true },
+      { tradeEventId: 'tr-1', orderId: 'own-taker-1', role: 'taker', collateralRaw: 4_800_000, feeRaw: 48_000, feeContractsRaw: 100_000, feeEstimate: true, txHash: '0xabc' },
     ]);
   });
 

@@ -247,11 +247,25 @@ describe('market trades', () => {
       limit: 100,
       totalPages: 3,
       totalRows: 201,
+      skipped: [],
     });
   });
 
   it('reads the empty-page shape {events: [], totalPages: 0}', () => {
-    expect(parseMarketTrades({ events: [], totalPages: 0 }, EP, 200, 4)).toEqual({ trades: [], page: 4, limit: null, totalPages: 0, totalRows: 0 });
+    expect(parseMarketTrades({ events: [], totalPages: 0 }, EP, 200, 4)).toEqual({ trades: [], page: 4, limit: null, totalPages: 0, totalRows: 0, skipped: [] });
+  });
+
+  it('skips a bad element (naming its field and value) and keeps the others; unknown fields such as profile are tolerated', () => {
+    const good = { createdAt: '2026-03-23T12:00:00Z', makerAmount: '51000', takerAmount: '51000', matchedSize: '1000000', price: 0.051, side: 0, title: 't', tokenId: '42', txHash: '0xabc', profile: { username: 'u' }, extra: 1 };
+    const page = parseMarketTrades({ events: [good, { ...good, side: 2 }, { ...good, tokenId: 42 }], limit: 100, page: 1, totalPages: 1, totalRows: 3 }, EP, 200, 1);
+    expect(page.trades).toEqual([{ createdAtMs: Date.parse('2026-03-23T12:00:00Z'), collateralRaw: 51_000, takerAmountRaw: 51_000, matchedSizeRaw: 1_000_000, price: 0.051, side: 'BUY', tokenId: '42', txHash: '0xabc', title: 't' }]);
+    expect(page.skipped.map((e) => [e.path, e.value])).toEqual([
+      ['events[1].side', '2'],
+      ['events[2].tokenId', '42'],
+    ]);
+    expect(page.skipped[0]?.message).toMatch(/events\[1\]\.side/);
+    // The page itself must still have its shape.
+    expect(() => parseMarketTrades({ events: 'x', totalPages: 0 }, EP, 200, 1)).toThrow(/events/);
   });
 });
 

@@ -1,12 +1,13 @@
 /**
  * The fee curve (src/core/venue-rules/fees.ts) and the maker rebate estimate (src/strategy/rebates.ts): the curve stays
  * within the fee guide's ranges with the documented direction, a fill's reported taker fee wins over the curve, and
- * bad input is a typed error naming the field.
+ * bad input is a typed error naming the field; the taker of a same-token and of a complementary match (from the
+ * trade feed), and the prior share of buying takers before it is known.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FEE_CURVE, FeeCurveError, feeOfNotional, takerFeeBps } from '../../../src/core/venue-rules/index.js';
-import { estimateMakerRebate } from '../../../src/strategy/rebates.js';
+import { complementaryChance, estimateMakerRebate, estimateRebateFromTrade, matchKindOf } from '../../../src/strategy/rebates.js';
 import { scoreMinute } from '../../../src/strategy/rewards.js';
 import { BookState } from '../../../src/book/book-state.js';
 import type { MarketInfo } from '../../../src/strategy/contract.js';
@@ -43,11 +44,13 @@ describe('maker rebate estimate', () => {
   it('a maker BUY met a taker SELL: the curve\'s sell fee on the notional × the rate', () => {
     expect(estimateMakerRebate({ side: 'BUY', priceTicks: 480, sizeRaw: 5_000_000 }, 0.25)).toEqual({
       takerSide: 'SELL',
+      match: 'same',
       takerFeeBps: 150,
       feeSource: 'curve',
       takerFeeRaw: 36_000,
       rebateRate: 0.25,
       rebateRaw: 9_000,
+      priorShare: null,
     });
   });
 
@@ -86,5 +89,62 @@ describe('one minute of reward score', () => {
     expect(scoreMinute({ ...market, dailyRewardRaw: 0 }, book, own)).toBeNull();
     // A configured exponent changes the score (the unconfirmed part of the scheme is a setting).
     expect(scoreMinute({ ...market, rewardRules: { exponent: 1, singleSidedMin: 0.05, singleSidedMax: 0.95 } }, book, own)!.botScore).toBeCloseTo(10 / 3, 9);
+  });
+});
+
+describe('maker rebate: the taker of a complementary match (issue 31)', () => {
+  // A NO bid at 0.949 for 5 shares, rebate rate 0.2.
+  const noBid = { side: 'BUY' as const, priceTicks: 949, sizeRaw: 5_000_000, tokenId: 'no' };
+
+  it('a same-token match (the taker SOLD the NO token at 0.949): the sell branch at 0.949 on 4.745 USDC', () => {
+    // sell bps(949) = 42 + round(108 · 4 · 949 · 51 / 1e6) = 63; fee = 4 745 000 × 0.0063 = 29 893.5 → 29 894.
+    expect(estimateRebateFromTrade(noBid, { side: 'SELL', tokenId: 'no' }, 0.2)).toEqual({
+      takerSide: 'SELL',
+      match: 'same',
+      takerFeeBps: 63,
+      feeSource: 'trade',
+      takerFeeRaw: 29_894,
+      rebateRate: 0.2,
+      rebateRaw: 5_979,
+      priorShare: null,
+    });
+  });
+
+  it('a complementary match (the taker BOUGHT the YES token at 0.051): the buy branch at 0.051 on 0.255 USDC', () => {
+    // buy bps(51) = 40 + round(260 · 948 / 998) = 287; fee = 255 000 × 0.0287 = 7 318.5 → 7 319.
+    expect(estimateRebateFromTrade(noBid, { side: 'BUY', tokenId: 'yes' }, 0.2)).toEqual({
+      takerSide: 'BUY',
+      match: 'complementary',
+      takerFeeBps: 287,
+      feeSource: 'trade',
+      takerFeeRaw: 7_319,
+      rebateRate: 0.2,
+      rebateRaw: 1_464,
+      priorShare: null,
+    });
+    // A maker SELL met by a taker SELLING the other token (a merge): the sell branch at 1 − p.
+    expect(estimateRebateFromTrade({ side: 'SELL', priceTicks: 300, sizeRaw: 10_000_000, tokenId: 'yes' }, { side: 'SELL', tokenId: 'no' }, 1)).toMatchObject({
+      takerSide: 'SELL',
+      match: 'complementary',
+      takerFeeBps: 42 + Math.round((108 * 4 * 700 * 300) / 1e6),
+    });
+  });
+
+  it('a trade whose taker cannot have met the fill matches nothing', () => {
+    expect(matchKindOf(noBid, { side: 'BUY', tokenId: 'no' })).toBeNull();
+    expect(matchKindOf(noBid, { side: 'SELL', tokenId: 'yes' })).toBeNull();
+    expect(estimateRebateFromTrade(noBid, { side: 'BUY', tokenId: 'no' }, 0.2)).toBeNull();
+  });
+
+  it('before the trade is read, the prior share of buying takers blends both kinds of match', () => {
+    // Maker BUY: complementary with the buying takers' share 0.8: 0.2 × 29 894 + 0.8 × 7 319 = 11 834.
+    const blended = estimateMakerRebate(noBid, 0.2, { takerBuyShare: 0.8 });
+    expect(blended).toMatchObject({ takerSide: null, match: null, feeSource: 'curve', takerFeeRaw: 11_834, rebateRaw: 2_367, priorShare: 0.8 });
+    // Maker SELL: complementary with the selling takers' share 0.2.
+    expect(complementaryChance('SELL', 0.8)).toBeCloseTo(0.2, 12);
+    // The two ends are one kind of match each; no share: the same-token estimate.
+    expect(estimateMakerRebate(noBid, 0.2, { takerBuyShare: 1 })).toMatchObject({ match: 'complementary', takerFeeRaw: 7_319, priorShare: 1 });
+    expect(estimateMakerRebate(noBid, 0.2, { takerBuyShare: 0 })).toMatchObject({ match: 'same', takerFeeRaw: 29_894, priorShare: 0 });
+    expect(estimateMakerRebate(noBid, 0.2)).toMatchObject({ match: 'same', takerSide: 'SELL', priorShare: null });
   });
 });
