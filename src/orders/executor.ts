@@ -58,7 +58,7 @@ import {
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import type { QuoteIntent } from '../strategy/contract.js';
-import { executorSettings, isFromOutside, untilDeadline, type CommitOrigin, type ExecutorContext, type Lifecycle } from './executor-context.js';
+import { executorSettings, isFromOutside, signal, untilDeadline, type CommitOrigin, type ExecutorContext, type Lifecycle } from './executor-context.js';
 import type { OrderEventInput } from './order-events.js';
 import type { Applied, TrackedOrder } from './order-record.js';
 import { isFrozen, isTerminal } from './order-state.js';
@@ -436,13 +436,4 @@ export class OrderExecutor {
     if (next.state !== 'pending-cancel' && next.state !== 'unknown' && market !== undefined) market.lookupSettled(next.clientOrderId);
     return next;
   }
-}
-
-/** A one-shot signal: `promise` resolves at the first `fire()`. */
-function signal(): { readonly promise: Promise<void>; fire(): void } {
-  let fire: () => void = () => undefined;
-  const promise = new Promise<void>((resolve) => {
-    fire = resolve;
-  });
-  return { promise, fire: () => fire() };
 }
