@@ -72,6 +72,7 @@ describe.concurrent('start-up listing of the bot\'s own orders', () => {
     for (const [market, seq] of listings) expect(seq, `${market} listed before the first quote`).toBeLessThan(firstQuote);
     expect(messages(running)).not.toContain(DONE);
     const line = running.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => typeof l['msg'] === 'string' && l['msg'].startsWith('own orders listed in every market'));
-    expect(line).toMatchObject({ startupListing: 'first', configured: 'deferred', reason: expect.stringContaining('never recorded an order') });
+    expect(line).toMatchObject({ startupListing: 'first', configured: 'deferred' });
+    expect(String(line?.['reason'])).toContain('never recorded an order');
   });
 });

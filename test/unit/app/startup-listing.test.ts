@@ -48,7 +48,8 @@ describe('decideStartupListing', () => {
 describe('startupListingSummary', () => {
   it('says why every market was listed first when the ledger has no history', () => {
     const { fields, msg } = startupListingSummary(decideStartupListing('deferred', 0), [report('a', false)]);
-    expect(fields).toMatchObject({ startupListing: 'first', configured: 'deferred', reason: expect.stringContaining('never recorded an order'), quotingBeforeListing: 0, listedFirst: 1 });
+    expect(fields).toMatchObject({ startupListing: 'first', configured: 'deferred', quotingBeforeListing: 0, listedFirst: 1 });
+    expect(String(fields['reason'])).toContain('never recorded an order');
     expect(msg).toContain('never recorded an order');
   });
 
