@@ -40,6 +40,8 @@ interface Burst {
 
 export class DeferredListings {
   private readonly pending = new Set<string>();
+  /** Markets whose deferred listing was never applied (kept while registered, whether or not one is under way). */
+  private readonly unlisted = new Set<string>();
   private burst: Burst | null = null;
 
   constructor(
@@ -53,10 +55,16 @@ export class DeferredListings {
     return this.pending.size;
   }
 
+  /** True while the market's deferred listing was not applied: the executor does not know all of the bot's orders there. */
+  isUnlisted(slug: string): boolean {
+    return this.unlisted.has(slug);
+  }
+
   /** Lists the market in the background and applies what it finds (no-op when its listing is already under way). */
   schedule(market: MarketState): void {
     if (this.pending.has(market.slug)) return;
     this.pending.add(market.slug);
+    this.unlisted.add(market.slug);
     this.burst ??= { startedAtMs: this.ctx.scheduler.now(), markets: 0, adopted: 0, canceled: 0, foreign: 0, failedAttempts: 0 };
     this.burst.markets += 1;
     void this.run(market, this.ctx.scheduler.now())
@@ -83,6 +91,7 @@ export class DeferredListings {
       // Right after the plan in flight, ahead of a plan still waiting (it is computed when it starts: it sees the result).
       const report = await market.queue.add(async () => (this.wanted(market) ? this.sync.applyDeferredListing(market, listed, listedAtMs) : null), { priority: 1 });
       if (report === null || report === undefined) return;
+      this.unlisted.delete(market.slug);
       if (this.burst !== null) {
         this.burst.adopted += report.adopted;
         this.burst.canceled += report.canceled;
@@ -100,6 +109,7 @@ export class DeferredListings {
 
   private done(slug: string): void {
     this.pending.delete(slug);
+    if (this.ctx.markets.get(slug) === undefined) this.unlisted.delete(slug);
     const burst = this.burst;
     if (this.pending.size > 0 || burst === null) return;
     this.burst = null;

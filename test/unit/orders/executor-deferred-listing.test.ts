@@ -9,16 +9,12 @@
  * limiter slots of its market's first quote, ahead of the requotes queued meanwhile.
  */
 import { describe, expect, it } from 'vitest';
-import { ClientOrderIdFactory, formatClientOrderId, marketKey } from '../../../src/orders/client-order-id.js';
+import { formatClientOrderId, marketKey } from '../../../src/orders/client-order-id.js';
 import type { DeferredListingResult, ExecutorOptions } from '../../../src/orders/executor.js';
 import type { QuoteIntent } from '../../../src/strategy/contract.js';
-import { LatencyVenue } from '../../../src/backtest/latency-venue.js';
-import { ManualClock } from '../../../src/core/clock.js';
 import { RAISE_AFTER_MS } from '../../../src/orders/deferred-listing.js';
-import { OrderExecutor } from '../../../src/orders/executor.js';
-import { TradingModeGate } from '../../../src/orders/trading-mode.js';
-import { EXECUTOR_T0, executorHarness } from '../../support/executor-harness.js';
-import { advance, FakeVenue, settle, until } from '../../support/fake-venue.js';
+import { executorHarness, LIMIT_SLOT_MS, limitedExecutorHarness } from '../../support/executor-harness.js';
+import { advance, settle, until } from '../../support/fake-venue.js';
 
 const A = { slug: 'alpha', tokens: { yes: '111', no: '222' } };
 const B = { slug: 'beta', tokens: { yes: '333', no: '444' } };
@@ -159,20 +155,10 @@ describe('executor: deferred own-order listing', () => {
   });
 
   it('under a saturated rate limit, every deferred listing is sent within about one limiter slot per market of its market\'s first quote, ahead of the requotes queued meanwhile, and applied after the plan in flight', async () => {
-    const scheduler = new ManualClock(EXECUTOR_T0);
-    const fake = new FakeVenue(() => scheduler.now());
-    // The venue's limit: 2 in flight, 320 ms between starts; 40 ms each way.
-    const venue = new LatencyVenue(fake, scheduler, { oneWayMs: 40, minRequestSpacingMs: 320, maxConcurrent: 2 });
-    venue.begin();
     const markets = Array.from({ length: 8 }, (_, i) => ({ slug: `m${i}`, tokens: { yes: `${100 + 2 * i}`, no: `${101 + 2 * i}` } }));
     const firstPlanAt = new Map<string, number>();
     const appliedAt = new Map<string, number>();
-    const executor = new OrderExecutor({
-      venue,
-      scheduler,
-      modeGate: new TradingModeGate({ scheduler, pollIntervalMs: 30_000, fetchStatus: () => fake.maintenanceStatus() }),
-      ids: new ClientOrderIdFactory('mm1', () => scheduler.now()),
-      onFill: () => undefined,
+    const { scheduler, fake, venue, executor } = limitedExecutorHarness({
       markets,
       cancelReplace: { enabled: false },
       deferListing: () => true,
@@ -181,6 +167,7 @@ describe('executor: deferred own-order listing', () => {
         onDeferredListing: (slug, result) => void ('report' in result ? appliedAt.set(slug, scheduler.now()) : undefined),
       },
     });
+    venue.begin();
     await settle(scheduler, executor.start());
     // Every market requotes every 100 ms (a new price each time): each wants far more than its share of the limit.
     let round = 0;
@@ -199,7 +186,7 @@ describe('executor: deferred own-order listing', () => {
     expect(fake.deferredListings.sort()).toEqual(markets.map((m) => m.slug).sort());
     // Sent within one slot per market (and the two in flight) of the market's first quote, whatever was queued; applied
     // once the market's plan in flight is done (a cancel and a placement, each behind every other market's).
-    const slot = 320;
+    const slot = LIMIT_SLOT_MS;
     for (const market of markets) {
       const quotedAt = firstPlanAt.get(market.slug) ?? Number.NaN;
       const sentAt = fake.calls.find((c) => c.op === 'listLiveOrders' && c.detail === market.slug)?.atMs ?? Number.POSITIVE_INFINITY;
