@@ -214,6 +214,17 @@ async function stopBot(child: ChildProcess, sim: RunningSimulator, slugs: readon
   return { durationMs, exitCode, openOrders };
 }
 
+/** From the bot's start until the simulator received the last market's first own-order listing (GET …/user-orders). */
+function listingsSentWithinS(sim: RunningSimulator, slugs: readonly string[], spawnedAt: number): number | string {
+  const firstAt = new Map<string, number>();
+  for (const entry of sim.control.requestLog()) {
+    const match = /^\/markets\/([^/?]+)\/user-orders/.exec(entry.path);
+    if (entry.method === 'GET' && match !== null && !firstAt.has(match[1]!)) firstAt.set(match[1]!, entry.atMs);
+  }
+  if (!slugs.every((slug) => firstAt.has(slug))) return `${firstAt.size}/${slugs.length} listed`;
+  return round((Math.max(...firstAt.values()) - spawnedAt) / 1000, 1);
+}
+
 async function scrape(url: string): Promise<Scrape> {
   const response = await fetch(`${url}/metrics`);
   return parseExposition(await response.text());
@@ -299,6 +310,8 @@ export async function run(
       minutes,
       allQuotedWithinS: quotedWithinS,
       ownOrderListingsDoneWithinS: listingsDoneAt === null ? 'not deferred' : round((listingsDoneAt - spawnedAt) / 1000, 1),
+      ownOrderListingsDoneAfterAllQuotedS: listingsDoneAt === null || allQuotedAt === null ? 'n/a' : round((listingsDoneAt - allQuotedAt) / 1000, 1),
+      ownOrderListingsSentWithinS: listingsSentWithinS(sim, slugs, spawnedAt),
       rssStartMb: round(first.rssMb, 1),
       rssEndMb: round(last.rssMb, 1),
       rssMaxMb: round(Math.max(...samples.map((s) => s.rssMb)), 1),

@@ -43,7 +43,7 @@ export function decideStartupListing(configured: StartupListingMode, ledgerOrder
   return { mode: configured, configured, reason: null };
 }
 
-/** True: the market quotes at once and is listed afterwards at the lowest priority; false: listed first. */
+/** True: the market quotes at once and is listed once its first quotes are out, at probe priority (src/orders/deferred-listing.ts); false: listed first. */
 export function quotesBeforeListing(input: StartupListingInput): boolean {
   return input.mode === 'deferred' && !input.openOrderMarkets.has(input.slug);
 }
@@ -64,7 +64,7 @@ export function startupListingSummary(decision: StartupListingDecision, reports:
   if (mode === 'first') return { fields, msg: 'own orders listed in every market before it quotes (orders.startupListing: first)' };
   return {
     fields,
-    msg: 'markets whose ledger holds no open order of the bot quote first; their own-order listing follows at the lowest priority (orders.startupListing: deferred); markets with open orders were listed first',
+    msg: 'markets whose ledger holds no open order of the bot quote first; their own-order listing follows once their first quotes are out, ahead of requotes (orders.startupListing: deferred); markets with open orders were listed first',
   };
 }
 
