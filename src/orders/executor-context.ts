@@ -170,12 +170,3 @@ export function untilDeadline<T>(scheduler: Scheduler, promise: Promise<T>, dead
   });
   return Promise.race([promise, timeout]).finally(() => cancel());
 }
-
-/** A one-shot signal: `promise` resolves at the first `fire()`. */
-export function signal(): { readonly promise: Promise<void>; fire(): void } {
-  let fire: () => void = () => undefined;
-  const promise = new Promise<void>((resolve) => {
-    fire = resolve;
-  });
-  return { promise, fire: () => fire() };
-}

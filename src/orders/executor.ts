@@ -57,8 +57,9 @@ import {
 } from './executor-types.js';
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
+import { signal } from '../core/signal.js';
 import type { QuoteIntent } from '../strategy/contract.js';
-import { executorSettings, isFromOutside, signal, untilDeadline, type CommitOrigin, type ExecutorContext, type Lifecycle } from './executor-context.js';
+import { executorSettings, isFromOutside, untilDeadline, type CommitOrigin, type ExecutorContext, type Lifecycle } from './executor-context.js';
 import type { OrderEventInput } from './order-events.js';
 import type { Applied, TrackedOrder } from './order-record.js';
 import { isFrozen, isTerminal } from './order-state.js';

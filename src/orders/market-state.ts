@@ -18,7 +18,7 @@
 import PQueue from 'p-queue';
 import type { CancelTimer, Scheduler } from '../core/clock.js';
 import type { QuoteIntent } from '../strategy/contract.js';
-import { signal } from './executor-context.js';
+import { signal } from '../core/signal.js';
 import type { MarketRef, MarketSyncReport, PlanOutcome } from './executor-types.js';
 
 /** What leaving a market came to: confirmed clean, and how many of its orders were still open (not terminal). */
