@@ -26,6 +26,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import { z } from 'zod';
+import { openLedger } from '../src/ledger/index.js';
 import { startSimulator, type RunningSimulator } from '../src/sim/index.js';
 import { rateLimitViolations } from '../test/support/chaos-invariants.js';
 import { startStallRecorder } from '../test/support/chaos-stalls.js';
@@ -119,6 +120,21 @@ const median = (values: readonly number[]): number => {
 };
 const round = (value: number, digits = 2): number => (Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value);
 
+/**
+ * A ledger with history: one order of an earlier run, long canceled. A ledger that never recorded an order lists every
+ * market first (src/app/startup-listing.ts); the soak measures the default path of a bot restarted on its own ledger.
+ */
+function seedLedgerHistory(path: string, slug: string, tokenId: string): void {
+  const ledger = openLedger({ path });
+  try {
+    const atMs = Date.now() - 86_400_000;
+    ledger.recordOrder({ clientOrderId: 'soak-earlier-run-1', marketSlug: slug, slot: 'bid-0', token: 'YES', tokenId, side: 'BUY', priceTicks: 400, sizeRaw: 5_000_000, atMs });
+    ledger.updateOrder({ clientOrderId: 'soak-earlier-run-1' }, { status: 'canceled', atMs: atMs + 1000 });
+  } finally {
+    ledger.close();
+  }
+}
+
 function botConfig(sim: RunningSimulator, slugs: readonly string[], dir: string): string {
   const config = {
     version: 1,
@@ -181,6 +197,34 @@ function spawnBot(sim: RunningSimulator, configPath: string, onListingsDone: () 
   return { child, ready };
 }
 
+/**
+ * SIGTERM and the wait for the bot's exit (its shutdown sweep: shutdown.budgetMs, 10 s by default): how long from the
+ * signal to the exit, the exit code, and the bot's orders still LIVE at the venue afterwards (0 when the sweep was clean).
+ */
+async function stopBot(child: ChildProcess, sim: RunningSimulator, slugs: readonly string[]): Promise<{ readonly durationMs: number; readonly exitCode: number | null; readonly openOrders: number }> {
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const stoppedAt = Date.now();
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const exitCode = await exited;
+  const durationMs = Date.now() - stoppedAt;
+  clearTimeout(timer);
+  const openOrders = slugs.reduce((sum, slug) => sum + sim.engine.orders(sim.demoAccount.profileId, slug, ['LIVE']).length, 0);
+  process.stderr.write(`soak stop: ${durationMs} ms from SIGTERM to exit (code ${exitCode}), ${openOrders} orders of the bot left live\n`);
+  return { durationMs, exitCode, openOrders };
+}
+
+/** From the bot's start until the simulator received the last market's first own-order listing (GET …/user-orders). */
+function listingsSentWithinS(sim: RunningSimulator, slugs: readonly string[], spawnedAt: number): number | string {
+  const firstAt = new Map<string, number>();
+  for (const entry of sim.control.requestLog()) {
+    const match = /^\/markets\/([^/?]+)\/user-orders/.exec(entry.path);
+    if (entry.method === 'GET' && match !== null && !firstAt.has(match[1]!)) firstAt.set(match[1]!, entry.atMs);
+  }
+  if (!slugs.every((slug) => firstAt.has(slug))) return `${firstAt.size}/${slugs.length} listed`;
+  return round((Math.max(...firstAt.values()) - spawnedAt) / 1000, 1);
+}
+
 async function scrape(url: string): Promise<Scrape> {
   const response = await fetch(`${url}/metrics`);
   return parseExposition(await response.text());
@@ -214,6 +258,8 @@ export async function run(
     .map((m) => m.slug);
   const stalls = startStallRecorder();
   const dir = mkdtempSync(join(tmpdir(), 'om-soak-'));
+  const first = sim.engine.markets().find((m) => m.slug === slugs[0]);
+  if (first !== undefined) seedLedgerHistory(join(dir, 'soak.db'), first.slug, first.yesTokenId);
   const spawnedAt = Date.now();
   // When every market's own-order listing ran (they follow the first quotes: orders.startupListing deferred).
   let listingsDoneAt: number | null = null;
@@ -258,11 +304,14 @@ export async function run(
       return seconds === Number.POSITIVE_INFINITY ? '> 2500' : round(seconds * 1000, 1);
     };
     const quotedWithinS = allQuotedAt === null ? `> ${round((Date.now() - spawnedAt) / 1000, 0)}` : round((allQuotedAt - spawnedAt) / 1000, 1);
+    const stop = await stopBot(child, sim, slugs);
     return {
       markets,
       minutes,
       allQuotedWithinS: quotedWithinS,
       ownOrderListingsDoneWithinS: listingsDoneAt === null ? 'not deferred' : round((listingsDoneAt - spawnedAt) / 1000, 1),
+      ownOrderListingsDoneAfterAllQuotedS: listingsDoneAt === null || allQuotedAt === null ? 'n/a' : round((listingsDoneAt - allQuotedAt) / 1000, 1),
+      ownOrderListingsSentWithinS: listingsSentWithinS(sim, slugs, spawnedAt),
       rssStartMb: round(first.rssMb, 1),
       rssEndMb: round(last.rssMb, 1),
       rssMaxMb: round(Math.max(...samples.map((s) => s.rssMb)), 1),
@@ -281,6 +330,9 @@ export async function run(
       venueLimiter429NotExplainedByStalls: limited.violations.length,
       requoteLatencyP50Ms: latency(0.5),
       requoteLatencyP99Ms: latency(0.99),
+      stopToExitS: round(stop.durationMs / 1000, 1),
+      stopExitCode: stop.exitCode ?? 'none',
+      openOrdersAfterStop: stop.openOrders,
     };
   } finally {
     clearInterval(quotedPoll);

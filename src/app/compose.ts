@@ -74,7 +74,7 @@ import { Timers } from './timers.js';
 import { TradedMarkets } from './traded-markets.js';
 import { MarketRoster } from './market-roster.js';
 import { noOwnOrdersEvidence } from './join-evidence.js';
-import { quotesBeforeListing, startupListingSummary, withDeferredForeign } from './startup-listing.js';
+import { decideStartupListing, quotesBeforeListing, startupListingSummary, withDeferredForeign } from './startup-listing.js';
 import { MarketDiscovery, SELECTION_EVERY_MS } from './market-discovery.js';
 import { DEPARTED_SWEEP_MS, sweepDepartedMarkets } from './departed-markets.js';
 import { isStaticSelection, selectMarkets } from './market-selection.js';
@@ -110,6 +110,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const now = (): number => scheduler.now();
   /** This run's start, for the evidence that a market listed later holds no order of the bot. */
   const composedAtMs = now();
+  const startupListing = decideStartupListing(config.orders.startupListing, ledger.counts().orders);
   const markets = new TradedMarkets(resources.markets, (m) => marketInfoOf(m, effectivePriceBand(config, m.slug), config.rewards.scoring));
   // Maps keyed by market grow as markets join (the roster) and shrink when a departed market is forgotten.
   const signing = new Map<string, SigningMarket>(resources.markets.map((m) => [m.slug, signingMarketOf(m)]));
@@ -207,7 +208,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       observer: withDeferredForeign(telemetry.executor, (report) => reactions.noteForeign(report)),
       log: componentLogger(log, 'orders'),
       startupAttempts: STARTUP_LISTING_ATTEMPTS,
-      deferListing: (slug) => quotesBeforeListing({ mode: config.orders.startupListing, slug, openOrderMarkets: new Set(ledger.openOrders().map((o) => o.marketSlug)) }),
+      deferListing: (slug) => quotesBeforeListing({ mode: startupListing.mode, slug, openOrderMarkets: new Set(ledger.openOrders().map((o) => o.marketSlug)) }),
     },
     account: {
       // A feed whose authentication the venue refused carries no order events: halted like a stale one.
@@ -508,7 +509,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       else if (report.adopted + report.canceled > 0) log.info(report, 'adopted live orders');
       if (report.deferred !== true) reactions.noteForeign(report);
     }
-    const listing = startupListingSummary(config.orders.startupListing, adoption);
+    const listing = startupListingSummary(startupListing, adoption);
     log.info(listing.fields, listing.msg);
     // Whether the venue pushes a book on subscribe is unconfirmed (exchange-facts §5): the choice is the config's, said once.
     const firstBooks = config.feed.firstBookWaitMs > 0 ? `the feed's first frame (a full book), REST after ${config.feed.firstBookWaitMs / 1000} s without one` : 'REST on every subscribe';

@@ -11,6 +11,10 @@
  * another process with the same bot tag). The listing still runs (deferred, never skipped: src/orders/deferred-
  * listing.ts) and what it finds is adopted or canceled as at start-up; a fill of such an order meanwhile is an event of
  * an untracked order of the bot, which resyncs its market at once (src/orders/event-router.ts).
+ *
+ * A ledger that has never recorded an order (a new file) cannot vouch for the account at all: it may hold orders of the
+ * bot's tag from a run on another ledger. Then `deferred` is not applied: every market is listed first, as with `first`,
+ * for the whole run (decided once, before the first order; `decideStartupListing`), and the start-up line says why.
  */
 import type { ExecutorObserver, MarketSyncReport } from '../orders/executor-types.js';
 
@@ -23,20 +27,44 @@ export interface StartupListingInput {
   readonly openOrderMarkets: ReadonlySet<string>;
 }
 
-/** True: the market quotes at once and is listed afterwards at the lowest priority; false: listed first. */
+/** The mode a run applies: the configured one, or `first` when `deferred` was configured on a ledger without history. */
+export interface StartupListingDecision {
+  readonly mode: StartupListingMode;
+  readonly configured: StartupListingMode;
+  /** Why the configured mode is not applied; null when it is. */
+  readonly reason: string | null;
+}
+
+/** `ledgerOrders`: how many orders the ledger has ever recorded (any status), read before this run placed one. */
+export function decideStartupListing(configured: StartupListingMode, ledgerOrders: number): StartupListingDecision {
+  if (configured === 'deferred' && ledgerOrders === 0) {
+    return { mode: 'first', configured, reason: 'the ledger has never recorded an order (a new ledger file): the account may hold orders of the bot it does not know' };
+  }
+  return { mode: configured, configured, reason: null };
+}
+
+/** True: the market quotes at once and is listed once its first quotes are out, at probe priority (src/orders/deferred-listing.ts); false: listed first. */
 export function quotesBeforeListing(input: StartupListingInput): boolean {
   return input.mode === 'deferred' && !input.openOrderMarkets.has(input.slug);
 }
 
 /** The one start-up line saying which markets quoted before their listing (`reports`: the executor's start reports). */
-export function startupListingSummary(mode: StartupListingMode, reports: readonly MarketSyncReport[]): { readonly fields: Record<string, unknown>; readonly msg: string } {
+export function startupListingSummary(decision: StartupListingDecision, reports: readonly MarketSyncReport[]): { readonly fields: Record<string, unknown>; readonly msg: string } {
+  const { mode, configured, reason } = decision;
   const deferred = reports.filter((r) => r.deferred === true).length;
   const listedFirst = reports.filter((r) => r.deferred !== true).map((r) => r.marketSlug);
-  const fields = { startupListing: mode, quotingBeforeListing: deferred, listedFirst: listedFirst.length, ...(listedFirst.length > 0 && deferred > 0 ? { listedFirstMarkets: listedFirst.slice(0, 10) } : {}) };
+  const fields = {
+    startupListing: mode,
+    ...(reason === null ? {} : { configured, reason }),
+    quotingBeforeListing: deferred,
+    listedFirst: listedFirst.length,
+    ...(listedFirst.length > 0 && deferred > 0 ? { listedFirstMarkets: listedFirst.slice(0, 10) } : {}),
+  };
+  if (reason !== null) return { fields, msg: `own orders listed in every market before it quotes: ${reason} (orders.startupListing: ${configured} applies once the ledger has history)` };
   if (mode === 'first') return { fields, msg: 'own orders listed in every market before it quotes (orders.startupListing: first)' };
   return {
     fields,
-    msg: 'markets whose ledger holds no open order of the bot quote first; their own-order listing follows at the lowest priority (orders.startupListing: deferred); markets with open orders were listed first',
+    msg: 'markets whose ledger holds no open order of the bot quote first; their own-order listing follows once their first quotes are out, ahead of requotes (orders.startupListing: deferred); markets with open orders were listed first',
   };
 }
 

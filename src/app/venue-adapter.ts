@@ -359,7 +359,7 @@ export class VenueAdapter implements VenuePort {
 
   async listLiveOrders(marketSlug: string, options: ListOptions = {}): Promise<readonly VenueOrderSnapshot[]> {
     try {
-      const orders = await this.options.api.getUserOrders(marketSlug, { statuses: ['LIVE'] }, { priority: requestClass({ operation: 'listLiveOrders', urgent: options.urgent === true, beforeFirstQuote: options.beforeFirstQuote === true }) });
+      const orders = await this.options.api.getUserOrders(marketSlug, { statuses: ['LIVE'] }, { priority: requestClass({ operation: 'listLiveOrders', urgent: options.urgent === true, beforeFirstQuote: options.beforeFirstQuote === true, deferred: options.deferred === true }) });
       return orders.map((order) => snapshotOfUserOrder(marketSlug, order));
     } catch (error) {
       throw mapError('listLiveOrders', error);

@@ -115,7 +115,7 @@ export class LatencyVenue implements VenuePort {
   }
 
   listLiveOrders(marketSlug: string, options?: ListOptions): Promise<readonly VenueOrderSnapshot[]> {
-    return this.send({ operation: 'listLiveOrders', urgent: options?.urgent === true, beforeFirstQuote: options?.beforeFirstQuote === true }, () => this.inner.listLiveOrders(marketSlug, options));
+    return this.send({ operation: 'listLiveOrders', urgent: options?.urgent === true, beforeFirstQuote: options?.beforeFirstQuote === true, deferred: options?.deferred === true }, () => this.inner.listLiveOrders(marketSlug, options));
   }
 
   maintenanceStatus(): Promise<MaintenanceStatus> {

@@ -57,6 +57,7 @@ import {
 } from './executor-types.js';
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
+import { signal } from '../core/signal.js';
 import type { QuoteIntent } from '../strategy/contract.js';
 import { executorSettings, isFromOutside, untilDeadline, type CommitOrigin, type ExecutorContext, type Lifecycle } from './executor-context.js';
 import type { OrderEventInput } from './order-events.js';
@@ -316,13 +317,20 @@ export class OrderExecutor {
     // cancels then go out regardless, and the confirmation loop catches anything that lands after them.
     const budget = deadline - started;
     await untilDeadline(this.scheduler, Promise.all(markets.map((m) => m.queue.onIdle())), started + Math.floor(budget / 3));
-    const results = await Promise.all(
-      markets.map(async (market) => {
-        const confirmed = options.leaveOrdersResting === true ? await untilDeadline(this.scheduler, this.resolver.resolveOnce(market), deadline).then(() => true) : await this.sweep.cancelEverything(market, deadline);
-        return { market, confirmed };
-      }),
-    );
-    const withLive = results.filter((r) => !r.confirmed).map((r) => r.market.slug);
+    let withLive: string[];
+    if (options.leaveOrdersResting === true) {
+      await Promise.all(markets.map((market) => untilDeadline(this.scheduler, this.resolver.resolveOnce(market), deadline)));
+      withLive = [];
+    } else {
+      // Markets where every order of the bot is tracked: cancels at once, confirmed by status lookups across markets;
+      // the others (a listing not applied, a market being left) are listed as part of their sweep (shutdown-sweep.ts).
+      const listed = markets.filter((m) => this.unlisted(m));
+      const [known, byListing] = await Promise.all([
+        this.sweep.sweepKnown(markets.filter((m) => !this.unlisted(m)), deadline),
+        Promise.all(listed.map(async (m) => ((await this.sweep.cancelEverything(m, deadline)) ? m.slug : null))),
+      ]);
+      withLive = markets.map((m) => m.slug).filter((slug) => !known.has(slug) && !byListing.includes(slug));
+    }
     const timedOut = withLive.length > 0 && this.scheduler.now() >= deadline;
     for (const market of markets) market.disarmAll();
     this.unsubscribeMode();
@@ -340,6 +348,12 @@ export class OrderExecutor {
   }
 
   // ───────────────────────────── markets ─────────────────────────────
+
+  /** The bot's orders in the market may not all be tracked: its listing was not applied, it failed, or it is being left. */
+  private unlisted(market: MarketState): boolean {
+    const first = market.firstSyncReport;
+    return first === null || !first.ok || !market.ready || market.retired || this.deferred.isUnlisted(market.slug);
+  }
 
   private register(ref: MarketRef): MarketState {
     const keyOf = (slug: string): string => this.options.ids.keyOf(slug);
@@ -436,13 +450,4 @@ export class OrderExecutor {
     if (next.state !== 'pending-cancel' && next.state !== 'unknown' && market !== undefined) market.lookupSettled(next.clientOrderId);
     return next;
   }
-}
-
-/** A one-shot signal: `promise` resolves at the first `fire()`. */
-function signal(): { readonly promise: Promise<void>; fire(): void } {
-  let fire: () => void = () => undefined;
-  const promise = new Promise<void>((resolve) => {
-    fire = resolve;
-  });
-  return { promise, fire: () => fire() };
 }

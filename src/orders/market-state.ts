@@ -18,6 +18,7 @@
 import PQueue from 'p-queue';
 import type { CancelTimer, Scheduler } from '../core/clock.js';
 import type { QuoteIntent } from '../strategy/contract.js';
+import { signal } from '../core/signal.js';
 import type { MarketRef, MarketSyncReport, PlanOutcome } from './executor-types.js';
 
 /** What leaving a market came to: confirmed clean, and how many of its orders were still open (not terminal). */
@@ -79,6 +80,7 @@ export class MarketState {
   private leaveBudget = 0;
   private readonly dropTimer = new Timer();
   private firstSync: MarketSyncReport | null = null;
+  private readonly firstPlan = signal();
 
   constructor(readonly ref: MarketRef) {}
 
@@ -295,6 +297,16 @@ export class MarketState {
   noteFirstSync(report: MarketSyncReport): void {
     this.firstSync ??= report;
   }
+
+  /** Resolves once a plan of the market ran to its end (its first quotes, if it had any, answered). */
+  get firstPlanDone(): Promise<void> {
+    return this.firstPlan.promise;
+  }
+
+  /** A plan ran to its end (plan-runner.ts): the first call releases `firstPlanDone`. */
+  notePlanDone(): void {
+    this.firstPlan.fire();
+  }
 }
 
 /** The registered markets, by slug and by the market key inside the bot's clientOrderIds. */
@@ -349,3 +361,4 @@ export class MarketRegistry {
     return { markets: this.bySlug.size, retired };
   }
 }
+

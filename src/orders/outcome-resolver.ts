@@ -92,30 +92,57 @@ export class OutcomeResolver {
   async lookupNow(market: MarketState, orders: readonly TrackedOrder[], origin: CommitOrigin, options: { readonly followUp?: boolean } = {}): Promise<boolean> {
     let ok = true;
     // An order that ended meanwhile (its fill or cancel reported by the feed) has nothing left to find out: no request.
-    const open = orders.filter((o) => !isTerminal((this.ctx.orders.get(o.clientOrderId) ?? o).state));
-    for (const batch of chunks(open, STATUS_BATCH_MAX)) {
-      const queries: StatusQuery[] = batch.map((o) => (o.orderId !== null ? { orderId: o.orderId } : { clientOrderId: o.clientOrderId }));
-      let results: readonly StatusResult[];
-      try {
-        results = await this.ctx.venue.statusBatch(queries);
-      } catch (error) {
-        this.ctx.observer.onRequestError('statusBatch', market.slug, error);
-        ok = false;
-        continue;
-      }
-      let found = 0;
-      let notFound = 0;
-      batch.forEach((order, index) => {
-        const result = results[index];
-        if (result === undefined) return;
-        if (result.outcome === 'found') found += 1;
-        else notFound += 1;
-        this.applyLookup(market, order.clientOrderId, result, origin);
-      });
-      this.ctx.observer.onLookup(market.slug, found, notFound);
-    }
+    for (const batch of chunks(this.stillOpen(orders), STATUS_BATCH_MAX)) ok = (await this.lookupBatch(market.slug, batch, origin)) !== null && ok;
     if (options.followUp !== false && this.needsLookup(market).length > 0) this.scheduleResolve(market);
     return ok;
+  }
+
+  /**
+   * Looks up orders of any markets, up to STATUS_BATCH_MAX to a request (the shutdown sweep's confirmation), and applies
+   * the answers under `origin`. `notResting`: the clientOrderIds the venue answered for and that do not rest there
+   * (found and not LIVE, or not found: an unknown placement the venue does not know never rested); `failed`: a request failed.
+   */
+  async lookupAcross(orders: readonly TrackedOrder[], origin: CommitOrigin): Promise<{ readonly notResting: ReadonlySet<string>; readonly failed: boolean }> {
+    const notResting = new Set<string>();
+    let failed = false;
+    for (const batch of chunks(this.stillOpen(orders), STATUS_BATCH_MAX)) {
+      const results = await this.lookupBatch(batch[0]?.marketSlug ?? '', batch, origin);
+      if (results === null) failed = true;
+      else batch.forEach((order, index) => {
+        const result = results[index];
+        if (result !== undefined && (result.outcome === 'not_found' || (result.outcome === 'found' && result.order.status !== 'LIVE'))) notResting.add(order.clientOrderId);
+      });
+    }
+    return { notResting, failed };
+  }
+
+  private stillOpen(orders: readonly TrackedOrder[]): TrackedOrder[] {
+    return orders.filter((o) => !isTerminal((this.ctx.orders.get(o.clientOrderId) ?? o).state));
+  }
+
+  /** One status request (its error counted against `errorSlug`); applies and reports each answer by market. Null when it failed. */
+  private async lookupBatch(errorSlug: string, batch: readonly TrackedOrder[], origin: CommitOrigin): Promise<readonly StatusResult[] | null> {
+    const queries: StatusQuery[] = batch.map((o) => (o.orderId !== null ? { orderId: o.orderId } : { clientOrderId: o.clientOrderId }));
+    let results: readonly StatusResult[];
+    try {
+      results = await this.ctx.venue.statusBatch(queries);
+    } catch (error) {
+      this.ctx.observer.onRequestError('statusBatch', errorSlug, error);
+      return null;
+    }
+    const counts = new Map<string, { found: number; notFound: number }>();
+    batch.forEach((order, index) => {
+      const result = results[index];
+      const market = this.ctx.markets.get(order.marketSlug);
+      if (result === undefined || market === undefined) return;
+      const count = counts.get(market.slug) ?? { found: 0, notFound: 0 };
+      if (result.outcome === 'found') count.found += 1;
+      else count.notFound += 1;
+      counts.set(market.slug, count);
+      this.applyLookup(market, order.clientOrderId, result, origin);
+    });
+    for (const [slug, { found, notFound }] of counts) this.ctx.observer.onLookup(slug, found, notFound);
+    return results;
   }
 
   private async resolveLoop(market: MarketState): Promise<void> {

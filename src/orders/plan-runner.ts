@@ -128,6 +128,7 @@ export class PlanRunner {
       if (aborted === null && fresh.length > 0) this.kick(market);
     }
     this.scheduleReview(market, plan.nextReviewAtMs);
+    market.notePlanDone();
     const report: PlanReport = {
       marketSlug: market.slug,
       durationMs: scheduler.now() - started,

@@ -6,7 +6,8 @@
  *
  * Invariants: pure; every VenueOperation has a class; a call that takes an order off the book (a cancel, a
  * cancel-replace carrying cancels, the listing that confirms a market emptied) is `cancel`; a status lookup of an
- * order whose outcome is unknown is `probe`; a placement, and the listing a market's first quote waits for, is `place`; every other read is `read`.
+ * order whose outcome is unknown, and a deferred own-order listing once its market quotes, is `probe`; a placement, and
+ * the listing a market's first quote waits for, is `place`; every other read is `read`.
  */
 import type { RequestPriority } from '../core/request-priority.js';
 import type { VenueOperation } from './venue-port.js';
@@ -15,8 +16,9 @@ import type { VenueOperation } from './venue-port.js';
 export type VenueCall =
   | { readonly operation: Exclude<VenueOperation, 'listLiveOrders' | 'cancelReplace'> }
   /** `urgent`: the listing confirms cancels (a leave, a shutdown): ListOptions.urgent. `beforeFirstQuote`: an adoption
-   * listing a market's first quote waits for (ListOptions.beforeFirstQuote). */
-  | { readonly operation: 'listLiveOrders'; readonly urgent?: boolean; readonly beforeFirstQuote?: boolean }
+   * listing a market's first quote waits for (ListOptions.beforeFirstQuote). `deferred`: a deferred listing of a market
+   * that quotes already (ListOptions.deferred). */
+  | { readonly operation: 'listLiveOrders'; readonly urgent?: boolean; readonly beforeFirstQuote?: boolean; readonly deferred?: boolean }
   /** `cancels` (default true): the request is expected to carry cancels (a requote), not placements into empty slots only. */
   | { readonly operation: 'cancelReplace'; readonly cancels?: boolean };
 
@@ -32,7 +34,9 @@ const FIXED: Readonly<Record<Exclude<VenueOperation, 'listLiveOrders' | 'cancelR
 export function requestClass(call: VenueCall): RequestPriority {
   switch (call.operation) {
     case 'listLiveOrders':
-      return call.urgent === true ? 'cancel' : call.beforeFirstQuote === true ? 'place' : 'read';
+      if (call.urgent === true) return 'cancel';
+      if (call.deferred === true) return 'probe';
+      return call.beforeFirstQuote === true ? 'place' : 'read';
     case 'cancelReplace':
       return call.cancels === false ? 'place' : 'cancel';
     default:

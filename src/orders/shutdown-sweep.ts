@@ -1,14 +1,22 @@
 /**
- * The shutdown sweep of one market: cancel every order of the bot, confirm by listing, retry until the deadline.
+ * The shutdown sweep: cancel every order of the bot, confirm, retry until the deadline. Two ways of confirming:
+ * - `sweepKnown`, the markets whose every order of the bot is tracked (their own-order listing was applied: at start-up,
+ *   deferred, or a join): the cancels go out at once for all of them (one request per market with open orders: the
+ *   venue's `POST /orders/cancel-batch` takes the ids of one market), and what the cancel answers did not confirm is
+ *   looked up by status across markets, up to 50 orders to a `POST /orders/status/batch` request — no listing;
+ * - `cancelEverything`, one market whose state is not known (a deferred listing not applied yet, a start-up listing
+ *   that failed) or being left: cancels, then a listing of the market (`GET /markets/{slug}/user-orders`) at cancel
+ *   priority, which also finds and cancels orders of the bot this run does not track.
  *
- * Owns: the choice between cancel-all and cancels by id, and the reading of the confirmation listing.
+ * Owns: the choice between cancel-all and cancels by id, the reading of the confirmation listing and lookups.
  *
  * Invariants: cancel-all (every order of the ACCOUNT in the market) is used only when the bot trades the market alone
  * (`exclusiveMarkets`, and no foreign order left alone there); the first attempt goes out whatever the venue refused
- * before, later ones only once the gate allows cancels; the market is confirmed empty only when the listing shows
- * none of the bot's orders and no placement is still in flight; every change is committed with origin `shutdown`
- * (the lookups with `lookup`); nothing outlives the deadline; the confirming listing goes at cancel priority (a leave at
- * the stop before settlement must not wait behind other markets' placements on a saturated rate limit).
+ * before, later ones only once the gate allows cancels; a market is confirmed empty only when no placement is still in
+ * flight and, by listing, none of the bot's orders is listed, or, by lookups, every tracked open order of it was
+ * answered as not resting (canceled, filled, unknown to the venue); every change is committed with origin `shutdown`
+ * (the lookups of `cancelEverything` with `lookup`); nothing outlives the deadline; the requests go at cancel priority
+ * (the status lookups at probe priority: the limiter's next class).
  */
 import { isOwnClientOrderId, tryParseClientOrderId } from './client-order-id.js';
 import { refusedByMode, sleep, untilDeadline, type ExecutorContext } from './executor-context.js';
@@ -25,29 +33,40 @@ export class ShutdownSweep {
     private readonly resolver: OutcomeResolver,
   ) {}
 
-  /** Cancels and confirms until the deadline. True when the market was confirmed empty of the bot's orders. */
-  async cancelEverything(market: MarketState, deadline: number): Promise<boolean> {
-    const { orders, writer, scheduler, gate, venue, observer, ids, settings } = this.ctx;
-    const slug = market.slug;
-    // Cancel-all takes every order of the ACCOUNT in the market (other bots' too): only when this bot owns it alone.
-    const byIds = (): boolean => !settings.exclusiveMarkets || (market.hasForeign && settings.foreignPolicy === 'leave');
+  /**
+   * Cancels in every market at once and confirms by status lookups across markets, until the deadline. Every order of
+   * the bot in these markets must be tracked (their listing applied). Returns the markets confirmed empty.
+   */
+  async sweepKnown(markets: readonly MarketState[], deadline: number): Promise<ReadonlySet<string>> {
+    const { orders, scheduler, gate } = this.ctx;
+    const confirmed = new Set<string>();
+    let notResting: ReadonlySet<string> = new Set();
     for (let attempt = 0; scheduler.now() < deadline; attempt += 1) {
-      // The first attempt goes out whatever the venue refused before (its mode may have changed since); later ones
-      // only once the gate releases a refused cancel.
-      if (attempt === 0 || gate.allowsCancel()) {
-        try {
-          if (byIds()) {
-            const live = orders.openInMarket(slug).flatMap((o) => (o.orderId === null ? [] : [o.orderId]));
-            if (live.length > 0) await untilDeadline(scheduler, this.sync.cancelIds(market, live, 'shutdown', attempt === 0), deadline);
-          } else {
-            const result = await untilDeadline(scheduler, venue.cancelAll(slug), deadline);
-            if (result !== false) this.sync.applyCancelConfirmations(result, 'shutdown');
-          }
-        } catch (error) {
-          observer.onRequestError('cancelAll', slug, error);
-          refusedByMode(this.ctx, error, 'cancel');
-        }
+      const left = markets.filter((m) => !confirmed.has(m.slug));
+      if (attempt === 0 || gate.allowsCancel()) await Promise.all(left.map((m) => untilDeadline(scheduler, this.cancelOnce(m, attempt === 0), deadline)));
+      // What the cancel answers did not confirm (a refused or unanswered cancel, an unknown placement): looked up.
+      const open = left.flatMap((m) => orders.openInMarket(m.slug)).filter((o) => o.state !== 'pending-new');
+      if (open.length > 0) {
+        const looked = await untilDeadline(scheduler, this.resolver.lookupAcross(open, 'shutdown'), deadline);
+        if (looked !== false) notResting = looked.notResting;
       }
+      for (const market of left) {
+        // A placement still in flight may land after the cancels: not confirmed until it has answered.
+        if (orders.openInMarket(market.slug).every((o) => o.state !== 'pending-new' && notResting.has(o.clientOrderId))) confirmed.add(market.slug);
+      }
+      if (confirmed.size === markets.length) break;
+      const wait = Math.min(this.resolver.backoff(attempt), deadline - scheduler.now());
+      if (wait > 0) await sleep(scheduler, wait);
+    }
+    return confirmed;
+  }
+
+  /** Cancels and confirms one market by listing it, until the deadline. True when it was confirmed empty of the bot's orders. */
+  async cancelEverything(market: MarketState, deadline: number): Promise<boolean> {
+    const { orders, writer, scheduler, gate, venue, observer, ids } = this.ctx;
+    const slug = market.slug;
+    for (let attempt = 0; scheduler.now() < deadline; attempt += 1) {
+      if (attempt === 0 || gate.allowsCancel()) await untilDeadline(scheduler, this.cancelOnce(market, attempt === 0), deadline);
       await untilDeadline(scheduler, this.resolver.resolveOnce(market), deadline);
       let listed: readonly VenueOrderSnapshot[] | false;
       try {
@@ -66,7 +85,7 @@ export class ShutdownSweep {
         // A placement still in flight may land after this listing: not confirmed until it has answered.
         const inFlight = orders.openInMarket(slug).some((o) => o.state === 'pending-new');
         if (own.length === 0 && !inFlight) return true;
-        if (byIds()) {
+        if (this.byIds(market)) {
           // Ours but untracked: cancel by id next round.
           for (const snapshot of own) {
             if (orders.getByOrderId(snapshot.orderId) === undefined && snapshot.clientOrderId !== null) {
@@ -80,5 +99,31 @@ export class ShutdownSweep {
       if (wait > 0) await sleep(scheduler, wait);
     }
     return false;
+  }
+
+  /** Cancel-all takes every order of the ACCOUNT in the market (other bots' too): only when this bot owns it alone. */
+  private byIds(market: MarketState): boolean {
+    const { settings } = this.ctx;
+    return !settings.exclusiveMarkets || (market.hasForeign && settings.foreignPolicy === 'leave');
+  }
+
+  /**
+   * One round of cancels in the market: its tracked orders by id, or cancel-all. `first`: sent whatever the venue
+   * refused before (its mode may have changed since); later rounds only run once the gate releases a refused cancel.
+   */
+  private async cancelOnce(market: MarketState, first: boolean): Promise<void> {
+    const { orders, venue, observer } = this.ctx;
+    try {
+      if (this.byIds(market)) {
+        const live = orders.openInMarket(market.slug).flatMap((o) => (o.orderId === null ? [] : [o.orderId]));
+        if (live.length > 0) await this.sync.cancelIds(market, live, 'shutdown', first);
+      } else {
+        const result = await venue.cancelAll(market.slug);
+        this.sync.applyCancelConfirmations(result, 'shutdown');
+      }
+    } catch (error) {
+      observer.onRequestError('cancelAll', market.slug, error);
+      refusedByMode(this.ctx, error, 'cancel');
+    }
   }
 }

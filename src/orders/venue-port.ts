@@ -121,8 +121,13 @@ export type StatusResult =
 export interface ListOptions {
   /** Part of canceling (a leave, a shutdown's confirmation): cancel class, ahead of everything else. */
   readonly urgent?: boolean;
-  /** A first quote waits for this listing (a start-up adoption listed before quoting): placement class. Else: read class. */
+  /** A first quote waits for this listing (a start-up adoption listed before quoting): placement class. */
   readonly beforeFirstQuote?: boolean;
+  /**
+   * A deferred listing (src/orders/deferred-listing.ts), sent once its market's first quotes are out: probe class, ahead
+   * of every requote, so the window in which an order the ledger does not know rests unmanaged stays bounded. Else: read class.
+   */
+  readonly deferred?: boolean;
 }
 
 /** The most items one statusBatch call may carry (POST /orders/status/batch takes 1–50). */

@@ -1,14 +1,16 @@
 /**
  * Start-up listing deferred, not skipped (`orders.startupListing: deferred`, the default): a real Bot against the
- * simulator (spec rate limits on) on a clean ledger quotes its markets before it lists their own orders
- * (`GET /markets/{slug}/user-orders`), lists every one of them afterwards, and an order of the bot's tag that its
- * ledger does not know (placed straight into the engine) is still found by that listing and canceled (its slot holds
- * the bot's new quote). With `first`, every listing comes before the first quote.
+ * simulator (spec rate limits on) on a ledger with history (one order of an earlier run, long canceled) quotes its
+ * markets before it lists their own orders (`GET /markets/{slug}/user-orders`), lists every one of them afterwards, and
+ * an order of the bot's tag that its ledger does not know (placed straight into the engine) is still found by that
+ * listing and canceled (its slot holds the bot's new quote). On a ledger that has never recorded an order, the same
+ * config lists every market before the first quote and says why (src/app/startup-listing.ts `decideStartupListing`).
  */
 import { describe, it } from 'vitest';
+import { openLedger } from '../../src/ledger/index.js';
 import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { cleanupAfterTest, firstMarkets, liveOrders, placeForAccount, startBookedSim, startLiveBot, unexplainedRateLimits, waitFor, when, type RunningBot } from '../support/bot-harness.js';
+import { cleanupAfterTest, firstMarkets, liveOrders, placeForAccount, startBookedSim, startLiveBot, tempDatabasePath, unexplainedRateLimits, waitFor, when, type Cleanup, type RunningBot } from '../support/bot-harness.js';
 
 const DONE = 'deferred own-order listings done';
 
@@ -24,6 +26,17 @@ function startOrder(sim: RunningSimulator, slugs: readonly string[]): { readonly
   return { firstQuote, listings };
 }
 
+/** A ledger file with history: one order of an earlier run, long canceled (no open order: every market may defer). */
+function ledgerWithHistory(cleanup: Cleanup, slug: string): string {
+  const path = tempDatabasePath(cleanup);
+  const ledger = openLedger({ path });
+  const atMs = Date.now() - 86_400_000;
+  ledger.recordOrder({ clientOrderId: 'it-earlier-run-1', marketSlug: slug, slot: 'bid-0', token: 'YES', tokenId: '1', side: 'BUY', priceTicks: 400, sizeRaw: 5_000_000, atMs });
+  ledger.updateOrder({ clientOrderId: 'it-earlier-run-1' }, { status: 'canceled', atMs: atMs + 1000 });
+  ledger.close();
+  return path;
+}
+
 const messages = (running: RunningBot): string[] => running.logs.map((line) => String((JSON.parse(line) as { msg?: unknown }).msg));
 
 describe.concurrent('start-up listing of the bot\'s own orders', () => {
@@ -33,7 +46,7 @@ describe.concurrent('start-up listing of the bot\'s own orders', () => {
     // An order of the bot's tag in its quoting slot bid-0, from a run whose ledger this is not.
     const stray = placeForAccount(sim, slug, 450, formatClientOrderId({ botTag: 'it', marketKey: marketKey(slug), slot: 'bid-0', sequence: 1_000 }));
 
-    const running = await startLiveBot(sim, cleanup, { markets: [...slugs] });
+    const running = await startLiveBot(sim, cleanup, { markets: [...slugs], database: ledgerWithHistory(cleanup, slug) });
     await waitFor(() => when(messages(running).includes(DONE)), 15_000, 'the deferred listings to be done', () => running.warnings());
     const { firstQuote, listings } = startOrder(sim, slugs);
     expect([...listings.keys()].sort(), 'every market listed: deferred, not skipped').toEqual([...slugs].sort());
@@ -49,14 +62,17 @@ describe.concurrent('start-up listing of the bot\'s own orders', () => {
     expect(unexplainedRateLimits(sim)).toEqual([]);
   });
 
-  it('first: every market is listed before the first quote', async ({ expect, onTestFinished }) => {
+  it('a ledger that has never recorded an order: every market is listed before the first quote (deferred configured), and the start-up line says why', async ({ expect, onTestFinished }) => {
     const cleanup = cleanupAfterTest(onTestFinished);
     const { sim, slugs } = await startBookedSim(cleanup, { sim: { markets: 3 }, markets: firstMarkets(3) });
-    const running = await startLiveBot(sim, cleanup, { markets: [...slugs], orders: { startupListing: 'first' } });
+    const running = await startLiveBot(sim, cleanup, { markets: [...slugs], orders: { startupListing: 'deferred' } });
     await waitFor(() => when(slugs.every((market) => liveOrders(sim, market, 'it').length === 2)), 10_000, 'every market quoted');
     const { firstQuote, listings } = startOrder(sim, slugs);
     expect([...listings.keys()].sort()).toEqual([...slugs].sort());
     for (const [market, seq] of listings) expect(seq, `${market} listed before the first quote`).toBeLessThan(firstQuote);
     expect(messages(running)).not.toContain(DONE);
+    const line = running.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => typeof l['msg'] === 'string' && l['msg'].startsWith('own orders listed in every market'));
+    expect(line).toMatchObject({ startupListing: 'first', configured: 'deferred' });
+    expect(String(line?.['reason'])).toContain('never recorded an order');
   });
 });

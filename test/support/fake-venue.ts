@@ -105,6 +105,8 @@ export class FakeVenue implements VenuePort {
   readonly urgentListings: string[] = [];
   /** Markets of the listings a first quote waits for (placement class: start-up adoption listed first), in order. */
   readonly firstQuoteListings: string[] = [];
+  /** Markets of the deferred listings (probe class: sent once the market's first quotes are out), in order. */
+  readonly deferredListings: string[] = [];
   /** Requests the venue's trading mode forbade (the bot should never send them). */
   readonly modeViolations: Call[] = [];
   /** Cancels refused because the venue is `disabled` (the bot tries cancels in every mode, once until released). */
@@ -364,6 +366,7 @@ export class FakeVenue implements VenuePort {
     this.record('listLiveOrders', marketSlug);
     if (options.urgent === true) this.urgentListings.push(marketSlug);
     if (options.beforeFirstQuote === true) this.firstQuoteListings.push(marketSlug);
+    if (options.deferred === true) this.deferredListings.push(marketSlug);
     await this.waitHold('listLiveOrders');
     const fault = this.takeFault('listLiveOrders');
     if (fault !== undefined) this.throwFault('listLiveOrders', fault);

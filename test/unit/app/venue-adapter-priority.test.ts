@@ -61,6 +61,7 @@ const CALLS: readonly (readonly [string, VenueCall, (port: VenuePort) => Promise
   ['statusBatch', { operation: 'statusBatch' }, (port) => port.statusBatch([{ clientOrderId: PLACE.clientOrderId }])],
   ['listLiveOrders', { operation: 'listLiveOrders' }, (port) => port.listLiveOrders('btc')],
   ['listLiveOrders urgent', { operation: 'listLiveOrders', urgent: true }, (port) => port.listLiveOrders('btc', { urgent: true })],
+  ['listLiveOrders deferred', { operation: 'listLiveOrders', deferred: true }, (port) => port.listLiveOrders('btc', { deferred: true })],
   ['maintenanceStatus', { operation: 'maintenanceStatus' }, (port) => port.maintenanceStatus()],
   ['cancelReplace', { operation: 'cancelReplace' }, (port) => port.cancelReplace?.(REPLACE) ?? Promise.resolve()],
 ];
@@ -70,6 +71,13 @@ describe('the venue adapter\'s limiter classes are the shared table\'s', () => {
     const { port, limiter } = adapter();
     await run(port).catch(() => undefined);
     expect(limiter.classes).toEqual([requestClass(call)]);
+  });
+
+  it('a deferred own-order listing goes in the probe class: after cancels, ahead of placements and reads', async () => {
+    const { port, limiter } = adapter();
+    await port.listLiveOrders('btc', { deferred: true }).catch(() => undefined);
+    await port.listLiveOrders('btc').catch(() => undefined);
+    expect(limiter.classes).toEqual(['probe', 'read']);
   });
 
   it('a cross-market request expected to carry placements only goes as a placement, one with cancels as a cancel', async () => {

@@ -1,15 +1,19 @@
 /**
  * Listing deferred, not skipped (src/orders/deferred-listing.ts through the executor's `start()` and `addMarket`): a
- * market `deferListing` lets quote first is ready at once, its own-order listing follows in the read class, and what
- * it finds of the bot's that this run does not know is adopted or canceled as at start-up; this run's own orders are
- * never taken for strangers from a listing read before the queue reached it; a failed listing is tried again; nothing
- * is applied once stopping. Markets it does not let quote first are listed first, in the placement class.
+ * market `deferListing` lets quote first is ready at once, its own-order listing follows once its first plan ended (or
+ * RAISE_AFTER_MS after it was made ready, when it does not quote), in the probe class, and what it finds of the bot's
+ * that this run does not know is adopted or canceled as at start-up; this run's own orders are never taken for
+ * strangers from a listing read before the queue reached it; a failed listing is tried again; nothing is applied once
+ * stopping. Markets it does not let quote first are listed first, in the placement class. Under a saturated rate limit
+ * (the backtest's limiter model, LatencyVenue, on the manual clock) every deferred listing is applied within a few
+ * limiter slots of its market's first quote, ahead of the requotes queued meanwhile.
  */
 import { describe, expect, it } from 'vitest';
 import { formatClientOrderId, marketKey } from '../../../src/orders/client-order-id.js';
 import type { DeferredListingResult, ExecutorOptions } from '../../../src/orders/executor.js';
 import type { QuoteIntent } from '../../../src/strategy/contract.js';
-import { executorHarness } from '../../support/executor-harness.js';
+import { RAISE_AFTER_MS } from '../../../src/orders/deferred-listing.js';
+import { executorHarness, LIMIT_SLOT_MS, limitedExecutorHarness } from '../../support/executor-harness.js';
 import { advance, settle, until } from '../../support/fake-venue.js';
 
 const A = { slug: 'alpha', tokens: { yes: '111', no: '222' } };
@@ -33,12 +37,14 @@ function setup(options: Partial<ExecutorOptions> = {}) {
 }
 
 describe('executor: deferred own-order listing', () => {
-  it('quotes a deferred market before listing it, lists it afterwards in the read class; the other market is listed first in the placement class', async () => {
+  it('quotes a deferred market before listing it, lists it once its first quotes are out in the probe class; the other market is listed first in the placement class', async () => {
     const { scheduler, venue, executor, results } = setup();
     const listing = venue.hold('listLiveOrders');
     const starting = executor.start();
     await until(scheduler, () => listing.reached);
-    // beta's listing is out; alpha is ready and quotes meanwhile.
+    // beta's listing is out; alpha is ready and quotes meanwhile. alpha's own listing waits for its first plan to end.
+    await advance(scheduler, 1_000);
+    expect(venue.deferredListings).toEqual([]);
     expect(await settle(scheduler, executor.submit(A.slug, [bid('bid-0', 500)]))).toMatchObject({ status: 'executed', placed: [expect.any(String)] });
     expect(venue.firstQuoteListings).toEqual([B.slug]);
     listing.release();
@@ -48,8 +54,9 @@ describe('executor: deferred own-order listing', () => {
     expect(reports.find((r) => r.marketSlug === B.slug)?.deferred).toBeUndefined();
     await until(scheduler, () => results.length === 1);
     expect(venue.callsOf('listLiveOrders').map((c) => c.detail)).toEqual([B.slug, A.slug]);
-    // alpha's listing was neither urgent nor one a first quote waits for: the read class.
+    // alpha's listing was neither urgent nor one a first quote waits for: a deferred one, the probe class.
     expect(venue.firstQuoteListings).toEqual([B.slug]);
+    expect(venue.deferredListings).toEqual([A.slug]);
     expect(venue.urgentListings).toEqual([]);
     expect(results[0]).toMatchObject({ slug: A.slug, result: { report: { adopted: 0, canceled: 0, deferred: true } } });
     expect(executor.deferredListings).toBe(0);
@@ -78,13 +85,14 @@ describe('executor: deferred own-order listing', () => {
 
   it('never takes this run\'s own orders for strangers: one canceled after the listing was asked for stays canceled', async () => {
     const { scheduler, venue, executor, results } = setup({ deferListing: () => true, markets: [A] });
-    // The listing is asked for at start; held until our own first order has been placed and canceled.
+    // The listing is asked for once the first plan ended; held until our own first order has been canceled.
     const listing = venue.hold('listLiveOrders');
     await settle(scheduler, executor.start());
-    expect(listing.reached).toBe(true);
+    expect(listing.reached).toBe(false);
     await settle(scheduler, executor.submit(A.slug, [bid('bid-0', 500)]));
     const placed = executor.openOrders(A.slug)[0];
     expect(placed).toBeDefined();
+    await until(scheduler, () => listing.reached);
     await settle(scheduler, executor.submit(A.slug, []));
     expect(executor.order(placed!.clientOrderId)?.state).toBe('canceled');
     // What the venue answers here is stale: it still shows that order LIVE.
@@ -134,5 +142,59 @@ describe('executor: deferred own-order listing', () => {
     listing.release();
     await until(scheduler, () => results.length === 2);
     expect(results[1]).toMatchObject({ slug: B.slug, result: { report: { ok: true } } });
+  });
+
+  it('a deferred market that does not quote is listed anyway, RAISE_AFTER_MS after it was made ready', async () => {
+    const { scheduler, venue, executor, results } = setup({ deferListing: () => true, markets: [A] });
+    await settle(scheduler, executor.start());
+    await advance(scheduler, RAISE_AFTER_MS - 100);
+    expect(venue.callsOf('listLiveOrders')).toEqual([]);
+    await until(scheduler, () => results.length === 1, 1_000);
+    expect(venue.deferredListings).toEqual([A.slug]);
+    expect(results[0]).toMatchObject({ slug: A.slug, result: { report: { ok: true, deferred: true } } });
+  });
+
+  it('under a saturated rate limit, every deferred listing is sent within about one limiter slot per market of its market\'s first quote, ahead of the requotes queued meanwhile, and applied after the plan in flight', async () => {
+    const markets = Array.from({ length: 8 }, (_, i) => ({ slug: `m${i}`, tokens: { yes: `${100 + 2 * i}`, no: `${101 + 2 * i}` } }));
+    const firstPlanAt = new Map<string, number>();
+    const appliedAt = new Map<string, number>();
+    const { scheduler, fake, venue, executor } = limitedExecutorHarness({
+      markets,
+      cancelReplace: { enabled: false },
+      deferListing: () => true,
+      observer: {
+        onPlan: (report) => void (firstPlanAt.has(report.marketSlug) ? undefined : firstPlanAt.set(report.marketSlug, scheduler.now())),
+        onDeferredListing: (slug, result) => void ('report' in result ? appliedAt.set(slug, scheduler.now()) : undefined),
+      },
+    });
+    venue.begin();
+    await settle(scheduler, executor.start());
+    // Every market requotes every 100 ms (a new price each time): each wants far more than its share of the limit.
+    let round = 0;
+    const requote = (): void => {
+      round += 1;
+      for (const market of markets) void executor.submit(market.slug, [bid('bid-0', 400 + (round % 50))]);
+    };
+    requote();
+    const waiting: number[] = [];
+    for (let t = 0; t < 20_000 && appliedAt.size < markets.length; t += 100) {
+      await advance(scheduler, 100);
+      waiting.push(venue.queued());
+      requote();
+    }
+    expect([...appliedAt.keys()].sort()).toEqual(markets.map((m) => m.slug).sort());
+    expect(fake.deferredListings.sort()).toEqual(markets.map((m) => m.slug).sort());
+    // Sent within one slot per market (and the two in flight) of the market's first quote, whatever was queued; applied
+    // once the market's plan in flight is done (a cancel and a placement, each behind every other market's).
+    const slot = LIMIT_SLOT_MS;
+    for (const market of markets) {
+      const quotedAt = firstPlanAt.get(market.slug) ?? Number.NaN;
+      const sentAt = fake.calls.find((c) => c.op === 'listLiveOrders' && c.detail === market.slug)?.atMs ?? Number.POSITIVE_INFINITY;
+      expect(sentAt - quotedAt, market.slug).toBeLessThanOrEqual((markets.length + 2) * slot + 40);
+      expect((appliedAt.get(market.slug) ?? Number.POSITIVE_INFINITY) - quotedAt, market.slug).toBeLessThanOrEqual((3 * markets.length + 4) * slot);
+    }
+    // The limit stayed saturated throughout: after the first second, requests always waited in the limiter.
+    expect(Math.min(...waiting.slice(10))).toBeGreaterThan(0);
+    await settle(scheduler, executor.shutdown({ budgetMs: 30_000 }), 60_000);
   });
 });
