@@ -11,7 +11,8 @@ const YAML = require('yaml');
 
 const { spawnSync } = require('node:child_process');
 
-const DEFAULT_SHUTDOWN_BUDGET_MS = 10000; // shutdown.budgetMs when a config does not set it (src/config/schema.ts)
+const DEFAULT_SHUTDOWN_BUDGET_MS = 10000; // the least shutdown.budgetMs a config that does not set it gets
+const DEFAULT_MIN_TIME_MS = 320; // rateLimits.minTimeMs when a config does not set it (src/config/schema.ts)
 const SIM_PORT = 7070;
 const SIM_SEED = 1;
 const SIM_DRAIN_MS = 30000;
@@ -24,16 +25,28 @@ const configs = fs
 /** The parsed YAML of a config (null when unreadable: `run` reports the config error itself). */
 function readConfig(file) {
   try {
-    return YAML.parse(fs.readFileSync(path.join(configDir, file), 'utf8'));
+    return YAML.parse(fs.readFileSync(path.resolve(configDir, file), 'utf8'));
   } catch {
     return null;
   }
 }
 
-/** The config's shutdown budget: the bot cancels its orders and exits within it (at the latest 0.5 s after). */
+/**
+ * The config's shutdown budget: the bot cancels its orders and exits within it (at the latest 0.5 s after). Unset, it
+ * is derived as the bot derives it (src/config/shutdown-budget.ts; test/unit/config/shutdown-budget.test.ts holds the
+ * two together): one cancel request per market the config can quote, at its rateLimits.minTimeMs, plus 3 s.
+ */
 function shutdownBudgetMs(file) {
-  const budget = readConfig(file)?.shutdown?.budgetMs;
-  return Number.isInteger(budget) && budget > 0 ? budget : DEFAULT_SHUTDOWN_BUDGET_MS;
+  const config = readConfig(file);
+  const budget = config?.shutdown?.budgetMs;
+  if (Number.isInteger(budget) && budget > 0) return budget;
+  const markets = config?.markets ?? {};
+  const select = markets.select ?? null;
+  const slugs = Array.isArray(markets.slugs) ? markets.slugs.length : 0;
+  const groups = Array.isArray(markets.groups) ? markets.groups.length : 0;
+  const bound = Number.isInteger(select?.max) ? select.max : groups > 0 ? null : slugs + (Number.isInteger(select?.top) ? select.top : 0);
+  const minTimeMs = Number.isInteger(config?.rateLimits?.minTimeMs) ? config.rateLimits.minTimeMs : DEFAULT_MIN_TIME_MS;
+  return bound === null ? DEFAULT_SHUTDOWN_BUDGET_MS : Math.max(DEFAULT_SHUTDOWN_BUDGET_MS, bound * (minTimeMs + 30) + 3000);
 }
 
 /**
@@ -142,3 +155,6 @@ module.exports = {
     })),
   ],
 };
+
+// For the test that holds this derivation and the bot's together (not enumerable: pm2 reads only `apps`).
+Object.defineProperty(module.exports, 'shutdownBudgetMs', { value: shutdownBudgetMs, enumerable: false });

@@ -29,6 +29,7 @@ import { noAnswerCause, retryStartupRead, startupRetryMessage, STARTUP_READ_BUDG
 import { NetworkError } from '../exchange/errors.js';
 import { openVenue, type OpenVenue } from './venue.js';
 import { abortableSleep, throwIfStopping } from './start-abort.js';
+import { stopCostMs } from '../config/shutdown-budget.js';
 
 export interface MetricsServerHandle {
   readonly url: string;
@@ -178,6 +179,11 @@ async function connectAndSelect(
   if (markets.length === 0 && isStaticSelection(config.markets)) throw new Error('markets: the selection matched no tradable market');
   if (markets.length === 0) log.warn('markets: no market matches the selection yet; waiting for new listings');
   else log.info({ markets: markets.map((m) => m.slug) }, 'markets selected');
+  const stopNeedsMs = stopCostMs(markets.length, config.rateLimits.minTimeMs);
+  if (config.shutdown.budgetMs < stopNeedsMs) {
+    // One cancel request per market at the rate limit: a budget below it ends a stop with orders resting.
+    log.warn({ budgetMs: config.shutdown.budgetMs, stopNeedsMs, markets: markets.length }, 'shutdown.budgetMs is below what a stop of these markets takes at the rate limit: raise it (or leave it unset: it is then derived)');
+  }
   opened.markets = markets;
   return { venue, client, markets };
 }

@@ -20,6 +20,7 @@ import { BOT_TAG_PATTERN, BOT_TAG_RULE } from '../orders/client-order-id.js';
 import { RETRY_DEFAULTS } from '../exchange/retry-table.js';
 import { looksLikePath } from '../strategy/registry.js';
 import { looksLikeCredentialLiteral } from './issues.js';
+import { defaultShutdownBudgetMs, marketBound } from './shutdown-budget.js';
 import type {
   AppConfig,
   CredentialsConfig,
@@ -408,7 +409,8 @@ const rootShape = z.strictObject({
         .refine((sec) => sec === 0 || sec >= 1, { error: 'expected 0 (no status line) or at least 1 second' }),
     })
     .prefault({}),
-  shutdown: z.strictObject({ budgetMs: milliseconds(10_000, 500, 300_000), leaveOrdersResting: z.boolean().default(false) }).prefault({}),
+  // budgetMs unset: derived from the markets the config can quote (./shutdown-budget.ts).
+  shutdown: z.strictObject({ budgetMs: z.int().min(500).max(300_000).optional(), leaveOrdersResting: z.boolean().default(false) }).prefault({}),
   startup: z.strictObject({ venueTimeoutSec: positiveSeconds(60, 3600) }).prefault({}),
   pricing: pricingSchema.prefault({}),
   // Calibration in the ledger (src/calibration/): offsets before settlement, seconds (50, 30, 10, 5, 1 minutes by default).
@@ -504,11 +506,12 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
   const defaultCredentials: CredentialsConfig = { ...DEFAULT_CREDENTIAL_ENV };
   const r = c.risk;
   const { maxRetries, initialBackoffMs, maxBackoffMs, maxRetryAfterSec } = c.rateLimits.retry;
+  const markets = c.markets ?? everyMarketConfig(v.kind === 'sim' ? simMarketCount(v) : 1);
   return {
     version: 1,
     venue: venueConfig,
     credentials: c.credentials ?? (v.kind === 'live' ? defaultCredentials : null),
-    markets: c.markets ?? everyMarketConfig(v.kind === 'sim' ? simMarketCount(v) : 1),
+    markets,
     strategy: c.strategy,
     orders: c.orders,
     risk: {
@@ -529,7 +532,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     metrics: c.metrics,
     database: { path: databasePath },
     log: { level: c.log.level, pretty: c.log.pretty, statusIntervalMs: ms(c.log.statusIntervalSec) },
-    shutdown: c.shutdown,
+    shutdown: { budgetMs: c.shutdown.budgetMs ?? defaultShutdownBudgetMs(marketBound(markets), c.rateLimits.minTimeMs), leaveOrdersResting: c.shutdown.leaveOrdersResting },
     startup: { venueTimeoutMs: ms(c.startup.venueTimeoutSec) },
     pricing: toPricingConfig(c.pricing),
     rewards: toRewardsConfig(c.rewards),
