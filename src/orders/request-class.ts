@@ -5,9 +5,11 @@
  * backtest's request model (src/backtest/latency-venue.ts), so a backtest starts requests in the daemon's order.
  *
  * Invariants: pure; every VenueOperation has a class; a call that takes an order off the book (a cancel, a
- * cancel-replace carrying cancels, the listing that confirms a market emptied) is `cancel`; a status lookup of an
- * order whose outcome is unknown, and a deferred own-order listing once its market quotes, is `probe`; a placement, and
- * the listing a market's first quote waits for, is `place`; every other read is `read`.
+ * cancel-replace carrying cancels, the listing that confirms a market emptied) is `cancel`, and so is a deferred
+ * own-order listing once its market quotes (it finds orders of the bot resting unmanaged: an exposure like the one a
+ * cancel removes, and one request per market, once; in `probe` it waited behind every cancel-replace requote); a status
+ * lookup of an order whose outcome is unknown is `probe`; a placement, and the listing a market's first quote waits
+ * for, is `place`; every other read is `read`.
  */
 import type { RequestPriority } from '../core/request-priority.js';
 import type { VenueOperation } from './venue-port.js';
@@ -35,7 +37,7 @@ export function requestClass(call: VenueCall): RequestPriority {
   switch (call.operation) {
     case 'listLiveOrders':
       if (call.urgent === true) return 'cancel';
-      if (call.deferred === true) return 'probe';
+      if (call.deferred === true) return 'cancel';
       return call.beforeFirstQuote === true ? 'place' : 'read';
     case 'cancelReplace':
       return call.cancels === false ? 'place' : 'cancel';

@@ -73,11 +73,11 @@ describe('the venue adapter\'s limiter classes are the shared table\'s', () => {
     expect(limiter.classes).toEqual([requestClass(call)]);
   });
 
-  it('a deferred own-order listing goes in the probe class: after cancels, ahead of placements and reads', async () => {
+  it('a deferred own-order listing goes in the cancel class (FIFO with cancels and cancel-replace requotes), a plain one last', async () => {
     const { port, limiter } = adapter();
     await port.listLiveOrders('btc', { deferred: true }).catch(() => undefined);
     await port.listLiveOrders('btc').catch(() => undefined);
-    expect(limiter.classes).toEqual(['probe', 'read']);
+    expect(limiter.classes).toEqual(['cancel', 'read']);
   });
 
   it('a cross-market request expected to carry placements only goes as a placement, one with cancels as a cancel', async () => {

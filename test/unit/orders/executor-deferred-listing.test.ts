@@ -1,7 +1,7 @@
 /**
  * Listing deferred, not skipped (src/orders/deferred-listing.ts through the executor's `start()` and `addMarket`): a
  * market `deferListing` lets quote first is ready at once, its own-order listing follows once its first plan ended (or
- * RAISE_AFTER_MS after it was made ready, when it does not quote), in the probe class, and what it finds of the bot's
+ * RAISE_AFTER_MS after it was made ready, when it does not quote), in the cancel class, and what it finds of the bot's
  * that this run does not know is adopted or canceled as at start-up; this run's own orders are never taken for
  * strangers from a listing read before the queue reached it; a failed listing is tried again; nothing is applied once
  * stopping. Markets it does not let quote first are listed first, in the placement class. Under a saturated rate limit
@@ -37,7 +37,7 @@ function setup(options: Partial<ExecutorOptions> = {}) {
 }
 
 describe('executor: deferred own-order listing', () => {
-  it('quotes a deferred market before listing it, lists it once its first quotes are out in the probe class; the other market is listed first in the placement class', async () => {
+  it('quotes a deferred market before listing it, lists it once its first quotes are out in the cancel class; the other market is listed first in the placement class', async () => {
     const { scheduler, venue, executor, results } = setup();
     const listing = venue.hold('listLiveOrders');
     const starting = executor.start();
@@ -54,7 +54,7 @@ describe('executor: deferred own-order listing', () => {
     expect(reports.find((r) => r.marketSlug === B.slug)?.deferred).toBeUndefined();
     await until(scheduler, () => results.length === 1);
     expect(venue.callsOf('listLiveOrders').map((c) => c.detail)).toEqual([B.slug, A.slug]);
-    // alpha's listing was neither urgent nor one a first quote waits for: a deferred one, the probe class.
+    // alpha's listing was neither urgent nor one a first quote waits for: a deferred one, the cancel class.
     expect(venue.firstQuoteListings).toEqual([B.slug]);
     expect(venue.deferredListings).toEqual([A.slug]);
     expect(venue.urgentListings).toEqual([]);
@@ -154,13 +154,13 @@ describe('executor: deferred own-order listing', () => {
     expect(results[0]).toMatchObject({ slug: A.slug, result: { report: { ok: true, deferred: true } } });
   });
 
-  it('under a saturated rate limit, every deferred listing is sent within about one limiter slot per market of its market\'s first quote, ahead of the requotes queued meanwhile, and applied after the plan in flight', async () => {
+  it.for([false, true])('under a saturated rate limit (cancel-replace requotes: %s), every deferred listing is sent within about one limiter slot per market of its market\'s first quote, ahead of the requotes queued meanwhile, and applied after the plan in flight', async (cancelReplace) => {
     const markets = Array.from({ length: 8 }, (_, i) => ({ slug: `m${i}`, tokens: { yes: `${100 + 2 * i}`, no: `${101 + 2 * i}` } }));
     const firstPlanAt = new Map<string, number>();
     const appliedAt = new Map<string, number>();
     const { scheduler, fake, venue, executor } = limitedExecutorHarness({
       markets,
-      cancelReplace: { enabled: false },
+      cancelReplace: { enabled: cancelReplace },
       deferListing: () => true,
       observer: {
         onPlan: (report) => void (firstPlanAt.has(report.marketSlug) ? undefined : firstPlanAt.set(report.marketSlug, scheduler.now())),
