@@ -90,8 +90,11 @@ describe.concurrent('venue faults', () => {
     sim.control.unfreezeFeed();
     expect(sim.control.pendingFaults()).toEqual([]);
     const log = botLog();
-    expect(log.filter((e) => e.method === 'POST' && e.path === '/orders').map((e) => e.status)).toEqual([503, 201]);
-    expect(log.filter((e) => e.path === '/orders/status/batch').map((e) => e.status).slice(0, 2)).toEqual([503, 200]);
+    // A 429 the simulator's stalled loop stamped (retried by the client) is no answer of the venue's to the placement:
+    // it is left out here, and `unexplainedRateLimits` below checks that none was the bot's doing.
+    const answered = (method: string, path: string): number[] => log.filter((e) => e.method === method && e.path === path && e.status !== 429).map((e) => e.status);
+    expect(answered('POST', '/orders')).toEqual([503, 201]);
+    expect(answered('POST', '/orders/status/batch').slice(0, 2)).toEqual([503, 200]);
     expect(running.logs.some((line) => line.includes('placement outcome unknown'))).toBe(true);
     // Two slots, two orders ever: the unknown one was adopted, not placed again.
     expect(allOrders(sim, slug)).toHaveLength(2);
