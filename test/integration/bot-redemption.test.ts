@@ -51,6 +51,9 @@ async function fillBotBid(sim: RunningSimulator, running: RunningBot, slug: stri
   await waitFor(async () => when((await gaugeValue(running.bot, 'outcome_maker_position_shares', { market: slug, token: 'YES' })) === 5), 10_000, 'the fill in the ledger');
 }
 
+/** The redeem answers but the limiter 429s a stall of the simulator's loop explains (a late stamp; `unexplainedRateLimits` blames the bot for any other). */
+const venueAnswers = (sim: RunningSimulator): number[] => redeemRequests(sim).map((r) => r.status).filter((status) => status !== 429);
+
 function redeemRequests(sim: RunningSimulator): { status: number; atMs: number }[] {
   return sim.control
     .requestLog()
@@ -124,7 +127,8 @@ describe.concurrent('redemption of resolved markets', () => {
     const polls = (): number => sim.control.requestLog().filter((e) => e.path === '/maintenance/status').length;
     const pollsThen = polls();
     await waitFor(() => when(polls() >= pollsThen + 3), 10_000, 'three more maintenance polls');
-    expect(redeemRequests(sim).map((r) => r.status)).toEqual([403]);
+    expect(venueAnswers(sim)).toEqual([403]);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
     expect(yesHeld(sim, slug)).toBe(SHARES_HELD);
     expect(running.warnings()).toContain('the venue refuses API redemption for this account (not a server-managed wallet, or the token lacks scope trading): redeem on-chain');
 
@@ -147,7 +151,8 @@ describe.concurrent('redemption of resolved markets', () => {
 
     const second = await startBot(config, liveEnv(sim), cleanup);
     await waitFor(async () => when((await gaugeValue(second.bot, 'outcome_maker_redemptions_total', { result: 'redeemed' })) === 1), 20_000, 'the redemption', () => redeemRequests(sim));
-    expect(redeemRequests(sim).map((r) => r.status)).toEqual([200]);
+    expect(venueAnswers(sim)).toEqual([200]);
+    expect(unexplainedRateLimits(sim)).toEqual([]);
     expect(yesHeld(sim, slug)).toBe(0);
     await waitFor(() => when(Object.keys(ladderOf(sim, slugs[1]!, 'it')).length > 0), 10_000, 'quotes in the other market');
     await second.stop();
