@@ -32,7 +32,11 @@
  * - tradingPnlUsdc, rewardsUsdc, rebatesUsdc: the whole run's trading PnL (at the true fair value), the liquidity rewards
  *   the resting quotes scored (src/strategy/rewards.ts) and the maker rebates estimated at BENCH_REBATE_RATE.
  * Each figure is the mean over SEEDS (one run per seed; `range` holds the smallest and largest), and a `targets` line
- * says whether issue 29's targets hold at 36 markets with cross-market batches, judged on the means.
+ * says whether issue 29's targets hold at 36 markets with cross-market batches, judged on the means. The worlds draw
+ * each ticker's path and each market's flow from streams of their own (common random numbers), so on one seed every
+ * row's common markets see the same underlying and arrivals: the `paired` lines (and `--json`'s `paired`) compare the
+ * 36- and the 4-market markouts seed by seed (bench/ladder-stats.ts `paired`), which judges the markout target without
+ * the across-seeds spread of the flow. Statistics: bench/ladder-stats.ts; printing: bench/ladder-report.ts.
  *
  *   npx tsx bench/ladder.ts [--json]   (BENCH_LADDER_SECONDS: the window, default 300 virtual seconds;
  *                                       BENCH_LADDER_SEEDS: how many seeds from 17 on, default 3;
@@ -388,6 +392,15 @@ export async function run(): Promise<Record<string, number | string>> {
       figures[`${row.policy}-${row.markets}.markout.${key}.perFillUsdc`] = row.markoutStats[key].meanPerFillUsdc;
       figures[`${row.policy}-${row.markets}.markout.${key}.standardErrorUsdc`] = standardError(row.markoutStats[key]);
     }
+  }
+  const pair = paired(all);
+  if (pair !== null) {
+    figures['paired.seeds'] = pair.seeds.join(' ');
+    figures['paired.diff1sUsdc'] = pair.diff1s.meanUsdc;
+    figures['paired.diff1sStandardErrorUsdc'] = pair.diff1s.seUsdc;
+    figures['paired.diff10sUsdc'] = pair.diff10s.meanUsdc;
+    figures['paired.ratio1s'] = pair.ratio1s;
+    figures['paired.markout1sTarget'] = `${pair.met ? 'met' : 'not met'}${pair.decided ? '' : ' (not decided)'}`;
   }
   const verdicts = targets(all);
   if (verdicts !== null) figures['targetsMetAt36'] = verdicts.errorTicks && verdicts.moveToReplacedP99Ms && verdicts.markout1sCommon ? 'yes' : 'no';
