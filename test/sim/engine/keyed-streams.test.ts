@@ -78,8 +78,8 @@ describe('keyed streams (common random numbers)', () => {
     expect(small.engine.markets()).toHaveLength(4);
     expect(large.engine.markets()).toHaveLength(36);
     expect(common(large.engine)).toEqual(common(small.engine));
-    const a = history(small, 120);
-    const b = history(large, 120);
+    const a = history(small, 90);
+    const b = history(large, 90);
     expect(a.arrivals.length).toBeGreaterThan(20);
     expect(a.trades.length).toBeGreaterThan(5);
     expect(b.prices).toEqual(a.prices);
