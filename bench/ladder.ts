@@ -32,7 +32,11 @@
  * - tradingPnlUsdc, rewardsUsdc, rebatesUsdc: the whole run's trading PnL (at the true fair value), the liquidity rewards
  *   the resting quotes scored (src/strategy/rewards.ts) and the maker rebates estimated at BENCH_REBATE_RATE.
  * Each figure is the mean over SEEDS (one run per seed; `range` holds the smallest and largest), and a `targets` line
- * says whether issue 29's targets hold at 36 markets with cross-market batches, judged on the means.
+ * says whether issue 29's targets hold at 36 markets with cross-market batches, judged on the means. The worlds draw
+ * each ticker's path and each market's flow from streams of their own (common random numbers), so on one seed every
+ * row's common markets see the same underlying and arrivals: the `paired` lines (and `--json`'s `paired`) compare the
+ * 36- and the 4-market markouts seed by seed (bench/ladder-stats.ts `paired`), which judges the markout target without
+ * the across-seeds spread of the flow. Statistics: bench/ladder-stats.ts; printing: bench/ladder-report.ts.
  *
  *   npx tsx bench/ladder.ts [--json]   (BENCH_LADDER_SECONDS: the window, default 300 virtual seconds;
  *                                       BENCH_LADDER_SEEDS: how many seeds from 17 on, default 3;
@@ -48,9 +52,13 @@ import fixedSpread from '../strategies/fixed-spread.js';
 import { runBacktest, type BacktestOptions, type BacktestView, type SubmittedIntent } from '../src/backtest/index.js';
 import { tryParseClientOrderId } from '../src/orders/client-order-id.js';
 import { DEFAULT_PRICER_SETTINGS } from '../src/pricing/market-pricer.js';
-import { markoutStandardErrorUsdc, mergeMarkoutSummaries, type HorizonSummary } from '../src/markouts/markout.js';
+import { mergeMarkoutSummaries, type HorizonSummary } from '../src/markouts/markout.js';
 import { DEFAULT_UNDERLYINGS, type Cadence, type MarketSpec } from '../src/sim/engine/index.js';
+import { aggregate, FIGURES, MARKOUT_KEYS, paired, round, standardError, targets, type LadderRow, type LadderRun, type MarkoutTally, type Policy, POLICIES } from './ladder-stats.js';
+import { pairedLines, table, targetsLine } from './ladder-report.js';
 import { BENCH_REBATE_RATE } from './pricing.js';
+
+export * from './ladder-stats.js';
 
 const FIRST_SEED = 17;
 const START = Date.UTC(2026, 0, 1, 0, 0);
@@ -61,8 +69,6 @@ const PENALTY_TICKS = 20;
 const STALE_TICKS = 2;
 const USDC = 1_000_000;
 
-export type Policy = 'per-market' | 'cross-market';
-export const POLICIES: readonly Policy[] = ['per-market', 'cross-market'];
 
 /** A ladder: strikes per expiry of each cadence, on all four tickers. */
 export interface Ladder {
@@ -77,81 +83,6 @@ export const LADDERS: readonly Ladder[] = [
   { markets: 36, strikes: { hourly: 5, daily: 4 } },
   { markets: 60, strikes: { hourly: 9, daily: 6 } },
 ];
-
-/** The figures of one run (one market count, policy and seed). */
-export interface LadderFigures {
-  readonly errorTicks: number;
-  readonly staleShare: number;
-  readonly moveToReplacedP50Ms: number;
-  readonly moveToReplacedP99Ms: number;
-  /** The same, per slot of the common markets: from a move to that slot holding a fresh order. */
-  readonly commonSlotReplacedP50Ms: number;
-  readonly commonSlotReplacedP99Ms: number;
-  readonly markout1sUsdc: number;
-  readonly markout10sUsdc: number;
-  readonly markout1sCommonUsdc: number;
-  readonly markout10sCommonUsdc: number;
-  readonly fills: number;
-  readonly fillsCommon: number;
-  readonly requestsPerSecond: number;
-  readonly tradingPnlUsdc: number;
-  readonly rewardsUsdc: number;
-  readonly rebatesUsdc: number;
-}
-
-export const FIGURES: readonly (keyof LadderFigures)[] = [
-  'errorTicks',
-  'staleShare',
-  'moveToReplacedP50Ms',
-  'moveToReplacedP99Ms',
-  'commonSlotReplacedP50Ms',
-  'commonSlotReplacedP99Ms',
-  'markout1sUsdc',
-  'markout10sUsdc',
-  'markout1sCommonUsdc',
-  'markout10sCommonUsdc',
-  'fills',
-  'fillsCommon',
-  'requestsPerSecond',
-  'tradingPnlUsdc',
-  'rewardsUsdc',
-  'rebatesUsdc',
-];
-
-/** Which fills a markout figure covers and at which horizon. */
-export type MarkoutKey = 'common1s' | 'common10s' | 'all1s' | 'all10s';
-export const MARKOUT_KEYS: readonly MarkoutKey[] = ['common1s', 'common10s', 'all1s', 'all10s'];
-
-/** One run's figures and its markout summaries (kept to pool the fills of several seeds). */
-export interface LadderRun extends LadderFigures {
-  readonly markouts: Readonly<Record<MarkoutKey, MarkoutTally>>;
-}
-
-/** What pooling needs of a markout summary. */
-export type MarkoutTally = Pick<HorizonSummary, 'fills' | 'totalUsdc' | 'sumSquaresUsdc'>;
-
-/** A markout figure over every fill of a row's seeds. */
-export interface MarkoutStat {
-  readonly fills: number;
-  /** Σ markouts / Σ fills over the seeds (each fill weighs the same). */
-  readonly meanPerFillUsdc: number;
-  /** The per-fill standard error (fills taken as independent). */
-  readonly sePerFillUsdc: number;
-  /** The standard deviation of the seeds' own means over √seeds (each run one sample; NaN below 2 seeds). */
-  readonly seAcrossSeedsUsdc: number;
-  /** mean ± 1.96 × the larger of the two standard errors. */
-  readonly ci95Usdc: readonly [number, number];
-}
-
-/** One market count and policy: each figure's mean over the seeds, and its smallest and largest. */
-export interface LadderRow extends LadderFigures {
-  readonly markets: number;
-  readonly policy: Policy;
-  readonly seeds: readonly number[];
-  readonly range: Readonly<Record<keyof LadderFigures, readonly [number, number]>>;
-  /** The markouts pooled over every fill of the seeds, with their standard errors. */
-  readonly markoutStats: Readonly<Record<MarkoutKey, MarkoutStat>>;
-}
 
 interface Slot {
   readonly intent: SubmittedIntent;
@@ -324,9 +255,12 @@ function options(ladder: Ladder, policy: Policy, windowMs: number, seed: number,
     durationMs: WARMUP_MS + windowMs,
     stepMs: STEP_MS,
     world: {
-      underlying: { underlyings: DEFAULT_UNDERLYINGS, leadMs: LEAD_MS },
+      // Common random numbers: a ticker's path and a market's flow draw from streams of their own, so every row's common
+      // markets see the same underlying and arrivals on a seed (the paired comparison, bench/ladder-stats.ts).
+      underlying: { underlyings: DEFAULT_UNDERLYINGS, leadMs: LEAD_MS, streams: 'per-ticker' },
       markets: { cadences, strikesPerExpiry: 1, strikesPerCadence: ladder.strikes, strikeSpacingSigmas: 0.5, dailyHourUtc: 16, recurring: false },
     },
+    synthetic: { streams: 'per-market' },
     pricing: DEFAULT_PRICER_SETTINGS,
     account: { usdcRaw: 10_000_000 * USDC, rebateRate: BENCH_REBATE_RATE },
     risk: { maxNotionalRaw: 10_000_000 * USDC, maxPositionPerTokenRaw: 100_000 * USDC, maxNetPositionRaw: 100_000 * USDC, stopBeforeExpiryMs: 600_000 },
@@ -342,7 +276,6 @@ function options(ladder: Ladder, policy: Policy, windowMs: number, seed: number,
 }
 
 const horizon = (summaries: readonly HorizonSummary[], ms: number): number => summaries.find((h) => h.horizonMs === ms)?.meanPerFillUsdc ?? Number.NaN;
-const round = (value: number, digits: number): number => (Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value);
 
 /** What commonMarkets reads of a market. */
 export type LadderMarket = Pick<MarketSpec, 'slug'> & { readonly oracle?: Pick<NonNullable<MarketSpec['oracle']>, 'ticker' | 'strike' | 'cadence'> };
@@ -399,37 +332,6 @@ export async function runLadder(ladder: Ladder, policy: Policy, windowMs: number
   };
 }
 
-/** A markout figure pooled over the runs' fills, with the per-fill and the across-seeds standard errors. */
-export function poolMarkouts(tallies: readonly MarkoutTally[]): MarkoutStat {
-  const pooled = tallies.reduce((a, t) => ({ fills: a.fills + t.fills, totalUsdc: a.totalUsdc + t.totalUsdc, sumSquaresUsdc: a.sumSquaresUsdc + t.sumSquaresUsdc }), { fills: 0, totalUsdc: 0, sumSquaresUsdc: 0 });
-  const mean = pooled.fills === 0 ? Number.NaN : pooled.totalUsdc / pooled.fills;
-  const sePerFill = markoutStandardErrorUsdc(pooled);
-  const seedMeans = tallies.filter((t) => t.fills > 0).map((t) => t.totalUsdc / t.fills);
-  const seedMean = seedMeans.reduce((a, b) => a + b, 0) / seedMeans.length;
-  const seAcrossSeeds = seedMeans.length < 2 ? Number.NaN : Math.sqrt(seedMeans.reduce((a, m) => a + (m - seedMean) ** 2, 0) / (seedMeans.length - 1) / seedMeans.length);
-  const se = Math.max(...[sePerFill, seAcrossSeeds].filter((v) => Number.isFinite(v)), 0);
-  return {
-    fills: pooled.fills,
-    meanPerFillUsdc: round(mean, 4),
-    sePerFillUsdc: round(sePerFill, 4),
-    seAcrossSeedsUsdc: round(seAcrossSeeds, 4),
-    ci95Usdc: [round(mean - 1.96 * se, 4), round(mean + 1.96 * se, 4)],
-  };
-}
-
-/** The mean of each figure over the seeds' runs, its range, and the markouts pooled over every fill. */
-export function aggregate(markets: number, policy: Policy, seeds: readonly number[], runs: readonly LadderRun[]): LadderRow {
-  const mean = {} as Record<keyof LadderFigures, number>;
-  const range = {} as Record<keyof LadderFigures, readonly [number, number]>;
-  for (const figure of FIGURES) {
-    const values = runs.map((r) => r[figure]).filter((v) => Number.isFinite(v));
-    mean[figure] = values.length === 0 ? Number.NaN : round(values.reduce((a, b) => a + b, 0) / values.length, 4);
-    range[figure] = values.length === 0 ? [Number.NaN, Number.NaN] : [Math.min(...values), Math.max(...values)];
-  }
-  const markoutStats = Object.fromEntries(MARKOUT_KEYS.map((key) => [key, poolMarkouts(runs.map((r) => r.markouts[key]))])) as Record<MarkoutKey, MarkoutStat>;
-  return { markets, policy, seeds, ...mean, range, markoutStats };
-}
-
 function windowMs(): number {
   const seconds = Number(process.env['BENCH_LADDER_SECONDS'] ?? 300);
   return Math.max(10, Number.isFinite(seconds) ? seconds : 300) * 1000;
@@ -459,7 +361,7 @@ const policies = (): Policy[] => listed('BENCH_LADDER_POLICIES', POLICIES, (p) =
 async function cachedRun(ladder: Ladder, policy: Policy, window: number, seed: number): Promise<LadderRun> {
   const folder = process.env['BENCH_LADDER_CACHE'];
   if (folder === undefined || folder.trim() === '') return runLadder(ladder, policy, window, seed);
-  const file = join(folder, `ladder-${ladder.markets}-${policy}-${seed}-${window / 1000}s.json`);
+  const file = join(folder, `ladder-${ladder.markets}-${policy}-${seed}-${window / 1000}s-keyed.json`);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LadderRun;
   const run = await runLadder(ladder, policy, window, seed);
   mkdirSync(folder, { recursive: true });
@@ -480,66 +382,6 @@ export async function rows(): Promise<LadderRow[]> {
   return out;
 }
 
-export interface TargetVerdicts {
-  readonly errorTicks: boolean;
-  readonly moveToReplacedP99Ms: boolean;
-  readonly markout1sCommon: boolean;
-  /**
-   * Whether the markout verdict stands out of the noise: the 36-market markout's distance to its floor is more than
-   * 1.96 standard errors (the two rows' errors combined, each the larger of its per-fill and across-seeds one).
-   */
-  readonly markout1sCommonDecided: boolean;
-}
-
-/** The 36-market markout's floor (0.8 × the 4-market one; for a negative one: 20 % of its size worse) and its standard error. */
-export function markoutFloor(at4: MarkoutStat): { readonly floorUsdc: number; readonly factor: number } {
-  const factor = at4.meanPerFillUsdc >= 0 ? 0.8 : 1.2;
-  return { floorUsdc: factor * at4.meanPerFillUsdc, factor };
-}
-
-const standardError = (stat: MarkoutStat): number => Math.max(...[stat.sePerFillUsdc, stat.seAcrossSeedsUsdc].filter((v) => Number.isFinite(v)), 0);
-
-/**
- * Issue 29's targets at 36 markets with cross-market batches: mean error ≤ 1 tick and move → replaced p99 ≤ 1.5 s on
- * the means over the seeds, and the 1 s markout per fill on the common markets, pooled over every fill of the seeds,
- * ≥ 0.8 × the one at 4 markets (for a negative markout at 4 markets: at most 20 % of its size worse), with whether
- * that verdict is outside the noise. Null when a row is missing.
- */
-export function targets(all: readonly LadderRow[]): TargetVerdicts | null {
-  const at36 = all.find((r) => r.markets === 36 && r.policy === 'cross-market');
-  const at4 = all.find((r) => r.markets === 4 && r.policy === 'cross-market');
-  if (at36 === undefined || at4 === undefined) return null;
-  const m36 = at36.markoutStats.common1s;
-  const m4 = at4.markoutStats.common1s;
-  const { floorUsdc, factor } = markoutFloor(m4);
-  const gapSe = Math.hypot(standardError(m36), factor * standardError(m4));
-  const gap = m36.meanPerFillUsdc - floorUsdc;
-  return {
-    errorTicks: at36.errorTicks <= 1,
-    moveToReplacedP99Ms: at36.moveToReplacedP99Ms <= 1500,
-    markout1sCommon: gap >= 0,
-    markout1sCommonDecided: Number.isFinite(gap) && Math.abs(gap) > 1.96 * gapSe,
-  };
-}
-
-function targetsLine(all: readonly LadderRow[]): string {
-  const verdicts = targets(all);
-  const at36 = all.find((r) => r.markets === 36 && r.policy === 'cross-market');
-  const at4 = all.find((r) => r.markets === 4 && r.policy === 'cross-market');
-  if (verdicts === null || at36 === undefined || at4 === undefined) return 'targets: not judged (the 4- and 36-market cross-market rows are needed)';
-  const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
-  const m36 = at36.markoutStats.common1s;
-  const m4 = at4.markoutStats.common1s;
-  return [
-    `targets at 36 markets, cross-market (seeds ${at36.seeds.join(', ')}):`,
-    `error ${at36.errorTicks.toFixed(3)} ≤ 1 tick ${met(verdicts.errorTicks)};`,
-    `move→replaced p99 ${at36.moveToReplacedP99Ms.toFixed(0)} ms ≤ 1500 ms ${met(verdicts.moveToReplacedP99Ms)};`,
-    `1 s markout per fill on the common markets ${m36.meanPerFillUsdc.toFixed(4)} ± ${standardError(m36).toFixed(4)} (${m36.fills} fills)`,
-    `≥ floor ${markoutFloor(m4).floorUsdc.toFixed(4)} from ${m4.meanPerFillUsdc.toFixed(4)} ± ${standardError(m4).toFixed(4)} (4 markets, ${m4.fills} fills)`,
-    `${met(verdicts.markout1sCommon)} (${verdicts.markout1sCommonDecided ? 'outside' : 'within'} 1.96 standard errors)`,
-  ].join(' ');
-}
-
 /** For bench/all.ts: `<policy>-<markets>.<figure>` (the means over the seeds). */
 export async function run(): Promise<Record<string, number | string>> {
   const all = await rows();
@@ -551,50 +393,27 @@ export async function run(): Promise<Record<string, number | string>> {
       figures[`${row.policy}-${row.markets}.markout.${key}.standardErrorUsdc`] = standardError(row.markoutStats[key]);
     }
   }
+  const pair = paired(all);
+  if (pair !== null) {
+    figures['paired.seeds'] = pair.seeds.join(' ');
+    figures['paired.diff1sUsdc'] = pair.diff1s.meanUsdc;
+    figures['paired.diff1sStandardErrorUsdc'] = pair.diff1s.seUsdc;
+    figures['paired.diff10sUsdc'] = pair.diff10s.meanUsdc;
+    figures['paired.ratio1s'] = pair.ratio1s;
+    figures['paired.markout1sTarget'] = `${pair.met ? 'met' : 'not met'}${pair.decided ? '' : ' (not decided)'}`;
+  }
   const verdicts = targets(all);
   if (verdicts !== null) figures['targetsMetAt36'] = verdicts.errorTicks && verdicts.moveToReplacedP99Ms && verdicts.markout1sCommon ? 'yes' : 'no';
   return figures;
 }
 
-const spread = (row: LadderRow, figure: keyof LadderFigures, show: (v: number) => string): string => {
-  const [low, high] = row.range[figure];
-  return row.seeds.length < 2 ? show(row[figure]) : `${show(row[figure])} (${show(low)}…${show(high)})`;
-};
-
-function table(all: readonly LadderRow[]): string {
-  const header = ['markets', 'policy', 'error ticks', 'off > 2 ticks', 'move→replaced p50', 'p99', 'common slot p50/p99', 'markout 1 s common ± SE', 'markout 10 s common ± SE', 'markout 1 s all ± SE', 'markout 10 s all ± SE', 'fills common/all (all seeds)', 'requests/s', 'trading PnL', 'rewards', 'rebates'];
-  const usdc = (v: number): string => v.toFixed(4);
-  const ms = (v: number): string => `${v.toFixed(0)} ms`;
-  const pooled = (stat: MarkoutStat): string => `${usdc(stat.meanPerFillUsdc)} ± ${usdc(standardError(stat))}`;
-  const lines = all.map((r) => [
-    String(r.markets),
-    r.policy,
-    spread(r, 'errorTicks', (v) => v.toFixed(2)),
-    spread(r, 'staleShare', (v) => `${(v * 100).toFixed(1)} %`),
-    spread(r, 'moveToReplacedP50Ms', ms),
-    spread(r, 'moveToReplacedP99Ms', ms),
-    `${r.commonSlotReplacedP50Ms.toFixed(0)}/${r.commonSlotReplacedP99Ms.toFixed(0)} ms`,
-    pooled(r.markoutStats.common1s),
-    pooled(r.markoutStats.common10s),
-    pooled(r.markoutStats.all1s),
-    pooled(r.markoutStats.all10s),
-    `${r.markoutStats.common1s.fills}/${r.markoutStats.all1s.fills}`,
-    r.requestsPerSecond.toFixed(2),
-    r.tradingPnlUsdc.toFixed(2),
-    r.rewardsUsdc.toFixed(2),
-    r.rebatesUsdc.toFixed(2),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...lines.map(line)].join('\n');
-}
-
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const all = await rows();
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ rows: all, targets: targets(all) }));
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ rows: all, targets: targets(all), paired: paired(all) }));
   else {
     console.log(`ladder: seeds ${seeds().join(', ')}, ${windowMs() / 1000} virtual s after a ${WARMUP_MS / 1000} s warm-up; limit 2 in flight, 320 ms apart, 50 ms one way; fixed-spread 1 level a side on the model's fair value; mean over the seeds (smallest…largest); markouts per fill pooled over every fill of the seeds (USDC, positive = the maker gained) ± the larger of the per-fill and across-seeds standard errors`);
     console.log(table(all));
     console.log(targetsLine(all));
+    for (const line of pairedLines(all)) console.log(line);
   }
 }

@@ -12,6 +12,7 @@ export { ManualClock } from '../../core/clock.js';
 export { EngineConfigError } from './errors.js';
 export { syntheticOptionsSchema } from './synthetic-config.js';
 export { DEFAULT_UNDERLYINGS, trueDigital, UnderlyingWorld, type UnderlyingSpec, type WorldOptions } from './underlying.js';
+export { keyedStream, Prng } from './prng.js';
 export { DEFAULT_INTRADAY_PROFILE, DEFAULT_JUMP_TAIL, mixtureDigital, normaliseProfile, profileSeconds, type JumpTail } from './true-surface.js';
 export {
   CADENCE_CATEGORY_ID,

@@ -1,7 +1,8 @@
 /**
  * Seeded pseudo-random numbers (xoshiro128**, seeded through splitmix32) for everything random in the
  * engine: order and trade ids, tx hashes, synthetic flow. Same seed → same sequence on every platform
- * (32-bit integer arithmetic only; floats are derived from integers).
+ * (32-bit integer arithmetic only; floats are derived from integers). `keyedStream` derives an independent stream per
+ * key (a ticker, a market slug) from one base, so a world that lists more markets leaves the common ones' draws alone.
  */
 export class Prng {
   private s0: number;
@@ -95,6 +96,17 @@ export class Prng {
     const variant = '89ab'.charAt(this.nextU32() & 3);
     return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4, 8)}${d}`;
   }
+}
+
+/**
+ * A stream of its own for `key` (a ticker, a market slug), from `base` (a uint32 drawn once from a parent stream): the
+ * same base and key always give the same stream, whatever other keys exist or in which order they are drawn from.
+ */
+export function keyedStream(base: number, key: string): Prng {
+  // FNV-1a over the key's UTF-16 code units, then mixed with the base (Prng's splitmix does the rest).
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193) >>> 0;
+  return new Prng((h ^ Math.imul(base >>> 0, 0x9e3779b1)) >>> 0);
 }
 
 const BYTE_HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));

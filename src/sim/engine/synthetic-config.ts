@@ -47,6 +47,7 @@ export const syntheticOptionsSchema = z.strictObject({
       maxSizeRaw: sizeRaw.optional(),
     })
     .optional(),
+  streams: z.enum(['shared', 'per-market']).optional(),
 });
 
 export interface ResolvedSynthetic {
@@ -66,6 +67,7 @@ export interface ResolvedSynthetic {
   };
   readonly noise: { readonly ratePerMinute: number; readonly minSizeRaw: number; readonly maxSizeRaw: number };
   readonly informed: { readonly ratePerMinute: number; readonly edgeTicks: number; readonly maxSizeRaw: number };
+  readonly streams: 'shared' | 'per-market';
 }
 
 export function resolveSynthetic(options: SyntheticOptions): ResolvedSynthetic {
@@ -104,5 +106,6 @@ export function resolveSynthetic(options: SyntheticOptions): ResolvedSynthetic {
       edgeTicks: o.informed?.edgeTicks ?? 5,
       maxSizeRaw: o.informed?.maxSizeRaw ?? 100 * RAW_PER_UNIT,
     },
+    streams: o.streams ?? 'shared',
   };
 }

@@ -6,13 +6,16 @@
  *
  * They are ordinary accounts: every order goes through the engine's public `place`/`cancel`, so every
  * rule (amounts, balances, locks, STP, fees) applies. Deterministic for a seed: all randomness comes
- * from the injected PRNG, all time from the host clock.
+ * from the injected PRNG, all time from the host clock. With `streams: 'per-market'` each market's flow draws (its
+ * fair-value walk, noise arrivals and informed looks) come from a stream keyed by its slug (keyedStream), in a fixed
+ * number per arrival whatever the book holds, so a market's arrivals do not depend on which other markets are listed;
+ * order salts (which change nothing) still come from the injected stream.
  */
 import { MAX_TICK, MIN_TICK, SIZE_STEP_RAW, TICKS_PER_UNIT, type Outcome, type Side, limitOrderAmounts } from '../../core/venue-rules/index.js';
 import type { AccountState } from './ledger.js';
 import { NO_ASK, NO_BID, type BookSide } from './order-book.js';
 import { worldFair } from './crypto-markets.js';
-import type { Prng } from './prng.js';
+import { keyedStream, type Prng } from './prng.js';
 import type { UnderlyingWorld } from './underlying.js';
 import type { MarketState } from './state.js';
 import type { ResolvedSynthetic } from './synthetic-config.js';
@@ -55,6 +58,9 @@ const NOISE_MAX_SLIPPAGE_TICKS = 5;
 export class SyntheticTraders {
   private lastStepMs: number | null = null;
   private readonly flow = new Map<string, MarketFlowState>();
+  /** Per-market streams (`streams: 'per-market'`), keyed by slug; null: every market draws from `rng`. */
+  private readonly streams: Map<string, Prng> | null;
+  private readonly streamBase: number;
 
   constructor(
     private readonly config: ResolvedSynthetic,
@@ -62,7 +68,22 @@ export class SyntheticTraders {
     private readonly host: SyntheticHost,
     private readonly ids: SyntheticAccounts,
     private readonly observer: EngineObserver,
-  ) {}
+  ) {
+    this.streams = config.streams === 'per-market' ? new Map() : null;
+    this.streamBase = config.streams === 'per-market' ? rng.nextU32() : 0;
+  }
+
+  /** The stream `market`'s flow draws from. */
+  private flowRng(market: MarketState): Prng {
+    if (this.streams === null) return this.rng;
+    const slug = market.spec.slug;
+    let stream = this.streams.get(slug);
+    if (stream === undefined) {
+      stream = keyedStream(this.streamBase, slug);
+      this.streams.set(slug, stream);
+    }
+    return stream;
+  }
 
   step(): void {
     const started = performance.now();
@@ -73,6 +94,7 @@ export class SyntheticTraders {
     for (const market of this.host.markets()) {
       if (!market.tradable) {
         this.flow.delete(market.spec.slug);
+        this.streams?.delete(market.spec.slug);
         continue;
       }
       this.evolveFairValue(market, dtMs);
@@ -98,8 +120,9 @@ export class SyntheticTraders {
     }
     const hours = dtMs / HOUR_MS;
     const fv = this.config.fairValue;
-    let lo = market.fairLogOdds + fv.volatilityPerSqrtHour * Math.sqrt(hours) * this.rng.normal();
-    if (this.rng.chance(fv.jumpsPerHour * hours)) lo += fv.jumpStdLogOdds * this.rng.normal();
+    const rng = this.flowRng(market);
+    let lo = market.fairLogOdds + fv.volatilityPerSqrtHour * Math.sqrt(hours) * rng.normal();
+    if (rng.chance(fv.jumpsPerHour * hours)) lo += fv.jumpStdLogOdds * rng.normal();
     market.fairLogOdds = Math.max(-FAIR_LOG_ODDS_BOUND, Math.min(FAIR_LOG_ODDS_BOUND, lo));
   }
 
@@ -158,15 +181,16 @@ export class SyntheticTraders {
   }
 
   private noise(market: MarketState, dtMs: number): number {
-    const n = this.rng.poisson((this.config.noise.ratePerMinute * dtMs) / MINUTE_MS);
+    const rng = this.flowRng(market);
+    const n = rng.poisson((this.config.noise.ratePerMinute * dtMs) / MINUTE_MS);
     const account = this.host.account(this.ids.noise);
     if (!account) return 0;
     let placed = 0;
     for (let i = 0; i < n; i += 1) {
-      const steps = this.rng.int(this.config.noise.minSizeRaw / SIZE_STEP_RAW, this.config.noise.maxSizeRaw / SIZE_STEP_RAW);
+      const steps = rng.int(this.config.noise.minSizeRaw / SIZE_STEP_RAW, this.config.noise.maxSizeRaw / SIZE_STEP_RAW);
       const size = steps * SIZE_STEP_RAW;
-      const slippage = this.rng.int(0, NOISE_MAX_SLIPPAGE_TICKS);
-      if (this.rng.chance(0.5)) {
+      const slippage = rng.int(0, NOISE_MAX_SLIPPAGE_TICKS);
+      if (rng.chance(0.5)) {
         if (market.book.bestAsk === NO_ASK) continue;
         const limit = Math.min(this.host.band.maxTicks, market.book.bestAsk + slippage);
         if (this.placeYesExposure(market, account, 'bid', limit, size, 'FAK', false) !== null) placed += 1;
@@ -180,7 +204,7 @@ export class SyntheticTraders {
   }
 
   private informed(market: MarketState, dtMs: number): number {
-    const looks = this.rng.poisson((this.config.informed.ratePerMinute * dtMs) / MINUTE_MS);
+    const looks = this.flowRng(market).poisson((this.config.informed.ratePerMinute * dtMs) / MINUTE_MS);
     const account = this.host.account(this.ids.informed);
     if (looks === 0 || !account) return 0;
     const fair = this.fairTicks(market);

@@ -84,6 +84,13 @@ export interface SyntheticOptions {
   readonly makers?: PassiveMakerOptions | undefined;
   readonly noise?: NoiseTakerOptions | undefined;
   readonly informed?: InformedTakerOptions | undefined;
+  /**
+   * Where the flow's random draws come from: `shared` (default) one stream for every market, drawn in listing order, so
+   * listing one more market changes every other market's flow; `per-market` a stream of its own per market slug (the
+   * fair-value walk, noise arrivals, sizes, slippage and sides, informed looks), so the markets two worlds of the same
+   * seed share get the same arrivals whatever else is listed (common random numbers for paired comparisons).
+   */
+  readonly streams?: 'shared' | 'per-market' | undefined;
 }
 
 /** Counters an operator wants; the lead wires these to Prometheus. All optional. */

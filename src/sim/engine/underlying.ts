@@ -7,9 +7,10 @@
  * publication), and the publication lag (the informed traders' lead: they see the true price, everyone else the
  * price of `leadMs` ago, and the synthetic maker, slower still, that of `leadMs + makerLagMs` ago). Invariants: deterministic for a seed and a sequence of `advanceTo` calls at any times (the
  * path depends only on the grid second, never on how often it is read); prices stay finite and > 0; reading before
- * the first grid second or past the history is null, never a guess.
+ * the first grid second or past the history is null, never a guess. With `streams: 'per-ticker'` each ticker's path
+ * draws from a stream of its own (keyedStream by ticker), so a world of other tickers leaves a ticker's path alone.
  */
-import type { Prng } from './prng.js';
+import { keyedStream, type Prng } from './prng.js';
 import { checkJumpTail, mixtureDigital, normalCdf, normaliseProfile, profileAt, profileSeconds, type JumpTail } from './true-surface.js';
 
 export interface UnderlyingSpec {
@@ -54,6 +55,12 @@ export interface WorldOptions {
    * With neither, the path and the digital are the older ones, draw for draw (seeded tests keep their figures).
    */
   readonly jumpTail?: JumpTail;
+  /**
+   * Where the paths' draws come from: `shared` (default) one stream stepped ticker after ticker; `per-ticker` a stream
+   * of its own per ticker (common random numbers: the same seed gives a ticker the same path whatever other tickers the
+   * world has).
+   */
+  readonly streams?: 'shared' | 'per-ticker';
 }
 
 const SECONDS_PER_YEAR = 365 * 86_400;
@@ -75,6 +82,8 @@ interface Path {
   firstSecond: number;
   /** A jump asked for by `shock`, applied at the next step. */
   pendingShock: number;
+  /** The stream this path draws from (the world's own, or the ticker's with `streams: 'per-ticker'`). */
+  readonly rng: Prng;
 }
 
 export class UnderlyingWorld {
@@ -87,7 +96,7 @@ export class UnderlyingWorld {
 
   constructor(
     private readonly options: WorldOptions,
-    private readonly rng: Prng,
+    rng: Prng,
     startMs: number,
   ) {
     if (!(options.leadMs >= 0)) throw new RangeError(`world.leadMs: must be >= 0 (got ${options.leadMs})`);
@@ -96,12 +105,14 @@ export class UnderlyingWorld {
     this.lastSecond = Math.floor(startMs / 1000);
     this.profile = options.intradayProfile === undefined ? null : normaliseProfile(options.intradayProfile);
     this.tail = options.jumpTail === undefined ? null : checkJumpTail(options.jumpTail);
+    const streamBase = options.streams === 'per-ticker' ? rng.nextU32() : 0;
     for (const [i, spec] of options.underlyings.entries()) {
       for (const [field, value] of [['startPrice', spec.startPrice], ['annualVol', spec.annualVol], ['jumpsPerDay', spec.jumpsPerDay], ['jumpLogStd', spec.jumpLogStd]] as const) {
         if (!Number.isFinite(value) || value < 0 || (field === 'startPrice' && value <= 0)) throw new RangeError(`world.underlyings[${i}].${field}: invalid ${String(value)}`);
       }
       if (this.paths.has(spec.ticker)) throw new RangeError(`world.underlyings[${i}].ticker: duplicate ${spec.ticker}`);
-      this.paths.set(spec.ticker, { spec, prices: [spec.startPrice], firstSecond: this.lastSecond, pendingShock: 0 });
+      const pathRng = options.streams === 'per-ticker' ? keyedStream(streamBase, spec.ticker) : rng;
+      this.paths.set(spec.ticker, { spec, prices: [spec.startPrice], firstSecond: this.lastSecond, pendingShock: 0, rng: pathRng });
     }
   }
 
@@ -193,25 +204,26 @@ export class UnderlyingWorld {
 
   private step(path: Path): void {
     const spec = path.spec;
+    const rng = path.rng;
     if (this.surfaceLaw) {
-      this.push(path, this.surfaceStep(spec));
+      this.push(path, this.surfaceStep(spec, rng));
       return;
     }
     const sigma = spec.annualVol / Math.sqrt(SECONDS_PER_YEAR);
-    let logReturn = sigma * this.rng.normal() - (sigma * sigma) / 2;
-    if (spec.jumpsPerDay > 0 && this.rng.chance(spec.jumpsPerDay / 86_400)) logReturn += spec.jumpLogStd * this.rng.normal();
+    let logReturn = sigma * rng.normal() - (sigma * sigma) / 2;
+    if (spec.jumpsPerDay > 0 && rng.chance(spec.jumpsPerDay / 86_400)) logReturn += spec.jumpLogStd * rng.normal();
     this.push(path, logReturn);
   }
 
   /** One grid second under the surface law: the profile's variance for its hour, a martingale jump, small or large. */
-  private surfaceStep(spec: UnderlyingSpec): number {
+  private surfaceStep(spec: UnderlyingSpec, rng: Prng): number {
     const multiplier = this.profile === null ? 1 : profileAt(this.profile, this.lastSecond * 1000);
     const variance = (spec.annualVol * spec.annualVol * multiplier) / SECONDS_PER_YEAR;
-    let logReturn = Math.sqrt(variance) * this.rng.normal() - variance / 2;
-    if (spec.jumpsPerDay > 0 && this.rng.chance(spec.jumpsPerDay / 86_400)) {
-      const large = this.tail !== null && this.tail.tailShare > 0 && this.rng.chance(this.tail.tailShare);
+    let logReturn = Math.sqrt(variance) * rng.normal() - variance / 2;
+    if (spec.jumpsPerDay > 0 && rng.chance(spec.jumpsPerDay / 86_400)) {
+      const large = this.tail !== null && this.tail.tailShare > 0 && rng.chance(this.tail.tailShare);
       const s = spec.jumpLogStd * (large ? (this.tail?.tailScale ?? 1) : 1);
-      logReturn += s * this.rng.normal() - (s * s) / 2;
+      logReturn += s * rng.normal() - (s * s) / 2;
     }
     return logReturn;
   }

@@ -1,10 +1,11 @@
 /**
  * The ladder benchmark's pure parts (bench/ladder.ts): which markets every row has in common (each ticker's
  * at-the-money hourly strike), the mean and range of a row over its seeds, the markouts pooled over every fill of the
- * seeds with their standard errors, and the verdict on issue 29's targets (with whether it stands out of the noise).
+ * seeds with their standard errors, the verdict on issue 29's targets (with whether it stands out of the noise), and the
+ * paired comparison of the common markets' markouts, 36 markets minus 4, seed by seed.
  */
 import { describe, expect, it } from 'vitest';
-import { aggregate, commonMarkets, FIGURES, MARKOUT_KEYS, poolMarkouts, targets, type LadderFigures, type LadderMarket, type LadderRow, type LadderRun, type MarkoutTally } from '../../../bench/ladder.js';
+import { aggregate, commonMarkets, FIGURES, MARKOUT_KEYS, paired, poolMarkouts, seedMean, targets, type LadderFigures, type LadderMarket, type LadderRow, type LadderRun, type MarkoutTally } from '../../../bench/ladder.js';
 
 const market = (ticker: string, strike: string, cadence: 'hourly' | 'daily'): LadderMarket => ({ slug: `${ticker}-${strike}-${cadence}`, oracle: { ticker, strike, cadence } });
 
@@ -113,5 +114,59 @@ describe('ladder bench: targets at 36 markets', () => {
   it('only the cross-market rows count; without both rows there is no verdict', () => {
     expect(targets([row(4, 'cross-market', {}), row(36, 'per-market', {})])).toBeNull();
     expect(targets([row(36, 'cross-market', {})])).toBeNull();
+  });
+});
+
+/** A cross-market row over seeds 17… whose runs' common markouts are given per seed (1 s, 10 s: one fill each). */
+const perSeed = (markets: number, oneSecond: readonly number[], tenSeconds: readonly number[] = oneSecond): LadderRow =>
+  aggregate(
+    markets,
+    'cross-market',
+    oneSecond.map((_, i) => 17 + i),
+    oneSecond.map((v, i) => ({ ...figures({}, tally([v])), markouts: { ...figures({}).markouts, common1s: tally([v]), common10s: tally([tenSeconds[i] ?? 0]) } })),
+  );
+
+describe('ladder bench: the paired comparison (36 markets minus 4, seed by seed)', () => {
+  it("differences per seed, their mean and standard error across seeds, the ratio and the target's margin", () => {
+    const at4 = perSeed(4, [0.2, 0.5, -0.1], [0.3, 0.3, 0.3]);
+    const at36 = perSeed(36, [0.1, 0.45, -0.2], [0.2, 0.4, 0.3]);
+    const p = paired([at4, at36]);
+    expect(p?.seeds).toEqual([17, 18, 19]);
+    expect(p?.perSeed.map((s) => s.diff1sUsdc)).toEqual([-0.1, -0.05, -0.1]);
+    expect(p?.perSeed.map((s) => s.diff10sUsdc)).toEqual([-0.1, 0.1, 0]);
+    // The differences' mean −0.0833, standard deviation 0.0289, over √3: 0.0167; t(2) = 4.303.
+    expect(p?.diff1s.meanUsdc).toBeCloseTo(-0.0833, 4);
+    expect(p?.diff1s.seUsdc).toBeCloseTo(0.0167, 4);
+    expect(p?.diff1s.halfWidth95Usdc).toBeCloseTo(4.303 * 0.0167, 3);
+    // Means over the seeds: 0.2 at 4, 0.1167 at 36.
+    expect(p?.ratio1s).toBeCloseTo(0.583, 3);
+    expect(p?.factor).toBe(0.8);
+    // Margins 0.1 − 0.16, 0.45 − 0.4, −0.2 + 0.08: mean −0.0433.
+    expect(p?.perSeed.map((s) => s.gap1sUsdc)).toEqual([-0.06, 0.05, -0.12]);
+    expect(p?.gap1s.meanUsdc).toBeCloseTo(-0.0433, 4);
+    expect(p?.met).toBe(false);
+    expect(p?.decided).toBe(false);
+  });
+
+  it('a consistent margin is decided even when the seeds themselves spread widely', () => {
+    // Each seed's 36-market markout is 0.85 × its 4-market one + 0.1: a margin of 0.1–0.2, the same sign on every seed.
+    const fours = [0.1, 0.9, 0.4, 1.5];
+    const p = paired([perSeed(4, fours), perSeed(36, fours.map((v) => v * 0.85 + 0.1))]);
+    expect(p?.met).toBe(true);
+    expect(p?.decided).toBe(true);
+    // Unpaired, the same rows are within the noise: the seeds' spread swamps the gap.
+    expect(targets([perSeed(4, fours), perSeed(36, fours.map((v) => v * 0.85 + 0.1))])?.markout1sCommonDecided).toBe(false);
+  });
+
+  it('pairs only seeds both rows ran with fills; none: no comparison', () => {
+    const p = paired([perSeed(4, [0.2, 0.3, 0.4]), aggregate(36, 'cross-market', [18, 19], [figures({}, tally([0.1])), figures({})])]);
+    expect(p?.seeds).toEqual([18]);
+    expect(p?.diff1s.seUsdc).toBeNaN();
+    expect(p?.decided).toBe(false);
+    expect(paired([perSeed(4, [0.2]), row(36, 'per-market', {})])).toBeNull();
+  });
+
+  it('seedMean: one value has no standard error', () => {
+    expect(seedMean([0.5])).toEqual({ meanUsdc: 0.5, seUsdc: Number.NaN, halfWidth95Usdc: Number.NaN });
   });
 });
