@@ -28,7 +28,7 @@ import type { TradedMarkets } from './traded-markets.js';
 import type { OrderEvent } from '../core/venue-rules/index.js';
 
 export interface FeedReactionsOptions {
-  readonly executor: Pick<OrderExecutor, 'openOrders' | 'onOrderEvent' | 'submit' | 'resync'>;
+  readonly executor: Pick<OrderExecutor, 'openOrders' | 'onOrderEvent' | 'submit' | 'resync' | 'whenStarted'>;
   readonly adapter: Pick<OrderEventAdapter, 'adapt'>;
   /** The market of one of the bot's orders, by venue or client order id; null when unknown. */
   readonly marketOfOrder: (ids: OrderIds) => string | null;
@@ -133,15 +133,21 @@ export class FeedReactions {
     }
     staleGuard.socketUp();
     if (!this.options.stopping()) {
-      const resyncs = this.connectedBefore
-        ? this.options.markets.slugs().map((slug) =>
-            executor
-              .resync(slug)
-              .then((report) => this.noteForeign(report))
-              .catch((error: unknown) => log.warn({ market: slug, err: errorText(error) }, 'resync after reconnect failed')),
+      // The ledger's repair reads the venue's filled sizes: it must come after the events held for orders not yet
+      // tracked were applied, or a trade whose MATCHED frame waits for its order's adoption is counted twice (a
+      // stand-in from the read, then the frame). After a reconnect the resyncs adopt; on the first connect the
+      // executor's start-up sync does.
+      const synced = this.connectedBefore
+        ? Promise.all(
+            this.options.markets.slugs().map((slug) =>
+              executor
+                .resync(slug)
+                .then((report) => this.noteForeign(report))
+                .catch((error: unknown) => log.warn({ market: slug, err: errorText(error) }, 'resync after reconnect failed')),
+            ),
           )
-        : [];
-      void Promise.all(resyncs)
+        : executor.whenStarted();
+      void synced
         .then(() => (this.options.stopping() ? 0 : this.options.ledgerSync.afterGap()))
         .catch((error: unknown) => log.warn({ err: errorText(error) }, 'ledger catch-up after (re)connect failed; the periodic check will retry'));
     }

@@ -258,6 +258,11 @@ export class OrderExecutor {
     return reports;
   }
 
+  /** Resolves once `start()` has synced every market (adopting, and replaying the held events of, what it found), or at shutdown. */
+  whenStarted(): Promise<void> {
+    return this.startedSignal.promise;
+  }
+
   /**
    * Submits the latest intents for a market. The plan is computed when the market's queue reaches it; a
    * submission still waiting when a newer one arrives resolves `superseded`.
