@@ -12,7 +12,7 @@ import { FeedReactions, type FeedReactionsOptions } from '../../../src/app/feed-
 import { TradedMarkets } from '../../../src/app/traded-markets.js';
 import type { FeedConnectionState } from '../../../src/book/index.js';
 import { createMetrics } from '../../../src/metrics/metrics.js';
-import type { MarketSyncReport } from '../../../src/orders/index.js';
+import type { MarketSyncReport } from '../../../src/orders/executor-types.js';
 
 interface Deferred<T> {
   readonly promise: Promise<T>;
@@ -40,7 +40,7 @@ function rig() {
         return resynced.promise;
       },
     },
-    markets: new TradedMarkets([{ slug: 'm-1' }], (m) => ({ slug: m.slug }) as never),
+    markets: new TradedMarkets([{ id: 1, slug: 'm-1' }], (m) => ({ slug: m.slug }) as never),
     staleGuard: { socketUp: () => undefined, socketDown: () => undefined },
     ledgerSync: {
       afterGap: () => {
