@@ -61,7 +61,9 @@ export function pairedLines(all: readonly LadderRow[]): string[] {
   const p = paired(all);
   if (p === null) return ['paired: not judged (the 4- and 36-market cross-market rows need a seed in common with fills)'];
   const usdc = (v: number): string => (v >= 0 ? `+${v.toFixed(4)}` : v.toFixed(4));
-  const mean = (m: SeedMean): string => `${usdc(m.meanUsdc)} ± ${m.seUsdc.toFixed(4)} (95 %: ±${m.halfWidth95Usdc.toFixed(4)})`;
+  // One seed has no spread across seeds: no standard error to print.
+  const mean = (m: SeedMean): string =>
+    Number.isFinite(m.seUsdc) ? `${usdc(m.meanUsdc)} ± ${m.seUsdc.toFixed(4)} (95 %: ±${m.halfWidth95Usdc.toFixed(4)})` : `${usdc(m.meanUsdc)} (one seed: no standard error)`;
   const lines = p.perSeed.map(
     (s) =>
       `paired seed ${s.seed}: 1 s ${usdc(s.at36.common1sUsdc)} at 36 (${s.at36.fillsCommon} fills) − ${usdc(s.at4.common1sUsdc)} at 4 (${s.at4.fillsCommon}) = ${usdc(s.diff1sUsdc)}; ` +
