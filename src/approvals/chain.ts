@@ -9,6 +9,7 @@
  */
 import { createPublicClient, createWalletClient, defineChain, erc20Abi, getAddress, http, parseAbi, type Hash, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import type { ChainConfig } from '../config/chain-schema.js';
 import type { ApprovalNeed, ApprovalReading } from './plan.js';
 
 const CTF_ABI = parseAbi([
@@ -18,6 +19,37 @@ const CTF_ABI = parseAbi([
 
 export class ChainCheckError extends Error {
   override readonly name = 'ChainCheckError';
+}
+
+/** No usable JSON-RPC endpoint in the flag, the config or the environment variable it names. */
+export class ChainEndpointError extends Error {
+  override readonly name = 'ChainEndpointError';
+}
+
+/** The endpoint to use and how to name it: a URL read from the environment may carry a provider key (a secret). */
+export interface RpcEndpoint {
+  readonly url: string;
+  /** The URL, or `from VAR` when it came from the environment. */
+  readonly label: string;
+  readonly secret: boolean;
+}
+
+const HTTP_URL = /^https?:\/\/[^\s/]+/;
+
+/** The endpoint: `flag` (e.g. --rpc-url) when given, else venue.chain.rpcUrl (a URL, or read from the variable it names). */
+export function resolveRpcEndpoint(flag: string | undefined, configured: ChainConfig['rpcUrl'], env: Readonly<Record<string, string | undefined>>): RpcEndpoint {
+  if (flag !== undefined) {
+    if (!HTTP_URL.test(flag) || !URL.canParse(flag)) throw new ChainEndpointError(`--rpc-url: expected an http(s) URL (got ${JSON.stringify(flag)})`);
+    return { url: flag, label: flag, secret: false };
+  }
+  if (configured === null) {
+    throw new ChainEndpointError('no JSON-RPC endpoint: set venue.chain.rpcUrl in the config (a URL, or the NAME of an environment variable holding it) or give --rpc-url');
+  }
+  if (configured.kind === 'url') return { url: configured.url, label: configured.url, secret: false };
+  const value = env[configured.env]?.trim();
+  if (value === undefined || value === '') throw new ChainEndpointError(`venue.chain.rpcUrl: environment variable ${configured.env} is not set`);
+  if (!HTTP_URL.test(value) || !URL.canParse(value)) throw new ChainEndpointError(`venue.chain.rpcUrl: environment variable ${configured.env} is not an http(s) URL`);
+  return { url: value, label: `from ${configured.env}`, secret: true };
 }
 
 export interface ChainSession {

@@ -14,7 +14,7 @@ import { DEFAULT_CREDENTIAL_ENV } from '../config/schema.js';
 import { resolvePrivateKey, type AppConfig, type Environment } from '../config/index.js';
 import { errorText } from '../core/errors.js';
 import { scrubSecrets } from '../exchange/errors.js';
-import { checkChain, ChainCheckError, gasBalance, openChain, readApproval, sendApproval, type ChainSession } from './chain.js';
+import { ChainCheckError, ChainEndpointError, checkChain, gasBalance, openChain, readApproval, resolveRpcEndpoint, sendApproval, type ChainSession, type RpcEndpoint } from './chain.js';
 import { approvalsNeeded, describeNeed, formatListing, isSatisfied, type ApprovalRow } from './plan.js';
 
 export class ApproveUsageError extends Error {
@@ -106,23 +106,13 @@ async function readRows(session: ChainSession, wallet: string, needs: ReturnType
 }
 
 /** The endpoint to use: --rpc-url, else venue.chain.rpcUrl (a URL, or read from the variable it names). */
-function resolveRpcUrl(
-  flag: string | undefined,
-  configured: ChainConfig['rpcUrl'],
-  env: Environment,
-): { readonly url: string; readonly label: string; readonly secret: boolean } {
-  if (flag !== undefined) {
-    if (!/^https?:\/\/[^\s/]+/.test(flag) || !URL.canParse(flag)) throw new ApproveUsageError(`approve: --rpc-url: expected an http(s) URL (got ${JSON.stringify(flag)})`);
-    return { url: flag, label: flag, secret: false };
+function resolveRpcUrl(flag: string | undefined, configured: ChainConfig['rpcUrl'], env: Environment): RpcEndpoint {
+  try {
+    return resolveRpcEndpoint(flag, configured, env);
+  } catch (error) {
+    if (error instanceof ChainEndpointError) throw new ApproveUsageError(`approve: ${error.message}`);
+    throw error;
   }
-  if (configured === null) {
-    throw new ApproveUsageError('approve: no JSON-RPC endpoint: set venue.chain.rpcUrl in the config (a URL, or the NAME of an environment variable holding it) or give --rpc-url');
-  }
-  if (configured.kind === 'url') return { url: configured.url, label: configured.url, secret: false };
-  const value = env[configured.env];
-  if (value === undefined || value.trim() === '') throw new ApproveUsageError(`approve: venue.chain.rpcUrl: environment variable ${configured.env} is not set`);
-  if (!/^https?:\/\/[^\s/]+/.test(value.trim()) || !URL.canParse(value.trim())) throw new ApproveUsageError(`approve: venue.chain.rpcUrl: environment variable ${configured.env} is not an http(s) URL`);
-  return { url: value.trim(), label: `from ${configured.env}`, secret: true };
 }
 
 /** A y/N question on the terminal; null when stdin is not a terminal (a script, CI, pm2): then only --yes sends. */

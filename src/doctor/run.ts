@@ -21,6 +21,7 @@ import { ExchangeHttpError, scrubSecrets } from '../exchange/errors.js';
 import { HttpTransport } from '../exchange/http.js';
 import type { Market } from '../exchange/wire.js';
 import { budgetVerdict, rateLimitVerdict } from './account-plan.js';
+import { gasVerdict, settlementApprovalsVerdict, settlementRouteVerdict, type SettlementRoute } from './settlement-checks.js';
 import { socketChecks } from './socket-probe.js';
 import { pricingChecks } from './pricing-checks.js';
 import { check, describeError as describe, summarize, type CheckResult, type DoctorReport } from './types.js';
@@ -197,6 +198,22 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
   }
   checks.push(sellApprovalVerdict(targets.sell, approvals));
 
+  // 6b. Settlement: how winnings and complete sets come back (API or on-chain), gas, and the approvals it needs.
+  const route: SettlementRoute = secrets.onBehalfOf !== null ? { kind: 'api', onBehalfOf: secrets.onBehalfOf } : { kind: 'chain', wallet, rpc: configuredRpcUrl(venue, options.env) !== null };
+  checks.push(settlementRouteVerdict(route));
+  if (route.kind === 'chain') {
+    let gas: Parameters<typeof gasVerdict>[1] = null;
+    if (chain !== null) {
+      try {
+        gas = { ok: true, wei: await chain.getBalance({ address: wallet }) };
+      } catch (error) {
+        gas = { ok: false, error: describe(error) };
+      }
+    }
+    checks.push(gasVerdict(wallet, gas, venue.chain.maxGasPriceWei));
+  }
+  checks.push(settlementApprovalsVerdict(route, targets.sell, approvals));
+
   // 7. The socket handshake and the unit of its book sizes.
   checks.push(...(await socketChecks(venue, api, credentials, markets.tradable.map((m) => m.slug), options.socketWaitMs ?? DEFAULT_SOCKET_WAIT_MS, now)));
 
@@ -232,6 +249,7 @@ const SKIPPED_WITHOUT_VENUE: readonly (readonly [string, string])[] = [
   ['balance', 'USDC balance'],
   ['approvals-buy', 'BUY approvals (USDC allowance)'],
   ['approvals-sell', 'SELL approvals (conditional tokens)'],
+  ['settlement', 'settlement (redeem and merge)'],
   ['socket', 'socket handshake'],
   ['book-units', 'socket book size unit'],
 ];

@@ -16,6 +16,8 @@ import { loadConfigFile } from '../../src/config/index.js';
 import { runDoctor, type CheckResult, type DoctorReport } from '../../src/doctor/index.js';
 import { generateMarkets, type MarketSpec } from '../../src/sim/engine/index.js';
 import { deriveAccountCredentials, startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startAnvil } from '../support/anvil.js';
 import { runCliProcess } from '../support/cli-process.js';
 import { poll } from '../support/poll.js';
 
@@ -117,7 +119,7 @@ const reportSchema = z.object({
 describe('doctor on the simulator', () => {
   it('passes against a healthy simulator: the real CLI, --json, exit 0, every line passes, nothing written', async () => {
     const r = await rig();
-    const path = r.writeConfig('bot.yaml', { markets: [r.simple[0] ?? '', r.simple[1] ?? '', r.negRisk] });
+    const path = r.writeConfig('bot.yaml', { markets: [r.simple[0] ?? '', r.simple[1] ?? '', r.negRisk], venue: { chain: { rpcUrl: r.rpcUrl } } });
     const home = mkdtempSync(join(tmpdir(), 'om-doctor-home-'));
     cleanups.push(() => rmSync(home, { recursive: true, force: true }));
     const result = await runCliProcess(['doctor', '--config', path, '--json', '--rpc-url', r.rpcUrl, '--socket-wait', '3'], home, r.env);
@@ -129,7 +131,7 @@ describe('doctor on the simulator', () => {
     expect(report.ok).toBe(true);
     expect(result.code).toBe(0);
     expect(report.checks.map((c) => c.id)).toEqual(
-      expect.arrayContaining(['venue', 'clock', 'token', 'scope', 'profile', 'mode', 'balance', 'approvals-buy', 'approvals-sell', 'socket', 'book-units', 'rate-limits', 'budget', `market:${r.negRisk}`]),
+      expect.arrayContaining(['venue', 'clock', 'token', 'scope', 'profile', 'mode', 'balance', 'approvals-buy', 'approvals-sell', 'settlement', 'gas', 'approvals-settlement', 'socket', 'book-units', 'rate-limits', 'budget', `market:${r.negRisk}`]),
     );
     expect(result.stdout).not.toContain(r.env.OM_API_SECRET);
     expect(result.stdout).not.toContain(r.env.OM_PRIVATE_KEY.slice(2));
@@ -231,6 +233,11 @@ describe('doctor on the simulator', () => {
     expect(sell.status).toBe('fail');
     expect(sell.message).toContain(`adapter ${group.venue.adapter}`);
     expect(sell.message).not.toContain(`exchange ${group.venue.exchange}`);
+    // The grouped market's on-chain redeem and merge need the same adapter approval; the plain market's need none.
+    const settlement = line(report, 'approvals-settlement');
+    expect(settlement.status).toBe('fail');
+    expect(settlement.message).toContain(`missing for grouped markets: NegRisk adapter ${group.venue.adapter} (${group.slug})`);
+    expect(settlement.message).toContain('plain markets: none');
     // A small allowance (below risk.maxNotional) is a warning, not a failure.
     await r.admin('DELETE', '/account-checks');
     await r.admin('PUT', '/approvals', { profileId: 2, spender: simple.venue.exchange, usdcAllowanceRaw: 5_000_000 });
@@ -249,8 +256,28 @@ describe('doctor on the simulator', () => {
     expect(line(report, 'balance').status).toBe('warn');
     expect(line(report, 'approvals-sell').status).toBe('warn');
     expect(line(report, 'budget').status).toBe('skip');
+    // The wallet is the key's own: it must redeem on-chain, and no endpoint is configured to do it.
+    expect(line(report, 'settlement')).toMatchObject({ status: 'warn', message: expect.stringContaining('without a JSON-RPC endpoint the bot cannot redeem or merge on-chain') as unknown });
+    expect(line(report, 'gas').status).toBe('skip');
     expect(report.ok).toBe(true);
   });
+
+  it('settlement on a real chain (anvil): no ETH fails the gas line naming the wallet and the amount; funded, it passes', async () => {
+    const r = await rig();
+    const anvil = await startAnvil({ chainId: 8453 });
+    cleanups.push(() => anvil.stop());
+    const wallet = privateKeyToAccount(r.env.OM_PRIVATE_KEY as `0x${string}`).address;
+    const path = r.writeConfig('bot.yaml', { markets: [r.simple[0] ?? ''], venue: { chain: { rpcUrl: anvil.rpcUrl, maxGasPriceGwei: 0.1 } } });
+    const dry = await runDoctor({ configPath: path, config: loadConfigFile(path), env: r.env, socketWaitMs: 2000 });
+    expect(line(dry, 'settlement')).toMatchObject({ status: 'pass', message: expect.stringContaining(`wallet ${wallet} (externally owned) redeems and merges on-chain`) as unknown });
+    const gas = line(dry, 'gas');
+    expect(gas.status).toBe('fail');
+    expect(gas.message).toBe(`wallet ${wallet} holds 0 ETH: not enough for one redeem or merge (needs 0.00002 ETH: 200000 gas at the 0.1 gwei ceiling (venue.chain.maxGasPriceGwei) = 0.00002 ETH per redeem or merge)`);
+    expect(line(dry, 'approvals-settlement')).toMatchObject({ status: 'pass', message: expect.stringContaining('no grouped (NegRisk) market') as unknown });
+    await anvil.fund(wallet, 10n ** 16n);
+    const funded = await runDoctor({ configPath: path, config: loadConfigFile(path), env: r.env, socketWaitMs: 2000 });
+    expect(line(funded, 'gas')).toMatchObject({ status: 'pass', message: expect.stringContaining('holds 0.01 ETH: about 500 redeems or merges') as unknown });
+  }, 60_000);
 
   it('warns when two configs share the credentials without a shared rate limit, and when their budgets exceed the balance', async () => {
     const r = await rig({ usdc: '1500' });

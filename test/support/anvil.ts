@@ -1,7 +1,8 @@
 /**
  * A real local EVM node for tests: anvil (npm `@foundry-rs/anvil`, its binary shipped in the per-platform optional
  * package) on 127.0.0.1 and a free port, never a public chain; plus the deployment of the test contracts of
- * test/fixtures/evm/ (bytecode committed, built from ApprovalTargets.sol).
+ * test/fixtures/evm/ (bytecode committed, built from ApprovalTargets.sol) and of the real conditional-tokens
+ * contract (Gnosis, compiled, from npm `@gnosis.pm/conditional-tokens-contracts`).
  *
  * Invariants: the node listens on loopback only; `stop()` ends the process it started (by its handle) and waits for it.
  */
@@ -99,10 +100,20 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-const bytecodeFile = z.object({ TestUsdc: z.string().regex(/^0x[0-9a-f]+$/), TestConditionalTokens: z.string().regex(/^0x[0-9a-f]+$/) });
+const code = z.string().regex(/^0x[0-9a-f]+$/);
+const bytecodeFile = z.object({ TestUsdc: code, TestConditionalTokens: code, TestNegRiskAdapter: code });
 
-/** The committed bytecode of the test contracts (test/fixtures/evm/bytecode.json). */
-export function testContracts(): { readonly usdc: Hex; readonly conditionalTokens: Hex } {
+/** The committed bytecode of the test contracts (test/fixtures/evm/bytecode.json); the adapter's constructor takes (ctf, collateral). */
+export function testContracts(): { readonly usdc: Hex; readonly conditionalTokens: Hex; readonly negRiskAdapter: Hex } {
   const parsed = bytecodeFile.parse(JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'evm', 'bytecode.json'), 'utf8')));
-  return { usdc: parsed.TestUsdc as Hex, conditionalTokens: parsed.TestConditionalTokens as Hex };
+  return { usdc: parsed.TestUsdc as Hex, conditionalTokens: parsed.TestConditionalTokens as Hex, negRiskAdapter: parsed.TestNegRiskAdapter as Hex };
+}
+
+const artifact = z.object({ contractName: z.literal('ConditionalTokens'), bytecode: z.string().regex(/^0x[0-9a-f]+$/), compiler: z.object({ version: z.string() }) });
+
+/** The real Gnosis ConditionalTokens (ERC-1155), deployable bytecode as its npm package ships it (no library to link). */
+export function gnosisConditionalTokens(): { readonly bytecode: Hex; readonly compiler: string } {
+  const require = createRequire(join(ROOT, 'package.json'));
+  const parsed = artifact.parse(JSON.parse(readFileSync(require.resolve('@gnosis.pm/conditional-tokens-contracts/build/contracts/ConditionalTokens.json'), 'utf8')));
+  return { bytecode: parsed.bytecode as Hex, compiler: parsed.compiler.version };
 }

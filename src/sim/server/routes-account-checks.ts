@@ -6,7 +6,8 @@
  *   are the simulator's);
  * - `GET /auth/api-tokens` (HMAC): the caller's active tokens with their scopes (the official client's ApiToken);
  * - `POST /_sim/rpc`: a minimal Ethereum JSON-RPC (`eth_chainId`, `eth_call` of USDC `balanceOf`/`allowance` and
- *   the conditional tokens' `isApprovedForAll`) answering from the engine's balances and the approvals below;
+ *   the conditional tokens' `isApprovedForAll`, `eth_getBalance`: every known account holds SIM_GAS_WEI of native
+ *   token for gas, any other address none) answering from the engine's balances and the approvals below;
  * - admin controls: `PUT /_sim/clock-skew {seconds}` (the server clock seen by HMAC verification and sent in the
  *   `Date` header), `PUT /_sim/approvals {profileId, marketSlug|spender, contract?, usdcAllowanceRaw?,
  *   ctfApproved?}`, `PUT /_sim/markets/:slug/trade-type {tradeType}` (what `GET /markets/{slug}` reports), and
@@ -26,6 +27,9 @@ import { unknownQueryIssues } from './query.js';
 import type { Reply, RequestContext, RouteDef } from './router.js';
 import { parseOrThrow } from './validation.js';
 import { COLLATERAL_TOKEN } from './wire-format.js';
+
+/** The native token (ETH, for gas) every simulator account holds: 0.05 ETH, thousands of settlement transactions on Base. */
+export const SIM_GAS_WEI = 5n * 10n ** 16n;
 
 /** The conditional-tokens contract on chain 8453 (the official client's CONTRACT_ADDRESSES). */
 export const CTF_ADDRESS = '0xC9c98965297Bc527861c898329Ee280632B76e18';
@@ -264,6 +268,12 @@ function jsonRpc(deps: AccountCheckDeps, rawBody: string): RpcAnswer {
   const { id, method, params = [] } = request.data;
   const fail = (code: number, message: string): RpcAnswer => ({ jsonrpc: '2.0', id, error: { code, message } });
   if (method === 'eth_chainId') return { jsonrpc: '2.0', id, result: `0x${deps.chainId.toString(16)}` };
+  if (method === 'eth_getBalance') {
+    const address = params[0];
+    if (typeof address !== 'string' || !isAddress(address, { strict: false })) return fail(-32602, 'Invalid params: expected [address, block]');
+    const known = deps.engine.accountByAddress(getAddress(address)) !== undefined;
+    return { jsonrpc: '2.0', id, result: `0x${(known ? SIM_GAS_WEI : 0n).toString(16)}` };
+  }
   if (method !== 'eth_call') return fail(-32601, `Method not found: ${method}`);
   const call = callSchema.safeParse(params[0]);
   if (!call.success) return fail(-32602, 'Invalid params: expected {to, data}');

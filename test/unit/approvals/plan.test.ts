@@ -5,7 +5,7 @@
 import { maxUint256 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { approvalsNeeded, formatListing, formatUsdc, isSatisfied, type ApprovalNeed } from '../../../src/approvals/plan.js';
-import { BASE_CTF, BASE_USDC, RECORDED_CLOB_EXCHANGE } from '../../../src/config/chain-schema.js';
+import { BASE_CTF, BASE_USDC, RECORDED_CLOB_EXCHANGE, weiToGwei } from '../../../src/config/chain-schema.js';
 import { ConfigError, parseConfigText, type AppConfig } from '../../../src/config/index.js';
 
 const EX2 = '0x00000000000000000000000000000000000000e2';
@@ -31,8 +31,27 @@ function problems(chain: string): string {
 }
 
 describe('venue.chain', () => {
-  it('defaults to Base: USDC, the conditional tokens and the recorded exchange, an unlimited allowance, no RPC endpoint', () => {
-    expect(chainOf(live(''))).toEqual({ rpcUrl: null, usdc: BASE_USDC, conditionalTokens: BASE_CTF, exchanges: [RECORDED_CLOB_EXCHANGE], adapters: [], usdcAllowanceRaw: null });
+  it('defaults to Base: USDC, the conditional tokens and the recorded exchange, an unlimited allowance, no RPC endpoint, a 0.1 gwei ceiling', () => {
+    expect(chainOf(live(''))).toEqual({
+      rpcUrl: null,
+      usdc: BASE_USDC,
+      conditionalTokens: BASE_CTF,
+      exchanges: [RECORDED_CLOB_EXCHANGE],
+      adapters: [],
+      usdcAllowanceRaw: null,
+      maxGasPriceWei: 100_000_000,
+      receiptTimeoutMs: 120_000,
+    });
+  });
+
+  it('reads the gas-price ceiling in gwei, exactly, and the receipt time-out in seconds; names a bad one', () => {
+    expect(chainOf(live('{maxGasPriceGwei: "0.000000001", receiptTimeoutSec: 30}'))).toMatchObject({ maxGasPriceWei: 1, receiptTimeoutMs: 30_000 });
+    expect(chainOf(live('{maxGasPriceGwei: 2.5}')).maxGasPriceWei).toBe(2_500_000_000);
+    expect(weiToGwei(2_500_000_001)).toBe('2.500000001');
+    expect(weiToGwei(100_000_000)).toBe('0.1');
+    expect(problems('{maxGasPriceGwei: 0}')).toContain('venue.chain.maxGasPriceGwei: must be above 0');
+    expect(problems('{maxGasPriceGwei: "0.0000000001"}')).toContain('venue.chain.maxGasPriceGwei: more than 9 decimal places');
+    expect(problems('{receiptTimeoutSec: 1}')).toContain('venue.chain.receiptTimeoutSec');
   });
 
   it('reads an RPC URL or a variable name, and an exact allowance in USDC', () => {

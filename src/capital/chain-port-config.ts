@@ -1,0 +1,47 @@
+/**
+ * The chain port's options from a live config and the environment: the wallet from the private key's environment
+ * variable (credentials.privateKey, as `approve` reads it), the JSON-RPC endpoint from venue.chain.rpcUrl (a URL,
+ * or the variable that holds one), the contracts, the gas-price ceiling and the time-outs.
+ *
+ * Owns: that mapping. Invariants: the key is read only from the environment and stays inside the viem account; an
+ * RPC URL read from the environment is marked secret (messages name it `from VAR`); a sim config, a missing key or
+ * a missing endpoint is a ChainPortConfigError naming the setting, before anything is read from the chain.
+ */
+import { privateKeyToAccount } from 'viem/accounts';
+import { ChainEndpointError, resolveRpcEndpoint } from '../approvals/chain.js';
+import { ConfigError, resolvePrivateKey, type AppConfig, type Environment } from '../config/index.js';
+import { DEFAULT_CREDENTIAL_ENV } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import type { ChainCapitalPortOptions } from './chain-port.js';
+import type { Hex } from './port.js';
+
+export class ChainPortConfigError extends Error {
+  override readonly name = 'ChainPortConfigError';
+}
+
+export function chainCapitalPortOptions(config: AppConfig, env: Environment, logger: Logger, rpcUrlFlag?: string): ChainCapitalPortOptions {
+  if (config.venue.kind !== 'live') throw new ChainPortConfigError('on-chain settlement needs a live venue (venue.kind: live); on the simulator the engine settles');
+  const chain = config.venue.chain;
+  let endpoint;
+  let key;
+  try {
+    endpoint = resolveRpcEndpoint(rpcUrlFlag, chain.rpcUrl, env);
+    key = resolvePrivateKey(config.credentials ?? DEFAULT_CREDENTIAL_ENV, env);
+  } catch (error) {
+    if (error instanceof ChainEndpointError || error instanceof ConfigError) throw new ChainPortConfigError(`on-chain settlement: ${error.message}`);
+    throw error;
+  }
+  const account = privateKeyToAccount(key.reveal() as Hex);
+  return {
+    rpcUrl: endpoint.url,
+    rpcLabel: endpoint.label,
+    chainId: config.venue.chainId,
+    account,
+    contracts: { usdc: chain.usdc as Hex, conditionalTokens: chain.conditionalTokens as Hex },
+    maxGasPriceWei: BigInt(chain.maxGasPriceWei),
+    receiptTimeoutMs: chain.receiptTimeoutMs,
+    rpcTimeoutMs: config.rateLimits.timeoutMs,
+    logger,
+    secrets: [key.reveal(), key.reveal().slice(2), ...(endpoint.secret ? [endpoint.url] : [])],
+  };
+}
