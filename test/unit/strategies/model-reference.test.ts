@@ -108,3 +108,32 @@ describe('strategies quote around the model', () => {
     for (const a of asks) expect(a).toBeGreaterThanOrEqual(644);
   });
 });
+
+describe('a book-referenced strategy reads no model input (readModel)', () => {
+  const BOOK_REF = ['mid', 'adjustedMidpoint'] as const;
+  const strategies: [string, (extra: Record<string, unknown>) => (v: MarketView) => QuoteIntent[]][] = [
+    ['fixed-spread', (extra) => (v) => fixedSpread.create(fixedSpreadParamsSchema.parse({ referencePrice: BOOK_REF, bidSpread: 0.001, askSpread: 0.001, minSpread: 0, ...extra })).quote(v)],
+    ['avellaneda-stoikov', (extra) => (v) => avellanedaStoikov.create(avellanedaStoikovParamsSchema.parse({ referencePrice: BOOK_REF, minSpread: 0, ...extra })).quote(v)],
+  ];
+  const book = { bids: [[600, 100]], asks: [[640, 100]] } as const;
+  for (const [name, make] of strategies) {
+    it(`${name}: the same quotes whatever the model says (fair, uncertainty, volatility), and without one`, () => {
+      const quote = make({});
+      const base = view({ book: { bids: [...book.bids], asks: [...book.asks] }, market: { expiresAtMs: T0 + HOUR } });
+      const without = quote(base);
+      expect(without.length).toBeGreaterThan(0);
+      for (const model of [MODEL, { ...MODEL, fair: 0.7, uncertainty: 0.05 }, { ...MODEL, underlying: { ...MODEL.underlying, volatility: 2 } }]) {
+        expect(quote({ ...base, model })).toEqual(without);
+      }
+    });
+
+    it(`${name}: readModel 'always' keeps the old guard (the model's fair value and uncertainty reach a book reference)`, () => {
+      const quote = make({ readModel: 'always' });
+      const base = view({ book: { bids: [...book.bids], asks: [...book.asks] }, market: { expiresAtMs: T0 + HOUR } });
+      const { bids } = yesQuotes(quote({ ...base, model: { ...MODEL, fair: 0.58, uncertainty: 0.01 } }));
+      expect(bids.length).toBeGreaterThan(0);
+      for (const b of bids) expect(b).toBeLessThanOrEqual(570);
+      expect(quote({ ...base, model: { ...MODEL, fair: 0.58, uncertainty: 0.01 } })).not.toEqual(quote(base));
+    });
+  }
+});
