@@ -12,7 +12,7 @@ import type { ReplayEvent, ReplayMarket } from '../../../src/replay/format.js';
 import { readReplay } from '../../../src/replay/reader.js';
 import { runReplayBacktest, type ReplayBacktestOptions } from '../../../src/replay/replay-backtest.js';
 import { LEAVE_AFTER_STOP_MS } from '../../../src/backtest/market-roll.js';
-import type { MarketReplay } from '../../../src/replay/report.js';
+import { formatTable, peopleReport, renderHtml, type MarketReplay } from '../../../src/replay/report.js';
 import { FLAT_PROFILE } from '../../../src/pricing/surface/index.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -117,5 +117,19 @@ describe('backtest --replay of markets listed over time', () => {
     const figures = (r: typeof report) => r.markets.map((m) => ({ fills: m.fills, pnl: m.figures.totalPnlUsdc, requests: m.figures.requests, markouts: m.figures.markouts }));
     expect(figures(surface)).toEqual(figures(report));
     expect(surface.figures.requests).toBe(report.figures.requests);
+    // …while the surface was at work: the fair value with it differs from the realized-only one at the fills, and the
+    // report says so (a new section of the table, report.json and the page), with the expiries' implied weights.
+    expect(report.surface ?? null).toBeNull();
+    const contribution = surface.surface;
+    if (contribution == null) throw new Error('no surface section with the surface on');
+    expect(contribution.total.fills).toBe(600);
+    expect(contribution.total.meanAbsFairDiff).toBeGreaterThan(0.001);
+    expect(contribution.total.markoutsWith.find((m) => m.horizonMs === 10_000)?.meanUsdc).not.toBe(contribution.total.markoutsWithout.find((m) => m.horizonMs === 10_000)?.meanUsdc);
+    expect(contribution.expiries.length).toBeGreaterThan(0);
+    expect(contribution.expiries.some((e) => e.maxWeight > 0)).toBe(true);
+    expect(formatTable(surface)).toContain('volatility surface: the fair value with it');
+    expect(formatTable(report)).not.toContain('volatility surface');
+    expect(peopleReport(surface).surface).toMatchObject({ total: { fills: 600 } });
+    expect(renderHtml(surface, { js: '', css: '' })).toContain('<table id="surface">');
   }, 60_000);
 });
