@@ -36,7 +36,7 @@ export const fixedSpreadParamsSchema = z
     referencePrice: referenceSourcesSchema.default([...DEFAULT_REFERENCE_SOURCES]),
     /** On a priced market, no quote closer to the model's fair value than this many times its uncertainty. */
     uncertaintyMultiplier: z.number().min(0).max(20).default(1),
-    /** 'reference': only a model reference reads the model (floor, σ); 'always': a book reference too (src/strategy/model-spread.ts). */
+    /** A book reference's guard reads the model without the surface ('realized'), none of it ('none') or all of it ('full'): src/strategy/model-spread.ts. */
     readModel: readModelSchema,
     /** mid/microprice are not used while the others' touch is wider than this (price units); null: no limit. */
     maxTouchSpread: spread.nullable().default(null),

@@ -272,6 +272,7 @@ export class MarketPricer {
     if (state.guard.holding(nowMs)) return { kind: 'halt', reason: 'fast-market' };
     if (terms.strikeValue === null) return { kind: 'halt', reason: 'no-strike' };
     const value = this.value(terms, terms.strikeValue, state, latest, nowMs);
+    const realized = this.value(terms, terms.strikeValue, state, latest, nowMs, 'realized-only');
     return {
       kind: 'priced',
       terms,
@@ -281,12 +282,17 @@ export class MarketPricer {
         uncertainty: value.uncertainty,
         secondsToSettlement: Math.max(0, (terms.settlesAtMs - nowMs) / 1000),
         underlying: { ticker: terms.ticker, price: latest.price, ageMs, volatility: value.vol?.blendedVol ?? state.estimator.annualizedVolatility() },
+        withoutSurface: { fair: realized.fair, delta: realized.delta, uncertainty: realized.uncertainty, volatility: realized.vol?.realizedVol ?? state.estimator.annualizedVolatility() },
       },
     };
   }
 
-  /** The digital at the expiry's total variance (its variance per second over the time left) and tails. */
-  private value(terms: MarketTerms, strike: number, state: TickerState, latest: PricerQuote, nowMs: number): ReturnType<typeof digitalFairValue> & { readonly vol: ExpiryVolatility | null } {
+  /**
+   * The digital at the expiry's total variance (its variance per second over the time left) and tails; 'realized-only':
+   * at its realized variance with no gap term — exactly the answer of a pricer with impliedWeight 0 and gapWeight 0
+   * (the realized variance never falls with a later settlement, so the calendar floor leaves it as it is).
+   */
+  private value(terms: MarketTerms, strike: number, state: TickerState, latest: PricerQuote, nowMs: number, part: 'surface' | 'realized-only' = 'surface'): ReturnType<typeof digitalFairValue> & { readonly vol: ExpiryVolatility | null } {
     const s = this.settings;
     const secondsLeft = Math.max(0, (terms.settlesAtMs - nowMs) / 1000);
     const vol = secondsLeft > 0 ? this.expiryVolatility(terms, state, nowMs) : null;
@@ -295,12 +301,12 @@ export class MarketPricer {
       strike,
       comparison: terms.comparison,
       secondsLeft,
-      variancePerSecond: vol === null ? state.estimator.variancePerSecond() : vol.totalVariance / secondsLeft,
+      variancePerSecond: vol === null ? state.estimator.variancePerSecond() : (part === 'surface' ? vol.totalVariance : vol.realizedVariance) / secondsLeft,
       settlementNoiseVariance: s.settlementNoiseVariance,
       spotConf: latest.conf,
       spotAgeMs: Math.max(0, nowMs - latest.receiveTimeMs),
       volRelErr: s.volRelErr,
-      volGapRel: vol?.gapRel ?? 0,
+      volGapRel: part === 'surface' ? (vol?.gapRel ?? 0) : 0,
       tails: vol?.tails ?? s.tails,
       floor: s.floor,
       cap: s.cap,

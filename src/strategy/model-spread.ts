@@ -1,33 +1,42 @@
 /**
- * What every built-in strategy takes from the model's view of a priced market (`view.model`, src/pricing): whether
- * it reads the model at all (`readModel`), a minimum distance of its quotes from the fair value, and the fair value's
+ * What every built-in strategy takes from the model's view of a priced market (`view.model`, src/pricing): which
+ * model it reads (`readModel`), a minimum distance of its quotes from the fair value, and the fair value's
  * volatility in log-odds.
  *
  * Owns: these rules, so all strategies read, widen and estimate the same way. Invariants: on a market without a model
  * view both figures are neutral (no minimum distance, no volatility: the strategy keeps its own estimate); figures
- * are finite; a strategy whose reference list does not name `model` reads no model input at all under the default
- * `readModel: reference` (a pricing input — the volatility surface — never reaches a book-referenced quote).
+ * are finite; under the default `readModel: realized` a strategy whose reference list does not name `model` reads
+ * only the model without the volatility surface, so the surface (a pricing input it does not use) never changes its
+ * quotes (docs/pricing.md, "What reaches a book-referenced strategy").
  */
 import { z } from 'zod';
-import type { MarketView } from './contract.js';
+import type { MarketView, ModelView } from './contract.js';
 import type { ReferenceSource } from './reference-price.js';
 
 /**
- * Which quotes read the model (docs/pricing.md, "What reaches a book-referenced strategy"):
- * - `reference` (default): only a strategy whose `referencePrice` names `model` reads it (its fair value, the
- *   uncertainty floor around it, and Avellaneda–Stoikov's σ); a book-referenced one is quoted from the book alone
- *   (the pricer's halts still apply);
- * - `always`: a book-referenced strategy also keeps `uncertaintyMultiplier` × the model's uncertainty from the model's
- *   fair value and (Avellaneda–Stoikov) takes σ from it, so the volatility surface changes its quotes too.
+ * What a book-referenced strategy (no `model` in its `referencePrice`) reads of the model — its guard (quotes kept
+ * `uncertaintyMultiplier` × the uncertainty off the fair value) and, for Avellaneda–Stoikov, its σ:
+ * - `realized` (default): the model without the volatility surface (realized variance only, `withoutSurface`);
+ * - `none`: nothing (quoted from the book alone; the pricer's halts still apply);
+ * - `full`: the model with the surface (the behaviour from the surface's wiring to issue 41: the surface moves it).
+ * A model-referenced strategy always reads the full model.
  */
-export const READ_MODEL_MODES = ['reference', 'always'] as const;
+export const READ_MODEL_MODES = ['realized', 'none', 'full'] as const;
 export type ReadModel = (typeof READ_MODEL_MODES)[number];
-export const readModelSchema = z.enum(READ_MODEL_MODES).default('reference');
+export const readModelSchema = z.enum(READ_MODEL_MODES).default('realized');
 
-/** The view as the strategy may read it: without the model when `readModel` keeps the model from a book reference. */
+/** The model a book-referenced strategy reads under `readModel: realized`: the one without the surface. */
+function withoutSurface(model: ModelView): ModelView {
+  const r = model.withoutSurface;
+  if (r === undefined) return model;
+  return { ...model, fair: r.fair, delta: r.delta, uncertainty: r.uncertainty, underlying: { ...model.underlying, volatility: r.volatility } };
+}
+
+/** The view as the strategy may read it (see `readModel`). */
 export function viewAsRead<V extends MarketView>(view: V, sources: readonly ReferenceSource[], readModel: ReadModel): V {
-  if (readModel === 'always' || sources.includes('model') || view.model == null) return view;
-  return { ...view, model: null };
+  const model = view.model;
+  if (model == null || readModel === 'full' || sources.includes('model')) return view;
+  return { ...view, model: readModel === 'none' ? null : withoutSurface(model) };
 }
 
 const HOURS_PER_YEAR = 365 * 24;

@@ -15,7 +15,7 @@ export { VolSurface, type ExpiryVolatility, type LadderSample, type SampleVerdic
 
 export const DEFAULT_SURFACE: SurfaceSettings = {
   impliedWeight: 0.8,
-  evidence: { minStrikes: 1, fullStrikes: 3, fullBooks: 12, spreadHalf: 0.05 },
+  evidence: { minStrikes: 2, fullStrikes: 3, fullBooks: 12, spreadHalf: 0.05 },
   profile: makeProfile(DEFAULT_HOURLY_VARIANCE, 1),
   realizedLookbackMs: 3_600_000,
   filter: { maxSpread: 0.05, midMin: 0.1, midMax: 0.9, minAbsD: 0.1 },

@@ -115,7 +115,9 @@ describe('the surface in the pricer', () => {
 
   it('reports which expiries use implied variance and with what weight, once per change (not per answer)', () => {
     const changes: ImpliedWeightChange[] = [];
-    const pricer = new MarketPricer(settings(0.8), { onImpliedWeight: (c) => changes.push(c) });
+    // One strike counts here (minStrikes 1; the default, 2, gives a lone strike no implied part at all).
+    const evidence = { ...DEFAULT_PRICER_SETTINGS.surface.evidence, minStrikes: 1 };
+    const pricer = new MarketPricer(settings(0.8, evidence), { onImpliedWeight: (c) => changes.push(c) });
     const settles = T0 + HOUR;
     pricer.register('a', { ok: true, terms: terms('a', 88_000, settles) });
     pricer.register('b', { ok: true, terms: terms('b', 88_400, settles) });
@@ -133,7 +135,7 @@ describe('the surface in the pricer', () => {
     const last = changes.at(-1)!;
     expect(last.evidence?.strikes).toBe(1);
     const now = pricer.volatilityOf('a', T0 + 29 * 5_000)!;
-    expect(now.impliedWeight).toBeCloseTo(impliedWeightOf(0.8, { strikes: 1, books: 12, meanSpread: 0.01 }, DEFAULT_PRICER_SETTINGS.surface.evidence), 6);
+    expect(now.impliedWeight).toBeCloseTo(impliedWeightOf(0.8, { strikes: 1, books: 12, meanSpread: 0.01 }, evidence), 6);
     expect(now.impliedWeight).toBeCloseTo(0.2222, 4);
     expect(Math.round(last.weight * 10)).toBe(Math.round(now.impliedWeight * 10)); // the last report is within a tenth
     expect(impliedWeightSentence('BTC', settles, 0.2222, { strikes: 1, books: 12, meanSpread: 0.01 })).toBe(
@@ -151,6 +153,24 @@ describe('the surface in the pricer', () => {
     }
     expect(changes.length).toBeGreaterThan(before);
     expect(changes.at(-1)?.evidence?.strikes).toBe(2);
+  });
+
+  it("answers, beside the model, the model without the surface: exactly a pricer's with impliedWeight 0 and gapWeight 0", () => {
+    const spot = 87_900;
+    const withSurface = new MarketPricer(settings(0.8));
+    const off = new MarketPricer({ ...settings(0.8), surface: { ...settings(0.8).surface, impliedWeight: 0, gapWeight: 0 } });
+    const near = feedLadder(withSurface, 0.9, spot, T0 + HOUR, 'near', T0, 12);
+    feedLadder(off, 0.9, spot, T0 + HOUR, 'near', T0, 12);
+    const now = T0 + 60_000;
+    for (const slug of near) {
+      const a = withSurface.answer(slug, now);
+      const b = off.answer(slug, now);
+      if (a.kind !== 'priced' || b.kind !== 'priced') throw new Error('not priced');
+      expect(a.view.withoutSurface).toEqual({ fair: b.view.fair, delta: b.view.delta, uncertainty: b.view.uncertainty, volatility: b.view.underlying.volatility });
+    }
+    const a = withSurface.answer(near[1]!, now);
+    if (a.kind !== 'priced') throw new Error('not priced');
+    expect(Math.abs(a.view.fair - (a.view.withoutSurface?.fair ?? 0))).toBeGreaterThan(0.001); // the surface is at work
   });
 
   it('never inverts a book against a later spot, uses nothing from the future, and needs minSamples', () => {
