@@ -17,7 +17,6 @@ import { validateStrategy } from '../config/index.js';
 import { describeTruncation, readReplay } from './reader.js';
 import { runReplayBacktest } from './replay-backtest.js';
 import type { QueueModel } from './queue-matcher.js';
-import { peopleSurface } from './surface-report.js';
 import { chartAssets, formatCompare, formatSweep, formatTable, peopleFigures, peopleReport, renderHtml, type ReplayReport } from './report.js';
 
 export interface ReplayCommandOptions {
@@ -109,7 +108,7 @@ export async function runReplayCommand(config: AppConfig, options: ReplayCommand
       writeFileSync(join(options.out, 'report.html'), renderHtml(report, chartAssets()));
       writeFileSync(join(options.out, 'report.json'), `${JSON.stringify(peopleReport(report))}\n`);
     }
-    return options.json ? `${JSON.stringify({ ...peopleFigures(report.figures), ...(report.surface == null ? {} : { surface: peopleSurface(report.surface) }) })}\n` : formatTable(report);
+    return options.json ? `${JSON.stringify(peopleFigures(report.figures))}\n` : formatTable(report);
   }
   const runs: { params: Record<string, string>; figures: ReplayReport['figures'] }[] = [];
   for (const params of grid(axes)) runs.push({ params, figures: (await runOne(config, options, params, stream)).figures });

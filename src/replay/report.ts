@@ -358,8 +358,9 @@ export function formatTable(report: ReplayReport): string {
       ? `\n\n${report.markets.map((m) => `${headline(m.figures)}\n${queueModelNote(m.figures.queue)}`).join('\n')}`
       : `\n${queueModelNote(report.figures.queue)}`;
   const truncated = truncationNote(report.figures);
+  // The surface's section (./surface-report.ts) sits between the figures and the queue models' line(s), which end the report.
   const surface = report.surface == null ? '' : formatSurfaceSection(report.surface);
-  return `${truncated === null ? '' : `${truncated}\n`}${headline(report.figures)}\n\n${table}${perMarket}\n${surface}`;
+  return `${truncated === null ? '' : `${truncated}\n`}${headline(report.figures)}\n\n${table}${surface}${perMarket}\n`;
 }
 
 /** The truncation line of a sweep or compare table (every run read the same recording), with its newline; or ''. */

@@ -147,7 +147,7 @@ export function peopleSurface(report: SurfaceReport): unknown {
 }
 
 const horizonName = (ms: number): string => (ms >= 60_000 ? `${ms / 60_000} min` : `${ms / 1000} s`);
-const fixed = (v: number | null, digits: number): string => (v === null ? '—' : v.toFixed(digits));
+const fixed = (v: number | null, digits: number): string => (v === null ? '—' : round(v, digits).toFixed(digits));
 
 /** The section's [label, value] rows (the text report and the page print them). */
 export function surfaceRows(report: SurfaceReport): [string, string][] {
@@ -167,9 +167,9 @@ export function surfaceRows(report: SurfaceReport): [string, string][] {
   ];
 }
 
-/** The text section, after the report's table. */
+/** The text section, after the report's table (starts with a blank line, ends without a newline). */
 export function formatSurfaceSection(report: SurfaceReport): string {
   const rows = surfaceRows(report);
   const width = Math.max(...rows.map(([label]) => label.length));
-  return `\nvolatility surface: the fair value with it (the bot's) and without it (realized only) at each fill\n${rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
+  return `\n\nvolatility surface: the fair value with it (the bot's) and without it (realized only) at each fill\n${rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}`;
 }
