@@ -425,7 +425,8 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--profile-strength <0..1>', 'with --books: strength of the intraday variance profile (pricing.surface.profile.strength; 0: a flat clock)')
     .option('--fit-tails', 'with --books: fit a Student-t per expiry to its ladder (pricing.surface.tails.fit)')
     .option('--stale-sec <seconds>', 'with --books: an underlying price older than this halts (default 90: a 1-minute history)')
-    .action(async (options: { markets: string; spot?: string; vol?: string; at?: string; books?: string; underlying?: string[]; impliedWeight?: string; profileStrength?: string; fitTails?: boolean; staleSec?: string }) => {
+    .option('--min-strikes <n>', 'with --books: an expiry needs this many strikes with usable books for an implied part (pricing.surface.implied.minStrikes, default 2)')
+    .action(async (options: { markets: string; spot?: string; vol?: string; at?: string; books?: string; underlying?: string[]; impliedWeight?: string; profileStrength?: string; fitTails?: boolean; staleSec?: string; minStrikes?: string }) => {
       const cmd = await importModule(() => import('./pricing/price-cli.js'), 'the price command');
       let result;
       try {

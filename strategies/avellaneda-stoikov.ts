@@ -26,7 +26,7 @@ import type { OptimalQuotes } from '../src/strategy/optimal-quotes.js';
 import { strategyFromPlanner } from '../src/strategy/planner.js';
 import { applyRewardQuoting, rewardQuotingSchema } from '../src/strategy/reward-quoting.js';
 import type { PlanInput, QuotePlan } from '../src/strategy/planner.js';
-import { modelLogOddsSigma, modelMinHalfSpread } from '../src/strategy/model-spread.js';
+import { modelLogOddsSigma, modelMinHalfSpread, readModelSchema, viewAsRead } from '../src/strategy/model-spread.js';
 import { DEFAULT_REFERENCE_SOURCES, referencePrice, referenceSourcesSchema } from '../src/strategy/reference-price.js';
 import { expectedRewardPerDay } from '../src/strategy/rewards.js';
 import { buildYesLadder } from '../src/strategy/rounding.js';
@@ -45,6 +45,8 @@ export const avellanedaStoikovParamsSchema = z
     referencePrice: referenceSourcesSchema.default([...DEFAULT_REFERENCE_SOURCES]),
     /** On a priced market, no quote closer to the model's fair value than this many times its uncertainty. */
     uncertaintyMultiplier: z.number().min(0).max(20).default(1),
+    /** A book reference's guard reads the model without the surface ('realized'), none of it ('none') or all of it ('full'): src/strategy/model-spread.ts. */
+    readModel: readModelSchema,
     maxTouchSpread: z.number().gt(0).lt(1).nullable().default(null),
     /** Risk aversion γ (per log-odds per lot). */
     gamma: positive.default(0.1),
@@ -90,7 +92,9 @@ export const avellanedaStoikovParamsSchema = z
 
 export type AvellanedaStoikovParams = z.infer<typeof avellanedaStoikovParamsSchema>;
 
-export function planAvellanedaStoikov(params: AvellanedaStoikovParams, { view, own }: PlanInput): QuotePlan {
+export function planAvellanedaStoikov(params: AvellanedaStoikovParams, input: PlanInput): QuotePlan {
+  const view = viewAsRead(input.view, params.referencePrice, params.readModel);
+  const own = input.own;
   const none = (): QuotePlan => ({ intents: [], diagnostics: { quoting: 0 } });
   if (isExpired(view.market, view.now)) return none();
   const reference = referencePrice(view, { sources: params.referencePrice, own, maxTouchSpread: params.maxTouchSpread });

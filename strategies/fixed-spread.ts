@@ -20,7 +20,7 @@ import { isExpired } from '../src/strategy/market-clock.js';
 import { strategyFromPlanner } from '../src/strategy/planner.js';
 import { applyRewardQuoting, rewardQuotingSchema } from '../src/strategy/reward-quoting.js';
 import type { PlanInput, QuotePlan } from '../src/strategy/planner.js';
-import { modelMinHalfSpread } from '../src/strategy/model-spread.js';
+import { modelMinHalfSpread, readModelSchema, viewAsRead } from '../src/strategy/model-spread.js';
 import { DEFAULT_REFERENCE_SOURCES, referencePrice, referenceSourcesSchema } from '../src/strategy/reference-price.js';
 import { expectedRewardPerDay } from '../src/strategy/rewards.js';
 import { buildYesLadder } from '../src/strategy/rounding.js';
@@ -36,6 +36,8 @@ export const fixedSpreadParamsSchema = z
     referencePrice: referenceSourcesSchema.default([...DEFAULT_REFERENCE_SOURCES]),
     /** On a priced market, no quote closer to the model's fair value than this many times its uncertainty. */
     uncertaintyMultiplier: z.number().min(0).max(20).default(1),
+    /** A book reference's guard reads the model without the surface ('realized'), none of it ('none') or all of it ('full'): src/strategy/model-spread.ts. */
+    readModel: readModelSchema,
     /** mid/microprice are not used while the others' touch is wider than this (price units); null: no limit. */
     maxTouchSpread: spread.nullable().default(null),
     /** Distance of the first bid below the centre, price units (0.02 = 2 cents). */
@@ -80,7 +82,9 @@ export const fixedSpreadParamsSchema = z
 
 export type FixedSpreadParams = z.infer<typeof fixedSpreadParamsSchema>;
 
-export function planFixedSpread(params: FixedSpreadParams, { view, own }: PlanInput): QuotePlan {
+export function planFixedSpread(params: FixedSpreadParams, input: PlanInput): QuotePlan {
+  const view = viewAsRead(input.view, params.referencePrice, params.readModel);
+  const own = input.own;
   const none = (extra: Record<string, number> = {}): QuotePlan => ({ intents: [], diagnostics: { quoting: 0, ...extra } });
   if (isExpired(view.market, view.now)) return none();
   const reference = referencePrice(view, { sources: params.referencePrice, own, maxTouchSpread: params.maxTouchSpread });

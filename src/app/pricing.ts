@@ -32,6 +32,7 @@ import type { ModelView, PositionView, QuoteIntent } from '../strategy/contract.
 import { toYesTerms } from '../strategy/yes-terms.js';
 import { touchPrices, type Touch } from '../strategy/own-orders.js';
 import { exposureByTicker, sidesUnderCap } from '../pricing/exposure.js';
+import { impliedWeightSentence } from '../pricing/surface/index.js';
 
 export interface BotPricingDeps {
   readonly config: PricingConfig;
@@ -80,6 +81,8 @@ export class BotPricing {
         this.unpriced.set(slug, reason);
       },
       onExpiryGone: (ticker, settlesAtMs) => metrics.forgetExpiry(ticker, new Date(settlesAtMs).toISOString()),
+      onImpliedWeight: ({ ticker, settlesAtMs, weight, evidence }) =>
+        log.info({ ticker, expiry: new Date(settlesAtMs).toISOString(), impliedWeight: Number(weight.toFixed(3)), ...evidence }, impliedWeightSentence(ticker, settlesAtMs, weight, evidence)),
       onGuardTrip: (ticker, atMs) => {
         metrics.fastMarketTrip(ticker);
         log.warn({ ticker, at: new Date(atMs).toISOString() }, 'fast market: quotes on this underlying pulled for the cool-down');
@@ -90,8 +93,8 @@ export class BotPricing {
     this.publishRegistry();
     const sf = config.pricer.surface;
     log.info(
-      { impliedWeight: sf.impliedWeight, realizedWeight: 1 - sf.impliedWeight, profile: sf.profile.weights.map((w) => Number(w.toFixed(3))), windowSec: sf.windowMs / 1000, maxSpread: sf.filter.maxSpread, mids: [sf.filter.midMin, sf.filter.midMax], tailFit: sf.tailFit, gapWeight: sf.gapWeight },
-      `volatility surface: variance to settlement = ${1 - sf.impliedWeight} × realized + ${sf.impliedWeight} × the ladder's implied, over the intraday profile (pricing.surface)`,
+      { impliedWeight: sf.impliedWeight, evidence: sf.evidence, profile: sf.profile.weights.map((w) => Number(w.toFixed(3))), windowSec: sf.windowMs / 1000, maxSpread: sf.filter.maxSpread, mids: [sf.filter.midMin, sf.filter.midMax], tailFit: sf.tailFit, gapWeight: sf.gapWeight },
+      `volatility surface: variance to settlement = (1 − w) × realized + w × the ladder's implied, w = ${sf.impliedWeight} × the evidence of each expiry (strikes, books, spread), over the intraday profile (pricing.surface)`,
     );
     this.store = new UnderlyingStore(config.store, deps.now, {
       onAccepted: (q) => metrics.underlyingUpdate(q.ticker, q.source, q.price),

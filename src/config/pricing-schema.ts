@@ -73,6 +73,13 @@ const surface = z
         sampleEverySec: z.number().min(0).max(3600).default(sf.sampleEveryMs / 1000),
         minSamples: z.number().int().min(1).max(10_000).default(sf.minSamples),
         trim: z.number().min(0).max(0.5).default(sf.trim),
+        /** The evidence behind an expiry's implied part (src/pricing/surface/evidence.ts): fewer strikes than minStrikes: none. */
+        minStrikes: z.number().int().min(1).max(100).default(sf.evidence.minStrikes),
+        /** Strikes, and books in the window, at which their counts stop lowering the implied weight. */
+        fullStrikes: z.number().int().min(1).max(100).default(sf.evidence.fullStrikes),
+        fullBooks: z.number().int().min(1).max(10_000).default(sf.evidence.fullBooks),
+        /** The books' mean spread (price units) at which the implied weight is halved. */
+        spreadHalf: positive.max(1).default(sf.evidence.spreadHalf),
       })
       .superRefine((v, ctx) => {
         if (v.midMin >= v.midMax) ctx.addIssue({ code: 'custom', path: ['midMin'], message: 'must be below midMax', input: v.midMin });
@@ -102,6 +109,7 @@ export function toSurfaceSettings(p: SurfaceInput): SurfaceSettings {
   const i = p.implied;
   return {
     impliedWeight: p.impliedWeight,
+    evidence: { minStrikes: i.minStrikes, fullStrikes: i.fullStrikes, fullBooks: i.fullBooks, spreadHalf: i.spreadHalf },
     profile: makeProfile(p.profile.hourly, p.profile.strength),
     realizedLookbackMs: ms(p.realizedLookbackSec),
     filter: { maxSpread: i.maxSpread, midMin: i.midMin, midMax: i.midMax, minAbsD: i.minAbsD },

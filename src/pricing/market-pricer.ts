@@ -20,7 +20,7 @@
 import type { ModelView } from '../strategy/contract.js';
 import { FastMarketGuard, type GuardSettings, DEFAULT_GUARD } from './guard.js';
 import { DEFAULT_VOLATILITY, digitalFairValue, VolatilityEstimator, type Tails, type VolatilitySettings } from './model/index.js';
-import { DEFAULT_SURFACE, VolSurface, type ExpiryVolatility, type SampleVerdict, type SurfaceSettings } from './surface/index.js';
+import { DEFAULT_SURFACE, VolSurface, type ExpiryVolatility, type ImpliedEvidence, type SampleVerdict, type SurfaceSettings } from './surface/index.js';
 import type { MarketTerms, TermsResult } from './types.js';
 
 export interface PricerSettings {
@@ -74,6 +74,20 @@ export interface PricerQuote {
   readonly receiveTimeMs: number;
 }
 
+/**
+ * An expiry's implied weight changed (the first answer after a change of its strikes, or of its weight by a tenth):
+ * which expiries price with the ladder's implied variance, and how much. Not per tick.
+ */
+export interface ImpliedWeightChange {
+  readonly ticker: string;
+  readonly settlesAtMs: number;
+  /** The weight of the implied variance (α × evidence); 0: realized only. */
+  readonly weight: number;
+  /** What it was inverted from (null: no implied part now). */
+  readonly evidence: ImpliedEvidence | null;
+  readonly atMs: number;
+}
+
 export interface PricerObserver {
   /** Once per market the model cannot price. */
   onUnpriced?(slug: string, reason: string, recognisedCrypto: boolean): void;
@@ -81,6 +95,8 @@ export interface PricerObserver {
   onGuardTrip?(ticker: string, atMs: number): void;
   /** The last market of an expiry on `ticker` left: its surface samples are gone (forget its metrics). */
   onExpiryGone?(ticker: string, settlesAtMs: number): void;
+  /** An expiry's implied weight changed (see ImpliedWeightChange). */
+  onImpliedWeight?(change: ImpliedWeightChange): void;
 }
 
 interface TickerState {
@@ -97,6 +113,8 @@ type MarketEntry = { readonly kind: 'priced'; readonly terms: MarketTerms } | { 
 export class MarketPricer {
   private readonly markets = new Map<string, MarketEntry>();
   private readonly tickers = new Map<string, TickerState>();
+  /** Per `ticker|settlesAtMs`, the implied weight last reported (strikes and weight to a tenth). */
+  private readonly reportedWeights = new Map<string, string>();
 
   constructor(
     private readonly settings: PricerSettings = DEFAULT_PRICER_SETTINGS,
@@ -130,6 +148,7 @@ export class MarketPricer {
     const { ticker, settlesAtMs } = entry.terms;
     if (this.expiriesOf(ticker).includes(settlesAtMs)) return;
     this.tickers.get(ticker)?.surface.forgetExpiry(settlesAtMs);
+    this.reportedWeights.delete(`${ticker}|${settlesAtMs}`);
     this.observer.onExpiryGone?.(ticker, settlesAtMs);
   }
 
@@ -165,7 +184,20 @@ export class MarketPricer {
   private expiryVolatility(terms: MarketTerms, state: TickerState, nowMs: number): ExpiryVolatility | null {
     const expiries = this.expiriesOf(terms.ticker).filter((t) => t > nowMs);
     if (!expiries.includes(terms.settlesAtMs)) expiries.push(terms.settlesAtMs);
-    return state.surface.at(nowMs, state.estimator.variancePerSecond(), expiries).get(terms.settlesAtMs) ?? null;
+    const vol = state.surface.at(nowMs, state.estimator.variancePerSecond(), expiries).get(terms.settlesAtMs) ?? null;
+    if (vol !== null) this.reportWeight(terms.ticker, vol, nowMs);
+    return vol;
+  }
+
+  /** Reports an expiry's implied weight when its strikes or its weight (to a tenth) changed since the last report. */
+  private reportWeight(ticker: string, vol: ExpiryVolatility, nowMs: number): void {
+    if (this.observer.onImpliedWeight === undefined) return;
+    const id = `${ticker}|${vol.settlesAtMs}`;
+    const key = vol.evidence === null || vol.impliedWeight === 0 ? 'none' : `${vol.evidence.strikes}|${Math.round(vol.impliedWeight * 10)}`;
+    const last = this.reportedWeights.get(id);
+    if (last === key || (last === undefined && key === 'none')) return;
+    this.reportedWeights.set(id, key);
+    this.observer.onImpliedWeight({ ticker, settlesAtMs: vol.settlesAtMs, weight: vol.impliedWeight, evidence: vol.evidence, atMs: nowMs });
   }
 
   /**
@@ -240,6 +272,7 @@ export class MarketPricer {
     if (state.guard.holding(nowMs)) return { kind: 'halt', reason: 'fast-market' };
     if (terms.strikeValue === null) return { kind: 'halt', reason: 'no-strike' };
     const value = this.value(terms, terms.strikeValue, state, latest, nowMs);
+    const realized = this.value(terms, terms.strikeValue, state, latest, nowMs, 'realized-only');
     return {
       kind: 'priced',
       terms,
@@ -249,12 +282,17 @@ export class MarketPricer {
         uncertainty: value.uncertainty,
         secondsToSettlement: Math.max(0, (terms.settlesAtMs - nowMs) / 1000),
         underlying: { ticker: terms.ticker, price: latest.price, ageMs, volatility: value.vol?.blendedVol ?? state.estimator.annualizedVolatility() },
+        withoutSurface: { fair: realized.fair, delta: realized.delta, uncertainty: realized.uncertainty, volatility: realized.vol?.realizedVol ?? state.estimator.annualizedVolatility() },
       },
     };
   }
 
-  /** The digital at the expiry's total variance (its variance per second over the time left) and tails. */
-  private value(terms: MarketTerms, strike: number, state: TickerState, latest: PricerQuote, nowMs: number): ReturnType<typeof digitalFairValue> & { readonly vol: ExpiryVolatility | null } {
+  /**
+   * The digital at the expiry's total variance (its variance per second over the time left) and tails; 'realized-only':
+   * at its realized variance with no gap term — exactly the answer of a pricer with impliedWeight 0 and gapWeight 0
+   * (the realized variance never falls with a later settlement, so the calendar floor leaves it as it is).
+   */
+  private value(terms: MarketTerms, strike: number, state: TickerState, latest: PricerQuote, nowMs: number, part: 'surface' | 'realized-only' = 'surface'): ReturnType<typeof digitalFairValue> & { readonly vol: ExpiryVolatility | null } {
     const s = this.settings;
     const secondsLeft = Math.max(0, (terms.settlesAtMs - nowMs) / 1000);
     const vol = secondsLeft > 0 ? this.expiryVolatility(terms, state, nowMs) : null;
@@ -263,12 +301,12 @@ export class MarketPricer {
       strike,
       comparison: terms.comparison,
       secondsLeft,
-      variancePerSecond: vol === null ? state.estimator.variancePerSecond() : vol.totalVariance / secondsLeft,
+      variancePerSecond: vol === null ? state.estimator.variancePerSecond() : (part === 'surface' ? vol.totalVariance : vol.realizedVariance) / secondsLeft,
       settlementNoiseVariance: s.settlementNoiseVariance,
       spotConf: latest.conf,
       spotAgeMs: Math.max(0, nowMs - latest.receiveTimeMs),
       volRelErr: s.volRelErr,
-      volGapRel: vol?.gapRel ?? 0,
+      volGapRel: part === 'surface' ? (vol?.gapRel ?? 0) : 0,
       tails: vol?.tails ?? s.tails,
       floor: s.floor,
       cap: s.cap,

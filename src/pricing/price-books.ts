@@ -151,6 +151,7 @@ export function priceRecordedBooks(marketsText: string, marketsSource: string, b
           vol: { realized: vol(v?.realizedVol ?? null), implied: vol(v?.impliedVol ?? null), blended: vol(v?.blendedVol ?? null) },
           tails: v?.tails.kind === 'student-t' ? round(v.tails.dof, 2) : 'normal',
           samples: v?.samples ?? 0,
+          impliedWeight: round(v?.impliedWeight ?? 0, 4),
         }),
       );
     } else {

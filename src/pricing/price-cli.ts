@@ -26,6 +26,7 @@ export interface PriceFlags {
   readonly profileStrength?: string;
   readonly fitTails?: boolean;
   readonly staleSec?: string;
+  readonly minStrikes?: string;
 }
 
 function fraction(flag: string, text: string | undefined, fallback: number): number {
@@ -59,7 +60,7 @@ function readUnderlying(paths: readonly string[]): RecordedPrice[] {
 /** The lines `price` prints and how many input lines failed. Throws PriceUsageError (exit 2) before printing anything. */
 export function runPrice(flags: PriceFlags, nowMs: number): { readonly lines: readonly string[]; readonly failed: number } {
   if (flags.books !== undefined) return runBooks(flags);
-  for (const flag of ['underlying', 'impliedWeight', 'profileStrength', 'staleSec'] as const) {
+  for (const flag of ['underlying', 'impliedWeight', 'profileStrength', 'staleSec', 'minStrikes'] as const) {
     if (flags[flag] !== undefined) throw new PriceUsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, String(flags[flag]), 'applies to recorded books only: give --books');
   }
   const options = {
@@ -82,9 +83,12 @@ function runBooks(flags: PriceFlags): { readonly lines: readonly string[]; reado
   const strength = fraction('--profile-strength', flags.profileStrength, 1);
   const staleSec = flags.staleSec === undefined ? 90 : Number(flags.staleSec);
   if (!(staleSec > 0 && staleSec <= 3600)) throw new PriceUsageError('--stale-sec', String(flags.staleSec), 'expected seconds, more than 0 and at most 3600');
+  const minStrikes = flags.minStrikes === undefined ? DEFAULT_SURFACE.evidence.minStrikes : Number(flags.minStrikes);
+  if (!(Number.isInteger(minStrikes) && minStrikes >= 1 && minStrikes <= 100)) throw new PriceUsageError('--min-strikes', String(flags.minStrikes), 'expected a whole number of strikes from 1 to 100');
   const surface = {
     ...DEFAULT_SURFACE,
     impliedWeight,
+    evidence: { ...DEFAULT_SURFACE.evidence, minStrikes },
     profile: makeProfile(DEFAULT_HOURLY_VARIANCE, strength),
     tailFit: flags.fitTails === true ? { minDof: 3, maxDof: 50, refitEveryMs: 30_000 } : null,
   };

@@ -41,6 +41,7 @@ import { VirtualTime } from '../backtest/virtual-time.js';
 import type { ReplayEvent, ReplayHeader, ReplayMarket } from './format.js';
 import { QueueMatcher, type QueueModel, type QueueStats } from './queue-matcher.js';
 import { ReplayPricing, replayTermsOf } from './replay-pricing.js';
+import { SurfaceTracker } from './surface-report.js';
 import { planReplayMarkets, REPLAY_LEAVE_BUDGET_MS, replayRisk, type PlannedMarket } from './replay-roll.js';
 import { ReplayVenue, type ReplayFill } from './replay-venue.js';
 import { ReplayVenues } from './replay-venues.js';
@@ -189,6 +190,8 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
     for (const slug of slugs) if (runs.get(slug)?.trading === true) trader?.runner.trigger(slug, false);
   };
   const pricing = new ReplayPricing(config.pricing, [...runs.values()].map((run) => run.entry), () => time.now(), requote);
+  // What the volatility surface contributed (./surface-report.ts): a realized-only pricer runs beside the bot's.
+  const surface = pricing.comparesSurface() ? new SurfaceTracker(startMs) : null;
   let index = 0;
   // The recording carries no rebate rate: the market's where given, else `rewards.rebateRateFallback` (null: no estimate).
   const rebateRate = (run: MarketRun): number | null => run.info.rebateRate ?? options.config.rewards.rebateRateFallback;
@@ -212,6 +215,8 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
         run.mid.extendTo(fill.atMs); // the last recorded book stands until the next one
         const midNow = run.mid.at(fill.atMs);
         if (midNow !== null) run.spreadCapturedUsdc += markoutUsdc(markout, midNow);
+        const modelNow = surface === null ? null : pricing.answer(run.slug);
+        surface?.fill(run.slug, markout, modelNow?.kind === 'priced' ? modelNow.view.fair : null, pricing.fairWithoutSurface(run.slug));
         // A maker fill's rebate estimate: the taker's fee on the fee curve × the market's rate (else the config's fallback).
         if (fill.liquidity === 'maker' && rebateRate(run) !== null) run.rebatesRaw += estimateMakerRebate(fill, rebateRate(run) ?? 0, { curve: options.config.rewards.feeCurve }).rebateRaw;
       },
@@ -364,6 +369,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
     const answer = pricing.answer(slug);
     const fair = answer.kind === 'priced' ? answer.view.fair : null;
     if (fair !== null) run.fair.record(now, fair);
+    surface?.sample(slug, now, pricing.fairWithoutSurface(slug));
     if (bid !== null || ask !== null) {
       run.quotedMs += dt;
       if (fair !== null) run.modelMs += dt;
@@ -456,7 +462,8 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
     return { slug: run.slug, ticker: pricing.tickerOf(run.slug), figures, series: run.series, fills: run.fills, joinedAtMs: run.joinedAtMs ?? startMs, leftAtMs: run.leftAtMs };
   });
   const placedRaw = [...runs.values()].reduce((sum, run) => sum + run.venue.placedRaw, 0);
-  return { figures: totalFigures(markets, { requests: latency.requests, placedRaw, underlyingPrices: prices.length, refusedPrices: pricing.refused, runs: [...runs.values()] }), markets };
+  const surfaceReport = surface?.report(markets.map((m) => m.slug), endMs, (slug) => runs.get(slug)?.fair ?? new FairSeries(), pricing.impliedWeights) ?? null;
+  return { figures: totalFigures(markets, { requests: latency.requests, placedRaw, underlyingPrices: prices.length, refusedPrices: pricing.refused, runs: [...runs.values()] }), markets, surface: surfaceReport };
 }
 
 function markoutFigures(summaries: readonly HorizonSummary[]): MarkoutFigure[] {

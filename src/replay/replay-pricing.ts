@@ -8,9 +8,13 @@
  * imported history takes the primary source's place (Hermes's slot); a market without terms is quoted from its book;
  * an up/down market given a window open and no strike takes as strike the first underlying price published in the
  * minute that opens at the window (the candle's open) and answers `no-strike` until then — never a guess.
+ * When the config's volatility surface is on (`impliedWeight` or `gapWeight` > 0), a second pricer without it
+ * (realized only: both 0) is fed exactly the same prices, books and strikes, so the report can show what the surface
+ * contributed (`fairWithoutSurface`); it never quotes. Each change of an expiry's implied weight is kept
+ * (`impliedWeights`), as the bot logs it.
  */
 import type { PricingConfig } from '../config/pricing-schema.js';
-import { MarketPricer } from '../pricing/market-pricer.js';
+import { MarketPricer, type ImpliedWeightChange } from '../pricing/market-pricer.js';
 import { readMarketTerms } from '../pricing/terms.js';
 import type { MarketTerms, TermsResult } from '../pricing/types.js';
 import { UnderlyingStore } from '../pricing/underlying/store.js';
@@ -75,8 +79,12 @@ export class ReplayPricing {
   private readonly awaitingOpen = new Map<string, MarketTerms>();
   /** The last accepted price of each ticker (the report's underlying series). */
   private readonly last = new Map<string, number>();
+  /** The same pricer without the surface (realized only); null when the config's surface is off already. */
+  private readonly withoutSurface: MarketPricer | null;
   refused = 0;
   unpriced: { readonly slug: string; readonly reason: string }[] = [];
+  /** Each change of an expiry's implied weight (src/pricing/surface/evidence.ts), in order. */
+  readonly impliedWeights: ImpliedWeightChange[] = [];
 
   constructor(
     config: PricingConfig,
@@ -85,11 +93,14 @@ export class ReplayPricing {
     /** Requote these markets (their ticker's price changed). */
     private readonly requote: (slugs: readonly string[]) => void,
   ) {
-    this.pricer = new MarketPricer(config.pricer, { onUnpriced: (slug, reason) => this.unpriced.push({ slug, reason }) });
+    this.pricer = new MarketPricer(config.pricer, { onUnpriced: (slug, reason) => this.unpriced.push({ slug, reason }), onImpliedWeight: (change) => this.impliedWeights.push(change) });
+    const surface = config.pricer.surface;
+    this.withoutSurface = surface.impliedWeight > 0 || surface.gapWeight > 0 ? new MarketPricer({ ...config.pricer, surface: { ...surface, impliedWeight: 0, gapWeight: 0 } }) : null;
     for (const market of markets) {
       const result = replayTermsOf(market, config.feedIds);
       if (result === null) continue;
       this.pricer.register(market.slug, result);
+      this.withoutSurface?.register(market.slug, result);
       if (result.ok && result.terms.family === 'updown' && result.terms.strikeValue === null) this.awaitingOpen.set(market.slug, result.terms);
     }
     this.store = new UnderlyingStore(config.store, now, { onRefused: () => (this.refused += 1) });
@@ -98,8 +109,10 @@ export class ReplayPricing {
       this.openStrikes(quote.ticker, quote.price, quote.publishTimeMs);
       const best = this.store.best(quote.ticker);
       if (best === null) return;
-      this.pricer.setInDoubt(quote.ticker, best.inDoubt ? `sources ${best.divergenceBps?.toFixed(1) ?? '?'} bps apart` : null);
-      this.pricer.observe({ ticker: quote.ticker, price: best.quote.price, conf: best.quote.conf, receiveTimeMs: best.quote.receiveTimeMs });
+      for (const pricer of this.pricers()) {
+        pricer.setInDoubt(quote.ticker, best.inDoubt ? `sources ${best.divergenceBps?.toFixed(1) ?? '?'} bps apart` : null);
+        pricer.observe({ ticker: quote.ticker, price: best.quote.price, conf: best.quote.conf, receiveTimeMs: best.quote.receiveTimeMs });
+      }
       this.requote(this.pricer.marketsOf(quote.ticker));
     });
   }
@@ -130,12 +143,23 @@ export class ReplayPricing {
     });
   }
 
-  /** The runner's question for `slug` now. */
   /** The others' touch of a replayed market at a book change: a sample of its expiry's implied variance. */
   observeBook(slug: string, touch: Touch): void {
-    this.pricer.observeBook(slug, touchPrices(touch), this.now());
+    for (const pricer of this.pricers()) pricer.observeBook(slug, touchPrices(touch), this.now());
   }
 
+  /** Whether a pricer without the surface runs beside the bot's (the config's surface is on). */
+  comparesSurface(): boolean {
+    return this.withoutSurface !== null;
+  }
+
+  /** The fair value of `slug` now from the pricer without the surface; null when not priced (or no such pricer). */
+  fairWithoutSurface(slug: string): number | null {
+    const answer = this.withoutSurface?.answer(slug, this.now());
+    return answer?.kind === 'priced' ? answer.view.fair : null;
+  }
+
+  /** The runner's question for `slug` now. */
   answer(slug: string): RunnerModelAnswer {
     const answer = this.pricer.answer(slug, this.now());
     return answer.kind === 'priced' ? { kind: 'priced', view: answer.view } : answer;
@@ -146,7 +170,11 @@ export class ReplayPricing {
       const open = terms.windowStartMs;
       if (terms.ticker !== ticker || open === null || publishMs < open || publishMs >= open + OPEN_CANDLE_MS) continue;
       this.awaitingOpen.delete(slug);
-      this.pricer.register(slug, { ok: true, terms: { ...terms, strike: String(price), strikeValue: price } });
+      for (const pricer of this.pricers()) pricer.register(slug, { ok: true, terms: { ...terms, strike: String(price), strikeValue: price } });
     }
+  }
+
+  private pricers(): MarketPricer[] {
+    return this.withoutSurface === null ? [this.pricer] : [this.pricer, this.withoutSurface];
   }
 }

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import type { QueueStats } from './queue-matcher.js';
+import { formatSurfaceSection, peopleSurface, surfaceRows, type SurfaceReport } from './surface-report.js';
 
 /** The mean markout of the fills at one horizon (src/markouts/markout.ts), USDC per fill. */
 export interface MarkoutFigure {
@@ -129,6 +130,8 @@ export interface ReplayReport {
   /** Every replayed market together. */
   readonly figures: ReplayFigures;
   readonly markets: readonly MarketReplay[];
+  /** What the volatility surface contributed (./surface-report.ts); null or absent when the config's surface is off. */
+  readonly surface?: SurfaceReport | null;
 }
 
 /** `value` rounded to `digits` decimals (never −0). */
@@ -355,7 +358,9 @@ export function formatTable(report: ReplayReport): string {
       ? `\n\n${report.markets.map((m) => `${headline(m.figures)}\n${queueModelNote(m.figures.queue)}`).join('\n')}`
       : `\n${queueModelNote(report.figures.queue)}`;
   const truncated = truncationNote(report.figures);
-  return `${truncated === null ? '' : `${truncated}\n`}${headline(report.figures)}\n\n${table}${perMarket}\n`;
+  // The surface's section (./surface-report.ts) sits between the figures and the queue models' line(s), which end the report.
+  const surface = report.surface == null ? '' : formatSurfaceSection(report.surface);
+  return `${truncated === null ? '' : `${truncated}\n`}${headline(report.figures)}\n\n${table}${surface}${perMarket}\n`;
 }
 
 /** The truncation line of a sweep or compare table (every run read the same recording), with its newline; or ''. */
@@ -430,6 +435,8 @@ export interface PeopleMarketReplay {
 export interface PeopleReport {
   readonly figures: PeopleFigures;
   readonly markets: readonly PeopleMarketReplay[];
+  /** What the volatility surface contributed (./surface-report.ts `peopleSurface`); absent when it was off. */
+  readonly surface?: unknown;
 }
 
 /** `values` rounded to `digits` decimals, nulls kept. */
@@ -459,6 +466,7 @@ export function peopleReport(report: ReplayReport): PeopleReport {
       },
       fills: m.fills.map((fill) => ({ ...fill, size: round(fill.size, 2) })),
     })),
+    ...(report.surface == null ? {} : { surface: peopleSurface(report.surface) }),
   };
 }
 
@@ -500,6 +508,7 @@ ${truncated === null ? '' : `<p id="truncated" class="headline">${escapeHtml(tru
 <h1>Replay of ${escapeHtml(report.figures.market)}</h1>
 <table id="figures">${rows}</table>
 <p id="queue-note">${escapeHtml(queueModelNote(report.figures.queue))}</p>
+${report.surface == null ? '' : `<h2>Volatility surface: the fair value with it (the bot's) and without it (realized only) at each fill</h2><table id="surface">${surfaceRows(report.surface).map(([label, value]) => `<tr><th>${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`).join('')}</table>`}
 ${sections}
 <script>${assets.js}</script>
 <script>

@@ -110,6 +110,12 @@ export interface ModelView {
     /** Annualized volatility of the underlying (fraction, e.g. 0.6 = 60 %). */
     readonly volatility: number;
   };
+  /**
+   * The same model without the volatility surface's ladder part (realized variance only: what the pricer answers with
+   * `pricing.surface.impliedWeight: 0, gapWeight: 0`). A book-referenced strategy's guard reads this one by default
+   * (src/strategy/model-spread.ts `readModel`), so the surface never reaches it. Absent: the same as the model.
+   */
+  readonly withoutSurface?: { readonly fair: number; readonly delta: number; readonly uncertainty: number; readonly volatility: number };
 }
 
 export interface MarketView {

@@ -10,10 +10,12 @@ import type { SurfaceSettings } from './surface.js';
 export { DEFAULT_HOURLY_VARIANCE, FLAT_PROFILE, HOURS_PER_DAY, integratedSeconds, makeProfile, meanWeight, weightAt, type IntradayProfile } from './profile.js';
 export { impliedTotalVariance, robustMean, tailCdf, tailQuantile, usableMid, type LadderFilter, type OthersTouch } from './implied.js';
 export { calendarFloor, fitLadderTails, type LadderPoint, type TailFit, type TailFitSettings } from './shape.js';
+export { impliedWeightOf, impliedWeightSentence, type EvidenceSettings, type ImpliedEvidence } from './evidence.js';
 export { VolSurface, type ExpiryVolatility, type LadderSample, type SampleVerdict, type SurfaceSettings } from './surface.js';
 
 export const DEFAULT_SURFACE: SurfaceSettings = {
   impliedWeight: 0.8,
+  evidence: { minStrikes: 2, fullStrikes: 3, fullBooks: 12, spreadHalf: 0.05 },
   profile: makeProfile(DEFAULT_HOURLY_VARIANCE, 1),
   realizedLookbackMs: 3_600_000,
   filter: { maxSpread: 0.05, midMin: 0.1, midMax: 0.9, minAbsD: 0.1 },

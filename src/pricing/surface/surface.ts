@@ -5,8 +5,9 @@
  *
  *   base_r = σ²_realized / mean w(last hour)          (the realized rate, without the hour it was measured in)
  *   base_i = robust mean over the window's samples of V_sample / W(seen, T)   (each book inverted at its own time)
- *   V_r = base_r · W(now, T),  V_i = base_i · W(now, T),  V = (1 − α)·V_r + α·V_i   (V = V_r while no V_i)
- *   then V non-decreasing in T across the expiries (calendar floor); gap = g·|√V_i − √V_r| / √V
+ *   V_r = base_r · W(now, T),  V_i = base_i · W(now, T),  V = (1 − w)·V_r + w·V_i   (V = V_r while no V_i)
+ *   w = α × the evidence behind V_i (./evidence.ts: its strikes, books and their spread; one strike cannot dominate)
+ *   then V non-decreasing in T across the expiries (calendar floor); gap = g·e·|√V_i − √V_r| / √V (e = w/α, the evidence)
  *
  * Owns: the ladder samples of the ticker (one per market per `sampleEveryMs`, the last `windowMs` kept, each with the
  * spot it was inverted against) and each expiry's fitted tails (refitted at most every `refitEveryMs`). Invariants:
@@ -19,10 +20,13 @@ import type { Tails } from '../model/digital.js';
 import { impliedTotalVariance, robustMean, usableMid, type LadderFilter } from './implied.js';
 import { integratedSeconds, meanWeight, type IntradayProfile } from './profile.js';
 import { calendarFloor, fitLadderTails, type LadderPoint, type TailFitSettings } from './shape.js';
+import { impliedWeightOf, type EvidenceSettings, type ImpliedEvidence } from './evidence.js';
 
 export interface SurfaceSettings {
   /** α: the weight of the ladder's implied variance against the realized one (0: realized only). */
   readonly impliedWeight: number;
+  /** How the weight falls with the evidence behind an expiry's implied part (./evidence.ts). */
+  readonly evidence: EvidenceSettings;
   readonly profile: IntradayProfile;
   /** The realized estimate is de-seasonalised by the profile's mean over this look-back. */
   readonly realizedLookbackMs: number;
@@ -49,6 +53,8 @@ export interface LadderSample {
   readonly settlesAtMs: number;
   readonly atMs: number;
   readonly mid: number;
+  /** The touch's bid–ask spread, price units. */
+  readonly spread: number;
   readonly spot: number;
   readonly spotAtMs: number;
 }
@@ -62,6 +68,12 @@ export interface ExpiryVolatility {
   readonly tails: Tails;
   /** Usable samples behind the implied part. */
   readonly samples: number;
+  /** What the implied part was inverted from (strikes, books, their mean spread); null: no implied part. */
+  readonly evidence: ImpliedEvidence | null;
+  /** The weight w the implied part is blended with (α × evidenceFactor; 0 without one). */
+  readonly impliedWeight: number;
+  /** The evidence's own weight in [0, 1] (./evidence.ts at α = 1): scales the implied weight and the gap. */
+  readonly evidenceFactor: number;
   /** The gap's contribution to the relative volatility error (0 without an implied part). */
   readonly gapRel: number;
   /** Annualized over the time left (null once settled): realized, implied, blended. */
@@ -83,7 +95,7 @@ export class VolSurface {
   private readonly fits = new Map<number, { atMs: number; tails: Tails | null }>();
   private cache: { key: string; answer: ReadonlyMap<number, ExpiryVolatility> } | null = null;
   /** Per expiry, the implied base variance of the last window seen (recomputed only when the window's samples change). */
-  private readonly implied = new Map<number, { readonly key: string; readonly base: number | null; readonly count: number }>();
+  private readonly implied = new Map<number, { readonly key: string; readonly base: number | null; readonly count: number; readonly evidence: ImpliedEvidence | null }>();
   /** Each sample's inversion under the tails it was last inverted with (it does not depend on now). */
   private readonly inverted = new WeakMap<LadderSample, { readonly tails: string; readonly base: number | null }>();
   private version = 0;
@@ -107,7 +119,8 @@ export class VolSurface {
     this.lastSampleAt.set(book.slug, book.atMs);
     let list = this.samples.get(book.settlesAtMs);
     if (!list) this.samples.set(book.settlesAtMs, (list = []));
-    const sample = { slug: book.slug, strike: book.strike, settlesAtMs: book.settlesAtMs, atMs: book.atMs, mid, spot: spot.price, spotAtMs: spot.atMs };
+    const spread = (book.ask ?? mid) - (book.bid ?? mid);
+    const sample = { slug: book.slug, strike: book.strike, settlesAtMs: book.settlesAtMs, atMs: book.atMs, mid, spread, spot: spot.price, spotAtMs: spot.atMs };
     // Kept in time order (a late book of another market goes in its place), so the window is a slice.
     const at = indexFrom(list, book.atMs, true);
     list.splice(at, 0, sample);
@@ -146,7 +159,7 @@ export class VolSurface {
     const floored = calendarFloor(raw);
     const answer = new Map(
       floored.map((e) => {
-        const gapRel = e.impliedVariance === null || e.totalVariance <= 0 ? 0 : (s.gapWeight * Math.abs(Math.sqrt(e.impliedVariance) - Math.sqrt(e.realizedVariance))) / Math.sqrt(e.totalVariance);
+        const gapRel = e.impliedVariance === null || e.totalVariance <= 0 ? 0 : (s.gapWeight * e.evidenceFactor * Math.abs(Math.sqrt(e.impliedVariance) - Math.sqrt(e.realizedVariance))) / Math.sqrt(e.totalVariance);
         return [e.settlesAtMs, { ...e, gapRel, blendedVol: annualized(e.totalVariance, nowMs, e.settlesAtMs) }] as const;
       }),
     );
@@ -170,21 +183,30 @@ export class VolSurface {
     const key = `${tailsKey}|${usable.length}|${first?.atMs ?? ''}|${first?.slug ?? ''}|${last?.atMs ?? ''}|${last?.slug ?? ''}`;
     let held = this.implied.get(settlesAtMs);
     if (held?.key !== key) {
-      const bases = usable.flatMap((x) => {
+      const used = usable.flatMap((x) => {
         const cached = this.inverted.get(x);
-        if (cached?.tails === tailsKey) return cached.base === null ? [] : [cached.base];
+        if (cached?.tails === tailsKey) return cached.base === null ? [] : [{ sample: x, base: cached.base }];
         const v = impliedTotalVariance({ mid: x.mid, spot: x.spot, strike: x.strike, tails, minAbsD: s.filter.minAbsD });
         const span = integratedSeconds(s.profile, x.atMs, settlesAtMs);
         const base = v === null || span <= 0 ? null : v / span;
         this.inverted.set(x, { tails: tailsKey, base });
-        return base === null ? [] : [base];
+        return base === null ? [] : [{ sample: x, base }];
       });
-      held = { key, base: bases.length >= s.minSamples ? robustMean(bases, s.trim) : null, count: bases.length };
+      const enough = used.length >= s.minSamples;
+      held = {
+        key,
+        base: enough ? robustMean(used.map((u) => u.base), s.trim) : null,
+        count: used.length,
+        evidence: enough ? { strikes: new Set(used.map((u) => u.sample.slug)).size, books: used.length, meanSpread: used.reduce((sum, u) => sum + u.sample.spread, 0) / used.length } : null,
+      };
       this.implied.set(settlesAtMs, held);
     }
     const baseImplied = held.base;
     const impliedVariance = baseImplied === null ? null : baseImplied * w;
-    const totalVariance = impliedVariance === null ? realizedVariance : (1 - s.impliedWeight) * realizedVariance + s.impliedWeight * impliedVariance;
+    // The evidence factor (α = 1) scales the implied weight and the gap alike: weak evidence neither moves nor widens much.
+    const evidenceFactor = impliedVariance === null || held.evidence === null ? 0 : impliedWeightOf(1, held.evidence, s.evidence);
+    const weight = s.impliedWeight * evidenceFactor;
+    const totalVariance = impliedVariance === null ? realizedVariance : (1 - weight) * realizedVariance + weight * impliedVariance;
     return {
       settlesAtMs,
       realizedVariance,
@@ -192,6 +214,9 @@ export class VolSurface {
       totalVariance,
       tails,
       samples: held.count,
+      evidence: held.evidence,
+      impliedWeight: weight,
+      evidenceFactor,
       gapRel: 0,
       realizedVol: annualized(realizedVariance, nowMs, settlesAtMs),
       impliedVol: impliedVariance === null ? null : annualized(impliedVariance, nowMs, settlesAtMs),

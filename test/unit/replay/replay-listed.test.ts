@@ -12,8 +12,7 @@ import type { ReplayEvent, ReplayMarket } from '../../../src/replay/format.js';
 import { readReplay } from '../../../src/replay/reader.js';
 import { runReplayBacktest, type ReplayBacktestOptions } from '../../../src/replay/replay-backtest.js';
 import { LEAVE_AFTER_STOP_MS } from '../../../src/backtest/market-roll.js';
-import type { MarketReplay } from '../../../src/replay/report.js';
-import { FLAT_PROFILE } from '../../../src/pricing/surface/index.js';
+import { formatTable, peopleReport, renderHtml, type MarketReplay } from '../../../src/replay/report.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const recorded = readReplay(join(ROOT, 'examples/sim-btc-ladder/recording.ndjson.gz'));
@@ -22,8 +21,8 @@ const config = loadConfigFile(join(ROOT, 'config/fixed-spread.yaml'));
 /** The example's markets are priced: they stop at the pricing stop. */
 const stopMs = config.pricing.pricer.stopBeforeSettlementMs;
 
-/** The model before the volatility surface (issue 30): realized only, a flat clock, no realized–implied gap in the uncertainty. */
-const realizedOnly = { ...config, pricing: { ...config.pricing, pricer: { ...config.pricing.pricer, surface: { ...config.pricing.pricer.surface, impliedWeight: 0, profile: FLAT_PROFILE, gapWeight: 0 } } } };
+/** The volatility surface off: realized variance only (the intraday profile kept), no realized–implied gap in the uncertainty. */
+const realizedOnly = { ...config, pricing: { ...config.pricing, pricer: { ...config.pricing.pricer, surface: { ...config.pricing.pricer.surface, impliedWeight: 0, gapWeight: 0 } } } };
 
 async function replay(header: ReplayBacktestOptions['header'], events: readonly ReplayEvent[], pricing: 'surface' | 'realized-only' = 'surface') {
   const check = await validateStrategy(config);
@@ -101,19 +100,35 @@ describe('backtest --replay of markets listed over time', () => {
     expect(without.markets).toHaveLength(3);
   }, 60_000);
 
-  it('the recording as it is (version 2, every market from the start) replays as before', async () => {
-    // Pinned with the model these figures were taken with: the surface (on by default) prices the ladder differently.
+  it('the recording as it is (version 2, every market from the start) replays as before, the same with the surface on or off', async () => {
+    // config/fixed-spread.yaml quotes around the book (referencePrice [mid, adjustedMidpoint]): under the default
+    // readModel 'realized' its guard reads the model without the volatility surface, so the surface cannot change a
+    // figure of it (docs/pricing.md, "What reaches a book-referenced strategy"). 215 fills and 62.72 USDC until
+    // issue 41, pinned then with a flat intraday clock.
     const { report } = await replay(recorded.header, recorded.events, 'realized-only');
-    // 228 fills and 71.86 USDC until session 30: an order that filled while its cancel-replace waited is no longer
-    // looked up (the feed reported it filled), so its slot is quoted again sooner (docs/order-manager.md). 236 fills,
-    // 72.27 USDC and 1,128 requests until session 31: the request model starts requests by the bot's classes (cancels
-    // first) and the replay sends cancel-replace batches through the bot's cross-market batcher, with its hold-off
-    // (docs/backtest.md, "The request model").
-    expect(report.figures.fills).toBe(215);
-    expect(report.figures.makerFills).toBe(215);
-    expect(report.figures.totalPnlUsdc).toBeCloseTo(62.72, 2);
-    expect(report.figures.requests).toBe(953);
+    const { report: surface } = await replay(recorded.header, recorded.events, 'surface');
+    expect(report.figures.fills).toBe(238);
+    expect(report.figures.makerFills).toBe(238);
+    expect(report.figures.totalPnlUsdc).toBeCloseTo(73.36, 2);
     expect(report.figures.durationMs).toBe(360_047);
     for (const m of report.markets) expect([m.joinedAtMs, m.leftAtMs]).toEqual([startMs, null]);
+    // Surface on or off: the same fills, PnL, requests and markouts against the recorded mid, market by market.
+    const figures = (r: typeof report) => r.markets.map((m) => ({ fills: m.fills, pnl: m.figures.totalPnlUsdc, requests: m.figures.requests, markouts: m.figures.markouts }));
+    expect(figures(surface)).toEqual(figures(report));
+    expect(surface.figures.requests).toBe(report.figures.requests);
+    // …while the surface was at work: the fair value with it differs from the realized-only one at the fills, and the
+    // report says so (a new section of the table, report.json and the page), with the expiries' implied weights.
+    expect(report.surface ?? null).toBeNull();
+    const contribution = surface.surface;
+    if (contribution == null) throw new Error('no surface section with the surface on');
+    expect(contribution.total.fills).toBe(238);
+    expect(contribution.total.meanAbsFairDiff).toBeGreaterThan(0.001);
+    expect(contribution.total.markoutsWith.find((m) => m.horizonMs === 10_000)?.meanUsdc).not.toBe(contribution.total.markoutsWithout.find((m) => m.horizonMs === 10_000)?.meanUsdc);
+    expect(contribution.expiries.length).toBeGreaterThan(0);
+    expect(contribution.expiries.some((e) => e.maxWeight > 0)).toBe(true);
+    expect(formatTable(surface)).toContain('volatility surface: the fair value with it');
+    expect(formatTable(report)).not.toContain('volatility surface');
+    expect(peopleReport(surface).surface).toMatchObject({ total: { fills: 238 } });
+    expect(renderHtml(surface, { js: '', css: '' })).toContain('<table id="surface">');
   }, 60_000);
 });

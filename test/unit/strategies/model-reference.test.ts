@@ -108,3 +108,38 @@ describe('strategies quote around the model', () => {
     for (const a of asks) expect(a).toBeGreaterThanOrEqual(644);
   });
 });
+
+describe('what a book-referenced strategy reads of the model (readModel)', () => {
+  const BOOK_REF = ['mid', 'adjustedMidpoint'] as const;
+  const strategies: [string, (extra: Record<string, unknown>) => (v: MarketView) => QuoteIntent[]][] = [
+    ['fixed-spread', (extra) => (v) => fixedSpread.create(fixedSpreadParamsSchema.parse({ referencePrice: BOOK_REF, bidSpread: 0.001, askSpread: 0.001, minSpread: 0, ...extra })).quote(v)],
+    ['avellaneda-stoikov', (extra) => (v) => avellanedaStoikov.create(avellanedaStoikovParamsSchema.parse({ referencePrice: BOOK_REF, minSpread: 0, ...extra })).quote(v)],
+  ];
+  const base = view({ book: { bids: [[600, 100]], asks: [[640, 100]] }, market: { expiresAtMs: T0 + HOUR } });
+  /** The model without the surface, and three surfaces over it (fair, uncertainty, volatility moved). */
+  const realized = { fair: 0.58, delta: 0.0004, uncertainty: 0.01, volatility: 0.5 };
+  const surfaces: [ModelView, ModelView, ModelView] = [
+    { ...MODEL, withoutSurface: realized },
+    { ...MODEL, fair: 0.7, uncertainty: 0.05, withoutSurface: realized },
+    { ...MODEL, underlying: { ...MODEL.underlying, volatility: 2 }, withoutSurface: realized },
+  ];
+  for (const [name, make] of strategies) {
+    it(`${name}: by default ('realized') the same quotes whatever the surface makes of the model, guarded by the model without it`, () => {
+      const quote = make({});
+      const quotes = surfaces.map((model) => quote({ ...base, model }));
+      for (const q of quotes) expect(q).toEqual(quotes[0]);
+      // the guard is there: the realized model's fair 0.58 ± 0.01 keeps the bid at or below 0.570
+      const { bids } = yesQuotes(quotes[0] ?? []);
+      expect(bids.length).toBeGreaterThan(0);
+      for (const b of bids) expect(b).toBeLessThanOrEqual(570);
+      expect(quotes[0]).not.toEqual(quote(base));
+    });
+
+    it(`${name}: 'none' reads no model input; 'full' reads the surface (the behaviour before issue 41)`, () => {
+      const none = make({ readModel: 'none' });
+      for (const model of surfaces) expect(none({ ...base, model })).toEqual(none(base));
+      const full = make({ readModel: 'full' });
+      expect(full({ ...base, model: surfaces[1] })).not.toEqual(full({ ...base, model: surfaces[0] }));
+    });
+  }
+});
