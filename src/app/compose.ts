@@ -200,7 +200,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     scheduler,
     strategy: deps.strategy,
     markets,
-    ledger,
+    // The holdings in memory (src/ledger/position-book.ts): the quoting path never reads SQLite.
+    ledger: ledger.positionBook,
     risk,
     mode: { pollIntervalMs: settings.modePollIntervalMs, fetchStatus: () => client.api.getMaintenanceStatus().then(portMaintenanceOf), observer: telemetry.mode },
     orders: {

@@ -4,11 +4,16 @@
  * Invariants: every write runs in an IMMEDIATE transaction; a ledger call made inside another (through
  * `atomically` or a repo calling a repo) joins the outer transaction, and if it throws, the outer
  * transaction is rolled back as a whole even if the caller catches the error, so half a fill can never
- * commit. Observer notifications are queued and delivered only after the outermost transaction
- * commits, so counts never include rolled-back work.
+ * commit. Observer notifications and `afterCommit` tasks (the position book's updates) are queued and run only
+ * after the outermost transaction commits, so counts and the in-memory book never include rolled-back work.
+ *
+ * Also keeps the main thread's SQLite time (`sqliteMs`): every write transaction whole (statements and commit), plus
+ * each prepared statement run outside a transaction (reads), as timed by src/ledger/sqlite-time.ts.
  */
 import type { Database } from 'better-sqlite3';
 import { LedgerAbortedError } from './errors.js';
+import { PositionBook } from './position-book.js';
+import { timeStatements } from './sqlite-time.js';
 import type { LedgerObserver } from './types.js';
 
 type Notification = (observer: LedgerObserver) => void;
@@ -28,12 +33,17 @@ export class LedgerContext {
   private readonly transaction;
   private depth = 0;
   private innerFailure: { readonly error: unknown } | null = null;
+  /** Milliseconds the main thread spent in SQLite so far (see the header). */
+  private sqliteTotalMs = 0;
+  /** The holdings in memory, mirrored from every booking through `afterCommit` (src/ledger/position-book.ts). */
+  readonly book = new PositionBook();
 
   constructor(
     readonly db: Database,
     readonly now: () => number,
     private readonly observer: LedgerObserver,
   ) {
+    timeStatements(db, this);
     this.transaction = db.transaction((task: { run(): void }) => task.run());
   }
 
@@ -67,9 +77,33 @@ export class LedgerContext {
     const result = task.result;
     if (result === undefined) throw new Error(`ledger ${operation}: the transaction ran no task`);
     const ms = performance.now() - started;
+    this.sqliteTotalMs += ms;
     this.notify((observer) => observer.onWrite?.(operation, ms));
     this.flush();
     return result.value;
+  }
+
+  /** Whether a write transaction is open (a statement run inside it is timed with the transaction). */
+  inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  /** A statement ran outside any transaction for `ms`. */
+  addStatementMs(ms: number): void {
+    this.sqliteTotalMs += ms;
+  }
+
+  /** Milliseconds of SQLite on this thread since the ledger opened. */
+  sqliteMs(): number {
+    return this.sqliteTotalMs;
+  }
+
+  /**
+   * Runs `task` once the current write transaction commits (at once outside one); dropped if it rolls back. The
+   * in-memory mirrors of ledger state (src/ledger/position-book.ts) are updated this way.
+   */
+  afterCommit(task: () => void): void {
+    this.notify(() => task());
   }
 
   /** Queues a notification; delivered at once when no ledger transaction is open. */
