@@ -158,7 +158,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     // A taker fill in a placement or lookup answer: its exact collateral and fee, keyed like a settlement frame's.
     onTakerFill: (d) => fills.rememberDetail(d.tradeEventId, d.orderId, takerFillDetail(d)),
   });
-  const orders = new OrderRecorder(ledger);
+  const orders = new OrderRecorder(ledger, { onError: (error, order) => log.error({ err: errorText(error), clientOrderId: order.clientOrderId }, 'order row not written to the ledger') });
 
   // Feed, books and the socket's units (settled from evidence and logged): src/app/market-data.ts.
   const { units, feed, books } = buildMarketData({
