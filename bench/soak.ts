@@ -3,6 +3,8 @@
  * N markets (default 50) of synthetic flow for M minutes (default 2), at the venue's real rate limits. The bot's own
  * figures come from its /metrics (its process alone: prom-client's process and Node metrics, and the bot's), so the
  * simulator's cost does not pollute them:
+ *   SQLite milliseconds per wall second on the bot's main thread (outcome_maker_ledger_sqlite_seconds_total: the
+ *   ledger's write transactions whole, its reads per statement),
  *   RSS over time and its slope after warm-up (memory must not grow; also the slope of each minute's lowest RSS, the
  *   floor the GC returns to, which a saw-tooth cannot fake — it needs ≥ 3 minutes after warm-up), CPU seconds per
  *   wall second, event-loop delay
@@ -46,6 +48,8 @@ interface Sample {
   readonly bookUpdates: number;
   readonly requests: number;
   readonly limited: number;
+  /** The ledger's SQLite seconds on the bot's main thread so far (outcome_maker_ledger_sqlite_seconds_total). */
+  readonly sqliteSeconds: number;
 }
 
 function parseExposition(text: string): Scrape {
@@ -240,6 +244,7 @@ function sampleOf(scrapeNow: Scrape, atS: number): Sample {
     bookUpdates: total(scrapeNow, 'outcome_maker_book_updates_total'),
     requests: total(scrapeNow, 'outcome_maker_http_requests_total'),
     limited: total(scrapeNow, 'outcome_maker_http_requests_total', { status: '429' }),
+    sqliteSeconds: total(scrapeNow, 'outcome_maker_ledger_sqlite_seconds_total'),
   };
 }
 
@@ -323,6 +328,7 @@ export async function run(
       eventLoopDelayP99WorstMs: round(Math.max(...samples.map((s) => s.lagP99Ms)), 2),
       eventLoopExcessP50Ms: round(median(samples.map((s) => s.lagP50Ms)) - 10, 2),
       eventLoopExcessP99Ms: round(median(samples.map((s) => s.lagP99Ms)) - 10, 2),
+      sqliteMsPerSecond: round(((last.sqliteSeconds - first.sqliteSeconds) * 1000) / spanS, 2),
       bookUpdatesPerSecond: round((last.bookUpdates - first.bookUpdates) / spanS, 1),
       requestsPerSecond: round((last.requests - first.requests) / spanS, 2),
       rateLimited429: last.limited,
