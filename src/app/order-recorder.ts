@@ -64,7 +64,7 @@ export class OrderRecorder {
     try {
       this.ledger.atomically(() => {
         for (const change of batch) this.write(change);
-      });
+      }, 'process');
     } catch {
       for (const change of batch) {
         try {

@@ -104,7 +104,7 @@ export class RewardAccrual {
         for (const market of list) {
           if (this.scoreMarket(market, minuteMs, after)) after.push(() => this.lastMinute.set(market.slug, minuteMs));
         }
-      });
+      }, 'process');
       for (const fn of after) fn();
     };
     try {

@@ -10,7 +10,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Outcome } from '../core/venue-rules/index.js';
 import type { FillView, PositionView } from '../strategy/contract.js';
-import { LedgerContext } from './context.js';
+import { LedgerContext, type WriteDurability } from './context.js';
 import { openLedgerDatabase, type SynchronousMode } from './database.js';
 import { EventsRepo } from './events-repo.js';
 import { FillsRepo, type AdjustmentInput, type MarketActivity, type SyntheticFillInput } from './fills-repo.js';
@@ -205,6 +205,11 @@ export class LedgerStore {
     return this.ctx.sqliteMs();
   }
 
+  /** SQLite calls on the ledger's connection so far (write transactions, and statements outside them). */
+  sqliteCalls(): number {
+    return this.ctx.sqliteCallCount();
+  }
+
   /**
    * Compares the position book with the ledger (its positions, redemptions and the held tokens' ids) and, on any
    * difference, reloads it from the ledger. O(markets) reads: run it on a timer, never on the quoting path.
@@ -242,9 +247,12 @@ export class LedgerStore {
     if (this.db.open) this.db.close();
   }
 
-  /** Runs several ledger calls as one transaction: all or nothing. */
-  atomically<T>(fn: () => T): T {
-    return this.ctx.write('atomically', fn);
+  /**
+   * Runs several ledger calls as one transaction: all or nothing. `durability` 'process' only for calls that are all
+   * process-durable (src/ledger/context.ts PROCESS_DURABLE_OPERATIONS: order rows, estimates): default 'full'.
+   */
+  atomically<T>(fn: () => T, durability: WriteDurability = 'full'): T {
+    return this.ctx.write('atomically', fn, durability);
   }
 
   // Orders ---------------------------------------------------------------------------------------
