@@ -20,6 +20,7 @@
  * against stalls of the simulator's own loop here (test/support/chaos-invariants.ts), which stamp arrivals late.
  *
  *   npx tsx bench/soak.ts [markets] [minutes]        (or SOAK_MARKETS / SOAK_MINUTES; exports run() for bench/all.ts)
+ *   SOAK_CPU_PROF=/tmp/prof npx tsx bench/soak.ts 50 2   (also a CPU profile of the bot: its top self-time functions)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -168,9 +169,19 @@ const listingsDoneLine = z.object({ msg: z.literal('deferred own-order listings 
 function spawnBot(sim: RunningSimulator, configPath: string, onListingsDone: () => void): { child: ChildProcess; ready: Promise<string> } {
   const logFile = process.env['SOAK_LOG'];
   const demo = sim.demoAccount;
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'outcome-maker.mjs'), 'run', '--config', configPath], {
+  // SOAK_CPU_PROF=DIR: the bot writes a V8 CPU profile there when it exits (node --cpu-prof).
+  const profile = process.env['SOAK_CPU_PROF'];
+  const nodeArgs = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin', 'outcome-maker.mjs'), 'run', '--config', configPath], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', OM_SOAK_TOKEN_ID: demo.tokenId, OM_SOAK_SECRET: demo.secret, OM_SOAK_PRIVATE_KEY: demo.privateKey, OM_LOG_FORMAT: 'json' },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      OM_SOAK_TOKEN_ID: demo.tokenId,
+      OM_SOAK_SECRET: demo.secret,
+      OM_SOAK_PRIVATE_KEY: demo.privateKey,
+      OM_LOG_FORMAT: 'json',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // The bot must not starve the venue's arrival clock (the simulator in this process): it yields the CPU first.
