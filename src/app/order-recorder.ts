@@ -3,11 +3,12 @@
  *
  * Owns: the mapping of `TrackedOrder` to ledger order rows, and the changes not yet written. The changes made in one
  * synchronous burst (a quote cycle inserts its new orders pending-new, a batch answer updates several) are written
- * together in ONE transaction (one commit, not one fsync per order) from a microtask (`defer`, default
- * queueMicrotask). Write-ahead still holds: the executor sends a request only after an `await` (the rate limiter,
- * src/orders/plan-requests.ts), whose continuation is queued after this flush, so a new order's row is durable before
- * its request can leave, and a restart after a crash finds it (src/app/ledger-sync.ts looks up an order whose answer
- * was lost by its clientOrderId).
+ * together in ONE transaction (one commit, not one fsync per order). A new order is write-ahead: its burst is flushed
+ * from a microtask (`defer`, default queueMicrotask); the executor sends a request only after an `await` (the rate
+ * limiter, src/orders/plan-requests.ts), whose continuation is queued after this flush, so a new order's row is
+ * written before its request can leave, and a restart after a crash finds it (src/app/ledger-sync.ts looks up an
+ * order whose answer was lost by its clientOrderId). Updates only (the venue's answers, which it can tell again) wait
+ * for the end of the tick (`later`, default setImmediate), off the path from a book frame to a signed request.
  *
  * Invariants: changes are written in the order they came; a new order is recorded once; an order adopted after a
  * restart that the ledger already holds (with details the venue's listing does not carry: postOnly, order type) is
@@ -23,6 +24,8 @@ export type OrderLedger = Pick<LedgerStore, 'getOrder' | 'recordOrder' | 'update
 export interface OrderRecorderOptions {
   /** Runs the flush once the current synchronous burst ends, before any request it created leaves (default queueMicrotask). */
   readonly defer?: (fn: () => void) => void;
+  /** Runs the flush of updates only once the tick ends (default setImmediate). */
+  readonly later?: (fn: () => void) => void;
   /** A change the ledger refused even alone (a conflict, a closed ledger). */
   readonly onError?: (error: unknown, order: TrackedOrder) => void;
 }
@@ -36,22 +39,35 @@ export class OrderRecorder {
   private closed = false;
   private pending: Change[] = [];
   private scheduled = false;
+  private scheduledLater = false;
   private readonly defer: (fn: () => void) => void;
+  private readonly later: (fn: () => void) => void;
 
   constructor(
     private readonly ledger: OrderLedger,
     private readonly options: OrderRecorderOptions = {},
   ) {
     this.defer = options.defer ?? queueMicrotask;
+    this.later = options.later ?? ((fn) => void setImmediate(fn));
   }
 
   /** Queues the change; written with the rest of its burst (see the header). */
   record(order: TrackedOrder, previous: TrackedOrder | null): void {
     if (this.closed) return;
     this.pending.push({ order, previous });
-    if (this.scheduled) return;
-    this.scheduled = true;
-    this.defer(() => this.flush());
+    if (previous === null) {
+      // A new (or adopted) order: write-ahead, before its request can leave.
+      if (this.scheduled) return;
+      this.scheduled = true;
+      this.defer(() => this.flush());
+      return;
+    }
+    if (this.scheduled || this.scheduledLater) return;
+    this.scheduledLater = true;
+    this.later(() => {
+      this.scheduledLater = false;
+      this.flush();
+    });
   }
 
   /** Writes every pending change now, in one transaction. */

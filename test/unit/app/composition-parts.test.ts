@@ -131,6 +131,22 @@ describe('OrderRecorder', () => {
     ledger.close();
   });
 
+  it('a new order is written before anything its burst awaits; updates alone wait for the end of the tick', async () => {
+    const ledger = memoryLedger();
+    const later: (() => void)[] = [];
+    const recorder = new OrderRecorder(ledger, { later: (fn) => later.push(fn) });
+    recorder.record(order, null);
+    await Promise.resolve();
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'pending-new' });
+    recorder.record({ ...order, state: 'live', orderId: 'o-1', updatedAtMs: T0 + 5 }, order);
+    await Promise.resolve();
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'pending-new' });
+    expect(later).toHaveLength(1);
+    for (const fn of later) fn();
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'live', venueOrderId: 'o-1' });
+    ledger.close();
+  });
+
   it('close writes what is pending, then nothing', () => {
     const ledger = memoryLedger();
     const recorder = new OrderRecorder(ledger, { defer: () => undefined });
