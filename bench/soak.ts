@@ -3,6 +3,8 @@
  * N markets (default 50) of synthetic flow for M minutes (default 2), at the venue's real rate limits. The bot's own
  * figures come from its /metrics (its process alone: prom-client's process and Node metrics, and the bot's), so the
  * simulator's cost does not pollute them:
+ *   SQLite milliseconds per wall second on the bot's main thread (outcome_maker_ledger_sqlite_seconds_total: the
+ *   ledger's write transactions whole, its reads per statement),
  *   RSS over time and its slope after warm-up (memory must not grow; also the slope of each minute's lowest RSS, the
  *   floor the GC returns to, which a saw-tooth cannot fake — it needs ≥ 3 minutes after warm-up), CPU seconds per
  *   wall second, event-loop delay
@@ -18,6 +20,7 @@
  * against stalls of the simulator's own loop here (test/support/chaos-invariants.ts), which stamp arrivals late.
  *
  *   npx tsx bench/soak.ts [markets] [minutes]        (or SOAK_MARKETS / SOAK_MINUTES; exports run() for bench/all.ts)
+ *   SOAK_CPU_PROF=/tmp/prof npx tsx bench/soak.ts 50 2   (also a CPU profile of the bot: its top self-time functions)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,6 +49,8 @@ interface Sample {
   readonly bookUpdates: number;
   readonly requests: number;
   readonly limited: number;
+  /** The ledger's SQLite seconds on the bot's main thread so far (outcome_maker_ledger_sqlite_seconds_total). */
+  readonly sqliteSeconds: number;
 }
 
 function parseExposition(text: string): Scrape {
@@ -164,9 +169,19 @@ const listingsDoneLine = z.object({ msg: z.literal('deferred own-order listings 
 function spawnBot(sim: RunningSimulator, configPath: string, onListingsDone: () => void): { child: ChildProcess; ready: Promise<string> } {
   const logFile = process.env['SOAK_LOG'];
   const demo = sim.demoAccount;
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'outcome-maker.mjs'), 'run', '--config', configPath], {
+  // SOAK_CPU_PROF=DIR: the bot writes a V8 CPU profile there when it exits (node --cpu-prof).
+  const profile = process.env['SOAK_CPU_PROF'];
+  const nodeArgs = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin', 'outcome-maker.mjs'), 'run', '--config', configPath], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', OM_SOAK_TOKEN_ID: demo.tokenId, OM_SOAK_SECRET: demo.secret, OM_SOAK_PRIVATE_KEY: demo.privateKey, OM_LOG_FORMAT: 'json' },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      OM_SOAK_TOKEN_ID: demo.tokenId,
+      OM_SOAK_SECRET: demo.secret,
+      OM_SOAK_PRIVATE_KEY: demo.privateKey,
+      OM_LOG_FORMAT: 'json',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // The bot must not starve the venue's arrival clock (the simulator in this process): it yields the CPU first.
@@ -240,6 +255,7 @@ function sampleOf(scrapeNow: Scrape, atS: number): Sample {
     bookUpdates: total(scrapeNow, 'outcome_maker_book_updates_total'),
     requests: total(scrapeNow, 'outcome_maker_http_requests_total'),
     limited: total(scrapeNow, 'outcome_maker_http_requests_total', { status: '429' }),
+    sqliteSeconds: total(scrapeNow, 'outcome_maker_ledger_sqlite_seconds_total'),
   };
 }
 
@@ -323,6 +339,7 @@ export async function run(
       eventLoopDelayP99WorstMs: round(Math.max(...samples.map((s) => s.lagP99Ms)), 2),
       eventLoopExcessP50Ms: round(median(samples.map((s) => s.lagP50Ms)) - 10, 2),
       eventLoopExcessP99Ms: round(median(samples.map((s) => s.lagP99Ms)) - 10, 2),
+      sqliteMsPerSecond: round(((last.sqliteSeconds - first.sqliteSeconds) * 1000) / spanS, 2),
       bookUpdatesPerSecond: round((last.bookUpdates - first.bookUpdates) / spanS, 1),
       requestsPerSecond: round((last.requests - first.requests) / spanS, 2),
       rateLimited429: last.limited,

@@ -58,6 +58,7 @@ import { FeedReactions } from './feed-reactions.js';
 import { takerFillDetail } from './fill-booking.js';
 import { FillRecorder } from './fill-recorder.js';
 import { LedgerSync } from './ledger-sync.js';
+import { checkPositionBook } from './position-book-check.js';
 import { buildMarketData } from './market-data.js';
 import { buildAdverseProvider, buildMarkoutSampler } from './markouts.js';
 import { buildCalibrationSampler } from './calibration.js';
@@ -157,7 +158,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     // A taker fill in a placement or lookup answer: its exact collateral and fee, keyed like a settlement frame's.
     onTakerFill: (d) => fills.rememberDetail(d.tradeEventId, d.orderId, takerFillDetail(d)),
   });
-  const orders = new OrderRecorder(ledger);
+  const orders = new OrderRecorder(ledger, { onError: (error, order) => log.error({ err: errorText(error), clientOrderId: order.clientOrderId }, 'order row not written to the ledger') });
 
   // Feed, books and the socket's units (settled from evidence and logged): src/app/market-data.ts.
   const { units, feed, books } = buildMarketData({
@@ -200,7 +201,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     scheduler,
     strategy: deps.strategy,
     markets,
-    ledger,
+    // The holdings in memory (src/ledger/position-book.ts): the quoting path never reads SQLite.
+    ledger: ledger.positionBook,
     risk,
     mode: { pollIntervalMs: settings.modePollIntervalMs, fetchStatus: () => client.api.getMaintenanceStatus().then(portMaintenanceOf), observer: telemetry.mode },
     orders: {
@@ -483,6 +485,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, rewardAccrual, venueRewards, rebateResolver, calibration, roster, discovery,
   };
 
+  /** The event-loop sampler (src/metrics/loop-metrics.ts), started with the timers. */
+  let stopLoopWatch = (): void => undefined;
   const start = async (): Promise<void> => {
     try {
       const repaired = await retryStartup(config, { scheduler, log, ...(deps.signal === undefined ? {} : { signal: deps.signal }) }, 'ledger catch-up', () => ledgerSync.catchUp());
@@ -523,7 +527,12 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     positions.publish();
     timers.every(PUBLISH_POSITIONS_EVERY_MS, () => positions.publish());
     timers.every(UNDERLYING_AGES_EVERY_MS, () => pricing.publishAges());
-    timers.every(config.maintenance.ledgerCheckMs, () => ledgerSync.periodicCheck(deps.stopping));
+    timers.every(config.maintenance.ledgerCheckMs, () => {
+      ledgerSync.periodicCheck(deps.stopping);
+      checkPositionBook(ledger, metrics, log);
+    });
+    metrics.sqliteTimeSource(() => ledger.sqliteMs());
+    stopLoopWatch = metrics.watchEventLoop();
     if (config.log.statusIntervalMs > 0) timers.every(config.log.statusIntervalMs, () => status.report());
     markouts.start();
     if (config.rewards.accrual) rewardAccrual.start();
@@ -549,6 +558,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     runner.stop();
     pricing.stop();
     timers.cancelAll();
+    stopLoopWatch();
     killSwitch.stop();
     staleGuard.stop();
     settler.stop();

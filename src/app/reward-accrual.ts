@@ -43,7 +43,7 @@ export interface AccrualMetrics {
 }
 
 export interface RewardAccrualDeps {
-  readonly ledger: Pick<LedgerStore, 'rewards' | 'getFill'>;
+  readonly ledger: Pick<LedgerStore, 'rewards' | 'getFill' | 'atomically'>;
   readonly scheduler: Scheduler;
   /** The strategy's label in the ledger (src/app/markouts.ts `strategyLabel`). */
   readonly strategy: string;
@@ -87,16 +87,30 @@ export class RewardAccrual {
     this.cancel = null;
   }
 
-  /** Scores the minute now for every traded market not scored in it yet, and estimates pending maker rebates. */
+  /**
+   * Scores the minute now for every traded market not scored in it yet, and estimates pending maker rebates. The
+   * markets' rows are written in ONE transaction (one commit, not one per market: the loop stalls once for a few ms);
+   * the metrics and the settled minutes follow its commit. Should it fail, each market is written on its own, so one
+   * bad row costs only its market's sample.
+   */
   tick(): void {
     const now = this.deps.scheduler.now();
     const minuteMs = now - (now % MINUTE_MS);
     const markets = this.deps.markets();
-    for (const market of markets) {
-      if (this.lastMinute.get(market.slug) === minuteMs) continue;
-      this.guard(() => {
-        if (this.scoreMarket(market, minuteMs)) this.lastMinute.set(market.slug, minuteMs);
-      });
+    const due = markets.filter((market) => this.lastMinute.get(market.slug) !== minuteMs);
+    const batch = (list: readonly MarketInfo[]): void => {
+      const after: (() => void)[] = [];
+      this.deps.ledger.atomically(() => {
+        for (const market of list) {
+          if (this.scoreMarket(market, minuteMs, after)) after.push(() => this.lastMinute.set(market.slug, minuteMs));
+        }
+      }, 'process');
+      for (const fn of after) fn();
+    };
+    try {
+      batch(due);
+    } catch {
+      for (const market of due) this.guard(() => batch([market]));
     }
     const traded = new Set(markets.map((m) => m.slug));
     for (const slug of this.lastMinute.keys()) if (!traded.has(slug)) this.lastMinute.delete(slug);
@@ -118,7 +132,7 @@ export class RewardAccrual {
    * True when the minute is settled for this market (recorded now or before, or nothing to score); time-weighted
    * scoring never settles a minute early: every tick samples it.
    */
-  private scoreMarket(market: MarketInfo, minuteMs: number): boolean {
+  private scoreMarket(market: MarketInfo, minuteMs: number, after: (() => void)[]): boolean {
     if (!market.rewardable || !(market.dailyRewardRaw > 0)) return true;
     const own = this.deps.ownOrders(market.slug);
     if (own.length === 0) return false;
@@ -129,7 +143,7 @@ export class RewardAccrual {
     if (this.deps.minuteScoring === 'time-weighted') {
       const rewardRaw = Math.floor(score.share * score.poolRaw * SAMPLE_WEIGHT);
       const sample = { marketSlug: market.slug, minuteMs, sampleMs: this.deps.scheduler.now(), strategy: this.deps.strategy, botScore: score.botScore, othersScore: Math.max(0, score.othersScore), share: score.share, poolRaw: score.poolRaw };
-      if (this.deps.ledger.rewards.recordMinuteSample({ ...sample, weight: SAMPLE_WEIGHT, rewardRaw, minGapMs: ACCRUAL_TICK_MS / 2 })) this.deps.metrics.rewardAccrued(market.slug, rewardRaw, score.share);
+      if (this.deps.ledger.rewards.recordMinuteSample({ ...sample, weight: SAMPLE_WEIGHT, rewardRaw, minGapMs: ACCRUAL_TICK_MS / 2 })) after.push(() => this.deps.metrics.rewardAccrued(market.slug, rewardRaw, score.share));
       return false;
     }
     const inserted = this.deps.ledger.rewards.recordMinute({
@@ -142,7 +156,7 @@ export class RewardAccrual {
       poolRaw: score.poolRaw,
       rewardRaw: score.rewardRaw,
     });
-    if (inserted) this.deps.metrics.rewardAccrued(market.slug, score.rewardRaw, score.share);
+    if (inserted) after.push(() => this.deps.metrics.rewardAccrued(market.slug, score.rewardRaw, score.share));
     return true;
   }
 

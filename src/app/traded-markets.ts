@@ -102,4 +102,9 @@ export class TradedMarkets<M extends TradedMarket = Market> {
   isResolved(slug: string): boolean {
     return this.resolved.has(slug);
   }
+
+  /** The markets marked resolved and not forgotten (bounded: the known markets). */
+  resolvedSlugs(): ReadonlySet<string> {
+    return this.resolved;
+  }
 }

@@ -13,6 +13,7 @@
  */
 import type { Outcome } from '../core/venue-rules/index.js';
 import { averageCost, applyPositionEvent } from '../ledger/position-math.js';
+import { PositionBook } from '../ledger/position-book.js';
 import { EMPTY_TOKEN, marketPnl, type MarketPnl, type ResolvedPayout, type TokenTotals } from '../ledger/pnl.js';
 import type { AccountLedger } from '../risk/account-view.js';
 import type { PositionView } from '../strategy/contract.js';
@@ -39,7 +40,8 @@ export type BookedFill = Pick<AccountFill, 'marketSlug' | 'outcome' | 'side' | '
 
 export class BotAccounting implements AccountLedger {
   private readonly books = new Map<string, MarketBook>();
-  private readonly tokenIds = new Map<string, { readonly yes: string; readonly no: string }>();
+  /** The same books as the account view reads them (held markets, held cost, balances by token id), kept by `apply`. */
+  private readonly holdings = new PositionBook();
 
   constructor(markets: readonly AccountingMarket[]) {
     for (const market of markets) this.addMarket(market);
@@ -49,23 +51,26 @@ export class BotAccounting implements AccountLedger {
   addMarket(market: AccountingMarket): void {
     if (this.books.has(market.slug)) return;
     this.books.set(market.slug, { yes: EMPTY_TOKEN, no: EMPTY_TOKEN, maxAbsNetRaw: 0, maxTokenRaw: 0 });
-    this.tokenIds.set(market.slug, market.tokens);
+    this.holdings.noteTokenId(market.slug, 'YES', market.tokens.yes, 'fill');
+    this.holdings.noteTokenId(market.slug, 'NO', market.tokens.no, 'fill');
   }
 
   // ── AccountLedger (what the account view reads) ──
 
-  tokenBalances(): { marketSlug: string; token: Outcome; balanceRaw: number }[] {
-    const out: { marketSlug: string; token: Outcome; balanceRaw: number }[] = [];
-    for (const [marketSlug, book] of this.books) {
-      out.push({ marketSlug, token: 'YES', balanceRaw: book.yes.positionRaw }, { marketSlug, token: 'NO', balanceRaw: book.no.positionRaw });
-    }
-    return out;
+  isHeld(marketSlug: string): boolean {
+    return this.holdings.isHeld(marketSlug);
   }
 
-  tokenIdFor(marketSlug: string, token: Outcome): string | null {
-    const tokens = this.tokenIds.get(marketSlug);
-    if (tokens === undefined) return null;
-    return token === 'YES' ? tokens.yes : tokens.no;
+  heldCostRaw(): number {
+    return this.holdings.heldCostRaw();
+  }
+
+  tokenBalanceById(tokenId: string): number | undefined {
+    return this.holdings.tokenBalanceById(tokenId);
+  }
+
+  heldMarkets(): Iterable<string> {
+    return this.holdings.heldMarkets();
   }
 
   tokenPosition(marketSlug: string, token: Outcome): TokenTotals {
@@ -95,6 +100,7 @@ export class BotAccounting implements AccountLedger {
     };
     if (fill.outcome === 'YES') book.yes = after;
     else book.no = after;
+    this.holdings.setTotals(fill.marketSlug, fill.outcome, after);
     book.maxAbsNetRaw = Math.max(book.maxAbsNetRaw, Math.abs(book.yes.positionRaw - book.no.positionRaw));
     book.maxTokenRaw = Math.max(book.maxTokenRaw, book.yes.positionRaw, book.no.positionRaw);
   }

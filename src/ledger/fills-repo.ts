@@ -336,6 +336,7 @@ export class FillsRepo {
       this.setState.run({ id: stored.id, state: 'mined', reason: null, txHash: fill.txHash, now });
       if (differs.length > 0) {
         this.amend.run({ ...fill, id: stored.id, now });
+        this.noteTokenId(fill);
         this.conflict({ kind: 'fill-data-differs', key, detail: `amended by the mined report: ${differs.join(', ')}` });
         replay(stored);
         replay(fill);
@@ -382,6 +383,12 @@ export class FillsRepo {
     const derived = plan?.kind === 'append' ? plan.derived : NO_DERIVED;
     const result = this.insertRow.run({ ...row, ...derived, now: this.ctx.now() });
     if (plan !== null) this.positions.commit({ ...row, id: Number(result.lastInsertRowid) }, plan);
+    this.noteTokenId(row);
+  }
+
+  /** The position book learns the token id of a fill row (the first one of its market and token wins, as in `tokenIdFor`). */
+  private noteTokenId(row: Pick<NewFillRow, 'marketSlug' | 'token' | 'tokenId'>): void {
+    this.ctx.afterCommit(() => this.ctx.book.noteTokenId(row.marketSlug, row.token, row.tokenId, 'fill'));
   }
 
   /** The venue reported a trade of an order that reconciliation had filled in with stand-ins: retire them. */

@@ -184,6 +184,7 @@ export class MarketRepo {
         return 'duplicate';
       }
       this.insertRedemption.run(id, slug, amount, txHash, atMs, this.ctx.now());
+      this.ctx.afterCommit(() => this.ctx.book.markRedeemed(slug));
       return 'inserted';
     });
   }

@@ -68,6 +68,7 @@ export class OrdersRepo {
       if (!stored) {
         if (order.venueOrderId !== null) this.assertVenueIdFree(order.venueOrderId, order.clientOrderId);
         this.insert.run({ ...order, postOnly: order.postOnly ? 1 : 0 });
+        this.ctx.afterCommit(() => this.ctx.book.noteTokenId(order.marketSlug, order.token, order.tokenId, 'order'));
         return 'inserted';
       }
       const terms: ReadonlyArray<readonly [string, unknown, unknown]> = [

@@ -196,8 +196,11 @@ export class PositionsRepo {
     return problems;
   }
 
+  /** Every change of a position goes through here: the row, and the position book once the transaction commits. */
   private write(marketSlug: string, token: Outcome, totals: Totals): void {
     this.upsert.run({ marketSlug, token, ...totals, updatedAtMs: this.ctx.now() });
+    const book = tokenTotals(totals);
+    this.ctx.afterCommit(() => this.ctx.book.setTotals(marketSlug, token, book));
   }
 }
 

@@ -10,7 +10,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Outcome } from '../core/venue-rules/index.js';
 import type { FillView, PositionView } from '../strategy/contract.js';
-import { LedgerContext } from './context.js';
+import { LedgerContext, type WriteDurability } from './context.js';
 import { openLedgerDatabase, type SynchronousMode } from './database.js';
 import { EventsRepo } from './events-repo.js';
 import { FillsRepo, type AdjustmentInput, type MarketActivity, type SyntheticFillInput } from './fills-repo.js';
@@ -21,6 +21,7 @@ import { MarketRepo, type MarkInput, type MarkOutcome, type RedemptionDetails, t
 import { OrdersRepo, type OrderRecordOutcome, type OrderUpdateOutcome } from './orders-repo.js';
 import {
   DAY_MS,
+  EMPTY_TOKEN,
   dailyPnl,
   marketPnl,
   marketPnlSince,
@@ -34,6 +35,7 @@ import {
 } from './pnl.js';
 import { averageCost } from './position-math.js';
 import { PositionsRepo } from './positions-repo.js';
+import { diffPositionBook, type BookMarket, type PositionBook } from './position-book.js';
 import { RewardsRepo } from './rewards-repo.js';
 import { PayoutsRepo } from './payouts-repo.js';
 import { RebateResolutionRepo } from './rebate-resolution-repo.js';
@@ -117,6 +119,16 @@ export interface PnlQuery {
   readonly sinceMs?: number | undefined;
 }
 
+/** What the periodic comparison of the position book with the ledger found (src/ledger/position-book.ts). */
+export interface PositionBookCheck {
+  /** One line per difference (empty: the book equals the ledger). */
+  readonly differences: readonly string[];
+  /** Whether the book was reloaded from the ledger (it is, on any difference). */
+  readonly repaired: boolean;
+  /** How long the comparison took, ms (main thread). */
+  readonly ms: number;
+}
+
 /** A market whose fills all failed: nothing to show. */
 function isEmptyMarket(state: MarketState): boolean {
   const empty = (token: TokenTotals) =>
@@ -177,15 +189,70 @@ export class LedgerStore {
       `SELECT (SELECT COUNT(*) FROM fills) AS fills, (SELECT COUNT(*) FROM order_events) AS events,
               (SELECT COUNT(*) FROM orders) AS orders`,
     );
+    this.ctx.book.load(this.bookFromLedger());
+  }
+
+  /**
+   * The account's holdings in memory (src/ledger/position-book.ts): loaded from the ledger when it opened, updated by
+   * every booking once its transaction commits. What the quoting path reads (never SQLite).
+   */
+  get positionBook(): PositionBook {
+    return this.ctx.book;
+  }
+
+  /** Milliseconds this process spent in SQLite on the ledger's connection (writes whole, reads per statement). */
+  sqliteMs(): number {
+    return this.ctx.sqliteMs();
+  }
+
+  /** SQLite calls on the ledger's connection so far (write transactions, and statements outside them). */
+  sqliteCalls(): number {
+    return this.ctx.sqliteCallCount();
+  }
+
+  /**
+   * Compares the position book with the ledger (its positions, redemptions and the held tokens' ids) and, on any
+   * difference, reloads it from the ledger. O(markets) reads: run it on a timer, never on the quoting path.
+   */
+  checkPositionBook(): PositionBookCheck {
+    const started = performance.now();
+    const truth = this.bookFromLedger();
+    const differences = diffPositionBook(this.ctx.book.snapshot(), truth);
+    if (differences.length > 0) this.ctx.book.load(truth);
+    return { differences, repaired: differences.length > 0, ms: performance.now() - started };
+  }
+
+  /** The book's content as the ledger holds it: every positions row, the redemptions, the held tokens' ids. */
+  private bookFromLedger(): Map<string, BookMarket> {
+    const redeemed = this.market.redeemed();
+    const markets = new Map<string, { yes: TokenTotals; no: TokenTotals }>();
+    for (const { marketSlug, token, totals } of this.positions.all()) {
+      const entry = markets.get(marketSlug) ?? { yes: EMPTY_TOKEN, no: EMPTY_TOKEN };
+      if (token === 'YES') entry.yes = totals;
+      else entry.no = totals;
+      markets.set(marketSlug, entry);
+    }
+    for (const slug of redeemed.keys()) if (!markets.has(slug)) markets.set(slug, { yes: EMPTY_TOKEN, no: EMPTY_TOKEN });
+    const out = new Map<string, BookMarket>();
+    for (const [slug, { yes, no }] of markets) {
+      const isRedeemed = redeemed.has(slug);
+      const held = !isRedeemed && (yes.positionRaw !== 0 || no.positionRaw !== 0);
+      const tokenIds = held ? { YES: this.fills.tokenIdFor(slug, 'YES'), NO: this.fills.tokenIdFor(slug, 'NO') } : { YES: null, NO: null };
+      out.set(slug, { yes, no, redeemed: isRedeemed, tokenIds });
+    }
+    return out;
   }
 
   close(): void {
     if (this.db.open) this.db.close();
   }
 
-  /** Runs several ledger calls as one transaction: all or nothing. */
-  atomically<T>(fn: () => T): T {
-    return this.ctx.write('atomically', fn);
+  /**
+   * Runs several ledger calls as one transaction: all or nothing. `durability` 'process' only for calls that are all
+   * process-durable (src/ledger/context.ts PROCESS_DURABLE_OPERATIONS: order rows, estimates): default 'full'.
+   */
+  atomically<T>(fn: () => T, durability: WriteDurability = 'full'): T {
+    return this.ctx.write('atomically', fn, durability);
   }
 
   // Orders ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@
  */
 import type { RiskConfig } from '../config/types.js';
 import { riskLimitsFor } from '../config/index.js';
-import { collateralRaw, type Outcome } from '../core/venue-rules/index.js';
+import { collateralRaw } from '../core/venue-rules/index.js';
 import type { Balances } from '../orders/funding.js';
 import type { FillEvent } from '../orders/executor-types.js';
 import type { TrackedOrder } from '../orders/order-record.js';
@@ -31,19 +31,23 @@ import type { RiskOrder } from './limits.js';
 export const FILL_MEMORY_MS = 30 * 60_000;
 const FILL_MEMORY_MAX = 500;
 
-/** A token the ledger holds (or held: a balance of 0 once redeemed). */
-export interface TokenBalance {
-  readonly marketSlug: string;
-  readonly token: Outcome;
-  readonly balanceRaw: number;
-}
-
-/** What the account reads of a ledger (src/ledger's LedgerStore; the backtest's books). */
+/**
+ * What the account reads of the holdings: in memory, every call O(1) (the bot: its ledger's position book,
+ * src/ledger/position-book.ts, never SQLite; a backtest: its books of the engine's fills).
+ */
 export interface AccountLedger {
-  tokenBalances(): readonly TokenBalance[];
-  tokenIdFor(marketSlug: string, token: Outcome): string | null;
-  tokenPosition(marketSlug: string, token: Outcome): { readonly costRaw: number };
+  /** The strategy's position of a market (tokens read 0 once redeemed). */
   marketPosition(marketSlug: string): Omit<PositionView, 'freeCollateralRaw'>;
+  /** Cost of the market's holdings (long parts), raw USDC. */
+  positionCostRaw(marketSlug: string): number;
+  /** Whether the market holds a token balance other than 0 (redeemed: none). */
+  isHeld(marketSlug: string): boolean;
+  /** Σ positionCostRaw over the held markets, kept incrementally. */
+  heldCostRaw(): number;
+  /** A held token's balance by its id; undefined when no held market has a token of that id. */
+  tokenBalanceById(tokenId: string): number | undefined;
+  /** The held markets (O(held): only when the markets cannot list their resolved ones). */
+  heldMarkets(): Iterable<string>;
 }
 
 /** What the account reads of the traded markets (src/app/traded-markets.ts; the backtest's markets). */
@@ -52,6 +56,11 @@ export interface AccountMarkets {
   info(slug: string): MarketInfo | undefined;
   /** Whether the market resolved: asked of traded markets and of markets left with a position. */
   isResolved(slug: string): boolean;
+  /**
+   * Every market `isResolved` answers true for, when the caller can list them (a bounded set: the bot forgets a
+   * departed market once it settled). Without it the budget walks the held markets (O(held) per quote).
+   */
+  resolvedSlugs?(): Iterable<string>;
 }
 
 /** pino-compatible subset. */
@@ -162,46 +171,50 @@ export class AccountView {
     return [...open, ...(this.departedOwn.get(slug) ?? [])];
   }
 
-  /** Collateral the bot may use: the notional budget less the cost of what it holds; tokens held. */
+  /** Collateral the bot may use: the notional budget less the cost of what it holds (no tokens: see `gate`). */
   balances(): Balances {
-    return this.balancesOf(this.options.ledger.tokenBalances());
+    return { collateralRaw: this.collateralRaw(this.heldOrTradedCostRaw()), tokensRaw: new Map() };
   }
 
-  private balancesOf(held: readonly TokenBalance[]): Balances {
-    const ledger = this.options.ledger;
-    const tokens = new Map<string, number>();
-    let positionCost = 0;
-    for (const balance of held) {
-      const tokenId = ledger.tokenIdFor(balance.marketSlug, balance.token);
-      if (tokenId !== null) tokens.set(tokenId, this.shortfalls.tokenShort(tokenId) ? 0 : Math.max(0, balance.balanceRaw));
-    }
-    for (const slug of this.heldOrTraded(held)) positionCost += this.positionCostRaw(slug);
-    const budgetRaw = Math.max(0, this.options.risk.maxNotionalRaw - positionCost);
-    if (!this.shortfalls.collateralShort()) return { collateralRaw: budgetRaw, tokensRaw: tokens };
-    // Short of USDC: no BUY beyond what the bot's resting BUYs already lock.
+  /** The notional budget less `positionCostRaw`; short of USDC: no more than what the resting BUYs already lock. */
+  private collateralRaw(positionCostRaw: number): number {
+    const budgetRaw = Math.max(0, this.options.risk.maxNotionalRaw - positionCostRaw);
+    if (!this.shortfalls.collateralShort()) return budgetRaw;
     let lockedRaw = 0;
     for (const order of this.openOrders()) if (order.side === 'BUY') lockedRaw += collateralRaw(order.remainingRaw, order.priceTicks, 'BUY');
-    return { collateralRaw: Math.min(budgetRaw, lockedRaw), tokensRaw: tokens };
+    return Math.min(budgetRaw, lockedRaw);
+  }
+
+  /** The tokens of the market funding reads: held balances (never below 0), 0 while a shortfall holds the token out. */
+  private tokensOf(info: MarketInfo): Map<string, number> {
+    const tokens = new Map<string, number>();
+    for (const tokenId of [info.tokens.yes, info.tokens.no]) {
+      const balance = this.options.ledger.tokenBalanceById(tokenId);
+      if (balance !== undefined) tokens.set(tokenId, this.shortfalls.tokenShort(tokenId) ? 0 : Math.max(0, balance));
+    }
+    return tokens;
   }
 
   /** Cost of the market's holdings (long parts), raw USDC. */
   positionCostRaw(slug: string): number {
-    const yes = this.options.ledger.tokenPosition(slug, 'YES');
-    const no = this.options.ledger.tokenPosition(slug, 'NO');
-    return Math.max(0, yes.costRaw) + Math.max(0, no.costRaw);
+    return this.options.ledger.positionCostRaw(slug);
   }
 
   positionView(slug: string): PositionView {
     const ledgerView = this.options.ledger.marketPosition(slug);
-    const balances = this.balances();
+    const collateral = this.collateralRaw(this.heldOrTradedCostRaw());
     let lockedBuys = 0;
     for (const order of this.openOrders()) {
       if (order.side === 'BUY') lockedBuys += collateralRaw(order.state === 'unknown' || order.state === 'pending-new' ? order.sizeRaw : order.remainingRaw, order.priceTicks, 'BUY');
     }
-    return { ...ledgerView, freeCollateralRaw: Math.max(0, balances.collateralRaw - lockedBuys) };
+    return { ...ledgerView, freeCollateralRaw: Math.max(0, collateral - lockedBuys) };
   }
 
-  /** Funding (complement-aware, never beyond free collateral or tokens held) then the risk gate: ./gate.ts. */
+  /**
+   * Funding (complement-aware, never beyond free collateral or tokens held) then the risk gate: ./gate.ts. The other
+   * markets' notional is read from aggregates (the held cost, kept by the ledger; per market only those with BUYs
+   * open or committed), so a quote costs the same whatever the number of markets held.
+   */
   gate(slug: string, intents: readonly QuoteIntent[]): GateResult {
     const info = this.options.markets.info(slug);
     if (!info) return { intents: [], halt: 'not-ready' };
@@ -209,21 +222,31 @@ export class AccountView {
       this.committedBuysRaw.delete(slug);
       return { intents: [], halt: 'market-resolved' };
     }
-    const held = this.options.ledger.tokenBalances();
+    const ledger = this.options.ledger;
+    const openOrders = this.openOrders();
+    const totalCostRaw = this.heldOrTradedCostRaw();
+    // The markets whose BUYs count besides their cost: their holdings listed, every other market's cost in one sum.
     const holdings = new Map<string, GateMarketState>();
-    for (const market of this.heldOrTraded(held)) {
-      const position = this.options.ledger.marketPosition(market);
-      holdings.set(market, { yesRaw: position.yesRaw, noRaw: position.noRaw, costRaw: this.positionCostRaw(market) });
-    }
+    const list = (market: string): void => {
+      if (holdings.has(market) || !this.isHeldOrTraded(market)) return;
+      const position = ledger.marketPosition(market);
+      holdings.set(market, { yesRaw: position.yesRaw, noRaw: position.noRaw, costRaw: ledger.positionCostRaw(market) });
+    };
+    list(slug);
+    for (const order of openOrders) if (order.side === 'BUY') list(order.marketSlug);
+    for (const market of this.committedBuysRaw.keys()) list(market);
+    let listedCostRaw = 0;
+    for (const state of holdings.values()) listedCostRaw += state.costRaw;
     const limits = riskLimitsFor(this.options.risk, slug);
     const halts = this.options.halts(slug);
     const outcome = gateIntents({
       market: info,
       resolved: false,
       intents,
-      openOrders: this.openOrders(),
+      openOrders,
       holdings,
-      balances: this.balancesOf(held),
+      otherHoldingsCostRaw: totalCostRaw - listedCostRaw,
+      balances: { collateralRaw: this.collateralRaw(totalCostRaw), tokensRaw: this.tokensOf(info) },
       limits: {
         maxPositionPerTokenRaw: limits.maxPositionPerTokenRaw,
         maxNetPositionRaw: limits.maxNetPositionRaw,
@@ -248,13 +271,24 @@ export class AccountView {
   }
 
   /**
-   * The traded markets, and every other market the ledger still holds tokens of until it resolves (one left with a
-   * position: its cost stays at risk until settlement).
+   * The budget's markets: the traded ones, and every other market the ledger still holds tokens of until it resolves
+   * (one left with a position: its cost stays at risk until settlement).
    */
-  private heldOrTraded(held: readonly TokenBalance[]): Set<string> {
-    const slugs = new Set(this.options.markets.slugs());
-    for (const balance of held) if (balance.balanceRaw !== 0 && !slugs.has(balance.marketSlug) && !this.options.markets.isResolved(balance.marketSlug)) slugs.add(balance.marketSlug);
-    return slugs;
+  private isHeldOrTraded(slug: string): boolean {
+    return this.isTraded(slug) || (this.options.ledger.isHeld(slug) && !this.options.markets.isResolved(slug));
+  }
+
+  /**
+   * Σ cost over the budget's markets, from the ledger's held cost: + the traded markets not held (a redeemed market's
+   * cost counts while traded), − the held ones resolved and not traded. O(traded + resolved), not O(held).
+   */
+  private heldOrTradedCostRaw(): number {
+    const { ledger, markets } = this.options;
+    let total = ledger.heldCostRaw();
+    for (const slug of markets.slugs()) if (!ledger.isHeld(slug)) total += ledger.positionCostRaw(slug);
+    const resolved = markets.resolvedSlugs?.() ?? ledger.heldMarkets();
+    for (const slug of resolved) if (ledger.isHeld(slug) && !this.isTraded(slug) && markets.isResolved(slug)) total -= ledger.positionCostRaw(slug);
+    return total;
   }
 
   /**

@@ -32,8 +32,13 @@ export interface GateInput {
   readonly intents: readonly QuoteIntent[];
   /** Every open order of the bot, all markets (pending and cancelling ones included). */
   readonly openOrders: readonly GateOrder[];
-  /** Holdings and cost per market slug (every traded market). */
+  /**
+   * Holdings and cost per market slug: this market and every other one whose BUYs count (open or committed). The
+   * other markets' costs may come summed instead, in `otherHoldingsCostRaw`.
+   */
   readonly holdings: ReadonlyMap<string, GateMarketState>;
+  /** Cost of the holdings of the markets at risk not in `holdings` (their BUYs count nothing), raw USDC. Default 0. */
+  readonly otherHoldingsCostRaw?: number;
   /** Collateral and tokens the bot may use (totals; funding subtracts what open orders lock). */
   readonly balances: Balances;
   readonly limits: Omit<MarketRiskLimits, 'priceBand'> & { readonly maxNotionalRaw: number };
@@ -71,11 +76,16 @@ export function committedBuyCollateralRaw(allowed: readonly QuoteIntent[], order
 export function gateIntents(input: GateInput): GateOutcome {
   const slug = input.market.slug;
   const funded = fundIntents({ slug, tokens: input.market.tokens }, input.intents, input.balances, input.openOrders, { minSizeRaw: SIZE_STEP_RAW });
-  let otherNotional = 0;
+  // One pass over the orders: each listed market's open BUY collateral.
+  const openBuysRaw = new Map<string, number>();
+  for (const order of input.openOrders) {
+    if (order.side !== 'BUY' || order.marketSlug === slug || !input.holdings.has(order.marketSlug)) continue;
+    openBuysRaw.set(order.marketSlug, (openBuysRaw.get(order.marketSlug) ?? 0) + openBuyCollateralRaw([order]));
+  }
+  let otherNotional = input.otherHoldingsCostRaw ?? 0;
   for (const [other, state] of input.holdings) {
     if (other === slug) continue;
-    const orders = input.openOrders.filter((o) => o.marketSlug === other);
-    otherNotional += state.costRaw + Math.max(openBuyCollateralRaw(orders), input.committedBuysRaw?.get(other) ?? 0);
+    otherNotional += state.costRaw + Math.max(openBuysRaw.get(other) ?? 0, input.committedBuysRaw?.get(other) ?? 0);
   }
   const own = input.holdings.get(slug) ?? { yesRaw: 0, noRaw: 0, costRaw: 0 };
   const marketOrders = input.openOrders.filter((o) => o.marketSlug === slug);

@@ -56,11 +56,15 @@ export interface TradingMarkets extends AccountMarkets {
 class CoreMarkets implements TradingMarkets {
   private readonly infos = new Map<string, MarketInfo>();
 
+  readonly resolvedSlugs?: () => Iterable<string>;
+
   constructor(
     initial: readonly MarketInfo[],
     private readonly resolved: (slug: string) => boolean,
+    resolvedSlugs: (() => Iterable<string>) | undefined,
   ) {
     for (const info of initial) this.infos.set(info.slug, info);
+    if (resolvedSlugs !== undefined) this.resolvedSlugs = resolvedSlugs;
   }
 
   slugs(): string[] {
@@ -174,7 +178,9 @@ export class TradingCore {
 
   constructor(private readonly options: TradingCoreOptions) {
     const { scheduler } = options;
-    this.set = new CoreMarkets(options.markets.infoList(), (slug) => options.markets.isResolved(slug));
+    const callerMarkets = options.markets;
+    const listResolved = callerMarkets.resolvedSlugs === undefined ? undefined : () => callerMarkets.resolvedSlugs?.() ?? [];
+    this.set = new CoreMarkets(callerMarkets.infoList(), (slug) => callerMarkets.isResolved(slug), listResolved);
     this.markets = this.set;
     const markets = this.set;
     const now = (): number => scheduler.now();

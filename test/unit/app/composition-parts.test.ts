@@ -93,16 +93,68 @@ describe('OrderRecorder', () => {
     T0,
   );
 
-  it('records a new order once, then updates it; an adopted order the ledger knows is updated, not recorded anew', () => {
-    const ledger = memoryLedger();
+  it('records a new order once, then updates it; an adopted order the ledger knows is updated, not recorded anew', async () => {
+    const writes: string[] = [];
+    const ledger = memoryLedger({ observer: { onWrite: (operation) => writes.push(operation) } });
     const recorder = new OrderRecorder(ledger);
     recorder.record(order, null);
     const live = { ...order, state: 'live' as const, orderId: 'o-1', updatedAtMs: T0 + 5 };
     recorder.record(live, order);
+    // Written from a microtask, before anything the burst awaits: both changes in one transaction.
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toBeNull();
+    await Promise.resolve();
     expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'live', venueOrderId: 'o-1', postOnly: true });
+    expect(writes).toEqual(['atomically']);
     // After a restart the same order is adopted (previous null): brought up to date, no conflict.
-    new OrderRecorder(ledger).record({ ...live, state: 'partially-filled', remainingRaw: 2_000_000, adopted: true, updatedAtMs: T0 + 9 }, null);
+    const again = new OrderRecorder(ledger);
+    again.record({ ...live, state: 'partially-filled', remainingRaw: 2_000_000, adopted: true, updatedAtMs: T0 + 9 }, null);
+    again.flush();
     expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'partially-filled', remainingRaw: 2_000_000 });
+    ledger.close();
+  });
+
+  it('a batch the ledger refuses is written change by change: the good ones land, the bad one is reported', () => {
+    const ledger = memoryLedger();
+    const errors: string[] = [];
+    const recorder = new OrderRecorder(ledger, { defer: () => undefined, onError: (_error, bad) => errors.push(bad.clientOrderId) });
+    const other = { ...order, clientOrderId: 'om-k1-bid-0-2' };
+    recorder.record(order, null);
+    // A price the ledger refuses (no tick 0).
+    const bad = { ...order, clientOrderId: 'om-k1-bid-0-3', priceTicks: 0 };
+    recorder.record(bad, null);
+    recorder.record(other, null);
+    recorder.flush();
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ priceTicks: 450 });
+    expect(ledger.getOrder({ clientOrderId: other.clientOrderId })).not.toBeNull();
+    expect(ledger.getOrder({ clientOrderId: bad.clientOrderId })).toBeNull();
+    expect(errors).toEqual([bad.clientOrderId]);
+    ledger.close();
+  });
+
+  it('a new order is written before anything its burst awaits; updates alone wait for the end of the tick', async () => {
+    const ledger = memoryLedger();
+    const later: (() => void)[] = [];
+    const recorder = new OrderRecorder(ledger, { later: (fn) => later.push(fn) });
+    recorder.record(order, null);
+    await Promise.resolve();
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'pending-new' });
+    recorder.record({ ...order, state: 'live', orderId: 'o-1', updatedAtMs: T0 + 5 }, order);
+    await Promise.resolve();
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'pending-new' });
+    expect(later).toHaveLength(1);
+    for (const fn of later) fn();
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'live', venueOrderId: 'o-1' });
+    ledger.close();
+  });
+
+  it('close writes what is pending, then nothing', () => {
+    const ledger = memoryLedger();
+    const recorder = new OrderRecorder(ledger, { defer: () => undefined });
+    recorder.record(order, null);
+    recorder.close();
+    recorder.record({ ...order, state: 'live', orderId: 'o-1' }, order);
+    recorder.flush();
+    expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'pending-new' });
     ledger.close();
   });
 

@@ -216,7 +216,7 @@ async function botCalls(): Promise<{ calls: string[]; open: number }> {
     scheduler,
     strategy: resolveOptions({ strategy: { module: fixedSpread, params: PARAMS }, seed: 1, durationMs: 1 }).strategy,
     markets: new TradedMarkets([{ slug: INFO.slug, id: 1 }], () => INFO),
-    ledger,
+    ledger: ledger.positionBook,
     risk: config.risk,
     mode: { pollIntervalMs: settings.modePollIntervalMs, fetchStatus: () => w.venue.maintenanceStatus() },
     orders: settings.orders,

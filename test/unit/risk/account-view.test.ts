@@ -25,7 +25,7 @@ function harness(halts = { killSwitch: false, stale: false }) {
   const markets = new TradedMarkets([{ slug: SLUG, id: 1 }], () => market({ slug: SLUG, expiresAtMs: T0 + 30 * 86_400_000 }));
   const config = parseConfigText('strategy: {name: fixed-spread}\nrisk: {maxNotional: 100}\n', { source: '<test>', baseDir: '/srv' });
   const account = new AccountView({
-    ledger,
+    ledger: ledger.positionBook,
     orders: () => open,
     markets,
     risk: config.risk,
@@ -102,9 +102,11 @@ describe('AccountView: markets that come and go', () => {
     const config = parseConfigText('strategy: {name: fixed-spread}\nrisk: {maxNotional: 100}\n', { source: '<test>', baseDir: '/srv' });
     const account = new AccountView({
       ledger: {
-        tokenBalances: () => [...held].map(([marketSlug, balanceRaw]) => ({ marketSlug, token: 'YES' as const, balanceRaw })),
-        tokenIdFor: (slug, token) => `${slug}-${token}`,
-        tokenPosition: (slug, token) => ({ costRaw: token === 'YES' ? (held.get(slug) ?? 0) / 2 : 0 }),
+        positionCostRaw: (slug) => (held.get(slug) ?? 0) / 2,
+        isHeld: (slug) => (held.get(slug) ?? 0) !== 0,
+        heldCostRaw: () => [...held.values()].reduce((sum, raw) => sum + raw / 2, 0),
+        tokenBalanceById: (tokenId) => (tokenId.endsWith('-YES') ? held.get(tokenId.slice(0, -4)) : undefined),
+        heldMarkets: () => [...held].filter(([, raw]) => raw !== 0).map(([slug]) => slug),
         marketPosition: (slug) => ({ yesRaw: held.get(slug) ?? 0, noRaw: 0, yesAvgCost: null, noAvgCost: null }),
       },
       orders: () => [],

@@ -62,7 +62,7 @@ function build(overrides: Partial<TradingCoreOptions> = {}) {
     scheduler,
     // Every market but beta bids (markets joined later included).
     strategy: { quote: (view) => (view.market.slug === 'beta' ? [] : [BID]) },
-    ledger,
+    ledger: ledger.positionBook,
     books,
     // The caller's cap: one tick lower than the strategy asked.
     capIntents: (_slug, intents) => {

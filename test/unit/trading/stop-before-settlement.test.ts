@@ -83,7 +83,7 @@ function build(replaces: boolean) {
     scheduler,
     ...coreWiring(CONFIG, scheduler, venue, new Map([[ALPHA.slug, ALPHA]])),
     strategy: { quote: () => [quote.bid] },
-    ledger,
+    ledger: ledger.positionBook,
     books: new Books(),
     onFill: () => undefined,
   });
