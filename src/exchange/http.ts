@@ -72,7 +72,7 @@ export interface HttpTransportOptions {
   readonly baseUrl: string;
   /** Needed for authenticated requests. */
   readonly credentials?: ApiCredentials;
-  /** Auth header prefix (`{prefix}-api-key`...); default `svc`. */
+  /** Auth header prefix (`{prefix}-api-key`...); default the live venue's `lmts` (auth.ts). */
   readonly headerPrefix?: string;
   /** Send through this fetch instead of the default node:http(s) sender (tests, custom dispatchers). */
   readonly fetch?: FetchLike;

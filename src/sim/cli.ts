@@ -18,6 +18,7 @@ import { DEFAULT_MARKET_COUNT, DEFAULT_SEED, DEFAULT_SETTLEMENT_DELAY_MS, startS
 import { SPEC_RATE_LIMITS } from './server/rate-limiter.js';
 import type { AccountConfig } from './server/accounts-config.js';
 import { errorText } from '../core/errors.js';
+import { DEFAULT_HEADER_PREFIX } from '../exchange/auth.js';
 
 export interface SimCommandIo {
   readonly stdout: (line: string) => void;
@@ -102,7 +103,7 @@ export function buildSimCommand(): Command {
     .addOption(new Option('--seed <n>', 'seed for markets, ids, synthetic flow and the demo account').argParser(integer(-(2 ** 31), 2 ** 31 - 1)).default(DEFAULT_SEED))
     .option('--markets <count|file>', 'number of generated markets, or a JSON/YAML markets file', String(DEFAULT_MARKET_COUNT))
     .option('--accounts <file>', 'JSON/YAML accounts file (profile id, address, usdc, tokens, apiTokens)')
-    .option('--header-prefix <prefix>', 'HMAC header prefix', 'svc')
+    .option('--header-prefix <prefix>', 'HMAC header prefix (the live venue\'s lmts; svc is the specification\'s)', DEFAULT_HEADER_PREFIX)
     .option('--no-rate-limit', 'turn the per-token rate limits off')
     .addOption(new Option('--max-concurrent <n>', 'concurrent requests per token').argParser(integer(1, 1000)).default(SPEC_RATE_LIMITS.maxConcurrent))
     .addOption(new Option('--min-interval-ms <n>', 'minimum ms between request starts per token').argParser(integer(0, 60_000)).default(SPEC_RATE_LIMITS.minIntervalMs))

@@ -56,7 +56,7 @@ export interface SimServerOptions {
   readonly engine: SimEngine;
   readonly clock: SimClock;
   readonly tokens: ApiTokenRegistry;
-  /** Prefix of the three HMAC headers (default `svc`). */
+  /** Prefix of the three HMAC headers (default the live venue's `lmts`; `svc` is the specification's). */
   readonly headerPrefix?: string;
   /** Default: the spec's 2 concurrent / 300 ms, enabled. */
   readonly rateLimit?: RateLimitOptions;
