@@ -172,6 +172,7 @@ const STATUS_KINDS: Readonly<Record<RequestFailure, ErrorStatusKind | null>> = {
   maintenance: 'maintenance',
   'trading-mode': 'trading-mode',
   'rate-limited': 'rate-limited',
+  unavailable: 'server-error',
   'server-error': 'server-error',
   refused: null,
   timeout: null,
@@ -377,7 +378,7 @@ export class HttpTransport {
         case 'fail':
           throw error;
         case 'outcome-unknown':
-          throw new ExchangeOutcomeUnknownError(endpoint, request.clientOrderId ?? null, 'server-error', status, error.message);
+          throw new ExchangeOutcomeUnknownError(endpoint, request.clientOrderId ?? null, status === 503 ? 'unavailable' : 'server-error', status, error.message);
         case 're-stamp':
           if (retries['receive-window'] >= rule.retries) throw error;
           delayMs = 0;

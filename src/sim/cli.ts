@@ -11,7 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CADENCES, cryptoWorldOptions, DEFAULT_CRYPTO_WORLD, FEE_MODELS, syntheticOptionsSchema, type Cadence, type EngineOptions, type FeeModel, type SyntheticOptions } from './engine/index.js';
-import { BATCH_MARKET_RULES, LIFECYCLE_AUTH_MODES, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES, type SimSettings } from './server/settings.js';
+import { BATCH_CANCEL_MARKET_RULES, BATCH_MARKET_RULES, LIFECYCLE_AUTH_MODES, PLACEMENT_MODE_REFUSALS, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES, type SimSettings } from './server/settings.js';
 import { drainClients } from './drain.js';
 import { loadAccountsFile, loadMarketsFile, readStructuredFile } from './server/config-files.js';
 import { DEFAULT_MARKET_COUNT, DEFAULT_SEED, DEFAULT_SETTLEMENT_DELAY_MS, startSimulator, type RunningSimulator } from './index.js';
@@ -65,6 +65,8 @@ interface SimCliOptions {
   marketResolvedAudience: SimSettings['marketResolvedAudience'];
   cancelReplaceBatchMarkets: SimSettings['cancelReplaceBatchMarkets'];
   cancelReplaceUnknownTarget: SimSettings['cancelReplaceUnknownTarget'];
+  placementModeRefusal: SimSettings['placementModeRefusal'];
+  batchCancelMarkets: SimSettings['batchCancelMarkets'];
 }
 
 function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -132,6 +134,8 @@ export function buildSimCommand(): Command {
     .addOption(new Option('--lifecycle-auth <mode>', 'whether subscribe_market_lifecycle needs an authenticated socket (unconfirmed on the venue)').choices(LIFECYCLE_AUTH_MODES).default('public'))
     .addOption(new Option('--market-resolved-audience <who>', "marketResolved to 'all' connections or only lifecycle and the market's price 'subscribers'").choices(RESOLVED_AUDIENCES).default('all'))
     .addOption(new Option('--cancel-replace-batch-markets <rule>', "'single': refuse a cancel-replace batch mixing markets (400); 'mixed': accept it").choices(BATCH_MARKET_RULES).default('mixed'))
+    .addOption(new Option('--placement-mode-refusal <form>', "how POST /orders is refused in cancel_only/disabled: '503' (the API reference), '503-with-mode' (503 with the trading-mode body) or '425' (the specification)").choices(PLACEMENT_MODE_REFUSALS).default('503'))
+    .addOption(new Option('--batch-cancel-markets <rule>', "'single': refuse a POST /orders/batch-cancel naming orders of several markets (400); 'mixed': accept it").choices(BATCH_CANCEL_MARKET_RULES).default('mixed'))
     .addOption(
       new Option('--cancel-replace-unknown-target <rule>', "'refuse': 400 for a cancel target {clientOrderId} naming no order; 'failure': cancel FAILURE").choices(UNKNOWN_TARGET_RULES).default('failure'),
     )
@@ -217,6 +221,8 @@ export async function runSimCommand(argv: readonly string[], io: SimCommandIo = 
         marketResolvedAudience: options.marketResolvedAudience,
         cancelReplaceBatchMarkets: options.cancelReplaceBatchMarkets,
         cancelReplaceUnknownTarget: options.cancelReplaceUnknownTarget,
+        placementModeRefusal: options.placementModeRefusal,
+        batchCancelMarkets: options.batchCancelMarkets,
       },
       accounts,
       headerPrefix: options.headerPrefix,

@@ -2,7 +2,8 @@
  * Authenticated REST routes: own orders per market, placement, cancellation (one, batch, all in a
  * market), batch order status, portfolio positions and redemption.
  *
- * Owns: the order of checks per endpoint (validation 400 → delegation 400/403/404 → trading mode 425 →
+ * Owns: the order of checks per endpoint (validation 400 → delegation 400/403/404 → trading mode 425 (POST /orders: 503
+ * by default, settings.ts `placementModeRefusal`) →
  * signature 400 → engine business rules), and the answer shapes of exchange-api.md and exchange-facts
  * §3 and §6. Invariants: a rejected request changes nothing; the engine's failures are passed through with
  * their status and body; orders of another profile are never revealed (status batch answers not_found).
@@ -17,6 +18,7 @@ import { assertKnownQuery, queryInt, unknownQueryIssues } from './query.js';
 import { parsePlacement } from './order-request.js';
 import { assertPlacementTiming, createdOrder, placementProfile, submitPlacement } from './placement.js';
 import type { RouteDeps } from './route-deps.js';
+import type { SimSettings } from './settings.js';
 import type { Reply, RequestContext, RouteDef } from './router.js';
 import { parseOrThrow } from './validation.js';
 import { marketRewardsWire, portfolioRewardsWire } from './rewards-wire.js';
@@ -82,7 +84,7 @@ function lookupOrder(user: UserOrder, order: SimOrder): Record<string, unknown> 
   };
 }
 
-export function tradingRoutes(deps: RouteDeps): RouteDef[] {
+export function tradingRoutes(deps: RouteDeps, settings: () => SimSettings): RouteDef[] {
   const { engine } = deps;
 
   /** Profile for reads: the caller, or the `x-on-behalf-of` sub-account. */
@@ -145,7 +147,7 @@ export function tradingRoutes(deps: RouteDeps): RouteDef[] {
         const placement = parsePlacement(parseJson(ctx.rawBody));
         assertPlacementTiming(placement, ctx.nowMs);
         const profileId = placementProfile(deps, tokenOf(ctx), placement);
-        const result = await submitPlacement(deps, placement, profileId, ctx.nowMs);
+        const result = await submitPlacement(deps, placement, profileId, ctx.nowMs, settings().placementModeRefusal);
         if (!result.ok) return failure(result.status, result.body);
         return { status: 201, body: { ...result.answer } };
       },

@@ -174,7 +174,7 @@ export class SimHttpServer {
     const checkDeps: AccountCheckDeps = { engine: options.engine, tokens: options.tokens, checks: this.accountChecks, chainId: deps.signing.chainId, startedAtMs: options.clock.now() };
     this.router = new Router([
       ...withTradeTypeOverrides(publicRoutes(deps), this.accountChecks),
-      ...tradingRoutes(deps),
+      ...tradingRoutes(deps, () => this.settings.current),
       ...cancelReplaceRoutes(deps, this.cancelReplaceFaults, () => this.settings.current),
       ...historyRoutes(deps),
       ...accountCheckRoutes(checkDeps),
