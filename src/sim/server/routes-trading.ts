@@ -30,6 +30,23 @@ export const MAX_CANCEL_BATCH = 500;
 export const MAX_STATUS_BATCH = 50;
 export const ON_BEHALF_OF_HEADER = 'x-on-behalf-of';
 
+/** The profile a cancel acts for: the caller, or the sub-account of the `onBehalfOf` query (validated). Throws. */
+export function cancelProfileOf(deps: RouteDeps, ctx: RequestContext, extraIssues: readonly ValidationIssue[] = []): number {
+  const issues = [...extraIssues, ...unknownQueryIssues(ctx.query, ['onBehalfOf'])];
+  const all = ctx.query.getAll('onBehalfOf');
+  let target: number | undefined;
+  if (all.length > 1) issues.push({ field: 'onBehalfOf', message: 'onBehalfOf must be given once' });
+  else if (all[0] !== undefined) {
+    try {
+      target = parseProfileId(all[0], 'onBehalfOf');
+    } catch {
+      issues.push({ field: 'onBehalfOf', message: 'onBehalfOf must be an integer between 1 and 2147483647' });
+    }
+  }
+  if (issues.length > 0) throw validationError(issues);
+  return effectiveProfile(tokenOf(ctx), target, deps.partnerOf);
+}
+
 function tokenOf(ctx: RequestContext): ApiToken {
   if (ctx.token === null) throw new HttpError(401, { message: 'Unauthorized', error: 'Unauthorized', statusCode: 401 });
   return ctx.token;
@@ -95,21 +112,7 @@ export function tradingRoutes(deps: RouteDeps, settings: () => SimSettings): Rou
   };
 
   /** Profile for cancels: the caller, or the `onBehalfOf` query sub-account. Validates the query. */
-  const cancelProfile = (ctx: RequestContext, extraIssues: ValidationIssue[] = []): number => {
-    const issues = [...extraIssues, ...unknownQueryIssues(ctx.query, ['onBehalfOf'])];
-    const all = ctx.query.getAll('onBehalfOf');
-    let target: number | undefined;
-    if (all.length > 1) issues.push({ field: 'onBehalfOf', message: 'onBehalfOf must be given once' });
-    else if (all[0] !== undefined) {
-      try {
-        target = parseProfileId(all[0], 'onBehalfOf');
-      } catch {
-        issues.push({ field: 'onBehalfOf', message: 'onBehalfOf must be an integer between 1 and 2147483647' });
-      }
-    }
-    if (issues.length > 0) throw validationError(issues);
-    return effectiveProfile(tokenOf(ctx), target, deps.partnerOf);
-  };
+  const cancelProfile = (ctx: RequestContext, extraIssues: ValidationIssue[] = []): number => cancelProfileOf(deps, ctx, extraIssues);
 
   const ownOrder = (profileId: number, order: SimOrder | undefined): SimOrder | undefined =>
     order !== undefined && order.profileId === profileId ? order : undefined;

@@ -32,6 +32,7 @@ import { Router, type Reply, type RequestContext, type RouteDef } from './router
 import { adminRoutes } from './routes-admin.js';
 import { publicRoutes } from './routes-public.js';
 import { tradingRoutes } from './routes-trading.js';
+import { cancelRoutes } from './routes-cancel.js';
 import { AccountChecks, accountCheckAdminRoutes, accountCheckRoutes, withTradeTypeOverrides, type AccountCheckDeps } from './routes-account-checks.js';
 import { SocketFeed, type FeedServer, type SocketFeedHooks } from './socket-feed.js';
 import { TradingModeSchedule } from './trading-mode.js';
@@ -175,6 +176,7 @@ export class SimHttpServer {
     this.router = new Router([
       ...withTradeTypeOverrides(publicRoutes(deps), this.accountChecks),
       ...tradingRoutes(deps, () => this.settings.current),
+      ...cancelRoutes(deps, () => this.settings.current),
       ...cancelReplaceRoutes(deps, this.cancelReplaceFaults, () => this.settings.current),
       ...historyRoutes(deps),
       ...accountCheckRoutes(checkDeps),
