@@ -31,6 +31,7 @@ import type { CancelReplaceOperation, CancelReplaceOutcome } from '../exchange/c
 import type { BatchCancelResult, MaintenanceStatus as WireMaintenanceStatus, PlacementResult, UserOrder } from '../exchange/wire.js';
 import { isKnownTradingMode, toTradingMode } from '../core/trading-mode.js';
 import { explainUnavailable, isBareUnavailable } from './unavailable-answer.js';
+import { VenueCancels, type CancelFact, type CancelOutcome } from './venue-cancels.js';
 import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import {
   CancelReplaceUnsupportedError,
@@ -76,6 +77,8 @@ export interface VenueAdapterOptions {
   readonly markets: ReadonlyMap<string, SigningMarket>;
   /** Opt-in receive window for placements (ms), or null. */
   readonly recvWindowMs: number | null;
+  /** What the venue said about its cancel endpoints (venue-cancels.ts), once each: for the log. */
+  readonly onCancelFact?: (fact: CancelFact) => void;
   /** A placement's smallest accepted size (raw) per market, or undefined for one size step. */
   readonly minSizeRaw?: (marketSlug: string) => number | undefined;
   /**
@@ -171,8 +174,11 @@ function venueStatus(status: string | null, remainingRaw: number | null): VenueO
 
 export class VenueAdapter implements VenuePort {
   private readonly slugByToken = new Map<string, string>();
+  /** The venue's cancel endpoints, with what the venue said about them (venue-cancels.ts). */
+  readonly cancels: VenueCancels;
 
   constructor(private readonly options: VenueAdapterOptions) {
+    this.cancels = new VenueCancels(options.api, options.onCancelFact);
     for (const market of options.markets.values()) {
       this.slugByToken.set(market.tokens.yes, market.slug);
       this.slugByToken.set(market.tokens.no, market.slug);
@@ -332,7 +338,7 @@ export class VenueAdapter implements VenuePort {
   async cancelOrders(_marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
     if (orderIds.length === 0) return { canceled: [], failed: [] };
     try {
-      return toCancelResult(await this.options.api.cancelOrders(orderIds));
+      return portCancelResult(await this.cancels.cancelInMarket(orderIds));
     } catch (error) {
       const mapped = mapError('cancelOrders', error);
       if (!(mapped instanceof ServiceUnavailableError)) throw mapped;
@@ -458,6 +464,14 @@ export function snapshotOfUserOrder(marketSlug: string, order: UserOrder): Venue
     status: order.status,
     createdAtMs: order.createdAtMs,
     fills: [],
+  };
+}
+
+/** A cancel answer of venue-cancels.ts → the port's (the ids are order ids there). */
+function portCancelResult(result: CancelOutcome): CancelResult {
+  return {
+    canceled: result.canceled,
+    failed: result.failed.map((f) => ({ orderId: f.id, reason: cancelFailureReason(f.reason, f.message), message: f.message ?? f.reason ?? 'cancel failed' })),
   };
 }
 
