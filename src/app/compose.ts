@@ -155,6 +155,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     signer: client.signer,
     markets: signing,
     recvWindowMs: config.orders.recvWindowMs,
+    onCancelFact: (fact) => log.info({ fact }, 'batchCancel' in fact ? 'the venue does not serve POST /orders/batch-cancel: cancels go through POST /orders/cancel-batch' : `POST /orders/batch-cancel ${fact.spansMarkets ? 'accepts' : 'refuses'} orders of several markets in one request`),
     // A taker fill in a placement or lookup answer: its exact collateral and fee, keyed like a settlement frame's.
     onTakerFill: (d) => fills.rememberDetail(d.tradeEventId, d.orderId, takerFillDetail(d)),
   });

@@ -6,7 +6,8 @@
  * taken when the request leaves the limiter, a mixed-market 400 read as MixedMarketsRefusedError). Invariants: every mapped error carries the client's as `cause`; a rejected placement
  * is classified by error class, HTTP status and the client's `refusal`, never by message text; a placement whose
  * answer never came is OutcomeUnknownError (never a rejection); a 409 is DuplicateClientOrderIdError ("already
- * accepted"); a 425 trading-mode body (ExchangeTradingModeError) is TradingModeError; a size or status the venue left out (the official client's CreatedOrder has neither) is
+ * accepted"); a 425 trading-mode body (ExchangeTradingModeError) is TradingModeError; a bare 503 of a placement or a
+ * cancel is explained by the maintenance status refreshed at once (unavailable-answer.ts); a size or status the venue left out (the official client's CreatedOrder has neither) is
  * unknown: never read as 0 or as terminal. A taker fill in a placement or lookup answer (`execution.totalsRaw`) is
  * reported at its gross contracts (what the order matched) and its exact collateral and fee go to `onTakerFill`. Each
  * call's limiter class is the shared table's (src/orders/request-class.ts), as the backtest's request model orders them.
@@ -29,6 +30,8 @@ import type { OrderSigner, SignedOrder, SigningMarket } from '../exchange/signer
 import type { CancelReplaceOperation, CancelReplaceOutcome } from '../exchange/cancel-replace-wire.js';
 import type { BatchCancelResult, MaintenanceStatus as WireMaintenanceStatus, PlacementResult, UserOrder } from '../exchange/wire.js';
 import { isKnownTradingMode, toTradingMode } from '../core/trading-mode.js';
+import { explainUnavailable, isBareUnavailable } from './unavailable-answer.js';
+import { VenueCancels, type CancelFact, type CancelOutcome } from './venue-cancels.js';
 import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import {
   CancelReplaceUnsupportedError,
@@ -40,6 +43,7 @@ import {
   OutcomeUnknownError,
   PlacementWithheldError,
   RateLimitedError,
+  ServiceUnavailableError,
   TradingModeError,
   VenueRequestError,
   type CancelFailureReason,
@@ -73,6 +77,8 @@ export interface VenueAdapterOptions {
   readonly markets: ReadonlyMap<string, SigningMarket>;
   /** Opt-in receive window for placements (ms), or null. */
   readonly recvWindowMs: number | null;
+  /** What the venue said about its cancel endpoints (venue-cancels.ts), once each: for the log. */
+  readonly onCancelFact?: (fact: CancelFact) => void;
   /** A placement's smallest accepted size (raw) per market, or undefined for one size step. */
   readonly minSizeRaw?: (marketSlug: string) => number | undefined;
   /**
@@ -168,8 +174,11 @@ function venueStatus(status: string | null, remainingRaw: number | null): VenueO
 
 export class VenueAdapter implements VenuePort {
   private readonly slugByToken = new Map<string, string>();
+  /** The venue's cancel endpoints, with what the venue said about them (venue-cancels.ts). */
+  readonly cancels: VenueCancels;
 
   constructor(private readonly options: VenueAdapterOptions) {
+    this.cancels = new VenueCancels(options.api, options.onCancelFact);
     for (const market of options.markets.values()) {
       this.slugByToken.set(market.tokens.yes, market.slug);
       this.slugByToken.set(market.tokens.no, market.slug);
@@ -190,7 +199,9 @@ export class VenueAdapter implements VenuePort {
       result = await this.options.api.placeOrder(signed, request.beforeSend ? { beforeSend: request.beforeSend } : {});
     } catch (error) {
       if (isDuplicateOrderError(error)) throw new DuplicateClientOrderIdError(request.clientOrderId, { cause: error });
-      throw mapError('placeOrder', error);
+      const mapped = mapError('placeOrder', error);
+      if (!(mapped instanceof ServiceUnavailableError)) throw mapped;
+      throw await explainUnavailable(mapped, { kind: 'place', postOnly: request.postOnly, orderType: request.orderType }, () => this.maintenanceStatus());
     }
     return this.placeResultOf(result, request.sizeRaw);
   }
@@ -327,9 +338,11 @@ export class VenueAdapter implements VenuePort {
   async cancelOrders(_marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
     if (orderIds.length === 0) return { canceled: [], failed: [] };
     try {
-      return toCancelResult(await this.options.api.cancelOrders(orderIds));
+      return portCancelResult(await this.cancels.cancelInMarket(orderIds));
     } catch (error) {
-      throw mapError('cancelOrders', error);
+      const mapped = mapError('cancelOrders', error);
+      if (!(mapped instanceof ServiceUnavailableError)) throw mapped;
+      throw await explainUnavailable(mapped, { kind: 'cancel' }, () => this.maintenanceStatus());
     }
   }
 
@@ -454,6 +467,14 @@ export function snapshotOfUserOrder(marketSlug: string, order: UserOrder): Venue
   };
 }
 
+/** A cancel answer of venue-cancels.ts → the port's (the ids are order ids there). */
+function portCancelResult(result: CancelOutcome): CancelResult {
+  return {
+    canceled: result.canceled,
+    failed: result.failed.map((f) => ({ orderId: f.id, reason: cancelFailureReason(f.reason, f.message), message: f.message ?? f.reason ?? 'cancel failed' })),
+  };
+}
+
 function toCancelResult(result: BatchCancelResult): CancelResult {
   return {
     canceled: result.canceled,
@@ -497,6 +518,8 @@ export function mapError(operation: VenueOperation, error: unknown): Error {
     return new OrderRejectedError(rejectionReason(error), message, error.status, cause);
   }
   if (READ_OPERATIONS.has(operation)) return new VenueRequestError(operation, status, message, cause);
+  // A bare 503 of a trading request: perhaps the venue's maintenance refusal (the caller refreshes the mode to tell).
+  if (isBareUnavailable(error)) return new ServiceUnavailableError(operation, message, cause);
   if (error instanceof ExchangeOutcomeUnknownError || error instanceof NetworkError) return new OutcomeUnknownError(operation, message, cause);
   if (status !== null && status < 500) return new VenueRequestError(operation, status, message, cause);
   return new OutcomeUnknownError(operation, message, cause);

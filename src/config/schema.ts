@@ -18,6 +18,7 @@ import { price, shares, usdc } from './units-schema.js';
 import { everyMarketConfig, marketsSchema, slug } from './markets-schema.js';
 import { BOT_TAG_PATTERN, BOT_TAG_RULE } from '../orders/client-order-id.js';
 import { RETRY_DEFAULTS } from '../exchange/retry-table.js';
+import { LIVE_HEADER_PREFIX } from '../exchange/auth.js';
 import { looksLikePath } from '../strategy/registry.js';
 import { looksLikeCredentialLiteral } from './issues.js';
 import { defaultShutdownBudgetMs, marketBound } from './shutdown-budget.js';
@@ -156,7 +157,8 @@ const liveVenue = z.strictObject({
   baseUrl: httpUrl.transform((text) => text.replace(/\/+$/, '')),
   socketUrl,
   socketNamespace: z.string().regex(/^\/[A-Za-z0-9_-]*$/, 'expected a namespace such as /markets').default('/markets'),
-  headerPrefix: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/, 'expected letters and digits, e.g. svc').default('svc'),
+  // The live venue's prefix (its API reference and official clients); a live config that leaves it out gets no 401s.
+  headerPrefix: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/, 'expected letters and digits, e.g. lmts').default(LIVE_HEADER_PREFIX),
   chainId: z.int().min(1).default(8453),
   eip712DomainName: z.string().min(1).max(200).default('Limitless CTF Exchange'),
   signatureType: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: 'expected 0, 1, 2 or 3' }).default(0),

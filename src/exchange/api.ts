@@ -42,7 +42,10 @@ import {
   parseRedeem,
   parseStatusBatch,
   parseUserOrders,
+  parseTargetCancel,
   type ActiveMarketsPage,
+  type CancelTargets,
+  type TargetCancelResult,
   type BatchCancelResult,
   type BookSizeUnit,
   type CancelResult,
@@ -63,6 +66,8 @@ import {
 export const ORDER_ID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
 const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
 export const MAX_STATUS_BATCH = 50;
+/** The most ids one POST /orders/batch-cancel takes (API reference). */
+export const MAX_BATCH_CANCEL = 50;
 export const MAX_USER_ORDERS_LIMIT = 200;
 export const MAX_EVENTS_LIMIT = 100;
 /** `limit` of GET /markets/active: at most 25 (the official client's ActiveMarketsParams). */
@@ -347,6 +352,26 @@ export class ExchangeApi {
       { endpoint: API_ENDPOINTS.cancelOrders, path: '/orders/cancel-batch', body: () => ({ orderIds: ids }), auth: true, priority: 'cancel' },
       (answer, endpoint) => parseBatchCancel(answer.body, endpoint, answer.status, ids),
     );
+  }
+
+  /**
+   * POST /orders/batch-cancel: 1–50 order ids OR clientOrderIds (the venue's current batch cancel; whether one request
+   * may name orders of several markets is unconfirmed: the caller detects it). 200, or 207 with the failures listed.
+   */
+  async batchCancel(targets: CancelTargets): Promise<TargetCancelResult> {
+    const [key, ids] = 'orderIds' in targets ? (['orderIds', targets.orderIds.map((id, i) => checkOrderId(`orderIds[${i}]`, id))] as const) : (['clientOrderIds', [...targets.clientOrderIds]] as const);
+    if (ids.length < 1 || ids.length > MAX_BATCH_CANCEL) throw new RequestInputError(key, ids.length, `must list 1 to ${MAX_BATCH_CANCEL} ids`);
+    return this.call(
+      { endpoint: API_ENDPOINTS.batchCancel, path: '/orders/batch-cancel', body: () => ({ [key]: ids }), auth: true, priority: 'cancel' },
+      (answer, endpoint) => parseTargetCancel(answer.body, endpoint, answer.status, ids),
+    );
+  }
+
+  /** POST /orders/cancel: one order by its id or its clientOrderId (what an order whose placement answer was lost needs). */
+  async cancelTarget(target: { readonly orderId: string } | { readonly clientOrderId: string }): Promise<TargetCancelResult> {
+    const body = 'orderId' in target ? { orderId: checkOrderId('orderId', target.orderId) } : { clientOrderId: target.clientOrderId };
+    const id = 'orderId' in body ? body.orderId : body.clientOrderId;
+    return this.call({ endpoint: API_ENDPOINTS.cancelTarget, path: '/orders/cancel', body: () => body, auth: true, priority: 'cancel' }, (answer, endpoint) => parseTargetCancel(answer.body, endpoint, answer.status, [id]));
   }
 
   /** DELETE /orders/all/{slug}: every order of the effective profile in one market. */

@@ -8,7 +8,14 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const DEFAULT_HEADER_PREFIX = 'svc';
+/**
+ * The live venue's header prefix: `lmts-api-key`, `lmts-timestamp`, `lmts-signature` (its API reference,
+ * "Authentication", and the official clients). The default of the client, the live config and the simulator.
+ */
+export const LIVE_HEADER_PREFIX = 'lmts';
+/** The specification's neutral prefix (`svc-api-key`...): kept as an option for the specification's own tests. */
+export const SPEC_HEADER_PREFIX = 'svc';
+export const DEFAULT_HEADER_PREFIX = LIVE_HEADER_PREFIX;
 /** The path the socket handshake signs (exchange-facts §5). */
 export const SOCKET_HANDSHAKE_PATH = '/socket.io/?EIO=4&transport=websocket';
 

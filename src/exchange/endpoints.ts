@@ -19,6 +19,8 @@ export const API_ENDPOINTS = {
   placeOrder: { method: 'POST', pathTemplate: '/orders', kind: 'place' },
   cancelOrder: { method: 'DELETE', pathTemplate: '/orders/{orderId}', kind: 'cancel' },
   cancelOrders: { method: 'POST', pathTemplate: '/orders/cancel-batch', kind: 'cancel' },
+  batchCancel: { method: 'POST', pathTemplate: '/orders/batch-cancel', kind: 'cancel' },
+  cancelTarget: { method: 'POST', pathTemplate: '/orders/cancel', kind: 'cancel' },
   cancelAll: { method: 'DELETE', pathTemplate: '/orders/all/{slug}', kind: 'cancel' },
   cancelReplace: { method: 'POST', pathTemplate: '/orders/cancel-replace', kind: 'cancel-replace' },
   cancelReplaceBatch: { method: 'POST', pathTemplate: '/orders/cancel-replace/batch', kind: 'cancel-replace' },

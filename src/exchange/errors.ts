@@ -202,7 +202,8 @@ export function isTransportClosed(error: unknown): boolean {
   return false;
 }
 
-export type OutcomeUnknownReason = 'timeout' | 'connection' | 'server-error' | 'unparseable-answer';
+/** `unavailable`: a 503 without the trading-mode body (perhaps the venue's maintenance refusal: src/app/unavailable-answer.ts). */
+export type OutcomeUnknownReason = 'timeout' | 'connection' | 'server-error' | 'unavailable' | 'unparseable-answer';
 
 /**
  * A placement whose outcome is unknown: it may or may not rest on the book. Never retried blindly: resolve it by

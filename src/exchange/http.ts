@@ -72,7 +72,7 @@ export interface HttpTransportOptions {
   readonly baseUrl: string;
   /** Needed for authenticated requests. */
   readonly credentials?: ApiCredentials;
-  /** Auth header prefix (`{prefix}-api-key`...); default `svc`. */
+  /** Auth header prefix (`{prefix}-api-key`...); default the live venue's `lmts` (auth.ts). */
   readonly headerPrefix?: string;
   /** Send through this fetch instead of the default node:http(s) sender (tests, custom dispatchers). */
   readonly fetch?: FetchLike;
@@ -172,6 +172,7 @@ const STATUS_KINDS: Readonly<Record<RequestFailure, ErrorStatusKind | null>> = {
   maintenance: 'maintenance',
   'trading-mode': 'trading-mode',
   'rate-limited': 'rate-limited',
+  unavailable: 'server-error',
   'server-error': 'server-error',
   refused: null,
   timeout: null,
@@ -183,6 +184,7 @@ const STATUS_KINDS: Readonly<Record<RequestFailure, ErrorStatusKind | null>> = {
 const RETRY_REASONS = { 're-stamp': 'receive-window', 'wait-retry-after': 'rate-limited', backoff: 'server-error' } as const satisfies Record<string, RetryReason>;
 
 type AttemptResult =
+  | { readonly kind: 'late' }
   | { readonly kind: 'answer'; readonly status: number; readonly text: string; readonly retryAfter: string | null; readonly receiveWindow: boolean }
   | { readonly kind: 'failed'; readonly failure: NetworkFailure; readonly detail: string };
 
@@ -356,12 +358,14 @@ export class HttpTransport {
     for (let attempt = 1; ; attempt++) {
       // The answer is judged inside the limiter slot: a 429's pause must be set before the slot frees, or a request
       // queued behind this one starts in the gap (the Retry-After is every request's, not this one's only).
-      const result = await this.limiter.schedule(request.priority, async (markSent) => {
+      const result = await this.limiter.schedule(request.priority, async (markSent, onTime) => {
         // Closed while it waited in the limiter or before a retry: it is never sent.
         if (this.closed) throw new TransportClosedError(endpoint);
-        const outcome = await this.attempt(request, label, attempt, markSent);
+        const outcome = await this.attempt(request, label, attempt, markSent, onTime);
         return outcome.kind === 'answer' ? { ...outcome, verdict: this.judge(request, endpoint, outcome, retries['rate-limited']) } : outcome;
       });
+      // Not sent: its start permit lapsed before it reached the wire. Asked again (not a retry: nothing was sent).
+      if (result.kind === 'late') continue;
       if (result.kind === 'failed') {
         // No answer: never retried (the table has no retry for `timeout` or `connection`).
         if (this.rule(request, result.failure).action === 'outcome-unknown') {
@@ -377,7 +381,7 @@ export class HttpTransport {
         case 'fail':
           throw error;
         case 'outcome-unknown':
-          throw new ExchangeOutcomeUnknownError(endpoint, request.clientOrderId ?? null, 'server-error', status, error.message);
+          throw new ExchangeOutcomeUnknownError(endpoint, request.clientOrderId ?? null, status === 503 ? 'unavailable' : 'server-error', status, error.message);
         case 're-stamp':
           if (retries['receive-window'] >= rule.retries) throw error;
           delayMs = 0;
@@ -428,10 +432,10 @@ export class HttpTransport {
   }
 
   /** One attempt, counted while it runs (`whenIdle`). */
-  private async attempt(request: HttpRequest, label: string, attempt: number, markSent: () => void): Promise<AttemptResult> {
+  private async attempt(request: HttpRequest, label: string, attempt: number, markSent: () => void, onTime: () => boolean): Promise<AttemptResult> {
     this.attempts += 1;
     try {
-      return await this.attemptOnce(request, label, attempt, markSent);
+      return await this.attemptOnce(request, label, attempt, markSent, onTime);
     } finally {
       this.attempts -= 1;
       if (this.attempts === 0) {
@@ -442,7 +446,7 @@ export class HttpTransport {
   }
 
   /** One attempt: build the body and sign with this moment's clock, send, read the whole answer. */
-  private async attemptOnce(request: HttpRequest, label: string, attempt: number, markSent: () => void): Promise<AttemptResult> {
+  private async attemptOnce(request: HttpRequest, label: string, attempt: number, markSent: () => void, onTime: () => boolean): Promise<AttemptResult> {
     request.beforeSend?.();
     const nowMs = this.now();
     const pathWithQuery = `${this.basePath}${request.path}${buildQuery(request.query)}`;
@@ -465,6 +469,8 @@ export class HttpTransport {
       Object.assign(headers, auth);
     }
     const secrets = [this.credentials?.secret ?? '', signature];
+    // The last moment before the wire: a start permit that lapsed while this was prepared (a loaded loop) sends nothing.
+    if (!onTime()) return { kind: 'late' };
     const controller = new AbortController();
     const cancelTimeout = this.setTimer(() => controller.abort(), this.timeoutMs);
     const started = this.monotonicNow();

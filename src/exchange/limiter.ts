@@ -71,6 +71,12 @@ export interface StartPermit {
   release(): void;
   /** The permit was not used: give everything back at once. */
   cancel(): void;
+  /**
+   * Whether the request may still be handed to the OS now: a start counts when it is SENT, and a permit valid only
+   * in a window (a fallback slot) may have lapsed while the request was prepared on a loaded event loop. Absent:
+   * always. A request found late is not sent; it asks for a new permit.
+   */
+  onTime?(): boolean;
 }
 
 /** Decides when this process may start a request, in concert with other processes on the same credentials. */
@@ -177,9 +183,11 @@ export class RequestLimiter {
 
   /**
    * Runs `task` when a slot is free and the spacing allows, highest priority first. The task calls `markSent`
-   * when its request has been handed to the OS (or is known never to be sent); finishing counts as sent.
+   * when its request has been handed to the OS (or is known never to be sent); finishing counts as sent. Right
+   * before handing it over, the task asks `onTime` (the gate's permit may have lapsed meanwhile: then it must not
+   * send, and schedules again).
    */
-  schedule<T>(priority: RequestPriority, task: (markSent: () => void) => Promise<T>): Promise<T> {
+  schedule<T>(priority: RequestPriority, task: (markSent: () => void, onTime: () => boolean) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const enqueuedAt = this.now();
       const start = (permit: StartPermit | null): void => {
@@ -194,7 +202,7 @@ export class RequestLimiter {
         };
         let running: Promise<T>;
         try {
-          running = task(markSent);
+          running = task(markSent, () => permit?.onTime?.() ?? true);
         } catch (error) {
           running = Promise.reject(error instanceof Error ? error : new Error(String(error)));
         }

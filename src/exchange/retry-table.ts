@@ -11,7 +11,11 @@
  * Invariants: every (kind, failure) pair has exactly one row; a request that may have taken effect at the venue
  * (a placement, a cancel-replace) is never retried once it may have reached it — no answer, a 5xx or an unreadable
  * 2xx is an unknown outcome; a refusal that proves nothing took effect (425 receive window, 429) may be retried by
- * every kind; a trading-mode or maintenance refusal is never retried blindly (the caller refreshes the mode).
+ * every kind; a trading-mode or maintenance refusal is never retried blindly (the caller refreshes the mode); a bare
+ * 503 of a trading request is never retried by the transport: the venue's API reference ("Maintenance mode") says
+ * POST /orders answers 503 in `cancel_only` and `disabled` and that clients must refresh the maintenance status rather
+ * than retry, so the caller (src/app/unavailable-answer.ts) refreshes the mode and tells a refusal from an unknown
+ * outcome.
  */
 
 /** What a request does at the venue, which decides what may be retried. */
@@ -23,11 +27,12 @@ export type RequestKind = (typeof REQUEST_KINDS)[number];
  * - `receive-window`: 425 of a request whose body opted into the receive window (`recvWindow`), no trading-mode body;
  * - `maintenance`: any other 425 without the trading-mode body (a maintenance block of unknown shape);
  * - `trading-mode`: an answer carrying the trading-mode body `{code, message, mode, resumeAt}` (425, 503, any status);
- * - `rate-limited`: 429; `server-error`: 5xx; `refused`: any other status that is not an answer (4xx);
+ * - `rate-limited`: 429; `unavailable`: 503 without the trading-mode body; `server-error`: any other 5xx;
+ * - `refused`: any other status that is not an answer (4xx);
  * - `timeout`, `connection`: no answer (no answer within the timeout; connection refused or lost);
  * - `unreadable-answer`: a 2xx whose body is not JSON or fails its wire.ts schema.
  */
-export const REQUEST_FAILURES = ['receive-window', 'maintenance', 'trading-mode', 'rate-limited', 'server-error', 'refused', 'timeout', 'connection', 'unreadable-answer'] as const;
+export const REQUEST_FAILURES = ['receive-window', 'maintenance', 'trading-mode', 'rate-limited', 'unavailable', 'server-error', 'refused', 'timeout', 'connection', 'unreadable-answer'] as const;
 export type RequestFailure = (typeof REQUEST_FAILURES)[number];
 
 /**
@@ -86,6 +91,7 @@ const SAFE: Row = {
   maintenance: 'fail',
   'trading-mode': 'fail',
   'rate-limited': 'wait-retry-after',
+  unavailable: 'backoff',
   'server-error': 'backoff',
   refused: 'fail',
   timeout: 'fail',
@@ -96,6 +102,7 @@ const SAFE: Row = {
 /** A request that may have taken effect once it may have reached the venue: never sent twice. */
 const TAKES_EFFECT: Row = {
   ...SAFE,
+  unavailable: 'outcome-unknown',
   'server-error': 'outcome-unknown',
   timeout: 'outcome-unknown',
   connection: 'outcome-unknown',
@@ -103,15 +110,21 @@ const TAKES_EFFECT: Row = {
 };
 
 /**
+ * A cancel: safe to ask twice, so retried after a 5xx; but a bare 503 may be the venue's maintenance refusal, which is
+ * not retried blindly: the caller refreshes the mode and looks the orders up.
+ */
+const CANCEL: Row = { ...SAFE, unavailable: 'fail' };
+
+/**
  * The table. Reads, profile/auth reads, cancels and redemptions are retried after 5xx (a cancel or a redemption asked
- * twice does nothing more; a lost cancel answer is a NetworkError the order manager resolves by lookup);
- * placements and cancel-replaces are not.
+ * twice does nothing more; a lost cancel answer is a NetworkError the order manager resolves by lookup), a cancel not
+ * after a bare 503; placements and cancel-replaces are not.
  */
 export const RETRY_TABLE: Readonly<Record<RequestKind, Row>> = {
   read: SAFE,
   account: SAFE,
   place: TAKES_EFFECT,
-  cancel: SAFE,
+  cancel: CANCEL,
   'cancel-replace': TAKES_EFFECT,
   redeem: SAFE,
 };
@@ -152,6 +165,7 @@ export function classifyStatus(status: number, answer: { readonly tradingMode: b
   if (answer.tradingMode) return 'trading-mode';
   if (status === 425) return answer.receiveWindow ? 'receive-window' : 'maintenance';
   if (status === 429) return 'rate-limited';
+  if (status === 503) return 'unavailable';
   if (status >= 500) return 'server-error';
   return 'refused';
 }

@@ -15,7 +15,10 @@
  * share of the budget with no coordination: at most 1 request in flight, and starts only in this process's own
  * wall-clock slot (shared-limiter-slots.ts; the slot index was leased from Redis while it was up, as a member
  * mutex). It probes Redis every `probeMs` and returns to shared mode when a command succeeds again. The state is
- * reported to listeners (metrics, log, /readyz) on every change.
+ * reported to listeners (metrics, log, /readyz) on every change. A fallback start counts when it is SENT: one whose
+ * slot window passed while it was prepared (a loaded event loop) is not sent (StartPermit.onTime) but waits for the
+ * next slot; and each switch of mode is followed by a quiet period (`quietAfterSwitch`), since the processes switch
+ * at different moments and neither side sees the other's starts.
  *
  * Owns: the Redis keys and leases of a token, and the shared/fallback mode. Invariants: `acquire` never rejects
  * while open (a Redis failure becomes fallback, never an error to the request); every permit's sent/release/cancel
@@ -116,6 +119,11 @@ export class RedisStartGate implements StartGate {
   private lastFallbackSlot: number | null = null;
   private readonly fallbackWaiters: Waiter[] = [];
   private recovering = false;
+  /**
+   * No start of this process before this wall-clock instant: set when the mode switches, because the processes do
+   * not switch at the same moment (see `quietAfterSwitch`).
+   */
+  private quietUntilMs = 0;
 
   constructor(options: SharedLimiterOptions) {
     const share = options.fallbackShare ?? DEFAULT_FALLBACK_SHARE;
@@ -181,6 +189,7 @@ export class RedisStartGate implements StartGate {
     while (this.fallbackInFlight > 0) await this.waitFallbackRelease();
     for (;;) {
       if (this.closed) throw new Error('shared limiter closed');
+      if (await this.waitQuiet()) continue;
       if (this.current.mode === 'shared') {
         try {
           const permit = await this.acquireShared();
@@ -332,6 +341,9 @@ export class RedisStartGate implements StartGate {
       await this.sleep(next.atMs - now);
       return null;
     }
+    // The start counts when the request is SENT: past its slot's window (a loaded event loop between this permit and
+    // the wire) it would land in the next process's slot, so it is not sent then (StartPermit.onTime).
+    const windowEndMs = next.slot * plan.slotMs + plan.windowMs;
     const previousSlot = this.lastFallbackSlot;
     this.lastFallbackSlot = next.slot;
     this.fallbackInFlight += 1;
@@ -349,6 +361,7 @@ export class RedisStartGate implements StartGate {
         if (!done && this.lastFallbackSlot === next.slot) this.lastFallbackSlot = previousSlot;
         finish();
       },
+      onTime: () => this.now() < windowEndMs,
     };
   }
 
@@ -370,11 +383,33 @@ export class RedisStartGate implements StartGate {
     });
   }
 
+  /** Sleeps out the quiet period after a mode switch; true when it slept (the caller re-checks the mode). */
+  private async waitQuiet(): Promise<boolean> {
+    const waitMs = this.quietUntilMs - this.now();
+    if (waitMs <= 0) return false;
+    await this.sleep(waitMs);
+    return true;
+  }
+
+  /**
+   * The processes of a token do not switch modes at the same moment, and neither side of a switch sees the other's
+   * starts. Into fallback: another process's last shared start (sent under the start mutex just before the outage,
+   * perhaps late on a loaded loop) is unknown, so this process's first fallback start waits one slot. Back to shared
+   * after an outage: the others may stay in fallback, starting in their slots, until their next probe; this process's
+   * first shared start waits a probe interval and a slot, by which time they have come back too.
+   */
+  private quietAfterSwitch(from: SharedLimitState, to: SharedLimitState['mode']): void {
+    const slotMs = this.minTimeMs + this.guardMs;
+    if (from.mode === 'shared' && to === 'fallback') this.quietUntilMs = Math.max(this.quietUntilMs, this.now() + slotMs);
+    if (from.mode === 'fallback' && to === 'shared' && from.reason !== 'connecting to redis') this.quietUntilMs = Math.max(this.quietUntilMs, this.now() + this.probeMs + slotMs);
+  }
+
   // ───────────── health ─────────────
 
   private setState(mode: SharedLimitState['mode'], reason: string | null): void {
     if (this.current.mode === mode && (mode === 'shared' || this.current.reason === reason)) return;
     if (mode === 'fallback' && this.current.mode === 'fallback' && this.current.reason !== 'connecting to redis') return;
+    this.quietAfterSwitch(this.current, mode);
     this.current = { mode, reason, sinceMs: this.now() };
     for (const listener of this.listeners) {
       try {

@@ -23,6 +23,7 @@ export * from './wire-error-bodies.js';
 export * from './wire-markets.js';
 export * from './wire-orderbook.js';
 export * from './wire-orders.js';
+export * from './wire-cancels.js';
 export * from './wire-trades.js';
 export * from './wire-account.js';
 export type { MarketRewards, PortfolioRewards, VenueRewardEpoch } from './wire-rewards.js';

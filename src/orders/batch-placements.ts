@@ -21,7 +21,7 @@ import { errorText } from '../core/errors.js';
 import { batchUrgency } from './batch-urgency.js';
 import { placementEffects } from './cancel-replace.js';
 import { classifyCancelError } from './cancel-errors.js';
-import { isActive, refusedByMode, type ExecutorContext } from './executor-context.js';
+import { heldAfterUnavailable, isActive, refusedByMode, type ExecutorContext } from './executor-context.js';
 import type { AbortReason } from './executor-types.js';
 import type { MarketState } from './market-state.js';
 import type { TrackedOrder } from './order-record.js';
@@ -117,6 +117,7 @@ export class BatchPlacements {
       if (verdict.modeRefusal) refusedByMode(this.ctx, error, 'place', { postOnly: postOnlyAll });
       if (verdict.orders === 'look-up') {
         log.warn({ market: slug, items: sent.length, err: errorText(error, { withName: true }) }, 'batch placement outcome unknown: looking the orders up');
+        heldAfterUnavailable(this.ctx, error);
         return { fallback: [], abort: null };
       }
       return { fallback: [], abort: verdict.abort };

@@ -19,7 +19,7 @@ import type { Applied, TrackedOrder } from './order-record.js';
 import type { OrderStore } from './order-store.js';
 import type { ForeignPolicy } from './startup.js';
 import type { TradingModeGate } from './trading-mode.js';
-import { MAX_CANCEL_REPLACE_OPERATIONS, MaintenanceBlockError, TradingModeError, type VenuePort } from './venue-port.js';
+import { MAX_CANCEL_REPLACE_OPERATIONS, MaintenanceBlockError, ServiceUnavailableError, TradingModeError, type VenuePort } from './venue-port.js';
 
 export type Lifecycle = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
 
@@ -150,6 +150,18 @@ export function refusedByMode(ctx: Pick<ExecutorContext, 'gate' | 'log'>, error:
     return true;
   }
   return false;
+}
+
+/**
+ * A bare 503 of a placement that the refreshed maintenance status did not explain (ServiceUnavailableError: outcome
+ * unknown, looked up): placements are held one poll interval and the status asked again, so a venue answering 503 gets
+ * one placement per poll interval, never a loop. True when it was one.
+ */
+export function heldAfterUnavailable(ctx: Pick<ExecutorContext, 'gate' | 'log'>, error: unknown): boolean {
+  if (!(error instanceof ServiceUnavailableError)) return false;
+  ctx.log.warn({ operation: error.operation, err: error.detail }, '503 the trading mode does not explain: outcome looked up, placements held one poll interval');
+  void ctx.gate.fromUnexplainedBlock('place', 'unavailable-503');
+  return true;
 }
 
 /** Resolves after `ms` on the scheduler's clock. */

@@ -18,7 +18,7 @@
 import { chunks } from '../core/maps.js';
 import { errorText } from '../core/errors.js';
 import type { QuoteIntent } from '../strategy/contract.js';
-import { isActive, refusedByMode, type ExecutorContext } from './executor-context.js';
+import { heldAfterUnavailable, isActive, refusedByMode, type ExecutorContext } from './executor-context.js';
 import type { AbortReason } from './executor-types.js';
 import type { MarketState } from './market-state.js';
 import { confirmCancel, markRejected, markUnknown, newOrder, refuseCancel, requestCancel, type TrackedOrder } from './order-record.js';
@@ -201,6 +201,7 @@ export class PlanRequests {
       return verdict.abort;
     }
     log.warn({ market: slug, clientOrderId, err: errorText(error, { withName: true }) }, 'placement outcome unknown');
+    heldAfterUnavailable(this.ctx, error);
     writer.commit(current, markUnknown(current, scheduler.now()), 'plan');
     tally.unknown.push(clientOrderId);
     this.resolver.scheduleResolve(market);

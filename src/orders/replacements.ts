@@ -16,7 +16,7 @@ import { chunks } from '../core/maps.js';
 import { errorText } from '../core/errors.js';
 import { batchUrgency, type OperationFacts } from './batch-urgency.js';
 import { outcomeEffects, type NewOrderEffect, type OutcomeEffects, type Replacement } from './cancel-replace.js';
-import { refusedByMode, type ExecutorContext } from './executor-context.js';
+import { heldAfterUnavailable, refusedByMode, type ExecutorContext } from './executor-context.js';
 import type { AbortReason } from './executor-types.js';
 import type { MarketState } from './market-state.js';
 import { confirmCancel, markRejected, markUnknown, refuseCancel, requestCancel, type TrackedOrder } from './order-record.js';
@@ -84,6 +84,7 @@ export class Replacements {
         for (const pair of pairs) this.applyOutcome(market, pair.old, pair.fresh, outcomeEffects(failure), null, errorText(error, { withName: true }), tally, failure === 'not-sent');
         if (verdict.orders === 'look-up') {
           log.warn({ market: slug, items: items.length, err: errorText(error, { withName: true }) }, 'cancel-replace outcome unknown: looking the orders up');
+          heldAfterUnavailable(this.ctx, error);
           this.resolver.scheduleResolve(market);
           continue;
         }

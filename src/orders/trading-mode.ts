@@ -13,7 +13,7 @@
  * An unknown or missing mode string is read as `cancel_only` and reported (`onUnknownMode`, once per value as first).
  *
  * Holds: when the venue refuses an action (a 425 with the trading-mode body, or a 425 without it: an unexplained
- * maintenance block), that action is HELD: not sent again until the mode changes, `resumeAt` passes, or (for an
+ * maintenance block; or a bare 503 of a placement that the refreshed mode does not explain), that action is HELD: not sent again until the mode changes, `resumeAt` passes, or (for an
  * unexplained block, after which the status is refreshed at once) one poll interval has passed. A released hold
  * notifies `onRelease` listeners, which re-run what was held. So a disabled venue sees one refused cancel per market,
  * not a retry loop.
@@ -41,7 +41,8 @@ export interface ModeChange {
 }
 
 export type GatedAction = 'cancel' | 'place';
-export type HoldReason = 'trading-mode' | 'unexplained-425';
+/** `unavailable-503`: a bare 503 of a placement that the refreshed mode did not explain (src/app/unavailable-answer.ts). */
+export type HoldReason = 'trading-mode' | 'unexplained-425' | 'unavailable-503';
 
 export interface TradingModeObserver {
   onModeChange?(change: ModeChange): void;
@@ -203,8 +204,8 @@ export class TradingModeGate {
    * did not name. The action is held, the maintenance status refreshed at once; the hold ends with a mode change, or
    * after one poll interval (then one more attempt), never in a blind retry loop.
    */
-  fromUnexplainedBlock(action: GatedAction): Promise<boolean> {
-    this.hold(action, 'unexplained-425', this.options.pollIntervalMs);
+  fromUnexplainedBlock(action: GatedAction, reason: Exclude<HoldReason, 'trading-mode'> = 'unexplained-425'): Promise<boolean> {
+    this.hold(action, reason, this.options.pollIntervalMs);
     return this.refresh();
   }
 

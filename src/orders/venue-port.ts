@@ -10,7 +10,9 @@
  * - `OutcomeUnknownError`: the request may or may not have taken effect (timeout, 5xx, dropped connection).
  *   For a placement this means "look it up by clientOrderId before acting again". Anything thrown that is not a
  *   `VenuePortError` is treated the same way by the executor (the safe assumption).
- * - `TradingModeError`: the venue refused because of its trading mode (425 body, or 503 in older docs).
+ * - `TradingModeError`: the venue refused because of its trading mode (425 body; a 503 with that body; or a bare 503
+ *   while the refreshed maintenance status refuses the action: the API reference's refusal of POST /orders).
+ * - `ServiceUnavailableError` (an OutcomeUnknownError): a bare 503 the mode does not explain.
  * - `DuplicateClientOrderIdError`: 409 on a placement: an order with this clientOrderId was already accepted.
  * - `RateLimitedError`: 429 after the client's own retries: the request was refused, not executed.
  * - `OrderRejectedError`: a placement definitely refused (400 validation, 401/403, post-only would cross...).
@@ -266,7 +268,7 @@ export abstract class VenuePortError extends Error {
 }
 
 export class OutcomeUnknownError extends VenuePortError {
-  override readonly name = 'OutcomeUnknownError';
+  override readonly name: string = 'OutcomeUnknownError';
   readonly kind = 'outcome-unknown';
   constructor(
     operation: VenueOperation,
@@ -274,6 +276,19 @@ export class OutcomeUnknownError extends VenuePortError {
     options?: ErrorOptions,
   ) {
     super(operation, `${operation}: outcome unknown (${detail})`, options);
+  }
+}
+
+/**
+ * A 503 without the trading-mode body on a trading request, while the maintenance status (refreshed at once) lets the
+ * action through: a server error, so the outcome is unknown (an OutcomeUnknownError: looked up by clientOrderId); the
+ * executor also holds placements one poll interval (no loop of 503s). When the refreshed mode refuses the action, the
+ * adapter throws TradingModeError instead (the venue's documented refusal: src/app/unavailable-answer.ts).
+ */
+export class ServiceUnavailableError extends OutcomeUnknownError {
+  override readonly name: string = 'ServiceUnavailableError';
+  constructor(operation: VenueOperation, detail: string, options?: ErrorOptions) {
+    super(operation, `503 without a trading-mode body: ${detail}`, options);
   }
 }
 

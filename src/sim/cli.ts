@@ -11,13 +11,14 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CADENCES, cryptoWorldOptions, DEFAULT_CRYPTO_WORLD, FEE_MODELS, syntheticOptionsSchema, type Cadence, type EngineOptions, type FeeModel, type SyntheticOptions } from './engine/index.js';
-import { BATCH_MARKET_RULES, LIFECYCLE_AUTH_MODES, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES, type SimSettings } from './server/settings.js';
+import { BATCH_CANCEL_MARKET_RULES, BATCH_MARKET_RULES, LIFECYCLE_AUTH_MODES, PLACEMENT_MODE_REFUSALS, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES, type SimSettings } from './server/settings.js';
 import { drainClients } from './drain.js';
 import { loadAccountsFile, loadMarketsFile, readStructuredFile } from './server/config-files.js';
 import { DEFAULT_MARKET_COUNT, DEFAULT_SEED, DEFAULT_SETTLEMENT_DELAY_MS, startSimulator, type RunningSimulator } from './index.js';
 import { SPEC_RATE_LIMITS } from './server/rate-limiter.js';
 import type { AccountConfig } from './server/accounts-config.js';
 import { errorText } from '../core/errors.js';
+import { DEFAULT_HEADER_PREFIX } from '../exchange/auth.js';
 
 export interface SimCommandIo {
   readonly stdout: (line: string) => void;
@@ -64,6 +65,8 @@ interface SimCliOptions {
   marketResolvedAudience: SimSettings['marketResolvedAudience'];
   cancelReplaceBatchMarkets: SimSettings['cancelReplaceBatchMarkets'];
   cancelReplaceUnknownTarget: SimSettings['cancelReplaceUnknownTarget'];
+  placementModeRefusal: SimSettings['placementModeRefusal'];
+  batchCancelMarkets: SimSettings['batchCancelMarkets'];
 }
 
 function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -102,7 +105,7 @@ export function buildSimCommand(): Command {
     .addOption(new Option('--seed <n>', 'seed for markets, ids, synthetic flow and the demo account').argParser(integer(-(2 ** 31), 2 ** 31 - 1)).default(DEFAULT_SEED))
     .option('--markets <count|file>', 'number of generated markets, or a JSON/YAML markets file', String(DEFAULT_MARKET_COUNT))
     .option('--accounts <file>', 'JSON/YAML accounts file (profile id, address, usdc, tokens, apiTokens)')
-    .option('--header-prefix <prefix>', 'HMAC header prefix', 'svc')
+    .option('--header-prefix <prefix>', 'HMAC header prefix (the live venue\'s lmts; svc is the specification\'s)', DEFAULT_HEADER_PREFIX)
     .option('--no-rate-limit', 'turn the per-token rate limits off')
     .addOption(new Option('--max-concurrent <n>', 'concurrent requests per token').argParser(integer(1, 1000)).default(SPEC_RATE_LIMITS.maxConcurrent))
     .addOption(new Option('--min-interval-ms <n>', 'minimum ms between request starts per token').argParser(integer(0, 60_000)).default(SPEC_RATE_LIMITS.minIntervalMs))
@@ -131,6 +134,8 @@ export function buildSimCommand(): Command {
     .addOption(new Option('--lifecycle-auth <mode>', 'whether subscribe_market_lifecycle needs an authenticated socket (unconfirmed on the venue)').choices(LIFECYCLE_AUTH_MODES).default('public'))
     .addOption(new Option('--market-resolved-audience <who>', "marketResolved to 'all' connections or only lifecycle and the market's price 'subscribers'").choices(RESOLVED_AUDIENCES).default('all'))
     .addOption(new Option('--cancel-replace-batch-markets <rule>', "'single': refuse a cancel-replace batch mixing markets (400); 'mixed': accept it").choices(BATCH_MARKET_RULES).default('mixed'))
+    .addOption(new Option('--placement-mode-refusal <form>', "how POST /orders is refused in cancel_only/disabled: '503' (the API reference), '503-with-mode' (503 with the trading-mode body) or '425' (the specification)").choices(PLACEMENT_MODE_REFUSALS).default('503'))
+    .addOption(new Option('--batch-cancel-markets <rule>', "'single': refuse a POST /orders/batch-cancel naming orders of several markets (400); 'mixed': accept it").choices(BATCH_CANCEL_MARKET_RULES).default('mixed'))
     .addOption(
       new Option('--cancel-replace-unknown-target <rule>', "'refuse': 400 for a cancel target {clientOrderId} naming no order; 'failure': cancel FAILURE").choices(UNKNOWN_TARGET_RULES).default('failure'),
     )
@@ -216,6 +221,8 @@ export async function runSimCommand(argv: readonly string[], io: SimCommandIo = 
         marketResolvedAudience: options.marketResolvedAudience,
         cancelReplaceBatchMarkets: options.cancelReplaceBatchMarkets,
         cancelReplaceUnknownTarget: options.cancelReplaceUnknownTarget,
+        placementModeRefusal: options.placementModeRefusal,
+        batchCancelMarkets: options.batchCancelMarkets,
       },
       accounts,
       headerPrefix: options.headerPrefix,

@@ -11,6 +11,7 @@ import type { EngineObserver, EngineOptions, FeeOptions, MarketSpec, PriceBand, 
 import { createEngine, generateMarkets } from './engine/index.js';
 import { HERMES_BASE_PATH, type HermesOptions, type HermesStandIn } from './server/hermes.js';
 import { systemScheduler } from '../core/clock.js';
+import { DEFAULT_HEADER_PREFIX } from '../exchange/auth.js';
 import { accountSpecOf, apiTokensOf, parseAccountConfig, type AccountConfigInput } from './server/accounts-config.js';
 import type { SimControl } from './server/control.js';
 import { demoAccount, DEMO_PROFILE_ID, type DemoAccount } from './server/demo-account.js';
@@ -53,7 +54,7 @@ export interface StartSimulatorOptions {
   /** The demo account: profile id (default 1) and starting USDC in units (default 10000). */
   /** The demo account; `serverManagedWallet` (default true) decides whether POST /portfolio/redeem accepts it (else 403). */
   readonly demo?: { readonly profileId?: number; readonly usdc?: string | number; readonly feeRateBps?: number; readonly serverManagedWallet?: boolean };
-  /** HMAC header prefix (default `svc`). */
+  /** HMAC header prefix (default the live venue's `lmts`, so a live config is rehearsed unchanged; `svc` is the specification's). */
   readonly headerPrefix?: string;
   /** Partial overrides of the spec's limits (2 concurrent, 300 ms); `false` turns them off. */
   readonly rateLimit?: Partial<RateLimitOptions> | false;
@@ -185,7 +186,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     ...(options.engineObserver === undefined ? {} : { observer: options.engineObserver }),
   });
 
-  const headerPrefix = options.headerPrefix ?? 'svc';
+  const headerPrefix = options.headerPrefix ?? DEFAULT_HEADER_PREFIX;
   const server = new SimHttpServer({
     engine,
     clock,

@@ -89,7 +89,7 @@ async function startRealOverSimulator(): Promise<VenueUnderTest> {
       sim.control.failNextRequests({ status: 500, count: 1, pathPrefix: '/orders', phase: applied ? 'after' : 'before' });
     },
     loseCancelAnswers: (applied) => {
-      sim.control.failNextRequests({ status: 500, count: 1 + SERVER_ERROR_RETRIES, pathPrefix: '/orders/cancel-batch', phase: applied ? 'after' : 'before' });
+      sim.control.failNextRequests({ status: 500, count: 1 + SERVER_ERROR_RETRIES, pathPrefix: '/orders/batch-cancel', phase: applied ? 'after' : 'before' });
     },
     rateLimitNextPlacement: () => {
       sim.control.failNextRequests({ status: 429, count: 1 + RATE_LIMIT_RETRIES, pathPrefix: '/orders', retryAfterSeconds: 1 });

@@ -38,6 +38,8 @@ describe('client ↔ simulator: trading modes', () => {
     const api = demo.client.api;
     const token = sim.demoAccount.tokenId;
     const resting = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 300, sizeRaw: 1_000_000, postOnly: true });
+    // The specification's 425 for placements here; the API reference's 503 (the simulator's default) at the end.
+    sim.control.updateSettings({ placementModeRefusal: '425' });
 
     // post_only: only post-only GTC placements.
     const postOnlyEnds = clock.now() + 60_000;
@@ -91,6 +93,16 @@ describe('client ↔ simulator: trading modes', () => {
     const resumed = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 304, sizeRaw: 1_000_000 });
     expect(resumed.order.status).toBe('LIVE');
     expect(await api.cancelOrder(resting.orderId)).toMatchObject({ delayed: false });
+
+    // The API reference's 503 of POST /orders in cancel_only: a bare 503, never retried by the client (the caller
+    // refreshes the mode: src/app/unavailable-answer.ts).
+    sim.control.updateSettings({ placementModeRefusal: '503' });
+    sim.control.setTradingMode({ mode: 'cancel_only', resumeAtMs: clock.now() + 60_000 });
+    seq = lastSeq(sim);
+    const refused = await rejectionOf(placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 305, sizeRaw: 1_000_000, postOnly: true }), ExchangeOutcomeUnknownError);
+    expect(refused).toMatchObject({ reason: 'unavailable', status: 503 });
+    expect(answered(sim, token, 'POST', '/orders', seq)).toEqual([503]);
+    sim.control.clearTradingMode();
   });
 });
 
@@ -161,7 +173,7 @@ describe('client ↔ simulator: injected server errors', () => {
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders', phase: 'before' });
     const seq = lastSeq(sim);
     const unknown = await rejectionOf(demo.client.api.placeOrder(order), ExchangeOutcomeUnknownError);
-    expect(unknown).toMatchObject({ reason: 'server-error', status: 503, clientOrderId: 'om-t-u-1', endpoint: { method: 'POST', pathTemplate: '/orders' } });
+    expect(unknown).toMatchObject({ reason: 'unavailable', status: 503, clientOrderId: 'om-t-u-1', endpoint: { method: 'POST', pathTemplate: '/orders' } });
     expect(answered(sim, sim.demoAccount.tokenId, 'POST', '/orders', seq)).toEqual([503]);
 
     const [lookup] = await demo.client.api.getOrderStatuses([{ clientOrderId: 'om-t-u-1' }]);
@@ -179,7 +191,7 @@ describe('client ↔ simulator: injected server errors', () => {
     const order = await signLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 410, sizeRaw: 3_000_000, postOnly: true, clientOrderId: 'om-t-u-2' });
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders', phase: 'after' });
     const unknown = await rejectionOf(demo.client.api.placeOrder(order), ExchangeOutcomeUnknownError);
-    expect(unknown).toMatchObject({ reason: 'server-error', status: 503, clientOrderId: 'om-t-u-2' });
+    expect(unknown).toMatchObject({ reason: 'unavailable', status: 503, clientOrderId: 'om-t-u-2' });
 
     const [lookup] = await demo.client.api.getOrderStatuses([{ clientOrderId: 'om-t-u-2' }]);
     expect(lookup?.status).toBe('found');
@@ -206,17 +218,17 @@ describe('client ↔ simulator: injected server errors', () => {
     expect(filled?.data?.makerMatches.map((m) => [m.orderId, m.matchedSizeRaw])).toEqual([[maker.orderId, 2_000_000]]);
   });
 
-  it('a cancel answered 503 after it took effect is retried; the retry is told the order is already canceled', async () => {
+  it('a cancel answered 503 after it took effect is not retried blindly (the caller refreshes the mode and looks the order up)', async () => {
     const h = await startHarness();
     const { demo, sim, signing } = h;
     const order = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 300, sizeRaw: 1_000_000, postOnly: true });
     const path = `/orders/${order.orderId}`;
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: path, phase: 'after' });
     const seq = lastSeq(sim);
-    // The wire gives no better answer: callers must read this 400 as "canceled" (the order manager does).
-    const retried = await rejectionOf(demo.client.api.cancelOrder(order.orderId), FrameworkError);
-    expect(retried).toMatchObject({ status: 400, body: { message: 'Order not found or already canceled' } });
-    expect(answered(sim, sim.demoAccount.tokenId, 'DELETE', path, seq)).toEqual([503, 400]);
+    // A bare 503 may be the venue's maintenance refusal: the transport does not retry it; the order manager looks up.
+    const refused = await rejectionOf(demo.client.api.cancelOrder(order.orderId), FrameworkError);
+    expect(refused).toMatchObject({ status: 503 });
+    expect(answered(sim, sim.demoAccount.tokenId, 'DELETE', path, seq)).toEqual([503]);
     expect(sim.engine.orderById(order.orderId)?.status).toBe('CANCELED');
   });
 });

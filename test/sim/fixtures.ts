@@ -2,12 +2,18 @@
  * Shared set-up of the simulator conformance suite: a simulator with generated markets and a cast of
  * accounts (demo trader, a counterparty, a read-only token, a partner with managed sub-accounts, an
  * externally-owned wallet), rate limits off unless a test turns them on, small settlement delay.
+ *
+ * The suite is the specification's own: its simulator answers on the specification's header prefix (`svc-api-key`,
+ * `svc-timestamp`, `svc-signature`), and `call` / `connectMarkets` here sign with it unless told otherwise (the
+ * simulator's default is the live venue's `lmts`, covered by the client and bot tests).
  */
 import type { ApiCredentials } from '../../src/exchange/auth.js';
 import { deriveAccountCredentials, startSimulator, type RunningSimulator, type StartSimulatorOptions } from '../../src/sim/index.js';
 import type { SimMarket } from '../../src/sim/engine/index.js';
 import type { Hex } from 'viem';
-import { call, type CallResult } from '../support/sim-http.js';
+import { SPEC_HEADER_PREFIX } from '../../src/exchange/auth.js';
+import { call as callWithPrefix, type CallOptions, type CallResult } from '../support/sim-http.js';
+import { connectMarkets as connectWithPrefix, type ConnectOptions, type SocketRecorder } from '../support/sim-socket.js';
 import { signedOrderBody, type SignedOrderInput } from '../support/sim-orders.js';
 
 export interface TestAccount {
@@ -70,6 +76,7 @@ export async function startTestSim(overrides: StartSimulatorOptions = {}): Promi
       },
       { profileId: OTHER_SUB.profileId, address: OTHER_SUB.address, usdc, partnerProfileId: OTHER_PARTNER.profileId, serverManagedWallet: true },
     ],
+    headerPrefix: SPEC_HEADER_PREFIX,
     ...overrides,
   });
   const singles = sim.engine.markets().filter((m) => m.groupSlug === undefined);
@@ -103,4 +110,14 @@ export function placedId(result: CallResult): string {
     return body.order.id;
   }
   throw new Error(`no order id in ${result.text}`);
+}
+
+/** A call signed on the specification's header prefix unless `options.prefix` says otherwise. */
+export function call(baseUrl: string, method: string, pathWithQuery: string, options: CallOptions = {}): Promise<CallResult> {
+  return callWithPrefix(baseUrl, method, pathWithQuery, { prefix: SPEC_HEADER_PREFIX, ...options });
+}
+
+/** A socket connection authenticated on the specification's header prefix unless `options.prefix` says otherwise. */
+export function connectMarkets(socketUrl: string, options: ConnectOptions = {}): Promise<SocketRecorder> {
+  return connectWithPrefix(socketUrl, { prefix: SPEC_HEADER_PREFIX, ...options });
 }

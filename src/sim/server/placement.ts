@@ -13,6 +13,7 @@ import { effectiveProfile } from './delegation.js';
 import { forbidden, notFound } from './http-errors.js';
 import { assertExpiration, assertReceiveWindow, placeInput, verifyOrderSignature, type ParsedPlacement } from './order-request.js';
 import type { RouteDeps } from './route-deps.js';
+import type { ModeRefusalForm } from './trading-mode.js';
 import type { EngineFailure, Execution, MakerMatch, SimOrder } from '../engine/index.js';
 import { SIDE_CODE } from '../../core/venue-rules/index.js';
 
@@ -37,12 +38,15 @@ export function placementProfile(deps: RouteDeps, token: ApiToken, placement: Pa
   return effectiveProfile(token, ownerId === token.profileId ? undefined : ownerId, deps.partnerOf);
 }
 
-/** Everything after the timing checks, for `profileId`. Throws HttpError; returns the engine's verdict. */
-export async function submitPlacement(deps: RouteDeps, placement: ParsedPlacement, profileId: number, nowMs: number): Promise<PlacementResult> {
+/**
+ * Everything after the timing checks, for `profileId`. Throws HttpError; returns the engine's verdict. `refusal`: how a
+ * mode that forbids the placement answers (POST /orders: the setting; a cancel-replace's replacement leg: 425).
+ */
+export async function submitPlacement(deps: RouteDeps, placement: ParsedPlacement, profileId: number, nowMs: number, refusal: ModeRefusalForm = '425'): Promise<PlacementResult> {
   const { engine } = deps;
   const body = placement.body;
   const action = { kind: 'place', orderType: body.orderType, postOnly: body.postOnly ?? false } as const;
-  deps.modes.assertAllowed(action, nowMs);
+  deps.modes.assertAllowed(action, nowMs, refusal);
   const account = engine.account(profileId);
   if (!account) throw notFound('Profile not found');
   if (account.address !== placement.maker) throw forbidden(`order.maker is not the wallet of profile ${profileId}`);
@@ -50,7 +54,7 @@ export async function submitPlacement(deps: RouteDeps, placement: ParsedPlacemen
   if (!market) throw notFound('Market not found');
   await verifyOrderSignature(placement, { verifyingContract: market.venue.exchange, ...deps.signing });
   // The mode may have changed while the signature was checked: the one in force when the order reaches the book wins.
-  deps.modes.assertAllowed(action, deps.clock.now());
+  deps.modes.assertAllowed(action, deps.clock.now(), refusal);
   const outcome = engine.place(placeInput(placement, profileId));
   if (!outcome.ok) return outcome;
   deps.placements.remember(outcome.order.id, outcome.makerMatches, outcome.execution);

@@ -12,7 +12,7 @@ import { ControlError, type SimControl } from './control.js';
 import { INJECTABLE_STATUSES } from './faults.js';
 import { FORCED_CANCEL_OUTCOMES, FORCED_REPLACEMENT_OUTCOMES } from './cancel-replace-faults.js';
 import { marketWire, SOCKET_BOOK_SIZE_UNITS } from './wire-format.js';
-import { BATCH_MARKET_RULES, LIFECYCLE_AUTH_MODES, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES } from './settings.js';
+import { BATCH_CANCEL_MARKET_RULES, BATCH_MARKET_RULES, LIFECYCLE_AUTH_MODES, PLACEMENT_MODE_REFUSALS, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES } from './settings.js';
 import { accountConfigSchema } from './accounts-config.js';
 import { frameworkError, invalidField, validationError, type ValidationIssue } from './http-errors.js';
 import { parseJson } from './body.js';
@@ -55,6 +55,8 @@ const settingsSchema = z.strictObject({
   marketResolvedAudience: z.enum(RESOLVED_AUDIENCES, { error: `must be one of ${RESOLVED_AUDIENCES.join(', ')}` }).optional(),
   cancelReplaceBatchMarkets: z.enum(BATCH_MARKET_RULES, { error: `must be one of ${BATCH_MARKET_RULES.join(', ')}` }).optional(),
   cancelReplaceUnknownTarget: z.enum(UNKNOWN_TARGET_RULES, { error: `must be one of ${UNKNOWN_TARGET_RULES.join(', ')}` }).optional(),
+  placementModeRefusal: z.enum(PLACEMENT_MODE_REFUSALS, { error: `must be one of ${PLACEMENT_MODE_REFUSALS.join(', ')}` }).optional(),
+  batchCancelMarkets: z.enum(BATCH_CANCEL_MARKET_RULES, { error: `must be one of ${BATCH_CANCEL_MARKET_RULES.join(', ')}` }).optional(),
 });
 
 const dropSchema = z.strictObject({ kind: z.enum(['transport', 'server']).optional() }).optional();
@@ -278,6 +280,8 @@ export function adminRoutes(control: SimControl): RouteDef[] {
           ...(input.marketResolvedAudience === undefined ? {} : { marketResolvedAudience: input.marketResolvedAudience }),
           ...(input.cancelReplaceBatchMarkets === undefined ? {} : { cancelReplaceBatchMarkets: input.cancelReplaceBatchMarkets }),
           ...(input.cancelReplaceUnknownTarget === undefined ? {} : { cancelReplaceUnknownTarget: input.cancelReplaceUnknownTarget }),
+          ...(input.placementModeRefusal === undefined ? {} : { placementModeRefusal: input.placementModeRefusal }),
+          ...(input.batchCancelMarkets === undefined ? {} : { batchCancelMarkets: input.batchCancelMarkets }),
         }),
       );
     }),

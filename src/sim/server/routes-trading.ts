@@ -2,7 +2,8 @@
  * Authenticated REST routes: own orders per market, placement, cancellation (one, batch, all in a
  * market), batch order status, portfolio positions and redemption.
  *
- * Owns: the order of checks per endpoint (validation 400 → delegation 400/403/404 → trading mode 425 →
+ * Owns: the order of checks per endpoint (validation 400 → delegation 400/403/404 → trading mode 425 (POST /orders: 503
+ * by default, settings.ts `placementModeRefusal`) →
  * signature 400 → engine business rules), and the answer shapes of exchange-api.md and exchange-facts
  * §3 and §6. Invariants: a rejected request changes nothing; the engine's failures are passed through with
  * their status and body; orders of another profile are never revealed (status batch answers not_found).
@@ -17,6 +18,7 @@ import { assertKnownQuery, queryInt, unknownQueryIssues } from './query.js';
 import { parsePlacement } from './order-request.js';
 import { assertPlacementTiming, createdOrder, placementProfile, submitPlacement } from './placement.js';
 import type { RouteDeps } from './route-deps.js';
+import type { SimSettings } from './settings.js';
 import type { Reply, RequestContext, RouteDef } from './router.js';
 import { parseOrThrow } from './validation.js';
 import { marketRewardsWire, portfolioRewardsWire } from './rewards-wire.js';
@@ -27,6 +29,23 @@ export const ORDER_STATUSES: readonly OrderStatus[] = ['LIVE', 'MATCHED', 'CANCE
 export const MAX_CANCEL_BATCH = 500;
 export const MAX_STATUS_BATCH = 50;
 export const ON_BEHALF_OF_HEADER = 'x-on-behalf-of';
+
+/** The profile a cancel acts for: the caller, or the sub-account of the `onBehalfOf` query (validated). Throws. */
+export function cancelProfileOf(deps: RouteDeps, ctx: RequestContext, extraIssues: readonly ValidationIssue[] = []): number {
+  const issues = [...extraIssues, ...unknownQueryIssues(ctx.query, ['onBehalfOf'])];
+  const all = ctx.query.getAll('onBehalfOf');
+  let target: number | undefined;
+  if (all.length > 1) issues.push({ field: 'onBehalfOf', message: 'onBehalfOf must be given once' });
+  else if (all[0] !== undefined) {
+    try {
+      target = parseProfileId(all[0], 'onBehalfOf');
+    } catch {
+      issues.push({ field: 'onBehalfOf', message: 'onBehalfOf must be an integer between 1 and 2147483647' });
+    }
+  }
+  if (issues.length > 0) throw validationError(issues);
+  return effectiveProfile(tokenOf(ctx), target, deps.partnerOf);
+}
 
 function tokenOf(ctx: RequestContext): ApiToken {
   if (ctx.token === null) throw new HttpError(401, { message: 'Unauthorized', error: 'Unauthorized', statusCode: 401 });
@@ -82,7 +101,7 @@ function lookupOrder(user: UserOrder, order: SimOrder): Record<string, unknown> 
   };
 }
 
-export function tradingRoutes(deps: RouteDeps): RouteDef[] {
+export function tradingRoutes(deps: RouteDeps, settings: () => SimSettings): RouteDef[] {
   const { engine } = deps;
 
   /** Profile for reads: the caller, or the `x-on-behalf-of` sub-account. */
@@ -93,21 +112,7 @@ export function tradingRoutes(deps: RouteDeps): RouteDef[] {
   };
 
   /** Profile for cancels: the caller, or the `onBehalfOf` query sub-account. Validates the query. */
-  const cancelProfile = (ctx: RequestContext, extraIssues: ValidationIssue[] = []): number => {
-    const issues = [...extraIssues, ...unknownQueryIssues(ctx.query, ['onBehalfOf'])];
-    const all = ctx.query.getAll('onBehalfOf');
-    let target: number | undefined;
-    if (all.length > 1) issues.push({ field: 'onBehalfOf', message: 'onBehalfOf must be given once' });
-    else if (all[0] !== undefined) {
-      try {
-        target = parseProfileId(all[0], 'onBehalfOf');
-      } catch {
-        issues.push({ field: 'onBehalfOf', message: 'onBehalfOf must be an integer between 1 and 2147483647' });
-      }
-    }
-    if (issues.length > 0) throw validationError(issues);
-    return effectiveProfile(tokenOf(ctx), target, deps.partnerOf);
-  };
+  const cancelProfile = (ctx: RequestContext, extraIssues: ValidationIssue[] = []): number => cancelProfileOf(deps, ctx, extraIssues);
 
   const ownOrder = (profileId: number, order: SimOrder | undefined): SimOrder | undefined =>
     order !== undefined && order.profileId === profileId ? order : undefined;
@@ -145,7 +150,7 @@ export function tradingRoutes(deps: RouteDeps): RouteDef[] {
         const placement = parsePlacement(parseJson(ctx.rawBody));
         assertPlacementTiming(placement, ctx.nowMs);
         const profileId = placementProfile(deps, tokenOf(ctx), placement);
-        const result = await submitPlacement(deps, placement, profileId, ctx.nowMs);
+        const result = await submitPlacement(deps, placement, profileId, ctx.nowMs, settings().placementModeRefusal);
         if (!result.ok) return failure(result.status, result.body);
         return { status: 201, body: { ...result.answer } };
       },

@@ -32,6 +32,7 @@ import { Router, type Reply, type RequestContext, type RouteDef } from './router
 import { adminRoutes } from './routes-admin.js';
 import { publicRoutes } from './routes-public.js';
 import { tradingRoutes } from './routes-trading.js';
+import { cancelRoutes } from './routes-cancel.js';
 import { AccountChecks, accountCheckAdminRoutes, accountCheckRoutes, withTradeTypeOverrides, type AccountCheckDeps } from './routes-account-checks.js';
 import { SocketFeed, type FeedServer, type SocketFeedHooks } from './socket-feed.js';
 import { TradingModeSchedule } from './trading-mode.js';
@@ -56,7 +57,7 @@ export interface SimServerOptions {
   readonly engine: SimEngine;
   readonly clock: SimClock;
   readonly tokens: ApiTokenRegistry;
-  /** Prefix of the three HMAC headers (default `svc`). */
+  /** Prefix of the three HMAC headers (default the live venue's `lmts`; `svc` is the specification's). */
   readonly headerPrefix?: string;
   /** Default: the spec's 2 concurrent / 300 ms, enabled. */
   readonly rateLimit?: RateLimitOptions;
@@ -174,7 +175,8 @@ export class SimHttpServer {
     const checkDeps: AccountCheckDeps = { engine: options.engine, tokens: options.tokens, checks: this.accountChecks, chainId: deps.signing.chainId, startedAtMs: options.clock.now() };
     this.router = new Router([
       ...withTradeTypeOverrides(publicRoutes(deps), this.accountChecks),
-      ...tradingRoutes(deps),
+      ...tradingRoutes(deps, () => this.settings.current),
+      ...cancelRoutes(deps, () => this.settings.current),
       ...cancelReplaceRoutes(deps, this.cancelReplaceFaults, () => this.settings.current),
       ...historyRoutes(deps),
       ...accountCheckRoutes(checkDeps),

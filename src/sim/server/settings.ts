@@ -13,6 +13,14 @@
  * - `cancelReplaceUnknownTarget`: what an operation whose cancel target `{clientOrderId}` names no order gets:
  *   `failure` (the default: cancel FAILURE ORDER_NOT_FOUND, the mode decides the replacement) or `refuse` (the whole
  *   request is refused, 400 naming `[operations.{i}.]cancel.clientOrderId`): the venue's behaviour is unconfirmed.
+ * - `placementModeRefusal`: how `POST /orders` is refused in `cancel_only` or `disabled` (a non-post-only order in
+ *   `post_only` gets the specification's 425 in every setting): `503` (the default: the venue's API reference, "Maintenance mode", says POST
+ *   /orders answers 503 in those modes; its body is not shown, so the framework's `{message, error, statusCode}`
+ *   without the mode), `503-with-mode` (503 with the trading-mode body) or `425` (the specification's trading-mode
+ *   error). Cancels refused by `disabled` answer the specification's 425 in every setting.
+ * - `batchCancelMarkets`: whether one `POST /orders/batch-cancel` may name orders of several markets: `mixed` (the
+ *   default: the API reference sets no such rule) or `single` (refused as a whole, 400 naming `orderIds` or
+ *   `clientOrderIds`, as the older `cancel-batch` does): the venue's behaviour is unconfirmed.
  *
  * Invariants: the settings are always a complete, valid record; a bad update is a SettingsInputError naming the field
  * and the value, and changes nothing.
@@ -22,12 +30,16 @@ export const LIFECYCLE_AUTH_MODES = ['public', 'authenticated'] as const;
 export const RESOLVED_AUDIENCES = ['all', 'subscribers'] as const;
 export const BATCH_MARKET_RULES = ['mixed', 'single'] as const;
 export const UNKNOWN_TARGET_RULES = ['failure', 'refuse'] as const;
+export const PLACEMENT_MODE_REFUSALS = ['503', '503-with-mode', '425'] as const;
+export const BATCH_CANCEL_MARKET_RULES = ['mixed', 'single'] as const;
 
 export interface SimSettings {
   readonly lifecycleAuth: (typeof LIFECYCLE_AUTH_MODES)[number];
   readonly marketResolvedAudience: (typeof RESOLVED_AUDIENCES)[number];
   readonly cancelReplaceBatchMarkets: (typeof BATCH_MARKET_RULES)[number];
   readonly cancelReplaceUnknownTarget: (typeof UNKNOWN_TARGET_RULES)[number];
+  readonly placementModeRefusal: (typeof PLACEMENT_MODE_REFUSALS)[number];
+  readonly batchCancelMarkets: (typeof BATCH_CANCEL_MARKET_RULES)[number];
 }
 
 export const DEFAULT_SIM_SETTINGS: SimSettings = {
@@ -35,6 +47,8 @@ export const DEFAULT_SIM_SETTINGS: SimSettings = {
   marketResolvedAudience: 'all',
   cancelReplaceBatchMarkets: 'mixed',
   cancelReplaceUnknownTarget: 'failure',
+  placementModeRefusal: '503',
+  batchCancelMarkets: 'mixed',
 };
 
 const ALLOWED: { readonly [K in keyof SimSettings]: readonly SimSettings[K][] } = {
@@ -42,6 +56,8 @@ const ALLOWED: { readonly [K in keyof SimSettings]: readonly SimSettings[K][] } 
   marketResolvedAudience: RESOLVED_AUDIENCES,
   cancelReplaceBatchMarkets: BATCH_MARKET_RULES,
   cancelReplaceUnknownTarget: UNKNOWN_TARGET_RULES,
+  placementModeRefusal: PLACEMENT_MODE_REFUSALS,
+  batchCancelMarkets: BATCH_CANCEL_MARKET_RULES,
 };
 
 export class SettingsInputError extends Error {
@@ -97,6 +113,8 @@ export class SimSettingsStore {
       marketResolvedAudience: value('marketResolvedAudience'),
       cancelReplaceBatchMarkets: value('cancelReplaceBatchMarkets'),
       cancelReplaceUnknownTarget: value('cancelReplaceUnknownTarget'),
+      placementModeRefusal: value('placementModeRefusal'),
+      batchCancelMarkets: value('batchCancelMarkets'),
     };
   }
 }

@@ -8,7 +8,7 @@
  * post_only); cancels are forbidden only by `disabled`; `post_only` admits only post-only GTC placements.
  */
 import { RESTRICTION_MODES, tradingModeRank, type RestrictionMode } from '../../core/trading-mode.js';
-import { HttpError } from './http-errors.js';
+import { frameworkError, HttpError } from './http-errors.js';
 
 /** The `code` of the 425 body per mode. `trading_disabled` is the spec's; the other two are ours. */
 export const TRADING_MODE_CODES: Readonly<Record<RestrictionMode, string>> = {
@@ -22,6 +22,9 @@ const TRADING_MODE_MESSAGES: Readonly<Record<RestrictionMode, string>> = {
   cancel_only: 'Trading is in cancel-only mode: only cancellations are accepted',
   post_only: 'Trading is in post-only mode: only post-only GTC orders are accepted',
 };
+
+/** How a refusal by the mode is answered (settings.ts `placementModeRefusal`; cancels always the 425). */
+export type ModeRefusalForm = '425' | '503' | '503-with-mode';
 
 export interface TradingModeWindow {
   readonly id: number;
@@ -119,10 +122,23 @@ export class TradingModeSchedule {
     return best;
   }
 
-  /** Throws the 425 trading-mode answer when the mode in force forbids `action`. */
-  assertAllowed(action: TradingAction, nowMs: number): void {
+  /**
+   * Throws the refusal when the mode in force forbids `action`: the specification's 425 trading-mode answer, or (a
+   * placement by POST /orders in `cancel_only` or `disabled`, `refusal` from the settings) the API reference's 503,
+   * with or without the mode's body. `post_only` refuses with the 425 (the reference names only the other two).
+   */
+  assertAllowed(action: TradingAction, nowMs: number, refusal: ModeRefusalForm = '425'): void {
     const window = this.inForce(nowMs);
-    if (window !== null && modeForbids(window.mode, action)) throw new HttpError(425, tradingModeBody(window));
+    if (window === null || !modeForbids(window.mode, action)) return;
+    const body = tradingModeBody(window);
+    switch (window.mode === 'post_only' ? '425' : refusal) {
+      case '425':
+        throw new HttpError(425, body);
+      case '503-with-mode':
+        throw new HttpError(503, body);
+      case '503':
+        throw frameworkError(503, body.message);
+    }
   }
 
   status(nowMs: number): MaintenanceStatus {

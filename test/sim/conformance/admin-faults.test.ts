@@ -5,10 +5,10 @@
  * run-time accounts, and the request log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, call, obj, waitUntil } from '../../support/sim-http.js';
-import { connectMarkets, type SocketRecorder } from '../../support/sim-socket.js';
+import { arr, obj, waitUntil } from '../../support/sim-http.js';
+import { type SocketRecorder } from '../../support/sim-socket.js';
 import { deriveAccountCredentials } from '../../../src/sim/index.js';
-import { BOB, placedId, placeOrder, SEED, startTestSim, type TestSim } from '../fixtures.js';
+import { call, connectMarkets, BOB, placedId, placeOrder, SEED, startTestSim, type TestSim } from '../fixtures.js';
 
 let t: TestSim;
 beforeAll(async () => {

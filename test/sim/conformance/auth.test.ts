@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeSignature, signingMessage, signRequest } from '../../../src/exchange/auth.js';
-import { arr, call, obj } from '../../support/sim-http.js';
-import { BOB, EOA, OTHER_SUB, PARTNER, placedId, placeOrder, READER, startTestSim, SUB, type TestSim } from '../fixtures.js';
+import { arr, obj } from '../../support/sim-http.js';
+import { call, BOB, EOA, OTHER_SUB, PARTNER, placedId, placeOrder, READER, startTestSim, SUB, type TestSim } from '../fixtures.js';
 
 let t: TestSim;
 beforeAll(async () => {

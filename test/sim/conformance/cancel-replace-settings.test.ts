@@ -11,9 +11,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SimMarket } from '../../../src/sim/engine/index.js';
 import { DEFAULT_SIM_SETTINGS } from '../../../src/sim/index.js';
-import { arr, call, obj, onlyValidationIssue } from '../../support/sim-http.js';
+import { arr, obj, onlyValidationIssue } from '../../support/sim-http.js';
 import { signedOrderBody } from '../../support/sim-orders.js';
-import { placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
+import { call, placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
 
 let t: TestSim;
 let seq = 0;

@@ -6,9 +6,9 @@
  * not, checked by looking the orders up afterwards).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { arr, call, obj } from '../../support/sim-http.js';
+import { arr, obj } from '../../support/sim-http.js';
 import { signedOrderBody } from '../../support/sim-orders.js';
-import { placedId, placeOrder, READER, startTestSim, type TestSim } from '../fixtures.js';
+import { call, placedId, placeOrder, READER, startTestSim, type TestSim } from '../fixtures.js';
 
 let t: TestSim;
 let seq = 0;

@@ -49,7 +49,7 @@ describe('sim command', () => {
     const line = s.line;
     expect(line['baseUrl']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(line['socketUrl']).toBe(line['baseUrl']);
-    expect(line['headerPrefix']).toBe('svc');
+    expect(line['headerPrefix']).toBe('lmts');
     const demo = obj(line['demoAccount']);
     for (const k of ['tokenId', 'secret', 'privateKey', 'address', 'profileId']) expect(demo).toHaveProperty(k);
     const baseUrl = String(line['baseUrl']);

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, type OmeFrame, type OrderEventFrame } from '../../../src/sim/engine/index.js';
-import { arr, call, obj } from '../../support/sim-http.js';
+import { arr, obj } from '../../support/sim-http.js';
 import { signedOrderBody, type SignedOrderInput } from '../../support/sim-orders.js';
-import { placedId, startTestSim, type TestSim } from '../fixtures.js';
+import { call, placedId, startTestSim, type TestSim } from '../fixtures.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 let t: TestSim;

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/sim/engine/index.js';
-import { arr, call, obj } from '../../support/sim-http.js';
+import { arr, obj } from '../../support/sim-http.js';
 import { signedOrderBody } from '../../support/sim-orders.js';
-import { BOB, placedId, startTestSim, type TestAccount, type TestSim } from '../fixtures.js';
+import { call, BOB, placedId, startTestSim, type TestAccount, type TestSim } from '../fixtures.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 let t: TestSim;

@@ -4,9 +4,9 @@
  * word), cancel-batch (200/207), cancel-all, and POST /orders/status/batch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, call, obj } from '../../support/sim-http.js';
+import { arr, obj } from '../../support/sim-http.js';
 import { signedOrderBody } from '../../support/sim-orders.js';
-import { BOB, placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
+import { call, BOB, placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
 
 let t: TestSim;
 beforeAll(async () => {

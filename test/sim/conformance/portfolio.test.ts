@@ -3,8 +3,8 @@
  * (resolved market, payout posted, server-managed wallets only, one conditionId, onBehalfOf in the body).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, call, obj, waitUntil } from '../../support/sim-http.js';
-import { BOB, EOA, PARTNER, placedId, placeOrder, startTestSim, SUB, type TestSim } from '../fixtures.js';
+import { arr, obj, waitUntil } from '../../support/sim-http.js';
+import { call, BOB, EOA, PARTNER, placedId, placeOrder, startTestSim, SUB, type TestSim } from '../fixtures.js';
 
 let t: TestSim;
 beforeAll(async () => {

@@ -4,8 +4,8 @@
  * maintenance status, profiles, and the framework error shapes (404 route, bad JSON, 413).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, call, obj } from '../../support/sim-http.js';
-import { BOB, placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
+import { arr, obj } from '../../support/sim-http.js';
+import { call, BOB, placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
 
 let t: TestSim;
 beforeAll(async () => {

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/sim/engine/index.js';
-import { call, obj, waitUntil } from '../../support/sim-http.js';
-import { BOB, startTestSim, type TestSim } from '../fixtures.js';
+import { obj, waitUntil } from '../../support/sim-http.js';
+import { call, BOB, startTestSim, type TestSim } from '../fixtures.js';
 
 let t: TestSim;
 let clock: ManualClock;

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EndpointRef } from '../../../src/exchange/errors.js';
 import { parseMarket, parsePortfolio, type PortfolioPositions } from '../../../src/exchange/wire.js';
 import { generateMarkets } from '../../../src/sim/engine/index.js';
-import { call, obj, waitUntil } from '../../support/sim-http.js';
-import { BOB, placeOrder, SEED, startTestSim, type TestSim } from '../fixtures.js';
+import { obj, waitUntil } from '../../support/sim-http.js';
+import { call, BOB, placeOrder, SEED, startTestSim, type TestSim } from '../fixtures.js';
 
 const EP: EndpointRef = { method: 'GET', pathTemplate: '/portfolio/positions' };
 const SHARE = 1_000_000;

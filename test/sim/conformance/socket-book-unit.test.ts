@@ -4,9 +4,8 @@
  * `PUT /_sim/socket/book-size-unit {unit}` (reported by `GET /_sim/state`); a bad unit is a 400 that changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, call, obj } from '../../support/sim-http.js';
-import { connectMarkets } from '../../support/sim-socket.js';
-import { placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
+import { arr, obj } from '../../support/sim-http.js';
+import { call, connectMarkets, placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
 
 let t: TestSim;
 beforeAll(async () => {

@@ -7,8 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/sim/engine/index.js';
 import { arr, obj, waitUntil } from '../../support/sim-http.js';
-import { connectMarkets, type SocketRecorder } from '../../support/sim-socket.js';
-import { BOB, placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
+import { type SocketRecorder } from '../../support/sim-socket.js';
+import { connectMarkets, BOB, placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
 import { limitOrderAmounts } from '../../../src/core/venue-rules/index.js';
 
 let t: TestSim;

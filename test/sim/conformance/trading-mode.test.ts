@@ -1,13 +1,15 @@
 /**
  * Conformance: trading modes post_only / cancel_only / disabled with resumeAt (exchange-api.md § Errors
  * 425, exchange-facts §6): what each forbids, the 425 body, GET /maintenance/status, scheduled modes,
- * ending by itself at resumeAt, and the admin routes that set them. Runs on an injected manual clock.
+ * ending by itself at resumeAt, and the admin routes that set them. Runs on an injected manual clock, with the
+ * specification's 425 for placements (setting `placementModeRefusal: 425`); the API reference's 503 of POST /orders
+ * in `cancel_only` and `disabled` (the simulator's default) is checked at the end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/sim/engine/index.js';
-import { arr, call, obj, type CallOptions } from '../../support/sim-http.js';
+import { arr, obj, type CallOptions } from '../../support/sim-http.js';
 import { signedOrderBody } from '../../support/sim-orders.js';
-import { placedId, startTestSim, type TestSim } from '../fixtures.js';
+import { call, placedId, startTestSim, type TestSim } from '../fixtures.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 let t: TestSim;
@@ -15,7 +17,7 @@ let clock: ManualClock;
 
 beforeAll(async () => {
   clock = new ManualClock(START);
-  t = await startTestSim({ clock });
+  t = await startTestSim({ clock, settings: { placementModeRefusal: '425' } });
 });
 afterAll(async () => {
   await t.sim.close();
@@ -129,5 +131,33 @@ describe('trading modes', () => {
     const inverted = await admin('PUT', '/trading-mode', { mode: 'disabled', startsAt: clock.now() + 5000, resumeAt: clock.now() + 1000 });
     expect(inverted.status).toBe(400);
     expect((await admin('PUT', '/trading-mode', { mode: 'disabled' })).status).toBe(400);
+  });
+
+  it("POST /orders in cancel_only and disabled answers the API reference's 503 by default: no trading-mode body; the setting can add it; post_only keeps the 425", async () => {
+    t.sim.control.updateSettings({ placementModeRefusal: '503' });
+    const resumeAtMs = clock.now() + 60_000;
+    for (const mode of ['cancel_only', 'disabled'] as const) {
+      t.sim.control.setTradingMode({ mode, resumeAtMs });
+      const blocked = await place({ postOnly: true });
+      expect(blocked.status).toBe(503);
+      expect(obj(blocked.body)).toMatchObject({ error: 'Service Unavailable', statusCode: 503 });
+      expect(obj(blocked.body)['mode']).toBeUndefined();
+      t.sim.control.clearTradingMode();
+    }
+    t.sim.control.updateSettings({ placementModeRefusal: '503-with-mode' });
+    t.sim.control.setTradingMode({ mode: 'cancel_only', resumeAtMs });
+    const withMode = await place();
+    expect(withMode.status).toBe(503);
+    expectModeBody(withMode.body, { code: 'trading_cancel_only', mode: 'cancel_only', resumeAt: new Date(resumeAtMs).toISOString() });
+    t.sim.control.clearTradingMode();
+    t.sim.control.setTradingMode({ mode: 'post_only', resumeAtMs });
+    expect((await place()).status).toBe(425);
+    t.sim.control.clearTradingMode();
+    // A cancel refused by `disabled` stays the specification's 425 whatever the setting.
+    const id = placedId(await place());
+    t.sim.control.setTradingMode({ mode: 'disabled', resumeAtMs });
+    expect((await signed('DELETE', `/orders/${id}`)).status).toBe(425);
+    t.sim.control.clearTradingMode();
+    t.sim.control.updateSettings({ placementModeRefusal: '425' });
   });
 });

@@ -5,8 +5,8 @@
  * official client's `sortBy` values and orders accordingly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, call, obj, waitUntil } from '../../support/sim-http.js';
-import { BOB, placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
+import { arr, obj, waitUntil } from '../../support/sim-http.js';
+import { call, BOB, placedId, placeOrder, startTestSim, type TestSim } from '../fixtures.js';
 import type { SimMarket } from '../../../src/sim/engine/index.js';
 import { activeMarketRecordings, orderbookRecordings } from '../../contract/samples.js';
 

@@ -25,7 +25,7 @@ const REPLACE: Omit<CancelReplaceBatch, 'beforeSend'> = { marketSlug: 'btc', mod
 /** The limiter of the adapter's transport, noting the class of every request it is asked to start. */
 class RecordingLimiter extends RequestLimiter {
   readonly classes: RequestPriority[] = [];
-  override schedule<T>(priority: RequestPriority, task: (markSent: () => void) => Promise<T>): Promise<T> {
+  override schedule<T>(priority: RequestPriority, task: (markSent: () => void, onTime: () => boolean) => Promise<T>): Promise<T> {
     this.classes.push(priority);
     return super.schedule(priority, task);
   }
@@ -38,7 +38,7 @@ function adapter(): { port: VenueAdapter; limiter: RecordingLimiter } {
     baseUrl: 'http://127.0.0.1:9',
     credentials: CREDS,
     limiter,
-    fetch: () => Promise.resolve(new Response('{"message":"unavailable"}', { status: 503, headers: { 'content-type': 'application/json' } })),
+    fetch: () => Promise.resolve(new Response('{"message":"internal"}', { status: 500, headers: { 'content-type': 'application/json' } })),
     now: time.now,
     sleep: time.sleep,
     setTimer: time.deadline,

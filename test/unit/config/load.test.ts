@@ -88,7 +88,7 @@ orders: {refreshTolerance: {size: 2.5}}
     const config = parse(LIVE);
     expect(config.credentials).toEqual({ apiTokenId: 'OM_API_TOKEN_ID', apiSecret: 'OM_API_SECRET', privateKey: 'OM_PRIVATE_KEY' });
     if (config.venue.kind !== 'live') throw new Error('expected live');
-    expect(config.venue).toMatchObject({ baseUrl: 'https://api.example.test', headerPrefix: 'svc', chainId: 8453, signatureType: 0 });
+    expect(config.venue).toMatchObject({ baseUrl: 'https://api.example.test', headerPrefix: 'lmts', chainId: 8453, signatureType: 0 });
     expect(config.venue.eip712DomainName).toBe('Limitless CTF Exchange');
     expect(config.markets.slugs).toEqual(['alpha-market']);
   });

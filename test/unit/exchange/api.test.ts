@@ -31,9 +31,9 @@ function last(): RecordedRequest {
 }
 
 function isSigned(request: RecordedRequest): boolean {
-  const timestamp = headerOf(request.headers, 'svc-timestamp');
+  const timestamp = headerOf(request.headers, 'lmts-timestamp');
   if (timestamp === undefined) return false;
-  return headerOf(request.headers, 'svc-signature') === computeSignature(SECRET, signingMessage(timestamp, request.method, request.url, request.body));
+  return headerOf(request.headers, 'lmts-signature') === computeSignature(SECRET, signingMessage(timestamp, request.method, request.url, request.body));
 }
 
 const MARKET = {

@@ -31,17 +31,19 @@ describe('HMAC auth (exchange-facts §4)', () => {
       'acme-timestamp': '2026-03-23T12:34:56.789Z',
       'acme-signature': 'mgMUpOd7FH4sOSti2MF30YKF9yDq+67VjFksPa5I5eE=',
     });
-    expect(authHeaderNames()).toEqual({ apiKey: 'svc-api-key', timestamp: 'svc-timestamp', signature: 'svc-signature' });
+    // The default is the live venue's prefix; the specification's `svc` is an option.
+    expect(authHeaderNames()).toEqual({ apiKey: 'lmts-api-key', timestamp: 'lmts-timestamp', signature: 'lmts-signature' });
+    expect(authHeaderNames('svc')).toEqual({ apiKey: 'svc-api-key', timestamp: 'svc-timestamp', signature: 'svc-signature' });
   });
 
   it('signs the socket handshake path with an empty body, fresh per timestamp', () => {
     const creds = { tokenId: 't', secret: SECRET };
     const a = socketHandshakeHeaders(creds, 1_000);
     const b = socketHandshakeHeaders(creds, 31_000);
-    const expected = computeSignature(SECRET, `${a['svc-timestamp']}\nGET\n/socket.io/?EIO=4&transport=websocket\n`);
-    expect(a['svc-signature']).toBe(expected);
-    expect(a['svc-timestamp']).not.toBe(b['svc-timestamp']);
-    expect(a['svc-signature']).not.toBe(b['svc-signature']);
+    const expected = computeSignature(SECRET, `${a['lmts-timestamp']}\nGET\n/socket.io/?EIO=4&transport=websocket\n`);
+    expect(a['lmts-signature']).toBe(expected);
+    expect(a['lmts-timestamp']).not.toBe(b['lmts-timestamp']);
+    expect(a['lmts-signature']).not.toBe(b['lmts-signature']);
   });
 
   it('compares signatures exactly', () => {

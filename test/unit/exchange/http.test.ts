@@ -42,7 +42,7 @@ const PLACE: HttpRequest = {
 };
 
 /** The signature the server should have received for this request. */
-function expectSigned(request: RecordedRequest, prefix = 'svc'): void {
+function expectSigned(request: RecordedRequest, prefix = 'lmts'): void {
   const timestamp = headerOf(request.headers, `${prefix}-timestamp`) ?? '';
   expect(headerOf(request.headers, `${prefix}-api-key`)).toBe('tok-1');
   expect(headerOf(request.headers, `${prefix}-signature`)).toBe(computeSignature(SECRET, signingMessage(timestamp, request.method, request.url, request.body)));
@@ -55,7 +55,7 @@ describe('signing', () => {
     const [request] = rig.server.requests;
     expect(request!.url).toBe('/orders?onBehalfOf=12');
     expect(request!.body).toBe(JSON.stringify({ order: { salt: 1 }, timestamp: rig.time.now(), recvWindow: 1000 }));
-    expect(headerOf(request!.headers, 'svc-timestamp')).toBe(new Date(rig.time.now()).toISOString());
+    expect(headerOf(request!.headers, 'lmts-timestamp')).toBe(new Date(rig.time.now()).toISOString());
     expect(headerOf(request!.headers, 'content-type')).toBe('application/json');
     expectSigned(request!);
   });
@@ -77,7 +77,7 @@ describe('signing', () => {
 
   it('sends public requests without auth headers, and refuses an authenticated one without credentials', async () => {
     await transport().send({ ...GET, auth: false });
-    expect(Object.keys(rig.server.requests[0]!.headers).filter((h) => h.startsWith('svc-'))).toEqual([]);
+    expect(Object.keys(rig.server.requests[0]!.headers).filter((h) => h.startsWith('lmts-'))).toEqual([]);
     const noCreds = new HttpTransport({ baseUrl: rig.server.url, limiter: new RequestLimiter({ minTimeMs: 0 }) });
     const error = await rejection(noCreds.send(GET), RequestInputError);
     expect(error.field).toBe('credentials');
@@ -120,8 +120,8 @@ describe('retry table', () => {
       return typeof body === 'object' && body !== null ? Reflect.get(body, 'timestamp') : undefined;
     };
     expect(stamp(second!)).toBe(Number(stamp(first!)) + 1500);
-    expect(headerOf(second!.headers, 'svc-timestamp')).toBe(new Date(Number(stamp(second!))).toISOString());
-    expect(headerOf(second!.headers, 'svc-signature')).not.toBe(headerOf(first!.headers, 'svc-signature'));
+    expect(headerOf(second!.headers, 'lmts-timestamp')).toBe(new Date(Number(stamp(second!))).toISOString());
+    expect(headerOf(second!.headers, 'lmts-signature')).not.toBe(headerOf(first!.headers, 'lmts-signature'));
     expectSigned(first!);
     expectSigned(second!);
   });
@@ -163,7 +163,7 @@ describe('retry table', () => {
     expect(rig.time.sleeps).toEqual([2000]);
     expect(rig.server.requests).toHaveLength(2);
     expectSigned(rig.server.requests[1]!);
-    expect(headerOf(rig.server.requests[1]!.headers, 'svc-timestamp')).not.toBe(headerOf(rig.server.requests[0]!.headers, 'svc-timestamp'));
+    expect(headerOf(rig.server.requests[1]!.headers, 'lmts-timestamp')).not.toBe(headerOf(rig.server.requests[0]!.headers, 'lmts-timestamp'));
   });
 
   it('429 with an HTTP-date Retry-After waits until that date', async () => {
@@ -284,10 +284,10 @@ describe('secrets stay out of errors', () => {
   it('scrubs the secret and the signature echoed by the server', async () => {
     rig.server.setHandler((request) => ({
       status: 401,
-      body: { message: `bad signature ${headerOf(request.headers, 'svc-signature') ?? ''} for secret ${SECRET}`, error: 'Unauthorized', statusCode: 401 },
+      body: { message: `bad signature ${headerOf(request.headers, 'lmts-signature') ?? ''} for secret ${SECRET}`, error: 'Unauthorized', statusCode: 401 },
     }));
     const error = await rejection(transport().send(GET), FrameworkError);
-    const signature = headerOf(rig.server.requests[0]!.headers, 'svc-signature')!;
+    const signature = headerOf(rig.server.requests[0]!.headers, 'lmts-signature')!;
     for (const text of [error.message, JSON.stringify(error), JSON.stringify(error.body)]) {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain(signature);

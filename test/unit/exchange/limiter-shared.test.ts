@@ -5,6 +5,7 @@
  * holder's leases expire; Redis stopped mid-run → fallback (state reported), still no overlap; Redis back → shared.
  * The fallback schedule (shared-limiter-slots.ts) is checked as pure arithmetic.
  */
+import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestLimiter, type RequestPriority, type SharedLimitState } from '../../../src/exchange/limiter.js';
@@ -197,6 +198,53 @@ describe.skipIf(!hasRedis)('shared limiter on a real redis-server', () => {
       for (const s of seen) expect(s.reason ?? '').not.toContain('redis://');
     }
   }, 40_000);
+
+  it('Redis stopped, the machine loaded on purpose (CPU-burning neighbours) and each request late to the wire: sends stay ≥ minTimeMs apart', async () => {
+    // The suite's multi-bot phase once drew a 429: a fallback start sent 207 ms after another process's, because the
+    // permit was granted inside its slot window but the request reached the wire a loaded event loop later. Here each
+    // request takes 0–250 ms (seeded) between its permit and the wire, as signing a batch on a loaded machine does,
+    // while two neighbour processes burn both cores (bounded: they end by themselves). A fallback start counts when it
+    // is SENT: one whose window passed meanwhile is not sent but waits for its next slot (StartPermit.onTime).
+    const server = await redis();
+    const neighbours = [0, 1].map(() => spawn(process.execPath, ['-e', 'const end = Date.now() + 15000; while (Date.now() < end) {}'], { stdio: 'ignore' }));
+    cleanups.push(async () => {
+      for (const neighbour of neighbours) neighbour.kill('SIGKILL');
+    });
+    const limiters = [0, 1, 2].map(() => new RequestLimiter({ maxConcurrent: 2, minTimeMs: MIN_TIME_MS }, { gate: gate(server.url, 'tok-load', { probeMs: 200 }) }));
+    await until(() => limiters.every((l) => l.sharedState()?.mode === 'shared'), 8000);
+    await server.stop();
+    await until(() => limiters.every((l) => l.sharedState()?.mode === 'fallback'), 8000);
+    let seed = 7;
+    const prepMs = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % 251;
+    };
+    const sends: { at: number; who: number }[] = [];
+    let late = 0;
+    /** The transport's loop (http.ts): prepare, ask `onTime` at the wire, send, or schedule again when late. */
+    const request = async (limiter: RequestLimiter, who: number): Promise<void> => {
+      for (;;) {
+        const sent = await limiter.schedule('read', async (markSent, onTime) => {
+          await new Promise((resolve) => setTimeout(resolve, prepMs()));
+          if (!onTime()) return false;
+          sends.push({ at: performance.now(), who });
+          markSent();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return true;
+        });
+        if (sent) return;
+        late += 1;
+      }
+    };
+    await Promise.all(limiters.flatMap((limiter, who) => Array.from({ length: 3 }, () => request(limiter, who))));
+    expect(sends).toHaveLength(9);
+    const sorted = [...sends].sort((a, b) => a.at - b.at);
+    const gaps = sorted.slice(1).map((s, i) => ({ gap: s.at - sorted[i]!.at, across: s.who !== sorted[i]!.who }));
+    // Across processes (what the venue counts against the token): at least minTimeMs, under load, with late requests.
+    expect(Math.min(...gaps.filter((g) => g.across).map((g) => g.gap))).toBeGreaterThanOrEqual(MIN_TIME_MS - 2);
+    // The load did make requests late (the case that was counted wrong), and they were held back, not sent.
+    expect(late).toBeGreaterThan(0);
+  }, 60_000);
 
   it('never reached: requests still go, in fallback, after the connect timeout', async () => {
     const unused = await redis();

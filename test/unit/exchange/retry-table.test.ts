@@ -59,6 +59,7 @@ const REPLIES: Readonly<Record<RequestFailure, Reply>> = {
   maintenance: { status: 425, body: { message: 'Too Early' } },
   'trading-mode': { status: 503, body: TRADING_MODE },
   'rate-limited': { status: 429, body: { message: 'ThrottlerException: Too Many Requests' } },
+  unavailable: { status: 503, body: { message: 'Service Unavailable', error: 'Service Unavailable', statusCode: 503 } },
   'server-error': { status: 500, body: { message: 'Internal server error', error: 'Internal', statusCode: 500 } },
   refused: { status: 404, body: { message: 'Order not found' } },
   timeout: { hang: true },
@@ -72,6 +73,7 @@ const TYPED_ERRORS: Readonly<Record<RequestFailure, abstract new (...args: never
   maintenance: MessageError,
   'trading-mode': ExchangeTradingModeError,
   'rate-limited': ExchangeRateLimitedError,
+  unavailable: ExchangeHttpError,
   'server-error': ExchangeHttpError,
   refused: MessageError,
   timeout: NetworkError,
@@ -145,7 +147,7 @@ describe('the retry table, every row through the transport', () => {
       }
       case 'backoff': {
         const error = await rejection(send(kind, failure), ExchangeHttpError);
-        expect(error.status).toBe(500);
+        expect(error.status).toBe((reply as { status: number }).status);
         expect(rig.server.requests).toHaveLength(rule.retries + 1);
         const random = seededRandom(3);
         expect(rig.time.sleeps).toEqual([40].map((d) => Math.round(d / 2 + (d / 2) * random())));
@@ -176,7 +178,7 @@ describe('the retry table, every row through the transport', () => {
     expect(classifyStatus(425, plain)).toBe('maintenance');
     expect(classifyStatus(425, { tradingMode: true, receiveWindow: true })).toBe('trading-mode');
     expect(classifyStatus(503, { tradingMode: true, receiveWindow: false })).toBe('trading-mode');
-    expect([429, 500, 502, 400, 401, 404, 409].map((s) => classifyStatus(s, plain))).toEqual(['rate-limited', 'server-error', 'server-error', 'refused', 'refused', 'refused', 'refused']);
+    expect([429, 500, 502, 503, 504, 400, 401, 404, 409].map((s) => classifyStatus(s, plain))).toEqual(['rate-limited', 'server-error', 'server-error', 'unavailable', 'server-error', 'refused', 'refused', 'refused', 'refused']);
   });
 });
 
