@@ -12,7 +12,7 @@
  * is joined) and kept to the end (they are the run's figures).
  */
 import type { Outcome } from '../core/venue-rules/index.js';
-import { averageCost, applyPositionEvent } from '../ledger/position-math.js';
+import { averageCost, applyPositionEvent, mergeLegCollateral } from '../ledger/position-math.js';
 import { EMPTY_TOKEN, marketPnl, type MarketPnl, type ResolvedPayout, type TokenTotals } from '../ledger/pnl.js';
 import type { AccountLedger } from '../risk/account-view.js';
 import type { PositionView } from '../strategy/contract.js';
@@ -26,6 +26,8 @@ interface MarketBook {
   maxAbsNetRaw: number;
   /** Largest holding of either token seen, raw. */
   maxTokenRaw: number;
+  /** USDC a redemption paid (the tokens are gone: holdings read 0); null until redeemed. */
+  redeemedRaw: number | null;
 }
 
 /** A traded market's token ids. */
@@ -48,8 +50,18 @@ export class BotAccounting implements AccountLedger {
   /** Opens the books of a market joined during the run (idempotent). */
   addMarket(market: AccountingMarket): void {
     if (this.books.has(market.slug)) return;
-    this.books.set(market.slug, { yes: EMPTY_TOKEN, no: EMPTY_TOKEN, maxAbsNetRaw: 0, maxTokenRaw: 0 });
+    this.books.set(market.slug, { yes: EMPTY_TOKEN, no: EMPTY_TOKEN, maxAbsNetRaw: 0, maxTokenRaw: 0, redeemedRaw: null });
     this.tokenIds.set(market.slug, market.tokens);
+  }
+
+  /** Every market with books, in the order opened. */
+  slugs(): string[] {
+    return [...this.books.keys()];
+  }
+
+  /** A redemption was booked for the market. */
+  redeemed(slug: string): boolean {
+    return this.book(slug).redeemedRaw !== null;
   }
 
   // ── AccountLedger (what the account view reads) ──
@@ -57,7 +69,8 @@ export class BotAccounting implements AccountLedger {
   tokenBalances(): { marketSlug: string; token: Outcome; balanceRaw: number }[] {
     const out: { marketSlug: string; token: Outcome; balanceRaw: number }[] = [];
     for (const [marketSlug, book] of this.books) {
-      out.push({ marketSlug, token: 'YES', balanceRaw: book.yes.positionRaw }, { marketSlug, token: 'NO', balanceRaw: book.no.positionRaw });
+      const gone = book.redeemedRaw !== null;
+      out.push({ marketSlug, token: 'YES', balanceRaw: gone ? 0 : book.yes.positionRaw }, { marketSlug, token: 'NO', balanceRaw: gone ? 0 : book.no.positionRaw });
     }
     return out;
   }
@@ -75,6 +88,7 @@ export class BotAccounting implements AccountLedger {
 
   marketPosition(marketSlug: string): Omit<PositionView, 'freeCollateralRaw'> {
     const book = this.book(marketSlug);
+    if (book.redeemedRaw !== null) return { yesRaw: 0, noRaw: 0, yesAvgCost: null, noAvgCost: null };
     return { yesRaw: book.yes.positionRaw, noRaw: book.no.positionRaw, yesAvgCost: averageCost(book.yes), noAvgCost: averageCost(book.no) };
   }
 
@@ -99,8 +113,26 @@ export class BotAccounting implements AccountLedger {
     book.maxTokenRaw = Math.max(book.maxTokenRaw, book.yes.positionRaw, book.no.positionRaw);
   }
 
+  /**
+   * A complete-set merge: `sets` YES and NO leave the books for `sets` raw USDC, split between the legs by the
+   * ledger's rule (src/ledger/position-math.ts `mergeLegCollateral`): cash in, PnL unchanged (the pairs were worth 1).
+   */
+  applyMerge(slug: string, sets: number): void {
+    const book = this.book(slug);
+    const legs = mergeLegCollateral(book.yes, book.no, sets);
+    book.yes = adjust(book.yes, sets, legs.yesRaw);
+    book.no = adjust(book.no, sets, legs.noRaw);
+  }
+
+  /** A redemption paid `payoutRaw`: the market's tokens are gone (holdings read 0); its PnL is the resolution's. */
+  applyRedemption(slug: string, payoutRaw: number): void {
+    const book = this.book(slug);
+    book.redeemedRaw = (book.redeemedRaw ?? 0) + payoutRaw;
+  }
+
   holding(slug: string, token: Outcome): number {
     const book = this.book(slug);
+    if (book.redeemedRaw !== null) return 0;
     return token === 'YES' ? book.yes.positionRaw : book.no.positionRaw;
   }
 
@@ -121,7 +153,7 @@ export class BotAccounting implements AccountLedger {
    */
   pnl(slug: string, markMicros: number | null, resolution: ResolvedPayout | null = null): MarketPnl {
     const book = this.book(slug);
-    return marketPnl({ marketSlug: slug, yes: book.yes, no: book.no, midMicros: markMicros, resolution, redeemedRaw: 0 });
+    return marketPnl({ marketSlug: slug, yes: book.yes, no: book.no, midMicros: markMicros, resolution, redeemedRaw: book.redeemedRaw ?? 0 });
   }
 
   private book(slug: string): MarketBook {
@@ -129,4 +161,10 @@ export class BotAccounting implements AccountLedger {
     if (book === undefined) throw new BacktestInvariantError(`fill or read for market ${slug}, which the backtest does not trade`);
     return book;
   }
+}
+
+/** A merge leg: `sizeRaw` tokens leave a long with their share of the set's USDC (realizes it minus their basis). */
+function adjust(before: TokenTotals, sizeRaw: number, collateralRaw: number): TokenTotals {
+  const step = applyPositionEvent(before, { kind: 'adjustment', side: 'SELL', sizeRaw, collateralRaw });
+  return { ...before, positionRaw: step.state.positionRaw, costRaw: step.state.costRaw, realizedRaw: before.realizedRaw + step.realizedRaw };
 }

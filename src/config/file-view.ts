@@ -83,7 +83,7 @@ function venueToFile(venue: VenueConfig): FileObject {
     noneLeft(rest);
     return { kind, baseUrl, socketUrl, socketNamespace, headerPrefix, chainId, eip712DomainName, signatureType, priceBand: band(priceBand), units: { ...socketUnits }, chain: chainToFile(chain) };
   }
-  const { kind, seed, markets, startingCollateralRaw, flow, settlementDelayMs, port, priceBand, units: socketUnits, world, underlying, feeModel, rewards, ...rest } = venue;
+  const { kind, seed, markets, startingCollateralRaw, serverManagedWallet, flow, settlementDelayMs, port, priceBand, units: socketUnits, world, underlying, feeModel, rewards, ...rest } = venue;
   noneLeft(rest);
   return {
     kind,
@@ -92,6 +92,7 @@ function venueToFile(venue: VenueConfig): FileObject {
     // nobody reads it as the number traded (written when the file sets another value: the output loads back the same).
     ...(world === 'crypto' && markets === SIM_DEFAULT_MARKETS ? {} : { markets }),
     startingCollateral: units(startingCollateralRaw),
+    serverManagedWallet,
     flow: flowToFile(flow),
     settlementDelayMs,
     port,

@@ -125,6 +125,11 @@ const simVenue = z.strictObject({
   seed: z.int().min(0).max(2 ** 32 - 1).default(1),
   markets: z.int().min(1).max(200).default(3),
   startingCollateral: usdc.prefault(1000),
+  /**
+   * false (default): the demo wallet is externally owned, as the going-live guide's: the API redeem is refused (403)
+   * and winnings come back on-chain (docs/settlement.md). true: a server-managed wallet the API redeems for.
+   */
+  serverManagedWallet: z.boolean().default(false),
   flow: flow.prefault({}),
   settlementDelayMs: milliseconds(500, 0, 600_000),
   port: z.int().min(0).max(65_535).default(0),
@@ -486,6 +491,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
           seed: v.seed,
           markets: v.markets,
           startingCollateralRaw: v.startingCollateral,
+          serverManagedWallet: v.serverManagedWallet,
           flow: v.flow,
           settlementDelayMs: v.settlementDelayMs,
           port: v.port,

@@ -56,6 +56,8 @@ export interface SimVenueConfig {
   readonly markets: number;
   /** USDC balance of the bot's generated wallet at start, raw (1e6 = 1 USDC). */
   readonly startingCollateralRaw: number;
+  /** The demo wallet is server-managed (the API redeems for it); false (default): externally owned, redeemed on-chain. */
+  readonly serverManagedWallet: boolean;
   readonly flow: SimFlowConfig;
   /** Delay between a match (MATCHED) and its settlement (MINED). */
   readonly settlementDelayMs: number;
