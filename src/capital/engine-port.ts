@@ -40,7 +40,7 @@ export class EngineCapitalPort implements CapitalPort {
       return Promise.resolve({ status: 'not-ready', reason: answer.code });
     }
     const nonce = this.nonce++;
-    const hash = `0x${(0xca91a1n * 2n ** 200n + BigInt(nonce)).toString(16).padStart(64, '0')}` as Hex;
+    const hash: Hex = `0x${(0xca91a1n * 2n ** 200n + BigInt(nonce)).toString(16).padStart(64, '0')}`;
     journal.broadcast(request.key, { hash, nonce });
     const block = this.block();
     const gasWei = this.gasWei();

@@ -32,7 +32,7 @@ const units = (raw: number): number | string => {
 
 /** The whole file. `strategyParams`: the strategy's params to print (e.g. with the strategy's defaults filled in). */
 export function configToFile(config: AppConfig, strategyParams: unknown = config.strategy.params): FileObject {
-  const { version, venue, credentials, markets, strategy, orders, risk, rateLimits, maintenance, redemption, metrics, database, log, shutdown, startup, pricing, calibration, feed, rewards, ...rest } = config;
+  const { version, venue, credentials, markets, strategy, orders, risk, rateLimits, maintenance, redemption, capital, metrics, database, log, shutdown, startup, pricing, calibration, feed, rewards, ...rest } = config;
   noneLeft(rest);
   return {
     version,
@@ -45,6 +45,14 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
     rateLimits: rateLimitsToFile(rateLimits),
     maintenance: { pollIntervalSec: sec(maintenance.pollIntervalMs), ledgerCheckSec: sec(maintenance.ledgerCheckMs) },
     redemption: { mode: redemption.mode, retryInitialSec: sec(redemption.retryInitialMs), retryMaxSec: sec(redemption.retryMaxMs) },
+    capital: {
+      mode: capital.mode,
+      mergeMinSets: units(capital.mergeMinSetsRaw),
+      mergeMinTimeToSettleSec: sec(capital.mergeMinTimeToSettleMs),
+      intervalSec: sec(capital.intervalMs),
+      chainCheckSec: sec(capital.chainCheckMs),
+      ethPriceUsdc: units(capital.ethPriceUsdcRaw),
+    },
     metrics: { ...metrics },
     database: { path: database.path },
     log: { level: log.level, pretty: log.pretty, statusIntervalSec: sec(log.statusIntervalMs) },

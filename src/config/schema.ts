@@ -393,6 +393,17 @@ const rootShape = z.strictObject({
       if (r.retryMaxSec < r.retryInitialSec) ctx.addIssue({ code: 'custom', path: ['retryMaxSec'], message: 'must be at least retryInitialSec', input: r.retryMaxSec });
     })
     .prefault({}),
+  /** On-chain redemption and complete-set merges (src/capital/, docs/settlement.md "Capital"). */
+  capital: z
+    .strictObject({
+      mode: z.enum(['auto', 'off'], { error: 'expected "auto" (redeem and merge on-chain where the API does not redeem) or "off"' }).default('auto'),
+      mergeMinSets: shares.prefault(5),
+      mergeMinTimeToSettleSec: z.number().min(0).max(86_400).default(120),
+      intervalSec: positiveSeconds(5, 3600),
+      chainCheckSec: z.number().min(0).max(86_400).default(300),
+      ethPriceUsdc: usdc.prefault(3000),
+    })
+    .prefault({}),
   metrics: z
     .strictObject({
       enabled: z.boolean().default(true),
@@ -535,6 +546,14 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     rateLimits: { ...c.rateLimits, retry: { maxRetries, initialBackoffMs, maxBackoffMs, maxRetryAfterMs: ms(maxRetryAfterSec) } },
     maintenance: { pollIntervalMs: ms(c.maintenance.pollIntervalSec), ledgerCheckMs: ms(c.maintenance.ledgerCheckSec) },
     redemption: { mode: c.redemption.mode, retryInitialMs: ms(c.redemption.retryInitialSec), retryMaxMs: ms(c.redemption.retryMaxSec) },
+    capital: {
+      mode: c.capital.mode,
+      mergeMinSetsRaw: c.capital.mergeMinSets,
+      mergeMinTimeToSettleMs: ms(c.capital.mergeMinTimeToSettleSec),
+      intervalMs: ms(c.capital.intervalSec),
+      chainCheckMs: ms(c.capital.chainCheckSec),
+      ethPriceUsdcRaw: c.capital.ethPriceUsdc,
+    },
     metrics: c.metrics,
     database: { path: databasePath },
     log: { level: c.log.level, pretty: c.log.pretty, statusIntervalMs: ms(c.log.statusIntervalSec) },
