@@ -16,7 +16,6 @@
  * booked unless the port says confirmed; a journaled key is never sent again (it is recovered); a failure never
  * throws out of a tick (quoting goes on); nothing runs after `stop()`.
  */
-import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import { retryDelayMs } from '../settlement/rules.js';
@@ -46,13 +45,21 @@ export interface CapitalObserver {
   onChainDifferences?(count: number): void;
 }
 
+/** pino-compatible subset. */
+export interface CapitalLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
 export interface CapitalCoreOptions {
   readonly port: CapitalPort;
   readonly book: CapitalBook;
   /** The markets to look after now (traded and held), in priority order. */
   readonly markets: () => readonly MarketCapitalState[];
   readonly scheduler: Scheduler;
-  readonly log: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
+  readonly log: CapitalLog;
   readonly settings: CapitalSettings;
   readonly observer?: CapitalObserver;
   /** Differences seen on two consecutive chain checks: repair them (the bot: as a REST difference). */

@@ -15,7 +15,9 @@ import { openLedger, type LedgerStore } from '../../../src/ledger/index.js';
 import { fillInput } from '../../support/ledger-fixtures.js';
 
 const SLUG = 'btc-100k';
-const REF = { slug: SLUG, conditionId: `0x${'ab'.repeat(32)}` as Hex, negRisk: false, adapter: null, exchange: `0x${'11'.repeat(20)}` as Hex, yesTokenId: '111', noTokenId: '222' };
+const CONDITION: Hex = `0x${'ab'.repeat(32)}`;
+const EXCHANGE: Hex = `0x${'11'.repeat(20)}`;
+const REF = { slug: SLUG, conditionId: CONDITION, negRisk: false, adapter: null, exchange: EXCHANGE, yesTokenId: '111', noTokenId: '222' };
 const USDC = 1_000_000;
 
 type Fault = 'revert' | 'throw' | 'gas' | 'lose-answer' | null;
@@ -36,7 +38,7 @@ class FakeCtfPort implements CapitalPort {
     if (this.fault === 'throw') return Promise.reject(new Error('chain id 1 answered, venue.chain expects 8453 (wrong RPC URL?)'));
     if (this.fault === 'gas') return Promise.resolve({ status: 'insufficient-gas', wallet: '0x00000000000000000000000000000000000000b0', needWei: '1500000000000', haveWei: '0' });
     if (request.kind === 'redeem' && (!this.payoutPosted || this.payout === null)) return Promise.resolve({ status: 'not-ready', reason: 'payout not posted' });
-    const hash = `0x${(this.nonce + 1).toString(16).padStart(64, '0')}` as Hex;
+    const hash: Hex = `0x${(this.nonce + 1).toString(16).padStart(64, '0')}`;
     journal.broadcast(request.key, { hash, nonce: this.nonce++ });
     this.sends += 1;
     let outcome: CapitalTxOutcome;
@@ -101,7 +103,7 @@ function rig(options: { settlesAtMs?: number; checkEveryMs?: number } = {}): Rig
     const lock = sellLocks(sells).get(SLUG);
     return [{ market: REF, yesRaw: yes.yesRaw, noRaw: yes.noRaw, lockedYesRaw: lock?.yesRaw ?? 0, lockedNoRaw: lock?.noRaw ?? 0, resolution: ledger.getResolution(SLUG), redeemed: ledger.hasRedemption(SLUG), settlesAtMs: options.settlesAtMs ?? null }];
   };
-  const log = { info: () => undefined, debug: () => undefined, error: (_o: object, m: string) => warnings.push(m), warn: (o: object, m: string) => warnings.push(`${m} ${JSON.stringify(o)}`) };
+  const log = { info: () => undefined, debug: () => undefined, error: (_o: object, m: string): void => void warnings.push(m), warn: (o: object, m: string): void => void warnings.push(`${m} ${JSON.stringify(o)}`) };
   const core = new CapitalCore({
     port,
     book: ledger,
