@@ -36,6 +36,9 @@ import type { TradedMarkets } from './traded-markets.js';
 import type { MarketRoster } from './market-roster.js';
 import type { MarketDiscovery } from './market-discovery.js';
 
+import type { CapitalPort } from '../capital/port.js';
+import type { BotCapital } from '../capital/bot-capital.js';
+
 export interface ComposeDeps {
   readonly resources: BotResources;
   readonly strategy: Strategy;
@@ -52,6 +55,8 @@ export interface ComposeDeps {
   readonly killSwitchCheckIntervalMs?: number;
   /** Reads the venue's own reward figures (the portfolio's `rewards`); absent: they are not read. */
   readonly readVenueRewards?: ReadVenueRewards;
+  /** The live chain port (redeem and merge through JSON-RPC); absent: none live (paper uses the simulator's engine). */
+  readonly chainPort?: CapitalPort;
 }
 
 /** Every component of a running bot; none is null. */
@@ -64,6 +69,8 @@ export interface BotComponents {
   readonly account: AccountView;
   readonly ledgerSync: LedgerSync;
   readonly settler: Settler;
+  /** On-chain redemption and merges (src/capital/bot-capital.ts). */
+  readonly capital: BotCapital;
   readonly units: SocketUnits;
   readonly feed: MarketFeed;
   readonly books: BookStore;

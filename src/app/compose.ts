@@ -50,6 +50,7 @@ import { CrossMarketVenue, crossMarketTiming } from '../orders/cross-market-venu
 import { KillSwitch } from '../risk/kill-switch.js';
 import { StaleGuard } from '../risk/stale-guard.js';
 import { Settler } from '../settlement/settler.js';
+import { wireBotCapital } from '../capital/bot-capital.js';
 import type { OwnOrderView, PositionView } from '../strategy/contract.js';
 import { coreSettingsOf, TradingCore } from '../trading/core.js';
 import { BotPricing } from './pricing.js';
@@ -256,6 +257,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     conditionIds: new Map(resources.markets.map((m) => [m.slug, m.conditionId])),  // joined later: read when they resolve
     observer: { onResult: (market, result, amountRaw) => metrics.redemption(market, result, amountRaw), onPending: (count) => metrics.redemptionsPending(count) },
   });
+  const capital = wireBotCapital({ config, resources, chainPort: deps.chainPort ?? null, scheduler, log: componentLogger(log, 'capital'), openOrders: () => executor.openOrders(), apiRedeems: () => settler.apiRedeems() });
 
   const marketByKey = new Map(resources.markets.map((m) => [ids.keyOf(m.slug), m.slug]));
   const marketOfOrder = ({ orderId, clientOrderId }: OrderIds): string | null =>
@@ -409,6 +411,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     {
       register: (market) => {
         signing.set(market.slug, signingMarketOf(market));
+        capital.remember(market);
         ledgerTokens.set(market.slug, signingMarketOf(market).tokens);
         marketByKey.set(ids.keyOf(market.slug), market.slug);
         pricing.addMarket(market);
@@ -483,7 +486,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     });
 
   const components: BotComponents = {
-    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, rewardAccrual, venueRewards, rebateResolver, calibration, roster, discovery,
+    markets, modeGate, executor, fills, orders, account, ledgerSync, settler, capital, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, rewardAccrual, venueRewards, rebateResolver, calibration, roster, discovery,
   };
 
   /** The event-loop sampler (src/metrics/loop-metrics.ts), started with the timers. */
@@ -546,6 +549,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     core.armExpiryRequotes((atMs, fn) => timers.at(atMs, fn));
     // Resumes what the previous run left unredeemed and checks the held markets this run does not trade.
     settler.resume(new Set(markets.slugs()));
+    capital.start();
     // Markets join and leave from now on (step 6).
     feed.onMarketCreated((frame) => void discovery.created(frame));
     feed.onMarketResolved((frame) => discovery.resolved(frame.slug));
@@ -563,6 +567,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     killSwitch.stop();
     staleGuard.stop();
     settler.stop();
+    capital.stop();
     venueRewards.stop();
     rebateResolver.stop();
     orderStreamWatch.stop();

@@ -85,7 +85,7 @@ export async function openVenue(config: AppConfig, env: Readonly<Record<string, 
       seed: venue.seed,
       // The crypto world lists its own strike markets; the generic one `venue.markets` markets.
       ...(venue.world === 'crypto' ? {} : { markets: venue.markets }),
-      demo: { usdc: venue.startingCollateralRaw / 1_000_000 },
+      demo: { usdc: venue.startingCollateralRaw / 1_000_000, serverManagedWallet: venue.serverManagedWallet },
       settlementDelayMs: venue.settlementDelayMs,
       synthetic: syntheticOptionsOf(venue.flow),
       priceBand: venue.priceBand,

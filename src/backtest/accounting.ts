@@ -12,7 +12,7 @@
  * is joined) and kept to the end (they are the run's figures).
  */
 import type { Outcome } from '../core/venue-rules/index.js';
-import { averageCost, applyPositionEvent } from '../ledger/position-math.js';
+import { averageCost, applyPositionEvent, mergeLegCollateral } from '../ledger/position-math.js';
 import { PositionBook } from '../ledger/position-book.js';
 import { EMPTY_TOKEN, marketPnl, type MarketPnl, type ResolvedPayout, type TokenTotals } from '../ledger/pnl.js';
 import type { AccountLedger } from '../risk/account-view.js';
@@ -27,6 +27,8 @@ interface MarketBook {
   maxAbsNetRaw: number;
   /** Largest holding of either token seen, raw. */
   maxTokenRaw: number;
+  /** USDC a redemption paid (the tokens are gone: holdings read 0); null until redeemed. */
+  redeemedRaw: number | null;
 }
 
 /** A traded market's token ids. */
@@ -50,9 +52,29 @@ export class BotAccounting implements AccountLedger {
   /** Opens the books of a market joined during the run (idempotent). */
   addMarket(market: AccountingMarket): void {
     if (this.books.has(market.slug)) return;
-    this.books.set(market.slug, { yes: EMPTY_TOKEN, no: EMPTY_TOKEN, maxAbsNetRaw: 0, maxTokenRaw: 0 });
+    this.books.set(market.slug, { yes: EMPTY_TOKEN, no: EMPTY_TOKEN, maxAbsNetRaw: 0, maxTokenRaw: 0, redeemedRaw: null });
     this.holdings.noteTokenId(market.slug, 'YES', market.tokens.yes, 'fill');
     this.holdings.noteTokenId(market.slug, 'NO', market.tokens.no, 'fill');
+  }
+
+  /** Every market with books, in the order opened. */
+  slugs(): string[] {
+    return [...this.books.keys()];
+  }
+
+  /** A redemption was booked for the market. */
+  redeemed(slug: string): boolean {
+    return this.book(slug).redeemedRaw !== null;
+  }
+
+  /** Token balances by market (0 once redeemed: the tokens are gone). */
+  tokenBalances(): { marketSlug: string; token: Outcome; balanceRaw: number }[] {
+    const out: { marketSlug: string; token: Outcome; balanceRaw: number }[] = [];
+    for (const [marketSlug, book] of this.books) {
+      const gone = book.redeemedRaw !== null;
+      out.push({ marketSlug, token: 'YES', balanceRaw: gone ? 0 : book.yes.positionRaw }, { marketSlug, token: 'NO', balanceRaw: gone ? 0 : book.no.positionRaw });
+    }
+    return out;
   }
 
   // ── AccountLedger (what the account view reads) ──
@@ -80,6 +102,7 @@ export class BotAccounting implements AccountLedger {
 
   marketPosition(marketSlug: string): Omit<PositionView, 'freeCollateralRaw'> {
     const book = this.book(marketSlug);
+    if (book.redeemedRaw !== null) return { yesRaw: 0, noRaw: 0, yesAvgCost: null, noAvgCost: null };
     return { yesRaw: book.yes.positionRaw, noRaw: book.no.positionRaw, yesAvgCost: averageCost(book.yes), noAvgCost: averageCost(book.no) };
   }
 
@@ -105,6 +128,26 @@ export class BotAccounting implements AccountLedger {
     book.maxTokenRaw = Math.max(book.maxTokenRaw, book.yes.positionRaw, book.no.positionRaw);
   }
 
+  /**
+   * A complete-set merge: `sets` YES and NO leave the books for `sets` raw USDC, split between the legs by the
+   * ledger's rule (src/ledger/position-math.ts `mergeLegCollateral`): cash in, PnL unchanged (the pairs were worth 1).
+   */
+  applyMerge(slug: string, sets: number): void {
+    const book = this.book(slug);
+    const legs = mergeLegCollateral(book.yes, book.no, sets);
+    book.yes = adjust(book.yes, sets, legs.yesRaw);
+    book.no = adjust(book.no, sets, legs.noRaw);
+    this.holdings.setTotals(slug, 'YES', book.yes);
+    this.holdings.setTotals(slug, 'NO', book.no);
+  }
+
+  /** A redemption paid `payoutRaw`: the market's tokens are gone (holdings read 0); its PnL is the resolution's. */
+  applyRedemption(slug: string, payoutRaw: number): void {
+    const book = this.book(slug);
+    book.redeemedRaw = (book.redeemedRaw ?? 0) + payoutRaw;
+    this.holdings.markRedeemed(slug);
+  }
+
   holding(slug: string, token: Outcome): number {
     const book = this.book(slug);
     return token === 'YES' ? book.yes.positionRaw : book.no.positionRaw;
@@ -113,6 +156,7 @@ export class BotAccounting implements AccountLedger {
   /** Cost basis of the market's holdings (long parts only), raw USDC: what the notional limit counts. */
   positionCostRaw(slug: string): number {
     const book = this.book(slug);
+    if (book.redeemedRaw !== null) return 0;
     return Math.max(0, book.yes.costRaw) + Math.max(0, book.no.costRaw);
   }
 
@@ -127,7 +171,7 @@ export class BotAccounting implements AccountLedger {
    */
   pnl(slug: string, markMicros: number | null, resolution: ResolvedPayout | null = null): MarketPnl {
     const book = this.book(slug);
-    return marketPnl({ marketSlug: slug, yes: book.yes, no: book.no, midMicros: markMicros, resolution, redeemedRaw: 0 });
+    return marketPnl({ marketSlug: slug, yes: book.yes, no: book.no, midMicros: markMicros, resolution, redeemedRaw: book.redeemedRaw ?? 0 });
   }
 
   private book(slug: string): MarketBook {
@@ -135,4 +179,10 @@ export class BotAccounting implements AccountLedger {
     if (book === undefined) throw new BacktestInvariantError(`fill or read for market ${slug}, which the backtest does not trade`);
     return book;
   }
+}
+
+/** A merge leg: `sizeRaw` tokens leave a long with their share of the set's USDC (realizes it minus their basis). */
+function adjust(before: TokenTotals, sizeRaw: number, collateralRaw: number): TokenTotals {
+  const step = applyPositionEvent(before, { kind: 'adjustment', side: 'SELL', sizeRaw, collateralRaw });
+  return { ...before, positionRaw: step.state.positionRaw, costRaw: step.state.costRaw, realizedRaw: before.realizedRaw + step.realizedRaw };
 }

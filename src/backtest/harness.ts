@@ -32,6 +32,9 @@ import { EngineFeed } from './engine-feed.js';
 import { EngineFills } from './engine-fills.js';
 import { EngineVenue } from './engine-venue.js';
 import { BacktestConfigError, BacktestInvariantError } from './errors.js';
+import type { BacktestCapitalBook } from './capital-books.js';
+import { createBacktestCapital } from './capital-run.js';
+import type { CapitalCore } from '../capital/core.js';
 import type { GateOutcome } from '../risk/gate.js';
 import { LatencyVenue } from './latency-venue.js';
 import { MarketRoll } from './market-roll.js';
@@ -96,6 +99,8 @@ class BacktestRun {
   private readonly pricer: MarketPricer | null;
   /** Calibration as the bot records it (the `calibration` option); null: off. */
   private readonly calibration: BacktestCalibrationSampler | null;
+  /** The capital core over the engine's port (the `capital` option); null when off. */
+  private readonly capital: { readonly core: CapitalCore; readonly book: BacktestCapitalBook } | null;
   private steps = 0;
   private cycleError: unknown = null;
   private readonly stats: RunStats = {
@@ -128,7 +133,7 @@ class BacktestRun {
         settlementDelayMs: o.settlementDelayMs,
         markets: given,
         ...(o.world === null ? {} : { world: o.world }),
-        accounts: [{ profileId: BOT_PROFILE_ID, address: BOT_ADDRESS, usdcRaw: o.account.usdcRaw, feeRateBps: o.account.feeRateBps }],
+        accounts: [{ profileId: BOT_PROFILE_ID, address: BOT_ADDRESS, usdcRaw: o.account.usdcRaw, feeRateBps: o.account.feeRateBps, serverManagedWallet: o.account.serverManagedWallet }],
         synthetic: { ...o.synthetic, stepMs: o.stepMs, autoStep: false },
         priceBand: o.venuePriceBand,
         retention: { fillsPerAccount: FILL_RETENTION },
@@ -249,6 +254,9 @@ class BacktestRun {
       },
     });
     const executor = this.trader.executor;
+    this.capital = o.capital.enabled
+      ? createBacktestCapital({ engine: this.engine, profileId: BOT_PROFILE_ID, accounting: this.accounting, scheduler: this.time, openOrders: () => executor.openOrders(), options: o })
+      : null;
     const isOwnOrder = ({ orderId, clientOrderId }: OrderIds): boolean =>
       (clientOrderId !== undefined && isOwnClientOrderId(clientOrderId, o.orders.botTag)) || (orderId !== undefined && executor.openOrders().some((x) => x.orderId === orderId));
     // The market of one of the bot's orders (for a gap's resync): the executor's, else the engine's record of it.
@@ -312,6 +320,7 @@ class BacktestRun {
     await adopting;
     this.latency.begin();
     this.trader.quote();
+    this.capital?.core.start();
     this.calibration?.start();
     const end = this.o.startMs + this.o.durationMs;
     // The core's memory half past each hour: between one ladder's join and the next's (not at the handover).
@@ -331,6 +340,7 @@ class BacktestRun {
     await this.time.runUntil(end);
     this.roll.sample();
     this.roll.stop();
+    this.capital?.core.stop();
     this.trader.stop();
     this.feed.deliver();
     await this.time.runUntil(end);
@@ -416,6 +426,7 @@ class BacktestRun {
       engineInvariantViolations: violations,
       roll: this.roll.summary(),
       calibration,
+      capital: this.capital?.book.summary(this.o.durationMs) ?? null,
     };
   }
 }

@@ -80,6 +80,32 @@ export const backtestSettingsSchema = z.strictObject({
       feeRateBps: int(0, 10_000).default(300),
       /** The share of a taker's fee paid back to the maker (the rebate ESTIMATE of each maker fill: src/strategy/rebates.ts). */
       rebateRate: z.number().min(0).max(1).default(0),
+      /**
+       * false (default): an externally owned wallet, as the going-live guide sets up: the API redeem is refused and
+       * capital comes back through the on-chain path (`capital`). true: a server-managed wallet.
+       */
+      serverManagedWallet: z.boolean().default(false),
+    })
+    .prefault({}),
+  /**
+   * The capital core (src/capital/core.ts) over the engine's port: resolved markets redeemed on-chain, complete sets
+   * merged (docs/settlement.md). `enabled: false` leaves the winnings in their tokens (the run before issue 38).
+   */
+  capital: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      merge: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          minSetsRaw: raw.default(5 * USDC),
+          minTimeToSettleMs: raw.default(120_000),
+        })
+        .prefault({}),
+      intervalMs: int(100, HOUR_MS).default(5_000),
+      retry: z.strictObject({ initialMs: int(1, HOUR_MS).default(5_000), maxMs: int(1, HOUR_MS).default(60_000) }).prefault({}),
+      /** Gas modelled per transaction, wei (Base: ~150k gas at ~0.01 gwei ≈ 1.5e12). */
+      gasWei: z.string().regex(/^\d{1,30}$/).default('0'),
+      ethPriceUsdcRaw: raw.default(3_000 * USDC),
     })
     .prefault({}),
   /** Risk limits, applied by src/risk/limits.ts exactly as the bot applies them (defaults: the config's). */
@@ -196,7 +222,8 @@ export interface ResolvedOptions {
   readonly synthetic: SyntheticOptions;
   readonly venuePriceBand: PriceBand;
   readonly settlementDelayMs: number;
-  readonly account: { readonly usdcRaw: number; readonly feeRateBps: number; readonly rebateRate: number };
+  readonly account: { readonly usdcRaw: number; readonly feeRateBps: number; readonly rebateRate: number; readonly serverManagedWallet: boolean };
+  readonly capital: ParsedSettings['capital'];
   readonly risk: RiskLimits;
   readonly orders: TraderOrderOptions;
   readonly requoteIntervalMs: number;

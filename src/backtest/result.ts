@@ -52,6 +52,28 @@ export interface MarketResult {
   readonly markouts: readonly HorizonSummary[];
 }
 
+/** Capital that came back in one hour of the run (from its start). */
+export interface CapitalHour {
+  readonly hour: number;
+  readonly redeemedRaw: number;
+  readonly mergedRaw: number;
+  readonly gasUsdcRaw: number;
+  readonly transactions: number;
+}
+
+/** The capital core's work over the run (src/capital/core.ts through the engine's port). */
+export interface CapitalSummary {
+  /** USDC redemptions of resolved markets paid. */
+  readonly redeemedRaw: number;
+  /** USDC complete-set merges paid. */
+  readonly mergedRaw: number;
+  readonly gasUsdcRaw: number;
+  readonly redemptions: number;
+  readonly merges: number;
+  readonly reverted: number;
+  readonly byHour: readonly CapitalHour[];
+}
+
 export interface RequestCounts {
   /** Placements that reached the engine: single placements and the placement half of each cancel-replace item. */
   readonly placements: number;
@@ -132,6 +154,8 @@ export interface BacktestResult {
   readonly roll: RollSummary;
   /** The model's and the book mid's calibration (./calibration.ts) when the `calibration` option is set; else null. */
   readonly calibration: BacktestCalibration | null;
+  /** Capital redeemed and merged on-chain through the engine's port (null when the `capital` option is off). */
+  readonly capital: CapitalSummary | null;
 }
 
 /** One intent a quote cycle submitted, as the order manager got it (the strategy contract's QuoteIntent). */

@@ -31,6 +31,8 @@ const HOUR_MS = 3_600_000;
 export const SYNTHETIC_START_MS = Date.UTC(2026, 0, 1, 0, 0);
 /** bench/strategies.ts: markets of the generic world. */
 export const GENERIC_MARKETS = 4;
+/** A live config's backtest wallet: the simulator's default `venue.startingCollateral`, 1,000 USDC. */
+const DEFAULT_STARTING_COLLATERAL_RAW = 1_000_000_000;
 /** bench/pricing.ts: the informed traders see the underlying this long before it is published. */
 export const INFORMED_LEAD_MS = 1500;
 /** The backtest's own ceiling on a run. */
@@ -124,7 +126,12 @@ export function syntheticOptions(config: AppConfig, module: StrategyModule, opti
           pricing: config.pricing.pricer,
         }
       : {}),
-    account: { feeRateBps: options.feeRateBps },
+    // The config's wallet: its USDC (a live config: the simulator's default 1,000) and its kind (externally owned by default).
+    account: {
+      feeRateBps: options.feeRateBps,
+      usdcRaw: config.venue.kind === 'sim' ? config.venue.startingCollateralRaw : DEFAULT_STARTING_COLLATERAL_RAW,
+      serverManagedWallet: config.venue.kind === 'sim' ? config.venue.serverManagedWallet : false,
+    },
     risk: {
       maxPositionPerTokenRaw: risk.maxPositionPerTokenRaw,
       maxNetPositionRaw: risk.maxNetPositionRaw,
@@ -206,7 +213,14 @@ function perMarketTable(result: BacktestResult): string {
 
 /** The report as text: what ran, the totals (src/backtest/report.ts), one row per market (sizes in shares). Pure. */
 export function formatSyntheticReport(setup: SyntheticSetup, result: BacktestResult): string {
-  return `${[...setupLines(setup, result), '', comparisonTable([{ label: setup.strategy, result }]), '', 'per market (held and |YES−NO| in shares, at the end and at most):', perMarketTable(result)].join('\n')}\n`;
+  return `${[...setupLines(setup, result), '', comparisonTable([{ label: setup.strategy, result }]), '', capitalLine(result), '', 'per market (held and |YES−NO| in shares, at the end and at most):', perMarketTable(result)].join('\n')}\n`;
+}
+
+/** What the capital core brought back (redeemed and merged on-chain through the engine's port). */
+function capitalLine(result: BacktestResult): string {
+  const c = result.capital;
+  if (c === null) return 'capital: on-chain redemption and merges off (winnings stay in their tokens)';
+  return `capital: ${usdc(c.redeemedRaw).toFixed(2)} USDC redeemed (${c.redemptions} redemptions), ${usdc(c.mergedRaw).toFixed(2)} USDC merged (${c.merges} merges), gas ${usdc(c.gasUsdcRaw).toFixed(2)} USDC, ${c.reverted} reverted`;
 }
 
 /** The report as one JSON object: USDC at cents, shares at 0.01, fractions in percent; no raw unit. Pure. */
@@ -241,6 +255,17 @@ export function syntheticJson(setup: SyntheticSetup, result: BacktestResult): Re
     rebatesUsdc: usdc(result.rebatesRaw),
     requests: { total: result.requests.total, placements: result.requests.placements, cancelRequests: result.requests.cancelRequests, rejectedPlacements: result.requests.rejectedPlacements, sent: result.requests.sent, withheld: result.requests.withheld },
     quoteCycles: result.counters.quoteCycles,
+    capital:
+      result.capital === null
+        ? null
+        : {
+            redeemedUsdc: usdc(result.capital.redeemedRaw),
+            mergedUsdc: usdc(result.capital.mergedRaw),
+            gasUsdc: usdc(result.capital.gasUsdcRaw),
+            redemptions: result.capital.redemptions,
+            merges: result.capital.merges,
+            reverted: result.capital.reverted,
+          },
     markoutUsdcPerFill: Object.fromEntries(result.markouts.map((h) => [`${h.horizonMs / 1000}s`, h.fills === 0 ? null : Number(h.meanPerFillUsdc.toFixed(4))])),
     markets: result.markets.map((m) => ({
       market: m.slug,

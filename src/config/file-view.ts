@@ -32,7 +32,7 @@ const units = (raw: number): number | string => {
 
 /** The whole file. `strategyParams`: the strategy's params to print (e.g. with the strategy's defaults filled in). */
 export function configToFile(config: AppConfig, strategyParams: unknown = config.strategy.params): FileObject {
-  const { version, venue, credentials, markets, strategy, orders, risk, rateLimits, maintenance, redemption, metrics, database, log, shutdown, startup, pricing, calibration, feed, rewards, ...rest } = config;
+  const { version, venue, credentials, markets, strategy, orders, risk, rateLimits, maintenance, redemption, capital, metrics, database, log, shutdown, startup, pricing, calibration, feed, rewards, ...rest } = config;
   noneLeft(rest);
   return {
     version,
@@ -45,6 +45,14 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
     rateLimits: rateLimitsToFile(rateLimits),
     maintenance: { pollIntervalSec: sec(maintenance.pollIntervalMs), ledgerCheckSec: sec(maintenance.ledgerCheckMs) },
     redemption: { mode: redemption.mode, retryInitialSec: sec(redemption.retryInitialMs), retryMaxSec: sec(redemption.retryMaxMs) },
+    capital: {
+      mode: capital.mode,
+      mergeMinSets: units(capital.mergeMinSetsRaw),
+      mergeMinTimeToSettleSec: sec(capital.mergeMinTimeToSettleMs),
+      intervalSec: sec(capital.intervalMs),
+      chainCheckSec: sec(capital.chainCheckMs),
+      ethPriceUsdc: units(capital.ethPriceUsdcRaw),
+    },
     metrics: { ...metrics },
     database: { path: database.path },
     log: { level: log.level, pretty: log.pretty, statusIntervalSec: sec(log.statusIntervalMs) },
@@ -83,7 +91,7 @@ function venueToFile(venue: VenueConfig): FileObject {
     noneLeft(rest);
     return { kind, baseUrl, socketUrl, socketNamespace, headerPrefix, chainId, eip712DomainName, signatureType, priceBand: band(priceBand), units: { ...socketUnits }, chain: chainToFile(chain) };
   }
-  const { kind, seed, markets, startingCollateralRaw, flow, settlementDelayMs, port, priceBand, units: socketUnits, world, underlying, feeModel, rewards, ...rest } = venue;
+  const { kind, seed, markets, startingCollateralRaw, serverManagedWallet, flow, settlementDelayMs, port, priceBand, units: socketUnits, world, underlying, feeModel, rewards, ...rest } = venue;
   noneLeft(rest);
   return {
     kind,
@@ -92,6 +100,7 @@ function venueToFile(venue: VenueConfig): FileObject {
     // nobody reads it as the number traded (written when the file sets another value: the output loads back the same).
     ...(world === 'crypto' && markets === SIM_DEFAULT_MARKETS ? {} : { markets }),
     startingCollateral: units(startingCollateralRaw),
+    serverManagedWallet,
     flow: flowToFile(flow),
     settlementDelayMs,
     port,

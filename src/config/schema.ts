@@ -126,6 +126,11 @@ const simVenue = z.strictObject({
   seed: z.int().min(0).max(2 ** 32 - 1).default(1),
   markets: z.int().min(1).max(200).default(3),
   startingCollateral: usdc.prefault(1000),
+  /**
+   * false (default): the demo wallet is externally owned, as the going-live guide's: the API redeem is refused (403)
+   * and winnings come back on-chain (docs/settlement.md). true: a server-managed wallet the API redeems for.
+   */
+  serverManagedWallet: z.boolean().default(false),
   flow: flow.prefault({}),
   settlementDelayMs: milliseconds(500, 0, 600_000),
   port: z.int().min(0).max(65_535).default(0),
@@ -390,6 +395,17 @@ const rootShape = z.strictObject({
       if (r.retryMaxSec < r.retryInitialSec) ctx.addIssue({ code: 'custom', path: ['retryMaxSec'], message: 'must be at least retryInitialSec', input: r.retryMaxSec });
     })
     .prefault({}),
+  /** On-chain redemption and complete-set merges (src/capital/, docs/settlement.md "Capital"). */
+  capital: z
+    .strictObject({
+      mode: z.enum(['auto', 'off'], { error: 'expected "auto" (redeem and merge on-chain where the API does not redeem) or "off"' }).default('auto'),
+      mergeMinSets: shares.prefault(5),
+      mergeMinTimeToSettleSec: z.number().min(0).max(86_400).default(120),
+      intervalSec: positiveSeconds(5, 3600),
+      chainCheckSec: z.number().min(0).max(86_400).default(300),
+      ethPriceUsdc: usdc.prefault(3000),
+    })
+    .prefault({}),
   metrics: z
     .strictObject({
       enabled: z.boolean().default(true),
@@ -488,6 +504,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
           seed: v.seed,
           markets: v.markets,
           startingCollateralRaw: v.startingCollateral,
+          serverManagedWallet: v.serverManagedWallet,
           flow: v.flow,
           settlementDelayMs: v.settlementDelayMs,
           port: v.port,
@@ -531,6 +548,14 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
     rateLimits: { ...c.rateLimits, retry: { maxRetries, initialBackoffMs, maxBackoffMs, maxRetryAfterMs: ms(maxRetryAfterSec) } },
     maintenance: { pollIntervalMs: ms(c.maintenance.pollIntervalSec), ledgerCheckMs: ms(c.maintenance.ledgerCheckSec) },
     redemption: { mode: c.redemption.mode, retryInitialMs: ms(c.redemption.retryInitialSec), retryMaxMs: ms(c.redemption.retryMaxSec) },
+    capital: {
+      mode: c.capital.mode,
+      mergeMinSetsRaw: c.capital.mergeMinSets,
+      mergeMinTimeToSettleMs: ms(c.capital.mergeMinTimeToSettleSec),
+      intervalMs: ms(c.capital.intervalSec),
+      chainCheckMs: ms(c.capital.chainCheckSec),
+      ethPriceUsdcRaw: c.capital.ethPriceUsdc,
+    },
     metrics: c.metrics,
     database: { path: databasePath },
     log: { level: c.log.level, pretty: c.log.pretty, statusIntervalMs: ms(c.log.statusIntervalSec) },

@@ -56,6 +56,8 @@ export interface SimVenueConfig {
   readonly markets: number;
   /** USDC balance of the bot's generated wallet at start, raw (1e6 = 1 USDC). */
   readonly startingCollateralRaw: number;
+  /** The demo wallet is server-managed (the API redeems for it); false (default): externally owned, redeemed on-chain. */
+  readonly serverManagedWallet: boolean;
   readonly flow: SimFlowConfig;
   /** Delay between a match (MATCHED) and its settlement (MINED). */
   readonly settlementDelayMs: number;
@@ -323,6 +325,22 @@ export interface RedemptionConfig {
   readonly retryMaxMs: number;
 }
 
+/** On-chain capital (src/capital/): redemption for a wallet the API does not redeem for, complete-set merges, the chain check. */
+export interface CapitalConfig {
+  /** 'auto': redeem on-chain when the API does not (an externally owned wallet) and merge complete sets; 'off': never. */
+  readonly mode: 'auto' | 'off';
+  /** Complete sets (raw) below which a merge is not worth a transaction. */
+  readonly mergeMinSetsRaw: number;
+  /** No merge closer than this to the market's settlement (the redemption frees the sets soon after). */
+  readonly mergeMinTimeToSettleMs: number;
+  /** How often the capital core looks for work. */
+  readonly intervalMs: number;
+  /** How often the ledger's holdings are checked against the chain; 0: never. */
+  readonly chainCheckMs: number;
+  /** Raw USDC per ETH: the gas's USDC figure in the ledger. */
+  readonly ethPriceUsdcRaw: number;
+}
+
 export interface MetricsConfig {
   /** Serve /metrics, /healthz, /readyz and the resume control endpoint. */
   readonly enabled: boolean;
@@ -387,6 +405,7 @@ export interface AppConfig {
   readonly rateLimits: RateLimitsConfig;
   readonly maintenance: MaintenanceConfig;
   readonly redemption: RedemptionConfig;
+  readonly capital: CapitalConfig;
   readonly metrics: MetricsConfig;
   readonly database: DatabaseConfig;
   readonly log: LogConfig;

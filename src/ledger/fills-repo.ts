@@ -302,6 +302,37 @@ export class FillsRepo {
     return 'inserted';
   }
 
+  /**
+   * One leg of a complete-set merge (inside a transaction): `sizeRaw` tokens leave a long position with `collateralRaw`,
+   * their share of the set's USDC (src/ledger/position-math.ts: it realizes that minus their basis). Keyed
+   * (`merge:<hash>:<token>`, '-'): 'duplicate' when booked.
+   */
+  insertMergeLeg(input: { readonly hash: string; readonly marketSlug: string; readonly token: 'YES' | 'NO'; readonly tokenId: string; readonly sizeRaw: number; readonly collateralRaw: number; readonly atMs: number }): FillOutcome {
+    const tradeEventId = `merge:${input.hash}:${input.token}`;
+    if (this.find({ tradeEventId, orderId: '-' }) !== null) return 'duplicate';
+    this.insertAndApply({
+      tradeEventId,
+      orderId: '-',
+      clientOrderId: null,
+      marketSlug: input.marketSlug,
+      token: input.token,
+      tokenId: input.tokenId,
+      side: 'SELL',
+      priceTicks: null,
+      sizeRaw: input.sizeRaw,
+      collateralRaw: input.collateralRaw,
+      feeRaw: 0,
+      role: null,
+      kind: 'adjustment',
+      source: 'reconcile',
+      state: 'mined',
+      reason: `complete-set merge ${input.hash}`,
+      txHash: input.hash,
+      atMs: input.atMs,
+    });
+    return 'inserted';
+  }
+
   /** Reverses a fill (inside a transaction). */
   markFailed(stored: FillRecord, reason: string): void {
     this.setFailed(stored, reason);

@@ -319,6 +319,36 @@ CREATE INDEX maker_rebates_time ON maker_rebates (at_ms);
 CREATE INDEX maker_rebates_pending ON maker_rebates (market_slug) WHERE resolution = 'pending';
 `;
 
+// Issue 38: the capital core's on-chain transactions (src/capital/core.ts). A row is written when the transaction is
+// sent (status 'sent', with its hash and nonce: found again by hash after a crash, never sent twice), then booked once
+// ('booked': block, USDC in, tokens burned, gas) or closed ('reverted', 'dropped'). `request` keeps the market's
+// reference and the amount (JSON) so a restart can recover it without the market list.
+const V7_SQL = `
+CREATE TABLE capital_tx (
+  key             TEXT PRIMARY KEY,
+  kind            TEXT NOT NULL CHECK (kind IN ('redeem', 'merge')),
+  market_slug     TEXT NOT NULL,
+  request         TEXT NOT NULL,
+  amount_raw      INTEGER NOT NULL CHECK (amount_raw >= 0),
+  hash            TEXT NOT NULL UNIQUE,
+  nonce           INTEGER NOT NULL CHECK (nonce >= 0),
+  status          TEXT NOT NULL CHECK (status IN ('sent', 'booked', 'reverted', 'dropped')),
+  block           INTEGER,
+  usdc_in_raw     INTEGER CHECK (usdc_in_raw >= 0),
+  yes_burned_raw  INTEGER CHECK (yes_burned_raw >= 0),
+  no_burned_raw   INTEGER CHECK (no_burned_raw >= 0),
+  gas_wei         TEXT,
+  gas_usdc_raw    INTEGER CHECK (gas_usdc_raw >= 0),
+  detail          TEXT,
+  sent_at_ms      INTEGER NOT NULL,
+  settled_at_ms   INTEGER,
+  CHECK ((status = 'booked') = (usdc_in_raw IS NOT NULL))
+) STRICT;
+CREATE INDEX capital_tx_market ON capital_tx (market_slug, kind);
+CREATE INDEX capital_tx_sent ON capital_tx (status) WHERE status = 'sent';
+CREATE INDEX capital_tx_time ON capital_tx (settled_at_ms) WHERE status = 'booked';
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial ledger schema', sql: V1_SQL },
   { version: 2, name: 'fill markouts', sql: V2_SQL },
@@ -326,6 +356,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'model calibration', sql: V4_SQL },
   { version: 5, name: 'venue payouts and time-weighted reward minutes', sql: V5_SQL },
   { version: 6, name: 'maker rebates resolved from the trade feed', sql: V6_SQL },
+  { version: 7, name: 'on-chain capital transactions (redemptions and merges)', sql: V7_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -12,7 +12,10 @@
  * - A trade larger than |q| closes q and opens the rest in the other direction; its collateral is split
  *   pro rata (nearest raw unit), the remainder exactly to the new position.
  * - An `adjustment` (reconciliation) moves q like a trade but realizes nothing: a decrease removes basis
- *   at the average cost; an increase adds the collateral the repair priced it at.
+ *   at the average cost; an increase adds the collateral the repair priced it at. One exception, a merge leg: an
+ *   adjustment that shrinks a long with collateral > 0 (its share of the USDC a complete-set merge paid, see
+ *   `mergeLegCollateral`) realizes that collateral minus the closed basis, as a sale would (a reconciliation's
+ *   decrease carries no collateral, so it still realizes nothing).
  * Invariant (cash conservation): Σ signed cash flows of trades = Σ realized + C, exactly.
  *
  * Valuation: a YES+NO pair is worth exactly 1 USDC (it can be merged), so pairs = min(YES, NO) are
@@ -76,7 +79,8 @@ export function applyPositionEvent(state: PositionState, event: PositionEvent): 
   const closedCollateral =
     closed === event.sizeRaw ? event.collateralRaw : share(event.collateralRaw, closed, event.sizeRaw);
   let realizedRaw = 0;
-  if (event.kind === 'trade') {
+  const mergeLeg = event.kind === 'adjustment' && event.side === 'SELL' && q > 0 && event.collateralRaw > 0;
+  if (event.kind === 'trade' || mergeLeg) {
     // Long (q > 0) sells: receive collateral, give up basis. Short (q < 0, basis negative) buys back.
     realizedRaw = q > 0 ? closedCollateral - closedBasis : -closedBasis - closedCollateral;
   }
@@ -155,4 +159,27 @@ export function holdingValue(yesRaw: number, noRaw: number, midMicros: number | 
 export function resolutionPayout(positionRaw: number, numerator: number, denominator: number): number {
   const magnitude = (BigInt(Math.abs(positionRaw)) * BigInt(numerator)) / BigInt(denominator);
   return toSafe(positionRaw < 0 ? -magnitude : magnitude, 'payout');
+}
+
+/** The basis `closed` tokens of a position carry (what applyPositionEvent removes when they leave it). */
+export function closedBasis(state: PositionState, closed: number): number {
+  const absQ = Math.abs(state.positionRaw);
+  if (closed <= 0 || absQ === 0) return 0;
+  return closed >= absQ ? state.costRaw : share(state.costRaw, closed, absQ);
+}
+
+/**
+ * How the USDC of a merge of `sets` complete sets (exactly `sets` raw: 1 per set) splits between its YES and NO legs:
+ * pro rata to the basis each leg gives up (half each when neither has a positive basis), so each leg realizes its
+ * share of the pairs' unrealized gain. Needs sets ≤ both long positions. The two shares sum to `sets` exactly.
+ */
+export function mergeLegCollateral(yes: PositionState, no: PositionState, sets: number): { readonly yesRaw: number; readonly noRaw: number } {
+  if (!Number.isSafeInteger(sets) || sets <= 0 || sets > yes.positionRaw || sets > no.positionRaw) {
+    throw new RangeError(`merge of ${sets} sets needs that many YES and NO held (YES ${yes.positionRaw}, NO ${no.positionRaw})`);
+  }
+  const basisYes = Math.max(0, closedBasis(yes, sets));
+  const basisNo = Math.max(0, closedBasis(no, sets));
+  const total = basisYes + basisNo;
+  const yesRaw = total > 0 ? share(sets, basisYes, total) : Math.ceil(sets / 2);
+  return { yesRaw, noRaw: sets - yesRaw };
 }

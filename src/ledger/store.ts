@@ -33,7 +33,10 @@ import {
   type PnlTotals,
   type TokenTotals,
 } from './pnl.js';
-import { averageCost } from './position-math.js';
+import { averageCost, mergeLegCollateral } from './position-math.js';
+import { CapitalRepo } from './capital-repo.js';
+import type { CapitalBook, CapitalCloseStatus, ConfirmedCapitalTx, PendingCapitalTx } from '../capital/book.js';
+import type { CapitalMarketRef, CapitalTxKind, Hex } from '../capital/port.js';
 import { PositionsRepo } from './positions-repo.js';
 import { diffPositionBook, type BookMarket, type PositionBook } from './position-book.js';
 import { RewardsRepo } from './rewards-repo.js';
@@ -139,8 +142,10 @@ function isEmptyMarket(state: MarketState): boolean {
 const slugRowSchema = z.object({ market_slug: z.string() });
 const countsRowSchema = z.object({ fills: z.number().int(), events: z.number().int(), orders: z.number().int() });
 
-export class LedgerStore {
+export class LedgerStore implements CapitalBook {
   private readonly ctx: LedgerContext;
+  /** On-chain redemptions and merges (src/ledger/capital-repo.ts, written by src/capital/core.ts). */
+  readonly capital: CapitalRepo;
   private readonly orders: OrdersRepo;
   private readonly events: EventsRepo;
   private readonly positions: PositionsRepo;
@@ -177,6 +182,7 @@ export class LedgerStore {
     this.payouts = new PayoutsRepo(this.ctx);
     this.rebateResolution = new RebateResolutionRepo(this.ctx);
     this.calibration = new CalibrationRepo(this.ctx);
+    this.capital = new CapitalRepo(this.ctx);
     this.marketSlugs = db.prepare(
       `SELECT market_slug FROM positions UNION SELECT market_slug FROM resolutions
        UNION SELECT market_slug FROM redemptions ORDER BY market_slug`,
@@ -372,6 +378,60 @@ export class LedgerStore {
   /** A redemption was recorded for the market (its tokens are gone: balances read 0). */
   hasRedemption(marketSlug: string): boolean {
     return this.market.redeemed().has(checkId('marketSlug', marketSlug));
+  }
+
+  // On-chain capital (the capital core's CapitalBook) -------------------------------------------
+
+  pendingCapitalTx(): readonly PendingCapitalTx[] {
+    return this.capital.pending();
+  }
+
+  capitalTxCount(marketSlug: string, kind: CapitalTxKind): number {
+    return this.capital.count(marketSlug, kind);
+  }
+
+  journalCapitalTx(request: { readonly key: string; readonly kind: CapitalTxKind; readonly market: CapitalMarketRef; readonly amountRaw: number }, tx: { readonly hash: Hex; readonly nonce: number }, atMs: number): void {
+    this.capital.journal(request, tx, atMs);
+  }
+
+  closeCapitalTx(key: string, status: CapitalCloseStatus, detail: string, atMs: number): void {
+    this.capital.close(key, status, detail, atMs);
+  }
+
+  /** Books a confirmed merge (`recordMerge`) or redemption (`recordOnChainRedemption`) once, by its key. */
+  bookCapitalTx(tx: ConfirmedCapitalTx): 'inserted' | 'duplicate' {
+    return tx.kind === 'merge' ? this.recordMerge(tx) : this.recordOnChainRedemption(tx);
+  }
+
+  /**
+   * A confirmed complete-set merge, in one transaction: the row booked, and min(YES, NO burned) sets leave both
+   * positions as two merge-leg fills (kind 'adjustment', `merge:<hash>:<token>`) carrying the set's USDC pro rata to
+   * their basis: cash in, total PnL unchanged (the pairs were valued at 1; their gain moves from unrealized to realized).
+   */
+  recordMerge(tx: ConfirmedCapitalTx): 'inserted' | 'duplicate' {
+    return this.ctx.write('recordMerge', () => {
+      if (this.capital.markBooked(tx) === 'duplicate') return 'duplicate';
+      const yes = this.positions.get(tx.marketSlug, 'YES');
+      const no = this.positions.get(tx.marketSlug, 'NO');
+      // The ledger never books more sets than it holds (a difference with the chain is the chain check's to repair).
+      const sets = Math.min(tx.yesBurnedRaw, tx.noBurnedRaw, yes.positionRaw, no.positionRaw);
+      if (sets <= 0) return 'inserted';
+      const legs = mergeLegCollateral(yes, no, sets);
+      for (const [token, collateralRaw] of [['YES', legs.yesRaw], ['NO', legs.noRaw]] as const) {
+        const tokenId = this.fills.tokenIdFor(tx.marketSlug, token) ?? '';
+        this.fills.insertMergeLeg({ hash: tx.hash, marketSlug: tx.marketSlug, token, tokenId, sizeRaw: sets, collateralRaw, atMs: tx.atMs });
+      }
+      return 'inserted';
+    });
+  }
+
+  /** A confirmed on-chain redemption, in one transaction: the row booked and the market's redemption recorded (its tokens read 0). */
+  recordOnChainRedemption(tx: ConfirmedCapitalTx): 'inserted' | 'duplicate' {
+    return this.ctx.write('recordOnChainRedemption', () => {
+      if (this.capital.markBooked(tx) === 'duplicate') return 'duplicate';
+      this.market.recordRedemption(tx.marketSlug, tx.usdcInRaw, { atMs: tx.atMs, txHash: tx.hash });
+      return 'inserted';
+    });
   }
 
   getKv(key: string): string | null {

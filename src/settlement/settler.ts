@@ -9,8 +9,8 @@
  *   3. the venue's token balances of the market (`GET /portfolio/positions`) → redeem, already redeemed, or nothing
  *      (see rules.ts `beforeRedeem`);
  *   4. redeem, and record the payout (the answer's figure, else the one computed from the balances) in the ledger.
- * A failure is retried with a doubling delay (capped), for as long as the process runs; 403 stops redemption for the
- * account (it redeems on-chain itself); a malformed request or an unknown market gives that market up.
+ * A failure is retried with a doubling delay (capped), for as long as the process runs; 403 stops API redemption for
+ * the account and hands its markets to the on-chain path (src/capital/core.ts redeems them, `apiRedeems()`); a malformed request or an unknown market gives that market up.
  *
  * Owns: the jobs and their timers. Invariants: a redemption is recorded once per market (the ledger's key is the
  * market); a redeem is sent only when the venue shows a redeemable balance, so a repeated attempt after a lost
@@ -92,6 +92,14 @@ export class Settler {
     }
     const held = new Set(ledger.tokenBalances().filter((b) => b.balanceRaw > 0).map((b) => b.marketSlug));
     for (const slug of held) if (!traded.has(slug) && ledger.getResolution(slug) === null) this.start(slug, false);
+  }
+
+  /**
+   * Whether the API redeems for this account: redemption 'auto' and no 403 yet. Once it does not, the capital core
+   * (src/capital/core.ts) redeems the resolved markets on-chain.
+   */
+  apiRedeems(): boolean {
+    return this.options.redeem === 'auto' && !this.refused;
   }
 
   /** Markets whose job is not finished. */
@@ -225,7 +233,7 @@ export class Settler {
     const failure = classifyRedeemFailure(error);
     const log = this.options.log;
     if (failure.action === 'refused') {
-      if (!this.refused) log.warn({ market: slug, reason: failure.reason }, 'the venue refuses API redemption for this account (not a server-managed wallet, or the token lacks scope trading): redeem on-chain');
+      if (!this.refused) log.warn({ market: slug, reason: failure.reason }, 'the venue refuses API redemption for this account (not a server-managed wallet, or the token lacks scope trading): its markets go to the on-chain path (capital.mode)');
       this.refused = true;
       this.options.observer?.onResult?.(slug, 'refused');
       return 'done';

@@ -52,7 +52,7 @@ export interface StartSimulatorOptions {
   /** Accounts besides the demo account. */
   readonly accounts?: readonly AccountConfigInput[];
   /** The demo account: profile id (default 1) and starting USDC in units (default 10000). */
-  /** The demo account; `serverManagedWallet` (default true) decides whether POST /portfolio/redeem accepts it (else 403). */
+  /** The demo account; `serverManagedWallet` (default false: externally owned, as the going-live guide's wallet) decides whether POST /portfolio/redeem accepts it (else 403). */
   readonly demo?: { readonly profileId?: number; readonly usdc?: string | number; readonly feeRateBps?: number; readonly serverManagedWallet?: boolean };
   /** HMAC header prefix (default the live venue's `lmts`, so a live config is rehearsed unchanged; `svc` is the specification's). */
   readonly headerPrefix?: string;
@@ -173,7 +173,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
         profileId: demo.profileId,
         address: demo.address,
         usdcRaw: parseScaled('demo.usdc', demoUsdc, 6),
-        serverManagedWallet: options.demo?.serverManagedWallet ?? true,
+        serverManagedWallet: options.demo?.serverManagedWallet ?? false,
         ...(options.demo?.feeRateBps === undefined ? {} : { feeRateBps: options.demo.feeRateBps }),
       },
       ...configs.map(accountSpecOf),

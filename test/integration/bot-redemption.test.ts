@@ -78,7 +78,7 @@ function ledgerSettlement(path: string, slug: string): ReturnType<ReturnType<typ
 describe.concurrent('redemption of resolved markets', () => {
   it('server-managed wallet: redeems once after the payout is posted, retrying until then; the payout reaches the ledger once', async ({ expect, onTestFinished }) => {
     const cleanup = cleanupAfterTest(onTestFinished);
-    const { sim, slug, slugs } = await startBookedSim(cleanup, { sim: { extra: { payoutDelayMs: PAYOUT_DELAY_MS } }, markets: firstMarkets(2) });
+    const { sim, slug, slugs } = await startBookedSim(cleanup, { sim: { extra: { payoutDelayMs: PAYOUT_DELAY_MS, demo: { serverManagedWallet: true } } }, markets: firstMarkets(2) });
     const database = tempDatabasePath(cleanup);
     const config = redemptionConfig(sim, slugs, database);
     const running = await startQuoting(sim, cleanup, config, slug);
@@ -130,7 +130,7 @@ describe.concurrent('redemption of resolved markets', () => {
     expect(venueAnswers(sim)).toEqual([403]);
     expect(unexplainedRateLimits(sim)).toEqual([]);
     expect(yesHeld(sim, slug)).toBe(SHARES_HELD);
-    expect(running.warnings()).toContain('the venue refuses API redemption for this account (not a server-managed wallet, or the token lacks scope trading): redeem on-chain');
+    expect(running.warnings()).toContain('the venue refuses API redemption for this account (not a server-managed wallet, or the token lacks scope trading): its markets go to the on-chain path (capital.mode)');
 
     await running.stop();
     expect(ledgerSettlement(database, slug)).toEqual({ payoutRaw: SHARES_HELD, redeemedRaw: 0, receivableRaw: SHARES_HELD });
@@ -138,7 +138,7 @@ describe.concurrent('redemption of resolved markets', () => {
 
   it('a market that resolved while the bot was down: the next run records the resolution and redeems it', async ({ expect, onTestFinished }) => {
     const cleanup = cleanupAfterTest(onTestFinished);
-    const { sim, slug, slugs } = await startBookedSim(cleanup, { sim: { extra: { payoutDelayMs: 300 } }, markets: firstMarkets(2) });
+    const { sim, slug, slugs } = await startBookedSim(cleanup, { sim: { extra: { payoutDelayMs: 300, demo: { serverManagedWallet: true } } }, markets: firstMarkets(2) });
     const database = tempDatabasePath(cleanup);
     const config = redemptionConfig(sim, slugs, database);
     const first = await startQuoting(sim, cleanup, config, slug);

@@ -311,7 +311,8 @@ describe('client ↔ simulator: cancelling', () => {
 
 describe('client ↔ simulator: resolution and redemption', () => {
   it('redeems a winning position once the payout is posted (server-managed wallet only)', async () => {
-    const h = await startHarness();
+    // The demo wallet is externally owned by default (as the going-live guide's); this path needs a server-managed one.
+    const h = await startHarness({ sim: { demo: { serverManagedWallet: true } } });
     const { demo, counterparty, sim, clock, simMarket, signing } = h;
     await placeLimit(counterparty.client, signing, { outcome: 'NO', side: 'BUY', priceTicks: 400, sizeRaw: 5_000_000, postOnly: true });
     const fill = await placeLimit(demo.client, signing, { outcome: 'YES', side: 'BUY', priceTicks: 600, sizeRaw: 5_000_000 });

@@ -20,7 +20,8 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   // simulator's Pyth Hermes stand-in), so the pricing metrics see real prices too.
   const venue = await startProcessSimulator({
     synthetic: { noise: { ratePerMinute: 120 } },
-    demo: { usdc: 3 },
+    // A server-managed wallet: this test follows the API redeem's metrics (the default demo wallet redeems on-chain).
+    demo: { usdc: 3, serverManagedWallet: true },
     payoutDelayMs: 300,
     // Rewards scored each second and paid every 3 s, so the bot books paid epochs and reconciles them.
     rewards: { scoreIntervalSec: 1, payoutIntervalSec: 3 },

@@ -77,6 +77,9 @@ export async function startTestSim(overrides: StartSimulatorOptions = {}): Promi
       { profileId: OTHER_SUB.profileId, address: OTHER_SUB.address, usdc, partnerProfileId: OTHER_PARTNER.profileId, serverManagedWallet: true },
     ],
     headerPrefix: SPEC_HEADER_PREFIX,
+    // The conformance suite's demo trader redeems through the API (a server-managed wallet; the simulator's default
+    // demo wallet is externally owned since issue 38); EOA is the externally owned one.
+    demo: { serverManagedWallet: true },
     ...overrides,
   });
   const singles = sim.engine.markets().filter((m) => m.groupSlug === undefined);

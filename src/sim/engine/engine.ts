@@ -16,6 +16,7 @@
  */
 import { getAddress } from 'viem';
 import * as accounts from './accounts.js';
+import * as capital from './capital.js';
 import * as cancels from './cancel.js';
 import { EngineCore } from './core.js';
 import { cryptoMarketSet } from './crypto-markets.js';
@@ -56,6 +57,7 @@ import type {
   PlaceOutcome,
   PositionSummary,
   RedeemOutcome,
+  MergeOutcome,
   ResolveInput,
   ResolveOutcome,
   SimAccount,
@@ -294,6 +296,14 @@ class Engine implements SimEngine {
 
   redeem(profileId: number, conditionId: string): RedeemOutcome {
     return resolution.redeem(this.core, profileId, conditionId);
+  }
+
+  redeemOnChain(profileId: number, conditionId: string): RedeemOutcome {
+    return capital.redeemOnChain(this.core, profileId, conditionId);
+  }
+
+  mergeSets(profileId: number, conditionId: string, amountRaw: number): MergeOutcome {
+    return capital.mergeSets(this.core, profileId, conditionId, amountRaw);
   }
 
   // ───────────────────────── fair value and synthetic flow ─────────────────────────

@@ -116,6 +116,7 @@ export type EngineErrorCode =
   | 'REDEEM_NOT_ALLOWED'
   | 'PAYOUT_NOT_POSTED'
   | 'NOTHING_TO_REDEEM'
+  | 'INSUFFICIENT_COLLATERAL'
   | 'INVALID_ARGUMENT';
 
 export interface EngineFailure {
@@ -171,6 +172,18 @@ export type RedeemOutcome =
       readonly marketSlug: string;
       /** Raw USDC paid out. */
       readonly payoutRaw: number;
+      readonly yesBurnedRaw: number;
+      readonly noBurnedRaw: number;
+    }
+  | EngineFailure;
+
+/** A complete-set merge (`mergePositions`): the sets burned and the USDC paid (1 per set). */
+export type MergeOutcome =
+  | {
+      readonly ok: true;
+      readonly conditionId: string;
+      readonly marketSlug: string;
+      readonly usdcRaw: number;
       readonly yesBurnedRaw: number;
       readonly noBurnedRaw: number;
     }

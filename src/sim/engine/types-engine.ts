@@ -1,7 +1,7 @@
 /**
  * Engine types, part 5 (see types.ts): the `SimEngine` interface, the engine's whole public surface.
  */
-import type { BatchCancelOutcome, CancelOutcome, DepositInput, DepositOutcome, EngineFailure, FairValueOutcome, ListStrikeMarketInput, ListStrikeMarketOutcome, PlaceInput, PlaceOutcome, RedeemOutcome, ResolveInput, ResolveOutcome } from './types-commands.js';
+import type { BatchCancelOutcome, CancelOutcome, DepositInput, DepositOutcome, EngineFailure, FairValueOutcome, ListStrikeMarketInput, ListStrikeMarketOutcome, MergeOutcome, PlaceInput, PlaceOutcome, RedeemOutcome, ResolveInput, ResolveOutcome } from './types-commands.js';
 import type { EngineListener, EngineStats } from './types-frames.js';
 import type { AccountFill, Balances, BookSnapshot, MarketTrade, OrderStatus, PositionSummary, SimAccount, SimGroup, SimMarket, SimOrder, UserOrder } from './types-views.js';
 import type { AccountSpec } from './types-specs.js';
@@ -57,6 +57,10 @@ export interface SimEngine {
   resolve(slug: string, input: ResolveInput): ResolveOutcome;
   payoutPosted(slug: string): boolean;
   redeem(profileId: number, conditionId: string): RedeemOutcome;
+  /** On-chain `redeemPositions` (any wallet kind; src/sim/engine/capital.ts). */
+  redeemOnChain(profileId: number, conditionId: string): RedeemOutcome;
+  /** On-chain `mergePositions`: one free YES and one free NO per set for 1 USDC. */
+  mergeSets(profileId: number, conditionId: string, amountRaw: number): MergeOutcome;
 
   fairValueTicks(slug: string): number | null;
   setFairValue(slug: string, ticks: number): FairValueOutcome;

@@ -28,7 +28,8 @@ describe('syntheticOptions', () => {
     expect(options.risk).toEqual({ maxPositionPerTokenRaw: 40_000_000, maxNetPositionRaw: 20_000_000, maxOpenOrders: 4, priceBand: { minTicks: 100, maxTicks: 900 }, stopBeforeExpiryMs: c.pricing.pricer.stopBeforeSettlementMs, maxNotionalRaw: 300_000_000 });
     expect(options.orders).toMatchObject({ botTag: 'synth', priceToleranceTicks: 2, sizeTolerance: { kind: 'percent', percent: 5 }, coolOffMs: 3000, postOnly: false });
     expect(options.latency).toEqual({ oneWayMs: 80, minRequestSpacingMs: 500, maxConcurrent: 1 });
-    expect(options.account).toEqual({ feeRateBps: 150 });
+    // The config's wallet: venue.startingCollateral (default 1,000 USDC), externally owned by default.
+    expect(options.account).toEqual({ feeRateBps: 150, usdcRaw: 1_000_000_000, serverManagedWallet: false });
     expect(options.world?.underlying).toMatchObject({ leadMs: 800, makerLagMs: 5000 });
     expect(options.world?.underlying.underlyings.map((u) => u.ticker)).toEqual(['ETH']);
     // The config's ladders, recurring as the venue's: from midnight, the first settles at 01:00.

@@ -27,6 +27,7 @@ describe('migrations', () => {
     expect(tables(db)).toEqual([
       'calibration_predictions',
       'calibration_scores',
+      'capital_tx',
       'fill_failures',
       'fill_markouts',
       'fills',
@@ -67,7 +68,7 @@ describe('migrations', () => {
 
   it('refuses a database newer than this build and a misnumbered list', () => {
     const db = new BetterSqlite3(':memory:');
-    db.pragma('user_version = 7');
+    db.pragma(`user_version = ${latestVersion() + 1}`);
     expect(() => migrate(db)).toThrow(LedgerSchemaError);
     expect(() => migrate(db)).toThrow(/newer than this build/);
     const fresh = new BetterSqlite3(':memory:');
