@@ -9,7 +9,7 @@
  * checked here so nothing downstream re-validates them. Durations are written in seconds (`…Sec` keys) and leave
  * here in milliseconds (`…Ms` fields): no other module converts them.
  */
-import { rewardsSchema, toRewardsConfig } from './rewards-schema.js';
+import { DEFAULT_PAYOUT_TIME_UTC, rewardsSchema, toRewardsConfig, utcTimeOfDayMs } from './rewards-schema.js';
 import { z } from 'zod';
 import { chainSchema } from './chain-schema.js';
 import { pricingSchema, toPricingConfig } from './pricing-schema.js';
@@ -116,6 +116,11 @@ const simRewards = z.strictObject({
   enabled: z.boolean().optional(),
   scoreIntervalSec: z.int().min(1).max(604_800).default(60),
   payoutIntervalSec: z.int().min(1).max(604_800).default(86_400),
+  // The venue pays daily at 22:30 UTC (its user guide); payouts fall on this time of day plus whole intervals.
+  payoutTimeUtc: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC), e.g. "22:30"')
+    .default(DEFAULT_PAYOUT_TIME_UTC),
   minSize: shares.optional(),
   rebateRate: z.number().min(0).max(1).optional(),
 });
@@ -498,6 +503,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
             ...(v.rewards.enabled === undefined ? {} : { enabled: v.rewards.enabled }),
             scoreIntervalMs: v.rewards.scoreIntervalSec * 1000,
             payoutIntervalMs: v.rewards.payoutIntervalSec * 1000,
+            payoutAtUtcMs: utcTimeOfDayMs(v.rewards.payoutTimeUtc),
             ...(v.rewards.minSize === undefined ? {} : { minSizeRaw: v.rewards.minSize }),
             ...(v.rewards.rebateRate === undefined ? {} : { rebateRate: v.rewards.rebateRate }),
           },

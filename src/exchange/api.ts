@@ -37,7 +37,7 @@ import {
   parseOrderbook,
   parsePlacement,
   parsePortfolio,
-  parsePositions,
+  placePositions,
   parseProfile,
   parseRedeem,
   parseStatusBatch,
@@ -54,6 +54,7 @@ import {
   type OrderStatus,
   type OrderStatusResult,
   type PlacementResult,
+  type KnownMarket,
   type PortfolioPositions,
   type Profile,
   type UserOrder,
@@ -392,19 +393,24 @@ export class ExchangeApi {
 
   /**
    * GET /portfolio/positions: token balances of the effective profile from the answer's `clob` and `group` lists. A
-   * market missing here is not known to hold 0 (see getPortfolio: it may be in no list at all).
+   * market missing here is not known to hold 0 (see getPortfolio: it may be in no list at all). `known`: the markets a
+   * position without a slug may be placed under, by condition id or address.
    */
-  async getPositions(): Promise<ClobPosition[]> {
-    return this.call({ endpoint: API_ENDPOINTS.getPositions, path: '/portfolio/positions', auth: true, priority: 'read' }, (answer, endpoint) =>
-      parsePositions(answer.body, endpoint, answer.status),
-    );
+  async getPositions(known: readonly KnownMarket[] = []): Promise<ClobPosition[]> {
+    return [...(await this.getPortfolio(known)).clob];
   }
 
-  /** GET /portfolio/positions, every list (`clob`, `group`, `amm`) and the set of markets the answer mentions. */
-  async getPortfolio(): Promise<PortfolioPositions> {
-    return this.call({ endpoint: API_ENDPOINTS.getPositions, path: '/portfolio/positions', auth: true, priority: 'read' }, (answer, endpoint) =>
-      parsePortfolio(answer.body, endpoint, answer.status),
-    );
+  /**
+   * GET /portfolio/positions, every list (`clob`, `group`, `amm`) and the set of markets the answer mentions. A part
+   * that cannot be read (an element, a figure) is left out and reported to the transport's observer with its path
+   * (`onSkippedParts`), as is a position whose market has no slug and matches none of `known`.
+   */
+  async getPortfolio(known: readonly KnownMarket[] = []): Promise<PortfolioPositions> {
+    return this.call({ endpoint: API_ENDPOINTS.getPositions, path: '/portfolio/positions', auth: true, priority: 'read' }, (answer, endpoint) => {
+      const portfolio = placePositions(parsePortfolio(answer.body, endpoint, answer.status), known);
+      this.transport.reportSkipped(endpoint, portfolio.skipped);
+      return portfolio;
+    });
   }
 
   /** POST /portfolio/redeem: one resolved market's winning positions (server-managed wallets only). */
