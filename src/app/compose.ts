@@ -111,7 +111,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   /** This run's start, for the evidence that a market listed later holds no order of the bot. */
   const composedAtMs = now();
   const startupListing = decideStartupListing(config.orders.startupListing, ledger.counts().orders);
-  const markets = new TradedMarkets(resources.markets, (m) => marketInfoOf(m, effectivePriceBand(config, m.slug), config.rewards.scoring));
+  const markets = new TradedMarkets(resources.markets, (m) => marketInfoOf(m, effectivePriceBand(config, m.slug), config.rewards.scoring, config.rewards.creatorFee));
   // Maps keyed by market grow as markets join (the roster) and shrink when a departed market is forgotten.
   const signing = new Map<string, SigningMarket>(resources.markets.map((m) => [m.slug, signingMarketOf(m)]));
   const ledgerTokens = new Map([...signing.values()].map((m) => [m.slug, m.tokens]));

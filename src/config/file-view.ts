@@ -59,7 +59,7 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
 }
 
 function rewardsToFile(rewards: AppConfig['rewards']): FileObject {
-  const { accrual, venuePollMs, rebateRateFallback, feeCurve, scoring, minuteScoring, payoutCycleMs, payoutReadDelayMs, payoutAtUtcMs, venueEpochs, takerBuyShare, tradeResolution, ...rest } = rewards;
+  const { accrual, venuePollMs, rebateRateFallback, feeCurve, scoring, minuteScoring, payoutCycleMs, payoutReadDelayMs, payoutAtUtcMs, venueEpochs, takerBuyShare, tradeResolution, creatorFee, ...rest } = rewards;
   noneLeft(rest);
   const f = venueEpochs.fields;
   const fields = { start: [...f.start], end: [...f.end], paidAt: [...f.paidAt], paid: [...f.paid], status: [...f.status], rewards: [...f.rewards], rebates: [...f.rebates], markets: [...f.markets], market: [...f.market] };
@@ -75,6 +75,7 @@ function rewardsToFile(rewards: AppConfig['rewards']): FileObject {
     payoutTimeUtc: utcTimeOfDayText(payoutAtUtcMs),
     venueEpochs: { fields, epochLengthSec: venueEpochs.epochLengthMs === null ? null : sec(venueEpochs.epochLengthMs) },
     takerBuyShare,
+    creatorFee: { shareOfTakerFee: creatorFee.shareOfTakerFee, venueCreators: [...creatorFee.venueCreators] },
     tradeResolution: { enabled: tradeResolution.enabled, maxAgeSec: sec(tradeResolution.maxAgeMs), maxPages: tradeResolution.maxPages },
   };
 }

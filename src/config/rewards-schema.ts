@@ -8,6 +8,7 @@
  * Invariants: every figure is validated here (a wrong one is a config error naming its path); the defaults are the
  * venue's documented scheme and fee guide.
  */
+import { DEFAULT_CREATOR_FEE, type CreatorFeeConfig } from '../rewards/creator-fee.js';
 import { z } from 'zod';
 import type { FeeCurve } from '../core/venue-rules/index.js';
 import type { RewardRules } from '../strategy/contract.js';
@@ -46,6 +47,8 @@ export interface RewardsConfig {
   readonly takerBuyShare: number;
   /** Resolving each maker fill's taker from the public trade feed (src/app/rebate-resolver.ts). */
   readonly tradeResolution: TradeResolutionConfig;
+  /** The creator fee of Community markets, taken from the taker fee before the rebate pool (src/rewards/creator-fee.ts). */
+  readonly creatorFee: CreatorFeeConfig;
 }
 
 export interface TradeResolutionConfig {
@@ -111,6 +114,13 @@ export const rewardsSchema = z
       })
       .prefault({}),
     takerBuyShare: z.number().min(0).max(1).default(DEFAULT_TAKER_BUY_SHARE),
+    creatorFee: z
+      .strictObject({
+        // A guess when set: no field of the venue carries the creator's cut (docs/rewards.md); null: no estimate there.
+        shareOfTakerFee: z.number().min(0).max(1).nullable().default(DEFAULT_CREATOR_FEE.shareOfTakerFee),
+        venueCreators: z.array(z.string().min(1)).default([...DEFAULT_CREATOR_FEE.venueCreators]),
+      })
+      .prefault({}),
     tradeResolution: z
       .strictObject({
         enabled: z.boolean().default(true),
@@ -151,6 +161,7 @@ export function toRewardsConfig(r: z.infer<typeof rewardsSchema>): RewardsConfig
     payoutAtUtcMs: utcTimeOfDayMs(r.payoutTimeUtc),
     venueEpochs: { fields: epochFields(r.venueEpochs.fields), epochLengthMs: r.venueEpochs.epochLengthSec === null ? null : r.venueEpochs.epochLengthSec * 1000 },
     takerBuyShare: r.takerBuyShare,
+    creatorFee: { shareOfTakerFee: r.creatorFee.shareOfTakerFee, venueCreators: r.creatorFee.venueCreators },
     tradeResolution: { enabled: r.tradeResolution.enabled, maxAgeMs: Math.round(r.tradeResolution.maxAgeSec * 1000), maxPages: r.tradeResolution.maxPages },
   };
 }
