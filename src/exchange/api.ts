@@ -36,6 +36,7 @@ import {
   parseMarketTrades,
   parseOrderbook,
   parsePlacement,
+  parseHistoryPage,
   parsePortfolio,
   placePositions,
   parseProfile,
@@ -54,6 +55,7 @@ import {
   type OrderStatus,
   type OrderStatusResult,
   type PlacementResult,
+  type HistoryPage,
   type KnownMarket,
   type PortfolioPositions,
   type Profile,
@@ -410,6 +412,22 @@ export class ExchangeApi {
       const portfolio = placePositions(parsePortfolio(answer.body, endpoint, answer.status), known);
       this.transport.reportSkipped(endpoint, portfolio.skipped);
       return portfolio;
+    });
+  }
+
+  /**
+   * GET /portfolio/history: one page of the account's actions, newest first (`cursor`: the previous page's
+   * `nextCursor`; absent for the first). Elements that cannot be read are left out and reported to the observer.
+   */
+  async getHistory(query: { readonly cursor?: string | null; readonly limit?: number } = {}): Promise<HistoryPage> {
+    const limit = query.limit ?? 100;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new RequestInputError('limit', limit, 'must be an integer from 1 to 100');
+    const params: [string, string][] = [['limit', String(limit)]];
+    if (query.cursor !== undefined && query.cursor !== null && query.cursor !== '') params.unshift(['cursor', query.cursor]);
+    return this.call({ endpoint: API_ENDPOINTS.getHistory, path: '/portfolio/history', query: params, auth: true, priority: 'read' }, (answer, endpoint) => {
+      const page = parseHistoryPage(answer.body, endpoint, answer.status);
+      this.transport.reportSkipped(endpoint, page.skipped);
+      return page;
     });
   }
 

@@ -27,4 +27,5 @@ export * from './wire-orders.js';
 export * from './wire-trades.js';
 export * from './wire-account.js';
 export * from './wire-portfolio.js';
+export * from './wire-history.js';
 export type { MarketRewards, PortfolioRewards } from './wire-rewards.js';

@@ -25,6 +25,7 @@ describe('migrations', () => {
     expect(migrate(db)).toEqual(MIGRATIONS.map((step) => step.version));
     expect(schemaVersion(db)).toBe(latestVersion());
     expect(tables(db)).toEqual([
+      'account_history',
       'calibration_predictions',
       'calibration_scores',
       'fill_failures',
@@ -67,7 +68,7 @@ describe('migrations', () => {
 
   it('refuses a database newer than this build and a misnumbered list', () => {
     const db = new BetterSqlite3(':memory:');
-    db.pragma('user_version = 7');
+    db.pragma(`user_version = ${latestVersion() + 1}`);
     expect(() => migrate(db)).toThrow(LedgerSchemaError);
     expect(() => migrate(db)).toThrow(/newer than this build/);
     const fresh = new BetterSqlite3(':memory:');
