@@ -37,6 +37,7 @@
  * executor reports reaches the FillRecorder; nothing is quoted while the executor is not started, the book is
  * missing or stale, or the kill switch is engaged.
  */
+import { AccountHistorySync } from '../capital/account-history.js';
 import type { AppConfig, RiskConfig } from '../config/types.js';
 import { effectivePriceBand } from '../config/index.js';
 import { errorText } from '../core/errors.js';
@@ -355,6 +356,15 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     ownOrders,
   });
   const resolving = config.rewards.accrual && config.rewards.tradeResolution.enabled;
+  // Outside changes (a claim, merge or split by hand) booked from the venue's history; the bot's own are matched away.
+  const accountHistory = new AccountHistorySync({
+    read: (cursor) => client.api.getHistory({ cursor, limit: 100 }),
+    ledger,
+    scheduler,
+    intervalMs: config.maintenance.historyPollMs,
+    maxPages: 10,
+    log: componentLogger(log, 'account-history'),
+  });
 
   // Listeners, in this order (see the header; (1) and (2) are registered where the books and the core are built).
   units.onSettled((settled) => reactions.unitsSettled(settled));
@@ -529,6 +539,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     if (config.rewards.accrual) rewardAccrual.start();
     venueRewards.start();
     if (resolving) rebateResolver.start();
+    accountHistory.start();
     calibration?.start();
     runner.start();
     modeGate.start();
@@ -554,6 +565,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     settler.stop();
     venueRewards.stop();
     rebateResolver.stop();
+    accountHistory.stop();
     orderStreamWatch.stop();
     modeGate.stop();
     const report = await executor.shutdown({

@@ -98,7 +98,7 @@ export class AccountHistorySync {
         if (this.cancel !== null) arm();
       });
     };
-    void this.syncOnce().catch(() => undefined);
+    // The first read comes one interval after the start (the start-up's requests go first).
     arm();
   }
 

@@ -44,7 +44,7 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
     orders: ordersToFile(orders),
     risk: riskToFile(risk),
     rateLimits: rateLimitsToFile(rateLimits),
-    maintenance: { pollIntervalSec: sec(maintenance.pollIntervalMs), ledgerCheckSec: sec(maintenance.ledgerCheckMs) },
+    maintenance: { pollIntervalSec: sec(maintenance.pollIntervalMs), ledgerCheckSec: sec(maintenance.ledgerCheckMs), historyPollSec: sec(maintenance.historyPollMs) },
     redemption: { mode: redemption.mode, retryInitialSec: sec(redemption.retryInitialMs), retryMaxSec: sec(redemption.retryMaxMs) },
     metrics: { ...metrics },
     database: { path: database.path },

@@ -382,7 +382,14 @@ const rootShape = z.strictObject({
   orders: orders.prefault({}),
   risk: risk.prefault({}),
   rateLimits: rateLimits.prefault({}),
-  maintenance: z.strictObject({ pollIntervalSec: positiveSeconds(30, 3600), ledgerCheckSec: positiveSeconds(LEDGER_CHECK_EVERY_MS / 1000, 3600) }).prefault({}),
+  maintenance: z
+    .strictObject({
+      pollIntervalSec: positiveSeconds(30, 3600),
+      ledgerCheckSec: positiveSeconds(LEDGER_CHECK_EVERY_MS / 1000, 3600),
+      // GET /portfolio/history is read this often for changes made outside the bot (src/capital/account-history.ts); 0: never.
+      historyPollSec: z.number().min(0).max(86_400).default(600),
+    })
+    .prefault({}),
   redemption: z
     .strictObject({
       mode: z.enum(['auto', 'off'], { error: 'expected "auto" (redeem through the API; a 403 turns it off) or "off"' }).default('auto'),
@@ -533,7 +540,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
       perMarket: r.perMarket,
     },
     rateLimits: { ...c.rateLimits, retry: { maxRetries, initialBackoffMs, maxBackoffMs, maxRetryAfterMs: ms(maxRetryAfterSec) } },
-    maintenance: { pollIntervalMs: ms(c.maintenance.pollIntervalSec), ledgerCheckMs: ms(c.maintenance.ledgerCheckSec) },
+    maintenance: { pollIntervalMs: ms(c.maintenance.pollIntervalSec), ledgerCheckMs: ms(c.maintenance.ledgerCheckSec), historyPollMs: Math.round(c.maintenance.historyPollSec * 1000) },
     redemption: { mode: c.redemption.mode, retryInitialMs: ms(c.redemption.retryInitialSec), retryMaxMs: ms(c.redemption.retryMaxSec) },
     metrics: c.metrics,
     database: { path: databasePath },

@@ -315,6 +315,8 @@ export interface MaintenanceConfig {
    * balances: a side the wallet could not fund stays out of quoting until then (src/risk/balance-shortfall.ts).
    */
   readonly ledgerCheckMs: number;
+  /** How often GET /portfolio/history is read for outside changes (src/capital/account-history.ts); 0: never. */
+  readonly historyPollMs: number;
 }
 
 export interface RedemptionConfig {
