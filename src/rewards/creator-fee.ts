@@ -4,7 +4,8 @@
  * (MarketCreator is `{name, imageURI, link}`; MarketMetadata `{fee, …}`; MarketSettings has no creator-fee field)
  * nor the recorded markets (creator "Limitless", no `source`) carry the fee's size, so it is a setting
  * (`rewards.creatorFee.shareOfTakerFee`), and which markets are Community is read from what the market does carry:
- * a `source` (the specification: "a namespaced value for user-generated markets"), or a creator whose name is not
+ * a namespaced `source` (the specification: "a namespaced value for user-generated markets", e.g. `ugc:alice`; a
+ * plain one such as the simulator's `simulator` is not), or a creator whose name is not
  * one of the venue's own (`rewards.creatorFee.venueCreators`, default ["Limitless"]).
  *
  * Owns: that judgement and the maker's share of a taker fee it implies. Invariants: pure; a venue market has no
@@ -19,6 +20,8 @@ export interface CreatorFeeConfig {
   readonly venueCreators: readonly string[];
 }
 
+const NAMESPACED = /^[^:/\s]+[:/]\S+$/;
+
 export const DEFAULT_CREATOR_FEE: CreatorFeeConfig = { shareOfTakerFee: null, venueCreators: ['Limitless'] };
 
 export interface MarketOrigin {
@@ -28,7 +31,8 @@ export interface MarketOrigin {
 
 /** Whether a market is a Community (user-generated) one, from its `source` and its creator's name. */
 export function isCommunityMarket(market: MarketOrigin, config: CreatorFeeConfig = DEFAULT_CREATOR_FEE): boolean {
-  if (typeof market.source === 'string' && market.source !== '') return true;
+  // The spec calls a user-generated market's `source` "a namespaced value": one with a namespace separator.
+  if (typeof market.source === 'string' && NAMESPACED.test(market.source)) return true;
   const name = market.creatorName;
   return typeof name === 'string' && name !== '' && !config.venueCreators.some((venue) => venue.toLowerCase() === name.toLowerCase());
 }

@@ -143,7 +143,7 @@ export function marketWire(market: SimMarket, book: BookSnapshot | undefined): R
     tags: [...(market.tags ?? [])],
     status: market.status,
     expired: market.expired,
-    creator: { name: 'Simulator', imageURI: '', link: '', address: ZERO_ADDRESS },
+    creator: { name: 'Limitless', imageURI: '', link: '', address: ZERO_ADDRESS },
     volume: String(market.volumeRaw),
     volumeFormatted: rawToDecimal(market.volumeRaw),
     tokens: { yes: market.yesTokenId, no: market.noTokenId },

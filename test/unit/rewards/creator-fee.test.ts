@@ -47,6 +47,8 @@ describe('Community markets', () => {
     expect(creatorFeeShareOf(byCreator)).toBeNull();
     // A creator field that is not an object does not make the market unreadable.
     expect(parseMarket({ ...recorded(), creator: 'alice', source: 7 }, EP, 200)).toMatchObject({ creatorName: null, source: null });
+    // A plain source (the simulator's `simulator`) is not a namespace.
+    expect(isCommunityMarket(parseMarket({ ...recorded(), source: 'simulator' }, EP, 200))).toBe(false);
   });
 
   it('the maker\'s share of a taker fee is the rebate rate on what the creator leaves', () => {
