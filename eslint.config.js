@@ -20,7 +20,7 @@ const STRATEGY_CONTRACT = {
 };
 /** The bot: what the simulator must never import (it is the venue the bot trades against). */
 const BOT = {
-  regex: folderPath('orders', 'strategy', 'app', 'risk', 'ledger', 'pricing', 'book', 'config', 'settlement', 'metrics', 'backtest', 'replay', 'doctor', 'markouts'),
+  regex: folderPath('orders', 'strategy', 'app', 'risk', 'ledger', 'pricing', 'book', 'config', 'settlement', 'metrics', 'backtest', 'replay', 'doctor', 'markouts', 'rewards'),
   message: 'The simulator is the venue: it imports nothing from the bot (src/orders, strategy, app, risk, ledger, pricing, book, config, …).',
 };
 /** The strategy contract's names the backtest may use: it hosts a strategy (Level and venue facts come from venue-rules). */

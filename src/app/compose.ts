@@ -37,6 +37,7 @@
  * executor reports reaches the FillRecorder; nothing is quoted while the executor is not started, the book is
  * missing or stale, or the kill switch is engaged.
  */
+import { AccountHistorySync } from '../capital/account-history.js';
 import type { AppConfig, RiskConfig } from '../config/types.js';
 import { effectivePriceBand } from '../config/index.js';
 import { errorText } from '../core/errors.js';
@@ -113,7 +114,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   /** This run's start, for the evidence that a market listed later holds no order of the bot. */
   const composedAtMs = now();
   const startupListing = decideStartupListing(config.orders.startupListing, ledger.counts().orders);
-  const markets = new TradedMarkets(resources.markets, (m) => marketInfoOf(m, effectivePriceBand(config, m.slug), config.rewards.scoring));
+  const markets = new TradedMarkets(resources.markets, (m) => marketInfoOf(m, effectivePriceBand(config, m.slug), config.rewards.scoring, config.rewards.creatorFee));
   // Maps keyed by market grow as markets join (the roster) and shrink when a departed market is forgotten.
   const signing = new Map<string, SigningMarket>(resources.markets.map((m) => [m.slug, signingMarketOf(m)]));
   const ledgerTokens = new Map([...signing.values()].map((m) => [m.slug, m.tokens]));
@@ -360,6 +361,15 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     ownOrders,
   });
   const resolving = config.rewards.accrual && config.rewards.tradeResolution.enabled;
+  // Outside changes (a claim, merge or split by hand) booked from the venue's history; the bot's own are matched away.
+  const accountHistory = new AccountHistorySync({
+    read: (cursor) => client.api.getHistory({ cursor, limit: 100 }),
+    ledger,
+    scheduler,
+    intervalMs: config.maintenance.historyPollMs,
+    maxPages: 10,
+    log: componentLogger(log, 'account-history'),
+  });
 
   // Listeners, in this order (see the header; (1) and (2) are registered where the books and the core are built).
   units.onSettled((settled) => reactions.unitsSettled(settled));
@@ -542,6 +552,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     if (config.rewards.accrual) rewardAccrual.start();
     venueRewards.start();
     if (resolving) rebateResolver.start();
+    accountHistory.start();
     calibration?.start();
     runner.start();
     modeGate.start();
@@ -570,6 +581,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     capital.stop();
     venueRewards.stop();
     rebateResolver.stop();
+    accountHistory.stop();
     orderStreamWatch.stop();
     modeGate.stop();
     const report = await executor.shutdown({

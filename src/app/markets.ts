@@ -11,6 +11,7 @@
  * one). A listing entry may lack the venue (the spec returns it with GET /markets/{slug}): such entries are judged
  * on their details, which are read only for entries the rules select (`selectWithDetails`).
  */
+import { creatorFeeShareOf, DEFAULT_CREATOR_FEE, type CreatorFeeConfig } from '../rewards/creator-fee.js';
 import type { Logger } from 'pino';
 import type { MarketsConfig } from '../config/types.js';
 import { MAX_ACTIVE_MARKETS_LIMIT, type ExchangeApi } from '../exchange/api.js';
@@ -179,7 +180,7 @@ export async function resolveMarkets(api: ExchangeApi, config: MarketsConfig, lo
 }
 
 /** The strategy's view of a venue market: tokens, reward settings in exact units, expiry, and the band it may quote in. */
-export function marketInfoOf(market: Market, band: PriceBand, rewardRules?: RewardRules): MarketInfo {
+export function marketInfoOf(market: Market, band: PriceBand, rewardRules?: RewardRules, creatorFee: CreatorFeeConfig = DEFAULT_CREATOR_FEE): MarketInfo {
   const reward = normalizeRewardSettings(market.settings);
   // The venue's maker rebate rate when it states one (`settings.rebateRate`); absent: the accrual's fallback applies.
   const rebateRate = market.settings?.rebateRate;
@@ -196,5 +197,6 @@ export function marketInfoOf(market: Market, band: PriceBand, rewardRules?: Rewa
     band,
     ...(rewardRules === undefined ? {} : { rewardRules }),
     ...(rebateRate === undefined ? {} : { rebateRate }),
+    creatorFeeShare: creatorFeeShareOf(market, creatorFee),
   };
 }

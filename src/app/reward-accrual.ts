@@ -18,6 +18,7 @@
  * missing book scores nothing; a market without a pool records nothing; a failing ledger write is logged (once a
  * minute) and retried next tick, never thrown into the timer.
  */
+import { makerShareOfTakerFee } from '../rewards/creator-fee.js';
 import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
@@ -194,9 +195,16 @@ export class RewardAccrual {
     if (inserted) this.deps.metrics.rebateAccrued(market.slug, estimate.rebateRaw);
   }
 
+  /**
+   * The fraction of a taker fee this market pays back to its maker: the rebate rate (the market's, else the fallback)
+   * on what the creator fee of a Community market leaves (src/rewards/creator-fee.ts); null: no estimate. Booked as
+   * the row's `rebate_rate`, so the resolution from the trade feed applies the same fraction.
+   */
   private rebateRateOf(market: MarketInfo): number | null {
     const rate = market.rebateRate ?? this.deps.rebateRateFallback;
-    return rate !== null && Number.isFinite(rate) && rate > 0 ? rate : null;
+    if (rate === null || !Number.isFinite(rate) || rate <= 0) return null;
+    const share = makerShareOfTakerFee(rate, market.creatorFeeShare === undefined ? 0 : market.creatorFeeShare);
+    return share !== null && share > 0 ? share : null;
   }
 
   private guard(fn: () => void): void {

@@ -19,7 +19,7 @@ import type { BookView, MarketInfo, OwnOrderView } from '../strategy/contract.js
 import { strategyLabel } from './markouts.js';
 import { RebateResolver, type ReadTradeFeed } from './rebate-resolver.js';
 import { RewardAccrual } from './reward-accrual.js';
-import { venuePollTimes, venueRewardsOf, VenueRewardsPoller, type ReadVenueRewards } from './venue-rewards.js';
+import { epochJudging, venuePollTimes, venueRewardsOf, VenueRewardsPoller, type ReadVenueRewards } from './venue-rewards.js';
 
 export interface RewardServicesDeps {
   readonly config: AppConfig;
@@ -62,7 +62,8 @@ export function buildRewardServices(deps: RewardServicesDeps): RewardServices {
     log,
   });
   // The venue's own figures: the portfolio answer's `rewards` unless the caller reads them another way.
-  const readVenueRewards = deps.readVenueRewards ?? (async () => venueRewardsOf(await client.api.getPortfolio(), config.rewards.venueEpochs));
+  const judging = epochJudging(config);
+  const readVenueRewards = deps.readVenueRewards ?? (async () => venueRewardsOf(await client.api.getPortfolio(), scheduler.now(), judging));
   const venueRewards = new VenueRewardsPoller({ read: readVenueRewards, ledger, scheduler, ...venuePollTimes(config), metrics, log });
   const readTradeFeed: ReadTradeFeed = (slug, page) => client.api.getMarketTrades(slug, { page, limit: 100 });
   const resolution = config.rewards.tradeResolution;

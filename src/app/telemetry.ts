@@ -52,6 +52,7 @@ export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
   const rejectedBooks = new Set<string>();
   let connectsSeen = 0;
   let sharedFallback = false;
+  const loggedSkips = new Set<string>();
   return {
     tally: () => ({ ...counters }),
     orderChanged: (order, previous, openInMarket) => {
@@ -70,6 +71,13 @@ export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
       // Counted here, once per answer; not logged here: the caller that gets the error logs it (its message names the
       // endpoint, the field and the value), so a second line would only repeat it.
       onInvalidAnswer: (endpoint) => metrics.invalidAnswer(endpoint),
+      // Parts of an answer left out (one bad element never fails the whole answer): counted, and each new path logged.
+      onSkippedParts: (endpoint, skipped) => {
+        metrics.answerPartsSkipped(endpoint, skipped.length);
+        const fresh = skipped.filter((s) => !loggedSkips.has(`${endpoint} ${s.path}`));
+        for (const s of fresh) loggedSkips.add(`${endpoint} ${s.path}`);
+        if (fresh.length > 0) log.warn({ endpoint, skipped: fresh }, 'venue answer: parts that could not be read were left out (counted in outcome_maker_answer_parts_skipped_total; each path logged once)');
+      },
       onQueueDepth: (depth) => metrics.limiterQueueDepth(depth),
       onQueueWait: (_priority, ms) => metrics.limiterWaited(ms),
       // The shared (Redis) limiter: every entry into its fallback share is logged and counted; the return too.

@@ -13,7 +13,7 @@
  */
 import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
-import type { PortfolioPositions } from '../exchange/wire-account.js';
+import type { PortfolioPositions, PortfolioRewards } from '../exchange/wire.js';
 import { DEFAULT_EPOCH_READ, readRewardEpochs, type EpochReadOptions, type ReadRewardEpoch } from '../exchange/wire-reward-epochs.js';
 import { reconcileLedger } from '../ledger/reconcile-rewards.js';
 import type { ReconciliationMetrics } from '../metrics/reconciliation-metrics.js';
@@ -47,42 +47,72 @@ export interface VenueRewardsReport {
   readonly shapes?: { readonly account: string | null; readonly market: string | null };
   /** Epoch-list elements that could not be read. */
   readonly unreadableEpochs?: number;
+  /** Each of them: its path in the answer and why. */
+  readonly unreadablePaths?: readonly string[];
 }
 
 export type ReadVenueRewards = () => Promise<VenueRewardsReport>;
 
-const isPaid = (e: ReadRewardEpoch): e is ReadRewardEpoch & { readonly paid: true } => e.paid === true && (e.endMs ?? e.paidAtMs) !== null;
+/** How the epoch lists are read and judged: the configured names and length, and the venue's payout schedule. */
+export interface EpochJudging {
+  readonly read: EpochReadOptions;
+  /** The payout cycle and the time of day (ms after 00:00 UTC) its boundaries fall on. */
+  readonly payoutCycleMs: number;
+  readonly payoutAtUtcMs: number;
+}
+
+/** The documented shape read with the documented schedule: daily epochs, paid at 22:30 UTC. */
+export const DEFAULT_EPOCH_JUDGING: EpochJudging = { read: DEFAULT_EPOCH_READ, payoutCycleMs: DAY_MS, payoutAtUtcMs: 22.5 * 3_600_000 };
+
+/**
+ * Whether the venue has paid an epoch as of `nowMs`: what the element says, else (the documented element says
+ * nothing) its end is at or before the latest payout boundary.
+ */
+function paidBy(e: ReadRewardEpoch, latestPayoutMs: number): boolean {
+  if (e.paid !== null) return e.paid && (e.endMs ?? e.paidAtMs) !== null;
+  return e.endMs !== null && e.endMs <= latestPayoutMs;
+}
 
 /**
  * The portfolio answer's reward figures (`GET /portfolio/positions`, src/exchange/wire-rewards.ts) as this poller reads
- * them, the epoch lists with `options` (the configured names): today's total (`rewards.todaysRewards`) and, per market,
- * the open epoch's rewards; the paid epochs of the account (`rewardsByEpoch`, its per-market breakdown where it has
- * one) and of each market (`clob[].rewards.epochs`).
+ * them at `nowMs`: today's total (`rewards.todaysRewards`) and, per market, the open epoch's rewards; the paid epochs
+ * of the account (`rewardsByEpoch`: the documented `{epochId, timestamp, totalRewards, userRewards, earnedPercent}`,
+ * `userRewards` being the account's; a per-market breakdown where it has one) and of each market
+ * (`clob[].rewards.epochs`). Unreadable elements are counted and named by their path.
  */
-export function venueRewardsOf(portfolio: Pick<PortfolioPositions, 'clob' | 'rewards'>, options: EpochReadOptions = DEFAULT_EPOCH_READ): VenueRewardsReport {
+export function venueRewardsOf(portfolio: Pick<PortfolioPositions, 'clob'> & { readonly rewards?: PortfolioRewards | undefined }, nowMs: number, judging: EpochJudging = DEFAULT_EPOCH_JUDGING): VenueRewardsReport {
+  const options = judging.read;
+  const latest = latestPayoutMs(nowMs, judging.payoutCycleMs, judging.payoutAtUtcMs);
   const paid: PaidEpoch[] = [];
   const markets: { marketSlug: string; todayRaw: number }[] = [];
-  let unreadable = 0;
+  const unreadablePaths: string[] = [];
   let marketShape: string | null = null;
   for (const position of portfolio.clob) {
     if (position.rewards === undefined) continue;
     const reading = readRewardEpochs(position.rewards.rawEpochs, options);
-    unreadable += reading.unreadable;
+    for (const item of reading.unreadableItems) unreadablePaths.push(`${position.list ?? 'clob'}[${position.marketSlug}].rewards.epochs[${item.index}]: ${item.reason}`);
     marketShape ??= reading.shape;
-    const open = reading.epochs.find((e) => e.paid !== true && e.endMs === null);
+    const open = reading.epochs.find((e) => !paidBy(e, latest) && (e.startMs ?? Number.NEGATIVE_INFINITY) <= nowMs);
     if (open?.rewardsRaw !== null && open?.rewardsRaw !== undefined) markets.push({ marketSlug: position.marketSlug, todayRaw: open.rewardsRaw });
-    for (const e of reading.epochs.filter(isPaid)) {
+    for (const e of reading.epochs.filter((x) => paidBy(x, latest))) {
       paid.push({ marketSlug: position.marketSlug, epochStartMs: e.startMs, epochEndMs: e.endMs ?? e.paidAtMs ?? 0, rewardsRaw: e.rewardsRaw, rebatesRaw: e.rebatesRaw, paidAtMs: e.paidAtMs, source: 'clob.rewards.epochs' });
     }
   }
   const account = readRewardEpochs(portfolio.rewards?.rawEpochs ?? [], options);
-  unreadable += account.unreadable;
-  for (const e of account.epochs.filter(isPaid)) {
+  for (const item of account.unreadableItems) unreadablePaths.push(`rewards.rewardsByEpoch[${item.index}]: ${item.reason}`);
+  for (const e of account.epochs.filter((x) => paidBy(x, latest))) {
     const epochEndMs = e.endMs ?? e.paidAtMs ?? 0;
     paid.push({ marketSlug: VENUE_TOTAL_MARKET, epochStartMs: e.startMs, epochEndMs, rewardsRaw: e.rewardsRaw, rebatesRaw: e.rebatesRaw, paidAtMs: e.paidAtMs, source: 'rewardsByEpoch' });
     for (const m of e.markets) paid.push({ marketSlug: m.marketSlug, epochStartMs: e.startMs, epochEndMs, rewardsRaw: m.rewardsRaw, rebatesRaw: m.rebatesRaw, paidAtMs: e.paidAtMs, source: 'rewardsByEpoch.markets' });
   }
-  return { todayTotalRaw: portfolio.rewards?.todaysRewardsRaw ?? null, markets, paid, shapes: { account: account.shape, market: marketShape }, unreadableEpochs: unreadable };
+  return {
+    todayTotalRaw: portfolio.rewards?.todaysRewardsRaw ?? null,
+    markets,
+    paid,
+    shapes: { account: account.shape, market: marketShape },
+    unreadableEpochs: unreadablePaths.length,
+    unreadablePaths,
+  };
 }
 
 export interface VenueRewardsMetrics extends Pick<ReconciliationMetrics, 'rewardReconciled' | 'venueEpochsUnreadable'> {
@@ -95,8 +125,10 @@ export interface VenueRewardsPollerDeps {
   readonly scheduler: Scheduler;
   /** How often today's running figure is read; 0: only on the payout cycle. */
   readonly intervalMs: number;
-  /** The venue's payout cycle: a read follows each boundary (multiples of it since 00:00 UTC) by `payoutReadDelayMs`. */
+  /** The venue's payout cycle: a read follows each boundary (`payoutAtUtcMs` plus whole cycles) by `payoutReadDelayMs`. */
   readonly payoutCycleMs: number;
+  /** The time of day (ms after 00:00 UTC) the payouts fall on: 22:30 UTC on the live venue. */
+  readonly payoutAtUtcMs: number;
   readonly payoutReadDelayMs: number;
   readonly metrics: VenueRewardsMetrics;
   readonly log: Pick<Logger, 'warn' | 'info'>;
@@ -126,7 +158,7 @@ export class VenueRewardsPoller {
       arm();
     };
     if (this.deps.intervalMs > 0) every(() => this.deps.intervalMs);
-    if (this.deps.payoutCycleMs > 0) every(() => nextPayoutReadMs(this.deps.scheduler.now(), this.deps.payoutCycleMs, this.deps.payoutReadDelayMs) - this.deps.scheduler.now());
+    if (this.deps.payoutCycleMs > 0) every(() => nextPayoutReadMs(this.deps.scheduler.now(), this.deps.payoutCycleMs, this.deps.payoutReadDelayMs, this.deps.payoutAtUtcMs) - this.deps.scheduler.now());
   }
 
   stop(): void {
@@ -187,15 +219,30 @@ export class VenueRewardsPoller {
 
 /**
  * The polls' timing from the config: the payout cycle is the configured one, else a day live and the simulator's own;
- * the read comes the configured delay after each boundary, else a fifth of the cycle (at most 300 s).
+ * its boundaries fall on the configured time of day (the venue pays at 22:30 UTC; on the embedded simulator, the
+ * simulator's own payout time); the read comes the configured delay after each boundary, else a fifth of the cycle
+ * (at most 300 s).
  */
-export function venuePollTimes(config: Pick<AppConfig, 'rewards' | 'venue'>): Pick<VenueRewardsPollerDeps, 'intervalMs' | 'payoutCycleMs' | 'payoutReadDelayMs'> {
-  const payoutCycleMs = config.rewards.payoutCycleMs ?? (config.venue.kind === 'sim' ? config.venue.rewards.payoutIntervalMs : DAY_MS);
-  return { intervalMs: config.rewards.venuePollMs, payoutCycleMs, payoutReadDelayMs: config.rewards.payoutReadDelayMs ?? Math.min(300_000, Math.round(payoutCycleMs / 5)) };
+export function venuePollTimes(config: Pick<AppConfig, 'rewards' | 'venue'>): Pick<VenueRewardsPollerDeps, 'intervalMs' | 'payoutCycleMs' | 'payoutReadDelayMs' | 'payoutAtUtcMs'> {
+  const sim = config.venue.kind === 'sim' ? config.venue.rewards : null;
+  const payoutCycleMs = config.rewards.payoutCycleMs ?? sim?.payoutIntervalMs ?? DAY_MS;
+  const payoutAtUtcMs = sim?.payoutAtUtcMs ?? config.rewards.payoutAtUtcMs;
+  return { intervalMs: config.rewards.venuePollMs, payoutCycleMs, payoutAtUtcMs, payoutReadDelayMs: config.rewards.payoutReadDelayMs ?? Math.min(300_000, Math.round(payoutCycleMs / 5)) };
 }
 
-/** When the paid figures are next read: `delayMs` after the next boundary of the cycle (multiples since 00:00 UTC 1970). */
-export function nextPayoutReadMs(nowMs: number, cycleMs: number, delayMs: number): number {
-  const boundary = Math.floor((nowMs - delayMs) / cycleMs) * cycleMs + cycleMs;
-  return boundary + delayMs;
+/** How the epoch lists are judged under this config (venuePollTimes' cycle and payout time; the configured names). */
+export function epochJudging(config: Pick<AppConfig, 'rewards' | 'venue'>): EpochJudging {
+  const times = venuePollTimes(config);
+  const { fields, epochLengthMs } = config.rewards.venueEpochs;
+  return { read: { fields, epochLengthMs: epochLengthMs ?? times.payoutCycleMs }, payoutCycleMs: times.payoutCycleMs, payoutAtUtcMs: times.payoutAtUtcMs };
+}
+
+/** The latest payout boundary at or before `nowMs`: `atMs` (a time of day) plus whole cycles since 00:00 UTC 1970. */
+export function latestPayoutMs(nowMs: number, cycleMs: number, atMs = 0): number {
+  return Math.floor((nowMs - atMs) / cycleMs) * cycleMs + atMs;
+}
+
+/** When the paid figures are next read: `delayMs` after the next payout boundary (`atMs` plus whole cycles). */
+export function nextPayoutReadMs(nowMs: number, cycleMs: number, delayMs: number, atMs = 0): number {
+  return latestPayoutMs(nowMs - delayMs, cycleMs, atMs) + cycleMs + delayMs;
 }

@@ -95,6 +95,7 @@ export async function openVenue(config: AppConfig, env: Readonly<Record<string, 
         ...(venue.rewards.enabled === undefined ? {} : { enabled: venue.rewards.enabled }),
         scoreIntervalSec: venue.rewards.scoreIntervalMs / 1000,
         payoutIntervalSec: venue.rewards.payoutIntervalMs / 1000,
+        payoutAtUtcSec: venue.rewards.payoutAtUtcMs / 1000,
       },
       // It shares the bot's event loop: a request it came to late, while the bot was busy (or the machine loaded), is
       // not held against the bot's spacing (measured: 4 and 7 such 429s in 4 s paper runs beside four CPU hogs,

@@ -9,6 +9,7 @@
  */
 import { rawToDecimal } from '../core/venue-rules/index.js';
 import { chainToFile } from './chain-schema.js';
+import { utcTimeOfDayText } from './rewards-schema.js';
 import type { PricingConfig } from './pricing-schema.js';
 import type { SurfaceSettings } from '../pricing/surface/index.js';
 import type { AppConfig, MarketRiskOverride, MarketSelector, PriceBand, SimFlowConfig, SimRewardsConfig, SizeTolerance, VenueConfig } from './types.js';
@@ -43,7 +44,7 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
     orders: ordersToFile(orders),
     risk: riskToFile(risk),
     rateLimits: rateLimitsToFile(rateLimits),
-    maintenance: { pollIntervalSec: sec(maintenance.pollIntervalMs), ledgerCheckSec: sec(maintenance.ledgerCheckMs) },
+    maintenance: { pollIntervalSec: sec(maintenance.pollIntervalMs), ledgerCheckSec: sec(maintenance.ledgerCheckMs), historyPollSec: sec(maintenance.historyPollMs) },
     redemption: { mode: redemption.mode, retryInitialSec: sec(redemption.retryInitialMs), retryMaxSec: sec(redemption.retryMaxMs) },
     capital: {
       mode: capital.mode,
@@ -66,7 +67,7 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
 }
 
 function rewardsToFile(rewards: AppConfig['rewards']): FileObject {
-  const { accrual, venuePollMs, rebateRateFallback, feeCurve, scoring, minuteScoring, payoutCycleMs, payoutReadDelayMs, venueEpochs, takerBuyShare, tradeResolution, ...rest } = rewards;
+  const { accrual, venuePollMs, rebateRateFallback, feeCurve, scoring, minuteScoring, payoutCycleMs, payoutReadDelayMs, payoutAtUtcMs, venueEpochs, takerBuyShare, tradeResolution, creatorFee, ...rest } = rewards;
   noneLeft(rest);
   const f = venueEpochs.fields;
   const fields = { start: [...f.start], end: [...f.end], paidAt: [...f.paidAt], paid: [...f.paid], status: [...f.status], rewards: [...f.rewards], rebates: [...f.rebates], markets: [...f.markets], market: [...f.market] };
@@ -79,8 +80,10 @@ function rewardsToFile(rewards: AppConfig['rewards']): FileObject {
     minuteScoring,
     payoutCycleSec: payoutCycleMs === null ? null : sec(payoutCycleMs),
     payoutReadDelaySec: payoutReadDelayMs === null ? null : sec(payoutReadDelayMs),
-    venueEpochs: { amountUnit: venueEpochs.amountUnit, fields },
+    payoutTimeUtc: utcTimeOfDayText(payoutAtUtcMs),
+    venueEpochs: { fields, epochLengthSec: venueEpochs.epochLengthMs === null ? null : sec(venueEpochs.epochLengthMs) },
     takerBuyShare,
+    creatorFee: { shareOfTakerFee: creatorFee.shareOfTakerFee, venueCreators: [...creatorFee.venueCreators] },
     tradeResolution: { enabled: tradeResolution.enabled, maxAgeSec: sec(tradeResolution.maxAgeMs), maxPages: tradeResolution.maxPages },
   };
 }
@@ -114,12 +117,13 @@ function venueToFile(venue: VenueConfig): FileObject {
 }
 
 function simRewardsToFile(r: SimRewardsConfig): FileObject {
-  const { enabled, scoreIntervalMs, payoutIntervalMs, minSizeRaw, rebateRate, ...rest } = r;
+  const { enabled, scoreIntervalMs, payoutIntervalMs, payoutAtUtcMs, minSizeRaw, rebateRate, ...rest } = r;
   noneLeft(rest);
   return {
     ...(enabled === undefined ? {} : { enabled }),
     scoreIntervalSec: scoreIntervalMs / 1000,
     payoutIntervalSec: payoutIntervalMs / 1000,
+    payoutTimeUtc: utcTimeOfDayText(payoutAtUtcMs),
     ...(minSizeRaw === undefined ? {} : { minSize: units(minSizeRaw) }),
     ...(rebateRate === undefined ? {} : { rebateRate }),
   };

@@ -8,10 +8,11 @@
  * Invariants: every figure is validated here (a wrong one is a config error naming its path); the defaults are the
  * venue's documented scheme and fee guide.
  */
+import { DEFAULT_CREATOR_FEE, type CreatorFeeConfig } from '../rewards/creator-fee.js';
 import { z } from 'zod';
 import type { FeeCurve } from '../core/venue-rules/index.js';
 import type { RewardRules } from '../strategy/contract.js';
-import { DEFAULT_EPOCH_FIELDS, type EpochFieldNames, type EpochReadOptions } from '../exchange/wire-reward-epochs.js';
+import { DEFAULT_EPOCH_FIELDS, type EpochFieldNames } from '../exchange/wire-reward-epochs.js';
 
 export interface RewardsConfig {
   /** Accrue reward minutes and maker rebates into the ledger. */
@@ -28,8 +29,16 @@ export interface RewardsConfig {
   readonly payoutCycleMs: number | null;
   /** How long after each payout boundary the paid figures are read; null: a fifth of the cycle, at most 300 s. */
   readonly payoutReadDelayMs: number | null;
-  /** How the elements of the venue's epoch lists are read (unconfirmed: src/exchange/wire-reward-epochs.ts). */
-  readonly venueEpochs: EpochReadOptions;
+  /**
+   * The time of day (ms after 00:00 UTC) the venue pays: the payout boundaries are this instant plus whole cycles.
+   * Default 22:30 UTC, the venue's user guide ("LP rewards ... paid daily at 22:30 UTC").
+   */
+  readonly payoutAtUtcMs: number;
+  /**
+   * How the elements of the venue's epoch lists are read (src/exchange/wire-reward-epochs.ts); `epochLengthMs` null:
+   * the payout cycle.
+   */
+  readonly venueEpochs: { readonly fields: EpochFieldNames; readonly epochLengthMs: number | null };
   /**
    * The prior share of takers that BUY (0..1): a maker BUY fill is a complementary match (the taker bought the other
    * token) with this chance, a maker SELL fill (the taker sold the other token) with 1 − it. The rebate estimate of a
@@ -38,6 +47,8 @@ export interface RewardsConfig {
   readonly takerBuyShare: number;
   /** Resolving each maker fill's taker from the public trade feed (src/app/rebate-resolver.ts). */
   readonly tradeResolution: TradeResolutionConfig;
+  /** The creator fee of Community markets, taken from the taker fee before the rebate pool (src/rewards/creator-fee.ts). */
+  readonly creatorFee: CreatorFeeConfig;
 }
 
 export interface TradeResolutionConfig {
@@ -53,6 +64,9 @@ export type MinuteScoring = (typeof MINUTE_SCORING)[number];
 
 /** The default prior share of buying takers: see docs/rewards.md ("The taker's side: resolved from the trade feed"). */
 export const DEFAULT_TAKER_BUY_SHARE = 0.65;
+
+/** The venue's daily LP-rewards payout (user guide, "LP rewards"). */
+export const DEFAULT_PAYOUT_TIME_UTC = '22:30';
 
 const names = z.array(z.string().min(1)).min(1);
 
@@ -83,9 +97,16 @@ export const rewardsSchema = z
     minuteScoring: z.enum(MINUTE_SCORING).default('time-weighted'),
     payoutCycleSec: z.number().int().min(1).max(7 * 86_400).nullable().default(null),
     payoutReadDelaySec: z.number().min(0).max(86_400).nullable().default(null),
+    payoutTimeUtc: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC), e.g. "22:30"')
+      .default(DEFAULT_PAYOUT_TIME_UTC),
     venueEpochs: z
       .strictObject({
-        amountUnit: z.enum(['decimal', 'raw']).default('decimal'),
+        // The venue's API reference settles raw 6-decimal integers for every amount of GET /portfolio/positions;
+        // `decimal` (the old guess) is no longer read. The key stays so configs that name `raw` keep loading.
+        amountUnit: z.literal('raw', { error: 'the venue\'s API reference settles raw 6-decimal integers (docs/venue-facts.md); only `raw` is read' }).optional(),
+        epochLengthSec: z.number().int().min(1).max(7 * 86_400).nullable().default(null),
         fields: z
           .strictObject({ start: names, end: names, paidAt: names, paid: names, status: names, rewards: names, rebates: names, markets: names, market: names })
           .partial()
@@ -93,6 +114,13 @@ export const rewardsSchema = z
       })
       .prefault({}),
     takerBuyShare: z.number().min(0).max(1).default(DEFAULT_TAKER_BUY_SHARE),
+    creatorFee: z
+      .strictObject({
+        // A guess when set: no field of the venue carries the creator's cut (docs/rewards.md); null: no estimate there.
+        shareOfTakerFee: z.number().min(0).max(1).nullable().default(DEFAULT_CREATOR_FEE.shareOfTakerFee),
+        venueCreators: z.array(z.string().min(1)).default([...DEFAULT_CREATOR_FEE.venueCreators]),
+      })
+      .prefault({}),
     tradeResolution: z
       .strictObject({
         enabled: z.boolean().default(true),
@@ -102,6 +130,17 @@ export const rewardsSchema = z
       .prefault({}),
   })
   .prefault({});
+
+/** ms after 00:00 UTC → "HH:MM". */
+export function utcTimeOfDayText(ms: number): string {
+  return `${String(Math.floor(ms / 3_600_000)).padStart(2, '0')}:${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')}`;
+}
+
+/** "HH:MM" → ms after 00:00 UTC. */
+export function utcTimeOfDayMs(text: string): number {
+  const [hours, minutes] = text.split(':').map(Number);
+  return ((hours ?? 0) * 60 + (minutes ?? 0)) * 60_000;
+}
 
 /** The configured names over the defaults, field by field. */
 function epochFields(given: Partial<Record<keyof EpochFieldNames, readonly string[] | undefined>>): EpochFieldNames {
@@ -119,8 +158,10 @@ export function toRewardsConfig(r: z.infer<typeof rewardsSchema>): RewardsConfig
     minuteScoring: r.minuteScoring,
     payoutCycleMs: r.payoutCycleSec === null ? null : r.payoutCycleSec * 1000,
     payoutReadDelayMs: r.payoutReadDelaySec === null ? null : Math.round(r.payoutReadDelaySec * 1000),
-    venueEpochs: { amountUnit: r.venueEpochs.amountUnit, fields: epochFields(r.venueEpochs.fields) },
+    payoutAtUtcMs: utcTimeOfDayMs(r.payoutTimeUtc),
+    venueEpochs: { fields: epochFields(r.venueEpochs.fields), epochLengthMs: r.venueEpochs.epochLengthSec === null ? null : r.venueEpochs.epochLengthSec * 1000 },
     takerBuyShare: r.takerBuyShare,
+    creatorFee: { shareOfTakerFee: r.creatorFee.shareOfTakerFee, venueCreators: r.creatorFee.venueCreators },
     tradeResolution: { enabled: r.tradeResolution.enabled, maxAgeMs: Math.round(r.tradeResolution.maxAgeSec * 1000), maxPages: r.tradeResolution.maxPages },
   };
 }

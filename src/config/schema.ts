@@ -9,7 +9,7 @@
  * checked here so nothing downstream re-validates them. Durations are written in seconds (`…Sec` keys) and leave
  * here in milliseconds (`…Ms` fields): no other module converts them.
  */
-import { rewardsSchema, toRewardsConfig } from './rewards-schema.js';
+import { DEFAULT_PAYOUT_TIME_UTC, rewardsSchema, toRewardsConfig, utcTimeOfDayMs } from './rewards-schema.js';
 import { z } from 'zod';
 import { chainSchema } from './chain-schema.js';
 import { pricingSchema, toPricingConfig } from './pricing-schema.js';
@@ -117,6 +117,11 @@ const simRewards = z.strictObject({
   enabled: z.boolean().optional(),
   scoreIntervalSec: z.int().min(1).max(604_800).default(60),
   payoutIntervalSec: z.int().min(1).max(604_800).default(86_400),
+  // The venue pays daily at 22:30 UTC (its user guide); payouts fall on this time of day plus whole intervals.
+  payoutTimeUtc: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC), e.g. "22:30"')
+    .default(DEFAULT_PAYOUT_TIME_UTC),
   minSize: shares.optional(),
   rebateRate: z.number().min(0).max(1).optional(),
 });
@@ -384,7 +389,14 @@ const rootShape = z.strictObject({
   orders: orders.prefault({}),
   risk: risk.prefault({}),
   rateLimits: rateLimits.prefault({}),
-  maintenance: z.strictObject({ pollIntervalSec: positiveSeconds(30, 3600), ledgerCheckSec: positiveSeconds(LEDGER_CHECK_EVERY_MS / 1000, 3600) }).prefault({}),
+  maintenance: z
+    .strictObject({
+      pollIntervalSec: positiveSeconds(30, 3600),
+      ledgerCheckSec: positiveSeconds(LEDGER_CHECK_EVERY_MS / 1000, 3600),
+      // GET /portfolio/history is read this often for changes made outside the bot (src/capital/account-history.ts); 0: never.
+      historyPollSec: z.number().min(0).max(86_400).default(600),
+    })
+    .prefault({}),
   redemption: z
     .strictObject({
       mode: z.enum(['auto', 'off'], { error: 'expected "auto" (redeem through the API; a 403 turns it off) or "off"' }).default('auto'),
@@ -517,6 +529,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
             ...(v.rewards.enabled === undefined ? {} : { enabled: v.rewards.enabled }),
             scoreIntervalMs: v.rewards.scoreIntervalSec * 1000,
             payoutIntervalMs: v.rewards.payoutIntervalSec * 1000,
+            payoutAtUtcMs: utcTimeOfDayMs(v.rewards.payoutTimeUtc),
             ...(v.rewards.minSize === undefined ? {} : { minSizeRaw: v.rewards.minSize }),
             ...(v.rewards.rebateRate === undefined ? {} : { rebateRate: v.rewards.rebateRate }),
           },
@@ -546,7 +559,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
       perMarket: r.perMarket,
     },
     rateLimits: { ...c.rateLimits, retry: { maxRetries, initialBackoffMs, maxBackoffMs, maxRetryAfterMs: ms(maxRetryAfterSec) } },
-    maintenance: { pollIntervalMs: ms(c.maintenance.pollIntervalSec), ledgerCheckMs: ms(c.maintenance.ledgerCheckSec) },
+    maintenance: { pollIntervalMs: ms(c.maintenance.pollIntervalSec), ledgerCheckMs: ms(c.maintenance.ledgerCheckSec), historyPollMs: Math.round(c.maintenance.historyPollSec * 1000) },
     redemption: { mode: c.redemption.mode, retryInitialMs: ms(c.redemption.retryInitialSec), retryMaxMs: ms(c.redemption.retryMaxSec) },
     capital: {
       mode: c.capital.mode,

@@ -89,6 +89,8 @@ export interface SimRewardsConfig {
   readonly scoreIntervalMs: number;
   /** Between payouts into the account's USDC (the venue: a day). */
   readonly payoutIntervalMs: number;
+  /** The time of day (ms after 00:00 UTC) the payouts fall on (the venue: 22:30 UTC). */
+  readonly payoutAtUtcMs: number;
   /** Crypto world: the markets' reward minimum size, raw (recorded: 100 shares). */
   readonly minSizeRaw?: number;
   /** Crypto world: the markets' maker rebate rate, a fraction of the taker fee (the simulator's guess: 0.2). */
@@ -315,6 +317,8 @@ export interface MaintenanceConfig {
    * balances: a side the wallet could not fund stays out of quoting until then (src/risk/balance-shortfall.ts).
    */
   readonly ledgerCheckMs: number;
+  /** How often GET /portfolio/history is read for outside changes (src/capital/account-history.ts); 0: never. */
+  readonly historyPollMs: number;
 }
 
 export interface RedemptionConfig {

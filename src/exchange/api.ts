@@ -36,8 +36,9 @@ import {
   parseMarketTrades,
   parseOrderbook,
   parsePlacement,
+  parseHistoryPage,
   parsePortfolio,
-  parsePositions,
+  placePositions,
   parseProfile,
   parseRedeem,
   parseStatusBatch,
@@ -57,6 +58,8 @@ import {
   type OrderStatus,
   type OrderStatusResult,
   type PlacementResult,
+  type HistoryPage,
+  type KnownMarket,
   type PortfolioPositions,
   type Profile,
   type UserOrder,
@@ -417,19 +420,40 @@ export class ExchangeApi {
 
   /**
    * GET /portfolio/positions: token balances of the effective profile from the answer's `clob` and `group` lists. A
-   * market missing here is not known to hold 0 (see getPortfolio: it may be in no list at all).
+   * market missing here is not known to hold 0 (see getPortfolio: it may be in no list at all). `known`: the markets a
+   * position without a slug may be placed under, by condition id or address.
    */
-  async getPositions(): Promise<ClobPosition[]> {
-    return this.call({ endpoint: API_ENDPOINTS.getPositions, path: '/portfolio/positions', auth: true, priority: 'read' }, (answer, endpoint) =>
-      parsePositions(answer.body, endpoint, answer.status),
-    );
+  async getPositions(known: readonly KnownMarket[] = []): Promise<ClobPosition[]> {
+    return [...(await this.getPortfolio(known)).clob];
   }
 
-  /** GET /portfolio/positions, every list (`clob`, `group`, `amm`) and the set of markets the answer mentions. */
-  async getPortfolio(): Promise<PortfolioPositions> {
-    return this.call({ endpoint: API_ENDPOINTS.getPositions, path: '/portfolio/positions', auth: true, priority: 'read' }, (answer, endpoint) =>
-      parsePortfolio(answer.body, endpoint, answer.status),
-    );
+  /**
+   * GET /portfolio/positions, every list (`clob`, `group`, `amm`) and the set of markets the answer mentions. A part
+   * that cannot be read (an element, a figure) is left out and reported to the transport's observer with its path
+   * (`onSkippedParts`), as is a position whose market has no slug and matches none of `known`.
+   */
+  async getPortfolio(known: readonly KnownMarket[] = []): Promise<PortfolioPositions> {
+    return this.call({ endpoint: API_ENDPOINTS.getPositions, path: '/portfolio/positions', auth: true, priority: 'read' }, (answer, endpoint) => {
+      const portfolio = placePositions(parsePortfolio(answer.body, endpoint, answer.status), known);
+      this.transport.reportSkipped(endpoint, portfolio.skipped);
+      return portfolio;
+    });
+  }
+
+  /**
+   * GET /portfolio/history: one page of the account's actions, newest first (`cursor`: the previous page's
+   * `nextCursor`; absent for the first). Elements that cannot be read are left out and reported to the observer.
+   */
+  async getHistory(query: { readonly cursor?: string | null; readonly limit?: number } = {}): Promise<HistoryPage> {
+    const limit = query.limit ?? 100;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new RequestInputError('limit', limit, 'must be an integer from 1 to 100');
+    const params: [string, string][] = [['limit', String(limit)]];
+    if (query.cursor !== undefined && query.cursor !== null && query.cursor !== '') params.unshift(['cursor', query.cursor]);
+    return this.call({ endpoint: API_ENDPOINTS.getHistory, path: '/portfolio/history', query: params, auth: true, priority: 'read' }, (answer, endpoint) => {
+      const page = parseHistoryPage(answer.body, endpoint, answer.status);
+      this.transport.reportSkipped(endpoint, page.skipped);
+      return page;
+    });
   }
 
   /** POST /portfolio/redeem: one resolved market's winning positions (server-managed wallets only). */

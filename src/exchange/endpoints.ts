@@ -28,6 +28,7 @@ export const API_ENDPOINTS = {
   getMaintenanceStatus: { method: 'GET', pathTemplate: '/maintenance/status', kind: 'read' },
   getProfile: { method: 'GET', pathTemplate: '/profiles/{address}', kind: 'account' },
   getPositions: { method: 'GET', pathTemplate: '/portfolio/positions', kind: 'read' },
+  getHistory: { method: 'GET', pathTemplate: '/portfolio/history', kind: 'read' },
   redeem: { method: 'POST', pathTemplate: '/portfolio/redeem', kind: 'redeem' },
   getTradingAllowance: { method: 'GET', pathTemplate: '/portfolio/trading/allowance', kind: 'account' },
   listApiTokens: { method: 'GET', pathTemplate: '/auth/api-tokens', kind: 'account' },

@@ -65,6 +65,8 @@ export interface TransportObserver extends LimiterObserver {
    * (for a placement as ExchangeOutcomeUnknownError). `error` names the field path and the value.
    */
   onInvalidAnswer?(endpoint: string, status: number, error: ResponseValidationError): void;
+  /** A valid answer whose parts could not be read were left out (an element of a list, a figure): each with its path. */
+  onSkippedParts?(endpoint: string, skipped: readonly { readonly path: string; readonly reason: string }[]): void;
 }
 
 export interface HttpTransportOptions {
@@ -505,6 +507,11 @@ export class HttpTransport {
     } finally {
       cancelTimeout();
     }
+  }
+
+  /** Reports the parts of an answer its parser left out (ExchangeApi, after a lenient parse) to the observer. */
+  reportSkipped(endpoint: EndpointRef, skipped: readonly { readonly path: string; readonly reason: string }[]): void {
+    if (skipped.length > 0) this.emit((o) => o.onSkippedParts?.(endpointLabel(endpoint), skipped));
   }
 
   private emit(call: (observer: TransportObserver) => void): void {

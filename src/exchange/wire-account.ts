@@ -1,10 +1,10 @@
 /**
- * The REST reads of the account and the venue's state: maintenance windows, the profile (fee rate), positions and
- * the portfolio (CLOB, group and AMM positions, their `rewards`: wire-rewards.ts), and the redeem answer. (The doctor's allowance and API-token reads
- * are account-wire.ts.)
+ * The REST reads of the account and the venue's state: maintenance windows, the profile (fee rate), the positions'
+ * balances (the portfolio itself: wire-portfolio.ts), and the redeem answer. (The doctor's allowance and API-token
+ * reads are account-wire.ts.)
  *
  * Owns: these wire shapes and their domain values. Invariants: a profile without a fee rate takes
- * DEFAULT_FEE_RATE_BPS; a CLOB position without both token balances is left out, never guessed.
+ * DEFAULT_FEE_RATE_BPS.
  *
  * Part of the REST wire format (wire.ts re-exports every part; callers import wire.ts). Rules of every part: extra
  * fields are tolerated (and dropped); numbers sent as strings are accepted; wrong types are rejected with a
@@ -15,8 +15,8 @@ import type { Address } from 'viem';
 import { z } from 'zod';
 import { toTradingMode, tradingModeRank, type TradingMode } from '../core/trading-mode.js';
 import type { EndpointRef } from './errors.js';
-import { address, integer, numeric, orNull, parseAnswer, rawAmount } from './wire-fields.js';
-import { MarketRewardsWire, PortfolioRewardsWire, toMarketRewards, toPortfolioRewards, type MarketRewards, type PortfolioRewards } from './wire-rewards.js';
+import { address, integer, orNull, parseAnswer } from './wire-fields.js';
+import { parsePortfolio, type ClobPosition } from './wire-portfolio.js';
 
 const MaintenanceEntryWire = z.object({
   mode: z.string().nullish(),
@@ -100,139 +100,7 @@ export function parseProfile(data: unknown, endpoint: EndpointRef, status: numbe
   return { id: wire.id, account: wire.account, feeRateBps: wire.rank?.feeRateBps ?? DEFAULT_FEE_RATE_BPS };
 }
 
-const PositionSideWire = z.object({
-  cost: numeric.nullish(),
-  fillPrice: numeric.nullish(),
-  realisedPnl: numeric.nullish(),
-  unrealizedPnl: numeric.nullish(),
-});
-const PositionMarketWire = z.object({ slug: z.string().min(1) });
-/** A CLOBPosition of the official client's types; only what the bot reads is required to be readable. */
-const ClobPositionWire = z.object({
-  market: PositionMarketWire,
-  tokensBalance: z.object({ yes: rawAmount.nullish(), no: rawAmount.nullish() }).nullish(),
-  positions: z.object({ yes: PositionSideWire.nullish(), no: PositionSideWire.nullish() }).nullish(),
-  orders: z.object({ totalCollateralLocked: rawAmount.nullish() }).nullish(),
-  rewards: MarketRewardsWire.nullish(),
-});
-/** An AMMPosition: amounts are decimal strings (units unconfirmed); kept as text. */
-const AmmPositionWire = z.object({
-  market: PositionMarketWire,
-  outcomeIndex: integer.nullish(),
-  outcomeTokenAmount: z.union([z.string(), z.number()]).transform(String).nullish(),
-});
-/**
- * GET /portfolio/positions (PortfolioPositionsResponse): `clob`, `group` (NegRisk positions, typed `any[]` by the
- * official client) and `amm` lists, each optional here. A `group` entry is read as a CLOB position when it has that
- * shape, or as a group holding CLOB positions under `markets`/`positions`; anything else is counted, not guessed.
- */
-const PositionsWire = z.object({
-  clob: z.array(ClobPositionWire).nullish(),
-  group: z.array(z.unknown()).nullish(),
-  amm: z.array(AmmPositionWire).nullish(),
-  rewards: PortfolioRewardsWire.nullish(),
-});
-
-/** Figures as the venue reports them (units as sent). */
-export interface PositionFigures {
-  readonly cost: number | null;
-  readonly fillPrice: number | null;
-  readonly realisedPnl: number | null;
-  readonly unrealizedPnl: number | null;
-}
-
-export interface ClobPosition {
-  readonly marketSlug: string;
-  readonly yesBalanceRaw: number;
-  readonly noBalanceRaw: number;
-  readonly yes: PositionFigures | null;
-  readonly no: PositionFigures | null;
-  readonly collateralLockedRaw: number | null;
-  /** The list of the answer it came from (`clob` when absent). */
-  readonly list?: 'clob' | 'group';
-  /** The market's `rewards` (wire-rewards.ts); absent when the venue sent none. */
-  readonly rewards?: MarketRewards;
-}
-
-export interface AmmPosition {
-  readonly marketSlug: string;
-  readonly outcomeIndex: number | null;
-  /** `outcomeTokenAmount` as sent (a decimal string; its unit is not confirmed). */
-  readonly outcomeTokenAmount: string | null;
-}
-
-export interface PortfolioPositions {
-  /**
-   * Token balances per market, from `clob` and from `group` (a market in both: the `clob` entry). Entries without
-   * `tokensBalance` are left out: a balance the venue did not send is unknown, never 0.
-   */
-  readonly clob: readonly ClobPosition[];
-  readonly amm: readonly AmmPosition[];
-  /** Every market slug the answer mentions, in any list (entries without balances too). */
-  readonly marketSlugs: ReadonlySet<string>;
-  /** `group` entries that are neither a CLOB position nor a group of them (their markets are not evidence). */
-  readonly unreadableGroupEntries: number;
-  /** The answer's `rewards` in total (wire-rewards.ts); absent when the venue sent none. */
-  readonly rewards?: PortfolioRewards;
-}
-
-type ClobPositionWireOut = z.output<typeof ClobPositionWire>;
-
-function toClobPosition(p: ClobPositionWireOut, list: 'clob' | 'group'): ClobPosition | null {
-  const figures = (f: z.output<typeof PositionSideWire> | null | undefined): PositionFigures | null =>
-    f ? { cost: orNull(f.cost), fillPrice: orNull(f.fillPrice), realisedPnl: orNull(f.realisedPnl), unrealizedPnl: orNull(f.unrealizedPnl) } : null;
-  const balance = p.tokensBalance;
-  if (!balance || balance.yes === null || balance.yes === undefined || balance.no === null || balance.no === undefined) return null;
-  return {
-    marketSlug: p.market.slug,
-    yesBalanceRaw: balance.yes,
-    noBalanceRaw: balance.no,
-    yes: figures(p.positions?.yes),
-    no: figures(p.positions?.no),
-    collateralLockedRaw: p.orders?.totalCollateralLocked ?? null,
-    list,
-    ...(p.rewards ? { rewards: toMarketRewards(p.rewards) } : {}),
-  };
-}
-
-const GroupOfPositions = z.object({ markets: z.array(z.unknown()) }).or(z.object({ positions: z.array(z.unknown()) }));
-
-/** One `group` entry → the CLOB positions in it; null when its shape is not one of those (see PositionsWire). */
-function groupEntryPositions(entry: unknown, endpoint: EndpointRef, status: number, path: readonly PropertyKey[], root: unknown): ClobPositionWireOut[] | null {
-  const group = GroupOfPositions.safeParse(entry);
-  if (!group.success) {
-    const direct = ClobPositionWire.safeParse(entry);
-    return direct.success ? [direct.data] : null;
-  }
-  const key = 'markets' in group.data ? 'markets' : 'positions';
-  const items = 'markets' in group.data ? group.data.markets : group.data.positions;
-  return items.map((item, index) => parseAnswer(ClobPositionWire, item, endpoint, status, [...path, key, index], root));
-}
-
-export function parsePortfolio(data: unknown, endpoint: EndpointRef, status: number): PortfolioPositions {
-  const wire = parseAnswer(PositionsWire, data, endpoint, status);
-  const marketSlugs = new Set<string>();
-  const bySlug = new Map<string, ClobPosition>();
-  const add = (p: ClobPositionWireOut, list: 'clob' | 'group'): void => {
-    marketSlugs.add(p.market.slug);
-    const position = toClobPosition(p, list);
-    if (position !== null && !bySlug.has(position.marketSlug)) bySlug.set(position.marketSlug, position);
-  };
-  for (const p of wire.clob ?? []) add(p, 'clob');
-  let unreadableGroupEntries = 0;
-  (wire.group ?? []).forEach((entry, index) => {
-    const positions = groupEntryPositions(entry, endpoint, status, ['group', index], data);
-    if (positions === null) unreadableGroupEntries += 1;
-    else for (const p of positions) add(p, 'group');
-  });
-  const amm = (wire.amm ?? []).map((p) => {
-    marketSlugs.add(p.market.slug);
-    return { marketSlug: p.market.slug, outcomeIndex: orNull(p.outcomeIndex), outcomeTokenAmount: orNull(p.outcomeTokenAmount) };
-  });
-  return { clob: [...bySlug.values()], amm, marketSlugs, unreadableGroupEntries, ...(wire.rewards ? { rewards: toPortfolioRewards(wire.rewards) } : {}) };
-}
-
-/** The token balances of `parsePortfolio` (CLOB and group lists). */
+/** The token balances of `parsePortfolio` (wire-portfolio.ts: CLOB and group lists). */
 export function parsePositions(data: unknown, endpoint: EndpointRef, status: number): ClobPosition[] {
   return [...parsePortfolio(data, endpoint, status).clob];
 }

@@ -55,6 +55,10 @@ const MarketWire = z.object({
   // The official client's types (1.1.0): on oracle markets only. Read leniently: a malformed block must not make a
   // listing unparseable; the terms parser (src/pricing/terms.ts) explains what it cannot use.
   priceOracleMetadata: z.unknown().optional(),
+  // Who made the market (the spec: `creator {name, imageURI, link, address}`; recorded: "Limitless") and its `source`
+  // (the spec: "a namespaced value for user-generated markets"): read leniently, they only tell a Community market.
+  creator: z.unknown().optional(),
+  source: z.unknown().optional(),
 });
 
 /** `priceOracleMetadata` as far as it could be read: every field a string or absent. */
@@ -126,6 +130,17 @@ export interface Market {
   readonly tags: readonly string[];
   /** The oracle block of a crypto market (official client 1.1.0); null when absent or not an object. */
   readonly priceOracleMetadata: PriceOracleMetadata | null;
+  /** `creator.name` (recorded: "Limitless" on the venue's own markets); null when absent or not a string. */
+  readonly creatorName?: string | null;
+  /** `source` (the spec: a namespaced value for user-generated markets); null when absent or not a string. */
+  readonly source?: string | null;
+}
+
+/** A string field of an object sent as `unknown`; null when either is not what it should be. */
+function stringField(value: unknown, key: string): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const field: unknown = Reflect.get(value, key);
+  return typeof field === 'string' && field.trim() !== '' ? field : null;
 }
 
 function expirationMs(wire: z.output<typeof MarketWire>): number | null {
@@ -173,6 +188,8 @@ function toMarket(wire: z.output<typeof MarketWire>, groupSlug: string | null): 
     metadata: wire.metadata ?? {},
     description: orNull(wire.description),
     tags: (wire.tags ?? []).filter((t): t is string => typeof t === 'string'),
+    creatorName: stringField(wire.creator, 'name'),
+    source: typeof wire.source === 'string' && wire.source.trim() !== '' ? wire.source : null,
     priceOracleMetadata: readOracleMetadata(wire.priceOracleMetadata),
   };
 }

@@ -1,17 +1,21 @@
 /**
- * The elements of the venue's reward-epoch lists (`PortfolioPositionsResponse.rewards.rewardsByEpoch` and
- * `CLOBPosition.rewards.epochs`, both typed `any[]` by the official client; no authenticated answer is recorded) →
- * typed epochs, by DETECTION rather than by one guessed shape: each field is looked up under a configurable list of
- * names (`rewards.venueEpochs.fields`; the defaults hold the simulator's names among other plausible ones), and the
- * names that matched are reported as the answer's `shape`, so the bot logs what the venue actually sent.
+ * The elements of the venue's reward-epoch lists → typed epochs. `PortfolioPositionsResponse.rewards.rewardsByEpoch`
+ * is DOCUMENTED (the venue's API reference, ../shared/venue-samples/docs-examples/portfolio-positions.json): one
+ * element is `{epochId, timestamp, totalRewards, userRewards, earnedPercent}`, `userRewards` the ACCOUNT's reward and
+ * `totalRewards` the epoch's pool (150000 of 1500000 = earnedPercent 0.1), every amount a raw 6-decimal integer
+ * string. `CLOBPosition.rewards.epochs` is not (the official client types it `any[]`; the example shows `{}`), so each
+ * field is still looked up under a configurable list of names (`rewards.venueEpochs.fields`, documented names first)
+ * and the names that matched are reported as the answer's `shape`, so the bot logs what the venue actually sent.
  *
- * Owns: that detection and the element → epoch mapping. Invariants: pure; amounts become raw 1e6 integers (`decimal`:
- * a decimal USDC string or number, like the recorded `settings.dailyReward`; `raw`: an integer of raw units); an
- * element without a readable amount (rewards or rebates) is counted in `unreadable`, never guessed; an element is PAID
- * when it says so (`paid`-like boolean true, a `status` like PAID/DISTRIBUTED/CLAIMED/SETTLED, or a paid-at instant),
- * or, when it says nothing about payment, once it has an end (the venue pays each epoch at its end).
+ * Owns: that reading and the element → epoch mapping. Invariants: pure; amounts are raw 1e6 integers, read exactly
+ * from an integer string or a safe integer (a figure past 2^53 − 1 is never rounded: the element is unreadable, with
+ * the reason); `totalRewards` (the pool) is never taken as the account's reward; an element without a readable
+ * amount is counted in `unreadable` with its index and reason, never guessed; an epoch has the configured length
+ * (`epochLengthMs`, the venue's daily cycle): an element that gives only one instant (the documented `timestamp`,
+ * read as the epoch's START by default) gets the other from it. Whether an element is PAID is said by the element
+ * (`paid`-like boolean, a `status` like PAID/DISTRIBUTED, a paid-at instant) or left null: the caller judges by the
+ * venue's payout time (src/app/venue-rewards.ts).
  */
-import { parseScaled } from '../core/venue-rules/index.js';
 import { instantMsOf } from './wire-instant.js';
 
 /** The names each field is looked up under, first match wins. */
@@ -29,26 +33,32 @@ export interface EpochFieldNames {
   readonly market: readonly string[];
 }
 
-export type EpochAmountUnit = 'decimal' | 'raw';
-
 export interface EpochReadOptions {
   readonly fields: EpochFieldNames;
-  readonly amountUnit: EpochAmountUnit;
+  /** An epoch's length, for an element that gives one instant only (the documented `timestamp`). */
+  readonly epochLengthMs: number;
 }
 
+/**
+ * Documented names first (`timestamp` read as the start: the API reference's example is `2024-01-01T00:00:00.000Z`,
+ * a day's start; `userRewards`), then other plausible ones. Never `totalRewards`: the documented pool of the epoch.
+ */
 export const DEFAULT_EPOCH_FIELDS: EpochFieldNames = {
-  start: ['epochStart', 'startDate', 'startTime', 'startsAt', 'start', 'from', 'epoch_start'],
+  start: ['timestamp', 'epochStart', 'startDate', 'startTime', 'startsAt', 'start', 'from', 'epoch_start'],
   end: ['epochEnd', 'endDate', 'endTime', 'endsAt', 'end', 'to', 'epoch_end'],
   paidAt: ['paidAt', 'paidDate', 'distributedAt', 'paid_at'],
   paid: ['paid', 'isPaid', 'distributed', 'claimed'],
   status: ['status', 'state'],
-  rewards: ['rewards', 'rewardAmount', 'rewardsAmount', 'reward', 'totalRewards', 'userRewards', 'amount'],
-  rebates: ['rebates', 'rebateAmount', 'rebatesAmount', 'rebate', 'totalRebates', 'makerRebates'],
+  rewards: ['userRewards', 'rewards', 'rewardAmount', 'rewardsAmount', 'reward', 'amount'],
+  rebates: ['userRebates', 'rebates', 'rebateAmount', 'rebatesAmount', 'rebate', 'makerRebates'],
   markets: ['markets', 'byMarket', 'marketRewards'],
   market: ['marketSlug', 'slug', 'market'],
 };
 
-export const DEFAULT_EPOCH_READ: EpochReadOptions = { fields: DEFAULT_EPOCH_FIELDS, amountUnit: 'decimal' };
+/** The venue pays LP rewards daily (user guide, "LP rewards"). */
+export const DEFAULT_EPOCH_LENGTH_MS = 86_400_000;
+
+export const DEFAULT_EPOCH_READ: EpochReadOptions = { fields: DEFAULT_EPOCH_FIELDS, epochLengthMs: DEFAULT_EPOCH_LENGTH_MS };
 
 export interface EpochMarketAmounts {
   readonly marketSlug: string;
@@ -58,10 +68,9 @@ export interface EpochMarketAmounts {
 
 export interface ReadRewardEpoch {
   readonly startMs: number | null;
-  /** null while the epoch is open. */
   readonly endMs: number | null;
   readonly paidAtMs: number | null;
-  /** Said or implied (see the header); null when nothing says. */
+  /** What the element says of its payment; null: nothing (the caller judges by the payout time). */
   readonly paid: boolean | null;
   readonly rewardsRaw: number | null;
   readonly rebatesRaw: number | null;
@@ -69,10 +78,17 @@ export interface ReadRewardEpoch {
   readonly markets: readonly EpochMarketAmounts[];
 }
 
+/** An element that could not be read: its index in the list and why. */
+export interface UnreadableEpoch {
+  readonly index: number;
+  readonly reason: string;
+}
+
 export interface EpochListReading {
   readonly epochs: readonly ReadRewardEpoch[];
   readonly unreadable: number;
-  /** The names that matched, e.g. `start=epochStart end=epochEnd rewards=rewards …`; null when nothing was readable. */
+  readonly unreadableItems: readonly UnreadableEpoch[];
+  /** The names that matched, e.g. `start=timestamp rewards=userRewards`; null when nothing was readable. */
   readonly shape: string | null;
 }
 
@@ -84,18 +100,13 @@ function lookup(item: WireObject, names: readonly string[]): { name: string; val
   return null;
 }
 
-function amountOf(value: unknown, unit: EpochAmountUnit): number | null {
-  if (unit === 'raw') {
-    const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
-    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : null;
-  }
-  if (typeof value !== 'string' && typeof value !== 'number') return null;
-  try {
-    const raw = parseScaled('amount', value, 6);
-    return raw >= 0 ? raw : null;
-  } catch {
-    return null;
-  }
+/** A raw 6-decimal amount, exact: a non-negative integer string or safe integer; why not, otherwise. */
+export function rawAmountOf(value: unknown): { raw: number } | { reason: string } {
+  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : null;
+  if (text === null || !/^\d+$/.test(text)) return { reason: `not a raw integer amount (got ${JSON.stringify(value)})` };
+  const exact = BigInt(text);
+  if (exact > BigInt(Number.MAX_SAFE_INTEGER)) return { reason: `raw amount ${text} exceeds 2^53 - 1 (not read, never rounded)` };
+  return { raw: Number(exact) };
 }
 
 const PAID_STATUS = /^(paid|distributed|claimed|settled|completed)$/i;
@@ -104,15 +115,22 @@ interface Found {
   readonly names: Map<string, string>;
 }
 
-function readAmounts(item: WireObject, options: EpochReadOptions, found: Found): { rewardsRaw: number | null; rebatesRaw: number | null } {
+type Amounts = { rewardsRaw: number | null; rebatesRaw: number | null; reason: string | null };
+
+function readAmounts(item: WireObject, options: EpochReadOptions, found: Found): Amounts {
+  let reason: string | null = null;
   const pick = (field: 'rewards' | 'rebates'): number | null => {
     const hit = lookup(item, options.fields[field]);
     if (hit === null) return null;
-    const raw = amountOf(hit.value, options.amountUnit);
-    if (raw !== null) found.names.set(field, hit.name);
-    return raw;
+    const amount = rawAmountOf(hit.value);
+    if ('reason' in amount) {
+      reason ??= `${hit.name}: ${amount.reason}`;
+      return null;
+    }
+    found.names.set(field, hit.name);
+    return amount.raw;
   };
-  return { rewardsRaw: pick('rewards'), rebatesRaw: pick('rebates') };
+  return { rewardsRaw: pick('rewards'), rebatesRaw: pick('rebates'), reason };
 }
 
 function readMarkets(item: WireObject, options: EpochReadOptions, found: Found): EpochMarketAmounts[] {
@@ -123,52 +141,57 @@ function readMarkets(item: WireObject, options: EpochReadOptions, found: Found):
     if (!isRecord(entry)) return [];
     const market = lookup(entry, options.fields.market);
     const slug = typeof market?.value === 'string' ? market.value : isRecord(market?.value) && typeof market.value.slug === 'string' ? market.value.slug : null;
-    const amounts = readAmounts(entry, options, found);
-    if (slug === null || slug === '' || (amounts.rewardsRaw === null && amounts.rebatesRaw === null)) return [];
-    return [{ marketSlug: slug, ...amounts }];
+    const { rewardsRaw, rebatesRaw } = readAmounts(entry, options, found);
+    if (slug === null || slug === '' || (rewardsRaw === null && rebatesRaw === null)) return [];
+    return [{ marketSlug: slug, rewardsRaw, rebatesRaw }];
   });
 }
 
-function readOne(item: unknown, options: EpochReadOptions, found: Found): ReadRewardEpoch | null {
-  if (!isRecord(item)) return null;
-  const amounts = readAmounts(item, options, found);
-  if (amounts.rewardsRaw === null && amounts.rebatesRaw === null) return null;
+function paidSaid(item: WireObject, options: EpochReadOptions, found: Found, paidAtMs: number | null): boolean | null {
+  const flag = lookup(item, options.fields.paid);
+  if (typeof flag?.value === 'boolean') {
+    found.names.set('paid', flag.name);
+    return flag.value;
+  }
+  const status = lookup(item, options.fields.status);
+  if (typeof status?.value === 'string') {
+    found.names.set('status', status.name);
+    return PAID_STATUS.test(status.value.trim());
+  }
+  return paidAtMs === null ? null : true;
+}
+
+function readOne(item: unknown, options: EpochReadOptions, found: Found): ReadRewardEpoch | string {
+  if (!isRecord(item)) return `not an object (got ${JSON.stringify(item)?.slice(0, 60) ?? 'undefined'})`;
+  const { reason, ...amounts } = readAmounts(item, options, found);
+  if (amounts.rewardsRaw === null && amounts.rebatesRaw === null) return reason ?? `no amount under ${[...options.fields.rewards, ...options.fields.rebates].join('|')}`;
   const instant = (field: 'start' | 'end' | 'paidAt'): number | null => {
     const hit = lookup(item, options.fields[field]);
     const ms = hit === null ? null : instantMsOf(hit.value);
     if (hit !== null && ms !== null) found.names.set(field, hit.name);
     return ms;
   };
-  const startMs = instant('start');
-  const endMs = instant('end');
+  const givenStart = instant('start');
+  const givenEnd = instant('end');
   const paidAtMs = instant('paidAt');
-  const flag = lookup(item, options.fields.paid);
-  const status = lookup(item, options.fields.status);
-  let paid: boolean | null = null;
-  if (typeof flag?.value === 'boolean') {
-    found.names.set('paid', flag.name);
-    paid = flag.value;
-  } else if (typeof status?.value === 'string') {
-    found.names.set('status', status.name);
-    paid = PAID_STATUS.test(status.value.trim());
-  }
-  if (paid === null && paidAtMs !== null) paid = true;
-  if (paid === null && endMs !== null) paid = true;
-  return { startMs, endMs, paidAtMs, paid, ...amounts, markets: readMarkets(item, options, found) };
+  const length = options.epochLengthMs;
+  const startMs = givenStart ?? (givenEnd === null ? null : givenEnd - length);
+  const endMs = givenEnd ?? (givenStart === null ? null : givenStart + length);
+  return { startMs, endMs, paidAtMs, paid: paidSaid(item, options, found, paidAtMs), ...amounts, markets: readMarkets(item, options, found) };
 }
 
 const SHAPE_ORDER = ['start', 'end', 'paidAt', 'paid', 'status', 'rewards', 'rebates', 'markets'] as const;
 
-/** Reads an epoch list (any of the venue's `any[]` lists) by detection. Pure. */
+/** Reads an epoch list (any of the venue's epoch lists). Pure. */
 export function readRewardEpochs(items: readonly unknown[] | null | undefined, options: EpochReadOptions = DEFAULT_EPOCH_READ): EpochListReading {
   const epochs: ReadRewardEpoch[] = [];
-  let unreadable = 0;
+  const unreadableItems: UnreadableEpoch[] = [];
   const found: Found = { names: new Map() };
-  for (const item of items ?? []) {
+  (items ?? []).forEach((item, index) => {
     const epoch = readOne(item, options, found);
-    if (epoch === null) unreadable += 1;
+    if (typeof epoch === 'string') unreadableItems.push({ index, reason: epoch });
     else epochs.push(epoch);
-  }
+  });
   const shape = found.names.size === 0 ? null : SHAPE_ORDER.flatMap((field) => (found.names.has(field) ? [`${field}=${found.names.get(field) ?? ''}`] : [])).join(' ');
-  return { epochs, unreadable, shape };
+  return { epochs, unreadable: unreadableItems.length, unreadableItems, shape };
 }

@@ -1,73 +1,53 @@
 /**
  * The `rewards` blocks of `GET /portfolio/positions` → typed figures: per market (the official client's
  * CLOBPosition.rewards `{epochs: any[], isEarning: boolean}`) and in total (PortfolioPositionsResponse.rewards
- * `{todaysRewards, rewardsByEpoch: any[], rewardsChartData: any[], totalUnpaidRewards, totalUserRewardsLastEpoch}`,
- * amounts typed `string`).
+ * `{todaysRewards, rewardsByEpoch, rewardsChartData, totalUnpaidRewards, totalUserRewardsLastEpoch}`).
  *
- * Owns: these shapes. Unconfirmed (no authenticated venue answer is recorded; docs/venue-facts.md): amounts are read as
- * decimal USDC (like the recorded `settings.dailyReward`, "1000" = 1000 USDC) into raw 1e6 integers; the elements of the
- * `any[]` lists are read by detection over several field names (wire-reward-epochs.ts, the defaults here; the lists
- * are kept as sent in `rawEpochs` for a reading with the configured names), and an element without a readable amount
- * is counted in `unreadableEpochs`, never guessed; the rebate totals (`todaysRebates`,
+ * Owns: these shapes. Settled by the venue's API reference (../shared/venue-samples/docs-examples/, docs/venue-facts.md):
+ * every amount is a RAW 6-decimal integer string (`"todaysRewards": "50250000"` = 50.25 USDC), read exactly
+ * (rawAmountOf: an integer past 2^53 − 1 is refused, never rounded). The epoch lists are kept as sent (`rawEpochs`)
+ * and read by src/exchange/wire-reward-epochs.ts with the configured names. The rebate totals (`todaysRebates`,
  * `totalUnpaidRebates`, `totalUserRebatesLastEpoch`, `totalPaidRewards`, `totalPaidRebates`) are the simulator's
- * additive fields, null when absent. Strict where the types speak: a declared amount that is not a non-negative decimal,
- * or an `isEarning` that is not a boolean, is a ResponseValidationError naming the field and value.
+ * additive fields, null when absent. Lenient per figure: a total that is not a raw amount is null and reported in
+ * `skipped` with its path and reason (the caller counts and logs it); it never fails the answer.
  */
 import { z } from 'zod';
-import { parseScaled } from '../core/venue-rules/index.js';
 import { orNull } from './wire-fields.js';
-import { readRewardEpochs } from './wire-reward-epochs.js';
+import { rawAmountOf } from './wire-reward-epochs.js';
 
-/** A decimal USDC amount (string or number) → raw 1e6 integer. */
-const usdcDecimal = z.union([z.number().nonnegative(), z.string().trim()]).transform((value, ctx) => {
-  try {
-    return parseScaled('amount', value, 6);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'not a non-negative decimal USDC amount' });
-    return z.NEVER;
-  }
-});
+/** A part of the answer that could not be read and was left out: where and why. */
+export interface PortfolioSkip {
+  readonly path: string;
+  readonly reason: string;
+}
 
-/** CLOBPosition.rewards. */
+/** CLOBPosition.rewards (the API reference's example sends `{}`). */
 export const MarketRewardsWire = z.object({
   epochs: z.array(z.unknown()).nullish(),
   isEarning: z.boolean().nullish(),
 });
 
-/** PortfolioPositionsResponse.rewards. */
+/** PortfolioPositionsResponse.rewards: the totals checked one by one (toPortfolioRewards). */
 export const PortfolioRewardsWire = z.object({
-  todaysRewards: usdcDecimal.nullish(),
-  totalUnpaidRewards: usdcDecimal.nullish(),
-  totalUserRewardsLastEpoch: usdcDecimal.nullish(),
   rewardsByEpoch: z.array(z.unknown()).nullish(),
-  todaysRebates: usdcDecimal.nullish(),
-  totalUnpaidRebates: usdcDecimal.nullish(),
-  totalUserRebatesLastEpoch: usdcDecimal.nullish(),
-  totalPaidRewards: usdcDecimal.nullish(),
-  totalPaidRebates: usdcDecimal.nullish(),
+  todaysRewards: z.unknown().optional(),
+  totalUnpaidRewards: z.unknown().optional(),
+  totalUserRewardsLastEpoch: z.unknown().optional(),
+  todaysRebates: z.unknown().optional(),
+  totalUnpaidRebates: z.unknown().optional(),
+  totalUserRebatesLastEpoch: z.unknown().optional(),
+  totalPaidRewards: z.unknown().optional(),
+  totalPaidRebates: z.unknown().optional(),
 });
-
-/** One epoch as far as it could be read. */
-export interface VenueRewardEpoch {
-  readonly startMs: number | null;
-  /** null while the epoch is open. */
-  readonly endMs: number | null;
-  readonly rewardsRaw: number | null;
-  readonly rebatesRaw: number | null;
-  /** `paid`, or true when `paidAt` is given; null when neither says. */
-  readonly paid: boolean | null;
-}
+type TotalName = Exclude<keyof z.output<typeof PortfolioRewardsWire>, 'rewardsByEpoch'>;
 
 export interface MarketRewards {
   readonly isEarning: boolean | null;
-  readonly epochs: readonly VenueRewardEpoch[];
-  /** Elements of `epochs` that are not in the shape read here. */
-  readonly unreadableEpochs: number;
-  /** The list as sent, for a reading with the configured names (wire-reward-epochs.ts). */
+  /** `epochs` as sent, read with the configured names (wire-reward-epochs.ts). */
   readonly rawEpochs: readonly unknown[];
 }
 
-/** The venue's reward figures for the account (raw 1e6 USDC; null: not sent). */
+/** The venue's reward figures for the account (raw 1e6 USDC; null: not sent, or not readable: see `skipped`). */
 export interface PortfolioRewards {
   readonly todaysRewardsRaw: number | null;
   readonly totalUnpaidRewardsRaw: number | null;
@@ -77,37 +57,36 @@ export interface PortfolioRewards {
   readonly lastEpochRebatesRaw: number | null;
   readonly totalPaidRewardsRaw: number | null;
   readonly totalPaidRebatesRaw: number | null;
-  /** `rewardsByEpoch` as far as it could be read (the venue's order). */
-  readonly epochs: readonly VenueRewardEpoch[];
-  readonly unreadableEpochs: number;
-  /** `rewardsByEpoch` as sent, for a reading with the configured names (wire-reward-epochs.ts). */
+  /** `rewardsByEpoch` as sent, read with the configured names (wire-reward-epochs.ts). */
   readonly rawEpochs: readonly unknown[];
-}
-
-/** An epoch list read with the default names (src/exchange/wire-reward-epochs.ts); the app re-reads `rawEpochs` with the configured ones. */
-function readEpochs(items: readonly unknown[] | null | undefined): { epochs: VenueRewardEpoch[]; unreadable: number } {
-  const reading = readRewardEpochs(items);
-  return { epochs: reading.epochs.map((e) => ({ startMs: e.startMs, endMs: e.endMs, rewardsRaw: e.rewardsRaw, rebatesRaw: e.rebatesRaw, paid: e.paid })), unreadable: reading.unreadable };
+  /** Totals that were sent but are not raw amounts. */
+  readonly skipped: readonly PortfolioSkip[];
 }
 
 export function toMarketRewards(wire: z.output<typeof MarketRewardsWire>): MarketRewards {
-  const { epochs, unreadable } = readEpochs(wire.epochs);
-  return { isEarning: orNull(wire.isEarning), epochs, unreadableEpochs: unreadable, rawEpochs: wire.epochs ?? [] };
+  return { isEarning: orNull(wire.isEarning), rawEpochs: wire.epochs ?? [] };
 }
 
 export function toPortfolioRewards(wire: z.output<typeof PortfolioRewardsWire>): PortfolioRewards {
-  const { epochs, unreadable } = readEpochs(wire.rewardsByEpoch);
+  const skipped: PortfolioSkip[] = [];
+  const total = (name: TotalName): number | null => {
+    const value = wire[name];
+    if (value === undefined || value === null) return null;
+    const amount = rawAmountOf(value);
+    if ('raw' in amount) return amount.raw;
+    skipped.push({ path: `rewards.${name}`, reason: amount.reason });
+    return null;
+  };
   return {
-    todaysRewardsRaw: orNull(wire.todaysRewards),
-    totalUnpaidRewardsRaw: orNull(wire.totalUnpaidRewards),
-    lastEpochRewardsRaw: orNull(wire.totalUserRewardsLastEpoch),
-    todaysRebatesRaw: orNull(wire.todaysRebates),
-    totalUnpaidRebatesRaw: orNull(wire.totalUnpaidRebates),
-    lastEpochRebatesRaw: orNull(wire.totalUserRebatesLastEpoch),
-    totalPaidRewardsRaw: orNull(wire.totalPaidRewards),
-    totalPaidRebatesRaw: orNull(wire.totalPaidRebates),
-    epochs,
-    unreadableEpochs: unreadable,
+    todaysRewardsRaw: total('todaysRewards'),
+    totalUnpaidRewardsRaw: total('totalUnpaidRewards'),
+    lastEpochRewardsRaw: total('totalUserRewardsLastEpoch'),
+    todaysRebatesRaw: total('todaysRebates'),
+    totalUnpaidRebatesRaw: total('totalUnpaidRebates'),
+    lastEpochRebatesRaw: total('totalUserRebatesLastEpoch'),
+    totalPaidRewardsRaw: total('totalPaidRewards'),
+    totalPaidRebatesRaw: total('totalPaidRebates'),
     rawEpochs: wire.rewardsByEpoch ?? [],
+    skipped,
   };
 }

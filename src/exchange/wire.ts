@@ -3,7 +3,8 @@
  * This module declares nothing: it re-exports its parts, one job each — field schemas and `parseAnswer`
  * (wire-fields.ts), error bodies (wire-error-bodies.ts), markets and reward settings (wire-markets.ts), the orderbook
  * (wire-orderbook.ts), the account's orders, placements and cancels (wire-orders.ts), market trades (wire-trades.ts),
- * maintenance, profile, positions and redeem (wire-account.ts), the portfolio's rewards (wire-rewards.ts). Callers
+ * maintenance, profile and redeem (wire-account.ts), the portfolio's positions (wire-portfolio.ts) and rewards
+ * (wire-rewards.ts). Callers
  * import this module.
  *
  * Owns: what the client accepts from the venue. Rules: extra fields are tolerated (and dropped); numbers sent as
@@ -26,4 +27,6 @@ export * from './wire-orders.js';
 export * from './wire-cancels.js';
 export * from './wire-trades.js';
 export * from './wire-account.js';
-export type { MarketRewards, PortfolioRewards, VenueRewardEpoch } from './wire-rewards.js';
+export * from './wire-portfolio.js';
+export * from './wire-history.js';
+export type { MarketRewards, PortfolioRewards } from './wire-rewards.js';

@@ -349,6 +349,33 @@ CREATE INDEX capital_tx_sent ON capital_tx (status) WHERE status = 'sent';
 CREATE INDEX capital_tx_time ON capital_tx (settled_at_ms) WHERE status = 'booked';
 `;
 
+/**
+ * Migration 8: the account's history as the venue lists it (GET /portfolio/history), one row per entry, keyed by the
+ * entry's identity (its transaction hash and what it did); `cash_flow_raw` the USDC it moved that the bot did not
+ * book itself (a claim or merge +, a split −; 0 for the bot's own actions and for entries that move no USDC),
+ * `own` 1 when the entry is the bot's own action (its fill, its redemption: matched by transaction hash, see
+ * src/capital/account-history.ts), `booked` 1 when its cash flow counts in the ledger's balances.
+ */
+const V8_SQL = `
+CREATE TABLE account_history (
+  entry_key       TEXT PRIMARY KEY,
+  at_ms           INTEGER NOT NULL,
+  tx_hash         TEXT,
+  kind            TEXT NOT NULL CHECK (kind IN ('claim', 'merge', 'split', 'convert', 'trade', 'other')),
+  strategy        TEXT,
+  market_slug     TEXT,
+  collateral_raw  INTEGER CHECK (collateral_raw >= 0),
+  tokens_raw      INTEGER CHECK (tokens_raw >= 0),
+  cash_flow_raw   INTEGER NOT NULL,
+  own             INTEGER NOT NULL CHECK (own IN (0, 1)),
+  booked          INTEGER NOT NULL CHECK (booked IN (0, 1)),
+  rule            TEXT NOT NULL,
+  recorded_at_ms  INTEGER NOT NULL,
+  CHECK (booked = 0 OR own = 0)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX account_history_time ON account_history (at_ms);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial ledger schema', sql: V1_SQL },
   { version: 2, name: 'fill markouts', sql: V2_SQL },
@@ -357,6 +384,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'venue payouts and time-weighted reward minutes', sql: V5_SQL },
   { version: 6, name: 'maker rebates resolved from the trade feed', sql: V6_SQL },
   { version: 7, name: 'on-chain capital transactions (redemptions and merges)', sql: V7_SQL },
+  { version: 8, name: 'account history: outside cash flows', sql: V8_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

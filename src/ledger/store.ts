@@ -7,6 +7,7 @@
  * transaction, and `atomically(fn)` groups several calls (e.g. the raw event and the fill it carries)
  * into one. Bad input throws a typed error and writes nothing.
  */
+import { HistoryRepo } from './history-repo.js';
 import type { Database } from 'better-sqlite3';
 import type { Outcome } from '../core/venue-rules/index.js';
 import type { FillView, PositionView } from '../strategy/contract.js';
@@ -158,6 +159,8 @@ export class LedgerStore implements CapitalBook {
   readonly rewards: RewardsRepo;
   /** What the venue paid per epoch, and the estimate rows a reconciliation reads (src/ledger/payouts-repo.ts). */
   readonly payouts: PayoutsRepo;
+  /** The account's history as the venue lists it: outside cash flows (migration 8). */
+  readonly history: HistoryRepo;
   /** Maker rebate estimates resolved from the public trade feed (src/ledger/rebate-resolution-repo.ts). */
   readonly rebateResolution: RebateResolutionRepo;
   /** Model vs book-mid predictions before settlement and their scores (src/ledger/calibration-repo.ts, written by src/calibration/). */
@@ -180,6 +183,7 @@ export class LedgerStore implements CapitalBook {
     this.markouts = new MarkoutsRepo(this.ctx, this.kv);
     this.rewards = new RewardsRepo(this.ctx);
     this.payouts = new PayoutsRepo(this.ctx);
+    this.history = new HistoryRepo(this.ctx);
     this.rebateResolution = new RebateResolutionRepo(this.ctx);
     this.calibration = new CalibrationRepo(this.ctx);
     this.capital = new CapitalRepo(this.ctx);

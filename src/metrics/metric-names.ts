@@ -27,6 +27,7 @@ export const METRIC_NAMES = [
   'outcome_maker_http_request_duration_seconds',
   'outcome_maker_http_retries_total',
   'outcome_maker_invalid_answers_total',
+  'outcome_maker_answer_parts_skipped_total',
   'outcome_maker_limiter_queue_depth',
   'outcome_maker_limiter_wait_seconds',
   'outcome_maker_shared_limiter_fallback',

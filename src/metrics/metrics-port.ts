@@ -36,6 +36,8 @@ export interface Metrics extends CalibrationMetrics, ReconciliationMetrics, Reba
   httpRetry(endpoint: string, reason: RetryReason): void;
   /** A 2xx answer of the venue failed validation (not JSON, or a field out of its schema); `endpoint` as in httpRequest. */
   invalidAnswer(endpoint: string): void;
+  /** Parts of a valid answer left out because they could not be read (each logged with its path by the caller). */
+  answerPartsSkipped(endpoint: string, count: number): void;
   limiterQueueDepth(depth: number): void;
   /** Time a request waited in the limiter before it started. */
   limiterWaited(waitMs: number): void;

@@ -170,6 +170,12 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     labelNames: ['endpoint'] as const,
     registers,
   });
+  const skippedParts = new Counter({
+    name: 'outcome_maker_answer_parts_skipped_total',
+    help: 'Parts of valid venue answers left out because they could not be read (a list element, a figure, a position whose market has no slug and matches no known market), by endpoint.',
+    labelNames: ['endpoint'] as const,
+    registers,
+  });
   const queueDepth = new Gauge({ name: 'outcome_maker_limiter_queue_depth', help: 'Requests waiting in the rate limiter.', registers });
   queueDepth.set(0);
   const limiterWait = new Histogram({
@@ -313,6 +319,8 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
   for (const event of FEED_EVENTS) malformed.inc({ event }, 0);
   for (const kind of LEDGER_MISMATCH_KINDS) ledgerMismatches.inc({ kind: reasons.value(kind) }, 0);
   for (const endpoint of API_ENDPOINT_LABELS) invalidAnswers.inc({ endpoint: answerEndpoints.value(endpoint) }, 0);
+  skippedParts.inc({ endpoint: answerEndpoints.value('GET /portfolio/positions') }, 0);
+  skippedParts.inc({ endpoint: answerEndpoints.value('GET /portfolio/history') }, 0);
   for (const metric of VALIDATED_METRICS) rejections.inc({ metric }, 0);
   for (const reason of KILL_REASONS) killTrips.inc({ reason: reasons.value(reason) }, 0);
   for (const result of REDEMPTION_RESULTS) redemptions.inc({ result }, 0);
@@ -416,6 +424,9 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     invalidAnswer(endpoint) {
       invalidAnswers.inc({ endpoint: answerEndpoints.value(endpoint) });
+    },
+    answerPartsSkipped(endpoint, count) {
+      if (count > 0) skippedParts.inc({ endpoint: answerEndpoints.value(endpoint) }, count);
     },
     limiterQueueDepth(depth) {
       if (finite('outcome_maker_limiter_queue_depth', depth)) queueDepth.set(depth);

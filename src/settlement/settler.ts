@@ -28,7 +28,8 @@ import { errorText } from '../core/errors.js';
 /** The venue reads and the one write the settler needs (ExchangeApi has them). */
 export interface SettlementApi {
   getMarket(slug: string): Promise<Pick<Market, 'slug' | 'conditionId' | 'winningOutcomeIndex' | 'payoutNumerators'>>;
-  getPositions(): Promise<readonly { readonly marketSlug: string; readonly yesBalanceRaw: number; readonly noBalanceRaw: number }[]>;
+  /** `known`: a position whose market came without a slug is placed by its condition id (ExchangeApi.getPositions). */
+  getPositions(known?: readonly { readonly slug: string; readonly conditionId: string | null }[]): Promise<readonly { readonly marketSlug: string; readonly yesBalanceRaw: number; readonly noBalanceRaw: number }[]>;
   redeem(conditionId: string): Promise<Readonly<Record<string, unknown>> | null>;
 }
 
@@ -193,7 +194,7 @@ export class Settler {
       log.error({ market: slug }, 'cannot redeem: the venue gives the market no conditionId');
       return 'done';
     }
-    const position = (await api.getPositions()).find((p) => p.marketSlug === slug);
+    const position = (await api.getPositions([{ slug, conditionId }])).find((p) => p.marketSlug === slug);
     const resolution = ledger.getResolution(slug);
     if (resolution === null) return 'done';
     const decision = beforeRedeem({

@@ -48,6 +48,12 @@ export interface MarketInfo {
    * when the venue does not say (the rebate accrual then uses `rewards.rebateRateFallback`).
    */
   readonly rebateRate?: number;
+  /**
+   * The creator's fraction of the taker fee, taken before the maker-rebate pool is funded (src/rewards/creator-fee.ts):
+   * 0 or absent on the venue's own markets; null on a Community market whose share is not configured (no rebate
+   * estimate there).
+   */
+  readonly creatorFeeShare?: number | null;
   /** The reward scheme's unconfirmed parts as configured (`rewards.scoring`); absent: the documented defaults. */
   readonly rewardRules?: RewardRules;
   /** Expiry in ms since epoch; null if the market has none. */

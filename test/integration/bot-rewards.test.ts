@@ -16,6 +16,7 @@ import { cleanupAfterTest, startBookedSim, startLiveBot, tempDatabasePath, third
 import type { RunningSimulator } from '../../src/sim/index.js';
 import { generateMarkets } from '../../src/sim/engine/market-gen.js';
 import type { MarketSpec } from '../../src/sim/engine/index.js';
+import { portfolioRewardsWire } from '../../src/sim/server/rewards-wire.js';
 
 const SEED = 31;
 const REBATE_RATE = 0.25;
@@ -147,6 +148,20 @@ describe('rewards and rebates of the live bot', () => {
     );
     const paidNow = (): { n: number; rewards: number | null } => rows<{ n: number; rewards: number | null }>(database, `SELECT COUNT(*) AS n, SUM(rewards_raw) AS rewards FROM venue_payouts WHERE market_slug = '*'`)[0]!;
     await waitFor(() => when(paidNow().n >= paidRebateAt + 3 && (paidNow().rewards ?? 0) > 3 * samplePool), 20_000, 'three more payouts and 3 samples of pool paid', paidNow);
+
+    // The documented shapes end to end: the simulator answers `rewardsByEpoch` as the API reference shows it (raw
+    // integer strings, `{epochId, timestamp, totalRewards, userRewards, earnedPercent}`), and every epoch the bot booked
+    // for the account is the account's `userRewards` of that epoch, from its `timestamp` and a cycle's length.
+    const wire = portfolioRewardsWire(venue.engine.rewards(venue.demoAccount.profileId));
+    const epochs = wire['rewardsByEpoch'] as Record<string, unknown>[];
+    expect(Object.keys(epochs[0] ?? {}).sort()).toEqual(['earnedPercent', 'epochId', 'timestamp', 'totalRewards', 'userRebates', 'userRewards']);
+    expect(wire['todaysRewards']).toMatch(/^\d+$/);
+    const booked = rows<{ epoch_start_ms: number; epoch_end_ms: number; rewards_raw: number; source: string }>(database, `SELECT epoch_start_ms, epoch_end_ms, rewards_raw, source FROM venue_payouts WHERE market_slug = '*'`);
+    expect(booked.length).toBeGreaterThan(0);
+    for (const row of booked) {
+      const sent = epochs.find((e) => Date.parse(String(e['timestamp'])) === row.epoch_start_ms);
+      expect(row).toEqual({ epoch_start_ms: row.epoch_start_ms, epoch_end_ms: row.epoch_start_ms + 3_000, rewards_raw: Number(sent?.['userRewards']), source: 'rewardsByEpoch' });
+    }
 
     const exposition = await running.bot.registry.metrics();
     expect(exposition).toMatch(new RegExp(`outcome_maker_reward_estimate_usdc_total\\{market="${slug}"\\} 0\\.0*[1-9]`));

@@ -29,7 +29,7 @@ describe('the simulator venue: rewards and fees from the config', () => {
     try {
       const sim = venue.simulator;
       if (sim === null) throw new Error('no simulator');
-      expect(sim.engine.rewardSchedule()).toEqual({ enabled: true, scoreIntervalMs: 5_000, payoutIntervalMs: 15_000, feeModel: 'curve' });
+      expect(sim.engine.rewardSchedule()).toEqual({ enabled: true, scoreIntervalMs: 5_000, payoutIntervalMs: 15_000, payoutAtUtcMs: 81_000_000, feeModel: 'curve' });
       const markets = sim.engine.markets();
       expect(markets.length).toBeGreaterThan(0);
       for (const m of markets) expect(m.settings).toMatchObject({ minSizeRaw: 10_000_000, maxSpreadTicks: 35, dailyRewardRaw: 1_000_000_000, c: 3, rebateRate: 0.2 });
@@ -48,10 +48,15 @@ describe('the simulator venue: rewards and fees from the config', () => {
     expect(paths('rewards: {minuteScoring: hourly}')).toContain('rewards.minuteScoring');
     expect(paths('rewards: {payoutCycleSec: 0}')).toContain('rewards.payoutCycleSec');
     expect(paths('rewards: {venueEpochs: {amountUnit: cents}}')).toContain('rewards.venueEpochs.amountUnit');
+    // The API reference settles raw amounts: the old decimal reading is refused, naming the field.
+    expect(paths('rewards: {venueEpochs: {amountUnit: decimal}}')).toContain('rewards.venueEpochs.amountUnit');
+    expect(paths('rewards: {payoutTimeUtc: "24:00"}')).toContain('rewards.payoutTimeUtc');
+    expect(paths('venue: {kind: sim, rewards: {payoutTimeUtc: "9:5"}}')).toContain('venue.rewards.payoutTimeUtc');
     expect(paths('rewards: {venueEpochs: {fields: {rewards: []}}}')).toContain('rewards.venueEpochs.fields.rewards');
     expect(paths('rewards: {venueEpochs: {fields: {bonus: [x]}}}').filter((path) => path.startsWith('rewards.venueEpochs.fields'))).toHaveLength(1);
     const config = parseConfigText('strategy: {name: fixed-spread}\nrewards: {payoutCycleSec: 86400, venueEpochs: {amountUnit: raw, fields: {rewards: [payout]}}}', { source: '<test>', baseDir: '/srv/bot' });
-    expect(config.rewards).toMatchObject({ minuteScoring: 'time-weighted', payoutCycleMs: 86_400_000, payoutReadDelayMs: null, venueEpochs: { amountUnit: 'raw', fields: { rewards: ['payout'] } } });
+    expect(config.rewards).toMatchObject({ minuteScoring: 'time-weighted', payoutCycleMs: 86_400_000, payoutReadDelayMs: null, payoutAtUtcMs: 81_000_000, venueEpochs: { epochLengthMs: null, fields: { rewards: ['payout'] } } });
+    expect(parseConfigText('strategy: {name: fixed-spread}\nrewards: {payoutTimeUtc: "00:00"}', { source: '<test>', baseDir: '/srv/bot' }).rewards.payoutAtUtcMs).toBe(0);
     expect(config.rewards.venueEpochs.fields.end).toContain('epochEnd');
   });
 });

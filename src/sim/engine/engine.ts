@@ -235,7 +235,7 @@ class Engine implements SimEngine {
 
   rewardSchedule(): RewardSchedule {
     const r = this.core.rewards;
-    return { enabled: r.enabled, scoreIntervalMs: r.scoreIntervalMs, payoutIntervalMs: r.payoutIntervalMs, feeModel: this.core.fees.model };
+    return { enabled: r.enabled, scoreIntervalMs: r.scoreIntervalMs, payoutIntervalMs: r.payoutIntervalMs, payoutAtUtcMs: r.payoutAtUtcMs, feeModel: this.core.fees.model };
   }
 
   scoreRewards(): void {

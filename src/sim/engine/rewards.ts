@@ -42,6 +42,7 @@ interface Resolved {
   readonly enabled: boolean;
   readonly scoreMs: number;
   readonly payoutMs: number;
+  readonly payoutAtMs: number;
   readonly rules: RewardRules;
   readonly epochsKept: number;
 }
@@ -63,14 +64,29 @@ function resolveRewards(options: RewardOptions | undefined, enabledByDefault: bo
     enabled: options?.enabled ?? enabledByDefault,
     scoreMs: seconds('scoreIntervalSec', options?.scoreIntervalSec ?? 60),
     payoutMs: seconds('payoutIntervalSec', options?.payoutIntervalSec ?? 86_400),
+    payoutAtMs: payoutAtOf(options?.payoutAtUtcSec),
     rules,
     epochsKept,
   };
 }
 
-/** The next whole multiple of `intervalMs` after `nowMs`. */
-function nextBoundary(nowMs: number, intervalMs: number): number {
-  return (Math.floor(nowMs / intervalMs) + 1) * intervalMs;
+/** The venue pays LP rewards daily at 22:30 UTC (its user guide, "LP rewards"). */
+export const DEFAULT_PAYOUT_AT_UTC_SEC = 22.5 * 3600;
+
+function payoutAtOf(sec: number | undefined): number {
+  const value = sec ?? DEFAULT_PAYOUT_AT_UTC_SEC;
+  if (!Number.isSafeInteger(value) || value < 0 || value >= 86_400) throw new EngineConfigError('rewards.payoutAtUtcSec', value, 'must be whole seconds after 00:00 UTC, below 86400');
+  return value * 1000;
+}
+
+/** The last boundary (`atMs` plus whole multiples of `intervalMs`) at or before `nowMs`. */
+function lastBoundary(nowMs: number, intervalMs: number, atMs = 0): number {
+  return Math.floor((nowMs - atMs) / intervalMs) * intervalMs + atMs;
+}
+
+/** The next boundary (`atMs` plus whole multiples of `intervalMs`) after `nowMs`. */
+function nextBoundary(nowMs: number, intervalMs: number, atMs = 0): number {
+  return lastBoundary(nowMs, intervalMs, atMs) + intervalMs;
 }
 
 export class RewardBook {
@@ -81,6 +97,8 @@ export class RewardBook {
   paidRewardsRaw = 0;
   paidRebatesRaw = 0;
   rounds = 0;
+  /** Epochs paid so far: the open epoch's id is the next. */
+  private epochSeq = 0;
 
   constructor(
     private readonly core: RewardHost,
@@ -88,7 +106,8 @@ export class RewardBook {
     enabledByDefault: boolean,
   ) {
     this.config = resolveRewards(options, enabledByDefault);
-    this.openEpochStartMs = core.clock.now();
+    // Epochs are the venue's: whole cycles between payout boundaries, the first one too (begun before the start).
+    this.openEpochStartMs = lastBoundary(core.clock.now(), this.config.payoutMs, this.config.payoutAtMs);
   }
 
   get enabled(): boolean {
@@ -103,18 +122,23 @@ export class RewardBook {
     return this.config.payoutMs;
   }
 
+  /** The time of day (ms after 00:00 UTC) the payout boundaries fall on. */
+  get payoutAtUtcMs(): number {
+    return this.config.payoutAtMs;
+  }
+
   /** Starts the scoring and payout timers (once, from the engine's constructor). */
   start(): void {
     if (!this.config.enabled) return;
-    const loop = (intervalMs: number, run: () => void): void => {
+    const loop = (intervalMs: number, atMs: number, run: () => void): void => {
       const now = this.core.clock.now();
-      this.core.schedule(nextBoundary(now, intervalMs) - now, () => {
+      this.core.schedule(nextBoundary(now, intervalMs, atMs) - now, () => {
         this.core.command(run);
-        loop(intervalMs, run);
+        loop(intervalMs, atMs, run);
       });
     };
-    loop(this.config.scoreMs, () => this.scoreRound());
-    loop(this.config.payoutMs, () => this.payout());
+    loop(this.config.scoreMs, 0, () => this.scoreRound());
+    loop(this.config.payoutMs, this.config.payoutAtMs, () => this.payout());
   }
 
   private book(profileId: number): AccountBook {
@@ -170,6 +194,11 @@ export class RewardBook {
   /** Pays every open accrual into the accounts' USDC and closes the epoch. */
   payout(): void {
     const now = this.core.clock.now();
+    // The epoch's pool: the rewards paid to every account, per market and in total (the venue's `totalRewards`).
+    const poolByMarket = new Map<string, number>();
+    for (const book of this.accounts.values()) for (const [slug, entry] of book.open) poolByMarket.set(slug, (poolByMarket.get(slug) ?? 0) + entry.rewardsRaw);
+    const poolRaw = [...poolByMarket.values()].reduce((a, b) => a + b, 0);
+    this.epochSeq += 1;
     for (const [profileId, book] of this.accounts) {
       if (book.open.size === 0) continue;
       const account = this.core.accountsById.get(profileId);
@@ -186,7 +215,7 @@ export class RewardBook {
         this.paidRewardsRaw += rewardsRaw;
         this.paidRebatesRaw += rebatesRaw;
       }
-      book.paid.push({ startMs: this.openEpochStartMs, endMs: now, paidAtMs: now, rewardsRaw, rebatesRaw, byMarket: book.open });
+      book.paid.push({ epochId: this.epochSeq, startMs: this.openEpochStartMs, endMs: now, paidAtMs: now, rewardsRaw, rebatesRaw, poolRaw, poolByMarket, byMarket: book.open });
       if (book.paid.length > this.config.epochsKept) book.paid.splice(0, book.paid.length - this.config.epochsKept);
       book.paidRewardsRaw += rewardsRaw;
       book.paidRebatesRaw += rebatesRaw;
@@ -206,6 +235,7 @@ export class RewardBook {
     }
     const copy = (m: ReadonlyMap<string, MarketAccrual>): Map<string, MarketAccrual> => new Map([...m].map(([slug, a]) => [slug, { ...a }]));
     return {
+      openEpochId: this.epochSeq + 1,
       openEpochStartMs: this.openEpochStartMs,
       open: copy(book?.open ?? new Map()),
       openRewardsRaw,

@@ -40,6 +40,8 @@ export interface RewardOptions {
   readonly scoreIntervalSec?: number;
   /** Seconds between payouts. Default 86400 (the venue pays daily). */
   readonly payoutIntervalSec?: number;
+  /** Seconds after 00:00 UTC the payouts fall on (plus whole intervals). Default 81000: 22:30 UTC, the venue's. */
+  readonly payoutAtUtcSec?: number;
   /** The scheme's unconfirmed rules (band, midpoint). */
   readonly rules?: Partial<RewardRules>;
   /** Paid epochs kept per account. Default 60. */
@@ -53,17 +55,23 @@ export interface MarketAccrual {
 }
 
 export interface RewardEpoch {
+  /** Numbered from 1 in the order paid. */
+  readonly epochId: number;
   readonly startMs: number;
   readonly endMs: number;
   /** When it was paid (the end of the epoch). */
   readonly paidAtMs: number;
   readonly rewardsRaw: number;
   readonly rebatesRaw: number;
+  /** The epoch's pool: the rewards paid to every account, in total and per market. */
+  readonly poolRaw: number;
+  readonly poolByMarket: ReadonlyMap<string, number>;
   readonly byMarket: ReadonlyMap<string, Readonly<MarketAccrual>>;
 }
 
 /** What an account has earned: the open epoch and the paid ones (oldest first). */
 export interface AccountRewards {
+  readonly openEpochId: number;
   readonly openEpochStartMs: number;
   readonly open: ReadonlyMap<string, Readonly<MarketAccrual>>;
   readonly openRewardsRaw: number;
@@ -80,5 +88,7 @@ export interface RewardSchedule {
   readonly enabled: boolean;
   readonly scoreIntervalMs: number;
   readonly payoutIntervalMs: number;
+  /** The time of day (ms after 00:00 UTC) the payout boundaries fall on (the venue: 22:30 UTC). */
+  readonly payoutAtUtcMs: number;
   readonly feeModel: FeeModel;
 }

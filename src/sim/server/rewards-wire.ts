@@ -3,69 +3,67 @@
  * `{epochs, isEarning}`) and in total (PortfolioPositionsResponse.rewards `{todaysRewards, rewardsByEpoch,
  * rewardsChartData, totalUnpaidRewards, totalUserRewardsLastEpoch}`), from the engine's reward book (rewards.ts).
  *
- * Unconfirmed (no authenticated answer of the venue is recorded; the client types the lists `any[]` and the amounts
- * `string`): amounts are written as decimal USDC strings, like the recorded `settings.dailyReward` ("1000"); the
- * elements of `epochs`, `rewardsByEpoch` and `rewardsChartData` are the simulator's own shape; maker rebates, which
- * the client's types do not mention, are the simulator's additive fields (`rebates`, `todaysRebates`,
- * `totalUnpaidRebates`, `totalUserRebatesLastEpoch`). "Today" is the open epoch (a day unless the cycle is shortened).
- * Pure functions of the engine's view.
+ * In the venue's DOCUMENTED shapes (its API reference, ../shared/venue-samples/docs-examples/portfolio-positions.json):
+ * every amount a raw 6-decimal integer string; an epoch `{epochId, timestamp (the epoch's start, ISO), totalRewards
+ * (the epoch's pool over every account), userRewards (the account's), earnedPercent}`; a chart point `{timestamp (ms),
+ * userRewards, totalRewards}`. The simulator's own additions, named as such: maker rebates (the venue's types mention
+ * none) as `userRebates` on an epoch and `todaysRebates`, `totalUnpaidRebates`, `totalUserRebatesLastEpoch`,
+ * `totalPaidRewards`, `totalPaidRebates` in total; the per-market list `clob[].rewards.epochs` (the example sends `{}`)
+ * holds elements of the same documented shape, the market's pool and the account's part of it. "Today" is the open
+ * epoch (a day unless the cycle is shortened). Pure functions of the engine's view.
  */
-import { rawToDecimal } from '../../core/venue-rules/index.js';
-import type { AccountRewards, RewardEpoch } from '../engine/index.js';
+import type { AccountRewards, MarketAccrual, RewardEpoch } from '../engine/index.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+const raw = (amount: number): string => String(amount);
+const percent = (part: number, pool: number): number => (pool > 0 ? part / pool : 0);
 
-/** One epoch of one market (CLOBPosition.rewards.epochs[i]), open or paid. */
-export interface MarketEpochWire {
-  readonly epochStart: string;
-  /** null while open. */
-  readonly epochEnd: string | null;
-  readonly rewards: string;
-  readonly rebates: string;
-  readonly paid: boolean;
+/** One epoch element in the documented shape, plus the simulator's `userRebates`. */
+export interface EpochWire {
+  readonly epochId: number;
+  readonly timestamp: string;
+  readonly totalRewards: string;
+  readonly userRewards: string;
+  readonly earnedPercent: number;
+  readonly userRebates: string;
 }
 
-/** CLOBPosition.rewards for `slug`: its paid epochs (oldest first), then the open one when it earned in it. */
-export function marketRewardsWire(view: AccountRewards, slug: string): { epochs: MarketEpochWire[]; isEarning: boolean } {
-  const epochs: MarketEpochWire[] = [];
+function epochWire(epochId: number, startMs: number, poolRaw: number, accrual: Readonly<MarketAccrual>): EpochWire {
+  return { epochId, timestamp: iso(startMs), totalRewards: raw(poolRaw), userRewards: raw(accrual.rewardsRaw), earnedPercent: percent(accrual.rewardsRaw, poolRaw), userRebates: raw(accrual.rebatesRaw) };
+}
+
+/**
+ * CLOBPosition.rewards for `slug`: its paid epochs (oldest first), then the open one when it earned in it (its pool:
+ * the account's own accrual, the only one the simulator knows before the payout).
+ */
+export function marketRewardsWire(view: AccountRewards, slug: string): { epochs: EpochWire[]; isEarning: boolean } {
+  const epochs: EpochWire[] = [];
   for (const epoch of view.paid) {
     const entry = epoch.byMarket.get(slug);
-    if (entry) epochs.push({ epochStart: iso(epoch.startMs), epochEnd: iso(epoch.endMs), rewards: rawToDecimal(entry.rewardsRaw), rebates: rawToDecimal(entry.rebatesRaw), paid: true });
+    if (entry) epochs.push(epochWire(epoch.epochId, epoch.startMs, epoch.poolByMarket.get(slug) ?? entry.rewardsRaw, entry));
   }
   const open = view.open.get(slug);
-  if (open) epochs.push({ epochStart: iso(view.openEpochStartMs), epochEnd: null, rewards: rawToDecimal(open.rewardsRaw), rebates: rawToDecimal(open.rebatesRaw), paid: false });
+  if (open) epochs.push(epochWire(view.openEpochId, view.openEpochStartMs, open.rewardsRaw, open));
   return { epochs, isEarning: view.earning.has(slug) };
 }
 
-function epochEntry(epoch: RewardEpoch): Record<string, unknown> {
-  return {
-    epochStart: iso(epoch.startMs),
-    epochEnd: iso(epoch.endMs),
-    paidAt: iso(epoch.paidAtMs),
-    rewards: rawToDecimal(epoch.rewardsRaw),
-    rebates: rawToDecimal(epoch.rebatesRaw),
-    markets: [...epoch.byMarket].map(([marketSlug, a]) => ({ marketSlug, rewards: rawToDecimal(a.rewardsRaw), rebates: rawToDecimal(a.rebatesRaw) })),
-  };
+function accountEpoch(epoch: RewardEpoch): EpochWire {
+  return epochWire(epoch.epochId, epoch.startMs, epoch.poolRaw, { rewardsRaw: epoch.rewardsRaw, rebatesRaw: epoch.rebatesRaw });
 }
 
-/** PortfolioPositionsResponse.rewards: the open epoch's accruals, the paid epochs newest first, a cumulative chart. */
+/** PortfolioPositionsResponse.rewards: the open epoch's accruals, the paid epochs newest first, a chart per epoch. */
 export function portfolioRewardsWire(view: AccountRewards): Record<string, unknown> {
   const last = view.paid[view.paid.length - 1];
-  let cumulative = 0;
-  const chart = view.paid.map((epoch) => {
-    cumulative += epoch.rewardsRaw;
-    return { timestamp: epoch.paidAtMs, value: rawToDecimal(cumulative) };
-  });
   return {
-    todaysRewards: rawToDecimal(view.openRewardsRaw),
-    rewardsByEpoch: [...view.paid].reverse().map(epochEntry),
-    rewardsChartData: chart,
-    totalUnpaidRewards: rawToDecimal(view.openRewardsRaw),
-    totalUserRewardsLastEpoch: rawToDecimal(last?.rewardsRaw ?? 0),
-    todaysRebates: rawToDecimal(view.openRebatesRaw),
-    totalUnpaidRebates: rawToDecimal(view.openRebatesRaw),
-    totalUserRebatesLastEpoch: rawToDecimal(last?.rebatesRaw ?? 0),
-    totalPaidRewards: rawToDecimal(view.paidRewardsRaw),
-    totalPaidRebates: rawToDecimal(view.paidRebatesRaw),
+    todaysRewards: raw(view.openRewardsRaw),
+    rewardsByEpoch: [...view.paid].reverse().map(accountEpoch),
+    rewardsChartData: view.paid.map((epoch) => ({ timestamp: epoch.paidAtMs, userRewards: raw(epoch.rewardsRaw), totalRewards: raw(epoch.poolRaw) })),
+    totalUnpaidRewards: raw(view.openRewardsRaw),
+    totalUserRewardsLastEpoch: raw(last?.rewardsRaw ?? 0),
+    todaysRebates: raw(view.openRebatesRaw),
+    totalUnpaidRebates: raw(view.openRebatesRaw),
+    totalUserRebatesLastEpoch: raw(last?.rebatesRaw ?? 0),
+    totalPaidRewards: raw(view.paidRewardsRaw),
+    totalPaidRebates: raw(view.paidRebatesRaw),
   };
 }

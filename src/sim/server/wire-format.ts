@@ -143,7 +143,7 @@ export function marketWire(market: SimMarket, book: BookSnapshot | undefined): R
     tags: [...(market.tags ?? [])],
     status: market.status,
     expired: market.expired,
-    creator: { name: 'Simulator', imageURI: '', link: '', address: ZERO_ADDRESS },
+    creator: { name: 'Limitless', imageURI: '', link: '', address: ZERO_ADDRESS },
     volume: String(market.volumeRaw),
     volumeFormatted: rawToDecimal(market.volumeRaw),
     tokens: { yes: market.yesTokenId, no: market.noTokenId },
@@ -228,11 +228,15 @@ export function groupWire(group: SimGroup, engine: SimEngine, markets: readonly 
 
 // ───────────────────────────── positions ─────────────────────────────
 
+/** costBasis / balance as a raw price (× 1e6, floored); 0 when flat. */
+function averagePriceRaw(position: TokenPosition): number {
+  if (position.balanceRaw <= 0) return 0;
+  return Number((BigInt(position.costBasisRaw) * BigInt(RAW_PER_UNIT)) / BigInt(position.balanceRaw));
+}
+
 /** costBasis / balance as a decimal price string (6 places, floored); null when flat. */
 export function averagePrice(position: TokenPosition): string | null {
-  if (position.balanceRaw <= 0) return null;
-  const scaled = (BigInt(position.costBasisRaw) * BigInt(RAW_PER_UNIT)) / BigInt(position.balanceRaw);
-  return rawToDecimal(Number(scaled));
+  return position.balanceRaw <= 0 ? null : rawToDecimal(averagePriceRaw(position));
 }
 
 /** balance × mark, raw USDC, floored. `markOver2000` is a YES or NO mark over 2000. */
@@ -259,7 +263,8 @@ function sidePosition(position: TokenPosition, markOver2000: bigint): Record<str
   const marketValue = valueRaw(position.balanceRaw, markOver2000);
   return {
     cost: String(position.costBasisRaw),
-    fillPrice: averagePrice(position) ?? '0',
+    // Raw like every amount of this answer (the API reference: "fillPrice": "750000" is 0.75).
+    fillPrice: String(averagePriceRaw(position)),
     marketValue: String(marketValue),
     realisedPnl: String(position.realisedPnlRaw),
     unrealizedPnl: String(marketValue - position.costBasisRaw),
@@ -275,6 +280,7 @@ export function portfolioPositionWire(summary: PositionSummary, market: SimMarke
       slug: market.slug,
       title: market.title,
       conditionId: market.conditionId,
+      condition_id: market.conditionId,
       status: market.status,
       expired: market.expired,
       closed: market.status === 'RESOLVED',

@@ -30,7 +30,7 @@ describe('GET /portfolio/positions', () => {
     expect(entry['tokensBalance']).toEqual({ yes: '10000000', no: '0' });
     const yes = obj(obj(entry['positions'])['yes']);
     expect(yes['cost']).toBe('6000000');
-    expect(yes['fillPrice']).toBe('0.6');
+    expect(yes['fillPrice']).toBe('600000'); // raw, as the API reference shows it ("750000" is 0.75)
     for (const k of ['realisedPnl', 'unrealizedPnl', 'marketValue']) expect(typeof yes[k]).toBe('string');
     expect(obj(entry['orders'])).toEqual({ liveOrders: 0, totalCollateralLocked: '0' });
     expect(entry).toHaveProperty('rewards');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EndpointRef } from '../../../src/exchange/errors.js';
 import { parseMarket, parsePortfolio, type PortfolioPositions } from '../../../src/exchange/wire.js';
 import { generateMarkets } from '../../../src/sim/engine/index.js';
+import { DEFAULT_EPOCH_JUDGING, venueRewardsOf } from '../../../src/app/venue-rewards.js';
 import { obj, waitUntil } from '../../support/sim-http.js';
 import { call, BOB, placeOrder, SEED, startTestSim, type TestSim } from '../fixtures.js';
 
@@ -61,10 +62,16 @@ describe('rewards and rebates over HTTP', () => {
     );
     const entry = paid.clob.find((c) => c.marketSlug === t.market.slug);
     expect(entry?.rewards?.isEarning).toBe(true);
-    const paidEpochs = entry?.rewards?.epochs.filter((e) => e.paid === true) ?? [];
-    expect(paidEpochs.length).toBeGreaterThan(0);
-    expect(paidEpochs.reduce((sum, e) => sum + (e.rebatesRaw ?? 0), 0)).toBe(26_010);
-    expect(paid.rewards?.epochs.length).toBeGreaterThan(0);
+    // The documented epoch shape (raw amounts, `timestamp`, `userRewards` of `totalRewards`), read as the bot reads it:
+    // 2 s epochs paid on the simulator's 2 s boundaries.
+    const judging = { ...DEFAULT_EPOCH_JUDGING, read: { ...DEFAULT_EPOCH_JUDGING.read, epochLengthMs: 2_000 }, payoutCycleMs: 2_000 };
+    const report = venueRewardsOf(paid, Date.now(), judging);
+    const marketEpochs = report.paid?.filter((e) => e.marketSlug === t.market.slug) ?? [];
+    expect(marketEpochs.length).toBeGreaterThan(0);
+    expect(marketEpochs.reduce((sum, e) => sum + (e.rebatesRaw ?? 0), 0)).toBe(26_010);
+    expect(report.paid?.filter((e) => e.marketSlug === '*').reduce((sum, e) => sum + (e.rewardsRaw ?? 0), 0)).toBe(paid.rewards?.totalPaidRewardsRaw);
+    expect(report.shapes?.account).toBe('start=timestamp rewards=userRewards rebates=userRebates');
+    expect(report.unreadableEpochs).toBe(0);
 
     // The USDC balance holds every payout: read in one tick with the engine's own record of them.
     const view = t.sim.engine.rewards(t.demo.profileId);

@@ -3,7 +3,7 @@
  * and a real ledger: today's figure on its slow timer (the day's last reading wins, the total under '*'); the paid
  * epochs read after each payout boundary of the cycle, booked once however often they are reported, reconciled into
  * the metrics; the names the unconfirmed epoch lists matched logged once; a failing read logged and retried.
- * `venueRewardsOf` reads the portfolio answer (through the real wire parser) in the simulator's shape and in another.
+ * `venueRewardsOf` reads the portfolio answer (through the real wire parser) in the documented shape and in another.
  */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -11,8 +11,8 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { openLedger } from '../../../src/ledger/store.js';
 import { parsePortfolio } from '../../../src/exchange/wire.js';
 import { TransportClosedError } from '../../../src/exchange/errors.js';
-import { DEFAULT_EPOCH_READ } from '../../../src/exchange/wire-reward-epochs.js';
-import { nextPayoutReadMs, venueRewardsOf, VenueRewardsPoller, type VenueRewardsMetrics, type VenueRewardsReport } from '../../../src/app/venue-rewards.js';
+import { DEFAULT_EPOCH_FIELDS } from '../../../src/exchange/wire-reward-epochs.js';
+import { DEFAULT_EPOCH_JUDGING, latestPayoutMs, nextPayoutReadMs, venueRewardsOf, VenueRewardsPoller, type VenueRewardsMetrics, type VenueRewardsReport } from '../../../src/app/venue-rewards.js';
 
 const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
 const DAY0 = Date.UTC(2025, 0, 15);
@@ -48,7 +48,7 @@ function slowPoller(
   parts: { clock: ManualClock; ledger: ReturnType<typeof openLedger>; metrics: VenueRewardsMetrics; log: ReturnType<typeof pino> },
   read: () => Promise<VenueRewardsReport>,
 ): VenueRewardsPoller {
-  return new VenueRewardsPoller({ read, ledger: parts.ledger, scheduler: parts.clock, intervalMs: 900_000, payoutCycleMs: 0, payoutReadDelayMs: 0, metrics: parts.metrics, log: parts.log });
+  return new VenueRewardsPoller({ read, ledger: parts.ledger, scheduler: parts.clock, intervalMs: 900_000, payoutCycleMs: 0, payoutReadDelayMs: 0, payoutAtUtcMs: 0, metrics: parts.metrics, log: parts.log });
 }
 
 describe('venue rewards poller', () => {
@@ -124,6 +124,7 @@ describe('venue rewards poller', () => {
       intervalMs: 0,
       payoutCycleMs: cycle,
       payoutReadDelayMs: 2_000,
+      payoutAtUtcMs: 0,
       metrics,
       log,
     });
@@ -150,47 +151,71 @@ describe('venue rewards poller', () => {
     expect(nextPayoutReadMs(T0 + 1_000, 15_000, 2_000)).toBe(T0 + 2_000);
     expect(nextPayoutReadMs(T0, 86_400_000, 300_000)).toBe(DAY0 + 86_400_000 + 300_000);
   });
+
+  it('follows the venue\'s daily payout at 22:30 UTC: the read comes the delay after 22:30, and a read before it waits for it', () => {
+    const at = 22.5 * 3_600_000;
+    expect(nextPayoutReadMs(T0, 86_400_000, 300_000, at)).toBe(DAY0 + at + 300_000);
+    expect(nextPayoutReadMs(DAY0 + at + 300_000, 86_400_000, 300_000, at)).toBe(DAY0 + 86_400_000 + at + 300_000);
+    expect(latestPayoutMs(T0, 86_400_000, at)).toBe(DAY0 - 86_400_000 + at);
+    // A 15 s cycle anchored at 22:30 falls on the same instants as one anchored at midnight (81 000 s = 5400 × 15 s).
+    expect(nextPayoutReadMs(T0 + 4_000, 15_000, 2_000, at)).toBe(T0 + 17_000);
+  });
 });
 
+
 describe('venueRewardsOf: the portfolio answer as the poller reads it', () => {
-  const SIM_SHAPE = {
-    clob: [
-      {
-        market: { slug: 'a' },
-        tokensBalance: { yes: '0', no: '0' },
-        rewards: {
-          isEarning: true,
-          epochs: [
-            { epochStart: '2025-01-15T00:00:00.000Z', epochEnd: '2025-01-16T00:00:00.000Z', rewards: '5', rebates: '0.25', paid: true },
-            { epochStart: '2025-01-16T00:00:00.000Z', epochEnd: null, rewards: '1.25', rebates: '0', paid: false },
-          ],
-        },
-      },
-    ],
+  const DAY = 86_400_000;
+  const D15 = Date.UTC(2025, 0, 15);
+  const D16 = Date.UTC(2025, 0, 16);
+  const epoch = (id: number, startMs: number, user: string, pool: string, rebates?: string): Record<string, unknown> => ({
+    epochId: id,
+    timestamp: new Date(startMs).toISOString(),
+    totalRewards: pool,
+    userRewards: user,
+    earnedPercent: Number(user) / Number(pool),
+    ...(rebates === undefined ? {} : { userRebates: rebates }),
+  });
+  /** The documented shape (raw amounts; `userRewards` the account's), per market as the simulator also sends it. */
+  const DOCUMENTED = {
+    clob: [{ market: { slug: 'a' }, tokensBalance: { yes: '0', no: '0' }, rewards: { isEarning: true, epochs: [epoch(7, D15, '5000000', '20000000', '250000'), epoch(8, D16, '1250000', '1250000', '0')] } }],
     rewards: {
-      todaysRewards: '2.5',
-      rewardsByEpoch: [{ epochStart: '2025-01-15T00:00:00.000Z', epochEnd: '2025-01-16T00:00:00.000Z', paidAt: '2025-01-16T00:00:00.000Z', rewards: '9', rebates: '0.5', markets: [{ marketSlug: 'b', rewards: '4', rebates: '0.25' }] }],
-      rewardsChartData: [],
-      totalUnpaidRewards: '2.5',
-      totalUserRewardsLastEpoch: '9',
+      todaysRewards: '2500000',
+      rewardsByEpoch: [epoch(8, D16, '2500000', '2500000'), epoch(7, D15, '9000000', '90000000', '500000')],
+      rewardsChartData: [{ timestamp: D16, userRewards: '9000000', totalRewards: '90000000' }],
+      totalUnpaidRewards: '2500000',
+      totalUserRewardsLastEpoch: '9000000',
     },
   };
+  // The epoch of the 15th ends at 00:00 on the 16th and is paid at 22:30 UTC that day; the epoch of the 16th is open.
+  const READ_AT = D16 + 23 * 3_600_000;
 
-  it("the simulator's shape: today's figures, the paid epochs per market and in total, the names that matched", () => {
-    const report = venueRewardsOf(parsePortfolio(SIM_SHAPE, EP, 200));
-    const day = { epochStartMs: Date.UTC(2025, 0, 15), epochEndMs: Date.UTC(2025, 0, 16) };
+  it("the documented shape: today's figures, the paid epochs per market and in total, userRewards (never the pool) as the account's", () => {
+    const report = venueRewardsOf(parsePortfolio(DOCUMENTED, EP, 200), READ_AT);
+    const day = { epochStartMs: D15, epochEndMs: D16 };
     expect(report.todayTotalRaw).toBe(2_500_000);
     expect(report.markets).toEqual([{ marketSlug: 'a', todayRaw: 1_250_000 }]);
     expect(report.paid).toEqual([
       { marketSlug: 'a', ...day, rewardsRaw: 5_000_000, rebatesRaw: 250_000, paidAtMs: null, source: 'clob.rewards.epochs' },
-      { marketSlug: '*', ...day, rewardsRaw: 9_000_000, rebatesRaw: 500_000, paidAtMs: day.epochEndMs, source: 'rewardsByEpoch' },
-      { marketSlug: 'b', ...day, rewardsRaw: 4_000_000, rebatesRaw: 250_000, paidAtMs: day.epochEndMs, source: 'rewardsByEpoch.markets' },
+      { marketSlug: '*', ...day, rewardsRaw: 9_000_000, rebatesRaw: 500_000, paidAtMs: null, source: 'rewardsByEpoch' },
     ]);
-    expect(report.shapes).toEqual({ account: 'start=epochStart end=epochEnd paidAt=paidAt rewards=rewards rebates=rebates markets=markets', market: 'start=epochStart end=epochEnd paid=paid rewards=rewards rebates=rebates' });
+    expect(report.shapes).toEqual({ account: 'start=timestamp rewards=userRewards rebates=userRebates', market: 'start=timestamp rewards=userRewards rebates=userRebates' });
     expect(report.unreadableEpochs).toBe(0);
+    // Before 22:30 UTC on the 16th nothing is paid yet: the venue pays then.
+    expect(venueRewardsOf(parsePortfolio(DOCUMENTED, EP, 200), D16 + 22 * 3_600_000).paid).toEqual([]);
   });
 
-  it('another shape (dates, a status, other amount names, raw units when configured) is detected, not guessed; the unreadable are counted', () => {
+  it('reads an amount past 2^53 as unreadable (named with its path), never rounded; a bad total is left out, the rest stands', () => {
+    const huge = '9007199254740993';
+    const body = { ...DOCUMENTED, rewards: { ...DOCUMENTED.rewards, todaysRewards: huge, rewardsByEpoch: [epoch(7, D15, huge, huge), epoch(6, D15 - DAY, '1000000', '2000000')] } };
+    const portfolio = parsePortfolio(body, EP, 200);
+    expect(portfolio.rewards?.todaysRewardsRaw).toBeNull();
+    expect(portfolio.skipped).toEqual([{ path: 'rewards.todaysRewards', reason: `raw amount ${huge} exceeds 2^53 - 1 (not read, never rounded)` }]);
+    const report = venueRewardsOf(portfolio, READ_AT);
+    expect(report.unreadablePaths).toEqual([`rewards.rewardsByEpoch[0]: userRewards: raw amount ${huge} exceeds 2^53 - 1 (not read, never rounded)`]);
+    expect(report.paid?.filter((p) => p.marketSlug === '*').map((p) => p.rewardsRaw)).toEqual([1_000_000]);
+  });
+
+  it('another shape (end instants, a status, other names) is detected, not guessed; names configured away read nothing, counted', () => {
     const other = {
       clob: [],
       rewards: {
@@ -200,22 +225,18 @@ describe('venueRewardsOf: the portfolio answer as the poller reads it', () => {
           { startDate: 1736985600, endDate: 1737072000, status: 'PENDING', rewardAmount: 1_000_000 },
           { note: 'no amount in any known name' },
         ],
-        rewardsChartData: [],
-        totalUnpaidRewards: '0',
-        totalUserRewardsLastEpoch: '7',
       },
     };
-    const report = venueRewardsOf(parsePortfolio(other, EP, 200), { ...DEFAULT_EPOCH_READ, amountUnit: 'raw' });
-    expect(report.paid).toEqual([{ marketSlug: '*', epochStartMs: Date.UTC(2025, 0, 15), epochEndMs: Date.UTC(2025, 0, 16), rewardsRaw: 7_000_000, rebatesRaw: null, paidAtMs: null, source: 'rewardsByEpoch' }]);
+    const report = venueRewardsOf(parsePortfolio(other, EP, 200), READ_AT);
+    expect(report.paid).toEqual([{ marketSlug: '*', epochStartMs: D15, epochEndMs: D16, rewardsRaw: 7_000_000, rebatesRaw: null, paidAtMs: null, source: 'rewardsByEpoch' }]);
     expect(report.shapes?.account).toBe('start=startDate end=endDate status=status rewards=rewardAmount');
     expect(report.unreadableEpochs).toBe(1);
-    // The same list under names configured away from the defaults reads nothing: every element counted unreadable.
-    const narrow = venueRewardsOf(parsePortfolio(other, EP, 200), { amountUnit: 'raw', fields: { ...DEFAULT_EPOCH_READ.fields, rewards: ['payout'], rebates: ['rebatePayout'] } });
+    const narrow = venueRewardsOf(parsePortfolio(other, EP, 200), READ_AT, { ...DEFAULT_EPOCH_JUDGING, read: { ...DEFAULT_EPOCH_JUDGING.read, fields: { ...DEFAULT_EPOCH_FIELDS, rewards: ['payout'], rebates: ['rebatePayout'] } } });
     expect(narrow.paid).toEqual([]);
     expect(narrow.unreadableEpochs).toBe(3);
   });
 
   it('an answer without rewards reads as nothing known (null total), not as zero', () => {
-    expect(venueRewardsOf(parsePortfolio({ clob: [{ market: { slug: 'a' }, tokensBalance: { yes: '0', no: '0' } }] }, EP, 200))).toMatchObject({ todayTotalRaw: null, markets: [], paid: [] });
+    expect(venueRewardsOf(parsePortfolio({ clob: [{ market: { slug: 'a' }, tokensBalance: { yes: '0', no: '0' } }] }, EP, 200), READ_AT)).toMatchObject({ todayTotalRaw: null, markets: [], paid: [] });
   });
 });

@@ -14,7 +14,7 @@ describe('config durations: seconds in the file, milliseconds in AppConfig', () 
     expect(config.orders).toMatchObject({ maxOrderAgeMs: 1_800_000, filledOrderDelayMs: 10_000 });
     expect(config.risk).toMatchObject({ stopBeforeExpiryMs: 3_600_000, staleGraceMs: 5_000, socketDownGraceMs: 10_000 });
     expect(config.rateLimits.retry).toEqual({ maxRetries: 3, initialBackoffMs: 1000, maxBackoffMs: 30_000, maxRetryAfterMs: 120_000 });
-    expect(config.maintenance).toEqual({ pollIntervalMs: 30_000, ledgerCheckMs: 60_000 });
+    expect(config.maintenance).toEqual({ pollIntervalMs: 30_000, ledgerCheckMs: 60_000, historyPollMs: 600_000 });
     expect(config.redemption).toEqual({ mode: 'auto', retryInitialMs: 30_000, retryMaxMs: 600_000 });
     expect(config.feed).toEqual({ watchdogIntervalMs: 1_000, quietThresholdMs: 20_000, staleAfterMs: 30_000, firstBookWaitMs: 2_000 });
   });
@@ -26,7 +26,7 @@ describe('config durations: seconds in the file, milliseconds in AppConfig', () 
         'orders: {maxOrderAgeSec: 0, filledOrderDelaySec: 0.25}',
         'risk: {stopBeforeExpirySec: 90, staleGraceSec: 1.5, socketDownGraceSec: 2, perMarket: {m-1: {stopBeforeExpirySec: 0.5}}}',
         'rateLimits: {retry: {maxRetryAfterSec: 7}}',
-        'maintenance: {pollIntervalSec: 0.5, ledgerCheckSec: 2.5}',
+        'maintenance: {pollIntervalSec: 0.5, ledgerCheckSec: 2.5, historyPollSec: 1.5}',
         'redemption: {retryInitialSec: 0.2, retryMaxSec: 0.4}',
         'feed: {watchdogIntervalSec: 0.5, quietThresholdSec: 2, staleAfterSec: 4}',
         '',
@@ -37,7 +37,7 @@ describe('config durations: seconds in the file, milliseconds in AppConfig', () 
     expect(riskLimitsFor(config.risk, 'm-1').stopBeforeExpiryMs).toBe(500);
     expect(riskLimitsFor(config.risk, 'm-2').stopBeforeExpiryMs).toBe(90_000);
     expect(config.rateLimits.retry.maxRetryAfterMs).toBe(7_000);
-    expect(config.maintenance).toEqual({ pollIntervalMs: 500, ledgerCheckMs: 2_500 });
+    expect(config.maintenance).toEqual({ pollIntervalMs: 500, ledgerCheckMs: 2_500, historyPollMs: 1_500 });
     expect(config.redemption).toMatchObject({ retryInitialMs: 200, retryMaxMs: 400 });
     expect(config.feed).toEqual({ watchdogIntervalMs: 500, quietThresholdMs: 2_000, staleAfterMs: 4_000, firstBookWaitMs: 2_000 });
     // No field of the parsed config is still in seconds.

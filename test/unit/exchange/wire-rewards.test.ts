@@ -1,7 +1,8 @@
 /**
  * The wire of rewards and rebates: `settings.rebateRate` on the recorded market objects (absent there: 0 once
  * normalised) and as the official client types it (a number), and the portfolio's `rewards` per market and in total
- * (the official client's shapes; amounts decimal USDC → raw). Bad values are ResponseValidationErrors naming the field.
+ * (the official client's shapes; amounts raw 6-decimal integers, as the API reference shows). A bad part is left out and
+ * named by its path; only an answer that is not the portfolio is a ResponseValidationError.
  */
 import { describe, expect, it } from 'vitest';
 import { validationError } from '../../support/response-validation.js';
@@ -43,40 +44,27 @@ describe('settings.rebateRate', () => {
   });
 });
 
+const EPOCH = { epochId: 1, timestamp: '2026-01-01T00:00:00.000Z', totalRewards: '125000000', userRewards: '12500000', earnedPercent: 0.1 };
+
 const POSITION = {
   market: { slug: 'btc-above-1' },
   tokensBalance: { yes: '10000000', no: '0' },
-  rewards: {
-    epochs: [
-      { epochStart: '2026-01-01T00:00:00.000Z', epochEnd: '2026-01-02T00:00:00.000Z', rewards: '12.5', rebates: '0.0102', paid: true },
-      { epochStart: '2026-01-02T00:00:00.000Z', epochEnd: null, rewards: '0.694444', rebates: '0', paid: false },
-      'an epoch in a shape nobody recorded',
-    ],
-    isEarning: true,
-  },
+  positions: { yes: { cost: '7500000', fillPrice: '750000', realisedPnl: '0', unrealizedPnl: '-500000', marketValue: '7000000' } },
+  rewards: { epochs: [EPOCH, 'an epoch in a shape nobody recorded'], isEarning: true },
 };
 
 const TOTAL = {
-  todaysRewards: '0.694444',
-  rewardsByEpoch: [{ epochStart: '2026-01-01T00:00:00.000Z', epochEnd: '2026-01-02T00:00:00.000Z', paidAt: '2026-01-02T00:00:00.000Z', rewards: '12.5', rebates: '0.0102' }],
-  rewardsChartData: [],
-  totalUnpaidRewards: '0.694444',
-  totalUserRewardsLastEpoch: '12.5',
+  todaysRewards: '694444',
+  rewardsByEpoch: [EPOCH],
+  rewardsChartData: [{ timestamp: 1767312000000, userRewards: '12500000', totalRewards: '125000000' }],
+  totalUnpaidRewards: '694444',
+  totalUserRewardsLastEpoch: '12500000',
 };
 
 describe('GET /portfolio/positions rewards', () => {
-  it('reads the per-market and total rewards into raw USDC, epochs where their shape fits', () => {
-    const portfolio = parsePortfolio({ clob: [POSITION], rewards: { ...TOTAL, todaysRebates: '0.01', totalPaidRebates: 3 } }, EP, 200);
-    const market = portfolio.clob[0]?.rewards;
-    expect(market).toEqual({
-      isEarning: true,
-      epochs: [
-        { startMs: Date.UTC(2026, 0, 1), endMs: Date.UTC(2026, 0, 2), rewardsRaw: 12_500_000, rebatesRaw: 10_200, paid: true },
-        { startMs: Date.UTC(2026, 0, 2), endMs: null, rewardsRaw: 694_444, rebatesRaw: 0, paid: false },
-      ],
-      unreadableEpochs: 1,
-      rawEpochs: POSITION.rewards.epochs,
-    });
+  it('reads every amount as a raw 6-decimal integer (the API reference), the epoch lists kept as sent for the configured reading', () => {
+    const portfolio = parsePortfolio({ clob: [POSITION], rewards: { ...TOTAL, todaysRebates: '10000', totalPaidRebates: 3_000_000 } }, EP, 200);
+    expect(portfolio.clob[0]).toMatchObject({ yes: { cost: 7_500_000, fillPrice: 750_000, realisedPnl: 0, unrealizedPnl: -500_000 }, rewards: { isEarning: true, rawEpochs: POSITION.rewards.epochs } });
     expect(portfolio.rewards).toEqual({
       todaysRewardsRaw: 694_444,
       totalUnpaidRewardsRaw: 694_444,
@@ -86,10 +74,10 @@ describe('GET /portfolio/positions rewards', () => {
       lastEpochRebatesRaw: null,
       totalPaidRewardsRaw: null,
       totalPaidRebatesRaw: 3_000_000,
-      epochs: [{ startMs: Date.UTC(2026, 0, 1), endMs: Date.UTC(2026, 0, 2), rewardsRaw: 12_500_000, rebatesRaw: 10_200, paid: true }],
-      unreadableEpochs: 0,
       rawEpochs: TOTAL.rewardsByEpoch,
+      skipped: [],
     });
+    expect(portfolio.skipped).toEqual([]);
   });
 
   it('leaves rewards out when the venue sent none', () => {
@@ -98,16 +86,24 @@ describe('GET /portfolio/positions rewards', () => {
     expect(portfolio.clob[0]?.rewards).toBeUndefined();
   });
 
-  it('refuses a declared amount that is not a decimal, or an isEarning that is not a boolean, naming the field', () => {
+  it('leaves out a total that is not a raw amount (a decimal is the old guess), and a position whose figures do not read, each named by its path; the rest stands', () => {
     const cases: [unknown, string, string][] = [
-      [{ clob: [], rewards: { ...TOTAL, todaysRewards: 'twelve' } }, 'rewards.todaysRewards', '"twelve"'],
-      [{ clob: [], rewards: { ...TOTAL, totalUnpaidRewards: -1 } }, 'rewards.totalUnpaidRewards', '-1'],
-      [{ clob: [], rewards: { ...TOTAL, totalUserRewardsLastEpoch: '1.0000001' } }, 'rewards.totalUserRewardsLastEpoch', '"1.0000001"'],
-      [{ clob: [{ ...POSITION, rewards: { epochs: [], isEarning: 'yes' } }] }, 'clob[0].rewards.isEarning', '"yes"'],
+      [{ clob: [], rewards: { ...TOTAL, todaysRewards: 'twelve' } }, 'rewards.todaysRewards', 'not a raw integer amount (got "twelve")'],
+      [{ clob: [], rewards: { ...TOTAL, totalUnpaidRewards: -1 } }, 'rewards.totalUnpaidRewards', 'not a raw integer amount (got -1)'],
+      [{ clob: [], rewards: { ...TOTAL, totalUserRewardsLastEpoch: '12.5' } }, 'rewards.totalUserRewardsLastEpoch', 'not a raw integer amount (got "12.5")'],
+      [{ clob: [{ ...POSITION, rewards: { epochs: [], isEarning: 'yes' } }] }, 'clob[0].rewards.isEarning', 'Invalid input: expected boolean, received string (got "yes")'],
+      [{ clob: [{ ...POSITION, positions: { yes: { fillPrice: '0.75' } } }] }, 'clob[0].positions.yes.fillPrice', 'not a raw integer amount (got "0.75")'],
     ];
-    for (const [body, path, value] of cases) {
-      const error = validationError(() => parsePortfolio(body, EP, 200));
-      expect(error.issues[0]).toMatchObject({ path, value });
+    for (const [body, path, reason] of cases) {
+      const portfolio = parsePortfolio(body, EP, 200);
+      expect(portfolio.skipped).toEqual([{ path, reason }]);
     }
+    expect(parsePortfolio(cases[0]?.[0], EP, 200).rewards?.todaysRewardsRaw).toBeNull();
+    expect(parsePortfolio(cases[0]?.[0], EP, 200).rewards?.lastEpochRewardsRaw).toBe(12_500_000);
+  });
+
+  it('refuses only an answer that is not the portfolio at all', () => {
+    const error = validationError(() => parsePortfolio({ clob: 'none' }, EP, 200));
+    expect(error.issues[0]).toMatchObject({ path: 'clob' });
   });
 });

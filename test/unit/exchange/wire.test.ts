@@ -378,7 +378,7 @@ describe('maintenance, profile, positions', () => {
           {
             market: { slug: 'btc-100k', title: 'x' },
             tokensBalance: { yes: '5000000', no: 0 },
-            positions: { yes: { cost: '2500000', fillPrice: '0.5', realisedPnl: 0, unrealizedPnl: '0.1' }, no: null },
+            positions: { yes: { cost: '2500000', fillPrice: '500000', realisedPnl: 0, unrealizedPnl: '-100000' }, no: null },
             orders: { liveOrders: 2, totalCollateralLocked: '1000000' },
           },
         ],
@@ -392,7 +392,7 @@ describe('maintenance, profile, positions', () => {
         marketSlug: 'btc-100k',
         yesBalanceRaw: 5_000_000,
         noBalanceRaw: 0,
-        yes: { cost: 2_500_000, fillPrice: 0.5, realisedPnl: 0, unrealizedPnl: 0.1 },
+        yes: { cost: 2_500_000, fillPrice: 500_000, realisedPnl: 0, unrealizedPnl: -100_000 },
         no: null,
         collateralLockedRaw: 1_000_000,
         list: 'clob',

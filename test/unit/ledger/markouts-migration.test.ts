@@ -22,7 +22,7 @@ function writeVersion1Ledger(path: string): void {
   ledger.recordFill(fillInput({ tradeEventId: 'v1-sell', orderId: 'order-2', side: 'SELL', priceTicks: 600, sizeRaw: 4_000_000, atMs: T0 + 1 }));
   ledger.close();
   const db = new BetterSqlite3(path);
-  db.exec(`DROP TABLE capital_tx; DROP TABLE venue_payouts; DROP TABLE calibration_scores; DROP TABLE calibration_predictions; DROP TABLE maker_rebates; DROP TABLE reward_minutes; DROP TABLE venue_rewards; DROP TABLE fill_markouts; DROP TABLE markout_fills; PRAGMA user_version = 1;`);
+  db.exec(`DROP TABLE account_history; DROP TABLE capital_tx; DROP TABLE venue_payouts; DROP TABLE calibration_scores; DROP TABLE calibration_predictions; DROP TABLE maker_rebates; DROP TABLE reward_minutes; DROP TABLE venue_rewards; DROP TABLE fill_markouts; DROP TABLE markout_fills; PRAGMA user_version = 1;`);
   db.close();
 }
 

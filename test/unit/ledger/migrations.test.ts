@@ -25,6 +25,7 @@ describe('migrations', () => {
     expect(migrate(db)).toEqual(MIGRATIONS.map((step) => step.version));
     expect(schemaVersion(db)).toBe(latestVersion());
     expect(tables(db)).toEqual([
+      'account_history',
       'calibration_predictions',
       'calibration_scores',
       'capital_tx',

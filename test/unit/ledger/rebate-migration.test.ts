@@ -27,7 +27,7 @@ describe('ledger migration 6 (rebates resolved from the trade feed)', () => {
     ledger.recordFill(fillInput({ tradeEventId: 't1', side: 'BUY', txHash: '0xaa' }));
     ledger.close();
     const db = new BetterSqlite3(path);
-    db.exec(`DROP TABLE capital_tx; DROP TABLE maker_rebates; ${V5_MAKER_REBATES}
+    db.exec(`DROP TABLE account_history; DROP TABLE capital_tx; DROP TABLE maker_rebates; ${V5_MAKER_REBATES}
       INSERT INTO maker_rebates VALUES (1, 'btc-100k', 's', ${T0}, 150, 'curve', 75000, 0.2, 15000, ${T0});
       PRAGMA user_version = 5;`);
     db.close();
