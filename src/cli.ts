@@ -347,7 +347,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         if (replay === undefined) return;
         const compared: { name: string; config: AppConfig }[] = [];
         for (const file of options.compare) compared.push({ name: file, config: (await loadCheckedConfig(file, io, { requireCredentials: false })).config });
-        const { runReplayCommand, runCompareCommand } = await importModule(() => import('./replay/backtest-command.js'), 'the replay backtest');
+        const { runReplayCommand, runCompareCommand, ReplaySelectionError } = await importModule(() => import('./replay/backtest-command.js'), 'the replay backtest');
         try {
           const run = compared.length === 0 ? (o: Parameters<typeof runReplayCommand>[1]) => runReplayCommand(config, o) : (o: Parameters<typeof runReplayCommand>[1]) => runCompareCommand([{ name: options.config, config }, ...compared], o);
           io.stdout(
@@ -364,7 +364,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
             }),
           );
         } catch (error) {
-          throw new CliExit(EXIT_FAILURE, `backtest: ${errorText(error)}`);
+          throw new CliExit(error instanceof ReplaySelectionError ? EXIT_USAGE : EXIT_FAILURE, `backtest: ${errorText(error)}`);
         }
       },
     );

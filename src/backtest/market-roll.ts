@@ -20,7 +20,7 @@
  */
 import type { MarketsConfig } from '../config/types.js';
 import type { Scheduler } from '../core/clock.js';
-import { marketOfSim } from '../markets/listed-market.js';
+import { marketOfSim, type ListedMarket as Market } from '../markets/listed-market.js';
 import { SelectionLoop, type SelectionOutcome } from '../markets/selection-loop.js';
 import type { MarketPricer } from '../pricing/market-pricer.js';
 import { DEFAULT_PYTH_FEED_IDS } from '../pricing/feed-ids.js';
@@ -87,6 +87,8 @@ export class MarketRoll {
   private readonly selection: SelectionLoop | null;
   /** Pricing terms of each market the selection judged (read once). */
   private readonly terms = new Map<string, TermsResult>();
+  /** Each tradable market as the daemon reads it (converted once; dropped once it is no longer tradable or left). */
+  private readonly listings = new Map<string, Market>();
 
   constructor(private readonly deps: MarketRollDeps) {
     this.selection = deps.selection === null ? null : this.selectionLoop(deps.selection);
@@ -182,8 +184,13 @@ export class MarketRoll {
       rules: spec.rules,
       feedIds,
       scheduler,
-      listed: () => engine.markets().map(marketOfSim),
-      details: (slug) => marketOfSim(this.listedMarket(slug)),
+      // As GET /markets/active: the markets still tradable (each read once: a tradable market's listing does not change).
+      listed: () => engine.markets().flatMap((market) => {
+        if (market.tradable) return [this.listing(market)];
+        this.listings.delete(market.slug);
+        return [];
+      }),
+      details: (slug) => this.listing(this.listedMarket(slug)),
       fairOf: (market) => {
         const pricer = this.deps.pricer;
         if (pricer === null) return null;
@@ -205,10 +212,23 @@ export class MarketRoll {
           return trader.addMarket(this.infoOf(market.slug));
         },
         drain: (slug) => this.drain(slug),
-        unregister: (slug) => this.terms.delete(slug),
+        unregister: (slug) => {
+          this.terms.delete(slug);
+          this.listings.delete(slug);
+        },
       },
       pollIntervalMs: spec.rules.discovery.pollIntervalMs,
     });
+  }
+
+  private listing(market: SimMarket): Market {
+    if (!market.tradable) {
+      this.listings.delete(market.slug);
+      return marketOfSim(market);
+    }
+    let listed = this.listings.get(market.slug);
+    if (listed === undefined) this.listings.set(market.slug, (listed = marketOfSim(market)));
+    return listed;
   }
 
   private listedMarket(slug: string): SimMarket {

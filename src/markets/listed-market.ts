@@ -15,6 +15,9 @@ import { marketWire } from '../sim/server/wire-format.js';
 import type { ReplayMarket } from '../replay/format.js';
 import { oracleFields } from '../replay/replay-pricing.js';
 
+/** The daemon's market record (re-exported for the backtest, which speaks no wire itself). */
+export type ListedMarket = Market;
+
 const LISTING = { method: 'GET', pathTemplate: '/markets/{slug}' } as const;
 /** A replay places no signed order: its markets' venue contract is this placeholder (the selection only asks that one exists). */
 const REPLAY_VENUE = { exchange: '0x0000000000000000000000000000000000000000', adapter: null } as const;

@@ -166,7 +166,7 @@ export function reasonSummary(neverJoined: ReadonlyMap<string, string>, limit = 
   const counts = new Map<string, number>();
   for (const reason of neverJoined.values()) {
     // Figures that differ per market (a fair value, a time left) would split one reason into many.
-    const kind = reason.replace(/\b\d+(?:\.\d+)?(?:h|min|s)?(?: \d+(?:min|s))?\b/g, '…');
+    const kind = reason.replace(/\b\d+\.\d+\b|\b\d+(?:h|min|s)(?: \d+(?:min|s))?\b/g, '…');
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));

@@ -16,6 +16,8 @@ import type { AppConfig } from '../config/types.js';
 import { validateStrategy } from '../config/index.js';
 import { describeTruncation, readReplay } from './reader.js';
 import { runReplayBacktest } from './replay-backtest.js';
+
+export { ReplaySelectionError } from './replay-backtest.js';
 import type { QueueModel } from './queue-matcher.js';
 import { chartAssets, formatCompare, formatSweep, formatTable, peopleFigures, peopleReport, renderHtml, type ReplayReport } from './report.js';
 
@@ -106,13 +108,22 @@ export async function runReplayCommand(config: AppConfig, options: ReplayCommand
     if (options.out !== undefined) {
       mkdirSync(options.out, { recursive: true });
       writeFileSync(join(options.out, 'report.html'), renderHtml(report, chartAssets()));
-      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify(peopleReport(report))}\n`);
+      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify({ ...peopleReport(report), selection: report.selection })}\n`);
     }
-    return options.json ? `${JSON.stringify(peopleFigures(report.figures))}\n` : formatTable(report);
+    return options.json ? `${JSON.stringify({ ...peopleFigures(report.figures), selection: report.selection })}\n` : withSelectionLine(formatTable(report), report);
   }
   const runs: { params: Record<string, string>; figures: ReplayReport['figures'] }[] = [];
   for (const params of grid(axes)) runs.push({ params, figures: (await runOne(config, options, params, stream)).figures });
   return options.json ? `${JSON.stringify(runs.map((run) => ({ params: run.params, figures: peopleFigures(run.figures) })))}\n` : formatSweep(runs);
+}
+
+/** The selection the replay ran, under the table's headline: its rules, how many markets it joined of how many listed. */
+function withSelectionLine(table: string, report: ReplayReport): string {
+  const s = report.selection;
+  if (s === undefined) return table;
+  const line = `selection ${s.rules}: ${s.joined} joined, at most ${s.peakJoined} at once, of ${s.listed} listed${s.notJoined === '' ? '' : ` (not joined: ${s.notJoined})`}`;
+  const cut = table.indexOf('\n\n');
+  return cut < 0 ? `${table}${line}\n` : `${table.slice(0, cut)}\n${line}${table.slice(cut)}`;
 }
 
 /** A config of `--compare`, named as the user gave it. */
