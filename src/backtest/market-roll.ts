@@ -21,7 +21,7 @@
 import type { MarketsConfig } from '../config/types.js';
 import type { Scheduler } from '../core/clock.js';
 import { marketOfSim, type ListedMarket as Market } from '../markets/listed-market.js';
-import { SelectionLoop, type SelectionOutcome } from '../markets/selection-loop.js';
+import { SelectionLoop } from '../markets/selection-loop.js';
 import type { MarketPricer } from '../pricing/market-pricer.js';
 import { DEFAULT_PYTH_FEED_IDS } from '../pricing/feed-ids.js';
 import { readMarketTerms, termsInputOf, termsInputOfJson } from '../pricing/terms.js';

@@ -108,7 +108,8 @@ export async function runReplayCommand(config: AppConfig, options: ReplayCommand
     if (options.out !== undefined) {
       mkdirSync(options.out, { recursive: true });
       writeFileSync(join(options.out, 'report.html'), renderHtml(report, chartAssets()));
-      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify({ ...peopleReport(report), selection: report.selection })}\n`);
+      const people = peopleReport(report);
+      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify({ ...people, figures: { ...people.figures, selection: report.selection } })}\n`);
     }
     return options.json ? `${JSON.stringify({ ...peopleFigures(report.figures), selection: report.selection })}\n` : withSelectionLine(formatTable(report), report);
   }
