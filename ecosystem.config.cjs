@@ -1,6 +1,10 @@
-// pm2 ecosystem: one app per strategy file in config/ (each a bot instance), plus the standalone simulator.
-// `npx pm2 start ecosystem.config.cjs` on a fresh clone brings them online; paper configs trade on their own
-// embedded simulator, so nothing here reaches a real exchange. A live config is added by copying
+// pm2 ecosystem: one app per strategy file in config/ (each a bot instance, named om-<file name>), plus the standalone
+// simulator (om-sim). `npx pm2 start ecosystem.config.cjs` on a fresh clone brings every one of them online; one app
+// (or a few) with `--only`: `npx pm2 start ecosystem.config.cjs --only om-paper`, or the shared-limit demo with
+// `--only om-sim,om-redis,om-shared-limit-a,om-shared-limit-b`. Paper configs trade on their own embedded simulator,
+// so nothing here reaches a real exchange. om-sim serves the configs whose venue is http://127.0.0.1:7070: it runs the
+// crypto world (the tickers and cadences their markets.select names) when one of them selects by those rules, and
+// their header prefix when they write one. A live config is added by copying
 // config/live.example.yaml to config/<name>.yaml (files named *.example.yaml are skipped). Every config needs
 // its own metrics.port (and database.path) so all apps can run at once. Configs that trade on `om-sim` as a live venue
 // (config/shared-limit-*.yaml) get its demo credentials; when a config asks for a shared rate limiter on loopback
@@ -90,6 +94,39 @@ function simDemoEnv(file) {
   };
 }
 
+const SIM_TICKERS = ['BTC', 'ETH', 'SOL', 'XRP']; // the simulator's crypto world (src/sim/engine/underlying.ts)
+const SIM_CADENCES = ['15m', 'hourly', 'daily', 'weekly']; // src/sim/engine/cadences.ts
+const SIM_DEFAULT_CADENCES = ['hourly', 'daily'];
+
+/** A config that trades on om-sim (127.0.0.1:7070) as a live venue. */
+function servedBySim(config) {
+  return config?.venue?.kind === 'live' && config.venue.baseUrl === `http://127.0.0.1:${SIM_PORT}`;
+}
+
+/**
+ * om-sim's arguments for the configs it serves ({file, config} each): the crypto world when one of them selects by
+ * rule (markets.select with tickers or cadences: the live venue's strike ladders), with every ticker and cadence they
+ * name (all of them where one names none); the header prefix they write (the simulator's default when none does).
+ * Pure but for the warnings (two prefixes; slugs of the generic world, which the crypto world does not list).
+ */
+function simArgs(served, warn = (text) => console.warn(text)) {
+  const args = ['sim', '--port', String(SIM_PORT), '--seed', String(SIM_SEED), '--drain-ms', String(SIM_DRAIN_MS)];
+  const selects = served.map(({ config }) => config?.markets?.select ?? null).filter((s) => s !== null && (Array.isArray(s.tickers) || Array.isArray(s.cadences)));
+  if (selects.length > 0) {
+    const tickers = new Set(selects.flatMap((s) => (Array.isArray(s.tickers) ? s.tickers : SIM_TICKERS)));
+    const cadences = new Set(selects.flatMap((s) => (Array.isArray(s.cadences) ? s.cadences : SIM_DEFAULT_CADENCES)));
+    args.push('--world', 'crypto', '--tickers', SIM_TICKERS.filter((t) => tickers.has(t)).join(','), '--cadences', SIM_CADENCES.filter((c) => cadences.has(c)).join(','));
+    for (const { file, config } of served) {
+      const slugs = Array.isArray(config?.markets?.slugs) ? config.markets.slugs : [];
+      if (slugs.some((slug) => /^sim-/.test(slug))) warn(`ecosystem: om-sim runs the crypto world for the configs that select by ticker or cadence; ${file} names markets of the generic world (${slugs.join(', ')}), which it does not list`);
+    }
+  }
+  const prefixes = [...new Set(served.map(({ config }) => config?.venue?.headerPrefix).filter((p) => typeof p === 'string'))];
+  if (prefixes.length === 1) args.push('--header-prefix', prefixes[0]);
+  if (prefixes.length > 1) warn(`ecosystem: the configs om-sim serves write different header prefixes (${prefixes.join(', ')}); it answers on its default`);
+  return args;
+}
+
 /** redis-server on PATH (apt-get install redis-server), or null. */
 function redisServerPath() {
   const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
@@ -125,7 +162,7 @@ module.exports = {
       name: 'om-sim',
       // Stopped together with its bots (`pm2 delete all`): it keeps serving until they have canceled their orders
       // and disconnected (3 s quiet), at most SIM_DRAIN_MS.
-      args: ['sim', '--port', String(SIM_PORT), '--seed', String(SIM_SEED), '--drain-ms', String(SIM_DRAIN_MS)],
+      args: simArgs(configs.map((file) => ({ file, config: readConfig(file) })).filter(({ config }) => servedBySim(config))),
       wait_ready: false,
       kill_timeout: SIM_DRAIN_MS + 5000,
     },
@@ -158,3 +195,4 @@ module.exports = {
 
 // For the test that holds this derivation and the bot's together (not enumerable: pm2 reads only `apps`).
 Object.defineProperty(module.exports, 'shutdownBudgetMs', { value: shutdownBudgetMs, enumerable: false });
+Object.defineProperty(module.exports, 'simArgs', { value: simArgs, enumerable: false });

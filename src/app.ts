@@ -31,6 +31,8 @@ export interface RunOptions {
   readonly configPath: string;
   /** Where `metrics.port` came from when not the config file (`--metrics-port`, `OM_METRICS_PORT`), for errors. */
   readonly metricsPortSetBy?: string;
+  /** Where the credentials are read (default: the process's environment; `rehearse` gives the simulator's demo account). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Milliseconds since launch (Node's time origin: the process's start). */
@@ -125,7 +127,7 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
   const bot = new Bot(config, {
     dryRun: options.dryRun,
     logger,
-    env: process.env,
+    env: options.env ?? process.env,
     onSecret: (value) => censor.addSecret(value),
     // Once the metrics port is bound: a busy port leaves the previous paper ledger where it was.
     beforeLedger: () => {

@@ -1,5 +1,5 @@
 /**
- * The `outcome-maker` command line: run, sim, report, check-config, doctor, approve, resume, record, import, backtest,
+ * The `outcome-maker` command line: run, rehearse, sim, report, check-config, doctor, approve, resume, record, import, backtest,
  * price. One convention: every command that reads a config takes `--config`; `--version` prints package.json's.
  *
  * Owns: argument parsing (commander), the order of start-up checks and the exit codes:
@@ -127,6 +127,36 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         ...(port === null ? {} : { metricsPortSetBy: port.setBy }),
       });
       setExit(normaliseExitCode(code));
+    });
+
+  program
+    .command('rehearse')
+    .description('rehearse a live config on the simulator in one command: starts it on 127.0.0.1 for the config (its tickers, cadences and header prefix) and runs the bot against it with the demo account; the file is not changed (docs/going-live.md)')
+    .requiredOption('-c, --config <file>', 'the live bot\'s YAML config')
+    .addOption(new Option('--duration <seconds>', 'stop this many seconds after launch (start-up included); default: until SIGINT/SIGTERM').argParser(parsePositiveSeconds))
+    .addOption(new Option('--seed <n>', 'seed of the simulator: its markets, prices and flow').default(1).argParser(parseWholeNumber))
+    .addOption(new Option('--metrics-port <port>', 'serve /metrics, /healthz and /readyz on this port (default 0: any free port)').argParser(portArgument))
+    .action(async (options: { config: string; duration?: number; seed: number; metricsPort?: number }) => {
+      const { config } = await loadCheckedConfig(options.config, io, { requireCredentials: false });
+      const rehearse = await importModule(() => import('./rehearse/command.js'), 'the rehearsal');
+      const runBot = await importCommand(io, './app.js', 'runBot', isRunBot);
+      try {
+        const code = await rehearse.runRehearsal(config, {
+          configPath: options.config,
+          seed: options.seed,
+          env: io.env,
+          nowMs: Date.now(),
+          stdout: io.stdout,
+          stderr: io.stderr,
+          runBot,
+          ...(options.duration === undefined ? {} : { durationMs: Math.round(options.duration * 1000) }),
+          ...(options.metricsPort === undefined ? {} : { metricsPort: options.metricsPort }),
+        });
+        setExit(normaliseExitCode(code));
+      } catch (error) {
+        if (error instanceof rehearse.RehearseUsageError) throw new CliExit(EXIT_USAGE, `rehearse: ${error.message}`);
+        throw new CliExit(EXIT_FAILURE, `rehearse: ${errorText(error)}`);
+      }
     });
 
   program
@@ -347,7 +377,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         if (replay === undefined) return;
         const compared: { name: string; config: AppConfig }[] = [];
         for (const file of options.compare) compared.push({ name: file, config: (await loadCheckedConfig(file, io, { requireCredentials: false })).config });
-        const { runReplayCommand, runCompareCommand } = await importModule(() => import('./replay/backtest-command.js'), 'the replay backtest');
+        const { runReplayCommand, runCompareCommand, ReplaySelectionError } = await importModule(() => import('./replay/backtest-command.js'), 'the replay backtest');
         try {
           const run = compared.length === 0 ? (o: Parameters<typeof runReplayCommand>[1]) => runReplayCommand(config, o) : (o: Parameters<typeof runReplayCommand>[1]) => runCompareCommand([{ name: options.config, config }, ...compared], o);
           io.stdout(
@@ -364,7 +394,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
             }),
           );
         } catch (error) {
-          throw new CliExit(EXIT_FAILURE, `backtest: ${errorText(error)}`);
+          throw new CliExit(error instanceof ReplaySelectionError ? EXIT_USAGE : EXIT_FAILURE, `backtest: ${errorText(error)}`);
         }
       },
     );
@@ -520,7 +550,7 @@ function normaliseExitCode(code: unknown): number {
 
 // ---------------------------------------------------------------------------------------------- lazy modules
 
-type RunBot = (config: AppConfig, options: { dryRun: boolean; durationMs?: number; configPath: string; metricsPortSetBy?: string }) => Promise<number>;
+type RunBot = (config: AppConfig, options: { dryRun: boolean; durationMs?: number; configPath: string; metricsPortSetBy?: string; env?: Environment }) => Promise<number>;
 type RunSim = (argv: string[]) => Promise<number>;
 
 function isRunBot(value: unknown): value is RunBot {

@@ -156,6 +156,7 @@ class BacktestRun {
       pricer: this.pricer,
       band,
       admits: o.admits,
+      selection: o.selection,
       stopBeforeExpiryMs: o.risk.stopBeforeExpiryMs,
       leaveBudgetMs: o.leaveBudgetMs,
       endMs: o.startMs + o.durationMs,

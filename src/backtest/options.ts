@@ -17,7 +17,7 @@ import type { PricerSettings } from '../pricing/market-pricer.js';
 import { BacktestConfigError } from './errors.js';
 import type { BacktestObserver } from './result.js';
 import type { TraderOrderOptions } from './trader.js';
-import type { MarketAdmission } from './market-roll.js';
+import type { MarketAdmission, MarketSelectionSpec } from './market-roll.js';
 
 const HOUR_MS = 3_600_000;
 const MAX_DURATION_MS = 30 * 24 * HOUR_MS;
@@ -184,6 +184,11 @@ export interface BacktestOptions<P = unknown> extends BacktestSettings {
    */
   readonly admits?: MarketAdmission;
   /**
+   * A bot config's `markets` section, run by the daemon's own selection, discovery and roster (./market-roll.ts):
+   * what the config's bot would trade in this world, joined and left as the daemon does. Not with `admits`.
+   */
+  readonly selection?: MarketSelectionSpec;
+  /**
    * The crypto world (src/sim/engine/underlying.ts): its strike markets are the markets traded (`markets` is then
    * ignored): those listed at the start, and, when it is `recurring`, each ladder listed as the previous one settles
    * (joined then, left at its stop before settlement); their hidden fair value is the digital on the simulated
@@ -234,6 +239,7 @@ export interface ResolvedOptions {
   readonly leaveBudgetMs: number;
   readonly observer: BacktestObserver;
   readonly admits: MarketAdmission;
+  readonly selection: MarketSelectionSpec | null;
   readonly world: NonNullable<EngineOptions['world']> | null;
   readonly pricing: PricerSettings | null;
   readonly calibration: { readonly offsetsMs?: readonly number[] } | null;
@@ -242,8 +248,9 @@ export interface ResolvedOptions {
 /** Validates every option; throws `BacktestConfigError` naming the first bad field. Changes nothing. */
 export function resolveOptions<P>(options: BacktestOptions<P>): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new BacktestConfigError('options', options, 'expected an object');
-  const { strategy: spec, observer, world, pricing, calibration, admits, ...settings } = options;
+  const { strategy: spec, observer, world, pricing, calibration, admits, selection, ...settings } = options;
   if (admits !== undefined && typeof admits !== 'function') throw new BacktestConfigError('admits', admits, 'expected a function (market, nowMs) => boolean');
+  if (admits !== undefined && selection !== undefined) throw new BacktestConfigError('selection', 'with admits', 'give one of admits (a predicate) and selection (a config\'s markets section)');
   if (pricing !== undefined && world === undefined) throw new BacktestConfigError('pricing', pricing, 'needs `world` (the underlying it prices from)');
   if (calibration !== undefined && pricing === undefined) throw new BacktestConfigError('calibration', calibration, 'needs `pricing` (the model it scores)');
   calibration?.offsetsMs?.forEach((offset, i) => {
@@ -260,7 +267,7 @@ export function resolveOptions<P>(options: BacktestOptions<P>): ResolvedOptions 
     throw new BacktestConfigError(issue?.code === 'unrecognized_keys' ? formatPath([...path, issue.keys[0] ?? '']) : field, value, reason);
   }
   const s: ParsedSettings = parsed.data;
-  return { ...s, strategyName: spec.module.name, strategy, observer: observer ?? {}, admits: admits ?? (() => true), world: world ?? null, pricing: pricing ?? null, calibration: calibration ?? null };
+  return { ...s, strategyName: spec.module.name, strategy, observer: observer ?? {}, admits: admits ?? (() => true), selection: selection ?? null, world: world ?? null, pricing: pricing ?? null, calibration: calibration ?? null };
 }
 
 function createStrategy<P>(spec: StrategySpec<P> | undefined): Strategy {

@@ -10,6 +10,7 @@ import type { Outcome, Side } from '../core/venue-rules/index.js';
 import type { AccountFill, MarketSpec, SimOrder } from '../sim/engine/index.js';
 import type { CoreStateCounts } from '../trading/core.js';
 import type { BacktestCalibration } from './calibration.js';
+import type { SelectionOutcome } from '../markets/selection-loop.js';
 
 export interface MarketResult {
   readonly slug: string;
@@ -208,4 +209,6 @@ export interface RollSummary {
   readonly uncleanLeaves: number;
   /** The core's memory, sampled half past every virtual hour of the run, and at its end. */
   readonly state: readonly StateSample[];
+  /** What the daemon's selection did (the `selection` option); null without it. */
+  readonly selection: SelectionOutcome | null;
 }

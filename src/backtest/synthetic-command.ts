@@ -9,16 +9,21 @@
  * for the crypto world, priced from the underlying with the config's pricer settings; the crypto world is the
  * config's — `venue.underlying` tickers, cadences, strikes per expiry, the informed traders' lead and the maker's lag,
  * the simulator's defaults for a live config — recurring as the venue's: each ladder is followed by the next as it
- * settles, and the trader joins and leaves them, src/backtest/market-roll.ts) and the report's two renderings
- * (`formatSyntheticReport`, `syntheticJson`, pure). Invariants: the same config, seed and duration give the same
- * report (virtual time, seeded engine); a config or option the backtest refuses is a `SyntheticUsageError` naming
- * the field and the value, before anything runs; a run whose engine broke its own invariants is an error, never a
- * table.
+ * settles) and the report's two renderings (`formatSyntheticReport`, `syntheticJson`, pure). What is traded is the
+ * config's own bot: its `markets` section (slugs, groups, `select` with every rule, `exclude`) decides, run by the
+ * daemon's selection, discovery and roster (src/markets/selection-loop.ts via src/backtest/market-roll.ts). A crypto
+ * world a live config asks for is generated for that selection: the tickers and cadences `markets.select` names.
+ * Invariants: the same config, seed and duration give the same report (virtual time, seeded engine); a config or
+ * option the backtest refuses is a `SyntheticUsageError` naming the field and the value, before anything runs — a
+ * world that cannot hold what the selection names (a ticker or cadence it does not simulate) included; a selection
+ * that joined nothing over the whole run is a `SyntheticUsageError` saying why each market was skipped, never a table
+ * of zeros; a run whose engine broke its own invariants is an error, never a table.
  */
 import type { AppConfig } from '../config/types.js';
 import { validateStrategy } from '../config/index.js';
 import type { StrategyModule } from '../strategy/contract.js';
 import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS, nextExpiry, type Cadence } from '../sim/engine/index.js';
+import { describeSelection, reasonSummary } from '../markets/selection-loop.js';
 import { BacktestConfigError } from './errors.js';
 import { runBacktest } from './harness.js';
 import type { BacktestOptions } from './options.js';
@@ -86,6 +91,8 @@ export interface SyntheticSetup {
   readonly priced: boolean;
   readonly latency: { readonly oneWayMs: number; readonly minRequestSpacingMs: number; readonly maxConcurrent: number };
   readonly feeRateBps: number;
+  /** The config's `markets` section in words (src/markets/selection-loop.ts `describeSelection`). */
+  readonly selection: string;
 }
 
 /** The world a config asks for when the command does not say. */
@@ -94,20 +101,47 @@ function worldOf(config: AppConfig, asked: SyntheticWorld | undefined): Syntheti
   return config.venue.kind === 'sim' ? config.venue.world : 'crypto';
 }
 
+/**
+ * The crypto world's tickers and cadences: a simulator config's own (`venue.underlying`), else generated for the
+ * selection (the tickers and cadences `markets.select` names; every one the world simulates where it names none).
+ * Throws SyntheticUsageError when the world cannot hold what the selection names. Pure.
+ */
+export function worldForSelection(config: AppConfig, world: SyntheticWorld): { readonly tickers: readonly string[]; readonly cadences: readonly Cadence[] } {
+  const select = config.markets.select;
+  const named = { tickers: select?.tickers ?? null, cadences: select?.cadences ?? null };
+  if (world === 'generic') {
+    if (named.tickers !== null || named.cadences !== null) {
+      throw new SyntheticUsageError(`markets.select names ${named.tickers === null ? '' : `tickers [${named.tickers.join(', ')}]`}${named.tickers !== null && named.cadences !== null ? ' and ' : ''}${named.cadences === null ? '' : `cadences [${named.cadences.join(', ')}]`}: the generic world has no crypto strike market, so the selection would match nothing (run --world crypto)`);
+    }
+    return { tickers: [], cadences: [] };
+  }
+  const underlying = config.venue.kind === 'sim' ? config.venue.underlying : null;
+  const simulated = DEFAULT_UNDERLYINGS.map((u) => u.ticker);
+  const source = underlying === null ? 'the crypto world' : 'venue.underlying';
+  const tickers = underlying?.tickers ?? named.tickers ?? simulated;
+  const cadences: readonly Cadence[] = underlying?.cadences ?? named.cadences ?? DEFAULT_CRYPTO_MARKETS.cadences;
+  const worldTickers = underlying === null ? simulated : tickers;
+  const missingTickers = (named.tickers ?? []).filter((t) => !worldTickers.includes(t));
+  const missingCadences = (named.cadences ?? []).filter((c) => !cadences.includes(c));
+  const missing = [...(missingTickers.length > 0 ? [`tickers [${missingTickers.join(', ')}] (${source} has ${worldTickers.join(', ')})`] : []), ...(missingCadences.length > 0 ? [`cadences [${missingCadences.join(', ')}] (${source} has ${cadences.join(', ')})`] : [])];
+  if (missing.length > 0) throw new SyntheticUsageError(`markets.select names ${missing.join(' and ')}: a world too small for the selection`);
+  return { tickers: tickers.filter((t) => simulated.includes(t)), cadences };
+}
+
 /** The config and the command's options → the backtest's options and what to show about them. Pure. */
 export function syntheticOptions(config: AppConfig, module: StrategyModule, options: SyntheticCommandOptions): { readonly options: BacktestOptions; readonly setup: SyntheticSetup } {
   const world = worldOf(config, options.world);
   const seed = options.seed ?? (config.venue.kind === 'sim' ? config.venue.seed : 1);
   const underlying = config.venue.kind === 'sim' ? config.venue.underlying : null;
   const crypto = world === 'crypto';
-  const tickers = crypto ? [...(underlying?.tickers ?? DEFAULT_UNDERLYINGS.map((u) => u.ticker))] : [];
-  const cadences: readonly Cadence[] = crypto ? [...(underlying?.cadences ?? DEFAULT_CRYPTO_MARKETS.cadences)] : [];
+  const { tickers, cadences } = worldForSelection(config, world);
   const strikesPerExpiry = underlying?.strikesPerExpiry ?? DEFAULT_CRYPTO_MARKETS.strikesPerExpiry;
   const settlesAtMs = crypto ? Math.min(...cadences.map((c) => nextExpiry(c, SYNTHETIC_START_MS, DEFAULT_CRYPTO_MARKETS.dailyHourUtc))) : null;
   const risk = config.risk;
   const latency = { oneWayMs: options.latencyMs, minRequestSpacingMs: config.rateLimits.minTimeMs, maxConcurrent: config.rateLimits.maxConcurrent };
   const backtest: BacktestOptions = {
     strategy: { module, params: config.strategy.params },
+    selection: { rules: config.markets, feedIds: config.pricing.feedIds },
     seed,
     startMs: SYNTHETIC_START_MS,
     durationMs: options.durationMs,
@@ -161,6 +195,7 @@ export function syntheticOptions(config: AppConfig, module: StrategyModule, opti
       priced: crypto,
       latency,
       feeRateBps: options.feeRateBps,
+      selection: describeSelection(config.markets),
     },
   };
 }
@@ -185,8 +220,11 @@ function setupLines(setup: SyntheticSetup, result: BacktestResult): string[] {
     setup.world === 'crypto'
       ? `crypto world: ${result.markets.length} strike markets traded on ${setup.tickers.join(', ')} (${ladders}, the next listed as one settles: ${result.roll.joined} joined, ${result.roll.left} left at their stop), the first settling ${new Date(setup.settlesAtMs ?? 0).toISOString().slice(11, 16)} UTC; informed traders ahead of the published price; priced from the underlying`
       : `generic world: ${result.markets.length} markets, a passive maker, noise and informed takers; quoted from the book`;
+  const selection = result.roll.selection;
+  const traded = selection === null ? '' : `: ${selection.joined.length} joined, at most ${selection.peakJoined} at once, of ${selection.candidates} listed`;
   return [
     `synthetic backtest of ${setup.strategy} (${setup.configPath}): seed ${setup.seed}, ${durationText(setup.durationMs)} of virtual time in ${setup.stepMs / 1000} s steps`,
+    `selection ${setup.selection}${traded}`,
     world,
     `requests: ${setup.latency.oneWayMs} ms one way, ${setup.latency.minRequestSpacingMs} ms between starts, at most ${setup.latency.maxConcurrent} in flight; taker fee ${setup.feeRateBps} bps`,
   ];
@@ -235,6 +273,7 @@ export function syntheticJson(setup: SyntheticSetup, result: BacktestResult): Re
     cadences: setup.cadences,
     strikesPerExpiry: setup.strikesPerExpiry,
     recurring: setup.recurring,
+    selection: selectionJson(setup, result),
     marketsJoined: result.roll.joined,
     marketsLeft: result.roll.left,
     latency: setup.latency,
@@ -282,6 +321,18 @@ export function syntheticJson(setup: SyntheticSetup, result: BacktestResult): Re
   };
 }
 
+/** What the selection was and did, for the JSON: its rules in words, the markets joined, the reasons others were not. */
+function selectionJson(setup: SyntheticSetup, result: BacktestResult): Record<string, unknown> {
+  const selection = result.roll.selection;
+  return {
+    rules: setup.selection,
+    joined: selection?.joined.length ?? result.roll.joined,
+    peakJoined: selection?.peakJoined ?? null,
+    listed: selection?.candidates ?? null,
+    notJoined: selection === null ? null : reasonSummary(selection.neverJoined),
+  };
+}
+
 /** Runs the command; returns what to print. Throws SyntheticUsageError for bad input, Error for a broken run. */
 export async function runSyntheticCommand(config: AppConfig, options: SyntheticCommandOptions): Promise<string> {
   const check = await validateStrategy(config);
@@ -295,6 +346,10 @@ export async function runSyntheticCommand(config: AppConfig, options: SyntheticC
     throw error;
   }
   if (result.engineInvariantViolations.length > 0) throw new Error(`the engine broke its invariants (no report): ${result.engineInvariantViolations.join('; ')}`);
+  const selection = result.roll.selection;
+  if (selection !== null && selection.joined.length === 0) {
+    throw new SyntheticUsageError(`the selection (${setup.selection}) joined none of the ${selection.candidates} markets the ${setup.world} world listed in ${durationText(setup.durationMs)}: ${reasonSummary(selection.neverJoined)}`);
+  }
   return options.json ? `${JSON.stringify(syntheticJson(setup, result))}\n` : formatSyntheticReport(setup, result);
 }
 

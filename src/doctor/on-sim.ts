@@ -8,9 +8,7 @@
  * whatever the checks do.
  */
 import { openVenue } from '../app/venue.js';
-import { chainSchema } from '../config/chain-schema.js';
-import { DEFAULT_CREDENTIAL_ENV } from '../config/schema.js';
-import type { AppConfig, Environment } from '../config/index.js';
+import { liveViewOnSimulator } from '../rehearse/live-view.js';
 import { runDoctorCommand, type DoctorCommandInput } from './index.js';
 import { DoctorUsageError } from './run.js';
 
@@ -21,32 +19,8 @@ export async function runDoctorOnSimulator(input: DoctorCommandInput, stdout: (t
   try {
     const simulator = venue.simulator;
     if (simulator === null) throw new Error('the simulator did not start');
+    const { config: live, env } = liveViewOnSimulator(config, simulator, input.env);
     const rpcUrl = `${venue.baseUrl}/_sim/rpc`;
-    const live: AppConfig = {
-      ...config,
-      venue: {
-        kind: 'live',
-        baseUrl: venue.baseUrl,
-        socketUrl: venue.socketUrl,
-        socketNamespace: venue.socketNamespace,
-        headerPrefix: venue.headerPrefix,
-        chainId: 8453,
-        eip712DomainName: 'Limitless CTF Exchange',
-        signatureType: 0,
-        priceBand: config.venue.priceBand,
-        units: config.venue.units,
-        chain: chainSchema.parse({ rpcUrl }),
-      },
-      credentials: { ...DEFAULT_CREDENTIAL_ENV },
-      pricing: { ...config.pricing, hermes: { ...config.pricing.hermes, endpoint: simulator.hermesUrl } },
-    };
-    const env: Environment = {
-      ...input.env,
-      [DEFAULT_CREDENTIAL_ENV.apiTokenId]: venue.credentials.tokenId,
-      [DEFAULT_CREDENTIAL_ENV.apiSecret]: venue.credentials.secret,
-      [DEFAULT_CREDENTIAL_ENV.privateKey]: venue.privateKey,
-      [config.pricing.hermes.apiKeyEnv]: venue.hermes?.apiKey ?? 'paper-session',
-    };
     stdout(`doctor on the simulator of ${input.configPath} (${venue.baseUrl}, its demo account)\n`);
     return await runDoctorCommand({ ...input, config: live, env, rpcUrl: input.rpcUrl ?? rpcUrl }, stdout);
   } finally {

@@ -16,6 +16,8 @@ import type { AppConfig } from '../config/types.js';
 import { validateStrategy } from '../config/index.js';
 import { describeTruncation, readReplay } from './reader.js';
 import { runReplayBacktest } from './replay-backtest.js';
+
+export { ReplaySelectionError } from './replay-backtest.js';
 import type { QueueModel } from './queue-matcher.js';
 import { chartAssets, formatCompare, formatSweep, formatTable, peopleFigures, peopleReport, renderHtml, type ReplayReport } from './report.js';
 
@@ -106,13 +108,31 @@ export async function runReplayCommand(config: AppConfig, options: ReplayCommand
     if (options.out !== undefined) {
       mkdirSync(options.out, { recursive: true });
       writeFileSync(join(options.out, 'report.html'), renderHtml(report, chartAssets()));
-      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify(peopleReport(report))}\n`);
+      const people = peopleReport(report);
+      writeFileSync(join(options.out, 'report.json'), `${JSON.stringify({ ...people, figures: jsonFigures(report) })}\n`);
     }
-    return options.json ? `${JSON.stringify(peopleFigures(report.figures))}\n` : formatTable(report);
+    return options.json ? `${JSON.stringify(jsonFigures(report))}\n` : withSelectionLine(formatTable(report), report);
   }
-  const runs: { params: Record<string, string>; figures: ReplayReport['figures'] }[] = [];
-  for (const params of grid(axes)) runs.push({ params, figures: (await runOne(config, options, params, stream)).figures });
-  return options.json ? `${JSON.stringify(runs.map((run) => ({ params: run.params, figures: peopleFigures(run.figures) })))}\n` : formatSweep(runs);
+  const runs: { params: Record<string, string>; report: ReplayReport; figures: ReplayReport['figures'] }[] = [];
+  for (const params of grid(axes)) {
+    const report = await runOne(config, options, params, stream);
+    runs.push({ params, report, figures: report.figures });
+  }
+  return options.json ? `${JSON.stringify(runs.map((run) => ({ params: run.params, figures: jsonFigures(run.report) })))}\n` : formatSweep(runs);
+}
+
+/** A run's figures for a person, with the selection it ran (every JSON output and report.json carry the same object). */
+function jsonFigures(report: ReplayReport): Record<string, unknown> {
+  return { ...peopleFigures(report.figures), selection: report.selection };
+}
+
+/** The selection the replay ran, under the table's headline: its rules, how many markets it joined of how many listed. */
+function withSelectionLine(table: string, report: ReplayReport): string {
+  const s = report.selection;
+  if (s === undefined) return table;
+  const line = `selection ${s.rules}: ${s.joined} joined, at most ${s.peakJoined} at once, of ${s.listed} listed${s.notJoined === '' ? '' : ` (not joined: ${s.notJoined})`}`;
+  const cut = table.indexOf('\n\n');
+  return cut < 0 ? `${table}${line}\n` : `${table.slice(0, cut)}\n${line}${table.slice(cut)}`;
 }
 
 /** A config of `--compare`, named as the user gave it. */
@@ -128,7 +148,10 @@ export interface CompareConfig {
 export async function runCompareCommand(configs: readonly CompareConfig[], options: ReplayCommandOptions): Promise<string> {
   if (options.sweep.length > 0) throw new ReplayCommandError('--compare and --sweep do not go together: compare whole configs, or sweep one');
   const stream = readStream(options);
-  const runs: { name: string; figures: ReplayReport['figures'] }[] = [];
-  for (const { name, config } of configs) runs.push({ name, figures: (await runOne(config, options, {}, stream)).figures });
-  return options.json ? `${JSON.stringify(runs.map((r) => ({ config: r.name, figures: peopleFigures(r.figures) })))}\n` : formatCompare(runs);
+  const runs: { name: string; report: ReplayReport; figures: ReplayReport['figures'] }[] = [];
+  for (const { name, config } of configs) {
+    const report = await runOne(config, options, {}, stream);
+    runs.push({ name, report, figures: report.figures });
+  }
+  return options.json ? `${JSON.stringify(runs.map((r) => ({ config: r.name, figures: jsonFigures(r.report) })))}\n` : formatCompare(runs);
 }

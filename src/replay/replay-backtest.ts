@@ -5,9 +5,13 @@
  * the recorded books and trades, behind ./replay-venues.ts) behind the backtest's latency and rate-limit decorator
  * (src/backtest/latency-venue.ts). Every market of the stream replays together under one bot, as the live process
  * runs them (`market` picks one). Markets with terms are priced from the recorded underlying (./replay-pricing.ts).
- * Markets listed over time (format version 3) are joined when the stream lists them and left at their stop before
- * settlement or their resolution (./replay-roll.ts), through the trader's `addMarket` / `removeMarket` as the
- * synthetic backtest and the bot do; a market's figures cover its life (joined → left, else the stream's end).
+ * What is traded is the config's own bot: its `markets` section (slugs, groups, `select` with every rule, `exclude`;
+ * `market` narrows it to one slug) run by the daemon's selection, discovery and roster (src/markets/selection-loop.ts)
+ * over the markets the stream has listed so far (format version 3 lists them over time), with the model's fair values;
+ * a market is joined when the selection wants it and left when it no longer does, at its stop before settlement or at
+ * its resolution (./replay-roll.ts plans those moments), through the trader's `addMarket` / `removeMarket` as the
+ * synthetic backtest and the bot do; a market's figures cover its life (first join → last leave, else the stream's
+ * end). A selection that joins nothing is a `ReplayBacktestError` saying why each market was skipped.
  *
  * Owns: the schedule of the recorded events, the sampling of the report's series and the figures. Invariants:
  * deterministic for its inputs (virtual clock, no wall time, no randomness); recorded events act at their time `t`
@@ -43,9 +47,13 @@ import { QueueMatcher, type QueueModel, type QueueStats } from './queue-matcher.
 import { ReplayPricing, replayTermsOf } from './replay-pricing.js';
 import { SurfaceTracker } from './surface-report.js';
 import { planReplayMarkets, REPLAY_LEAVE_BUDGET_MS, replayRisk, type PlannedMarket } from './replay-roll.js';
+import { marketOfReplay } from '../markets/listed-market.js';
+import { describeSelection, reasonSummary, SelectionLoop, type SelectionOutcome } from '../markets/selection-loop.js';
+import type { MarketsConfig } from '../config/types.js';
+import type { Market } from '../exchange/wire.js';
 import { ReplayVenue, type ReplayFill } from './replay-venue.js';
 import { ReplayVenues } from './replay-venues.js';
-import type { MarketReplay, MarkoutFigure, ReplayFigures, ReplayFillPoint, ReplayReport } from './report.js';
+import type { MarketReplay, MarkoutFigure, ReplayFigures, ReplayFillPoint, ReplayReport, ReplaySelection } from './report.js';
 
 export interface ReplayBacktestOptions {
   readonly config: AppConfig;
@@ -66,7 +74,12 @@ export interface ReplayBacktestOptions {
 }
 
 export class ReplayBacktestError extends Error {
-  override readonly name = 'ReplayBacktestError';
+  override readonly name: string = 'ReplayBacktestError';
+}
+
+/** The config's selection joined no market of the stream (a config problem for this recording: the CLI exits 2). */
+export class ReplaySelectionError extends ReplayBacktestError {
+  override readonly name = 'ReplaySelectionError';
 }
 
 const DAY_MS = 86_400_000;
@@ -243,11 +256,62 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   const adverse = new AdverseSelectionProvider({
     read: (sinceMs, nowMs) => [...runs.values()].flatMap((run) => run.markoutFills.filter((f) => f.atMs >= sinceMs).map((f) => adverseOfSeries(run.slug, f, (t) => run.mid.at(t), nowMs))),
   });
+  // ── the config's selection over the markets listed so far: joined and left by the daemon's roster ──
+  let rollError: unknown = null;
+  const track = (work: Promise<unknown>): void => void work.catch((error: unknown) => (rollError ??= error));
+  const listedAt = new Map<string, number>();
+  for (const run of runs.values()) listedAt.set(run.slug, run.planned.joinAtMs ?? clockStartMs);
+  const listedMarket = (run: MarketRun): Market => ({ ...marketOfReplay(run.entry), resolved: run.resolved });
+  const selection = new SelectionLoop({
+    rules: options.market === undefined ? config.markets : onlyMarket(config.markets, options.market),
+    feedIds: config.pricing.feedIds,
+    scheduler: time,
+    listed: () => [...runs.values()].filter((run) => (listedAt.get(run.slug) ?? Infinity) <= time.now()).map(listedMarket),
+    details: (slug) => {
+      const run = runs.get(slug);
+      if (run === undefined) throw new ReplayBacktestError(`market ${slug} is not in the stream`);
+      return listedMarket(run);
+    },
+    fairOf: (market) => {
+      const answer = pricing.answer(market.slug);
+      return answer.kind === 'priced' ? answer.view.fair : null;
+    },
+    leaveAtMs: (market) => runs.get(market.slug)?.planned.leaveAtMs ?? null,
+    steps: {
+      register: (market) => {
+        const run = runs.get(market.slug);
+        if (run === undefined) return;
+        run.joinedAtMs ??= time.now();
+        run.leftAtMs = null;
+        run.sampledAtMs = time.now();
+      },
+      adopt: (market) => {
+        const run = runs.get(market.slug);
+        if (run === undefined || trader === null) return Promise.reject(new ReplayBacktestError(`market ${market.slug} joined before the trader was built`));
+        return trader.addMarket(run.info);
+      },
+      drain: async (slug) => {
+        const run = runs.get(slug);
+        if (run === undefined || trader === null || !run.trading) return { clean: true };
+        sampleMarket(run, time.now());
+        run.leftAtMs = time.now();
+        return trader.removeMarket(slug, { budgetMs: REPLAY_LEAVE_BUDGET_MS });
+      },
+      unregister: () => undefined,
+    },
+    pollIntervalMs: config.markets.discovery.pollIntervalMs,
+  });
+  const initial = selection.initial().flatMap((market) => {
+    const run = runs.get(market.slug);
+    if (run === undefined) return [];
+    run.joinedAtMs = startMs;
+    return [run];
+  });
   trader = new Trader({
     venue,
     scheduler: time,
     strategy: options.strategy,
-    markets: [...runs.values()].filter((run) => run.planned.joinAtMs === null).map((run) => run.info),
+    markets: initial.map((run) => run.info),
     isResolved: (slug) => runs.get(slug)?.resolved ?? false,
     ledger: accounting,
     books: {
@@ -309,7 +373,8 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
           if (run === undefined) break;
           run.resolved = true;
           if (run.trading) trader?.runner.trigger(run.slug, false);
-          if (run.planned.joinAtMs !== null || run.entry.expiresAtMs !== undefined) leave(run); // a market that rolls
+          selection.resolved(run.slug);
+          if (run.planned.joinAtMs !== null || run.entry.expiresAtMs !== undefined) leave(run, 'resolved'); // a market that rolls
           break;
         }
         case 'underlying':
@@ -322,26 +387,13 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
     });
   }
 
-  // ── markets listed over time: joined at their listing, left at their stop or resolution (./replay-roll.ts) ──
-  let rollError: unknown = null;
-  const track = (work: Promise<unknown>): void => void work.catch((error: unknown) => (rollError ??= error));
-  const leave = (run: MarketRun): void => {
-    if (!run.trading || trader === null) return;
-    sampleMarket(run, time.now());
-    run.leftAtMs = time.now();
-    track(trader.removeMarket(run.slug, { budgetMs: REPLAY_LEAVE_BUDGET_MS }));
+  const leave = (run: MarketRun, reason: string): void => {
+    if (run.trading) track(selection.leave(run.slug, reason));
   };
   for (const run of runs.values()) {
     const { joinAtMs, leaveAtMs } = run.planned;
-    if (joinAtMs === null) run.joinedAtMs = startMs;
-    else {
-      time.schedule(joinAtMs - clockStartMs, () => {
-        if (trader === null || rollError !== null) return;
-        run.joinedAtMs = run.sampledAtMs = time.now();
-        track(trader.addMarket(run.info));
-      });
-    }
-    if (leaveAtMs !== null && leaveAtMs < endMs) time.schedule(Math.max(0, leaveAtMs - clockStartMs), () => leave(run));
+    if (joinAtMs !== null) time.schedule(joinAtMs - clockStartMs, () => selection.listedNow(run.slug));
+    if (leaveAtMs !== null && leaveAtMs < endMs) time.schedule(Math.max(0, leaveAtMs - clockStartMs), () => leave(run, 'stop before settlement'));
   }
 
   // ── sampling ──
@@ -403,6 +455,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   for (let at = startMs; at <= endMs; at += every) time.schedule(at - clockStartMs, sample);
 
   // ── run ──
+  selection.start(initial.map(listedMarket));
   const adopting = trader.adopt();
   await time.runUntil(startMs);
   await adopting;
@@ -410,10 +463,14 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   trader.quote();
   await time.runUntil(endMs);
   sample();
+  void selection.stop(); // no join or leave starts from now on (synchronously); a change in flight settles below
   trader.stop();
   await time.runUntil(endMs);
   for (const fill of [...unbooked.values()]) book(fill); // fills the executor never reported (none expected)
   if (rollError !== null) throw rollError instanceof Error ? rollError : new ReplayBacktestError(`a join or leave failed: ${errorText(rollError)}`);
+  const rules = describeSelection(options.market === undefined ? config.markets : onlyMarket(config.markets, options.market));
+  const chosen = selectionOf(rules, selection.outcome());
+  if (chosen.joined === 0) throw new ReplaySelectionError(`the selection (${rules}${options.market === undefined ? '' : ', from --market'}) joined none of the ${chosen.listed} markets of the stream: ${chosen.notJoined}`);
 
   const markets: MarketReplay[] = [...runs.values()].filter((run) => run.joinedAtMs !== null).map((run) => {
     const duration = Math.max(1, run.lifeMs(endMs));
@@ -463,7 +520,16 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   });
   const placedRaw = [...runs.values()].reduce((sum, run) => sum + run.venue.placedRaw, 0);
   const surfaceReport = surface?.report(markets.map((m) => m.slug), endMs, (slug) => runs.get(slug)?.fair ?? new FairSeries(), pricing.impliedWeights) ?? null;
-  return { figures: totalFigures(markets, { requests: latency.requests, placedRaw, underlyingPrices: prices.length, refusedPrices: pricing.refused, runs: [...runs.values()] }), markets, surface: surfaceReport };
+  return { figures: totalFigures(markets, { requests: latency.requests, placedRaw, underlyingPrices: prices.length, refusedPrices: pricing.refused, runs: [...runs.values()] }), markets, surface: surfaceReport, selection: chosen };
+}
+
+function selectionOf(rules: string, outcome: SelectionOutcome): ReplaySelection {
+  return { rules, joined: outcome.joined.length, peakJoined: outcome.peakJoined, listed: outcome.candidates, notJoined: reasonSummary(outcome.neverJoined) };
+}
+
+/** `--market`: that one market, named, whatever the config's section selects. */
+function onlyMarket(rules: MarketsConfig, slug: string): MarketsConfig {
+  return { ...rules, slugs: [slug], groups: [], select: null, exclude: [] };
 }
 
 function markoutFigures(summaries: readonly HorizonSummary[]): MarkoutFigure[] {

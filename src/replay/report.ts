@@ -132,6 +132,18 @@ export interface ReplayReport {
   readonly markets: readonly MarketReplay[];
   /** What the volatility surface contributed (./surface-report.ts); null or absent when the config's surface is off. */
   readonly surface?: SurfaceReport | null;
+  /** The config's market selection the replay ran, and what it did (src/replay/replay-backtest.ts). */
+  readonly selection?: ReplaySelection;
+}
+
+/** The selection of a replay: its rules in words, the markets joined (at most `peakJoined` at once), why others were not. */
+export interface ReplaySelection {
+  readonly rules: string;
+  readonly joined: number;
+  readonly peakJoined: number;
+  readonly listed: number;
+  /** The reasons the markets never joined were skipped, most frequent first (empty: every market was joined). */
+  readonly notJoined: string;
 }
 
 /** `value` rounded to `digits` decimals (never −0). */

@@ -76,8 +76,10 @@ describe('backtest --synthetic', () => {
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toBe('synthetic backtest of fixed-spread (' + paper + '): seed 5, 90 s of virtual time in 1 s steps');
-    expect(lines[1]).toBe('generic world: 4 markets, a passive maker, noise and informed takers; quoted from the book');
-    expect(lines[2]).toBe('requests: 50 ms one way, 320 ms between starts, at most 2 in flight; taker fee 300 bps');
+    // The config's selection (paper.yaml has no markets section: every market its simulator lists, 8) ran it.
+    expect(lines[1]).toBe('selection markets: select top 8 by dailyReward: 4 joined, at most 4 at once, of 4 listed');
+    expect(lines[2]).toBe('generic world: 4 markets, a passive maker, noise and informed takers; quoted from the book');
+    expect(lines[3]).toBe('requests: 50 ms one way, 320 ms between starts, at most 2 in flight; taker fee 300 bps');
     expect(run.stdout).toMatch(/^PnL at fair value \(USDC\)\s+-?\d+\.\d\d$/m);
     expect(run.stdout).toMatch(/^volume \(USDC\)\s+\d+\.\d\d$/m);
     expect(run.stdout).toMatch(/^max \|YES−NO\| \(shares\)\s+\d+\.\d$/m);

@@ -21,11 +21,12 @@ const cli = (args: readonly string[]) => runCliProcess(args, dir);
 const CONFIG = join(ROOT, 'config', 'fixed-spread.yaml');
 
 describe('backtest --replay on the project\'s own recording', () => {
-  it('replays the example of the README: every market, priced from the recorded underlying', async () => {
+  it('replays the example of the README: the markets the config selects (top 3 of 4), priced from the recorded underlying', async () => {
     const run = await cli(['backtest', '--replay', RECORDING, '--config', CONFIG, '--json']);
     expect(run.code, run.stderr).toBe(0);
-    const figures = JSON.parse(run.stdout) as PeopleFigures;
-    expect(figures.market).toBe('4 markets');
+    const figures = JSON.parse(run.stdout) as PeopleFigures & { selection: unknown };
+    expect(figures.market).toBe('3 markets');
+    expect(figures.selection).toEqual({ rules: 'markets: select top 3 by dailyReward', joined: 3, peakJoined: 3, listed: 4, notJoined: '1× over top 3' });
     expect(figures.fills).toBeGreaterThan(0);
     expect(figures.fairMarkouts).not.toBeNull();
     expect(figures.underlyingPrices).toBeGreaterThan(0);

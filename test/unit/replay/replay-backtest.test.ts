@@ -27,6 +27,7 @@ const stem = POLYMARKET_SOL_STEM;
 const dir = mkdtempSync(join(tmpdir(), 'om-replay-bt-'));
 const stream = join(dir, 'sol.ndjson.gz');
 const TITLE = 'Solana Up or Down - December 11, 6:00AM-6:15AM ET';
+const SLUG = 'sol-updown-15m-1765450800';
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const cli = runCliInProcess;
@@ -98,7 +99,9 @@ function checkFillInvariants(report: Pick<PeopleReport, 'markets'>, latencyMs: n
 
 describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('backtest --replay (the Polymarket sample)'), () => {
   it.each(['fixed-spread', 'avellaneda-stoikov', 'liquidity-rewards'])('%s replays; every fill obeys the invariants', async (strategy) => {
-    const run = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`), '--latency-ms', '80', '--json']);
+    // liquidity-rewards.yaml selects rewardable markets only: the imported market (no rewards) is named with --market.
+    const named = strategy === 'liquidity-rewards' ? ['--market', SLUG] : [];
+    const run = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`), '--latency-ms', '80', '--json', ...named]);
     expect(run.err).toBe('');
     expect(run.code).toBe(EXIT_OK);
     // What a person reads: shares, USDC, seconds, percent; no raw unit anywhere.
@@ -111,7 +114,7 @@ describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('backtest --replay (the
     expect(figures.fillRatioPct).toBeLessThanOrEqual(100);
     expect(figures.queueModelNote).toMatch(/^queue models/);
     const out = join(dir, strategy);
-    const full = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`), '--latency-ms', '80', '--out', out]);
+    const full = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`), '--latency-ms', '80', '--out', out, ...named]);
     expect(full.code).toBe(EXIT_OK);
     const written = readFileSync(join(out, 'report.json'), 'utf8');
     expectPeopleUnits(written);
@@ -119,6 +122,13 @@ describe.skipIf(!POLYMARKET_SAMPLE_PRESENT)(samplesTitle('backtest --replay (the
     expect(report.figures).toEqual(figures); // deterministic
     expect(report.markets[0]?.fills.length).toBe(figures.fills);
     checkFillInvariants(report, 80);
+    if (strategy === 'liquidity-rewards') {
+      // Without --market its own selection matches nothing in this stream: said plainly, exit 2, no table.
+      const refused = await cli(['backtest', '--replay', stream, '--config', join(ROOT, `config/${strategy}.yaml`)]);
+      expect(refused.code).toBe(2);
+      expect(refused.out).toBe('');
+      expect(refused.err).toContain('joined none of the 1 markets of the stream: 1× not rewardable (markets.select.rewardableOnly)');
+    }
   });
 
   it('fixed-spread fills on the sample, the report page is self-contained, and a sweep prints one row per combination', async () => {
