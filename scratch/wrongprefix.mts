@@ -1,0 +1,14 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { startProcessSimulator, writeBotConfig, spawnBot } from '../test/support/bot-process.ts';
+import { parse, stringify } from 'yaml';
+const sim = await startProcessSimulator({ synthetic: {} });
+const { configPath } = writeBotConfig(sim);
+const c = parse(readFileSync(configPath, 'utf8'));
+c.venue.headerPrefix = process.argv[2] ?? 'wrongprefix';
+writeFileSync(configPath, stringify(c));
+const t0 = Date.now();
+const bot = spawnBot(sim, configPath, ['--duration', '25']);
+const r = await bot.exited;
+console.log('EXIT', r, Date.now() - t0);
+for (const l of bot.lines) console.log(l.slice(0, 400));
+await sim.close();
