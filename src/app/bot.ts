@@ -20,7 +20,7 @@ import { systemScheduler, type Scheduler } from '../core/clock.js';
 import { sharedLimitDegraded } from '../exchange/shared-limiter-config.js';
 import { createMetrics, type Metrics, type ReadinessState } from '../metrics/index.js';
 import { composeBot, type ComposedBot } from './compose.js';
-import { closeResources, openResources, venueUrlOf, type OpenedResources } from './resources.js';
+import { CLOSE_DRAIN_MS, closeResources, openResources, venueUrlOf, type OpenedResources } from './resources.js';
 import { VenueReachability } from './venue-reachability.js';
 import { wireTelemetry, type Telemetry } from './telemetry.js';
 import type { OpenVenue } from './venue.js';
@@ -223,6 +223,7 @@ export class Bot {
   /** Stop quoting, cancel the bot's orders (unless configured to leave them), flush, close. Idempotent. */
   async stop(): Promise<{ clean: boolean; summary: BotSummary }> {
     if (this.stopping) return { clean: false, summary: this.summary() };
+    const stopStartedAt = this.scheduler.now();
     this.stopping = true;
     this.abort.abort();
     this.stopRequested();
@@ -236,9 +237,12 @@ export class Bot {
       await Promise.race([this.starting.catch(() => undefined), bound]);
       cancel();
     }
-    const { clean } = this.app === null ? { clean: true } : await this.app.stop();
+    // One deadline for the whole stop (app.ts exits hard at the budget + 0.5 s): each step after the cancels gets
+    // what is left of it, so none can hold the stop past the budget and cost the summary.
+    const deadline = stopStartedAt + this.config.shutdown.budgetMs;
+    const { clean } = this.app === null ? { clean: true } : await this.app.stop(deadline);
     const summary = this.summary();
-    await closeResources(this.opened);
+    await closeResources(this.opened, Math.min(CLOSE_DRAIN_MS, Math.max(0, deadline - this.scheduler.now() - 250)));
     return { clean, summary };
   }
 

@@ -97,6 +97,8 @@ export const STARTUP_LISTING_ATTEMPTS = 8;
 export { SELECTION_EVERY_MS };
 /** The last read of the trade feed at shutdown (src/app/rebate-resolver.ts) gets at most this long. */
 export const REBATE_FLUSH_BUDGET_MS = 2_000;
+/** What a stop keeps, after its components stopped, for closing the resources (ledger, metrics server, client drain, venue). */
+export const CLOSE_RESERVE_MS = 1_000;
 /** A market that joined less than this long ago does not make /readyz fail for want of a book. */
 export const JOIN_GRACE_MS = 30_000;
 
@@ -543,7 +545,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     discovery.start();
   };
 
-  const stop = async (): Promise<{ clean: boolean }> => {
+  const stop = async (deadlineMs = now() + config.shutdown.budgetMs): Promise<{ clean: boolean }> => {
     await discovery.stop();
     await roster.stop();
     runner.stop();
@@ -557,7 +559,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     orderStreamWatch.stop();
     modeGate.stop();
     const report = await executor.shutdown({
-      budgetMs: Math.max(1000, config.shutdown.budgetMs - 1500),
+      budgetMs: Math.max(1000, Math.min(config.shutdown.budgetMs, deadlineMs - now()) - 1500),
       leaveOrdersResting: config.shutdown.leaveOrdersResting,
     });
     log[report.clean ? 'info' : 'error'](report, report.clean ? 'orders canceled' : 'shutdown left orders or unknowns');
@@ -566,7 +568,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     // The last fills' rebates before the ledger closes (the minute rows are already in), then their trades once more.
     if (config.rewards.accrual) rewardAccrual.tick();
     rewardAccrual.stop();
-    if (resolving) await rebateResolver.flush(REBATE_FLUSH_BUDGET_MS);
+    // Within what the stop has left (the resources' close keeps CLOSE_RESERVE_MS), never the whole flush budget blindly.
+    if (resolving) await rebateResolver.flush(Math.min(REBATE_FLUSH_BUDGET_MS, Math.max(0, deadlineMs - now() - CLOSE_RESERVE_MS)));
     calibration?.stop();
     books.stop();
     feed.close();
