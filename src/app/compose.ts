@@ -37,6 +37,7 @@
  * executor reports reaches the FillRecorder; nothing is quoted while the executor is not started, the book is
  * missing or stale, or the kill switch is engaged.
  */
+import { nextExpectedJoin } from '../markets/next-join.js';
 import type { AppConfig, RiskConfig } from '../config/types.js';
 import { effectivePriceBand } from '../config/index.js';
 import { errorText } from '../core/errors.js';
@@ -372,6 +373,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   books.onStaleChange((slug, stale) => (stale ? requote(slug) : confirmFreshness()));
 
   // The status line every log.statusIntervalMs (src/app/status-line.ts): counts read from their owners.
+  const joinWindowMs = config.markets.select?.joinBeforeSettlementMs ?? null;
   const status = new StatusReporter(
     {
       now,
@@ -387,6 +389,23 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       minTimeMs: config.rateLimits.minTimeMs,
       underlyingAgesMs: () => pricing.underlyingAges(),
       unquotedReason: (slug) => unquotedReason(slug),
+      // Read when a line is made (discovery exists by then): the listed market whose join window opens first. Only
+      // with a join window (markets.select.joinBeforeSettlementSec): without one no join is expected by time.
+      ...(joinWindowMs === null
+        ? {}
+        : {
+            nextJoin: () =>
+              nextExpectedJoin({
+                candidates: discovery.candidateMarkets(),
+                joined: new Set(markets.slugs()),
+                nowMs: now(),
+                joinBeforeSettlementMs: joinWindowMs,
+                leaveAtMs: (slug) => {
+                  const market = discovery.candidateMarkets().find((m) => m.slug === slug);
+                  return market?.expirationMs == null ? null : market.expirationMs - pricing.stopBeforeExpiryMs(market, config.risk);
+                },
+              }),
+          }),
     },
     log,
   );
