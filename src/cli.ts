@@ -443,6 +443,9 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         throw error;
       }
       for (const line of result.lines) io.stdout(`${line}\n`);
+      // --books: the lines it could not read and the summary go to stderr, never among the data.
+      for (const line of result.errors ?? []) io.stderr(`${line}\n`);
+      if (result.summary !== undefined) io.stderr(`${result.summary}\n`);
       if (result.failed > 0) setExit(EXIT_FAILURE);
     });
 
