@@ -20,6 +20,7 @@ import type { AppConfig } from './config/types.js';
 import { createLogger, LogCensor } from './log.js';
 import { Bot, type BotSummary } from './app/bot.js';
 import { MetricsPortError } from './app/resources.js';
+import { CredentialsRefusedError } from './app/credentials-check.js';
 import { errorText } from './core/errors.js';
 import { watchParent } from './app/parent-watch.js';
 import { acquireLedgerLock, LedgerLockedError, type LedgerLock } from './ledger/owner-lock.js';
@@ -70,6 +71,7 @@ export function formatSummary(summary: BotSummary, span?: QuotingSpan): string {
   return [
     'outcome-maker summary',
     ...(span === undefined ? [] : [`  quoted         ${quotedLine(span)}`]),
+    `  orders placed  ${summary.placed}${summary.placed === 0 ? ' (nothing was placed)' : ''}`,
     `  fills          ${summary.fills}`,
     `  volume         ${usdc(summary.volumeRaw)} USDC`,
     `  realized PnL   ${usdc(summary.realizedPnlRaw)} USDC`,
@@ -146,6 +148,8 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
   };
   let quotingFromMs: number | null = null;
   let stopping: Promise<number> | null = null;
+  /** The exit code when the run ends on an error of its own (credentials refused: 2), whatever the stop's outcome. */
+  let exitCode: number | null = null;
   let stopRequested: () => void = () => undefined;
   const whenStopRequested = new Promise<void>((resolveStop) => (stopRequested = resolveStop));
   /** Whether a stop was asked for (a closure: its answer changes while the start-up is awaited). */
@@ -159,7 +163,7 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
       hardDeadline();
       const { clean, summary } = await bot.stop();
       process.stdout.write(`${formatSummary(summary, span)}\n`);
-      return clean ? 0 : 1;
+      return exitCode ?? (clean ? 0 : 1);
     })();
     return stopping;
   };
@@ -208,6 +212,13 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
     setTimeout(() => void stop('duration elapsed'), Math.max(0, options.durationMs - sinceLaunchMs())).unref();
   }
 
+  // The feed refused the credentials at start-up: one error line, the stop, exit 2.
+  void bot.whenFailed().then((error) => {
+    if (stopAsked()) return;
+    exitCode = error.exitCode;
+    logger.error({ source: error.source }, error.message);
+    void stop('credentials refused');
+  });
   const startup = bot.start();
   startup.catch(() => undefined);
   try {
@@ -227,6 +238,14 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
       const code = await stop('stop requested');
       detach();
       return code;
+    }
+    if (error instanceof CredentialsRefusedError) {
+      // One line naming the likely cause; nothing was composed, so nothing was placed and nothing is canceled.
+      exitCode = error.exitCode;
+      logger.error({ source: error.source, status: error.status }, error.message);
+      await stop('credentials refused');
+      detach();
+      return error.exitCode;
     }
     logger.error({ err: errorText(error) }, 'start-up failed');
     await stop('start-up failure');

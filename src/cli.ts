@@ -5,7 +5,8 @@
  * Owns: argument parsing (commander), the order of start-up checks and the exit codes:
  *   0 = done, 1 = runtime failure (the bot, the simulator, the report or a resume failed),
  *   2 = usage or config error (bad arguments, invalid config file, bad strategy params, missing
- *       credentials); nothing has touched the exchange when 2 is returned.
+ *       credentials); nothing has touched the exchange when 2 is returned;
+ *   3 = check-config only: `config OK, but …` (a valid file whose credential variables are not all set).
  * Every config problem is printed at once, with its path and (redacted where needed) value. The bot, the
  * simulator and the report are imported lazily so each command loads only what it needs.
  */
@@ -36,6 +37,8 @@ import { NPM_START_CONFIG, packageRoot, packageVersion } from './core/package-in
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
+/** check-config: the file is valid, but a credential variable it names is unset (`run` would refuse to start). */
+export const EXIT_CONFIG_INCOMPLETE = 3;
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -99,7 +102,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .version(packageVersion(), '-V, --version', 'print the version (package.json)')
     .showHelpAfterError('(run with --help for usage)')
-    .addHelpText('after', '\nExit codes: 0 ok, 1 runtime failure, 2 usage or config error (nothing was sent to the exchange).');
+    .addHelpText('after', '\nExit codes: 0 ok, 1 runtime failure, 2 usage or config error (nothing was sent to the exchange), 3 check-config: config OK, but a credential variable is unset.');
 
   program
     .command('run')
@@ -230,6 +233,11 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       const file = configArgument(positional, options.config, 'check-config');
       const { config, strategyParams } = await loadCheckedConfig(file, io, { requireCredentials: false });
       io.stdout(`${checkConfigHeader(file, config, io.env).join('\n')}\n${stringify(configToFile(config, strategyParams))}`);
+      const unset = credentialIssues(config.credentials, io.env);
+      if (unset.length > 0) {
+        io.stderr(`${file}: config OK, but ${unset.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}: \`run\` will refuse to start (exit ${EXIT_CONFIG_INCOMPLETE})\n`);
+        setExit(EXIT_CONFIG_INCOMPLETE);
+      }
     });
 
   program
@@ -466,6 +474,9 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         throw error;
       }
       for (const line of result.lines) io.stdout(`${line}\n`);
+      // --books: the lines it could not read and the summary go to stderr, never among the data.
+      for (const line of result.errors ?? []) io.stderr(`${line}\n`);
+      if (result.summary !== undefined) io.stderr(`${result.summary}\n`);
       if (result.failed > 0) setExit(EXIT_FAILURE);
     });
 
@@ -501,8 +512,9 @@ function checkConfigHeader(file: string, config: AppConfig, env: Environment): s
       ? ['# credentials: none (the simulator generates a wallet and an API token for the session)']
       : credentialStatus(config.credentials, env).map((row) => `# credentials.${row.field}: ${row.env} is ${row.set ? 'set' : 'not set'}`);
   const listing = config.venue.kind === 'sim' ? simListing(config.venue) : null;
+  const unset = credentialIssues(config.credentials, env).length;
   return [
-    `# ${file}: config OK, strategy "${config.strategy.name}" accepts its params (shown with their defaults)`,
+    `# ${file}: config OK${unset === 0 ? '' : `, but ${unset} credential variable${unset === 1 ? '' : 's'} not set (see below; exit ${EXIT_CONFIG_INCOMPLETE})`}, strategy "${config.strategy.name}" accepts its params (shown with their defaults)`,
     '# Printed in the file\'s own names and units: this output is itself a valid config.',
     ...(listing === null ? [] : [`# venue: ${listing.text}; without a markets section the bot trades every one of them`]),
     ...credentials,

@@ -20,11 +20,12 @@ import { systemScheduler, type Scheduler } from '../core/clock.js';
 import { sharedLimitDegraded } from '../exchange/shared-limiter-config.js';
 import { createMetrics, type Metrics, type ReadinessState } from '../metrics/index.js';
 import { composeBot, type ComposedBot } from './compose.js';
-import { closeResources, openResources, venueUrlOf, type OpenedResources } from './resources.js';
+import { CLOSE_DRAIN_MS, closeResources, openResources, venueUrlOf, type OpenedResources } from './resources.js';
 import { VenueReachability } from './venue-reachability.js';
 import { wireTelemetry, type Telemetry } from './telemetry.js';
 import type { OpenVenue } from './venue.js';
 import { throwIfStopping } from './start-abort.js';
+import { AuthRefusalCounter, CredentialsRefusedError, likelyCredentialCause, type RefusalSource } from './credentials-check.js';
 
 export interface BotOptions {
   readonly dryRun: boolean;
@@ -48,6 +49,8 @@ export interface BotSummary {
   readonly unrealizedPnlRaw: number;
   readonly requests: number;
   readonly rateLimited: number;
+  /** Orders the venue accepted this run. */
+  readonly placed: number;
   readonly openOrders: number;
 }
 
@@ -71,6 +74,15 @@ export class Bot {
   private readonly abort = new AbortController();
   /** The start in progress (settled or not), for `stop` to wait on before closing what it opened. */
   private starting: Promise<void> | null = null;
+  /** 401/403 answers and feed refusals in a row (metric; at risk.maxAuthRefusals placements stop). */
+  private readonly refusals: AuthRefusalCounter;
+  /** Until the first quote cycle is done, a feed refusal is a start-up refusal: the run stops (exit 2). */
+  private startPhase = true;
+  private failWith!: (error: CredentialsRefusedError) => void;
+  /** Resolves with the error that ends the run (credentials refused by the feed at start-up). */
+  private readonly failed = new Promise<CredentialsRefusedError>((resolve) => {
+    this.failWith = resolve;
+  });
   private stopRequested!: () => void;
   /** Resolves when a stop is requested. */
   private readonly stopRequestedPromise = new Promise<void>((resolve) => {
@@ -86,6 +98,37 @@ export class Bot {
     this.metrics = createMetrics({ registry: this.registry });
     this.telemetry = wireTelemetry(this.metrics, this.log);
     this.reachability = new VenueReachability({ url: venueUrlOf(config), log: this.log, now: () => this.scheduler.now() });
+    this.refusals = new AuthRefusalCounter({
+      limit: config.risk.maxAuthRefusals,
+      onRefusal: (source) => {
+        if (source === 'rest') this.metrics.restAuthRefused();
+      },
+      onLimit: (count, source) => this.refusalLimitReached(count, source),
+    });
+  }
+
+  /** Resolves when the run must end on an error of its own (the feed refused the credentials at start-up). */
+  whenFailed(): Promise<CredentialsRefusedError> {
+    return this.failed;
+  }
+
+  private get headerPrefix(): string {
+    return this.opened.venue?.headerPrefix ?? (this.config.venue.kind === 'live' ? this.config.venue.headerPrefix : 'svc');
+  }
+
+  private feedRefused(message: string): void {
+    this.refusals.feedRefused();
+    if (!this.startPhase || this.stopping) return;
+    const cause = likelyCredentialCause({ status: null, message, headerPrefix: this.headerPrefix });
+    this.failWith(new CredentialsRefusedError('feed', null, cause, message));
+  }
+
+  /** Mid-run: the venue refused the credentials `count` times in a row: no more placements until an operator resumes. */
+  private refusalLimitReached(count: number, source: RefusalSource): void {
+    const cause = likelyCredentialCause({ status: null, message: '', headerPrefix: this.headerPrefix });
+    const detail = `credentials refused ${count} times in a row (last on the ${source === 'rest' ? 'REST API' : 'market feed'}): ${cause}`;
+    this.log.error({ refusals: count, limit: this.config.risk.maxAuthRefusals, source }, `${detail}; placements stopped (kill switch), resume once fixed`);
+    this.app?.components.killSwitch.trip(detail, 'credentials');
   }
 
   get simulator(): OpenVenue['simulator'] {
@@ -128,6 +171,7 @@ export class Bot {
           ...this.telemetry.http,
           onRequestEnd: (endpoint, status, ms, attempt) => {
             this.telemetry.http.onRequestEnd?.(endpoint, status, ms, attempt);
+            this.refusals.answer(endpoint, status);
             this.reachability.observer.onRequestEnd(endpoint, status, ms, attempt);
           },
           onNoAnswer: this.reachability.observer.onNoAnswer,
@@ -157,6 +201,8 @@ export class Bot {
       ...(this.options.killSwitchCheckIntervalMs === undefined ? {} : { killSwitchCheckIntervalMs: this.options.killSwitchCheckIntervalMs }),
     });
     this.app = app;
+    app.components.feed.onAuthChange((state, message) => (state === 'failed' ? this.feedRefused(message ?? '') : this.refusals.accepted()));
+    void app.components.runner.whenFirstCycleDone().then(() => (this.startPhase = false));
     await app.start();
     this.reachability.running();
   }
@@ -177,6 +223,7 @@ export class Bot {
   /** Stop quoting, cancel the bot's orders (unless configured to leave them), flush, close. Idempotent. */
   async stop(): Promise<{ clean: boolean; summary: BotSummary }> {
     if (this.stopping) return { clean: false, summary: this.summary() };
+    const stopStartedAt = this.scheduler.now();
     this.stopping = true;
     this.abort.abort();
     this.stopRequested();
@@ -190,9 +237,12 @@ export class Bot {
       await Promise.race([this.starting.catch(() => undefined), bound]);
       cancel();
     }
-    const { clean } = this.app === null ? { clean: true } : await this.app.stop();
+    // One deadline for the whole stop (app.ts exits hard at the budget + 0.5 s): each step after the cancels gets
+    // what is left of it, so none can hold the stop past the budget and cost the summary.
+    const deadline = stopStartedAt + this.config.shutdown.budgetMs;
+    const { clean } = this.app === null ? { clean: true } : await this.app.stop(deadline);
     const summary = this.summary();
-    await closeResources(this.opened);
+    await closeResources(this.opened, Math.min(CLOSE_DRAIN_MS, Math.max(0, deadline - this.scheduler.now() - 250)));
     return { clean, summary };
   }
 

@@ -104,7 +104,11 @@ export interface ComposedBot {
   /** Boot order (see the header). Resolves once the runner started. */
   start(): Promise<void>;
   /** Stop order (see the header); `clean` is false when orders or unknown outcomes were left. */
-  stop(): Promise<{ readonly clean: boolean }>;
+  /**
+   * Stops every component in the stop order; what runs after the cancels (the last rebate pass) gets what is left
+   * before `deadlineMs` (scheduler time; default: now + shutdown.budgetMs) less the close's reserve.
+   */
+  stop(deadlineMs?: number): Promise<{ readonly clean: boolean }>;
   readiness(): ReadinessState;
   /** What the status line would say now, with the reason each unquoted market has no order (`GET /status`). */
   status(): StatusLine;

@@ -38,6 +38,7 @@
  * missing or stale, or the kill switch is engaged.
  */
 import { AccountHistorySync } from '../capital/account-history.js';
+import { nextExpectedJoin } from '../markets/next-join.js';
 import type { AppConfig, RiskConfig } from '../config/types.js';
 import { effectivePriceBand } from '../config/index.js';
 import { errorText } from '../core/errors.js';
@@ -100,6 +101,8 @@ export const STARTUP_LISTING_ATTEMPTS = 8;
 export { SELECTION_EVERY_MS };
 /** The last read of the trade feed at shutdown (src/app/rebate-resolver.ts) gets at most this long. */
 export const REBATE_FLUSH_BUDGET_MS = 2_000;
+/** What a stop keeps, after its components stopped, for closing the resources (ledger, metrics server, client drain, venue). */
+export const CLOSE_RESERVE_MS = 1_000;
 /** A market that joined less than this long ago does not make /readyz fail for want of a book. */
 export const JOIN_GRACE_MS = 30_000;
 
@@ -385,6 +388,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   books.onStaleChange((slug, stale) => (stale ? requote(slug) : confirmFreshness()));
 
   // The status line every log.statusIntervalMs (src/app/status-line.ts): counts read from their owners.
+  const joinWindowMs = config.markets.select?.joinBeforeSettlementMs ?? null;
   const status = new StatusReporter(
     {
       now,
@@ -400,6 +404,23 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       minTimeMs: config.rateLimits.minTimeMs,
       underlyingAgesMs: () => pricing.underlyingAges(),
       unquotedReason: (slug) => unquotedReason(slug),
+      // Read when a line is made (discovery exists by then): the listed market whose join window opens first. Only
+      // with a join window (markets.select.joinBeforeSettlementSec): without one no join is expected by time.
+      ...(joinWindowMs === null
+        ? {}
+        : {
+            nextJoin: () =>
+              nextExpectedJoin({
+                candidates: discovery.candidateMarkets(),
+                joined: new Set(markets.slugs()),
+                nowMs: now(),
+                joinBeforeSettlementMs: joinWindowMs,
+                leaveAtMs: (slug) => {
+                  const market = discovery.candidateMarkets().find((m) => m.slug === slug);
+                  return market?.expirationMs == null ? null : market.expirationMs - pricing.stopBeforeExpiryMs(market, config.risk);
+                },
+              }),
+          }),
     },
     log,
   );
@@ -568,7 +589,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     discovery.start();
   };
 
-  const stop = async (): Promise<{ clean: boolean }> => {
+  const stop = async (deadlineMs = now() + config.shutdown.budgetMs): Promise<{ clean: boolean }> => {
     await discovery.stop();
     await roster.stop();
     runner.stop();
@@ -585,7 +606,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     orderStreamWatch.stop();
     modeGate.stop();
     const report = await executor.shutdown({
-      budgetMs: Math.max(1000, config.shutdown.budgetMs - 1500),
+      budgetMs: Math.max(1000, Math.min(config.shutdown.budgetMs, deadlineMs - now()) - 1500),
       leaveOrdersResting: config.shutdown.leaveOrdersResting,
     });
     log[report.clean ? 'info' : 'error'](report, report.clean ? 'orders canceled' : 'shutdown left orders or unknowns');
@@ -594,7 +615,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     // The last fills' rebates before the ledger closes (the minute rows are already in), then their trades once more.
     if (config.rewards.accrual) rewardAccrual.tick();
     rewardAccrual.stop();
-    if (resolving) await rebateResolver.flush(REBATE_FLUSH_BUDGET_MS);
+    // Within what the stop has left (the resources' close keeps CLOSE_RESERVE_MS), never the whole flush budget blindly.
+    if (resolving) await rebateResolver.flush(Math.min(REBATE_FLUSH_BUDGET_MS, Math.max(0, deadlineMs - now() - CLOSE_RESERVE_MS)));
     calibration?.stop();
     books.stop();
     feed.close();

@@ -115,6 +115,11 @@ export class MarketDiscovery {
     return this.candidates.size;
   }
 
+  /** The listed candidates (read-only: the next expected join is read from them). */
+  candidateMarkets(): readonly Market[] {
+    return [...this.candidates.values()];
+  }
+
   /** A `marketCreated` frame of the lifecycle channel: the market's details read, then the selection re-run. */
   async created(frame: MarketCreatedFrame): Promise<void> {
     if (this.stopped || frame.type !== 'CLOB' || this.candidates.has(frame.slug)) return;

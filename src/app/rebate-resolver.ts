@@ -98,13 +98,18 @@ export class RebateResolver {
 
   /** The last pass before the ledger closes (ignores the interval), within `budgetMs`. */
   async flush(budgetMs: number): Promise<void> {
-    await this.inFlight;
+    // One budget for both: a pass still reading a market's trade pages (lowest priority, behind the stop's cancels)
+    // is waited for within it, never past it (it once held a stop after its cancels until the shutdown budget ran out).
     let cancel: () => void = () => undefined;
-    const timeout = new Promise<void>((resolve) => {
-      cancel = this.deps.scheduler.schedule(budgetMs, resolve);
+    const timeout = new Promise<'timeout'>((resolve) => {
+      cancel = this.deps.scheduler.schedule(budgetMs, () => resolve('timeout'));
     });
-    await Promise.race([this.poll({ final: true }), timeout]);
-    cancel();
+    try {
+      if ((await Promise.race([this.inFlight ?? Promise.resolve(), timeout])) === 'timeout') return;
+      await Promise.race([this.poll({ final: true }), timeout]);
+    } finally {
+      cancel();
+    }
   }
 
   private async pass(final: boolean): Promise<void> {

@@ -28,6 +28,7 @@ import { isStaticSelection } from './market-selection.js';
 import { noAnswerCause, retryStartupRead, startupRetryMessage, STARTUP_READ_BUDGET_MS } from './startup-retry.js';
 import { NetworkError } from '../exchange/errors.js';
 import { openVenue, type OpenVenue } from './venue.js';
+import { checkCredentials } from './credentials-check.js';
 import { abortableSleep, throwIfStopping } from './start-abort.js';
 import { stopCostMs } from '../config/shutdown-budget.js';
 
@@ -106,6 +107,9 @@ export async function openResources(config: AppConfig, deps: OpenResourcesDeps, 
   opened.ledger = ledger;
 
   const { venue, client, markets } = await openExchange(config, deps, opened);
+  // One signed read before anything is composed: refused credentials stop the run here, having placed nothing.
+  await retryStartup(config, deps, 'credentials', () => checkCredentials(() => client.api.getPositions(), venue.headerPrefix));
+  throwIfStopping(deps.signal, 'the credentials check');
   return { ledger, metricsServer, venue, client, markets };
 }
 

@@ -2,7 +2,8 @@
  * The bot's periodic status line: one info line every `log.statusIntervalMs` (default a minute) saying how the run
  * is going: markets quoted, open orders, fills since start, PnL (trading, plus the ESTIMATED rewards and rebates the
  * ledger accrued, src/app/reward-accrual.ts), requests and the share of the rate limit they used
- * since the last line, the age of each priced underlying's price, and which traded markets have no order and why.
+ * since the last line, the age of each priced underlying's price, which traded markets have no order and why, and
+ * the next market expected to be joined and when (src/markets/next-join.ts; between two ladders the line says so).
  *
  * Owns: the line's content (`statusLine`, pure: a snapshot of counts in, the message and its fields out) and the
  * tally between two lines (`StatusReporter`, a thin shell that reads the counts from their owners and logs). The
@@ -13,6 +14,7 @@
  */
 import type { Logger } from 'pino';
 import { errorText } from '../core/errors.js';
+import { describeExpectedJoin, type ExpectedJoin } from '../markets/next-join.js';
 
 /** The ledger's PnL (raw 1e6 USDC): trading, and the estimated rewards and rebates (absent: not accrued). */
 export interface StatusPnl {
@@ -44,6 +46,10 @@ export interface StatusSnapshot {
   readonly underlyingAgesMs: Readonly<Record<string, number | null>>;
   /** Traded markets with no open order of the bot, and why (empty when every market is quoted). */
   readonly unquoted: Readonly<Record<string, string>>;
+  /** The next market expected to be joined and when (null: none expected by time; absent: not known here). */
+  readonly nextJoin?: ExpectedJoin | null;
+  /** The time of the snapshot (for "in 3 min"); required with `nextJoin`. */
+  readonly nowMs?: number;
 }
 
 export interface StatusFields {
@@ -66,6 +72,8 @@ export interface StatusFields {
   readonly underlyingAgeSec?: Readonly<Record<string, number | null>>;
   /** Traded markets with no open order, and why; absent when every market is quoted. */
   readonly unquoted?: Readonly<Record<string, string>>;
+  /** The next market expected to be joined: its slug, seconds until its join window opens, and the instant (ISO). */
+  readonly nextJoin?: { readonly market: string; readonly inSec: number; readonly at: string } | null;
 }
 
 /** The message names at most this many unquoted markets (the fields have them all). */
@@ -122,6 +130,10 @@ export function statusLine(s: StatusSnapshot): StatusLine {
     const more = unquoted.length - named.length;
     parts.push(`not quoted: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
   }
+  const nowMs = s.nowMs ?? 0;
+  if (s.nextJoin !== undefined) parts.push(s.nextJoin === null ? 'next join: none expected among the listed markets (waiting for new listings)' : `next join: ${describeExpectedJoin(s.nextJoin, nowMs)}`);
+  // Between two ladders: nothing traded is not "every market quoted".
+  if (s.markets === 0) parts.unshift('no market traded now');
   return {
     message: `status: ${parts.join(', ')}`,
     fields: {
@@ -137,6 +149,9 @@ export function statusLine(s: StatusSnapshot): StatusLine {
       rateLimitUsedPct: pct,
       ...(tickers.length === 0 ? {} : { underlyingAgeSec: ages }),
       ...(unquoted.length === 0 ? {} : { unquoted: s.unquoted }),
+      ...(s.nextJoin === undefined
+        ? {}
+        : { nextJoin: s.nextJoin === null ? null : { market: s.nextJoin.slug, inSec: Math.max(0, Math.round((s.nextJoin.atMs - nowMs) / 1000)), at: new Date(s.nextJoin.atMs).toISOString() } }),
     },
   };
 }
@@ -159,6 +174,8 @@ export interface StatusSources {
   readonly underlyingAgesMs: () => Readonly<Record<string, number | null>>;
   /** Why a traded market has no open order (absent: the line does not say). */
   readonly unquotedReason?: (slug: string) => string;
+  /** The next market expected to be joined (absent: the line does not say). */
+  readonly nextJoin?: () => ExpectedJoin | null;
 }
 
 /** Logs the status line; `report()` is called by the composition root's timer. */
@@ -201,6 +218,7 @@ export class StatusReporter {
       minTimeMs: sources.minTimeMs,
       underlyingAgesMs: sources.underlyingAgesMs(),
       unquoted,
+      ...(sources.nextJoin === undefined ? {} : { nextJoin: sources.nextJoin(), nowMs: sources.now() }),
     };
   }
 

@@ -2,7 +2,7 @@
  * Telemetry wiring: every component's observer hooks → the Prometheus metrics (src/metrics) and the log.
  *
  * Owns: the translation of component observations into metric calls, in one place, so components stay free of
- * prom-client; and the request tally (requests sent, 429 answers) that the run summary reads (`tally()`), counted
+ * prom-client; and the request tally (requests sent, 429 answers, orders placed) that the run summary reads (`tally()`), counted
  * here and nowhere else. Invariant: a hook never throws into the component (metrics calls are cheap and total).
  */
 import type { Logger } from 'pino';
@@ -36,6 +36,8 @@ export interface Telemetry {
 export interface RequestTally {
   readonly requests: number;
   readonly rateLimited: number;
+  /** Orders the venue accepted (placed) this run. */
+  readonly placed: number;
 }
 
 const RETRY_REASONS: Readonly<Record<string, MetricRetryReason>> = {
@@ -45,7 +47,7 @@ const RETRY_REASONS: Readonly<Record<string, MetricRetryReason>> = {
 };
 
 export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
-  const counters = { requests: 0, rateLimited: 0 };
+  const counters = { requests: 0, rateLimited: 0, placed: 0 };
   const warnedStrategy = new Set<string>();
   /** Markets whose book was installed by a REST sync at least once, and those whose last snapshot was rejected. */
   const synced = new Set<string>();
@@ -58,7 +60,10 @@ export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
     orderChanged: (order, previous, openInMarket) => {
       if (previous === null || previous.state === order.state) return;
       const accepted = order.state === 'live' || order.state === 'partially-filled' || order.state === 'filled';
-      if (accepted && (previous.state === 'pending-new' || previous.state === 'unknown')) metrics.orderPlaced(order.marketSlug, order.side);
+      if (accepted && (previous.state === 'pending-new' || previous.state === 'unknown')) {
+        counters.placed += 1;
+        metrics.orderPlaced(order.marketSlug, order.side);
+      }
       metrics.openOrders(order.marketSlug, openInMarket());
     },
     http: {

@@ -99,7 +99,7 @@ export interface TraderOptions {
  * guard (the config's other risk fields) do not run in a backtest.
  */
 export function riskConfigOf(limits: RiskLimits): RiskConfig {
-  return { ...limits, perMarket: {}, dailyLossLimitRaw: Number.MAX_SAFE_INTEGER, staleGraceMs: 0, socketDownGraceMs: 0 };
+  return { ...limits, perMarket: {}, dailyLossLimitRaw: Number.MAX_SAFE_INTEGER, staleGraceMs: 0, socketDownGraceMs: 0, maxAuthRefusals: Number.MAX_SAFE_INTEGER };
 }
 
 export class Trader {

@@ -202,7 +202,7 @@ function overrideToFile(o: MarketRiskOverride): FileObject {
 }
 
 function riskToFile(r: AppConfig['risk']): FileObject {
-  const { maxPositionPerTokenRaw, maxNetPositionRaw, maxOpenOrders, priceBand, stopBeforeExpiryMs, maxNotionalRaw, dailyLossLimitRaw, staleGraceMs, socketDownGraceMs, perMarket, ...rest } = r;
+  const { maxPositionPerTokenRaw, maxNetPositionRaw, maxOpenOrders, priceBand, stopBeforeExpiryMs, maxNotionalRaw, dailyLossLimitRaw, staleGraceMs, socketDownGraceMs, maxAuthRefusals, perMarket, ...rest } = r;
   noneLeft(rest);
   return {
     maxPositionPerToken: units(maxPositionPerTokenRaw),
@@ -214,6 +214,7 @@ function riskToFile(r: AppConfig['risk']): FileObject {
     dailyLossLimit: units(dailyLossLimitRaw),
     staleGraceSec: sec(staleGraceMs),
     socketDownGraceSec: sec(socketDownGraceMs),
+    maxAuthRefusals,
     perMarket: Object.fromEntries(Object.entries(perMarket).map(([slug, o]) => [slug, overrideToFile(o)])),
   };
 }

@@ -21,6 +21,7 @@ import {
   type UncheckedStrategy,
 } from './issues.js';
 import { appConfigSchema, isSecretLiteralParams, isStrategyPath } from './schema.js';
+import { nearestKey, validKeysAt } from './key-suggestion.js';
 import { errorText } from '../core/errors.js';
 import type { AppConfig } from './types.js';
 
@@ -99,7 +100,7 @@ function validate(data: unknown, options: ParseOptions, secretIssues: readonly C
   const result = schema.safeParse(data);
   const secretPaths = new Set(secretIssues.map((issue) => issue.path));
   const lookup = normaliseForLookup(data);
-  const schemaIssues = result.success ? [] : result.error.issues.flatMap((issue) => toConfigIssues(issue, lookup)).filter((issue) => !secretPaths.has(issue.path));
+  const schemaIssues = result.success ? [] : result.error.issues.flatMap((issue) => toConfigIssues(issue, lookup, schema)).filter((issue) => !secretPaths.has(issue.path));
   const issues = [...secretIssues, ...schemaIssues];
   if (issues.length > 0 || !result.success) throw new ConfigError(options.source, issues, uncheckedStrategy(data, issues, options));
   return deepFreeze(result.data);
@@ -132,7 +133,7 @@ function normaliseForLookup(data: object): object {
   return Array.isArray(markets) ? { ...data, markets: { slugs: markets } } : data;
 }
 
-function toConfigIssues(issue: z.core.$ZodIssue, data: unknown): ConfigIssue[] {
+function toConfigIssues(issue: z.core.$ZodIssue, data: unknown, schema: z.core.$ZodType): ConfigIssue[] {
   const path = [...issue.path];
   // A Redis URL may carry a password (rateLimits.shared.redis): never echoed either.
   const redact = path[0] === 'credentials' || (path[0] === 'rateLimits' && path[1] === 'shared');
@@ -144,7 +145,11 @@ function toConfigIssues(issue: z.core.$ZodIssue, data: unknown): ConfigIssue[] {
   });
   switch (issue.code) {
     case 'unrecognized_keys':
-      return issue.keys.map((key) => make('unknown-key', 'unknown key', [...path, key]));
+      return issue.keys.map((key) => {
+        // The nearest valid key at that place, as the CLI does for its options.
+        const meant = nearestKey(key, validKeysAt(schema, path));
+        return make('unknown-key', meant === null ? 'unknown key' : `unknown key (did you mean ${formatPath([...path, meant])}?)`, [...path, key]);
+      });
     case 'invalid_type': {
       const value = valueAt(data, path);
       return [value === undefined ? make('missing', 'required') : make('wrong-type', `expected ${article(issue.expected)}, got ${typeName(value)}`)];

@@ -325,6 +325,8 @@ const risk = z.strictObject({
   dailyLossLimit: usdc.prefault(100),
   staleGraceSec: seconds(5, 3600),
   socketDownGraceSec: seconds(10, 3600),
+  /** 401/403 answers (REST) or feed refusals in a row, mid-run, after which placements stop (the kill switch trips). */
+  maxAuthRefusals: z.number().int().min(1).max(1000).default(5),
   perMarket: z.record(slug, marketOverride).default({}),
 });
 
@@ -556,6 +558,7 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
       dailyLossLimitRaw: r.dailyLossLimit,
       staleGraceMs: ms(r.staleGraceSec),
       socketDownGraceMs: ms(r.socketDownGraceSec),
+      maxAuthRefusals: r.maxAuthRefusals,
       perMarket: r.perMarket,
     },
     rateLimits: { ...c.rateLimits, retry: { maxRetries, initialBackoffMs, maxBackoffMs, maxRetryAfterMs: ms(maxRetryAfterSec) } },

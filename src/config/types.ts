@@ -276,6 +276,8 @@ export interface RiskConfig extends MarketRiskLimits {
   readonly staleGraceMs: number;
   /** After the socket drops, orders stay this long; then everything is canceled until it is back. */
   readonly socketDownGraceMs: number;
+  /** 401/403 answers or feed refusals in a row, mid-run, after which placements stop (the kill switch trips). */
+  readonly maxAuthRefusals: number;
   /** Per-market overrides of the per-market limits, by exact slug. */
   readonly perMarket: Readonly<Record<string, MarketRiskOverride>>;
 }

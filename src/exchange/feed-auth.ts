@@ -19,6 +19,21 @@ export function isAuthFailureNotice(frame: NoticeFrame): boolean {
   return /auth|unauthori[sz]ed|forbidden|signature|expired|invalid (api )?(key|token)/i.test(message);
 }
 
+/**
+ * The refusal as a person reads it: the venue's message when it names the refusal, else what the frame says (a
+ * `system` frame `{message: 'Connected', authenticated: false}` is a connection accepted WITHOUT authentication, not
+ * "authentication refused: Connected").
+ */
+export function authRefusalText(event: string, frame: NoticeFrame): string {
+  const message = frame.message ?? '';
+  const payload = frame.payload;
+  const unauthenticated = payload !== null && typeof payload === 'object' && Reflect.get(payload, 'authenticated') === false;
+  if (unauthenticated && !/auth|unauthori[sz]ed|forbidden|signature|expired|invalid/i.test(message)) {
+    return `the venue connected the feed unauthenticated (${event} frame: authenticated: false${message === '' ? '' : `, "${message.slice(0, 80)}"`}): it did not accept the handshake's credentials`;
+  }
+  return message === '' ? `${event} frame with no message` : message;
+}
+
 /** A frame only an authenticated connection gets, or a `system` frame saying the connection is authenticated. */
 export function authEvidence(parsed: ParsedFrame): boolean {
   if (parsed.event === 'orderEvent' || parsed.event === 'positions') return true;

@@ -39,7 +39,7 @@ import { errorText } from '../core/errors.js';
 import { mulberry32 } from '../core/random.js';
 import { describeValue, type OrderEvent } from '../core/venue-rules/index.js';
 import { socketHandshakeHeaders } from './auth.js';
-import { authEvidence, isAuthFailureNotice, type FeedAuthState } from './feed-auth.js';
+import { authEvidence, authRefusalText, isAuthFailureNotice, type FeedAuthState } from './feed-auth.js';
 import type { MarketCreatedFrame } from './lifecycle-wire.js';
 import { backoffDelay, resolveBackoff, type BackoffOptions } from './socket-backoff.js';
 import type { MarketFeedObserver, MarketFeedOptions, UnreadableOrderEvent } from './socket-options.js';
@@ -469,7 +469,7 @@ export class MarketFeed implements FeedPort {
     if (this.authenticated) {
       if ((parsed.event === 'exception' || parsed.event === 'system') && isAuthFailureNotice(parsed.frame)) {
         this.dispatch(parsed);
-        this.authRefused(connection, parsed.frame.message ?? '(no message)');
+        this.authRefused(connection, authRefusalText(parsed.event, parsed.frame));
         return;
       }
       if (this.auth === 'failed' && authEvidence(parsed)) this.authAccepted(parsed.event);

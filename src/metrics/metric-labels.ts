@@ -35,7 +35,7 @@ export const RESYNC_REASONS: readonly ResyncReason[] = ['subscribe', 'reconnect'
 export const FEED_EVENTS: readonly FeedEvent[] = ['orderbookUpdate', 'orderEvent', 'positions', 'marketResolved', 'marketCreated', 'system', 'exception', 'oraclePriceData', 'other'];
 /** The ledger's mismatch kinds and the kill switch's trip reasons, pre-set to 0 (type-checked against their owners). */
 export const LEDGER_MISMATCH_KINDS: readonly Mismatch['kind'][] = ['order-filled', 'position'];
-export const KILL_REASONS: readonly KillReason[] = ['daily-loss', 'pnl-unavailable', 'manual'];
+export const KILL_REASONS: readonly KillReason[] = ['daily-loss', 'pnl-unavailable', 'manual', 'credentials'];
 
 export type MarkoutReferenceLabel = 'mid' | 'model';
 /** The markout horizons as labels (0s is the edge at fill time); any other horizon is `other`. */

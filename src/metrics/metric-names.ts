@@ -54,6 +54,7 @@ export const METRIC_NAMES = [
   'outcome_maker_redemptions_pending',
   'outcome_maker_order_event_gaps_total',
   'outcome_maker_feed_auth_failures_total',
+  'outcome_maker_rest_auth_refusals_total',
   'outcome_maker_book_token_mismatches_total',
   'outcome_maker_feed_unit_switches_total',
   'outcome_maker_foreign_orders',

@@ -74,6 +74,8 @@ export interface Metrics extends CalibrationMetrics, ReconciliationMetrics, Reba
    */
   orderEventGap(cause?: OrderEventGapCause): void;
   /** The venue refused the socket's authentication (no order events): every market halted until it is accepted. */
+  /** A REST answer 401 or 403: the venue refused the credentials. */
+  restAuthRefused(): void;
   feedAuthFailure(): void;
   /** A book (socket or REST) for another token than the market's YES token: rejected. */
   bookTokenMismatch(source: 'feed' | 'rest'): void;

@@ -249,6 +249,11 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     help: 'Times the venue refused the socket\'s authentication (no order events); markets halted until it is accepted.',
     registers,
   });
+  const restAuthRefusals = new Counter({
+    name: 'outcome_maker_rest_auth_refusals_total',
+    help: 'REST answers 401 or 403 (credentials refused); at risk.maxAuthRefusals in a row placements stop (kill switch, reason credentials).',
+    registers,
+  });
   const bookTokenMismatches = new Counter({
     name: 'outcome_maker_book_token_mismatches_total',
     help: 'Books rejected because their tokenId is not the market\'s YES token, by source (feed, rest).',
@@ -495,6 +500,9 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     feedAuthFailure() {
       feedAuthFailures.inc();
+    },
+    restAuthRefused() {
+      restAuthRefusals.inc();
     },
     bookTokenMismatch(source) {
       bookTokenMismatches.inc({ source });

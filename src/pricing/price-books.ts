@@ -90,6 +90,32 @@ export interface PriceBooksResult {
   readonly lines: readonly string[];
   /** Lines of M or B that could not be read. */
   readonly failed: number;
+  /** One JSON line per input line that could not be read (for stderr, never among the data). */
+  readonly errors: readonly string[];
+  /** What the run found, one line (for stderr): books, fair inside the spread, distance to the mid. */
+  readonly summary: string;
+}
+
+/** The value at quantile `q` of sorted numbers (nearest rank), or null. Pure. */
+function quantile(sorted: readonly number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? null;
+}
+
+/**
+ * The summary line of `price --books`: books priced (of those read), how many fair values fell inside the book's
+ * spread (bid ≤ fair ≤ ask, both sides present), and the median and p90 of |fair − mid| in price units. Pure.
+ */
+export function booksSummary(priced: readonly { readonly bid: number | null; readonly ask: number | null; readonly mid: number | null; readonly fair: number }[], books: number): string {
+  const twoSided = priced.filter((p) => p.bid !== null && p.ask !== null);
+  const inside = twoSided.filter((p) => (p.bid ?? 0) <= p.fair && p.fair <= (p.ask ?? 1)).length;
+  const distances = priced.flatMap((p) => (p.mid === null ? [] : [Math.abs(p.fair - p.mid)])).sort((a, b) => a - b);
+  const at = (q: number): string => {
+    const v = quantile(distances, q);
+    return v === null ? '—' : v.toFixed(4);
+  };
+  const pct = twoSided.length === 0 ? '—' : `${((100 * inside) / twoSided.length).toFixed(1)} %`;
+  return `price --books: ${books} books, ${priced.length} priced; fair inside the spread ${inside}/${twoSided.length} (${pct}); |fair − mid| median ${at(0.5)}, p90 ${at(0.9)}`;
 }
 
 /**
@@ -99,6 +125,8 @@ export interface PriceBooksResult {
 export function priceRecordedBooks(marketsText: string, marketsSource: string, booksText: string, booksSource: string, underlying: readonly RecordedPrice[], options: PriceBooksOptions): PriceBooksResult {
   const pricer = new MarketPricer(options.settings);
   const lines: string[] = [];
+  const errors: string[] = [];
+  const priced: { bid: number | null; ask: number | null; mid: number | null; fair: number }[] = [];
   let failed = 0;
   const termsOf = new Map<string, MarketTerms>();
   const unpriced = new Map<string, string>();
@@ -107,7 +135,7 @@ export function priceRecordedBooks(marketsText: string, marketsSource: string, b
     const read = readLine(raw, index + 1, marketsSource, options.feedIds);
     if (read.kind === 'error') {
       failed += 1;
-      lines.push(JSON.stringify({ line: read.line, error: read.error }));
+      errors.push(JSON.stringify({ line: read.line, error: read.error }));
     } else if (read.kind === 'unpriced') {
       unpriced.set(String(read.out['slug']), String(read.out['reason']));
     } else {
@@ -120,7 +148,7 @@ export function priceRecordedBooks(marketsText: string, marketsSource: string, b
   for (const b of books) {
     if (b.kind === 'error') {
       failed += 1;
-      lines.push(JSON.stringify({ line: b.line, error: b.error }));
+      errors.push(JSON.stringify({ line: b.line, error: b.error }));
     }
   }
   const prices = [...underlying].sort((a, b) => a.atMs - b.atMs);
@@ -140,6 +168,7 @@ export function priceRecordedBooks(marketsText: string, marketsSource: string, b
     const answer = pricer.answer(book.slug, book.atMs);
     const market = { ...head, ticker: terms.ticker, strike: terms.strike, settlesAt: new Date(terms.settlesAtMs).toISOString(), bid: book.bid, ask: book.ask, mid };
     if (answer.kind === 'priced') {
+      priced.push({ bid: book.bid, ask: book.ask, mid, fair: answer.view.fair });
       const v = pricer.volatilityOf(book.slug, book.atMs);
       lines.push(
         JSON.stringify({
@@ -159,5 +188,5 @@ export function priceRecordedBooks(marketsText: string, marketsSource: string, b
     }
     pricer.observeBook(book.slug, { bid: book.bid, ask: book.ask }, book.atMs);
   }
-  return { lines, failed };
+  return { lines, failed, errors, summary: booksSummary(priced, ordered.length) };
 }

@@ -58,7 +58,7 @@ function readUnderlying(paths: readonly string[]): RecordedPrice[] {
 }
 
 /** The lines `price` prints and how many input lines failed. Throws PriceUsageError (exit 2) before printing anything. */
-export function runPrice(flags: PriceFlags, nowMs: number): { readonly lines: readonly string[]; readonly failed: number } {
+export function runPrice(flags: PriceFlags, nowMs: number): { readonly lines: readonly string[]; readonly failed: number; readonly errors?: readonly string[]; readonly summary?: string } {
   if (flags.books !== undefined) return runBooks(flags);
   for (const flag of ['underlying', 'impliedWeight', 'profileStrength', 'staleSec', 'minStrikes'] as const) {
     if (flags[flag] !== undefined) throw new PriceUsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, String(flags[flag]), 'applies to recorded books only: give --books');
@@ -73,7 +73,7 @@ export function runPrice(flags: PriceFlags, nowMs: number): { readonly lines: re
   return priceLines(readText('--markets', flags.markets), flags.markets, options);
 }
 
-function runBooks(flags: PriceFlags): { readonly lines: readonly string[]; readonly failed: number } {
+function runBooks(flags: PriceFlags): { readonly lines: readonly string[]; readonly failed: number; readonly errors: readonly string[]; readonly summary: string } {
   for (const flag of ['spot', 'vol', 'at'] as const) {
     if (flags[flag] !== undefined) throw new PriceUsageError(`--${flag}`, String(flags[flag]), 'does not apply to recorded books (each is priced at its capture time from the recorded underlying)');
   }

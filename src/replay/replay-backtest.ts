@@ -536,6 +536,22 @@ function markoutFigures(summaries: readonly HorizonSummary[]): MarkoutFigure[] {
   return summaries.map((h) => ({ horizonMs: h.horizonMs, fills: h.fills, meanUsdc: h.meanPerFillUsdc }));
 }
 
+/**
+ * The whole run's time-weighted |inventory|, comparable with its max |inventory| (the largest market's): each market's
+ * mean |YES − NO| weighted by the time it was traded, i.e. Σ ∫|inventory| dt / Σ market time. It can never exceed the
+ * largest market's max. (It was the SUM of the markets' means, which a run of many markets pushed above that max.) Pure.
+ */
+export function pooledTimeWeightedInventoryRaw(markets: readonly Pick<ReplayFigures, 'timeWeightedInventoryRaw' | 'marketTimeMs'>[]): number {
+  let integral = 0;
+  let time = 0;
+  for (const m of markets) {
+    const life = Math.max(1, m.marketTimeMs);
+    integral += m.timeWeightedInventoryRaw * life;
+    time += life;
+  }
+  return time === 0 ? 0 : integral / time;
+}
+
 /** Every market together: sums, the largest inventory, markouts over all fills. */
 function totalFigures(markets: readonly MarketReplay[], whole: { requests: number; placedRaw: number; underlyingPrices: number; refusedPrices: number; runs: readonly MarketRun[] }): ReplayFigures {
   const first = markets[0]?.figures;
@@ -565,7 +581,7 @@ function totalFigures(markets: readonly MarketReplay[], whole: { requests: numbe
     markouts: markoutFigures(mergeMarkoutSummaries(mids)),
     fairMarkouts: fairs.length === 0 ? null : markoutFigures(mergeMarkoutSummaries(fairs)),
     maxInventoryRaw: Math.max(...markets.map((m) => m.figures.maxInventoryRaw)),
-    timeWeightedInventoryRaw: sum((f) => f.timeWeightedInventoryRaw),
+    timeWeightedInventoryRaw: pooledTimeWeightedInventoryRaw(markets.map((m) => m.figures)),
     quotedSpreadTicks: twoSided === 0 ? null : runs.reduce((t, r) => t + r.spreadTickMs, 0) / twoSided,
     fillRatio: whole.placedRaw === 0 ? 0 : volumeRaw / whole.placedRaw,
     requests: whole.requests,

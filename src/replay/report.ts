@@ -55,7 +55,7 @@ export interface ReplayFigures {
   readonly fairMarkouts: readonly MarkoutFigure[] | null;
   /** Largest |YES − NO| held in one market, raw shares. */
   readonly maxInventoryRaw: number;
-  /** Time-weighted mean |YES − NO|, raw shares (summed over markets). */
+  /** Time-weighted mean |YES − NO| of a market, raw shares (over several markets: weighted by each one's time). */
   readonly timeWeightedInventoryRaw: number;
   /** Time-weighted mean of (own best ask − own best bid) while both sides were quoted, ticks; null if never. */
   readonly quotedSpreadTicks: number | null;

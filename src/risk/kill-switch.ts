@@ -20,7 +20,7 @@ export function utcDayStart(ms: number): number {
   return Math.floor(ms / DAY_MS) * DAY_MS;
 }
 
-export type KillReason = 'daily-loss' | 'pnl-unavailable' | 'manual';
+export type KillReason = 'daily-loss' | 'pnl-unavailable' | 'manual' | 'credentials';
 
 export interface KillSwitchTrip {
   readonly reason: KillReason;
@@ -106,9 +106,9 @@ export class KillSwitch {
   }
 
   /** Trips by hand (operator, or another safety). */
-  trip(detail: string): void {
+  trip(detail: string, reason: Extract<KillReason, 'manual' | 'credentials'> = 'manual'): void {
     this.rollDay();
-    if (this.current === null) this.engage('manual', detail, null);
+    if (this.current === null) this.engage(reason, detail, null);
   }
 
   /** Operator resume: quoting may go on; re-armed from the PnL now. */

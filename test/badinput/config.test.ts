@@ -101,7 +101,7 @@ const CASES: readonly BadConfig[] = [
     name: 'an unknown risk key and a misspelt strategy parameter, in one file',
     text: () => `${venueBlock()}markets: [alpha-market]\nstrategy: {name: fixed-spread, params: {bidSpred: 0.02}}\nrisk: {maxOpenOrder: 4}\n`,
     count: 2,
-    mentions: ['risk.maxOpenOrder: unknown key (got 4)', 'strategy.params.bidSpred: unknown parameter "bidSpred" (got 0.02)'],
+    mentions: ['risk.maxOpenOrder: unknown key (did you mean risk.maxOpenOrders?) (got 4)', 'strategy.params.bidSpred: unknown parameter "bidSpred" (got 0.02)'],
   },
   {
     name: 'a volatility surface out of range: a weight above 1, a short profile, a band upside down, the tail floor at 2',

@@ -12,7 +12,8 @@
  *   seconds; the bot's stop before settlement is 8 s too, so the second falls due as the market leaves and is still
  *   read from its book), the simulator resolves it from its underlying, the bot records the resolution and writes
  *   the scored rows; /metrics counts them per underlying and cadence, and `outcome-maker report --format json` shows
- *   the rows.
+ *   the rows;
+ * - then the stop: exit 0 within the shutdown budget, the summary printed, no order of the bot left on the venue.
  */
 import { expect, it } from 'vitest';
 import { isQuotingLine, liveOrders, spawnBot, startBtcDailyWorld, writeBotConfig } from '../support/bot-process.js';
@@ -98,8 +99,14 @@ it('joins a market listed at run time within seconds, resubscribes it after a re
   expect(sumOf(scored, 'outcome_maker_calibration_scored_total', { underlying: 'BTC', source: 'mid' })).toBe(midTaken);
   expect(sumOf(scored, 'outcome_maker_calibration_log_loss_total', { underlying: 'BTC', source: 'model' })).toBeGreaterThan(0);
 
+  // The stop of a bot that joined, left and settled a market: exit 0 within the budget (8 s here), the summary
+  // printed, nothing of the bot left open on the venue (what runs after the cancels gets what the budget has left).
   const stopped = await running.stop('SIGTERM');
-  expect(stopped.code).toBe(0);
+  expect(stopped.code, running.lines.slice(-20).join('\n')).toBe(0);
+  expect(stopped.ms).toBeLessThan(8_000);
+  expect(running.lines).toContain('outcome-maker summary');
+  expect(running.lines.some((line) => line.includes('shutdown budget exceeded'))).toBe(false);
+  expect(liveOrders(venue, venue.engine.markets().map((m) => m.slug))).toEqual([]);
   expect(jsonLines(running).filter((line) => line['level'] === 40 || line['level'] === 50).map((line) => line.msg)).toEqual([]);
 
   const report = await runCliProcess(['report', '--db', dbPath, '--format', 'json', '--market', listed.slug], dir);

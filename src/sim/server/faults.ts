@@ -1,6 +1,6 @@
 /**
  * HTTP fault injection for chaos tests: a fixed answer delay, and "answer the next N requests (optionally
- * only those whose path starts with a prefix) with 429, 500 or 503".
+ * only those whose path starts with a prefix) with 401, 429, 500 or 503".
  *
  * Owns: the fault rules and their consumption. Invariants: rules are consumed in the order they were added,
  * one per request; a rule with `phase: 'after'` lets the request take effect and only replaces its answer
@@ -8,7 +8,8 @@
  * subject to faults (the server does not consult this module for them).
  */
 
-export const INJECTABLE_STATUSES = [429, 500, 503] as const;
+/** 401: a token revoked mid-run (the venue refusing credentials it accepted a moment ago). */
+export const INJECTABLE_STATUSES = [401, 429, 500, 503] as const;
 export type InjectableStatus = (typeof INJECTABLE_STATUSES)[number];
 
 export interface FailureRuleInput {

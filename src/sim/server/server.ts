@@ -95,6 +95,7 @@ export interface RunningSimServer {
 const LOOPBACK_PEERS = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 const INJECTED_MESSAGES: Readonly<Record<FailureRule['status'], string>> = {
+  401: 'Unauthorized',
   429: 'ThrottlerException: Too Many Requests',
   500: 'Internal server error',
   503: 'Service Unavailable',

@@ -120,6 +120,33 @@ describe('rebate resolver', () => {
   });
 });
 
+describe('the stop\'s last rebate pass', () => {
+  it('waits for a trade-feed read still in flight within its budget, never past it', async () => {
+    const clock = new ManualClock(T0 + 10_000);
+    const ledger = openLedger({ path: join(temp.dir, 'flush.sqlite'), now: () => clock.now() });
+    bookFill(ledger, 't1', '0xzz', T0);
+    let reads = 0;
+    // A departed market's trade pages, queued at the lowest priority behind the stop's cancels: no answer yet.
+    const read = (): Promise<TradeFeedPage> => {
+      reads += 1;
+      return new Promise<TradeFeedPage>(() => undefined);
+    };
+    const resolver = new RebateResolver({ read, ledger, scheduler: clock, markets: () => [SLUG], feeCurve: DEFAULT_FEE_CURVE, maxAgeMs: 600_000, maxPages: 3, metrics: fakeMetrics().metrics, log: { warn: () => undefined, info: () => undefined } });
+    void resolver.poll();
+    let flushed = false;
+    const flush = resolver.flush(1_500).then(() => (flushed = true));
+    await Promise.resolve();
+    clock.advance(1_499);
+    await Promise.resolve();
+    expect(flushed).toBe(false);
+    clock.advance(1);
+    await flush;
+    expect(flushed).toBe(true);
+    expect(reads).toBe(1); // the in-flight pass was not followed by another past the budget
+    ledger.close();
+  });
+});
+
 describe('matching fills to trades', () => {
   const fill = (over: Partial<PendingRebate>): PendingRebate => ({
     fillId: 1, marketSlug: SLUG, tokenId: 'no', side: 'BUY', priceTicks: 949, sizeRaw: 5_000_000, atMs: T0, txHash: '0xaa', feeSource: 'curve', takerFeeBps: 0, rebateRate: RATE, rebateRaw: 0, ...over,

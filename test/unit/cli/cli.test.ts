@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main, type CliIo } from '../../../src/cli.js';
+import { EXIT_CONFIG_INCOMPLETE, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main, type CliIo } from '../../../src/cli.js';
 import type { AppConfig } from '../../../src/config/index.js';
 import { openLedger } from '../../../src/ledger/index.js';
 import { controlFilePath, startMetricsServer } from '../../../src/metrics/index.js';
@@ -91,7 +91,10 @@ describe('check-config', () => {
   it('prints the resolved config as YAML with strategy defaults and credential names', async () => {
     const path = file('check-ok.yaml', liveConfig());
     const h = harness({ OM_API_SECRET: SECRET });
-    expect(await main(['check-config', path], h.io)).toBe(EXIT_OK);
+    // Valid, but a credential variable is unset: `config OK, but …` and its own exit code.
+    expect(await main(['check-config', path], h.io)).toBe(EXIT_CONFIG_INCOMPLETE);
+    expect(h.err()).toContain('config OK, but credentials.apiTokenId: environment variable OM_API_TOKEN_ID is not set; credentials.privateKey: environment variable OM_PRIVATE_KEY is not set');
+    expect(h.out()).toContain('config OK, but 2 credential variables not set');
     const printed: unknown = parse(h.out());
     expect(printed).toMatchObject({
       venue: { kind: 'live', baseUrl: venue.url },
@@ -102,6 +105,14 @@ describe('check-config', () => {
     expect(h.out()).toContain('# credentials.privateKey: OM_PRIVATE_KEY is not set');
     expect(h.out()).toContain('# warning: credentials.privateKey: environment variable OM_PRIVATE_KEY is not set');
     expect(h.out()).not.toContain(SECRET);
+  });
+
+  it('exits 0 with a plain "config OK" once every credential variable is set', async () => {
+    const path = file('check-all-set.yaml', liveConfig());
+    const h = harness({ OM_API_TOKEN_ID: 'tok', OM_API_SECRET: SECRET, OM_PRIVATE_KEY: `0x${'11'.repeat(32)}` });
+    expect(await main(['check-config', path], h.io)).toBe(EXIT_OK);
+    expect(h.out()).toContain(': config OK, strategy');
+    expect(h.err()).toBe('');
   });
 
   it('exits 2 listing every problem with its path and value', async () => {

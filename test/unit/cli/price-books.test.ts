@@ -4,6 +4,7 @@
  * underlying`), and the recorded BTC ladder of the live venue (../shared/replay-samples/; skipped, saying so, where
  * it is absent). Each book is priced as the bot would have at its instant: only the underlying and the books before it.
  */
+import { booksSummary } from '../../../src/pricing/price-books.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,8 +104,11 @@ describe('price --books --underlying (synthetic ladder)', () => {
     );
     const result = await run(['price', '--markets', markets, '--books', odd, '--underlying', stream]);
     expect(result.code).toBe(EXIT_FAILURE);
-    expect(result.lines.find((l) => l.error?.includes('odd-books.jsonl:2'))).toBeDefined();
-    expect(result.lines.find((l) => l.error?.includes('odd-books.jsonl:3') && l.error.includes('body.bids[0].price'))).toBeDefined();
+    // Errors on stderr, never among the data; the summary last, on stderr too.
+    expect(result.lines.some((l) => l.error !== undefined)).toBe(false);
+    expect(result.err).toContain('odd-books.jsonl:2');
+    expect(result.err).toMatch(/odd-books\.jsonl:3.*body\.bids\[0\]\.price/);
+    expect(result.err.trim().split('\n').at(-1)).toBe('price --books: 1 books, 0 priced; fair inside the spread 0/0 (—); |fair − mid| median —, p90 —');
     const other = result.lines.find((l) => l.slug === 'some-other-market');
     expect(other).toMatchObject({ fair: null });
     expect(other?.reason).toContain('not a market of');
@@ -164,5 +168,14 @@ describe.skipIf(!BTC_PRESENT)(btcTitle('price --books --underlying on the record
     expect(inside(surface.lines)).toBeGreaterThan(inside(realized.lines) + 0.05);
     expect(inside(defaults.lines)).toBeLessThan(inside(surface.lines));
     for (const l of defaults.lines) expect(l.impliedWeight ?? 0).toBe(0);
+  });
+});
+
+describe('the summary of price --books', () => {
+  it('counts the fair values inside the spread and gives the median and p90 of |fair − mid| (known values)', () => {
+    const book = (bid: number | null, ask: number | null, fair: number) => ({ bid, ask, mid: bid !== null && ask !== null ? (bid + ask) / 2 : null, fair });
+    // Distances 0.00, 0.01, 0.02, 0.03, 0.10 (the last two outside the spread); one one-sided book not counted.
+    const priced = [book(0.4, 0.5, 0.45), book(0.4, 0.5, 0.46), book(0.4, 0.5, 0.47), book(0.4, 0.5, 0.52), book(0.4, 0.5, 0.55), book(0.4, null, 0.5)];
+    expect(booksSummary(priced, 7)).toBe('price --books: 7 books, 6 priced; fair inside the spread 3/5 (60.0 %); |fair − mid| median 0.0200, p90 0.1000');
   });
 });

@@ -135,12 +135,23 @@ risk:
 describe('errors name the path and the value', () => {
   it('unknown key', () => {
     const issues = issuesOf('strategy: {name: fixed-spread}\nrisk:\n  maxPositionPerTokn: 5\n');
-    expect(issues).toEqual([{ kind: 'unknown-key', path: 'risk.maxPositionPerTokn', message: 'unknown key', value: '5' }]);
+    expect(issues).toEqual([{ kind: 'unknown-key', path: 'risk.maxPositionPerTokn', message: 'unknown key (did you mean risk.maxPositionPerToken?)', value: '5' }]);
+  });
+
+  it('an unknown key gets the nearest valid key at its place, at any depth, or none when nothing is close', () => {
+    const issues = issuesOf('strategy: {name: x}\nshutdwn: {}\nvenue: {kind: sim, flow: {enable: true}}\nmarkets: {select: {tikers: [BTC], max: 2}}\nrisk: {zzz: 1}\n');
+    expect(Object.fromEntries(issues.map((i) => [i.path, i.message]))).toEqual({
+      shutdwn: 'unknown key (did you mean shutdown?)',
+      'venue.flow.enable': 'unknown key (did you mean venue.flow.enabled?)',
+      'markets.select.tikers': 'unknown key (did you mean markets.select.tickers?)',
+      'risk.zzz': 'unknown key',
+    });
   });
 
   it('unknown top-level section and unknown key in a nested object', () => {
     const issues = issuesOf('strategy: {name: x}\nrisks: {}\nvenue: {kind: sim, flow: {enable: true}}\n');
     expect(issues.map((i) => `${i.kind} ${i.path}`).sort()).toEqual(['unknown-key risks', 'unknown-key venue.flow.enable']);
+    expect(issues.find((i) => i.path === 'risks')?.message).toBe('unknown key (did you mean risk?)');
   });
 
   it('wrong type', () => {
