@@ -20,8 +20,13 @@ const STRATEGY_CONTRACT = {
 };
 /** The bot: what the simulator must never import (it is the venue the bot trades against). */
 const BOT = {
-  regex: folderPath('orders', 'strategy', 'app', 'risk', 'ledger', 'pricing', 'book', 'config', 'settlement', 'metrics', 'backtest', 'replay', 'doctor', 'markouts', 'rewards'),
+  regex: folderPath('orders', 'strategy', 'app', 'markets', 'capital', 'booking', 'venue', 'operator', 'risk', 'ledger', 'pricing', 'book', 'config', 'metrics', 'backtest', 'replay', 'doctor', 'markouts', 'calibration', 'rehearse', 'rewards'),
   message: 'The simulator is the venue: it imports nothing from the bot (src/orders, strategy, app, risk, ledger, pricing, book, config, …).',
+};
+/** The composition root: only the process shell (cli.ts, app.ts) and the commands that open a bot's resources import it. */
+const COMPOSITION = {
+  regex: folderPath('app'),
+  message: 'src/app/ composes and runs the process: a room (markets, rewards, capital, booking, venue, operator, …) never imports it; take what you need from the room that owns it.',
 };
 /** The strategy contract's names the backtest may use: it hosts a strategy (Level and venue facts come from venue-rules). */
 const BACKTEST_CONTRACT_NAMES = ['Strategy', 'StrategyModule', 'MarketInfo', 'PositionView'];
@@ -40,6 +45,14 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowNullish: true }],
+    },
+  },
+  {
+    // Every room of src/ but the composition root and the process shell (docs/architecture.md, "The rooms of src/").
+    files: ['src/**/*.ts'],
+    ignores: ['src/app/**', 'src/app.ts', 'src/cli.ts', 'src/replay/record-command.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [COMPOSITION] }],
     },
   },
   {
@@ -78,6 +91,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            COMPOSITION,
             {
               regex: folderPath('exchange'),
               message: 'The backtest speaks no wire: nothing of src/exchange/ (the feed\'s order events, pickFee and every venue fact come from src/core/venue-rules).',

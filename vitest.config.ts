@@ -33,9 +33,9 @@ const UNIT_DIRS = ['test/unit', 'test/sim/engine'];
 
 /** Files under UNIT_DIRS that start a server, connect to one or spawn a process: they run in `integration`. */
 const IO_UNIT_FILES = [
-  'test/unit/app/markets.test.ts',
-  'test/unit/app/venue-adapter.test.ts',
-  'test/unit/app/venue-adapter-cross-market.test.ts',
+  'test/unit/markets/venue-markets.test.ts',
+  'test/unit/venue/venue-adapter.test.ts',
+  'test/unit/venue/venue-adapter-cross-market.test.ts',
   'test/unit/cli/child-process.test.ts',
   'test/unit/cli/cli.test.ts',
   'test/unit/cli/price.test.ts',

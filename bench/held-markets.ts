@@ -13,7 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
-import { TradedMarkets } from '../src/app/traded-markets.js';
+import { TradedMarkets } from '../src/markets/traded-markets.js';
 import { parseConfigText } from '../src/config/index.js';
 import { openLedger } from '../src/ledger/index.js';
 import { newOrder, type TrackedOrder } from '../src/orders/order-record.js';

@@ -60,7 +60,7 @@ export function surfaceOptions(contender: Contender, variant: PricingVariant, se
     pricing: pricerOf(variant),
     calibration: {},
     account: { rebateRate: BENCH_REBATE_RATE },
-    // The bot's stop for a priced market: the pricer's (src/app/pricing.ts riskConfig).
+    // The bot's stop for a priced market: the pricer's (src/pricing/live-pricing.ts riskConfig).
     risk: { stopBeforeExpiryMs: DEFAULT_PRICER_SETTINGS.stopBeforeSettlementMs },
   };
 }

@@ -127,7 +127,7 @@ const round = (value: number, digits = 2): number => (Number.isFinite(value) ? M
 
 /**
  * A ledger with history: one order of an earlier run, long canceled. A ledger that never recorded an order lists every
- * market first (src/app/startup-listing.ts); the soak measures the default path of a bot restarted on its own ledger.
+ * market first (src/markets/startup-listing.ts); the soak measures the default path of a bot restarted on its own ledger.
  */
 function seedLedgerHistory(path: string, slug: string, tokenId: string): void {
   const ledger = openLedger({ path });

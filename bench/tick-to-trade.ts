@@ -43,7 +43,7 @@ import { BookStore } from '../src/book/book-store.js';
 import type { FeedConnectionState, FeedPort } from '../src/book/feed-port.js';
 import { systemScheduler } from '../src/core/clock.js';
 import type { BookSnapshot } from '../src/book/snapshot.js';
-import { VenueAdapter } from '../src/app/venue-adapter.js';
+import { VenueAdapter } from '../src/venue/venue-adapter.js';
 import { ClientOrderIdFactory } from '../src/orders/client-order-id.js';
 import { reconcile } from '../src/orders/reconcile.js';
 import { gateIntents } from '../src/risk/gate.js';

@@ -20,7 +20,7 @@ import type { AppConfig } from './config/types.js';
 import { createLogger, LogCensor } from './log.js';
 import { Bot, type BotSummary } from './app/bot.js';
 import { MetricsPortError } from './app/resources.js';
-import { CredentialsRefusedError } from './app/credentials-check.js';
+import { CredentialsRefusedError } from './venue/credentials-check.js';
 import { errorText } from './core/errors.js';
 import { watchParent } from './app/parent-watch.js';
 import { acquireLedgerLock, LedgerLockedError, type LedgerLock } from './ledger/owner-lock.js';

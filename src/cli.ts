@@ -27,9 +27,9 @@ import {
 } from './config/index.js';
 import { configToFile } from './config/file-view.js';
 import { simListing } from './config/sim-listing.js';
-import { METRICS_PORT_ENV, metricsPortOverride, MetricsPortUsageError, parsePort, withMetricsPort } from './app/metrics-port.js';
+import { METRICS_PORT_ENV, metricsPortOverride, MetricsPortUsageError, parsePort, withMetricsPort } from './operator/metrics-port.js';
 import { controlFilePath, requestResume, requestStatus } from './metrics/control.js';
-import { formatStatus, parseStatusAnswer } from './app/status-command.js';
+import { formatStatus, parseStatusAnswer } from './operator/status-command.js';
 import { unsharedSiblings } from './config/sibling-configs.js';
 import { errorText } from './core/errors.js';
 import { NPM_START_CONFIG, packageRoot, packageVersion } from './core/package-info.js';
@@ -279,7 +279,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--yes', 'send the missing approvals without asking')
     .action(async (options: { config: string; rpcUrl?: string; yes?: boolean }) => {
       const config = loadConfigFile(options.config);
-      const approvals = await importModule(() => import('./approvals/command.js'), 'src/approvals');
+      const approvals = await importModule(() => import('./capital/approve-command.js'), 'src/approvals');
       try {
         setExit(
           await approvals.runApprove({

@@ -21,11 +21,11 @@ import { sharedLimitDegraded } from '../exchange/shared-limiter-config.js';
 import { createMetrics, type Metrics, type ReadinessState } from '../metrics/index.js';
 import { composeBot, type ComposedBot } from './compose.js';
 import { CLOSE_DRAIN_MS, closeResources, openResources, venueUrlOf, type OpenedResources } from './resources.js';
-import { VenueReachability } from './venue-reachability.js';
-import { wireTelemetry, type Telemetry } from './telemetry.js';
-import type { OpenVenue } from './venue.js';
+import { VenueReachability } from '../venue/venue-reachability.js';
+import { wireTelemetry, type Telemetry } from '../operator/telemetry.js';
+import type { OpenVenue } from '../venue/venue.js';
 import { throwIfStopping } from './start-abort.js';
-import { AuthRefusalCounter, CredentialsRefusedError, likelyCredentialCause, type RefusalSource } from './credentials-check.js';
+import { AuthRefusalCounter, CredentialsRefusedError, likelyCredentialCause, type RefusalSource } from '../venue/credentials-check.js';
 
 export interface BotOptions {
   readonly dryRun: boolean;

@@ -10,31 +10,31 @@ import type { TradingModeGate } from '../orders/trading-mode.js';
 import type { OrderStreamWatch } from '../orders/order-stream-watch.js';
 import type { KillSwitch } from '../risk/kill-switch.js';
 import type { StaleGuard } from '../risk/stale-guard.js';
-import type { Settler } from '../settlement/settler.js';
+import type { Settler } from '../capital/settler.js';
 import type { StrategyRunner } from '../strategy/runner.js';
 import type { Strategy } from '../strategy/contract.js';
 import type { AccountView } from '../risk/account-view.js';
-import type { BotPricing } from './pricing.js';
+import type { BotPricing } from '../pricing/live-pricing.js';
 import type { FeedReactions } from './feed-reactions.js';
-import type { FillRecorder } from './fill-recorder.js';
+import type { FillRecorder } from '../booking/fill-recorder.js';
 import type { MarketFeed } from '../exchange/socket.js';
 import type { BookStore } from '../book/book-store.js';
 import type { SocketUnits } from '../book/size-units.js';
-import type { LedgerSync } from './ledger-sync.js';
-import type { buildCalibrationSampler } from './calibration.js';
-import type { RewardAccrual } from './reward-accrual.js';
-import type { RebateResolver } from './rebate-resolver.js';
-import type { VenueRewardsPoller, ReadVenueRewards } from './venue-rewards.js';
+import type { LedgerSync } from '../booking/ledger-sync.js';
+import type { buildCalibrationSampler } from '../calibration/live-calibration.js';
+import type { RewardAccrual } from '../rewards/reward-accrual.js';
+import type { RebateResolver } from '../rewards/rebate-resolver.js';
+import type { VenueRewardsPoller, ReadVenueRewards } from '../rewards/venue-rewards.js';
 import type { MarkoutSampler } from '../markouts/sampler.js';
-import type { OrderRecorder } from './order-recorder.js';
-import type { PositionPublisher } from './position-publisher.js';
+import type { OrderRecorder } from '../booking/order-recorder.js';
+import type { PositionPublisher } from '../operator/position-publisher.js';
 import type { BotResources } from './resources.js';
-import type { StatusLine } from './status-line.js';
-import type { Telemetry } from './telemetry.js';
+import type { StatusLine } from '../operator/status-line.js';
+import type { Telemetry } from '../operator/telemetry.js';
 import type { Timers } from './timers.js';
-import type { TradedMarkets } from './traded-markets.js';
-import type { MarketRoster } from './market-roster.js';
-import type { MarketDiscovery } from './market-discovery.js';
+import type { TradedMarkets } from '../markets/traded-markets.js';
+import type { MarketRoster } from '../markets/market-roster.js';
+import type { MarketDiscovery } from '../markets/market-discovery.js';
 
 import type { CapitalPort } from '../capital/port.js';
 import type { BotCapital } from '../capital/bot-capital.js';
@@ -82,20 +82,20 @@ export interface BotComponents {
   readonly runner: StrategyRunner;
   /** Crypto strike markets priced from their underlying (store, pricer). */
   readonly pricing: BotPricing;
-  /** Every booked fill judged at 0 s…5 min against the book mid without own orders and the model (src/app/markouts.ts). */
+  /** Every booked fill judged at 0 s…5 min against the book mid without own orders and the model (src/markouts/live-markouts.ts). */
   readonly markouts: MarkoutSampler;
-  /** Estimated rewards per minute and rebates per maker fill into the ledger (src/app/reward-accrual.ts). */
+  /** Estimated rewards per minute and rebates per maker fill into the ledger (src/rewards/reward-accrual.ts). */
   readonly rewardAccrual: RewardAccrual;
-  /** The venue's own reward figures, read on a slow timer (src/app/venue-rewards.ts). */
+  /** The venue's own reward figures, read on a slow timer (src/rewards/venue-rewards.ts). */
   readonly venueRewards: VenueRewardsPoller;
-  /** Maker rebates resolved from the public trade feed (src/app/rebate-resolver.ts). */
+  /** Maker rebates resolved from the public trade feed (src/rewards/rebate-resolver.ts). */
   readonly rebateResolver: RebateResolver;
-  /** Model vs book-mid predictions before each priced market's settlement, scored on resolution (null: off; src/app/calibration.ts). */
+  /** Model vs book-mid predictions before each priced market's settlement, scored on resolution (null: off; src/calibration/live-calibration.ts). */
   readonly calibration: ReturnType<typeof buildCalibrationSampler>;
   readonly timers: Timers;
-  /** Joins and leaves markets while running (src/app/market-roster.ts). */
+  /** Joins and leaves markets while running (src/markets/market-roster.ts). */
   readonly roster: MarketRoster;
-  /** Which markets to trade, re-decided while running (src/app/market-discovery.ts). */
+  /** Which markets to trade, re-decided while running (src/markets/market-discovery.ts). */
   readonly discovery: MarketDiscovery;
 }
 

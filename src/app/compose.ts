@@ -6,15 +6,15 @@
  *
  * Boot order (`start`):
  *   1. ledger catch-up from the venue (fills while the bot was down; a failure is logged, the periodic check retries);
- *   2. market data: the books' markets, then pricing (its Pyth Hermes stream, src/app/pricing.ts) → feed → books, so
+ *   2. market data: the books' markets, then pricing (its Pyth Hermes stream, src/pricing/live-pricing.ts) → feed → books, so
  *      the feed's first frames are the markets' first books while step 3 reads (no REST book per market);
  *   3. order manager: `executor.start()` reads the trading mode and adopts the bot's live orders (by its tag only);
  *      then the stale guard's markets → kill switch;
  *   4. positions published, periodic timers armed (marks 10 s, ledger check 60 s, order-stream sweep 1 s, freshness,
- *      the status line every log.statusIntervalMs), the markout sampler resumed (src/app/markouts.ts);
+ *      the status line every log.statusIntervalMs), the markout sampler resumed (src/markouts/live-markouts.ts);
  *   5. strategy runner (first quotes) → trading-mode polling → expiry stops → settler resumes unredeemed markets;
- *   6. market discovery (src/app/market-discovery.ts): markets join and leave while the bot runs, through the roster
- *      (src/app/market-roster.ts), each in the same order as at start (registered → adopted → quoted; drained →
+ *   6. market discovery (src/markets/market-discovery.ts): markets join and leave while the bot runs, through the roster
+ *      (src/markets/market-roster.ts), each in the same order as at start (registered → adopted → quoted; drained →
  *      released). A departed market is forgotten once it resolved and settled (checked every DEPARTED_SWEEP_MS; one
  *      whose resolution never came on the socket is read over REST after its settlement).
  * Nothing is quoted before step 5, and nothing in steps 4–6 runs before the executor started (the feed of step 2 only
@@ -38,7 +38,6 @@
  * missing or stale, or the kill switch is engaged.
  */
 import { AccountHistorySync } from '../capital/account-history.js';
-import { nextExpectedJoin } from '../markets/next-join.js';
 import type { AppConfig, RiskConfig } from '../config/types.js';
 import { effectivePriceBand } from '../config/index.js';
 import { errorText } from '../core/errors.js';
@@ -49,42 +48,42 @@ import { signingMarketOf, type SigningMarket } from '../exchange/signer.js';
 import { isOwnClientOrderId, tryParseClientOrderId } from '../orders/client-order-id.js';
 import { OrderStreamWatch } from '../orders/order-stream-watch.js';
 import { CrossMarketVenue, crossMarketTiming } from '../orders/cross-market-venue.js';
-import { KillSwitch } from '../risk/kill-switch.js';
-import { StaleGuard } from '../risk/stale-guard.js';
-import { Settler } from '../settlement/settler.js';
+import { buildKillSwitch, buildStaleGuard, type BotGuardParts } from '../risk/bot-guards.js';
+import { Settler } from '../capital/settler.js';
 import { wireBotCapital } from '../capital/bot-capital.js';
 import type { OwnOrderView, PositionView } from '../strategy/contract.js';
 import { coreSettingsOf, TradingCore } from '../trading/core.js';
-import { BotPricing } from './pricing.js';
-import { DryRunVenue } from './dry-run-venue.js';
+import { BotPricing } from '../pricing/live-pricing.js';
+import { DryRunVenue } from '../venue/dry-run-venue.js';
 import { FeedReactions } from './feed-reactions.js';
-import { takerFillDetail } from './fill-booking.js';
-import { FillRecorder } from './fill-recorder.js';
-import { LedgerSync } from './ledger-sync.js';
-import { checkPositionBook } from './position-book-check.js';
-import { buildMarketData } from './market-data.js';
-import { buildAdverseProvider, buildMarkoutSampler } from './markouts.js';
-import { buildCalibrationSampler } from './calibration.js';
-import { buildRewardServices } from './reward-services.js';
-import { marketInfoOf } from './markets.js';
+import { takerFillDetail } from '../booking/fill-booking.js';
+import { FillRecorder } from '../booking/fill-recorder.js';
+import { LedgerSync } from '../booking/ledger-sync.js';
+import { checkPositionBook } from '../booking/position-book-check.js';
+import { buildMarketData } from '../venue/market-data.js';
+import { buildAdverseProvider, buildMarkoutSampler } from '../markouts/live-markouts.js';
+import { buildCalibrationSampler } from '../calibration/live-calibration.js';
+import { buildRewardServices } from '../rewards/reward-services.js';
+import { marketInfoOf } from '../markets/venue-markets.js';
 import type { MarkoutSampler } from '../markouts/sampler.js';
-import { OrderEventAdapter, type OrderIds } from './order-event-adapter.js';
-import { OrderRecorder } from './order-recorder.js';
-import { PositionPublisher } from './position-publisher.js';
+import { OrderEventAdapter, type OrderIds } from '../venue/order-event-adapter.js';
+import { OrderRecorder } from '../booking/order-recorder.js';
+import { PositionPublisher } from '../operator/position-publisher.js';
 import { retryStartup } from './resources.js';
 import { StartAbortedError, throwIfStopping } from './start-abort.js';
-import { StatusReporter, statusLine } from './status-line.js';
+import { statusLine } from '../operator/status-line.js';
+import { buildBotStatus } from '../operator/bot-status.js';
 import { Timers } from './timers.js';
-import { TradedMarkets } from './traded-markets.js';
-import { MarketRoster } from './market-roster.js';
-import { noOwnOrdersEvidence } from './join-evidence.js';
-import { decideStartupListing, quotesBeforeListing, startupListingSummary, withDeferredForeign } from './startup-listing.js';
-import { MarketDiscovery, SELECTION_EVERY_MS } from './market-discovery.js';
-import { DEPARTED_SWEEP_MS, sweepDepartedMarkets } from './departed-markets.js';
-import { isStaticSelection, selectMarkets } from './market-selection.js';
-import { activeMarkets } from './markets.js';
+import { TradedMarkets } from '../markets/traded-markets.js';
+import { MarketRoster } from '../markets/market-roster.js';
+import { noOwnOrdersEvidence } from '../markets/join-evidence.js';
+import { decideStartupListing, quotesBeforeListing, startupListingSummary, withDeferredForeign } from '../markets/startup-listing.js';
+import { MarketDiscovery, SELECTION_EVERY_MS } from '../markets/market-discovery.js';
+import { DEPARTED_SWEEP_MS, sweepDepartedMarkets } from '../markets/departed-markets.js';
+import { isStaticSelection, selectMarkets } from '../markets/market-selection.js';
+import { activeMarkets } from '../markets/venue-markets.js';
 import type { Market } from '../exchange/wire.js';
-import { portMaintenanceOf, VenueAdapter } from './venue-adapter.js';
+import { portMaintenanceOf, VenueAdapter } from '../venue/venue-adapter.js';
 
 /** Positions and PnL gauges are published this often (and after each fill). */
 export const PUBLISH_POSITIONS_EVERY_MS = 10_000;
@@ -99,7 +98,7 @@ export const ORDER_STREAM_SWEEP_EVERY_MS = 1_000;
 export const STARTUP_LISTING_ATTEMPTS = 8;
 /** The joined markets are re-selected this often (fair band, join window, stop before settlement): market-discovery.ts. */
 export { SELECTION_EVERY_MS };
-/** The last read of the trade feed at shutdown (src/app/rebate-resolver.ts) gets at most this long. */
+/** The last read of the trade feed at shutdown (src/rewards/rebate-resolver.ts) gets at most this long. */
 export const REBATE_FLUSH_BUDGET_MS = 2_000;
 /** What a stop keeps, after its components stopped, for closing the resources (ledger, metrics server, client drain, venue). */
 export const CLOSE_RESERVE_MS = 1_000;
@@ -128,7 +127,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const requote = (slug: string): void => core.requote(slug);
   /** Whether the venue's book can show the bot's own orders: not in a dry run, where they exist only in this process. */
   const ownInBook = !deps.dryRun;
-  // Crypto strike markets are priced from their underlying (src/app/pricing.ts); their stop before expiry is pricing's.
+  // Crypto strike markets are priced from their underlying (src/pricing/live-pricing.ts); their stop before expiry is pricing's.
   const pricing: BotPricing = new BotPricing({
     config: config.pricing,
     markets: resources.markets,
@@ -166,7 +165,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   });
   const orders = new OrderRecorder(ledger, { onError: (error, order) => log.error({ err: errorText(error), clientOrderId: order.clientOrderId }, 'order row not written to the ledger') });
 
-  // Feed, books and the socket's units (settled from evidence and logged): src/app/market-data.ts.
+  // Feed, books and the socket's units (settled from evidence and logged): src/venue/market-data.ts.
   const { units, feed, books } = buildMarketData({
     config,
     venue,
@@ -277,23 +276,14 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   });
   // The book store judges staleness (a quiet market is fresh while the watchdog can confirm it over REST); the guard
   // adds the grace period after the store says stale, then halts the market (cancels its orders).
-  const staleGuard = new StaleGuard({
-    scheduler,
-    staleGraceMs: config.risk.staleGraceMs,
-    socketDownGraceMs: config.risk.socketDownGraceMs,
-    onHalt: (slug, reason) => {
-      blockedReasons.set(slug, `halted: ${reason}`);
-      // A market whose first book has not come yet (it waits behind the start-up requests), holding no order: routine.
-      if (reason === 'stale-book' && books.status(slug)?.hasBook !== true && executor.openOrders(slug).length === 0) log.info({ market: slug, reason }, 'market waiting for its first book; not quoted until it comes');
-      else log.warn({ market: slug, reason }, 'market halted: data not fresh; canceling its orders');
-      metrics.riskBlocked(slug, reason);
-      void executor.submit(slug, []);
-    },
-    onResume: (slug) => {
-      log.info({ market: slug }, 'market data fresh again; quoting resumes');
-      requote(slug);
-    },
-  });
+  const guardParts: BotGuardParts = {
+    scheduler, risk: config.risk, log, metrics, executor, requote, blockedReasons,
+    hasBook: (slug) => books.status(slug)?.hasBook === true,
+    marketSlugs: () => markets.slugs(),
+    dailyPnlRaw: (dayStartMs) => ledger.dailyPnl(dayStartMs).totalRaw,
+    ...(deps.killSwitchCheckIntervalMs === undefined ? {} : { killSwitchCheckIntervalMs: deps.killSwitchCheckIntervalMs }),
+  };
+  const staleGuard = buildStaleGuard(guardParts);
   // A book that keeps showing less than the bot's own resting orders: their order events were lost (the stream can
   // go silent while the connection and the books look healthy). Resync that market at once, as after a reconnect.
   const orderStreamWatch: OrderStreamWatch = new OrderStreamWatch({
@@ -307,23 +297,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     log: componentLogger(log, 'orders'),
     onGap: () => metrics.orderEventGap('book-shortfall'),
   });
-  const killSwitch = new KillSwitch({
-    scheduler,
-    ...(deps.killSwitchCheckIntervalMs === undefined ? {} : { checkIntervalMs: deps.killSwitchCheckIntervalMs }),
-    dailyLossLimitRaw: config.risk.dailyLossLimitRaw,
-    dailyPnlRaw: (dayStartMs) => ledger.dailyPnl(dayStartMs).totalRaw,
-    onPnlError: (error) => log.warn({ err: errorText(error) }, 'kill switch: daily PnL unavailable'),
-    onTrip: (trip) => {
-      log.error({ trip }, 'kill switch engaged: canceling everything, quoting paused');
-      metrics.killSwitch(true, trip.reason);
-      void executor.haltAll();
-    },
-    onResume: () => {
-      log.warn('kill switch lifted: quoting resumes');
-      metrics.killSwitch(false);
-      for (const slug of markets.slugs()) requote(slug);
-    },
-  });
+  const killSwitch = buildKillSwitch(guardParts);
   const positions = new PositionPublisher({
     ledger,
     markets: () => markets.slugs(),
@@ -387,10 +361,11 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   books.onChange((slug) => positions.bookChanged(slug));
   books.onStaleChange((slug, stale) => (stale ? requote(slug) : confirmFreshness()));
 
-  // The status line every log.statusIntervalMs (src/app/status-line.ts): counts read from their owners.
-  const joinWindowMs = config.markets.select?.joinBeforeSettlementMs ?? null;
-  const status = new StatusReporter(
+  // The status line every log.statusIntervalMs (src/operator/bot-status.ts): every figure read from its owner.
+  const leaveAtMs = (market: Market): number | null => (market.expirationMs === null ? null : market.expirationMs - pricing.stopBeforeExpiryMs(market, config.risk));
+  const status = buildBotStatus(
     {
+      config,
       now,
       marketSlugs: () => markets.slugs(),
       openOrders: () => executor.openOrders(),
@@ -401,41 +376,18 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
         return { realizedRaw, unrealizedRaw, ...(config.rewards.accrual ? { rewardRaw: earned.rewardRaw, rebateRaw: earned.rebateRaw } : {}) };
       },
       requests: () => telemetry.tally().requests,
-      minTimeMs: config.rateLimits.minTimeMs,
       underlyingAgesMs: () => pricing.underlyingAges(),
-      unquotedReason: (slug) => unquotedReason(slug),
-      // Read when a line is made (discovery exists by then): the listed market whose join window opens first. Only
-      // with a join window (markets.select.joinBeforeSettlementSec): without one no join is expected by time.
-      ...(joinWindowMs === null
-        ? {}
-        : {
-            nextJoin: () =>
-              nextExpectedJoin({
-                candidates: discovery.candidateMarkets(),
-                joined: new Set(markets.slugs()),
-                nowMs: now(),
-                joinBeforeSettlementMs: joinWindowMs,
-                leaveAtMs: (slug) => {
-                  const market = discovery.candidateMarkets().find((m) => m.slug === slug);
-                  return market?.expirationMs == null ? null : market.expirationMs - pricing.stopBeforeExpiryMs(market, config.risk);
-                },
-              }),
-          }),
+      killSwitchTripped: () => killSwitch.status().tripped,
+      rostered: () => roster.current(),
+      bookStatus: (slug) => books.status(slug),
+      halted: (slug) => staleGuard.isHalted(slug),
+      pricingHalt: (slug) => pricing.haltReason(slug),
+      blockedReason: (slug) => blockedReasons.get(slug),
+      candidates: () => discovery.candidateMarkets(),
+      leaveAtMs,
     },
     log,
   );
-
-  /** Why a traded market has no open order now (the status line's and the `status` command's). */
-  const unquotedReason = (slug: string): string => {
-    if (killSwitch.status().tripped) return 'kill switch engaged';
-    if (!roster.current().has(slug)) return 'joining';
-    const book = books.status(slug);
-    if (!book?.hasBook) return 'no book yet';
-    if (staleGuard.isHalted(slug) || book.stale) return 'market data not fresh';
-    const halt = pricing.haltReason(slug);
-    if (halt !== null) return `pricing halted: ${halt}`;
-    return blockedReasons.get(slug) ?? 'no quote from the strategy';
-  };
 
   // Markets join and leave while running: each step in the order of the start-up (see the header).
   const roster: MarketRoster = new MarketRoster(
@@ -455,7 +407,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
         const info = markets.info(market.slug);
         if (info === undefined) throw new Error(`market ${market.slug} is not registered`);
         // A market the venue listed after this run started, with no open order of the bot in the ledger, holds none:
-        // no listing of its orders (src/app/join-evidence.ts), so a new ladder's first quotes wait for nothing else.
+        // no listing of its orders (src/markets/join-evidence.ts), so a new ladder's first quotes wait for nothing else.
         const openOrderMarkets = new Set(ledger.openOrders().map((o) => o.marketSlug));
         const evidence = noOwnOrdersEvidence({ slug: market.slug, createdAtMs: market.createdAtMs, startedAtMs: composedAtMs, clockMarginMs: config.markets.discovery.clockMarginMs, openOrderMarkets });
         const report = await core.addMarket(info, evidence === null ? {} : { noOwnOrders: evidence });
@@ -489,7 +441,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       details: (slug) => client.api.getMarket(slug, { priority: 'place' }),
       select: ({ candidates, nowMs, current }) => selectMarkets({ rules: config.markets, candidates, nowMs, current, feedIds: config.pricing.feedIds }),
       fairOf: (market) => pricing.fairOf(market),
-      leaveAtMs: (market: Market) => (market.expirationMs === null ? null : market.expirationMs - pricing.stopBeforeExpiryMs(market, config.risk)),
+      leaveAtMs,
       roster,
       // A static list of slugs needs no listing poll (a day): its markets only leave at their stop.
       pollIntervalMs: isStaticSelection(config.markets) ? 86_400_000 : config.markets.discovery.pollIntervalMs,

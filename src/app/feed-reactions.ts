@@ -19,12 +19,12 @@ import type { Metrics } from '../metrics/index.js';
 import type { MarketSyncReport } from '../orders/executor-types.js';
 import type { OrderExecutor } from '../orders/executor.js';
 import type { OrderStreamWatch } from '../orders/order-stream-watch.js';
-import type { Settler } from '../settlement/settler.js';
+import type { Settler } from '../capital/settler.js';
 import type { StaleGuard } from '../risk/stale-guard.js';
-import type { FillRecorder } from './fill-recorder.js';
-import type { LedgerSync } from './ledger-sync.js';
-import { orderEventHints, type OrderEventAdapter, type OrderEventHints, type OrderIds } from './order-event-adapter.js';
-import type { TradedMarkets } from './traded-markets.js';
+import type { FillRecorder } from '../booking/fill-recorder.js';
+import type { LedgerSync } from '../booking/ledger-sync.js';
+import { orderEventHints, type OrderEventAdapter, type OrderEventHints, type OrderIds } from '../venue/order-event-adapter.js';
+import type { TradedMarkets } from '../markets/traded-markets.js';
 import type { OrderEvent } from '../core/venue-rules/index.js';
 
 export interface FeedReactionsOptions {
@@ -198,7 +198,7 @@ export class FeedReactions {
   }
 
   /**
-   * Order events lost or unreadable (src/app/order-event-adapter.ts): the market's orders are re-read and the ledger
+   * Order events lost or unreadable (src/venue/order-event-adapter.ts): the market's orders are re-read and the ledger
    * caught up at once (src/orders/order-stream-watch.ts), every market's when the market is unknown.
    */
   private gap(slug: string | null, reason: string, cause: 'unreadable' | 'unattributable'): void {

@@ -23,12 +23,12 @@ import { sharedTransportOptions } from '../exchange/shared-limiter-config.js';
 import type { Market } from '../exchange/wire.js';
 import { openLedger, type LedgerObserver, type LedgerStore } from '../ledger/index.js';
 import { controlFilePath, startMetricsServer, type ReadinessState } from '../metrics/index.js';
-import { resolveMarkets } from './markets.js';
-import { isStaticSelection } from './market-selection.js';
-import { noAnswerCause, retryStartupRead, startupRetryMessage, STARTUP_READ_BUDGET_MS } from './startup-retry.js';
+import { resolveMarkets } from '../markets/venue-markets.js';
+import { isStaticSelection } from '../markets/market-selection.js';
+import { noAnswerCause, retryStartupRead, startupRetryMessage, STARTUP_READ_BUDGET_MS } from '../venue/startup-retry.js';
 import { NetworkError } from '../exchange/errors.js';
-import { openVenue, type OpenVenue } from './venue.js';
-import { checkCredentials } from './credentials-check.js';
+import { openVenue, type OpenVenue } from '../venue/venue.js';
+import { checkCredentials } from '../venue/credentials-check.js';
 import { abortableSleep, throwIfStopping } from './start-abort.js';
 import { stopCostMs } from '../config/shutdown-budget.js';
 
@@ -222,7 +222,7 @@ export function venueUrlOf(config: AppConfig): string {
 
 /**
  * A start-up read, retried with the limiter's backoff while the account is busy, and for at most
- * `startup.venueTimeoutSec` while the venue does not answer at all (src/app/startup-retry.ts).
+ * `startup.venueTimeoutSec` while the venue does not answer at all (src/venue/startup-retry.ts).
  */
 export function retryStartup<T>(config: AppConfig, deps: Pick<OpenResourcesDeps, 'scheduler' | 'log' | 'signal'>, what: string, read: () => Promise<T>): Promise<T> {
   const retry = config.rateLimits.retry;

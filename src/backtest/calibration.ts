@@ -11,7 +11,7 @@
  * market and offset); a prediction is scored only once the engine resolved its market to one side, and only once;
  * nothing is read from the future (the model and the book at the offset's instant, the outcome after resolution).
  */
-import { modelReading, pricedMarkets } from '../app/calibration.js';
+import { modelReading, pricedMarkets } from '../calibration/live-calibration.js';
 import { CalibrationSampler, type CalibrationMarket, type CalibrationReading } from '../calibration/sampler.js';
 import { scoredRow } from '../calibration/score.js';
 import type { Scheduler } from '../core/clock.js';

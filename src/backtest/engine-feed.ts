@@ -1,7 +1,7 @@
 /**
  * The backtest's market feed: the engine's change notifications turned into what the bot's socket feed delivers —
  * the account's order events, taken from the engine as typed events (engine-order-events.ts) and read by the bot's
- * own order-event adapter (src/app/order-event-adapter.ts) into the executor's order events, and each market's book,
+ * own order-event adapter (src/venue/order-event-adapter.ts) into the executor's order events, and each market's book,
  * as the book store would hold it (src/book/book-state.ts), with a change notice when its levels changed.
  *
  * Owns: the frames, listings and book changes not yet delivered, the markets it publishes books of, and the last
@@ -18,7 +18,7 @@
 import { BookState } from '../book/book-state.js';
 import type { Scheduler } from '../core/clock.js';
 import type { OrderEventInput } from '../orders/order-events.js';
-import type { OrderEventAdapter } from '../app/order-event-adapter.js';
+import type { OrderEventAdapter } from '../venue/order-event-adapter.js';
 import type { BookSnapshot, Level, OrderEventFrame, SimEngine } from '../sim/engine/index.js';
 import { orderEventOf } from './engine-order-events.js';
 import { adjustedMidpoint } from '../core/venue-rules/index.js';

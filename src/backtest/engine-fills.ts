@@ -1,5 +1,5 @@
 /**
- * The backtest's fill booking, in the FillRecorder's place (src/app/fill-recorder.ts): each fill the executor reports
+ * The backtest's fill booking, in the FillRecorder's place (src/booking/fill-recorder.ts): each fill the executor reports
  * for the first time is booked in the backtest's books (./accounting.ts) with the engine's exact economics (its
  * collateral and fee), at the moment the bot would book it in its ledger, so the account view sees holdings change
  * exactly when the bot's does.

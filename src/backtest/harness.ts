@@ -19,7 +19,7 @@
  */
 import { errorText } from '../core/errors.js';
 import { isOwnClientOrderId } from '../orders/client-order-id.js';
-import { OrderEventAdapter, type OrderIds } from '../app/order-event-adapter.js';
+import { OrderEventAdapter, type OrderIds } from '../venue/order-event-adapter.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
 import { touchPrices, type Touch } from '../strategy/own-orders.js';
 import { AdverseSelectionProvider } from '../markouts/adverse-provider.js';

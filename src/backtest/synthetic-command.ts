@@ -171,7 +171,7 @@ export function syntheticOptions(config: AppConfig, module: StrategyModule, opti
       maxNetPositionRaw: risk.maxNetPositionRaw,
       maxOpenOrders: risk.maxOpenOrders,
       priceBand: risk.priceBand,
-      // Priced markets stop at the pricer's stop before settlement, as the bot's (src/app/pricing.ts riskConfig).
+      // Priced markets stop at the pricer's stop before settlement, as the bot's (src/pricing/live-pricing.ts riskConfig).
       stopBeforeExpiryMs: crypto ? config.pricing.pricer.stopBeforeSettlementMs : risk.stopBeforeExpiryMs,
       maxNotionalRaw: risk.maxNotionalRaw,
     },

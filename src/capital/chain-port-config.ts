@@ -8,7 +8,7 @@
  * a missing endpoint is a ChainPortConfigError naming the setting, before anything is read from the chain.
  */
 import { privateKeyToAccount } from 'viem/accounts';
-import { ChainEndpointError, resolveRpcEndpoint } from '../approvals/chain.js';
+import { ChainEndpointError, resolveRpcEndpoint } from './approval-chain.js';
 import { ConfigError, resolvePrivateKey, type AppConfig, type Environment } from '../config/index.js';
 import { DEFAULT_CREDENTIAL_ENV } from '../config/schema.js';
 import type { Logger } from '../log.js';

@@ -3,7 +3,7 @@
  * wallet, through viem and a JSON-RPC endpoint (`venue.chain.rpcUrl`). A plain market goes to the conditional-tokens
  * contract, a grouped (NegRisk) one to its adapter (src/capital/chain-calls.ts).
  *
- * Owns: the order of one settlement transaction: the chain checked (chain id, contract code: src/approvals/chain.ts),
+ * Owns: the order of one settlement transaction: the chain checked (chain id, contract code: src/capital/approval-chain.ts),
  * the preconditions read (payout posted, holdings, the adapter's approval), the call simulated (gas estimate: a call
  * that would revert is not sent), the gas-price ceiling and the gas balance (chain-fees.ts), the nonce read from the
  * chain (pending), the transaction signed locally, its hash journaled, then broadcast, then its receipt waited for
@@ -29,14 +29,14 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import type { Logger } from '../log.js';
-import { ChainCheckError, checkChain, type ChainSession } from '../approvals/chain.js';
+import { ChainCheckError, checkChain, type ChainSession } from './approval-chain.js';
 import { CTF_ABI, describeCall, encodeCall, mergeCall, redeemCall, SETTLEMENT_ERRORS_ABI, type SettlementCall } from './chain-calls.js';
 import { ChainRpcError, ChainSendError, ReceiptTimeoutError, revertReason, shortText } from './chain-errors.js';
 import { formatEth, planFees } from './chain-fees.js';
 import { receiptMoves, toRaw } from './chain-receipt.js';
 import type { CapitalBalances, CapitalMarketRef, CapitalPort, CapitalTxJournal, CapitalTxOutcome, CapitalTxRequest } from './port.js';
 
-export { ChainCheckError } from '../approvals/chain.js';
+export { ChainCheckError } from './approval-chain.js';
 export { ChainRpcError, ChainSendError, ReceiptTimeoutError } from './chain-errors.js';
 export { ChainValueError } from './chain-receipt.js';
 export { SettlementCallError } from './chain-calls.js';

@@ -7,7 +7,7 @@
  *      transaction through the port (one at a time per wallet), journaled before the port returns;
  *   3. books a confirmed outcome once (the book's key), and otherwise backs the market off (a payout not posted yet,
  *      a revert) or the whole wallet (too little gas, gas price above the ceiling, a port error: wrong RPC URL,
- *      wrong chain id), with the doubling delay the API settler uses (src/settlement/rules.ts `retryDelayMs`).
+ *      wrong chain id), with the doubling delay the API settler uses (src/capital/settlement-rules.ts `retryDelayMs`).
  * A periodic chain check (`checkEveryMs`) compares the ledger's holdings with the port's balances: a difference is
  * logged with both figures and counted; the same difference seen on two consecutive checks is handed to `repair`
  * (the bot repairs it as a REST difference, src/ledger/reconcile.ts).
@@ -18,7 +18,7 @@
  */
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
-import { retryDelayMs } from '../settlement/rules.js';
+import { retryDelayMs } from './settlement-rules.js';
 import type { CapitalBook, PendingCapitalTx } from './book.js';
 import type { CapitalPort, CapitalTxOutcome, CapitalTxRequest } from './port.js';
 import { capitalTxKey, differenceKey, gasUsdcRaw, holdingDifferences, nextAction, type HoldingDifference, type MarketCapitalState, type MergeSettings } from './rules.js';

@@ -13,7 +13,7 @@
  * locks; a key is stable for one intent (`<kind>:<slug>:<n>`, n = the market's transactions of that kind journaled
  * before it), so a restart finds its journaled transaction by key instead of sending another.
  */
-import { payoutOfHolding, type PayoutRule } from '../settlement/rules.js';
+import { payoutOfHolding, type PayoutRule } from './settlement-rules.js';
 import type { CapitalMarketRef, CapitalTxKind } from './port.js';
 
 export interface MergeSettings {

@@ -26,7 +26,7 @@ export interface ExpiryStop {
 /**
  * The stop before expiry the bot applies to one market: `risk.perMarket.<slug>.stopBeforeExpirySec` when set; else, for
  * a market priced from its underlying (the pricing terms read it), `pricing.stopBeforeSettlementSec`; else
- * `risk.stopBeforeExpirySec`. The one rule of the bot (src/app/pricing.ts `riskConfig`) and of `doctor`.
+ * `risk.stopBeforeExpirySec`. The one rule of the bot (src/pricing/live-pricing.ts `riskConfig`) and of `doctor`.
  */
 export function expiryStopFor(risk: RiskConfig, stopBeforeSettlementMs: number, slug: string, priced: boolean): ExpiryStop {
   const own = Object.prototype.hasOwnProperty.call(risk.perMarket, slug) ? risk.perMarket[slug]?.stopBeforeExpiryMs : undefined;

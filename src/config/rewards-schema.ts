@@ -45,7 +45,7 @@ export interface RewardsConfig {
    * fill not yet resolved from the trade feed blends the two kinds of match with it (src/strategy/rebates.ts).
    */
   readonly takerBuyShare: number;
-  /** Resolving each maker fill's taker from the public trade feed (src/app/rebate-resolver.ts). */
+  /** Resolving each maker fill's taker from the public trade feed (src/rewards/rebate-resolver.ts). */
   readonly tradeResolution: TradeResolutionConfig;
   /** The creator fee of Community markets, taken from the taker fee before the rebate pool (src/rewards/creator-fee.ts). */
   readonly creatorFee: CreatorFeeConfig;

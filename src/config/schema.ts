@@ -47,7 +47,7 @@ export const VENUE_MIN_TIME_MS = 300;
 /** How often the strategy runner requotes a market with no event (a named default: no YAML key sets it). */
 export const REQUOTE_INTERVAL_MS = 5_000;
 /**
- * The default of `maintenance.ledgerCheckSec`: the ledger is compared with the venue this often (src/app/ledger-sync.ts),
+ * The default of `maintenance.ledgerCheckSec`: the ledger is compared with the venue this often (src/booking/ledger-sync.ts),
  * which rereads the account's balances; a backtest rereads them as often (src/trading/core.ts).
  */
 export const LEDGER_CHECK_EVERY_MS = 60_000;
@@ -432,7 +432,7 @@ const rootShape = z.strictObject({
     .strictObject({
       level: logLevel.default('info'),
       pretty: z.union([z.boolean(), z.literal('auto')], { error: 'expected true, false or "auto"' }).default('auto'),
-      // The status line's period (src/app/status-line.ts); 0 turns it off.
+      // The status line's period (src/operator/status-line.ts); 0 turns it off.
       statusIntervalSec: z
         .number()
         .min(0)

@@ -142,14 +142,14 @@ export interface CredentialsConfig {
 /**
  * How newcomers of `markets.select` are ranked: `dailyReward` (the largest reward pool first, then nearest the money)
  * or `nearestTheMoney` (the model's fair value closest to 0.5 first, then the largest reward). Either way, then the
- * soonest settlement, then the slug (src/app/market-selection.ts).
+ * soonest settlement, then the slug (src/markets/market-selection.ts).
  */
 export type MarketRanking = 'dailyReward' | 'nearestTheMoney';
 
-/** How often a recurring market is listed anew, i.e. its lifetime (src/app/market-selection.ts `cadenceOf`). */
+/** How often a recurring market is listed anew, i.e. its lifetime (src/markets/market-selection.ts `cadenceOf`). */
 export type MarketCadence = '15m' | 'hourly' | 'daily' | 'weekly';
 
-/** The rules of `markets.select`: which listed markets a process joins, and how many (src/app/market-selection.ts). */
+/** The rules of `markets.select`: which listed markets a process joins, and how many (src/markets/market-selection.ts). */
 export interface MarketSelector {
   /** At most this many markets added by the rules (named slugs and group members not counted); null: no count of its own. */
   readonly top: number | null;
@@ -172,7 +172,7 @@ export interface MarketSelector {
   readonly fairHysteresisTicks: number;
 }
 
-/** How the run-time discovery loop learns about new markets (src/app/market-discovery.ts). */
+/** How the run-time discovery loop learns about new markets (src/markets/market-discovery.ts). */
 export interface MarketDiscoveryConfig {
   /** The slow poll of GET /markets/active. */
   readonly pollIntervalMs: number;
@@ -180,7 +180,7 @@ export interface MarketDiscoveryConfig {
   readonly lifecycleEvents: boolean;
   /**
    * How far the venue's clock may run ahead of ours: a market listed at least this long after the run started (and with
-   * no open order in the ledger) is joined without listing its orders (src/app/join-evidence.ts).
+   * no open order in the ledger) is joined without listing its orders (src/markets/join-evidence.ts).
    */
   readonly clockMarginMs: number;
 }
@@ -315,7 +315,7 @@ export interface MaintenanceConfig {
   /** How often `GET /maintenance/status` is polled. */
   readonly pollIntervalMs: number;
   /**
-   * How often the ledger is compared with the venue's account (src/app/ledger-sync.ts), which also rereads the
+   * How often the ledger is compared with the venue's account (src/booking/ledger-sync.ts), which also rereads the
    * balances: a side the wallet could not fund stays out of quoting until then (src/risk/balance-shortfall.ts).
    */
   readonly ledgerCheckMs: number;
@@ -364,7 +364,7 @@ export interface LogConfig {
   readonly level: LogLevel;
   /** Human-readable output: 'auto' = when stdout is a terminal. */
   readonly pretty: boolean | 'auto';
-  /** How often the status line is logged (src/app/status-line.ts); 0 = never. From `log.statusIntervalSec`. */
+  /** How often the status line is logged (src/operator/status-line.ts); 0 = never. From `log.statusIntervalSec`. */
   readonly statusIntervalMs: number;
 }
 

@@ -7,7 +7,7 @@
  * account's secrets reach doctor only through its environment object (never the process's); the simulator is closed
  * whatever the checks do.
  */
-import { openVenue } from '../app/venue.js';
+import { openVenue } from '../venue/venue.js';
 import { liveViewOnSimulator } from '../rehearse/live-view.js';
 import { runDoctorCommand, type DoctorCommandInput } from './index.js';
 import { DoctorUsageError } from './run.js';

@@ -12,7 +12,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { pino } from 'pino';
 import { createPublicClient, erc20Abi, getAddress, http as rpcHttp, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { MarketSelectionError, resolveMarkets } from '../app/markets.js';
+import { MarketSelectionError, resolveMarkets } from '../markets/venue-markets.js';
 import { expiryStopFor, loadConfigFile, resolveSecrets, transportRetryPolicy, type AppConfig, type Environment, type LiveVenueConfig } from '../config/index.js';
 import { accountKey } from '../config/shared-credentials.js';
 import { botConfigFiles, unsharedSiblings } from '../config/sibling-configs.js';

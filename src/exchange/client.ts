@@ -61,7 +61,7 @@ export interface ConnectOptions {
   readonly profileId?: number;
   readonly onBehalfOf?: number;
   readonly bookSizeUnit?: BookSizeUnit;
-  /** Wraps the profile read (e.g. retries while the account is busy: src/app/startup-retry.ts). */
+  /** Wraps the profile read (e.g. retries while the account is busy: src/venue/startup-retry.ts). */
   readonly startupRead?: <T>(read: () => Promise<T>) => Promise<T>;
   /** Told the transport as soon as it exists (before the profile read), so a caller can close it while connecting. */
   readonly onTransport?: (transport: HttpTransport) => void;

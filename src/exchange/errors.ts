@@ -202,7 +202,7 @@ export function isTransportClosed(error: unknown): boolean {
   return false;
 }
 
-/** `unavailable`: a 503 without the trading-mode body (perhaps the venue's maintenance refusal: src/app/unavailable-answer.ts). */
+/** `unavailable`: a 503 without the trading-mode body (perhaps the venue's maintenance refusal: src/venue/unavailable-answer.ts). */
 export type OutcomeUnknownReason = 'timeout' | 'connection' | 'server-error' | 'unavailable' | 'unparseable-answer';
 
 /**

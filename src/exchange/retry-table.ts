@@ -14,7 +14,7 @@
  * every kind; a trading-mode or maintenance refusal is never retried blindly (the caller refreshes the mode); a bare
  * 503 of a trading request is never retried by the transport: the venue's API reference ("Maintenance mode") says
  * POST /orders answers 503 in `cancel_only` and `disabled` and that clients must refresh the maintenance status rather
- * than retry, so the caller (src/app/unavailable-answer.ts) refreshes the mode and tells a refusal from an unknown
+ * than retry, so the caller (src/venue/unavailable-answer.ts) refreshes the mode and tells a refusal from an unknown
  * outcome.
  */
 

@@ -5,7 +5,7 @@
  *
  * Owns: this answer's shapes and the placing of a position under a market. Invariants:
  * - Element by element: a `clob`, `group` or `amm` element that cannot be read is SKIPPED and reported in `skipped`
- *   with its path and reason (the caller counts and logs it: src/app/telemetry.ts); it never fails the answer. Only
+ *   with its path and reason (the caller counts and logs it: src/operator/telemetry.ts); it never fails the answer. Only
  *   an answer that is not an object (or whose lists are not lists) is a ResponseValidationError.
  * - Amounts are raw 6-decimal integers (the API reference: `"fillPrice": "750000"` = 0.75, `"cost": "75000000"` = 75
  *   USDC), read exactly; PnL figures may be negative; a figure past 2^53 − 1 is refused (skipped), never rounded.

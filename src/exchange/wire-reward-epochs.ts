@@ -14,7 +14,7 @@
  * (`epochLengthMs`, the venue's daily cycle): an element that gives only one instant (the documented `timestamp`,
  * read as the epoch's START by default) gets the other from it. Whether an element is PAID is said by the element
  * (`paid`-like boolean, a `status` like PAID/DISTRIBUTED, a paid-at instant) or left null: the caller judges by the
- * venue's payout time (src/app/venue-rewards.ts).
+ * venue's payout time (src/rewards/venue-rewards.ts).
  */
 import { instantMsOf } from './wire-instant.js';
 

@@ -26,7 +26,7 @@
  *   else the mark, else the caller's fallback price; with none it is left unrepaired.
  * Every write carries its reason; mismatches and repairs are reported through the observer.
  *
- * How stale fills are surfaced (schedule: src/app/ledger-sync.ts). A key whose stale fills the venue counts, or
+ * How stale fills are surfaced (schedule: src/booking/ledger-sync.ts). A key whose stale fills the venue counts, or
  * excludes, AGREES with the venue by the position rule above, so it is never a mismatch and the periodic check's
  * two-sightings rule would never reach it. It is therefore a pass of its own, `settleStaleProvisional`, with its
  * own result (`StaleProvisional`, also listed by `reconcile`), which `repairLedger` runs after the order repairs

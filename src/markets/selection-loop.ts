@@ -1,10 +1,10 @@
 /**
  * The daemon's market registry run over a listing that is not the venue's REST API: the backtests' (the synthetic
  * engine's markets, a replay stream's). The choice is the daemon's own code, imported, never re-implemented: the
- * start-up selection (`selectMarkets` with nothing joined and no fair value known, as src/app/markets.ts does at
- * start), then the run-time discovery loop (src/app/market-discovery.ts: a market listed → its details read → the
+ * start-up selection (`selectMarkets` with nothing joined and no fair value known, as src/markets/venue-markets.ts does at
+ * start), then the run-time discovery loop (src/markets/market-discovery.ts: a market listed → its details read → the
  * selection re-run soon; a periodic evaluation every SELECTION_EVERY_MS; a slow poll of the listing) handing its
- * joins and leaves to the roster (src/app/market-roster.ts), whose steps the caller supplies (what a join opens and a
+ * joins and leaves to the roster (src/markets/market-roster.ts), whose steps the caller supplies (what a join opens and a
  * leave closes in its run).
  *
  * Owns: the wiring and what the run learns of the selection (markets joined, the most joined at once, the last reason
@@ -17,9 +17,9 @@ import type { MarketsConfig } from '../config/types.js';
 import type { Scheduler } from '../core/clock.js';
 import type { Market } from '../exchange/wire.js';
 import type { FeedId } from '../pricing/types.js';
-import { MarketDiscovery, SELECTION_EVERY_MS, type DiscoveryCandidate, type DiscoverySelection } from '../app/market-discovery.js';
-import { MarketRoster, type RosterSteps } from '../app/market-roster.js';
-import { selectMarkets } from '../app/market-selection.js';
+import { MarketDiscovery, SELECTION_EVERY_MS, type DiscoveryCandidate, type DiscoverySelection } from './market-discovery.js';
+import { MarketRoster, type RosterSteps } from './market-roster.js';
+import { selectMarkets } from './market-selection.js';
 
 export interface SelectionLoopOptions {
   /** The config's `markets` section. */

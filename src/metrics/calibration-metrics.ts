@@ -13,7 +13,7 @@ import { BoundedLabel } from './metric-labels.js';
 
 export const CALIBRATION_SOURCES_LABELS = ['model', 'mid'] as const;
 export type CalibrationSourceLabel = (typeof CALIBRATION_SOURCES_LABELS)[number];
-/** Why a prediction is missing (src/app/calibration.ts, src/calibration/sampler.ts); others are `other`. */
+/** Why a prediction is missing (src/calibration/live-calibration.ts, src/calibration/sampler.ts); others are `other`. */
 export const CALIBRATION_RESULTS: readonly string[] = ['taken', 'late', 'no-underlying-price', 'stale-underlying', 'unpriced', 'no-book', 'stale-book', 'one-sided'];
 const CADENCE_LABELS: readonly string[] = ['15m', 'hourly', 'daily', 'weekly', 'other'];
 

@@ -27,7 +27,7 @@ export type RetryReason = 'too_early' | 'rate_limited' | 'server_error' | 'timeo
 export type OrderSide = 'BUY' | 'SELL';
 /** The outcome token of an order or a fill (two values: the label stays bounded). */
 export type OrderToken = 'YES' | 'NO';
-/** How one redemption step ended (see src/settlement/settler.ts). */
+/** How one redemption step ended (see src/capital/settler.ts). */
 export type RedemptionResult = 'redeemed' | 'inferred' | 'nothing' | 'retry' | 'refused' | 'failed';
 export const REDEMPTION_RESULTS: readonly RedemptionResult[] = ['redeemed', 'inferred', 'nothing', 'retry', 'refused', 'failed'];
 

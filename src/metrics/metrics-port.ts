@@ -85,7 +85,7 @@ export interface Metrics extends CalibrationMetrics, ReconciliationMetrics, Reba
   foreignOrders(market: string, count: number): void;
   /**
    * The account's token balance less this bot's ledger balance (raw): what other bots (or people) of the account hold.
-   * Reported only, never booked (see src/app/ledger-sync.ts).
+   * Reported only, never booked (see src/booking/ledger-sync.ts).
    */
   accountUnbooked(market: string, token: 'YES' | 'NO', raw: number): void;
   /** One occurrence of a venue behaviour the bot works around (see VenueAnomaly). */
@@ -125,7 +125,7 @@ export interface Metrics extends CalibrationMetrics, ReconciliationMetrics, Reba
   fillMarkout(horizonMs: number, reference: MarkoutReferenceLabel, markoutRaw: number): void;
   /** A fill's markout recorded as missing, with why (bot-down, late, no-reference, overflow). */
   fillMarkoutMissing(horizonMs: number, reference: MarkoutReferenceLabel, reason: string): void;
-  /** A market's minute of liquidity reward ESTIMATED into the ledger (src/app/reward-accrual.ts): raw USDC, share 0..1. */
+  /** A market's minute of liquidity reward ESTIMATED into the ledger (src/rewards/reward-accrual.ts): raw USDC, share 0..1. */
   rewardAccrued(market: string, rewardRaw: number, share: number): void;
   /** A maker fill's rebate ESTIMATED into the ledger: raw USDC. */
   rebateAccrued(market: string, rebateRaw: number): void;

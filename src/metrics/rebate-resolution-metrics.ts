@@ -1,5 +1,5 @@
 /**
- * The metrics of resolving maker rebates from the public trade feed (src/app/rebate-resolver.ts): how many maker
+ * The metrics of resolving maker rebates from the public trade feed (src/rewards/rebate-resolver.ts): how many maker
  * fills' rebates are resolved from their trade, still the prior's estimate, or never matched; each resolution by
  * outcome and kind of match; and the trade-feed elements skipped as unreadable.
  *

@@ -1,6 +1,6 @@
 /**
  * The metrics of the venue's PAID rewards and rebates and of the estimate's error against them
- * (src/app/venue-rewards.ts books the payouts; src/ledger/reconcile-rewards.ts reconciles): per market ('*': the
+ * (src/rewards/venue-rewards.ts books the payouts; src/ledger/reconcile-rewards.ts reconciles): per market ('*': the
  * account's total) and kind (rewards, rebates), the total paid over the reconciled epochs, the estimate's error
  * (estimate − paid) in USDC and as a ratio of the paid; and the epoch-list elements the bot could not read.
  *

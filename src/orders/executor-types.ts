@@ -141,7 +141,7 @@ export interface ExecutorOptions {
   /**
    * Whether a market may quote before its own-order listing (at `start()`, and when joined without `noOwnOrders`):
    * the caller's evidence that no order of the bot unknown to it can be there (the bot: its ledger knows no open order
-   * of the market, src/app/startup-listing.ts). True: made ready at once, listed afterwards at the lowest priority and
+   * of the market, src/markets/startup-listing.ts). True: made ready at once, listed afterwards at the lowest priority and
    * what it finds adopted or canceled as at start-up (deferred-listing.ts). Absent or false: listed first.
    */
   readonly deferListing?: (marketSlug: string) => boolean;

@@ -10,7 +10,7 @@
  * bot's order appeared in it, and then no book change ever comes.
  *
  * Order events known to be lost (an order frame that failed validation, a settlement frame that is the account's but
- * cannot be attributed: src/app/order-event-adapter.ts) come in through `reportGap` and resync the market at once,
+ * cannot be attributed: src/venue/order-event-adapter.ts) come in through `reportGap` and resync the market at once,
  * without the grace period: the same resync, with its own shorter cooldown (`gapCooldownMs`).
  *
  * Owns: one grace timer per market and the resync cooldowns. Invariants: at most one resync per market in flight

@@ -1,7 +1,7 @@
 /**
  * Which class of the account's rate limiter each venue-port call goes in (the classes and their start order:
  * src/core/request-priority.ts; why: docs/rate-limits.md, "Headroom for what keeps the bot safe"). The one table for
- * the bot's venue adapter (src/app/venue-adapter.ts, whose REST calls carry these classes to the limiter) and the
+ * the bot's venue adapter (src/venue/venue-adapter.ts, whose REST calls carry these classes to the limiter) and the
  * backtest's request model (src/backtest/latency-venue.ts), so a backtest starts requests in the daemon's order.
  *
  * Invariants: pure; every VenueOperation has a class; a call that takes an order off the book (a cancel, a

@@ -41,7 +41,7 @@ export interface ModeChange {
 }
 
 export type GatedAction = 'cancel' | 'place';
-/** `unavailable-503`: a bare 503 of a placement that the refreshed mode did not explain (src/app/unavailable-answer.ts). */
+/** `unavailable-503`: a bare 503 of a placement that the refreshed mode did not explain (src/venue/unavailable-answer.ts). */
 export type HoldReason = 'trading-mode' | 'unexplained-425' | 'unavailable-503';
 
 export interface TradingModeObserver {

@@ -3,7 +3,7 @@
  * (integer ticks, raw sizes, ms timestamps), and the errors those calls may throw.
  *
  * Owns: the `VenuePort` interface and the `VenuePortError` family. The composition root writes an adapter
- * from the REST client (src/app/venue-adapter.ts, mapping the client's `Exchange…Error` classes onto these and
+ * from the REST client (src/venue/venue-adapter.ts, mapping the client's `Exchange…Error` classes onto these and
  * chaining the client's error as `cause`); tests use test/support/fake-venue.ts. Trading modes are src/core/trading-mode.ts.
  *
  * Error contract of an adapter (the executor relies on it):
@@ -283,7 +283,7 @@ export class OutcomeUnknownError extends VenuePortError {
  * A 503 without the trading-mode body on a trading request, while the maintenance status (refreshed at once) lets the
  * action through: a server error, so the outcome is unknown (an OutcomeUnknownError: looked up by clientOrderId); the
  * executor also holds placements one poll interval (no loop of 503s). When the refreshed mode refuses the action, the
- * adapter throws TradingModeError instead (the venue's documented refusal: src/app/unavailable-answer.ts).
+ * adapter throws TradingModeError instead (the venue's documented refusal: src/venue/unavailable-answer.ts).
  */
 export class ServiceUnavailableError extends OutcomeUnknownError {
   override readonly name: string = 'ServiceUnavailableError';

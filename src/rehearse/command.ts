@@ -18,7 +18,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppConfig, Environment } from '../config/index.js';
-import { withMetricsPort } from '../app/metrics-port.js';
+import { withMetricsPort } from '../operator/metrics-port.js';
 import { cryptoWorldOptions, DEFAULT_CRYPTO_WORLD } from '../sim/engine/index.js';
 import { startSimulator, type RunningSimulator } from '../sim/index.js';
 import { liveViewOnSimulator } from './live-view.js';

@@ -1,7 +1,7 @@
 /**
  * `outcome-maker record --config FILE --out DIR [--duration S]`: the recorder's process shell. Opens the venue,
  * the client and the markets exactly as the bot does (src/app/resources.ts `openExchange`), reads market data
- * through the bot's feed and book store (src/app/market-data.ts), and writes a replay stream into DIR
+ * through the bot's feed and book store (src/venue/market-data.ts), and writes a replay stream into DIR
  * (src/replay/writer.ts: rotated by size and UTC day, flushed every second).
  *
  * Owns: the order of start and stop and the exit code. Invariants: nothing is placed or canceled (the recorder
@@ -20,7 +20,7 @@ import type { AppConfig } from '../config/types.js';
 import { systemScheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import { createLogger, LogCensor } from '../log.js';
-import { buildMarketData } from '../app/market-data.js';
+import { buildMarketData } from '../venue/market-data.js';
 import { closeResources, openExchange, type OpenedResources } from '../app/resources.js';
 import { REPLAY_FORMAT, REPLAY_UNITS, REPLAY_VERSION } from './format.js';
 import { Recorder, type RecordedMarket } from './recorder.js';
@@ -233,7 +233,7 @@ function headerMarket(market: Market): ReplayMarket {
   };
 }
 
-/** The venue's reward settings of a rewardable market in exact units (as the bot reads them: src/app/markets.ts). */
+/** The venue's reward settings of a rewardable market in exact units (as the bot reads them: src/markets/venue-markets.ts). */
 function rewardsOf(market: Market): { rewards?: ReplayRewards } {
   if (!market.isRewardable) return {};
   const reward = normalizeRewardSettings(market.settings);

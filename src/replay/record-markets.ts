@@ -1,7 +1,7 @@
 /**
  * The markets `record` records while it runs, chosen exactly as the bot chooses the markets it quotes: the same rules
- * (`markets` in the config: src/app/market-selection.ts `selectMarkets`) run by the same discovery loop
- * (src/app/market-discovery.ts: the lifecycle channel's `marketCreated` / `marketResolved`, a slow poll of the active
+ * (`markets` in the config: src/markets/market-selection.ts `selectMarkets`) run by the same discovery loop
+ * (src/markets/market-discovery.ts: the lifecycle channel's `marketCreated` / `marketResolved`, a slow poll of the active
  * listing, an evaluation every SELECTION_EVERY_MS). A market that starts matching joins the recording; one that stops
  * matching, resolves or reaches its settlement leaves it.
  *
@@ -20,10 +20,10 @@ import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import type { ExchangeApi } from '../exchange/api.js';
 import type { Market } from '../exchange/wire.js';
-import { MarketDiscovery, SELECTION_EVERY_MS } from '../app/market-discovery.js';
-import type { RosterPlan } from '../app/market-roster.js';
-import { isStaticSelection, selectMarkets } from '../app/market-selection.js';
-import { activeMarkets } from '../app/markets.js';
+import { MarketDiscovery, SELECTION_EVERY_MS } from '../markets/market-discovery.js';
+import type { RosterPlan } from '../markets/market-roster.js';
+import { isStaticSelection, selectMarkets } from '../markets/market-selection.js';
+import { activeMarkets } from '../markets/venue-markets.js';
 import { MarketPricer } from '../pricing/market-pricer.js';
 import { readMarketTerms, termsInputOf } from '../pricing/terms.js';
 import type { UnderlyingEvent } from './format.js';
@@ -129,7 +129,7 @@ export interface RecordMarketsDeps {
   readonly api: ExchangeApi;
   readonly scheduler: Scheduler;
   readonly log: Logger;
-  /** The markets recorded from the start (start-up's selection: src/app/markets.ts `resolveMarkets`). */
+  /** The markets recorded from the start (start-up's selection: src/markets/venue-markets.ts `resolveMarkets`). */
   readonly initial: readonly Market[];
   readonly steps: RecordSteps;
 }

@@ -1,6 +1,6 @@
 /**
  * The recorder: the configured markets' books, public trades, resolutions, trading modes and gaps, written to a
- * replay stream. It reads market data through the bot's own feed and book store (src/app/market-data.ts: same
+ * replay stream. It reads market data through the bot's own feed and book store (src/venue/market-data.ts: same
  * resubscribe, watchdog and unit detection) and quotes and places nothing.
  *
  * Owns: what is recorded and when. Invariants:
@@ -33,7 +33,7 @@ import type { MarketTrade } from '../exchange/wire.js';
 import type { MarketResolvedFrame, OraclePriceFrame } from '../exchange/socket-wire.js';
 import type { ReplayEvent, ReplayMarket, TradeEvent, UnderlyingEvent } from './format.js';
 
-/** The feed and books as the recorder reads them (src/app/market-data.ts builds the real ones). */
+/** The feed and books as the recorder reads them (src/venue/market-data.ts builds the real ones). */
 export interface RecorderMarketData {
   onBookFrame(listener: (slug: string, venueTs: number | null) => void): () => void;
   onMarketResolved(listener: (frame: MarketResolvedFrame) => void): () => void;

@@ -33,7 +33,7 @@ import { estimateMakerRebate } from '../strategy/rebates.js';
 import { expectedRewardPerDay } from '../strategy/rewards.js';
 import { buildView } from '../strategy/view.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
-import { cadenceOfTags } from '../app/market-selection.js';
+import { cadenceOfTags } from '../markets/market-selection.js';
 import { AdverseSelectionProvider, adverseOfSeries } from '../markouts/adverse-provider.js';
 import { FairSeries, markoutUsdc, mergeMarkoutSummaries, summarizeMarkouts, type HorizonSummary, type MarkoutFill } from '../markouts/markout.js';
 import { adjustedMidpoint } from '../core/venue-rules/index.js';

@@ -63,7 +63,7 @@ export function planReplayMarkets(input: ReplayPlanInput): PlannedMarket[] {
 
 /**
  * The risk config the replay's trader reads: a priced market with a settlement time stops at the pricing stop unless
- * `risk.perMarket` sets its own (as the daemon's src/app/pricing.ts `riskConfig`); the config itself when no market
+ * `risk.perMarket` sets its own (as the daemon's src/pricing/live-pricing.ts `riskConfig`); the config itself when no market
  * has a settlement time (the version-1/2 streams play as before).
  */
 export function replayRisk(risk: RiskConfig, plan: readonly PlannedMarket[]): RiskConfig {

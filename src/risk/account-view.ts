@@ -50,7 +50,7 @@ export interface AccountLedger {
   heldMarkets(): Iterable<string>;
 }
 
-/** What the account reads of the traded markets (src/app/traded-markets.ts; the backtest's markets). */
+/** What the account reads of the traded markets (src/markets/traded-markets.ts; the backtest's markets). */
 export interface AccountMarkets {
   slugs(): readonly string[];
   info(slug: string): MarketInfo | undefined;

@@ -13,7 +13,7 @@
  */
 import type { Side } from '../core/venue-rules/index.js';
 
-/** The placement errors' reason for a refusal for want of balance (src/app/venue-adapter.ts `rejectionReason`). */
+/** The placement errors' reason for a refusal for want of balance (src/venue/venue-adapter.ts `rejectionReason`). */
 export const INSUFFICIENT_BALANCE = 'insufficient-balance';
 
 export interface Shortfall {

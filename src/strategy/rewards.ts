@@ -11,7 +11,7 @@
  * when its total size is ≥ minSize). The formula is unconfirmed at the venue: this module is the only
  * place that knows it, and its unconfirmed parts (the exponent 2, the 0.05–0.95 range) are settings
  * (`RewardRules`, config `rewards.scoring`, carried by MarketInfo.rewardRules). Every user scores through
- * here: the strategies, the live accrual (src/app/reward-accrual.ts), the synthetic backtest, the replay
+ * here: the strategies, the live accrual (src/rewards/reward-accrual.ts), the synthetic backtest, the replay
  * and the benchmarks.
  */
 import { RAW_PER_UNIT, TICKS_PER_UNIT } from '../core/venue-rules/index.js';

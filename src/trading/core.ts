@@ -231,7 +231,7 @@ export class TradingCore {
    * as at start-up: the report says adopted / canceled), the account view and the runner; the runner quotes it once
    * its book is there. Idempotent. Resolves once adopted (no quote before). Once the executor is stopping the market
    * is not joined (the report says so, `ok` false). `noOwnOrders`: the caller's evidence that no order of the bot can
-   * be in the market (src/app/join-evidence.ts): it is then made ready without listing its orders.
+   * be in the market (src/markets/join-evidence.ts): it is then made ready without listing its orders.
    */
   addMarket(info: MarketInfo, options: { readonly noOwnOrders?: string } = {}): Promise<MarketSyncReport> {
     return this.oneAtATime(info.slug, async () => {

@@ -7,7 +7,7 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LedgerSync } from '../../src/app/ledger-sync.js';
+import { LedgerSync } from '../../src/booking/ledger-sync.js';
 import { ExchangeRateLimitedError } from '../../src/exchange/errors.js';
 import { HttpTransport } from '../../src/exchange/http.js';
 import { RequestLimiter } from '../../src/exchange/limiter.js';

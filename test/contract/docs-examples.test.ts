@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { venueRewardsOf } from '../../src/app/venue-rewards.js';
+import { venueRewardsOf } from '../../src/rewards/venue-rewards.js';
 import { RequestLimiter } from '../../src/exchange/limiter.js';
 import { connectExchange, type ExchangeClient } from '../../src/exchange/client.js';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server.js';

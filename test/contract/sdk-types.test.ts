@@ -5,8 +5,8 @@
  */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { LedgerSync } from '../../src/app/ledger-sync.js';
-import { VenueAdapter, type TakerFillDetail } from '../../src/app/venue-adapter.js';
+import { LedgerSync } from '../../src/booking/ledger-sync.js';
+import { VenueAdapter, type TakerFillDetail } from '../../src/venue/venue-adapter.js';
 import type { SigningMarket } from '../../src/exchange/signer.js';
 import { parsePlacement, parsePortfolio, parseStatusBatch } from '../../src/exchange/wire.js';
 import { applyFill, applyReport, markUnknown, newOrder, type TrackedOrder } from '../../src/orders/order-record.js';

@@ -1,6 +1,6 @@
 /**
  * The VenuePort contract (src/orders/venue-port.ts), written once and run against every implementation: the test
- * double (test/support/fake-venue.ts) and the real adapter over the simulator (src/app/venue-adapter.ts → REST
+ * double (test/support/fake-venue.ts) and the real adapter over the simulator (src/venue/venue-adapter.ts → REST
  * client → src/sim). See venue-port.contract.test.ts for the two factories.
  *
  * Owns: the cases and the `VenueUnderTest` seam a factory provides (the port, one market, and the few controls a

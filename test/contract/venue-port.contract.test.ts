@@ -1,13 +1,13 @@
 /**
  * The VenuePort contract (venue-port-cases.ts) run against both implementations of the port:
  * - the test double the executor tests use (test/support/fake-venue.ts), arranged through its fault controls;
- * - the real adapter (src/app/venue-adapter.ts) over the bot's REST client and the embedded simulator on loopback
+ * - the real adapter (src/venue/venue-adapter.ts) over the bot's REST client and the embedded simulator on loopback
  *   (test/support/client-sim.ts), arranged through the simulator's control surface (trading modes, faults, a
  *   counterparty account that rests and takes orders).
  * Where they disagree, the real adapter over the simulator is the truth and the double is fixed to match.
  */
 import { describe } from 'vitest';
-import { VenueAdapter } from '../../src/app/venue-adapter.js';
+import { VenueAdapter } from '../../src/venue/venue-adapter.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { FakeReplaceVenue } from '../support/fake-venue.js';
 import { placeLimit, startClientSim } from '../support/client-sim.js';

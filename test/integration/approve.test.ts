@@ -14,7 +14,7 @@ import { erc20Abi, keccak256, maxUint256, parseAbi, toHex, type Hex } from 'viem
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runApprove } from '../../src/approvals/command.js';
+import { runApprove } from '../../src/capital/approve-command.js';
 import { loadConfigFile } from '../../src/config/index.js';
 import { startAnvil, testContracts, type RunningAnvil } from '../support/anvil.js';
 import { builtCliIsCurrent, runCliProcess, type ProcessResult } from '../support/cli-process.js';

@@ -4,7 +4,7 @@
  * markets before it lists their own orders (`GET /markets/{slug}/user-orders`), lists every one of them afterwards, and
  * an order of the bot's tag that its ledger does not know (placed straight into the engine) is still found by that
  * listing and canceled (its slot holds the bot's new quote). On a ledger that has never recorded an order, the same
- * config lists every market before the first quote and says why (src/app/startup-listing.ts `decideStartupListing`).
+ * config lists every market before the first quote and says why (src/markets/startup-listing.ts `decideStartupListing`).
  */
 import { describe, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';

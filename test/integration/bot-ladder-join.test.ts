@@ -2,7 +2,7 @@
  * A new ladder joined the fast way (the real CLI as a child process, against the simulator's crypto world in this
  * process, selecting every BTC market): twelve strike markets listed in the same moment (`POST /_sim/markets`, the
  * venue's `marketCreated` events) are all quoted with no read of the bot's own orders in them (each was listed after
- * the bot started and the ledger holds no order there: src/app/join-evidence.ts) and no REST book (each market's
+ * the bot started and the ledger holds no order there: src/markets/join-evidence.ts) and no REST book (each market's
  * first book is the feed's first frame: `feed.firstBookWaitSec`). The bound is in requests, from the simulator's
  * request log: the markets' details, a few cancel-replace batches for their first quotes, and the background's reads.
  */

@@ -174,7 +174,7 @@ describe.concurrent('many bots, one account', () => {
     const beta = await startTestBot(sim, cleanup, { ...BOT_OPTIONS(slug, 'beta', cleanup), strategy: { bidSpread: 0.05, askSpread: 0.05 } });
     await waitFor(() => when(sameLadder(tagLadder(sim, slug, 'beta'), BETA_LADDER)), 10_000, 'beta to quote', () => tagLadder(sim, slug, 'beta'));
     expect(liveIdsOf(sim, slug, 'alpha')).toEqual(alphaIds);
-    // Counted by beta's own-order listing (its ledger is new: listed before it quotes, src/app/startup-listing.ts).
+    // Counted by beta's own-order listing (its ledger is new: listed before it quotes, src/markets/startup-listing.ts).
     await waitFor(async () => when((await gaugeValue(beta.bot, 'outcome_maker_foreign_orders', { market: slug })) === 2), 10_000, 'beta to count alpha\'s orders as foreign');
     expect(beta.bot.summary().openOrders).toBe(2);
     expect(alpha.bot.summary().openOrders).toBe(2);

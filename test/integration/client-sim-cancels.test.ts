@@ -1,5 +1,5 @@
 /**
- * The bot's cancels through the venue's current endpoints (src/app/venue-cancels.ts), against the simulator serving
+ * The bot's cancels through the venue's current endpoints (src/venue/venue-cancels.ts), against the simulator serving
  * them strictly (src/sim/server/routes-cancel.ts): batch-cancel by order id within a market; an order known only by its
  * clientOrderId canceled by it; a cancel of several markets detects whether the venue takes them in one request — the
  * simulator serves both answers (`batchCancelMarkets`: mixed or single), and the bot learns each from the first answer,
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { signingMarketOf } from '../../src/exchange/signer.js';
 import { API_ENDPOINTS } from '../../src/exchange/endpoints.js';
 import { FrameworkError } from '../../src/exchange/errors.js';
-import { VenueCancels, type CancelFact } from '../../src/app/venue-cancels.js';
+import { VenueCancels, type CancelFact } from '../../src/venue/venue-cancels.js';
 import { clientSimPerTest, lastSeq, placeLimit, tokenLog, type ClientSim } from '../support/client-sim.js';
 
 const startHarness = clientSimPerTest({ invariants: true });

@@ -95,7 +95,7 @@ describe('client ↔ simulator: trading modes', () => {
     expect(await api.cancelOrder(resting.orderId)).toMatchObject({ delayed: false });
 
     // The API reference's 503 of POST /orders in cancel_only: a bare 503, never retried by the client (the caller
-    // refreshes the mode: src/app/unavailable-answer.ts).
+    // refreshes the mode: src/venue/unavailable-answer.ts).
     sim.control.updateSettings({ placementModeRefusal: '503' });
     sim.control.setTradingMode({ mode: 'cancel_only', resumeAtMs: clock.now() + 60_000 });
     seq = lastSeq(sim);

@@ -6,7 +6,7 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LedgerSync } from '../../src/app/ledger-sync.js';
+import { LedgerSync } from '../../src/booking/ledger-sync.js';
 import { DEFAULT_STALE_PROVISIONAL_MS } from '../../src/ledger/index.js';
 import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
 import { placeLimit, startClientSim, type ClientSim } from '../support/client-sim.js';

@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openVenue } from '../../src/app/venue.js';
+import { openVenue } from '../../src/venue/venue.js';
 import { ConfigError, loadConfigFile, parseConfigText, type ConfigIssue } from '../../src/config/index.js';
 
 const CONFIG_DIR = resolve(import.meta.dirname, '../../config');

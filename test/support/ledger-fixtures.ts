@@ -71,7 +71,7 @@ export function makeTempDir(prefix = 'ledger-test-'): { dir: string; cleanup(): 
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** An executor fill (what src/app/fill-booking.ts and FillRecorder receive): 4 YES bought at 0.450, provisional. */
+/** An executor fill (what src/booking/fill-booking.ts and FillRecorder receive): 4 YES bought at 0.450, provisional. */
 export const EXECUTOR_FILL: FillEvent & { readonly orderId: string } = {
   tradeEventId: 'trade-1',
   orderId: 'order-1',

@@ -2,7 +2,7 @@
  * The feed's order events in their typed, venue-neutral form (exchange-facts §5): integer price ticks or exact
  * micro-unit average prices, raw (1e6) integer amounts, string ids, ms timestamps. The socket's frame parser
  * (src/exchange/socket-wire.ts) produces them from wire frames; the backtest builds them from the simulator engine's
- * typed events (src/backtest/engine-order-events.ts); the order-event adapter (src/app/order-event-adapter.ts) reads
+ * typed events (src/backtest/engine-order-events.ts); the order-event adapter (src/venue/order-event-adapter.ts) reads
  * them. They live here, below both the wire layer and the backtest, so the backtest needs nothing of src/exchange/.
  *
  * Owns: these shapes, and which fee field of a settlement is the taker's fee (`pickFee`). Pure: no parsing here.
@@ -56,7 +56,7 @@ export type FeeUnit = 'collateral' | 'contracts';
  * Settlement lifecycle of one trade (source SETTLEMENT): MATCHED (provisional) then MINED or FAILED.
  * Only what identifies the frame is certain (the official client types every other field optional): a fill is
  * read from `makerMatches` (this account's maker orders) or from the taker's order and amounts; a frame with
- * neither is a bare status update of a trade (see src/app/order-event-adapter.ts).
+ * neither is a bare status update of a trade (see src/venue/order-event-adapter.ts).
  */
 export interface SettlementOrderEvent {
   readonly source: 'SETTLEMENT';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EndpointRef } from '../../../src/exchange/errors.js';
 import { parseMarket, parsePortfolio, type PortfolioPositions } from '../../../src/exchange/wire.js';
 import { generateMarkets } from '../../../src/sim/engine/index.js';
-import { DEFAULT_EPOCH_JUDGING, venueRewardsOf } from '../../../src/app/venue-rewards.js';
+import { DEFAULT_EPOCH_JUDGING, venueRewardsOf } from '../../../src/rewards/venue-rewards.js';
 import { obj, waitUntil } from '../../support/sim-http.js';
 import { call, BOB, placeOrder, SEED, startTestSim, type TestSim } from '../fixtures.js';
 

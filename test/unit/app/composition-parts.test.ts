@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { newOrder } from '../../../src/orders/order-record.js';
-import { OrderRecorder } from '../../../src/app/order-recorder.js';
+import { OrderRecorder } from '../../../src/booking/order-recorder.js';
 import { Timers } from '../../../src/app/timers.js';
-import { TradedMarkets } from '../../../src/app/traded-markets.js';
+import { TradedMarkets } from '../../../src/markets/traded-markets.js';
 import { memoryLedger, T0 } from '../../support/ledger-fixtures.js';
 import { market } from '../../support/views.js';
 

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { FeedReactions, type FeedReactionsOptions } from '../../../src/app/feed-reactions.js';
-import { TradedMarkets } from '../../../src/app/traded-markets.js';
+import { TradedMarkets } from '../../../src/markets/traded-markets.js';
 import type { FeedConnectionState } from '../../../src/book/index.js';
 import { createMetrics } from '../../../src/metrics/metrics.js';
 import type { MarketSyncReport } from '../../../src/orders/executor-types.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { signalAction, SECOND_SIGNAL_GRACE_MS } from '../../../src/app.js';
-import { isRetryableStartupError, retryStartupRead, startupBackoffMs } from '../../../src/app/startup-retry.js';
+import { isRetryableStartupError, retryStartupRead, startupBackoffMs } from '../../../src/venue/startup-retry.js';
 import { ExchangeRateLimitedError, RequestInputError } from '../../../src/exchange/errors.js';
 import { BalanceShortfalls } from '../../../src/risk/balance-shortfall.js';
 

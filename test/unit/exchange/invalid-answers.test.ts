@@ -6,7 +6,7 @@
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { wireTelemetry } from '../../../src/app/telemetry.js';
+import { wireTelemetry } from '../../../src/operator/telemetry.js';
 import { ExchangeApi } from '../../../src/exchange/api.js';
 import { API_ENDPOINT_LABELS } from '../../../src/exchange/endpoints.js';
 import { ExchangeOutcomeUnknownError, ResponseValidationError } from '../../../src/exchange/errors.js';

@@ -5,7 +5,7 @@
  */
 import type { MarketResolvedEvent, OmeOrderEvent, OrderbookUpdate, SettlementOrderEvent, SystemEvent } from '@limitless-exchange/sdk';
 import { describe, expect, it } from 'vitest';
-import { adaptOrderEvent, OrderEventAdapter, type OrderEventAdapterOptions } from '../../../src/app/order-event-adapter.js';
+import { adaptOrderEvent, OrderEventAdapter, type OrderEventAdapterOptions } from '../../../src/venue/order-event-adapter.js';
 import { frameParsers, type FeedEventName, type ParsedFrame } from '../../../src/exchange/socket-wire.js';
 
 const ME = '0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { LedgerSync } from '../../../src/app/ledger-sync.js';
+import { LedgerSync } from '../../../src/booking/ledger-sync.js';
 import type { ExchangeApi } from '../../../src/exchange/api.js';
 import type { ClobPosition } from '../../../src/exchange/wire.js';
 import { DEFAULT_STALE_PROVISIONAL_MS } from '../../../src/ledger/reconcile.js';

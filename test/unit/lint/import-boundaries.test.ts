@@ -81,4 +81,13 @@ describe('import boundaries (eslint.config.js)', () => {
     expect(await boundaryMessages('src/backtest/boundary-probe.ts', "import { pickFee, type OrderEvent } from '../core/venue-rules/index.js';\nexport const x: [typeof pickFee, OrderEvent | null] = [pickFee, null];\n")).toEqual([]);
     expect(await boundaryMessages('src/backtest/boundary-probe.ts', "import { OrderExecutor } from '../orders/executor.js';\nimport { createEngine } from '../sim/engine/index.js';\nexport const x = [OrderExecutor, createEngine];\n")).toEqual([]);
   });
+
+  it('no room imports the composition root (src/app/); the process shell and the composition itself may', async () => {
+    for (const path of ['src/markets/boundary-probe.ts', 'src/capital/boundary-probe.ts', 'src/rewards/boundary-probe.ts', 'src/venue/boundary-probe.ts', 'src/operator/boundary-probe.ts', 'src/backtest/boundary-probe.ts']) {
+      const messages = await boundaryMessages(path, "import { composeBot } from '../app/compose.js';\nexport const c = composeBot;\n");
+      expect(messages, path).toContainEqual(expect.stringMatching(/composes and runs the process/));
+    }
+    expect(await boundaryMessages('src/app/boundary-probe.ts', "import { selectMarkets } from '../markets/market-selection.js';\nexport const s = selectMarkets;\n")).toEqual([]);
+    expect(await boundaryMessages('src/cli-probe.ts', "import { composeBot } from './app/compose.js';\nexport const c = composeBot;\n")).toHaveLength(1);
+  });
 });

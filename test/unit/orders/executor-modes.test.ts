@@ -10,7 +10,7 @@ import { ClientOrderIdFactory } from '../../../src/orders/client-order-id.js';
 import { OrderExecutor } from '../../../src/orders/executor.js';
 import { TradingModeGate } from '../../../src/orders/trading-mode.js';
 import { MaintenanceBlockError, TradingModeError } from '../../../src/orders/venue-port.js';
-import { mapError, portMaintenanceOf } from '../../../src/app/venue-adapter.js';
+import { mapError, portMaintenanceOf } from '../../../src/venue/venue-adapter.js';
 import { ExchangeTradingModeError, MessageError } from '../../../src/exchange/errors.js';
 import type { QuoteIntent } from '../../../src/strategy/contract.js';
 import { advance, FakeVenue, settle, until } from '../../support/fake-venue.js';

@@ -4,7 +4,7 @@
  * and to settle so that its stop before settlement falls a minute before the end. It is joined at its listing (no
  * quote of it before), traded, and left at its stop (no quote of it after); a recorded resolution of a listed market
  * leaves it too. The recording as it is (version 2) replays exactly as before this change (its figures pinned). A market
- * is joined as the daemon joins one: at the listing poll or EVALUATE_SOON_MS after its listing (src/app/market-discovery.ts).
+ * is joined as the daemon joins one: at the listing poll or EVALUATE_SOON_MS after its listing (src/markets/market-discovery.ts).
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { readReplay } from '../../../src/replay/reader.js';
 import { pooledTimeWeightedInventoryRaw, runReplayBacktest, type ReplayBacktestOptions } from '../../../src/replay/replay-backtest.js';
 import { LEAVE_AFTER_STOP_MS } from '../../../src/backtest/market-roll.js';
 import { formatTable, peopleReport, renderHtml, type MarketReplay } from '../../../src/replay/report.js';
-import { EVALUATE_SOON_MS } from '../../../src/app/market-discovery.js';
+import { EVALUATE_SOON_MS } from '../../../src/markets/market-discovery.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const recorded = readReplay(join(ROOT, 'examples/sim-btc-ladder/recording.ndjson.gz'));

@@ -7,8 +7,8 @@
  */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { marketInfoOf } from '../../../src/app/markets.js';
-import { RewardAccrual } from '../../../src/app/reward-accrual.js';
+import { marketInfoOf } from '../../../src/markets/venue-markets.js';
+import { RewardAccrual } from '../../../src/rewards/reward-accrual.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { DEFAULT_FEE_CURVE } from '../../../src/core/venue-rules/index.js';
 import { parseMarket } from '../../../src/exchange/wire.js';

@@ -7,7 +7,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AccountView, FILL_MEMORY_MS } from '../../../src/risk/account-view.js';
-import { TradedMarkets } from '../../../src/app/traded-markets.js';
+import { TradedMarkets } from '../../../src/markets/traded-markets.js';
 import { parseConfigText } from '../../../src/config/index.js';
 import { newOrder } from '../../../src/orders/order-record.js';
 import type { TrackedOrder } from '../../../src/orders/order-record.js';
