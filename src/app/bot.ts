@@ -20,6 +20,8 @@ import { systemScheduler, type Scheduler } from '../core/clock.js';
 import { sharedLimitDegraded } from '../exchange/shared-limiter-config.js';
 import { createMetrics, type Metrics, type ReadinessState } from '../metrics/index.js';
 import { composeBot, type ComposedBot } from './compose.js';
+import { liveChainPort } from '../capital/chain-port-config.js';
+import { errorText } from '../core/errors.js';
 import { CLOSE_DRAIN_MS, closeResources, openResources, venueUrlOf, type OpenedResources } from './resources.js';
 import { VenueReachability } from '../venue/venue-reachability.js';
 import { wireTelemetry, type Telemetry } from '../operator/telemetry.js';
@@ -188,6 +190,10 @@ export class Bot {
       this.opened,
     );
     throwIfStopping(signal, 'the composition');
+    // Live, the wallet's winnings and complete sets come back on-chain (src/capital/); without a port the core is off.
+    const chain = liveChainPort(config, this.options.env, this.log, { dryRun: this.options.dryRun });
+    if (chain.port !== null) void chain.port.check().catch((error: unknown) => this.log.warn({ err: errorText(error) }, 'on-chain settlement: the chain check failed; redemptions and merges wait for it (quoting goes on)'));
+    else if (config.venue.kind === 'live' && !this.options.dryRun && config.capital.mode !== 'off') this.log.warn({ reason: chain.reason }, 'on-chain settlement off: resolved winnings and complete sets stay in their tokens');
     const app = composeBot(config, {
       resources,
       strategy,
@@ -198,6 +204,7 @@ export class Bot {
       dryRun: this.options.dryRun,
       stopping: () => this.stopping,
       signal,
+      ...(chain.port === null ? {} : { chainPort: chain.port }),
       ...(this.options.killSwitchCheckIntervalMs === undefined ? {} : { killSwitchCheckIntervalMs: this.options.killSwitchCheckIntervalMs }),
     });
     this.app = app;

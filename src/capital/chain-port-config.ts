@@ -12,7 +12,7 @@ import { ChainEndpointError, resolveRpcEndpoint } from './approval-chain.js';
 import { ConfigError, resolvePrivateKey, type AppConfig, type Environment } from '../config/index.js';
 import { DEFAULT_CREDENTIAL_ENV } from '../config/schema.js';
 import type { Logger } from '../log.js';
-import type { ChainCapitalPortOptions } from './chain-port.js';
+import { createChainCapitalPort, type ChainCapitalPort, type ChainCapitalPortOptions } from './chain-port.js';
 import type { Hex } from './port.js';
 
 export class ChainPortConfigError extends Error {
@@ -44,4 +44,28 @@ export function chainCapitalPortOptions(config: AppConfig, env: Environment, log
     logger,
     secrets: [key.reveal(), key.reveal().slice(2), ...(endpoint.secret ? [endpoint.url] : [])],
   };
+}
+
+/**
+ * The bot's chain port, or why it has none: built for a live venue whose wallet the venue will not redeem for
+ * (`venue.serverManagedWallet: false`) when capital is on and the run sends orders; null, with the reason, otherwise.
+ * A config that cannot build it (no RPC endpoint, its variable unset, no key) is a reason, never a failed start: the
+ * capital core stays off, said once as a WARN by the caller, and quoting goes on.
+ */
+export function liveChainPort(
+  config: AppConfig,
+  env: Environment,
+  logger: Logger,
+  options: { readonly dryRun: boolean },
+): { readonly port: ChainCapitalPort; readonly reason: null } | { readonly port: null; readonly reason: string } {
+  if (config.venue.kind !== 'live') return { port: null, reason: 'paper: the simulator engine settles' };
+  if (config.capital.mode === 'off') return { port: null, reason: 'capital.mode: off' };
+  if (options.dryRun) return { port: null, reason: 'a dry run sends no transaction' };
+  if (config.venue.chain.rpcUrl === null) return { port: null, reason: 'venue.chain.rpcUrl is not set: winnings and complete sets stay in their tokens until it is' };
+  try {
+    return { port: createChainCapitalPort(chainCapitalPortOptions(config, env, logger)), reason: null };
+  } catch (error) {
+    if (error instanceof ChainPortConfigError) return { port: null, reason: error.message };
+    throw error;
+  }
 }

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { chainCapitalPortOptions, ChainPortConfigError } from '../../../src/capital/chain-port-config.js';
+import { chainCapitalPortOptions, ChainPortConfigError, liveChainPort } from '../../../src/capital/chain-port-config.js';
 import { createChainCapitalPort } from '../../../src/capital/chain-port.js';
 import { parseConfigText, type AppConfig } from '../../../src/config/index.js';
 
@@ -42,5 +42,20 @@ describe('chainCapitalPortOptions', () => {
       expect(String(error)).toContain('OM_RPC_URL is not an http(s) URL');
       expect(String(error)).not.toContain('secret-host');
     }
+  });
+});
+
+describe('liveChainPort (the bot\'s choice of port)', () => {
+  it('builds the chain port for a live config that can reach a chain, and says why not otherwise', () => {
+    const env = { OM_PRIVATE_KEY: KEY, OM_RPC_URL: 'http://127.0.0.1:8545' };
+    const built = liveChainPort(live('{rpcUrl: OM_RPC_URL}'), env, logger, { dryRun: false });
+    expect(built.reason).toBeNull();
+    expect(built.port?.wallet).toBe(privateKeyToAccount(KEY).address);
+    expect(liveChainPort(config('{kind: sim}'), env, logger, { dryRun: false })).toEqual({ port: null, reason: 'paper: the simulator engine settles' });
+    expect(liveChainPort(live('{rpcUrl: OM_RPC_URL}'), env, logger, { dryRun: true })).toEqual({ port: null, reason: 'a dry run sends no transaction' });
+    expect(liveChainPort(live('{}'), env, logger, { dryRun: false }).reason).toMatch(/venue\.chain\.rpcUrl is not set/);
+    const unset = liveChainPort(live('{rpcUrl: OM_RPC_URL}'), { OM_PRIVATE_KEY: KEY }, logger, { dryRun: false });
+    expect(unset).toMatchObject({ port: null, reason: expect.stringMatching(/OM_RPC_URL is not set/) });
+    expect(unset.reason).not.toContain(KEY.slice(2));
   });
 });
