@@ -55,7 +55,8 @@ describe('liveChainPort (the bot\'s choice of port)', () => {
     expect(liveChainPort(live('{rpcUrl: OM_RPC_URL}'), env, logger, { dryRun: true })).toEqual({ port: null, reason: 'a dry run sends no transaction' });
     expect(liveChainPort(live('{}'), env, logger, { dryRun: false }).reason).toMatch(/venue\.chain\.rpcUrl is not set/);
     const unset = liveChainPort(live('{rpcUrl: OM_RPC_URL}'), { OM_PRIVATE_KEY: KEY }, logger, { dryRun: false });
-    expect(unset).toMatchObject({ port: null, reason: expect.stringMatching(/OM_RPC_URL is not set/) });
+    expect(unset.port).toBeNull();
+    expect(unset.reason).toMatch(/OM_RPC_URL is not set/);
     expect(unset.reason).not.toContain(KEY.slice(2));
   });
 });
