@@ -150,13 +150,13 @@ export class BotAccounting implements AccountLedger {
 
   holding(slug: string, token: Outcome): number {
     const book = this.book(slug);
+    if (book.redeemedRaw !== null) return 0;
     return token === 'YES' ? book.yes.positionRaw : book.no.positionRaw;
   }
 
   /** Cost basis of the market's holdings (long parts only), raw USDC: what the notional limit counts. */
   positionCostRaw(slug: string): number {
     const book = this.book(slug);
-    if (book.redeemedRaw !== null) return 0;
     return Math.max(0, book.yes.costRaw) + Math.max(0, book.no.costRaw);
   }
 

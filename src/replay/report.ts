@@ -17,12 +17,8 @@ import type { QueueStats } from './queue-matcher.js';
 import { formatSurfaceSection, peopleSurface, surfaceRows, type SurfaceReport } from './surface-report.js';
 
 /** The mean markout of the fills at one horizon (src/markouts/markout.ts), USDC per fill. */
-export interface MarkoutFigure {
-  readonly horizonMs: number;
-  /** Fills whose later price was known (the recording ran long enough after them). */
-  readonly fills: number;
-  readonly meanUsdc: number;
-}
+import type { MarkoutFigure } from './markout-figure.js';
+export type { MarkoutFigure } from './markout-figure.js';
 
 export interface ReplayFigures {
   /** The market's name from its data: its title, else its slug ("N markets" for a total). */

@@ -13,7 +13,7 @@
  */
 import { FairSeries, mergeMarkoutSummaries, summarizeMarkouts, type MarkoutFill } from '../markouts/markout.js';
 import type { ImpliedWeightChange } from '../pricing/market-pricer.js';
-import type { MarkoutFigure } from './report.js';
+import type { MarkoutFigure } from './markout-figure.js';
 
 /** One fill: seconds from the replay's start, the fair value with the surface and without it (null: unknown). */
 export interface SurfaceFillPoint {

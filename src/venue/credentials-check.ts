@@ -69,7 +69,10 @@ export async function checkCredentials(read: () => Promise<unknown>, headerPrefi
   try {
     await read();
   } catch (error) {
-    throw credentialsRefusal(error, headerPrefix) ?? error;
+    // Only a refusal stops the start here. Any other failure (an answer that fails validation: the venue accepted the
+    // credentials and answered; a 5xx; no answer) is not this check's to judge: the reads that follow report it.
+    const refusal = credentialsRefusal(error, headerPrefix);
+    if (refusal !== null) throw refusal;
   }
 }
 

@@ -127,7 +127,7 @@ describe.concurrent('trading modes', () => {
     // Before resumeAt: the stale quotes' cancel, tried once and refused (held, not retried in a loop); no placement.
     // After: nothing refused.
     const before = sent.filter((e) => e.atMs < resumeAtMs);
-    expect(before.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /orders/cancel-batch 425']);
+    expect(before.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /orders/batch-cancel 425']);
     expect(sent.filter((e) => e.atMs >= resumeAtMs && e.status === 425)).toEqual([]);
     for (const id of idsBefore) expect(sim.engine.orderById(id)?.status).toBe('CANCELED');
     expect(watcher.violations).toEqual([]);
@@ -158,7 +158,7 @@ describe.concurrent('trading modes', () => {
     const sent = tradingRequests(sim, since);
     const before = sent.filter((e) => e.atMs < resumeAtMs);
     // Tried while disabled (refused), once: the refusal is held, not retried in a loop.
-    expect(before.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /orders/cancel-batch 425']);
+    expect(before.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /orders/batch-cancel 425']);
     expect(before[0]!.atMs - stopAtMs).toBeLessThan(1_500);
     const after = sent.filter((e) => e.atMs >= resumeAtMs);
     expect(after.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /orders/cancel-batch 200']);

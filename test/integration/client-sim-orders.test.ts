@@ -101,7 +101,7 @@ describe('client ↔ simulator: placing orders', () => {
       marketSlug: simMarket.slug,
       yesBalanceRaw: 4_000_000,
       noBalanceRaw: 0,
-      yes: { cost: engine?.yes.costBasisRaw, fillPrice: 0.55, realisedPnl: 0 },
+      yes: { cost: engine?.yes.costBasisRaw, fillPrice: 550_000, realisedPnl: 0 }, // raw 6-decimal, as the API reference documents
       no: { cost: 0, realisedPnl: 0 },
       collateralLockedRaw: 0,
     });

@@ -26,7 +26,7 @@ const QUIET = { makers: { enabled: false }, noise: { ratePerMinute: 0 }, informe
 const NOISY = { makers: { enabled: false }, noise: { ratePerMinute: 30, minSizeRaw: 2 * SHARES, maxSizeRaw: 5 * SHARES }, informed: { ratePerMinute: 0 } } as const;
 
 function base(module: StrategyModule<z.infer<typeof emptyParams>>, overrides: Partial<BacktestOptions<z.infer<typeof emptyParams>>>): BacktestOptions<z.infer<typeof emptyParams>> {
-  return { strategy: { module }, seed: 1, startMs: T0, durationMs: 10_000, stepMs: 1000, markets: rewardableMarkets(1), synthetic: QUIET, ...overrides };
+  return { strategy: { module }, seed: 1, startMs: T0, durationMs: 10_000, stepMs: 1000, markets: rewardableMarkets(1), synthetic: QUIET, capital: { enabled: false }, ...overrides }; // the harness's own figures: no merge or redemption moves the holdings
 }
 
 describe('backtest harness', () => {

@@ -92,7 +92,7 @@ function rewardMarket(): MarketSpec {
 describe('engine: rewards and rebates on their cycle', () => {
   it('accrues each round, rebates each taker fee to its maker, and pays both into USDC at the payout', () => {
     const m = rewardMarket();
-    const { engine, clock } = world({ markets: [m], fees: { model: 'curve' }, rewards: { enabled: true, scoreIntervalSec: 60, payoutIntervalSec: 3600 } });
+    const { engine, clock } = world({ markets: [m], fees: { model: 'curve' }, rewards: { enabled: true, scoreIntervalSec: 60, payoutIntervalSec: 3600, payoutAtUtcSec: 0 } }); // epochs on the hour (the default pays at 22:30 UTC, as the venue)
     ok(engine.place(limit(m, ALICE, 'YES', 'BUY', 490, 100)));
     ok(engine.place(limit(m, ALICE, 'NO', 'BUY', 490, 100))); // the YES ask at 0.51
     ok(engine.place(limit(m, BOB, 'YES', 'BUY', 480, 50)));

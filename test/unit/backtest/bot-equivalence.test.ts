@@ -281,7 +281,7 @@ describe('bot ≡ backtest', () => {
   it('the backtest defaults are the bot config defaults (risk limits, order management, requote interval)', () => {
     const config = parseConfigText('strategy: {name: fixed-spread}\n', { source: '<test>', baseDir: '/srv' });
     const o = resolveOptions({ strategy: { module: fixedSpread }, seed: 1, durationMs: 1 });
-    const { perMarket: _perMarket, dailyLossLimitRaw: _loss, staleGraceMs: _grace, socketDownGraceMs: _down, ...limits } = config.risk;
+    const { perMarket: _perMarket, dailyLossLimitRaw: _loss, staleGraceMs: _grace, socketDownGraceMs: _down, maxAuthRefusals: _refusals, ...limits } = config.risk;
     expect(o.risk).toEqual(limits);
     expect(o.orders).toMatchObject({
       priceToleranceTicks: config.orders.refreshTolerance.priceTicks,

@@ -82,7 +82,7 @@ describe('wireTelemetry: HTTP and limiter', () => {
     h.telemetry.http.onRequestEnd?.('POST /orders', 201, 120, 1);
     h.telemetry.http.onRequestEnd?.('POST /orders', 429, 40, 1);
     h.telemetry.http.onRequestEnd?.('GET /markets/{slug}', 'timeout', 10_000, 1);
-    expect(h.telemetry.tally()).toEqual({ requests: 3, rateLimited: 1 });
+    expect(h.telemetry.tally()).toEqual({ requests: 3, rateLimited: 1, placed: 0 });
     const name = 'outcome_maker_http_requests_total';
     expect(await sample(h.registry, name, { endpoint: 'POST /orders', status: '201' })).toBe(1);
     expect(await sample(h.registry, name, { endpoint: 'POST /orders', status: '429' })).toBe(1);
