@@ -107,8 +107,9 @@ export async function openResources(config: AppConfig, deps: OpenResourcesDeps, 
   opened.ledger = ledger;
 
   const { venue, client, markets } = await openExchange(config, deps, opened);
-  // One signed read before anything is composed: refused credentials stop the run here, having placed nothing.
-  await retryStartup(config, deps, 'credentials', () => checkCredentials(() => client.api.getPositions(), venue.headerPrefix));
+  // One signed read before anything is composed (the account's history, one entry: the cheapest signed read, and not
+  // the positions the ledger's catch-up reads next): refused credentials stop the run here, having placed nothing.
+  await retryStartup(config, deps, 'credentials', () => checkCredentials(() => client.api.getHistory({ limit: 1 }), venue.headerPrefix));
   throwIfStopping(deps.signal, 'the credentials check');
   return { ledger, metricsServer, venue, client, markets };
 }
