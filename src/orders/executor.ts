@@ -177,7 +177,8 @@ export class OrderExecutor {
     this.unsubscribeMode = this.gate.onRelease(() => {
       for (const market of this.markets.all()) {
         this.events.flushStrays(market);
-        this.plans.kick(market);
+        if (market.retired) this.membership.sweepAfterRelease(market);
+        else this.plans.kick(market);
       }
     });
   }

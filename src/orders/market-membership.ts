@@ -16,7 +16,7 @@
  *   order of it is terminal and unchanged for `retainTerminalMs` (the executor's memory stays bounded however many
  *   markets come and go); until then its orders' late events and fills are applied and reported as any other's, and
  *   an order of it still resting (a leave that ran out of budget, a stray found later) is swept again in the
- *   background every RECHECK_MS at most.
+ *   background every RECHECK_MS at most, and at once when the trading-mode gate releases a held cancel.
  *
  * Invariants: at most one leave runs per market (a second call gets the first's promise); a join waits for a leave in
  * progress; nothing joins once the executor is stopping; a leave during shutdown is the shutdown's (it cancels every
@@ -122,6 +122,23 @@ export class MarketMembership {
     if (lifecycle === 'running' || lifecycle === 'starting') void this.leave(market, market.leaveBudgetMs);
   }
 
+  /**
+   * The gate released a held cancel (the trading mode relaxed, or its resumeAt passed): a retired market that still has
+   * open orders (its leave ran out of budget while the venue refused cancels) is swept again at once, not at the next
+   * drop check (RECHECK_MS).
+   */
+  sweepAfterRelease(market: MarketState): void {
+    const running = market.leaving;
+    if (running !== null) {
+      // The release came while a leave runs (its held cancel may already be past its last attempt): looked at again after it.
+      void running.then(() => this.sweepAfterRelease(market));
+      return;
+    }
+    if (!market.retired || this.ctx.orders.openInMarket(market.slug).length === 0) return;
+    const lifecycle = this.ctx.lifecycle();
+    if (lifecycle === 'running' || lifecycle === 'starting') void this.leave(market, market.leaveBudgetMs);
+  }
+
   private async runLeave(market: MarketState, budgetMs: number): Promise<LeaveReport> {
     const { scheduler } = this.ctx;
     const deadline = scheduler.now() + budgetMs;
@@ -138,7 +155,7 @@ export class MarketMembership {
       await untilDeadline(scheduler, this.hooks.stopped(), deadline);
       return this.report(market, true);
     }
-    const confirmed = await untilDeadline(scheduler, market.queue.add(() => this.sweep.cancelEverything(market, deadline)), deadline);
+    const confirmed = await untilDeadline(scheduler, market.queue.add(() => this.sweep.cancelEverything(market, deadline, false)), deadline);
     return this.report(market, confirmed === true);
   }
 

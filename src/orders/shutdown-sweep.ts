@@ -61,12 +61,18 @@ export class ShutdownSweep {
     return confirmed;
   }
 
-  /** Cancels and confirms one market by listing it, until the deadline. True when it was confirmed empty of the bot's orders. */
-  async cancelEverything(market: MarketState, deadline: number): Promise<boolean> {
+  /**
+   * Cancels and confirms one market by listing it, until the deadline. True when it was confirmed empty of the bot's
+   * orders. `firstDespiteHold`: the first round of cancels goes out even while the gate holds a refused cancel (the
+   * shutdown's last chance); a leave while running passes false: a held cancel waits for the gate's release, which
+   * sweeps the departed market again (market-membership.ts `sweepAfterRelease`) — one refused cancel, not two.
+   */
+  async cancelEverything(market: MarketState, deadline: number, firstDespiteHold = true): Promise<boolean> {
     const { orders, writer, scheduler, gate, venue, observer, ids } = this.ctx;
     const slug = market.slug;
     for (let attempt = 0; scheduler.now() < deadline; attempt += 1) {
-      if (attempt === 0 || gate.allowsCancel()) await untilDeadline(scheduler, this.cancelOnce(market, attempt === 0), deadline);
+      const first = attempt === 0 && firstDespiteHold;
+      if (first || gate.allowsCancel()) await untilDeadline(scheduler, this.cancelOnce(market, first), deadline);
       await untilDeadline(scheduler, this.resolver.resolveOnce(market), deadline);
       let listed: readonly VenueOrderSnapshot[] | false;
       try {

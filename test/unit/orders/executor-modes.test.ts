@@ -105,6 +105,38 @@ describe('executor: cancels in disabled', () => {
   });
 });
 
+describe('executor: a market left while the venue refuses cancels', () => {
+  for (const releaseDuringLeave of [false, true]) {
+    it(`its leave runs out of budget with one refused cancel; the release (${releaseDuringLeave ? 'during the leave' : 'after it'}) sweeps it at once`, async () => {
+      const ctx = await quoting();
+      const leaveBudgetMs = 3_000;
+      const resumeAt = ctx.scheduler.now() + (releaseDuringLeave ? 2_000 : 4_000);
+      disable(ctx, resumeAt);
+      const from = ctx.venue.calls.length;
+      const leaving = ctx.executor.retireMarket(SLUG, { budgetMs: leaveBudgetMs });
+      if (releaseDuringLeave) {
+        // The refused cancel is held; the venue reopens inside the leave's budget, after its last attempt can see it.
+        await advance(ctx.scheduler, 1_900, 100);
+        expect(ctx.venue.refusedCancels).toHaveLength(1);
+        ctx.venue.mode = { mode: 'normal', resumeAtMs: null };
+      }
+      const report = await settle(ctx.scheduler, leaving);
+      if (!releaseDuringLeave) {
+        expect(report).toEqual({ clean: false, left: 2 });
+        // One refused cancel while disabled: the leave does not send a second one into the hold.
+        expect(ctx.trading(from).map((c) => c.op)).toEqual(['cancelOrders']);
+        ctx.venue.mode = { mode: 'normal', resumeAtMs: null };
+      }
+      // Swept at once after the release, long before the background recheck (RECHECK_MS).
+      await until(ctx.scheduler, () => ctx.venue.live(SLUG).length === 0, 5_000, 100);
+      expect(ctx.scheduler.now()).toBeGreaterThanOrEqual(resumeAt);
+      expect(ctx.scheduler.now()).toBeLessThan(resumeAt + 2_000);
+      expect(ctx.venue.refusedCancels).toHaveLength(1);
+      expect(ctx.executor.openOrders(SLUG)).toEqual([]);
+    });
+  }
+});
+
 describe('executor: 425 without the trading-mode body', () => {
   it('on a cancel: the maintenance status is refreshed at once; the cancel is not re-sent before one poll interval', async () => {
     const ctx = await quoting();
