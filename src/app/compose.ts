@@ -4,7 +4,7 @@
  * rule lives in the module that owns it. The trading path (trading-mode gate → executor → account view → strategy
  * runner) is built by src/trading/core.ts, the same function the backtest uses; here it gets the daemon's options.
  *
- * Boot order (`start`):
+ * Boot order (`start`, run by ./lifecycle.ts with the stop):
  *   1. ledger catch-up from the venue (fills while the bot was down; a failure is logged, the periodic check retries);
  *   2. market data: the books' markets, then pricing (its Pyth Hermes stream, src/pricing/live-pricing.ts) → feed → books, so
  *      the feed's first frames are the markets' first books while step 3 reads (no REST book per market);
@@ -59,7 +59,6 @@ import { FeedReactions } from './feed-reactions.js';
 import { takerFillDetail } from '../booking/fill-booking.js';
 import { FillRecorder } from '../booking/fill-recorder.js';
 import { LedgerSync } from '../booking/ledger-sync.js';
-import { checkPositionBook } from '../booking/position-book-check.js';
 import { buildMarketData } from '../venue/market-data.js';
 import { buildAdverseProvider, buildMarkoutSampler } from '../markouts/live-markouts.js';
 import { buildCalibrationSampler } from '../calibration/live-calibration.js';
@@ -69,28 +68,21 @@ import type { MarkoutSampler } from '../markouts/sampler.js';
 import { OrderEventAdapter, type OrderIds } from '../venue/order-event-adapter.js';
 import { OrderRecorder } from '../booking/order-recorder.js';
 import { PositionPublisher } from '../operator/position-publisher.js';
-import { retryStartup } from './resources.js';
-import { StartAbortedError, throwIfStopping } from './start-abort.js';
 import { statusLine } from '../operator/status-line.js';
 import { buildBotStatus } from '../operator/bot-status.js';
 import { Timers } from './timers.js';
+import { botLifecycle } from './lifecycle.js';
 import { TradedMarkets } from '../markets/traded-markets.js';
 import { MarketRoster } from '../markets/market-roster.js';
 import { noOwnOrdersEvidence } from '../markets/join-evidence.js';
-import { decideStartupListing, quotesBeforeListing, startupListingSummary, withDeferredForeign } from '../markets/startup-listing.js';
+import { decideStartupListing, quotesBeforeListing, withDeferredForeign } from '../markets/startup-listing.js';
 import { MarketDiscovery, SELECTION_EVERY_MS } from '../markets/market-discovery.js';
-import { DEPARTED_SWEEP_MS, sweepDepartedMarkets } from '../markets/departed-markets.js';
+import { sweepDepartedMarkets } from '../markets/departed-markets.js';
 import { isStaticSelection, selectMarkets } from '../markets/market-selection.js';
 import { activeMarkets } from '../markets/venue-markets.js';
 import type { Market } from '../exchange/wire.js';
 import { portMaintenanceOf, VenueAdapter } from '../venue/venue-adapter.js';
 
-/** Positions and PnL gauges are published this often (and after each fill). */
-export const PUBLISH_POSITIONS_EVERY_MS = 10_000;
-/** The underlying prices' ages are published this often. */
-export const UNDERLYING_AGES_EVERY_MS = 1_000;
-/** Own orders the book keeps not showing are looked for this often (src/orders/order-stream-watch.ts). */
-export const ORDER_STREAM_SWEEP_EVERY_MS = 1_000;
 /**
  * Listing the live orders at start-up is tried this many times, with the executor's backoff between attempts (on top
  * of the client's own 429/5xx retries), so a bot can join an account other bots keep busy.
@@ -98,12 +90,9 @@ export const ORDER_STREAM_SWEEP_EVERY_MS = 1_000;
 export const STARTUP_LISTING_ATTEMPTS = 8;
 /** The joined markets are re-selected this often (fair band, join window, stop before settlement): market-discovery.ts. */
 export { SELECTION_EVERY_MS };
-/** The last read of the trade feed at shutdown (src/rewards/rebate-resolver.ts) gets at most this long. */
-export const REBATE_FLUSH_BUDGET_MS = 2_000;
-/** What a stop keeps, after its components stopped, for closing the resources (ledger, metrics server, client drain, venue). */
-export const CLOSE_RESERVE_MS = 1_000;
 /** A market that joined less than this long ago does not make /readyz fail for want of a book. */
 export const JOIN_GRACE_MS = 30_000;
+export { CLOSE_RESERVE_MS, ORDER_STREAM_SWEEP_EVERY_MS, PUBLISH_POSITIONS_EVERY_MS, REBATE_FLUSH_BUDGET_MS, UNDERLYING_AGES_EVERY_MS } from './lifecycle.js';
 
 export type { BotComponents, ComposeDeps, ComposedBot } from './compose-types.js';
 import type { BotComponents, ComposeDeps, ComposedBot } from './compose-types.js';
@@ -472,113 +461,12 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     markets, modeGate, executor, fills, orders, account, ledgerSync, settler, capital, units, feed, books, staleGuard, orderStreamWatch, killSwitch, positions, reactions, runner, timers, pricing, markouts, rewardAccrual, venueRewards, rebateResolver, calibration, roster, discovery,
   };
 
-  /** The event-loop sampler (src/metrics/loop-metrics.ts), started with the timers. */
-  let stopLoopWatch = (): void => undefined;
-  const start = async (): Promise<void> => {
-    try {
-      const repaired = await retryStartup(config, { scheduler, log, ...(deps.signal === undefined ? {} : { signal: deps.signal }) }, 'ledger catch-up', () => ledgerSync.catchUp());
-      if (repaired > 0) log.warn({ repaired }, 'ledger caught up from the venue before quoting');
-    } catch (error) {
-      if (error instanceof StartAbortedError) throw error;
-      log.error({ err: errorText(error) }, 'ledger catch-up failed; the periodic check will retry');
-    }
-    throwIfStopping(deps.signal, 'the ledger catch-up');
-    // Market data first: the feed's frames bring the books while the adoption reads each market's own orders, so
-    // nothing but those reads stands between the start and the first quotes (the book store reads REST only for a
-    // market whose frame does not come, and one book for the socket's unit). Order events met meanwhile wait in the
-    // executor for the orders they name (adopted, or a resync of their market). Nothing is quoted before the runner.
-    books.setMarkets(markets.slugs());
-    pricing.start();
-    feed.start();
-    books.start();
-    // executor.start() reads the trading mode first; periodic polling starts once quoting does (below).
-    const adoption = await executor.start();
-    // A stop during adoption: the executor's shutdown (running beside) cancels what it adopted; nothing more starts.
-    throwIfStopping(deps.signal, 'the adoption of live orders');
-    for (const report of adoption) {
-      if (!report.ok) log.warn({ market: report.marketSlug, error: report.error }, 'start-up sync failed');
-      else if (report.adopted + report.canceled > 0) log.info(report, 'adopted live orders');
-      if (report.deferred !== true) reactions.noteForeign(report);
-    }
-    const listing = startupListingSummary(startupListing, adoption);
-    log.info(listing.fields, listing.msg);
-    // Whether the venue pushes a book on subscribe is unconfirmed (exchange-facts §5): the choice is the config's, said once.
-    const firstBooks = config.feed.firstBookWaitMs > 0 ? `the feed's first frame (a full book), REST after ${config.feed.firstBookWaitMs / 1000} s without one` : 'REST on every subscribe';
-    log.info({ units: units.describe(), firstBooks }, 'socket units at start');
-    for (const slug of markets.slugs()) staleGuard.track(slug);
-    timers.every(ORDER_STREAM_SWEEP_EVERY_MS, () => orderStreamWatch.sweep(markets.slugs()));
-    // More often than the guard's grace, or a quiet but healthy market flaps to halted between two confirmations.
-    timers.every(Math.min(1_000, Math.max(100, Math.floor(config.risk.staleGraceMs / 2))), confirmFreshness);
-    metrics.killSwitch(false);
-    killSwitch.start();
-    positions.publish();
-    timers.every(PUBLISH_POSITIONS_EVERY_MS, () => positions.publish());
-    timers.every(UNDERLYING_AGES_EVERY_MS, () => pricing.publishAges());
-    timers.every(config.maintenance.ledgerCheckMs, () => {
-      ledgerSync.periodicCheck(deps.stopping);
-      checkPositionBook(ledger, metrics, log);
-    });
-    metrics.sqliteTimeSource(() => ledger.sqliteMs());
-    stopLoopWatch = metrics.watchEventLoop();
-    if (config.log.statusIntervalMs > 0) timers.every(config.log.statusIntervalMs, () => status.report());
-    markouts.start();
-    if (config.rewards.accrual) rewardAccrual.start();
-    venueRewards.start();
-    if (resolving) rebateResolver.start();
-    accountHistory.start();
-    calibration?.start();
-    runner.start();
-    modeGate.start();
-    // Each market requoted at its stop-before-expiry time, so the gate's halt takes effect then, not at the next cycle.
-    core.armExpiryRequotes((atMs, fn) => timers.at(atMs, fn));
-    // Resumes what the previous run left unredeemed and checks the held markets this run does not trade.
-    settler.resume(new Set(markets.slugs()));
-    capital.start();
-    // Markets join and leave from now on (step 6).
-    feed.onMarketCreated((frame) => void discovery.created(frame));
-    feed.onMarketResolved((frame) => discovery.resolved(frame.slug));
-    timers.every(DEPARTED_SWEEP_MS, () => void sweepDeparted());
-    discovery.start();
-  };
-
-  const stop = async (deadlineMs = now() + config.shutdown.budgetMs): Promise<{ clean: boolean }> => {
-    await discovery.stop();
-    await roster.stop();
-    runner.stop();
-    pricing.stop();
-    timers.cancelAll();
-    stopLoopWatch();
-    killSwitch.stop();
-    staleGuard.stop();
-    settler.stop();
-    capital.stop();
-    venueRewards.stop();
-    rebateResolver.stop();
-    accountHistory.stop();
-    orderStreamWatch.stop();
-    modeGate.stop();
-    const report = await executor.shutdown({
-      budgetMs: Math.max(1000, Math.min(config.shutdown.budgetMs, deadlineMs - now()) - 1500),
-      leaveOrdersResting: config.shutdown.leaveOrdersResting,
-    });
-    log[report.clean ? 'info' : 'error'](report, report.clean ? 'orders canceled' : 'shutdown left orders or unknowns');
-    // After the cancels: fills booked while they ran are judged too (at the horizons reached before the stop).
-    markouts.stop();
-    // The last fills' rebates before the ledger closes (the minute rows are already in), then their trades once more.
-    if (config.rewards.accrual) rewardAccrual.tick();
-    rewardAccrual.stop();
-    // Within what the stop has left (the resources' close keeps CLOSE_RESERVE_MS), never the whole flush budget blindly.
-    if (resolving) await rebateResolver.flush(Math.min(REBATE_FLUSH_BUDGET_MS, Math.max(0, deadlineMs - now() - CLOSE_RESERVE_MS)));
-    calibration?.stop();
-    books.stop();
-    feed.close();
-    // Nothing writes the ledger once it is closed: passes still in flight (periodic check, feed-gap catch-up) end
-    // without writing, and later fills and order changes are not recorded.
-    ledgerSync.close();
-    fills.close();
-    orders.close();
-    return { clean: report.clean };
-  };
+  const lifecycle = botLifecycle({
+    config, components, accountHistory, ledger, metrics, scheduler, log, stopping: deps.stopping, startupListing, resolving, confirmFreshness, sweepDeparted,
+    ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+    reportStatus: () => status.report(),
+    armExpiryRequotes: () => core.armExpiryRequotes((atMs, fn) => timers.at(atMs, fn)),
+  });
 
   const readiness = (): ReadinessState => {
     const kill = killSwitch.status();
@@ -592,5 +480,5 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     };
   };
 
-  return { components, start, stop, readiness, status: () => statusLine(status.snapshot()) };
+  return { components, start: () => lifecycle.start(), stop: (deadlineMs) => lifecycle.stop(deadlineMs), readiness, status: () => statusLine(status.snapshot()) };
 }
