@@ -385,6 +385,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       blockedReason: (slug) => blockedReasons.get(slug),
       candidates: () => discovery.candidateMarkets(),
       leaveAtMs,
+      tradedMarket: (slug) => markets.market(slug),
+      nothingQuotedFor: (ms) => metrics.nothingQuotedFor(ms),
     },
     log,
   );
@@ -528,6 +530,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     accountHistory.start();
     calibration?.start();
     runner.start();
+    status.startQuotingClock((ms, fn) => timers.every(ms, fn));
     modeGate.start();
     // Each market requoted at its stop-before-expiry time, so the gate's halt takes effect then, not at the next cycle.
     core.armExpiryRequotes((atMs, fn) => timers.at(atMs, fn));
@@ -592,5 +595,5 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     };
   };
 
-  return { components, start, stop, readiness, status: () => statusLine(status.snapshot()) };
+  return { components, start, stop, readiness, status: () => statusLine(status.snapshot()), quoting: () => status.quotingTotals() };
 }
