@@ -4,6 +4,7 @@ import { LedgerSchemaError, ReportArgsError } from '../../../src/ledger/errors.j
 import { DEFAULT_LEDGER_PATH, parseReportArgs, parseSince, runReport } from '../../../src/ledger/report.js';
 import { makeTempDir, T0 } from '../../support/ledger-fixtures.js';
 import { REPORT_NOW, writeReportFixture } from '../../support/ledger-report-fixture.js';
+import { missingLines, quotedOutputsCheckedBy } from '../../support/quoted-outputs.js';
 
 const temp = makeTempDir();
 let db = '';
@@ -162,6 +163,13 @@ const JSON_DOCUMENT = {
 describe('report', () => {
   it('table', async () => {
     expect(await runReport({ db, nowMs: REPORT_NOW })).toBe(TABLE);
+  });
+
+  it('the example docs/ledger.md quotes is what the report prints for this fixture', async () => {
+    const quoted = quotedOutputsCheckedBy('test/unit/ledger/report.test.ts');
+    expect(quoted.map((q) => q.file)).toEqual(['docs/ledger.md']);
+    const printed = await runReport({ db, nowMs: REPORT_NOW });
+    for (const q of quoted) expect(missingLines(q.lines, printed), `${q.file}:${q.line}`).toEqual([]);
   });
 
   it('table --wide', async () => {
