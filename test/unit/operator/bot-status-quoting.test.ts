@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../../src/config/index.js';
 import { buildBotStatus, expectedMarkets, QUOTING_SAMPLE_MS, type BotStatusSources } from '../../../src/operator/bot-status.js';
 import type { Market } from '../../../src/exchange/wire.js';
+import { statusLine } from '../../../src/operator/status-line.js';
 import { recorded, variant } from '../../support/selection-fixtures.js';
 
 const config = loadConfigFile(resolve(import.meta.dirname, '../../../config/hourly-crypto.example.yaml'));
@@ -81,6 +82,18 @@ describe('buildBotStatus: the quoting clock', () => {
     r.advance(10 * 60_000);
     expect(r.state.gauge.at(-1)).toBe(600_000);
     expect(r.status.quotingTotals()?.waitingMs).toBe(600_000);
+  });
+
+  it('between two ladders, the status names the next join (the listed market whose window opens first) and the clock is idle', () => {
+    const r = rig();
+    r.state.nowMs = Date.UTC(2026, 0, 1, 0, 5); // nothing traded; the 01:00 ladder's window opens at 00:10
+    r.start();
+    r.advance(60_000);
+    const line = statusLine(r.status.snapshot());
+    expect(line.message).toMatch(/^status: no market traded now, 0\/0 markets quoted/);
+    expect(line.message).toContain('next join: btc-0100 in 4 min 0 s (00:10:00 UTC)');
+    expect(r.status.quotingTotals()).toEqual({ quotingMs: 0, waitingMs: 0, idleMs: 60_000, waitingForMs: 0 });
+    expect(r.state.gauge.at(-1)).toBe(0);
   });
 
   it('counts a traded market as expected only before its stop, and one without details as expected', () => {
