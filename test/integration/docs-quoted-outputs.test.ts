@@ -17,6 +17,12 @@ describe('quoted outputs in the README and docs/', () => {
     expect(quoted.map((q) => q.file)).toEqual(expect.arrayContaining(['docs/replay.md', 'docs/ledger.md']));
   });
 
+  it('a quoted line the output lacks, or one out of order, is reported; `…` skips lines', () => {
+    expect(missingLines(['total PnL 78.54', '…', 'fills 51'], 'total PnL 58.18\nfills 37')).toEqual(['total PnL 78.54', 'fills 51']);
+    expect(missingLines(['a', '…', 'c'], 'a\nb\nc  ')).toEqual([]);
+    expect(missingLines(['c', 'a'], 'a\nc')).toEqual(['a']);
+  });
+
   it.each(run.map((q) => [`${q.file}:${q.line}`, q] as const))('%s: the command prints the quoted lines', async (_where, q) => {
     const result = await runCliInProcess(q.args);
     expect(result.code, result.err).toBe(0);

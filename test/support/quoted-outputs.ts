@@ -38,8 +38,11 @@ export function quotedOutputs(files: readonly string[] = documentFiles()): Quote
   return files.flatMap((file) => {
     const text = readFileSync(join(ROOT, file), 'utf8').split('\n');
     const found: QuotedOutput[] = [];
+    // A tag inside a fenced block is an example of one (docs/testing.md), not a tag.
+    let fenced = false;
     text.forEach((line, index) => {
-      const tag = TAG.exec(line.trim());
+      if (line.startsWith('```')) fenced = !fenced;
+      const tag = fenced ? null : TAG.exec(line.trim());
       if (tag === null) return;
       const command = (tag[1] ?? '').trim();
       if (!command.startsWith('outcome-maker ')) throw new Error(`${file}:${index + 1}: an output-of tag names an outcome-maker command, not "${command}"`);
