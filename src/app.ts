@@ -11,7 +11,8 @@
  * before the ledger is touched (no paper rotation, no ledger file, no summary). `--duration` counts from launch (the
  * process's start), start-up included; a stop asked for during start-up ends the start at its next step and stops
  * what it started (src/app/start-abort.ts); the summary
- * says how long the run quoted (from the strategy runner's start to the stop). Started by an npm script, the bot
+ * says how long the run ran from the strategy runner's start to the stop, and how that time split into quoting, waiting
+ * (markets expected, no order) and idle (nothing to quote, as between two hourly ladders). Started by an npm script, the bot
  * also stops cleanly when npm goes away (./app/parent-watch.ts).
  */
 import { existsSync, renameSync } from 'node:fs';
@@ -19,6 +20,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config/types.js';
 import { createLogger, LogCensor } from './log.js';
 import { Bot, type BotSummary } from './app/bot.js';
+import type { QuotingTotals } from './operator/quoting-time.js';
 import { MetricsPortError } from './app/resources.js';
 import { CredentialsRefusedError } from './venue/credentials-check.js';
 import { errorText } from './core/errors.js';
@@ -61,16 +63,29 @@ export interface QuotingSpan {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
-/** How long the run quoted, as the summary says it. Pure. */
+/** How long the run ran since quoting began, as the summary says it. Pure. */
 export function quotedLine(span: QuotingSpan): string {
-  if (span.fromMs === null) return `never (stopped ${seconds(span.toMs)} after launch, before quoting began)`;
+  if (span.fromMs === null) return `never quoting (stopped ${seconds(span.toMs)} after launch, before quoting began)`;
   return `${seconds(Math.max(0, span.toMs - span.fromMs))}, from ${seconds(span.fromMs)} to ${seconds(span.toMs)} after launch`;
+}
+
+/**
+ * Where the run's time went (src/operator/quoting-time.ts): quoting, waiting with markets expected, idle with nothing
+ * to quote (between two ladders). Pure.
+ */
+export function quotingLines(totals: QuotingTotals): string[] {
+  return [
+    `  quoting        ${seconds(totals.quotingMs)} (an order of the bot on the book)`,
+    `  waiting        ${seconds(totals.waitingMs)} (markets expected, no order: joining, no book yet, halted, blocked)`,
+    `  idle           ${seconds(totals.idleMs)} (nothing to quote: no market traded before its stop, as between two ladders)`,
+  ];
 }
 
 export function formatSummary(summary: BotSummary, span?: QuotingSpan): string {
   return [
     'outcome-maker summary',
-    ...(span === undefined ? [] : [`  quoted         ${quotedLine(span)}`]),
+    ...(span === undefined ? [] : [`  running        ${quotedLine(span)}`]),
+    ...(summary.quoting === null ? [] : quotingLines(summary.quoting)),
     `  orders placed  ${summary.placed}${summary.placed === 0 ? ' (nothing was placed)' : ''}`,
     `  fills          ${summary.fills}`,
     `  volume         ${usdc(summary.volumeRaw)} USDC`,

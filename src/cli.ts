@@ -184,7 +184,8 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--since <when>', 'from: today, 90m, 24h, 7d, 2025-01-31, an ISO date-time, or epoch ms')
     .option('--market <slug>', 'one market only')
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'json', 'csv', 'html']).default('table'))
-    .action(async (options: { db: string[]; config: string[]; account?: boolean; since?: string; market?: string; format: 'table' | 'json' | 'csv' | 'html' }) => {
+    .option('--wide', 'table: the full tables at any width with the exact decimals (default: 120 columns, USDC at cents, prices at the tick)')
+    .action(async (options: { db: string[]; config: string[]; account?: boolean; since?: string; market?: string; format: 'table' | 'json' | 'csv' | 'html'; wide?: boolean }) => {
       const ledger = await importModule(() => import('./ledger/index.js'), 'src/ledger');
       const nowMs = Date.now();
       if (options.account === true) {
@@ -216,7 +217,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       }
       const db = options.db[0] ?? loadConfigFile(options.config[0] ?? defaultReportConfig(io)).database.path;
       try {
-        const text = await ledger.runReport({ db, sinceMs, market: options.market, format: options.format, nowMs });
+        const text = await ledger.runReport({ db, sinceMs, market: options.market, format: options.format, nowMs, wide: options.wide === true });
         io.stdout(text.endsWith('\n') ? text : `${text}\n`);
       } catch (error) {
         if (error instanceof ledger.ReportArgsError) throw new CliExit(EXIT_USAGE, error.message);

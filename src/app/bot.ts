@@ -27,6 +27,7 @@ import { VenueReachability } from '../venue/venue-reachability.js';
 import { wireTelemetry, type Telemetry } from '../operator/telemetry.js';
 import type { OpenVenue } from '../venue/venue.js';
 import { throwIfStopping } from './start-abort.js';
+import type { QuotingTotals } from '../operator/quoting-time.js';
 import { AuthRefusalCounter, CredentialsRefusedError, likelyCredentialCause, type RefusalSource } from '../venue/credentials-check.js';
 
 export interface BotOptions {
@@ -54,6 +55,8 @@ export interface BotSummary {
   /** Orders the venue accepted this run. */
   readonly placed: number;
   readonly openOrders: number;
+  /** Where the run's time went, from the strategy runner's start to the stop (null: quoting never started). */
+  readonly quoting: QuotingTotals | null;
 }
 
 /** How long a stop waits for a start that is still opening resources to reach its next step. */
@@ -72,6 +75,8 @@ export class Bot {
   /** The composed components, once every resource is open. */
   private app: ComposedBot | null = null;
   private stopping = false;
+  /** Where the run's time went, read when the stop began. */
+  private quotingAtStop: QuotingTotals | null = null;
   /** Aborted by `stop`: a start in progress goes no further. */
   private readonly abort = new AbortController();
   /** The start in progress (settled or not), for `stop` to wait on before closing what it opened. */
@@ -247,6 +252,8 @@ export class Bot {
     // One deadline for the whole stop (app.ts exits hard at the budget + 0.5 s): each step after the cancels gets
     // what is left of it, so none can hold the stop past the budget and cost the summary.
     const deadline = stopStartedAt + this.config.shutdown.budgetMs;
+    // The run's time is counted to the stop's start: the cancels are not time quoting.
+    this.quotingAtStop = this.app?.quoting() ?? null;
     const { clean } = this.app === null ? { clean: true } : await this.app.stop(deadline);
     const summary = this.summary();
     await closeResources(this.opened, Math.min(CLOSE_DRAIN_MS, Math.max(0, deadline - this.scheduler.now() - 250)));
@@ -270,6 +277,7 @@ export class Bot {
       unrealizedPnlRaw: unrealized,
       ...this.telemetry.tally(),
       openOrders: this.app?.components.executor.openOrders().length ?? 0,
+      quoting: this.quotingAtStop ?? this.app?.quoting() ?? null,
     };
   }
 

@@ -30,6 +30,7 @@ import type { OrderRecorder } from '../booking/order-recorder.js';
 import type { PositionPublisher } from '../operator/position-publisher.js';
 import type { BotResources } from './resources.js';
 import type { StatusLine } from '../operator/status-line.js';
+import type { QuotingTotals } from '../operator/quoting-time.js';
 import type { Telemetry } from '../operator/telemetry.js';
 import type { Timers } from './timers.js';
 import type { TradedMarkets } from '../markets/traded-markets.js';
@@ -112,4 +113,6 @@ export interface ComposedBot {
   readiness(): ReadinessState;
   /** What the status line would say now, with the reason each unquoted market has no order (`GET /status`). */
   status(): StatusLine;
+  /** Where the run's time went so far: quoting, waiting (markets expected, no order), idle (null: not started). */
+  quoting(): QuotingTotals | null;
 }

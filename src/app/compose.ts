@@ -374,6 +374,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       blockedReason: (slug) => blockedReasons.get(slug),
       candidates: () => discovery.candidateMarkets(),
       leaveAtMs,
+      tradedMarket: (slug) => markets.market(slug),
+      nothingQuotedFor: (ms) => metrics.nothingQuotedFor(ms),
     },
     log,
   );
@@ -465,6 +467,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     config, components, accountHistory, ledger, metrics, scheduler, log, stopping: deps.stopping, startupListing, resolving, confirmFreshness, sweepDeparted,
     ...(deps.signal === undefined ? {} : { signal: deps.signal }),
     reportStatus: () => status.report(),
+    startQuotingClock: () => status.startQuotingClock((ms, fn) => timers.every(ms, fn)),
     armExpiryRequotes: () => core.armExpiryRequotes((atMs, fn) => timers.at(atMs, fn)),
   });
 
@@ -480,5 +483,5 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     };
   };
 
-  return { components, start: () => lifecycle.start(), stop: (deadlineMs) => lifecycle.stop(deadlineMs), readiness, status: () => statusLine(status.snapshot()) };
+  return { components, start: () => lifecycle.start(), stop: (deadlineMs) => lifecycle.stop(deadlineMs), readiness, status: () => statusLine(status.snapshot()), quoting: () => status.quotingTotals() };
 }

@@ -52,6 +52,8 @@ export interface LifecycleParts {
   readonly sweepDeparted: () => Promise<void>;
   /** Logs the status line. */
   readonly reportStatus: () => void;
+  /** Starts sampling where the run's time goes (quoting, waiting, idle: src/operator/quoting-time.ts). */
+  readonly startQuotingClock: () => void;
   /** Arms each market's requote at its stop before expiry. */
   readonly armExpiryRequotes: () => void;
 }
@@ -121,6 +123,7 @@ export function botLifecycle(parts: LifecycleParts): BotLifecycle {
     accountHistory.start();
     calibration?.start();
     runner.start();
+    parts.startQuotingClock();
     modeGate.start();
     // Each market requoted at its stop-before-expiry time, so the gate's halt takes effect then, not at the next cycle.
     parts.armExpiryRequotes();

@@ -8,6 +8,7 @@
  * beside; every column carries its unit; same figures in, same text out.
  */
 import type { CalibrationGroup, CalibrationQuery, CalibrationRepo } from './calibration-repo.js';
+import { layoutTable } from './report-text.js';
 
 const MICROS = 1_000_000;
 
@@ -76,13 +77,10 @@ function cells(line: CalibrationLine): string[] {
 }
 
 /** The calibration section of the text report; empty until a resolved priced market is scored (so a ledger without any reads as before). */
-export function formatCalibrationTable(lines: readonly CalibrationLine[]): string {
+export function formatCalibrationTable(lines: readonly CalibrationLine[], width = Number.POSITIVE_INFINITY): string {
   if (lines.length === 0) return '';
   const out = ['', 'Calibration (model fair value vs book mid without own orders, as forecasts of resolved markets; lower is better)'];
-  const body = lines.map(cells);
-  const widths = HEADER.map((cell, column) => Math.max(cell.length, UNITS[column]?.length ?? 0, ...body.map((row) => row[column]?.length ?? 0)));
-  const render = (row: readonly string[]): string => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd();
-  out.push(render(HEADER), render(UNITS), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(render));
+  out.push(...layoutTable({ header: HEADER, units: UNITS, rows: lines.map(cells), keys: 3 }, width));
   out.push('', 'n: rows with both predictions (the means are over these); model only / mid only: rows where the other was missing.');
   return `${out.join('\n')}\n`;
 }

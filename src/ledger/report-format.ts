@@ -1,15 +1,18 @@
 /**
  * Formats a PnL report as a text table, JSON or CSV. Pure: same report in, same text out.
- * Amounts are exact decimals of the raw integers (USDC and shares, 6 places at most); average costs are
- * the rational cost/size rounded to 1e-6; a market without a mark says "no mark" instead of a number. Every figure
- * carries its unit: the table prints a units row under its header, the CSV's column names end in their unit, the
- * JSON holds a `units` object naming each field's.
+ * JSON and CSV amounts are exact decimals of the raw integers (USDC and shares, 6 places at most); average costs are
+ * the rational cost/size rounded to 1e-6. The table prints one precision per unit and fits REPORT_WIDTH
+ * (src/ledger/report-text.ts), or the exact decimals at any width with `--wide`, and ends with a legend saying what
+ * each column means. A market without a mark says "no mark" instead of a number. Every figure carries its unit: the
+ * table prints a units row under its header, the CSV's column names end in their unit, the JSON holds a `units`
+ * object naming each field's.
  */
 import { rawToDecimal } from '../core/venue-rules/index.js';
 import { averageCostDecimal } from './position-math.js';
 import type { TokenTotals } from './pnl.js';
 import type { MarketReportRow, PnlReport } from './store.js';
 import type { Resolution } from './types.js';
+import { decimalToRaw, layoutTable, WIDE, type FigureStyle } from './report-text.js';
 
 export const REPORT_FORMATS = ['table', 'json', 'csv'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -46,9 +49,16 @@ function resolutionLabel(resolution: Resolution): string {
   return `resolved ${resolution.payoutYes}:${resolution.payoutNo}`;
 }
 
-function markLabel(row: MarketReportRow): string {
+function markLabel(row: MarketReportRow, price: (raw: number) => string = rawToDecimal): string {
   if (row.resolution !== null) return resolutionLabel(row.resolution);
-  return row.midMicros === null ? NO_MARK : rawToDecimal(row.midMicros);
+  return row.midMicros === null ? NO_MARK : price(row.midMicros);
+}
+
+/** An average cost (a decimal text, 1e-6 at most) in the style's price precision. */
+function avgCostIn(style: FigureStyle, text: string | null): string | null {
+  if (text === null || style.wide) return text;
+  const raw = decimalToRaw(text);
+  return raw === null ? text : style.price(raw);
 }
 
 const optionalDecimal = (raw: number | null): string | null => (raw === null ? null : rawToDecimal(raw));
@@ -58,26 +68,35 @@ const optionalDecimal = (raw: number | null): string | null => (raw === null ? n
 const TABLE_HEADER = ['market', 'fills', 'volume', 'fees', 'YES', 'YES avg', 'NO', 'NO avg', 'mark', 'realized', 'unrealized', 'net pnl'];
 /** The unit of each column, printed under the header (a price is USDC per share: a share pays 1 USDC or nothing). */
 const TABLE_UNITS = ['', 'count', 'USDC', 'USDC', 'shares', 'USDC/sh', 'shares', 'USDC/sh', 'USDC/sh', 'USDC', 'USDC', 'USDC'];
-const LEFT_ALIGNED = new Set([0, 8]);
+/** What each column means, printed under the table. */
+export const PNL_LEGEND = [
+  'fills: fills booked (failed ones excluded); volume: Σ price × size; fees: taker fees paid.',
+  'YES, NO: shares held now (0 once redeemed); avg: their average cost; mark: the last book mid (or the resolution).',
+  'realized: PnL of shares sold, merged or settled; unrealized: shares held, at the mark;',
+  'net pnl: realized + unrealized − fees. Rounded figures (USDC at cents) may not add up to the rounded total.',
+];
 
-function tableCells(row: MarketReportRow): string[] {
+function tableCells(row: MarketReportRow, style: FigureStyle): string[] {
+  const price = (raw: number | null): string | null => (raw === null ? null : style.price(raw));
+  const usdc = (raw: number | null): string | null => (raw === null ? null : style.usdc(raw));
   return [
     row.marketSlug,
     String(row.fillCount),
-    rawToDecimal(row.volumeRaw),
-    rawToDecimal(row.feesRaw),
-    rawToDecimal(heldRaw(row, row.yes)),
-    avgCost(row, row.yes) ?? '-',
-    rawToDecimal(heldRaw(row, row.no)),
-    avgCost(row, row.no) ?? '-',
-    markLabel(row),
-    rawToDecimal(row.realizedRaw),
-    optionalDecimal(row.unrealizedRaw) ?? NO_MARK,
-    optionalDecimal(row.netPnlRaw) ?? '-',
+    style.usdc(row.volumeRaw),
+    style.usdc(row.feesRaw),
+    style.shares(heldRaw(row, row.yes)),
+    avgCostIn(style, avgCost(row, row.yes)) ?? '-',
+    style.shares(heldRaw(row, row.no)),
+    avgCostIn(style, avgCost(row, row.no)) ?? '-',
+    markLabel(row, (raw) => price(raw) ?? NO_MARK),
+    style.usdc(row.realizedRaw),
+    usdc(row.unrealizedRaw) ?? NO_MARK,
+    usdc(row.netPnlRaw) ?? '-',
   ];
 }
 
-export function formatTable(report: PnlReport, context: ReportContext): string {
+/** The PnL table: one precision per unit within the style's width (exact decimals at any width with WIDE). */
+export function formatTable(report: PnlReport, context: ReportContext, style: FigureStyle = WIDE): string {
   const lines = [
     'outcome-maker ledger report',
     `as of:  ${iso(context.asOfMs)}`,
@@ -90,39 +109,14 @@ export function formatTable(report: PnlReport, context: ReportContext): string {
     return `${lines.join('\n')}\n`;
   }
   const t = report.totals;
-  const totalRow = [
-    'TOTAL',
-    String(t.fillCount),
-    rawToDecimal(t.volumeRaw),
-    rawToDecimal(t.feesRaw),
-    '',
-    '',
-    '',
-    '',
-    '',
-    rawToDecimal(t.realizedRaw),
-    rawToDecimal(t.unrealizedRaw),
-    rawToDecimal(t.netPnlRaw),
-  ];
-  const body = report.markets.map(tableCells);
-  const widths = TABLE_HEADER.map((title, column) =>
-    Math.max(title.length, TABLE_UNITS[column]?.length ?? 0, totalRow[column]?.length ?? 0, ...body.map((cells) => cells[column]?.length ?? 0)),
-  );
-  const render = (cells: readonly string[]): string =>
-    cells
-      .map((cell, column) => {
-        const width = widths[column] ?? cell.length;
-        return LEFT_ALIGNED.has(column) ? cell.padEnd(width) : cell.padStart(width);
-      })
-      .join('  ')
-      .trimEnd();
-  lines.push(render(TABLE_HEADER), render(TABLE_UNITS), widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const cells of body) lines.push(render(cells));
-  lines.push(widths.map((width) => '-'.repeat(width)).join('  '), render(totalRow));
+  const totalRow = ['TOTAL', String(t.fillCount), style.usdc(t.volumeRaw), style.usdc(t.feesRaw), '', '', '', '', '', style.usdc(t.realizedRaw), style.usdc(t.unrealizedRaw), style.usdc(t.netPnlRaw)];
+  const body = report.markets.map((row) => tableCells(row, style));
+  lines.push(...layoutTable({ header: TABLE_HEADER, units: TABLE_UNITS, rows: body, footer: [totalRow], keys: 1, leftAligned: [8] }, style.width));
   if (t.unmarkedMarkets.length > 0) {
     lines.push('', `Unrealized and net totals exclude markets with no mark: ${t.unmarkedMarkets.join(', ')}.`);
   }
-  if (t.receivableRaw > 0) lines.push('', `Resolved, not yet redeemed: ${rawToDecimal(t.receivableRaw)} USDC.`);
+  if (t.receivableRaw > 0) lines.push('', `Resolved, not yet redeemed: ${style.usdc(t.receivableRaw)} USDC.`);
+  lines.push('', ...PNL_LEGEND);
   return `${lines.join('\n')}\n`;
 }
 
@@ -246,10 +240,10 @@ export function formatCsv(report: PnlReport): string {
   return `${[CSV_HEADER, ...rows].map((cells) => cells.map(csvCell).join(',')).join('\n')}\n`;
 }
 
-export function formatReport(report: PnlReport, format: ReportFormat, context: ReportContext): string {
+export function formatReport(report: PnlReport, format: ReportFormat, context: ReportContext, style: FigureStyle = WIDE): string {
   switch (format) {
     case 'table':
-      return formatTable(report, context);
+      return formatTable(report, context, style);
     case 'json':
       return formatJson(report, context);
     case 'csv':

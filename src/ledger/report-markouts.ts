@@ -14,6 +14,7 @@ import { rawToDecimal } from '../core/venue-rules/index.js';
 import { summarizeJudgedFills, type JudgedFill, type MarkoutGroupFigures, type ReferenceFigures } from '../markouts/summary.js';
 import { LEDGER_MARKOUT_HORIZONS_MS } from '../markouts/schedule.js';
 import type { JudgedFillQuery, MarkoutCoverage, MarkoutsRepo } from './markouts-repo.js';
+import { layoutTable, WIDE, type FigureStyle } from './report-text.js';
 
 export interface MarkoutReport {
   readonly byMarket: readonly MarkoutGroupFigures[];
@@ -60,15 +61,15 @@ function shareText(share: number | null): string {
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 
-function cells(group: MarkoutGroupFigures, figures: ReferenceFigures): string[] {
+function cells(group: MarkoutGroupFigures, figures: ReferenceFigures, style: FigureStyle): string[] {
   return [
     group.key,
     figures.reference,
     String(figures.fills),
-    rawToDecimal(group.feesRaw),
+    style.usdc(group.feesRaw),
     'n/a',
-    rawToDecimal(figures.realizedSpreadRaw),
-    ...figures.horizons.map((h) => (h.meanRaw === null ? '-' : rawToDecimal(h.meanRaw))),
+    style.usdc(figures.realizedSpreadRaw),
+    ...figures.horizons.map((h) => (h.meanRaw === null ? '-' : style.perFill(h.meanRaw))),
     shareText(figures.adverseSelectionShare),
     String(sum(figures.horizons.map((h) => h.missing))),
     String(sum(figures.horizons.map((h) => h.pending))),
@@ -78,22 +79,20 @@ function cells(group: MarkoutGroupFigures, figures: ReferenceFigures): string[] 
 /** The unit of each column, printed under the header. */
 const UNITS = ['', '', 'count', 'USDC', 'USDC', 'USDC', ...LEDGER_MARKOUT_HORIZONS_MS.map(() => 'USDC/fill'), '% of spread', 'samples', 'samples'];
 
-function renderTable(title: string, groups: readonly MarkoutGroupFigures[]): string[] {
+function renderTable(title: string, groups: readonly MarkoutGroupFigures[], style: FigureStyle): string[] {
   const header = [title, 'ref', 'fills', 'fees', 'rewards', 'spread', ...LEDGER_MARKOUT_HORIZONS_MS.map((h) => `mean ${horizonLabel(h)}`), 'adverse', 'missing', 'pending'];
-  const body = groups.flatMap((group) => group.references.map((figures) => cells(group, figures)));
-  const widths = header.map((cell, column) => Math.max(cell.length, UNITS[column]?.length ?? 0, ...body.map((row) => row[column]?.length ?? 0)));
-  const render = (row: readonly string[]): string =>
-    row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd();
-  return [render(header), render(UNITS), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(render)];
+  const body = groups.flatMap((group) => group.references.map((figures) => cells(group, figures, style)));
+  return layoutTable({ header, units: UNITS, rows: body, keys: 2 }, style.width);
 }
 
-/** The markout section of the text report. */
-export function formatMarkoutsTable(report: MarkoutReport): string {
+/** The markout section of the text report (WIDE: exact decimals at any width). */
+export function formatMarkoutsTable(report: MarkoutReport, style: FigureStyle = WIDE): string {
   const lines = ['', 'Markouts (mid: book mid without own orders, model: fair value; spread: Σ markout at 0s)', coverageLine(report.coverage)];
   if (report.byMarket.length === 0) return `${lines.join('\n')}\n`;
-  lines.push(...renderTable('market', report.byMarket), '', ...renderTable('strategy', report.byStrategy));
+  lines.push(...renderTable('market', report.byMarket, style), '', ...renderTable('strategy', report.byStrategy, style));
   lines.push(
     '',
+    'mean Ns: the mean markout per fill N after it (positive: the price moved the fill\'s way); spread: Σ markout at 0s.',
     'adverse: share of the realized spread lost by 60s, (Σ markout 0s − Σ markout 60s) ÷ Σ markout 0s over fills with both known.',
     'rewards and rebates: in the Earnings section (estimates), once the ledger holds any.',
     'missing and pending count samples: one per fill, horizon and reference. missing: recorded as unknown (bot down, no',

@@ -9,9 +9,9 @@
 import { rawToDecimal } from '../core/venue-rules/index.js';
 import type { Reconciled, Reconciliation, ReconciliationRow } from './reconcile-rewards.js';
 import { table } from './report-rewards.js';
+import { WIDE, type FigureStyle } from './report-text.js';
 import { VENUE_TOTAL_MARKET } from './rewards-repo.js';
 
-const dec = (raw: number | null): string => (raw === null ? '-' : rawToDecimal(raw));
 const pct = (x: number | null): string => (x === null ? '-' : `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`);
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const marketName = (slug: string): string => (slug === VENUE_TOTAL_MARKET ? 'TOTAL (venue *)' : slug);
@@ -22,11 +22,11 @@ function priorErrorPct(r: ReconciliationRow): number | null {
   return paid === null || paid === 0 ? null : ((r.rebateFills.priorEstimateRaw - paid) / paid) * 100;
 }
 
-const cells = (r: Reconciled): string[] => [dec(r.estimateRaw), dec(r.paidRaw), dec(r.errorRaw), pct(r.errorPct)];
-
 /** The section as text: per day and market, then per market over every day. Empty when nothing was paid yet. */
-export function formatReconciliationTable(report: Reconciliation): string {
+export function formatReconciliationTable(report: Reconciliation, style: FigureStyle = WIDE): string {
   if (report.rows.length === 0) return '';
+  const dec = (raw: number | null): string => (raw === null ? '-' : style.usdc(raw));
+  const cells = (r: Reconciled): string[] => [dec(r.estimateRaw), dec(r.paidRaw), dec(r.errorRaw), pct(r.errorPct)];
   const header = ['day (UTC)', 'market', 'epochs', 'rewards est.', 'rewards paid', 'error', 'error %', 'rebates est.', 'rebates paid', 'error', 'error %', 'maker fills', 'from trades', 'prior est.', 'prior error %'];
   const units = ['', '', 'count', 'USDC', 'USDC', 'USDC', '', 'USDC', 'USDC', 'USDC', '', 'count', 'count', 'USDC', ''];
   const render = (r: ReconciliationRow, first: string): string[] => [
@@ -43,9 +43,10 @@ export function formatReconciliationTable(report: Reconciliation): string {
   const lines = [
     '',
     'Reconciliation: what the venue PAID per epoch beside the ESTIMATES of the same epochs (error = estimate − paid)',
-    ...table(header, units, report.rows.map((r) => render(r, day(r.dayStartMs))), 2),
+    ...table(header, units, report.rows.map((r) => render(r, day(r.dayStartMs))), 2, style.width),
   ];
-  if (report.markets.length > 0) lines.push('', ...table(['all days', ...header.slice(1)], units, report.markets.map((r) => render(r, '')), 2));
+  if (report.markets.length > 0) lines.push('', ...table(['all days', ...header.slice(1)], units, report.markets.map((r) => render(r, '')), 2, style.width));
+  lines.push('rewards paid, rebates paid: what the venue PAID for each closed epoch (booked from its portfolio answer); est.: the bot\'s estimate of the same epochs.');
   lines.push('Rebates: "from trades" of the maker fills had their taker\'s side and token read from the public trade feed; the others keep the prior\'s estimate (rewards.takerBuyShare). "prior est." is the prior\'s estimate of all of them.');
   if (report.unspanned > 0) lines.push(`${report.unspanned} paid epoch(s) without a start could not be reconciled.`);
   return `${lines.join('\n')}\n`;

@@ -14,6 +14,7 @@ import type { MarkoutGroupFigures } from '../markouts/summary.js';
 import type { AccrualRow, VenueRewardRow } from './rewards-repo.js';
 import { VENUE_TOTAL_MARKET } from './rewards-repo.js';
 import type { PnlReport } from './store.js';
+import { layoutTable, WIDE, type FigureStyle } from './report-text.js';
 
 export interface EarningsMarketRow {
   readonly marketSlug: string;
@@ -131,19 +132,29 @@ export function earningsReport(pnl: PnlReport, accruals: readonly AccrualRow[], 
   };
 }
 
-const dec = (raw: number | null): string => (raw === null ? '-' : rawToDecimal(raw));
 const ratio = (x: number | null): string => (x === null ? '-' : x.toFixed(2));
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-/** A text table: a header, a units line, a rule, the rows; the first `leftColumns` columns left-aligned, the rest right. */
-export function table(header: readonly string[], units: readonly string[], rows: readonly (readonly string[])[], leftColumns = 1): string[] {
-  const widths = header.map((title, i) => Math.max(title.length, units[i]?.length ?? 0, ...rows.map((r) => r[i]?.length ?? 0)));
-  const render = (cells: readonly string[]): string => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
-  return [render(header), render(units), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(render)];
+/**
+ * A text table: a header, a units line, a rule, the rows; the first `leftColumns` columns left-aligned (the keys), the
+ * rest right; within `width` (src/ledger/report-text.ts; default: any width).
+ */
+export function table(header: readonly string[], units: readonly string[], rows: readonly (readonly string[])[], leftColumns = 1, width = Number.POSITIVE_INFINITY): string[] {
+  return layoutTable({ header, units, rows, keys: leftColumns }, width);
 }
 
-/** The section as text: per market (with TOTAL), per strategy, per day. */
-export function formatEarningsTable(report: EarningsReport): string {
+/** What the section's figures mean, printed under it. */
+export const EARNINGS_LEGEND = [
+  'trading: the market\'s net PnL (realized + unrealized − fees); rewards est., rebates est.: the bot\'s own ESTIMATES of',
+  'liquidity rewards and maker rebates, minute by minute; total: trading + rewards est. + rebates est.',
+  'venue rewards: the venue\'s running figure for the CURRENT epoch so far (today\'s, read from the portfolio; reset at each',
+  'payout): not money paid yet. What the venue PAID for closed epochs is "rewards paid" in the Reconciliation section.',
+  'adverse 60s: the fills\' adverse selection 60 s after (markouts vs mid); reward/adverse: rewards est. ÷ adverse 60s.',
+];
+
+/** The section as text: per market (with TOTAL), per strategy, per day, then its legend. */
+export function formatEarningsTable(report: EarningsReport, style: FigureStyle = WIDE): string {
+  const dec = (raw: number | null): string => (raw === null ? '-' : style.usdc(raw));
   const lines = ['', 'Earnings: trading PnL, liquidity rewards and maker rebates (rewards and rebates are ESTIMATES; "venue" is what the venue reported)'];
   if (report.markets.length === 0 && report.days.length === 0) return `${[...lines, 'No rewards or rebates accrued.'].join('\n')}\n`;
   const t = report.totals;
@@ -155,14 +166,17 @@ export function formatEarningsTable(report: EarningsReport): string {
         ...report.markets.map((m) => [m.marketSlug, dec(m.tradingRaw), dec(m.rewardRaw), dec(m.rebateRaw), dec(m.totalRaw), dec(m.venueRewardRaw), dec(m.adverseSelectionRaw), ratio(m.rewardPerAdverseUsdc)]),
         ['TOTAL', dec(t.tradingRaw), dec(t.rewardRaw), dec(t.rebateRaw), dec(t.totalRaw), dec(t.venueRewardRaw), dec(t.adverseSelectionRaw), ratio(t.rewardPerAdverseUsdc)],
       ],
+      1,
+      style.width,
     ),
   );
   if (report.strategies.length > 0) {
-    lines.push('', ...table(['strategy', 'rewards est.', 'minutes', 'rebates est.', 'maker fills'], ['', 'USDC', 'count', 'USDC', 'count'], report.strategies.map((s) => [s.strategy, dec(s.rewardRaw), String(s.rewardMinutes), dec(s.rebateRaw), String(s.rebatedFills)])));
+    lines.push('', ...table(['strategy', 'rewards est.', 'minutes', 'rebates est.', 'maker fills'], ['', 'USDC', 'count', 'USDC', 'count'], report.strategies.map((s) => [s.strategy, dec(s.rewardRaw), String(s.rewardMinutes), dec(s.rebateRaw), String(s.rebatedFills)]), 1, style.width));
   }
   if (report.days.length > 0) {
-    lines.push('', ...table(['day (UTC)', 'rewards est.', 'rebates est.', 'venue rewards', 'venue − est.'], ['', 'USDC', 'USDC', 'USDC', 'USDC'], report.days.map((d) => [day(d.dayStartMs), dec(d.rewardRaw), dec(d.rebateRaw), dec(d.venueRewardRaw), dec(d.errorRaw)])));
+    lines.push('', ...table(['day (UTC)', 'rewards est.', 'rebates est.', 'venue rewards', 'venue − est.'], ['', 'USDC', 'USDC', 'USDC', 'USDC'], report.days.map((d) => [day(d.dayStartMs), dec(d.rewardRaw), dec(d.rebateRaw), dec(d.venueRewardRaw), dec(d.errorRaw)]), 1, style.width));
   }
+  lines.push('', ...EARNINGS_LEGEND);
   return `${lines.join('\n')}\n`;
 }
 

@@ -7,7 +7,9 @@
  * estimates of the same spans (src/ledger/report-reconcile.ts; table, JSON and HTML), then the calibration
  * of the model against the book mid on resolved markets, per underlying and cadence (src/ledger/report-calibration.ts;
  * table, JSON and HTML; `--since` there counts markets settling from then on). HTML: one page, the text sections
- * preformatted and calibration as a table.
+ * preformatted and calibration as a table. The text tables fit 120 columns with one precision per unit (USDC 2
+ * decimals, prices 3, shares 2: src/ledger/report-text.ts), each section followed by what its figures mean; `--wide`
+ * prints them at any width with the exact decimals.
  *
  * The CLI wiring calls `parseReportArgs` (or builds ReportOptions itself) and `runReport`, which returns
  * the formatted text. The database must exist (a report never creates an empty ledger); it is opened
@@ -24,6 +26,7 @@ import { formatReconciliationTable, reconciliationJson } from './report-reconcil
 import { calibrationJson, calibrationReport, formatCalibrationTable, reportHtml } from './report-calibration.js';
 import { z } from 'zod';
 import { openLedger } from './store.js';
+import { figureStyle, WIDE, wrapText } from './report-text.js';
 
 export const DEFAULT_LEDGER_PATH = 'data/ledger.sqlite';
 
@@ -39,6 +42,8 @@ export interface ReportOptions {
   readonly format?: SingleReportFormat | undefined;
   /** Injected clock for the "as of" line. */
   readonly nowMs?: number | undefined;
+  /** The text tables at any width with the exact decimals (default: REPORT_WIDTH columns, one precision per unit). */
+  readonly wide?: boolean | undefined;
 }
 
 export async function runReport(options: ReportOptions): Promise<string> {
@@ -48,7 +53,9 @@ export async function runReport(options: ReportOptions): Promise<string> {
     const report = ledger.pnl({ marketSlug: options.market, sinceMs: options.sinceMs });
     const format = options.format ?? 'table';
     const context = { asOfMs: options.nowMs ?? Date.now(), sinceMs: options.sinceMs ?? null, marketSlug: options.market ?? null };
-    const text = formatReport(report, format === 'html' ? 'table' : format, context);
+    // The text fits REPORT_WIDTH unless --wide (src/ledger/report-text.ts); the HTML page keeps the exact figures.
+    const style = format === 'html' ? WIDE : figureStyle({ wide: options.wide === true });
+    const text = formatReport(report, format === 'html' ? 'table' : format, context, style);
     // Markouts (src/ledger/report-markouts.ts) and calibration (report-calibration.ts) follow the PnL: sections of the
     // table, keys of the JSON; CSV keeps one table.
     if (format === 'csv') return text;
@@ -60,10 +67,10 @@ export async function runReport(options: ReportOptions): Promise<string> {
     const earnings = accruals.length + venue.length === 0 ? null : earningsReport(report, accruals, venue, markouts.byMarket);
     // The venue's paid epochs beside the estimates of the same spans (src/ledger/reconcile-rewards.ts), once any was paid.
     const reconciliation = reconcileLedger(ledger.payouts, query);
-    const earningsText = earnings === null ? '' : `${formatEarningsTable(earnings)}${formatReconciliationTable(reconciliation)}`;
+    const earningsText = earnings === null ? '' : `${formatEarningsTable(earnings, style)}${formatReconciliationTable(reconciliation, style)}`;
     const calibration = calibrationReport(ledger.calibration, query);
-    if (format === 'table') return `${text}${formatMarkoutsTable(markouts)}${earningsText}${formatCalibrationTable(calibration)}`;
-    if (format === 'html') return reportHtml(`outcome-maker report, ${new Date(context.asOfMs).toISOString()}`, [text, formatMarkoutsTable(markouts), ...(earningsText === '' ? [] : [earningsText])], calibration);
+    if (format === 'table') return wrapText(`${text}${formatMarkoutsTable(markouts, style)}${earningsText}${formatCalibrationTable(calibration, style.width)}`, style.width);
+    if (format === 'html') return reportHtml(`outcome-maker report, ${new Date(context.asOfMs).toISOString()}`, [text, formatMarkoutsTable(markouts, style), ...(earningsText === '' ? [] : [earningsText])], calibration);
     const document = z.record(z.string(), z.unknown()).parse(JSON.parse(text));
     return `${JSON.stringify({ ...document, markouts: markoutsJson(markouts), ...(earnings === null ? {} : { earnings: earningsJson(earnings) }), ...(reconciliation.rows.length === 0 ? {} : { reconciliation: reconciliationJson(reconciliation) }), calibration: calibrationJson(calibration) }, null, 2)}
 `;

@@ -96,6 +96,7 @@ export const METRIC_NAMES = [
   'outcome_maker_calibration_scored_total',
   'outcome_maker_calibration_log_loss_total',
   'outcome_maker_calibration_brier_total',
+  'outcome_maker_nothing_quoted_seconds',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];

@@ -23,6 +23,7 @@ import { createCalibrationMetrics } from './calibration-metrics.js';
 import { createLoopMetrics } from './loop-metrics.js';
 import { createReconciliationMetrics } from './reconciliation-metrics.js';
 import { createRebateResolutionMetrics } from './rebate-resolution-metrics.js';
+import { createQuotingMetrics } from './quoting-metrics.js';
 import type { Metrics } from './metrics-port.js';
 
 export { DROPPED_DEFAULT_METRICS, METRIC_NAMES, METRIC_PREFIX, type MetricName } from './metric-names.js';
@@ -375,6 +376,7 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     ...createCalibrationMetrics(registers, countable),
     ...createReconciliationMetrics(registers, (market) => markets.value(market), finite),
     ...createRebateResolutionMetrics(registers),
+    ...createQuotingMetrics(registers),
     ...createLoopMetrics(registers),
     registry,
     bookUpdated(market) {

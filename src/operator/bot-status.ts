@@ -3,16 +3,25 @@
  * and starts it): the status line's sources, including the next market expected to be joined, and why a traded
  * market has no open order now (the status line's and the `status` command's reason).
  *
+ * It also keeps the run's quoting clock (./quoting-time.ts): sampled every QUOTING_SAMPLE_MS once quoting starts, it
+ * splits the run into time quoting, waiting (markets expected, no order) and idle (nothing to quote), for the run
+ * summary, and publishes the current waiting stretch (the "nothing quoted" alert's gauge).
+ *
  * Owns nothing but the reading: every figure is read from its owner when a line is made. Invariants: a reason is
  * given for every traded market without an order (the first that applies, in the order of the checks below); the
- * next join is said only with a join window (`markets.select.joinBeforeSettlementSec`).
+ * next join is said only with a join window (`markets.select.joinBeforeSettlementSec`); a traded market counts as
+ * expected to be quoted until its stop before settlement (after it, no order is the plan, not a fault).
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/types.js';
 import type { Market } from '../exchange/wire.js';
 import { nextExpectedJoin } from '../markets/next-join.js';
-import type { StatusPnl } from './status-line.js';
+import type { StatusPnl, StatusSnapshot } from './status-line.js';
 import { StatusReporter } from './status-line.js';
+import { QuotingClock, quotingStateOf, type QuotingTotals } from './quoting-time.js';
+
+/** How often the quoting clock samples the bot's orders and markets. */
+export const QUOTING_SAMPLE_MS = 1_000;
 
 /** What the bot's status reads, each from its owner. */
 export interface BotStatusSources {
@@ -36,6 +45,31 @@ export interface BotStatusSources {
   readonly candidates: () => readonly Market[];
   /** When the bot leaves a market (its stop before settlement), null when it has no expiry. */
   readonly leaveAtMs: (market: Market) => number | null;
+  /** A traded market's details (undefined: not traded). */
+  readonly tradedMarket: (slug: string) => Market | undefined;
+  /** Publishes how long nothing has been quoted while markets were expected (the alert's gauge). */
+  readonly nothingQuotedFor?: (ms: number) => void;
+}
+
+/** The status line's reporter and the run's quoting clock. */
+export interface BotStatus {
+  /** Logs the status line. */
+  report(): void;
+  snapshot(): StatusSnapshot;
+  /** Samples the quoting clock now and then every QUOTING_SAMPLE_MS (`every` arms the periodic timer). */
+  startQuotingClock(every: (ms: number, fn: () => void) => void): void;
+  /** Samples the clock now and returns where the run's time went (null before the clock started). */
+  quotingTotals(): QuotingTotals | null;
+}
+
+/** Traded markets the bot is expected to quote now: those before their stop before settlement (unknown: expected). */
+export function expectedMarkets(sources: Pick<BotStatusSources, 'marketSlugs' | 'tradedMarket' | 'leaveAtMs' | 'now'>): number {
+  const nowMs = sources.now();
+  return sources.marketSlugs().filter((slug) => {
+    const market = sources.tradedMarket(slug);
+    const leaveAt = market === undefined ? null : sources.leaveAtMs(market);
+    return leaveAt === null || leaveAt > nowMs;
+  }).length;
 }
 
 /** Why a traded market has no open order now. */
@@ -50,8 +84,30 @@ export function unquotedReasonOf(sources: BotStatusSources, slug: string): strin
   return sources.blockedReason(slug) ?? 'no quote from the strategy';
 }
 
-/** The status line's reporter over the bot's components. */
-export function buildBotStatus(sources: BotStatusSources, log: Logger): StatusReporter {
+/** The status line's reporter and the quoting clock over the bot's components. */
+export function buildBotStatus(sources: BotStatusSources, log: Logger): BotStatus {
+  const reporter = buildReporter(sources, log);
+  const clock = new QuotingClock();
+  let started = false;
+  const sample = (): QuotingTotals => {
+    clock.observe(sources.now(), quotingStateOf(sources.openOrders().length, expectedMarkets(sources)));
+    const totals = clock.totals();
+    sources.nothingQuotedFor?.(totals.waitingForMs);
+    return totals;
+  };
+  return {
+    report: () => reporter.report(),
+    snapshot: () => reporter.snapshot(),
+    startQuotingClock: (every) => {
+      started = true;
+      sample();
+      every(QUOTING_SAMPLE_MS, () => void sample());
+    },
+    quotingTotals: () => (started ? sample() : null),
+  };
+}
+
+function buildReporter(sources: BotStatusSources, log: Logger): StatusReporter {
   const joinWindowMs = sources.config.markets.select?.joinBeforeSettlementMs ?? null;
   return new StatusReporter(
     {

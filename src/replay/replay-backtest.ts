@@ -21,6 +21,7 @@
  * mid (the market without our orders) and, where priced, the model's fair value; spread captured + adverse
  * selection = realized + unrealized PnL exactly.
  */
+import { inventoryStepRawMs, timeWeightedInventoryRaw } from './inventory-time.js';
 import type { AppConfig } from '../config/types.js';
 import { effectivePriceBand, REQUOTE_INTERVAL_MS } from '../config/index.js';
 import { errorText } from '../core/errors.js';
@@ -431,7 +432,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       run.spreadTickMs += (ask - bid) * dt;
     }
     const net = accounting.holding(slug, 'YES') - accounting.holding(slug, 'NO');
-    run.inventoryRawMs += Math.abs(net) * dt;
+    run.inventoryRawMs += inventoryStepRawMs(net, dt, run.trading);
     if (own.length > 0 && run.info.rewardable && run.views !== null) {
       const view = buildView({ info: run.info, books: run.views, position: { ...accounting.marketPosition(slug), freeCollateralRaw: 0 }, recentFills: [], midHistory: [], ownOrders: own, now });
       run.rewardsUsdc += (expectedRewardPerDay(view, own, own) * dt) / DAY_MS;
@@ -502,7 +503,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
       markouts: markoutFigures(summarizeMarkouts(run.markoutFills, (t) => run.mid.at(t))),
       fairMarkouts: priced ? markoutFigures(summarizeMarkouts(run.markoutFills, (t) => run.fair.at(t))) : null,
       maxInventoryRaw: accounting.extremes(run.slug).maxAbsNetRaw,
-      timeWeightedInventoryRaw: run.inventoryRawMs / duration,
+      timeWeightedInventoryRaw: timeWeightedInventoryRaw(run.inventoryRawMs, duration),
       quotedSpreadTicks: run.twoSidedMs === 0 ? null : run.spreadTickMs / run.twoSidedMs,
       fillRatio: run.venue.placedRaw === 0 ? 0 : run.venue.filledRaw / run.venue.placedRaw,
       requests: run.venue.requests,

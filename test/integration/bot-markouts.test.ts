@@ -63,7 +63,7 @@ describe('markouts of the live bot', () => {
       { horizon_ms: 1_000, reference: 'mid', ref_micros: 500_000, missing_reason: null },
     ]);
 
-    const report = await runReport({ db: database });
+    const report = await runReport({ db: database, wide: true });
     const line = report.split('\n').find((l) => l.startsWith(slug) && l.includes(' mid '));
     expect(line, report).toBeDefined();
     expect(line?.split(/\s+/).slice(1, 8)).toEqual(['mid', '1', '0', 'n/a', '0.1', '0.1', '0.1']);
@@ -132,7 +132,7 @@ describe('markouts of the live bot', () => {
       expect(row.ref_micros).toBeLessThan(1_000_000);
     }
     // More fills of the same taker may still be arriving: the report and the histogram count at least these.
-    const report = await runReport({ db: database, market: slug });
+    const report = await runReport({ db: database, market: slug, wide: true });
     const judged = new RegExp(`\\n${slug}\\s+model\\s+(\\d+)\\s`).exec(report);
     expect(Number(judged?.[1]), report).toBeGreaterThanOrEqual(model.length);
     const exposition = await running.bot.registry.metrics();

@@ -47,7 +47,9 @@ function warnings(bot: BotProcess): string[] {
   return bot.lines.filter((line) => /"level":(40|50|60|"warn"|"error"|"fatal")/.test(line));
 }
 
-const QUOTED = /^ {2}quoted +(\d+\.\d) s, from (\d+\.\d) s to (\d+\.\d) s after launch$/;
+const QUOTED = /^ {2}running +(\d+\.\d) s, from (\d+\.\d) s to (\d+\.\d) s after launch$/;
+/** The split of that time (src/operator/quoting-time.ts): quoting, waiting, idle. */
+const SPLIT = /^ {2}(quoting|waiting|idle) +(\d+\.\d) s \(/;
 
 describe('run: --duration from launch, a clean stop without WARN', () => {
   it('--duration 8 stops 8 s after launch, start-up included, and the summary says how long it quoted', async () => {
@@ -67,6 +69,12 @@ describe('run: --duration from launch, a clean stop without WARN', () => {
     expect(to).toBeLessThan(8.5);
     expect(from).toBeGreaterThan(0);
     expect(length).toBeCloseTo((to ?? 0) - (from ?? 0), 0);
+    // The paper world's markets are all traded from the start: the time splits into waiting (to the first orders, long
+    // on a loaded machine) and quoting, nothing idle; the three add up to the time since quoting began (sampled each second).
+    const split = new Map(bot.lines.map((line) => SPLIT.exec(line)).flatMap((m) => (m === null ? [] : [[m[1], Number(m[2])] as const])));
+    expect([...split.keys()].sort()).toEqual(['idle', 'quoting', 'waiting']);
+    expect(split.get('idle')).toBe(0);
+    expect(Math.abs((split.get('quoting') ?? 0) + (split.get('waiting') ?? 0) - (length ?? 0))).toBeLessThan(1.5);
     expect(warnings(bot)).toEqual([]);
   }, 90_000);
 

@@ -35,7 +35,7 @@ describe('ledger migration 2 (markouts)', () => {
     raw.close();
 
     // The report opens the old file, upgrades it, and shows the same PnL as before.
-    const text = await runReport({ db: path, nowMs: T0 + 10 });
+    const text = await runReport({ db: path, nowMs: T0 + 10, wide: true });
     expect(text).toContain('btc-100k      2     7.4');
     expect(text).toContain('Judged 0 of the 2 fills booked in this report; not judged: 2 booked before markouts began on this ledger.');
 

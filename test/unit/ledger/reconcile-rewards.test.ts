@@ -112,7 +112,7 @@ describe('report: the reconciliation section', () => {
     for (let i = 0; i < 6; i += 1) ledger.rewards.recordMinuteSample(sample('a', M0 + i * 5_000));
     ledger.payouts.recordPayout({ marketSlug: '*', epochStartMs: M0, epochEndMs: M0 + 30_000, rewardsRaw: 500_000, rebatesRaw: 0, paidAtMs: M0 + 30_000, source: 'rewardsByEpoch' });
     ledger.close();
-    const before = await runReport({ db: join(temp.dir, 'report.sqlite'), nowMs: M0 + 60_000 });
+    const before = await runReport({ db: join(temp.dir, 'report.sqlite'), nowMs: M0 + 60_000, wide: true });
     expect(before).toContain('Reconciliation: what the venue PAID per epoch beside the ESTIMATES of the same epochs');
     expect(before).toMatch(/2026-01-15\s+TOTAL \(venue \*\)\s+1\s+0\.6\s+0\.5\s+0\.1\s+\+20\.0%/);
     const doc = JSON.parse(await runReport({ db: path, format: 'json', nowMs: M0 + 60_000 })) as { reconciliation: { days: { market: string; rewards: { estimate: string; paid: string; error: string; errorPct: number } }[] } };

@@ -53,7 +53,7 @@ beforeAll(() => {
 
 describe('report: markouts', () => {
   it('table: per market and per strategy, per reference', async () => {
-    const text = await runReport({ db, nowMs: T0 + 120_000 });
+    const text = await runReport({ db, nowMs: T0 + 120_000, wide: true });
     const section = text.slice(text.indexOf('Markouts'));
     expect(section).toBe(`Markouts (mid: book mid without own orders, model: fair value; spread: Σ markout at 0s)
 Judged 2 of the 3 fills booked in this report; not judged: 1 booked while the bot was stopping (its markout sampler stops before the cancels), or not yet reached by a running bot's sampler.
@@ -71,6 +71,7 @@ fixed-spread  mid        1  0.02      n/a     0.1        0.1       0.05         
 fixed-spread  model      1  0.02      n/a     0.3        0.3          -          -          -          -            -        0        4
 glft          mid        1     0      n/a     0.2        0.2          -          -          -          -            -        1        3
 
+mean Ns: the mean markout per fill N after it (positive: the price moved the fill's way); spread: Σ markout at 0s.
 adverse: share of the realized spread lost by 60s, (Σ markout 0s − Σ markout 60s) ÷ Σ markout 0s over fills with both known.
 rewards and rebates: in the Earnings section (estimates), once the ledger holds any.
 missing and pending count samples: one per fill, horizon and reference. missing: recorded as unknown (bot down, no

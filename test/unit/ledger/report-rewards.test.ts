@@ -68,7 +68,7 @@ describe('ledger: reward and rebate accruals', () => {
   });
 
   it('report table: trading, rewards, rebates and total per market, strategy and day, beside the venue', async () => {
-    const text = await runReport({ db, nowMs: T0 + 86_400_000 * 2 });
+    const text = await runReport({ db, nowMs: T0 + 86_400_000 * 2, wide: true });
     const section = text.slice(text.indexOf('Earnings'));
     expect(section).toContain('rewards and rebates are ESTIMATES');
     // 0.2 trading + 0.833332 rewards + 0.02 rebates.

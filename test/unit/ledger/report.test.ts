@@ -4,6 +4,7 @@ import { LedgerSchemaError, ReportArgsError } from '../../../src/ledger/errors.j
 import { DEFAULT_LEDGER_PATH, parseReportArgs, parseSince, runReport } from '../../../src/ledger/report.js';
 import { makeTempDir, T0 } from '../../support/ledger-fixtures.js';
 import { REPORT_NOW, writeReportFixture } from '../../support/ledger-report-fixture.js';
+import { missingLines, quotedOutputsCheckedBy } from '../../support/quoted-outputs.js';
 
 const temp = makeTempDir();
 let db = '';
@@ -18,7 +19,35 @@ Markouts (mid: book mid without own orders, model: fair value; spread: Σ markou
 Judged 0 of the 7 fills booked in this report; not judged: 7 booked before markouts began on this ledger.
 `;
 
+const LEGEND = `
+fills: fills booked (failed ones excluded); volume: Σ price × size; fees: taker fees paid.
+YES, NO: shares held now (0 once redeemed); avg: their average cost; mark: the last book mid (or the resolution).
+realized: PnL of shares sold, merged or settled; unrealized: shares held, at the mark;
+net pnl: realized + unrealized − fees. Rounded figures (USDC at cents) may not add up to the rounded total.
+`;
+
+/** The default: USDC at cents (half away from zero: 1.015 → 1.02), prices at the tick, shares at 2 decimals. */
 const TABLE = `outcome-maker ledger report
+as of:  2025-01-16T00:00:00.000Z
+since:  the beginning
+market: all
+
+market    fills  volume  fees     YES  YES avg      NO   NO avg  mark         realized  unrealized  net pnl
+          count    USDC  USDC  shares  USDC/sh  shares  USDC/sh  USDC/sh          USDC        USDC     USDC
+--------  -----  ------  ----  ------  -------  ------  -------  -----------  --------  ----------  -------
+btc-100k      5   12.90  0.04    9.00    0.500    4.00    0.450  0.550            0.60        0.45     1.02
+eth-5k        1    0.60  0.00    2.00    0.300    0.00        -  no mark          0.00     no mark        -
+sol-1k        1    0.60  0.00    0.00        -    3.00    0.200  resolved NO      2.40        0.00     2.40
+--------  -----  ------  ----  ------  -------  ------  -------  -----------  --------  ----------  -------
+TOTAL         7   14.10  0.04                                                     3.00        0.45     3.42
+
+Unrealized and net totals exclude markets with no mark: eth-5k.
+
+Resolved, not yet redeemed: 3.00 USDC.
+${LEGEND}${NO_MARKOUTS}`;
+
+/** --wide: the exact decimals of the raw integers. */
+const WIDE_TABLE = `outcome-maker ledger report
 as of:  2025-01-16T00:00:00.000Z
 since:  the beginning
 market: all
@@ -35,7 +64,7 @@ TOTAL         7    14.1  0.035                                                  
 Unrealized and net totals exclude markets with no mark: eth-5k.
 
 Resolved, not yet redeemed: 3 USDC.
-${NO_MARKOUTS}`;
+${LEGEND}${NO_MARKOUTS}`;
 
 const CSV = `market,fills,volume_usdc,fees_usdc,yes_position_shares,yes_avg_cost_usdc_per_share,no_position_shares,no_avg_cost_usdc_per_share,mark_usdc_per_share,realized_usdc,unrealized_usdc,net_pnl_usdc
 btc-100k,5,12.9,0.035,9,0.5,4,0.45,0.55,0.6,0.45,1.015
@@ -134,6 +163,17 @@ const JSON_DOCUMENT = {
 describe('report', () => {
   it('table', async () => {
     expect(await runReport({ db, nowMs: REPORT_NOW })).toBe(TABLE);
+  });
+
+  it('the example docs/ledger.md quotes is what the report prints for this fixture', async () => {
+    const quoted = quotedOutputsCheckedBy('test/unit/ledger/report.test.ts');
+    expect(quoted.map((q) => q.file)).toEqual(['docs/ledger.md']);
+    const printed = await runReport({ db, nowMs: REPORT_NOW });
+    for (const q of quoted) expect(missingLines(q.lines, printed), `${q.file}:${q.line}`).toEqual([]);
+  });
+
+  it('table --wide', async () => {
+    expect(await runReport({ db, nowMs: REPORT_NOW, wide: true })).toBe(WIDE_TABLE);
   });
 
   it('json', async () => {

@@ -125,6 +125,21 @@ describe('ops/alerts.yml', () => {
     expect(byMetric('outcome_maker_ledger_mismatches_total')).not.toEqual([]);
   });
 
+  it('alerts when nothing was quoted for 10 minutes while markets were expected, on the gauge the bot exports in seconds', async () => {
+    const rule = rules.find((r) => r.alert === 'OutcomeMakerNothingQuoted');
+    expect(rule?.expr).toBe('max by (instance) (outcome_maker_nothing_quoted_seconds) > 600');
+    const registry = new Registry();
+    const metrics = createMetrics({ registry });
+    const value = async (): Promise<number | undefined> => (await registry.getSingleMetric('outcome_maker_nothing_quoted_seconds')?.get())?.values[0]?.value;
+    expect(await value()).toBe(0);
+    metrics.nothingQuotedFor(600_500);
+    expect(await value()).toBe(600.5);
+    // A bad value is ignored: the gauge keeps the last good one.
+    metrics.nothingQuotedFor(Number.NaN);
+    metrics.nothingQuotedFor(-1);
+    expect(await value()).toBe(600.5);
+  });
+
   const promtool = spawnSync('promtool', ['--version']).status === 0;
   it.runIf(promtool)('passes promtool check rules', () => {
     expect(() => execFileSync('promtool', ['check', 'rules', alertsPath], { stdio: 'pipe' })).not.toThrow();
