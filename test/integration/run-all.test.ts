@@ -3,11 +3,13 @@
  * tsc and eslint): the second vitest run starts after the first and runs beside the checks, the exit code is non-zero
  * when any part fails, and the merged JSON report makes `.ci/summary.mjs` count every failed part in its last line.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runNodeScript } from '../support/cli-process.js';
+// @ts-expect-error: a plain ES module of the test runner, without types
+import { buildIsCurrent } from '../run-all/run-all.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'om-run-all-'));
@@ -40,11 +42,14 @@ const poll = () => (waitFor === '-' || fs.existsSync(waitFor) ? finish() : Date.
 poll();
 `;
 
-/** A stand-in check: exit 3 unless `mustExist` exists as it starts; touches `marker`; prints a line; exits `code`. */
+/**
+ * A stand-in check (or build): exit 3 unless `mustExist` ('-': nothing) exists as it starts; touches `marker`; prints
+ * a line; exits `code`.
+ */
 const FAKE_CHECK = `
 const fs = require('node:fs');
 const [mustExist, marker, code] = process.argv.slice(1);
-if (!fs.existsSync(mustExist)) { console.log('started before the first run ended'); process.exit(3); }
+if (mustExist !== '-' && !fs.existsSync(mustExist)) { console.log('started before the first run ended'); process.exit(3); }
 fs.writeFileSync(marker, 'started');
 console.log(Number(code) === 0 ? 'all clean' : 'src/x.ts(1,1): error TS2322: bad');
 process.exit(Number(code));
@@ -52,6 +57,7 @@ process.exit(Number(code));
 
 interface Case {
   readonly firstFailed?: number;
+  readonly buildCode?: number;
   readonly lintCode?: number;
   readonly secondNoReport?: boolean;
 }
@@ -67,7 +73,9 @@ async function orchestrate(name: string, c: Case = {}): Promise<{ code: number |
     ...(report ? { report } : {}),
   });
   const plan = {
-    first: part('vitest first', FAKE_VITEST, ['5', String(c.firstFailed ?? 0), '-', at('first-ended')], at('first.json')),
+    // The first run finishes only once the build has started: the build runs beside it.
+    first: part('vitest first', FAKE_VITEST, ['5', String(c.firstFailed ?? 0), at('build-started'), at('first-ended')], at('first.json')),
+    beside: [part('build', FAKE_CHECK, ['-', at('build-started'), String(c.buildCode ?? 0)])],
     // The second run finishes only once the typecheck has started: it runs beside the checks, or never ends (exit 4).
     second: part('vitest second', FAKE_VITEST, ['7', '0', at('typecheck-started'), at('second-ended'), c.secondNoReport ? 'yes' : 'no'], at('second.json')),
     checks: [
@@ -84,7 +92,7 @@ async function orchestrate(name: string, c: Case = {}): Promise<{ code: number |
 }
 
 describe('npm test orchestration (test/run-all/run-all.mjs)', () => {
-  it('runs the checks beside the second vitest run, after the first; every part passed: exit 0, one merged report', async () => {
+  it('runs the build beside the first vitest run, the checks beside the second, after the first; every part passed: exit 0, one merged report', async () => {
     const { code, out, report, last } = await orchestrate('green');
     expect(code, out).toBe(0);
     expect(report.numPassedTests).toBe(12);
@@ -94,6 +102,13 @@ describe('npm test orchestration (test/run-all/run-all.mjs)', () => {
     expect(out).toContain('── lint: ok');
     expect(out).toMatch(/ok {4} typecheck \(/);
     expect(out).toMatch(/ok {4} vitest second \(/);
+    expect(out).toMatch(/ok {4} build \(/);
+  });
+
+  it('a failed build: exit 1, counted as a failure in the summary', async () => {
+    const { code, last } = await orchestrate('build-failed', { buildCode: 1 });
+    expect(code).toBe(1);
+    expect(last).toBe('12 passed, 1 failed');
   });
 
   it('a failed check: exit 1, the tests still ran, and the summary counts the check as a failure and names it', async () => {
@@ -117,5 +132,23 @@ describe('npm test orchestration (test/run-all/run-all.mjs)', () => {
     expect(code).toBe(1);
     expect(report.testResults.at(-1)).toMatchObject({ name: join(ROOT, 'vitest second'), status: 'failed' });
     expect(last).toBe('5 passed, 1 failed');
+  });
+});
+
+describe('npm test builds only when dist/ is not a build of the sources', () => {
+  it('every .ts of src/ and strategies/ needs a compiled twin at least as new', () => {
+    const root = join(dir, 'checkout');
+    for (const folder of ['src/a', 'strategies', 'dist/src/a', 'dist/strategies']) mkdirSync(join(root, folder), { recursive: true });
+    const current = buildIsCurrent as (root: string) => boolean;
+    writeFileSync(join(root, 'src/a/x.ts'), '');
+    writeFileSync(join(root, 'strategies/y.ts'), '');
+    expect(current(root)).toBe(false);
+    writeFileSync(join(root, 'dist/src/a/x.js'), '');
+    writeFileSync(join(root, 'dist/strategies/y.js'), '');
+    expect(current(root)).toBe(true);
+    // An edit after the build: the twin is older.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(root, 'strategies/y.ts'), later, later);
+    expect(current(root)).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
 // `npm test`: the suite and the checks, arranged so the wall time is about the suite's alone (docs/testing.md,
 // "How long it takes"). Two vitest runs one after the other: first the files that only compute (`unit`, `backtest`:
-// they keep both cores busy), then the files that mostly wait (`arrival-timing`, `integration`), and beside that
-// second run the checks (`npm run typecheck`, `npm run lint`), which use the CPU those waiting files leave idle.
+// they keep both cores busy), beside them the build (`npm run build`, unless dist/ is already a build of the sources
+// or OM_TEST_BUILD=0), so that the CLI child processes of the second run start from dist/ (half the CPU of compiling
+// the sources with tsx at each start); then the files that mostly wait (`arrival-timing`, `integration`), and beside
+// that second run the checks (`npm run typecheck`, `npm run lint`), which use the CPU those waiting files leave idle.
 // Invariants: every part runs whatever another's outcome; the exit code is 0 only if every part exited 0 (and, with
 // VITEST_JSON set, both vitest runs left their results); a check's
 // output is held and printed whole when it ends (vitest's streams as it goes); with VITEST_JSON set, one merged report
@@ -9,9 +11,9 @@
 // `.ci/summary.mjs` still ends with `N passed, N failed`. SIGINT/SIGTERM go on to the running parts.
 // Usage: node test/run-all/run-all.mjs [vitest arguments, e.g. files: given to both runs]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { failedPart, mergeReports } from './report.mjs';
 
@@ -54,11 +56,28 @@ function readReport(path) {
 }
 
 /**
- * Run the plan: `first` (a vitest run), then `second` (a vitest run) beside every part of `checks`. Each part is
- * `{ name, command, args, cwd, env?, hold? }`; a vitest part also has `report`, the file its JSON goes to (given to it
- * as VITEST_JSON when `jsonPath` is set). Resolves to the exit code; writes the merged report to `jsonPath` if set.
+ * Whether dist/ is a build of the sources as they are: every .ts file of src/ and strategies/ has its compiled twin,
+ * at least as new (the rule test/support/cli-process.ts applies before a child runs the build).
  */
-export async function runAll({ first, second, checks, jsonPath }) {
+export function buildIsCurrent(root) {
+  for (const dir of ['src', 'strategies']) {
+    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+      const source = join(entry.parentPath, entry.name);
+      const built = statSync(join(root, 'dist', relative(root, source)).replace(/\.ts$/, '.js'), { throwIfNoEntry: false });
+      if (built === undefined || built.mtimeMs < statSync(source).mtimeMs) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Run the plan: `first` (a vitest run) beside every part of `beside` (held output, like a check), then `second` (a
+ * vitest run) beside every part of `checks`. Each part is `{ name, command, args, cwd, env?, hold? }`; a vitest part
+ * also has `report`, the file its JSON goes to (given to it as VITEST_JSON when `jsonPath` is set). Resolves to the
+ * exit code; writes the merged report to `jsonPath` if set, a failed part of `beside` or `checks` a failed entry.
+ */
+export async function runAll({ first, beside = [], second, checks, jsonPath }) {
   const running = new Set();
   const forward = (signal) => {
     for (const child of running) child.kill(signal);
@@ -68,7 +87,7 @@ export async function runAll({ first, second, checks, jsonPath }) {
   const started = Date.now();
   const withJson = (part) => (jsonPath ? { ...part, env: { ...part.env, VITEST_JSON: part.report } } : part);
   try {
-    const outcomes = [await runPart(withJson(first), running)];
+    const outcomes = await Promise.all([runPart(withJson(first), running), ...beside.map((part) => runPart({ ...part, hold: true }, running))]);
     outcomes.push(...(await Promise.all([runPart(withJson(second), running), ...checks.map((check) => runPart({ ...check, hold: true }, running))])));
     const failed = outcomes.filter((outcome) => outcome.code !== 0);
     process.stdout.write(
@@ -84,7 +103,7 @@ export async function runAll({ first, second, checks, jsonPath }) {
       const runs = [first, second].map((part) => ({ name: join(first.cwd, part.name), report: readReport(part.report) }));
       reportsMissing = runs.some((run) => run.report === undefined);
       const checkFailures = failed
-        .filter((outcome) => checks.some((check) => check.name === outcome.name))
+        .filter((outcome) => [...beside, ...checks].some((part) => part.name === outcome.name))
         .map((outcome) => failedPart(join(first.cwd, outcome.name), `${outcome.name} failed (${outcome.why}): ${outcome.output.trim().split('\n')[0] ?? ''}`, Date.now()));
       writeFileSync(jsonPath, JSON.stringify(mergeReports(runs, checkFailures, Date.now())));
     }
@@ -105,6 +124,7 @@ async function main() {
   try {
     const code = await runAll({
       first: { name: 'vitest unit + backtest', command: vitest, args: vitestArgs(['unit', 'backtest']), cwd: ROOT, report: join(dir, 'first.json') },
+      beside: process.env['OM_TEST_BUILD'] === '0' || buildIsCurrent(ROOT) ? [] : [{ name: 'build', command: npm, args: ['run', '-s', 'build'], cwd: ROOT }],
       second: { name: 'vitest arrival-timing + integration', command: vitest, args: vitestArgs(['arrival-timing', 'integration']), cwd: ROOT, report: join(dir, 'second.json') },
       checks: [
         { name: 'typecheck', command: npm, args: ['run', '-s', 'typecheck'], cwd: ROOT },
