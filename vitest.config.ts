@@ -56,7 +56,7 @@ const IO_UNIT_FILES = [
 ];
 
 /** The CPU-bound strategy backtests of test/integration (virtual time, no I/O). */
-const BACKTEST_FILES = ['test/integration/strategies-*.test.ts', 'test/integration/backtest-rolling-markets.test.ts'];
+const BACKTEST_FILES = ['test/integration/strategies-*.test.ts', 'test/integration/backtest-rolling-*.test.ts'];
 
 /**
  * Four group-1 files side by side by default (CI, `npm test`): a file takes about a third of a core on average
