@@ -7,7 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { runNodeScript } from '../support/cli-process.js';
+import { poll } from '../support/poll.js';
 // @ts-expect-error: a plain ES module of the test runner, without types
 import { buildIsCurrent } from '../run-all/run-all.mjs';
 
@@ -132,6 +134,35 @@ describe('npm test orchestration (test/run-all/run-all.mjs)', () => {
     expect(code).toBe(1);
     expect(report.testResults.at(-1)).toMatchObject({ name: join(ROOT, 'vitest second'), status: 'failed' });
     expect(last).toBe('5 passed, 1 failed');
+  });
+});
+
+/** Whether a process of this id is alive (signal 0 probes without signalling). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('npm test under a signal', () => {
+  it('SIGTERM reaches every process a part started (a grandchild too), nothing starts after it, and the run exits non-zero', async () => {
+    const pidFile = join(dir, 'grandchild.pid');
+    // A part that starts a grandchild in its own process group's way (a plain child), records its id and waits.
+    const waiting = `const { spawn } = require('node:child_process'); const g = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(g.pid)); setInterval(() => {}, 1000);`;
+    const part = (name: string): object => ({ name, command: process.execPath, args: ['-e', waiting], cwd: ROOT, report: join(dir, `${name}.json`) });
+    const plan = { first: part('signalled-first'), second: part('signalled-second'), checks: [] };
+    const driver = spawn(process.execPath, [DRIVER, JSON.stringify(plan)], { cwd: ROOT, stdio: 'ignore' });
+    const exited = new Promise<number | null>((done) => driver.once('exit', (code) => done(code)));
+    const grandchild = await poll(() => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) || undefined : undefined), { timeoutMs: 20_000, intervalMs: 20, failure: () => 'the part never started its grandchild' });
+    expect(alive(grandchild)).toBe(true);
+    driver.kill('SIGTERM');
+    await poll(() => (alive(grandchild) ? undefined : true), { timeoutMs: 10_000, intervalMs: 20, failure: () => `grandchild ${grandchild} still alive after SIGTERM to npm test` });
+    expect(await exited).toBe(1);
+    // Nothing started after the signal: the second part never recorded a grandchild.
+    expect(Number(readFileSync(pidFile, 'utf8'))).toBe(grandchild);
   });
 });
 

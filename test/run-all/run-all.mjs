@@ -8,7 +8,8 @@
 // VITEST_JSON set, both vitest runs left their results); a check's
 // output is held and printed whole when it ends (vitest's streams as it goes); with VITEST_JSON set, one merged report
 // is written there (test/run-all/report.mjs), in which a failed check or a run without results is a failed entry, so
-// `.ci/summary.mjs` still ends with `N passed, N failed`. SIGINT/SIGTERM go on to the running parts.
+// `.ci/summary.mjs` still ends with `N passed, N failed`. SIGINT/SIGTERM go on to the running parts, each a process
+// group of its own (every process a part started gets it), and nothing starts after them.
 // Usage: node test/run-all/run-all.mjs [vitest arguments, e.g. files: given to both runs]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,9 @@ function runPart(part, running) {
       cwd: part.cwd,
       env: { ...process.env, ...part.env, ...(part.hold && process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) },
       stdio: part.hold ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      // A process group of its own, so that a signal reaches the whole part (npm, the tool it runs, vitest's workers
+      // and their bot processes): signalled alone, `npm run` and vitest exit and leave their children running.
+      detached: true,
     });
     running.add(child);
     if (part.hold) {
@@ -79,8 +83,16 @@ export function buildIsCurrent(root) {
  */
 export async function runAll({ first, beside = [], second, checks, jsonPath }) {
   const running = new Set();
+  let interrupted;
   const forward = (signal) => {
-    for (const child of running) child.kill(signal);
+    interrupted = signal;
+    for (const child of running) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // The group is gone already.
+      }
+    }
   };
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
@@ -88,7 +100,10 @@ export async function runAll({ first, beside = [], second, checks, jsonPath }) {
   const withJson = (part) => (jsonPath ? { ...part, env: { ...part.env, VITEST_JSON: part.report } } : part);
   try {
     const outcomes = await Promise.all([runPart(withJson(first), running), ...beside.map((part) => runPart({ ...part, hold: true }, running))]);
-    outcomes.push(...(await Promise.all([runPart(withJson(second), running), ...checks.map((check) => runPart({ ...check, hold: true }, running))])));
+    // After a signal nothing more starts: the parts not started are failures.
+    const notStarted = (part) => ({ name: part.name, code: 1, why: `not started: ${interrupted}`, seconds: 0, output: '' });
+    const then = [{ ...withJson(second) }, ...checks.map((check) => ({ ...check, hold: true }))];
+    outcomes.push(...(await Promise.all(then.map((part) => (interrupted ? notStarted(part) : runPart(part, running))))));
     const failed = outcomes.filter((outcome) => outcome.code !== 0);
     process.stdout.write(
       [
