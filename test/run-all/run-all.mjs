@@ -28,7 +28,7 @@ function runPart(part, running) {
     const child = spawn(part.command, part.args, {
       cwd: part.cwd,
       env: { ...process.env, ...part.env, ...(part.hold && process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) },
-      stdio: part.hold ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      stdio: ['ignore', part.hold ? 'pipe' : 'inherit', part.hold ? 'pipe' : 'inherit'],
       // A process group of its own, so that a signal reaches the whole part (npm, the tool it runs, vitest's workers
       // and their bot processes): signalled alone, `npm run` and vitest exit and leave their children running.
       detached: true,
