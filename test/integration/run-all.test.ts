@@ -1,0 +1,185 @@
+/**
+ * `npm test`'s orchestration (test/run-all/run-all.mjs) on stand-in parts (small node scripts in place of vitest,
+ * tsc and eslint): the second vitest run starts after the first and runs beside the checks, the exit code is non-zero
+ * when any part fails, and the merged JSON report makes `.ci/summary.mjs` count every failed part in its last line.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { runNodeScript } from '../support/cli-process.js';
+import { poll } from '../support/poll.js';
+// @ts-expect-error: a plain ES module of the test runner, without types
+import { buildIsCurrent } from '../run-all/run-all.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'om-run-all-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the plan given as JSON (argv[2]) with runAll, exit code as its result. */
+const DRIVER = join(dir, 'driver.mjs');
+writeFileSync(DRIVER, `import { runAll } from ${JSON.stringify(join(ROOT, 'test', 'run-all', 'run-all.mjs'))};\nprocess.exitCode = await runAll(JSON.parse(process.argv[2]));\n`);
+
+/**
+ * A stand-in vitest run: waits for `waitFor` (a file, polled every 20 ms, at most 20 s: exit 4 if it never comes),
+ * writes a report of `passed` and `failed` tests to VITEST_JSON (unless `noReport`), touches `marker` as it ends,
+ * exits 1 if a test failed.
+ */
+const FAKE_VITEST = `
+const fs = require('node:fs');
+const [passed, failed, waitFor, marker, noReport] = process.argv.slice(1);
+const deadline = Date.now() + 20000;
+const finish = () => {
+  const now = Date.now();
+  const tests = [...Array(Number(passed)).fill('passed'), ...Array(Number(failed)).fill('failed')].map((status, i) => ({ status, title: 't' + i, ancestorTitles: [] }));
+  if (process.env.VITEST_JSON && noReport !== 'yes') fs.writeFileSync(process.env.VITEST_JSON, JSON.stringify({
+    numTotalTests: tests.length, numPassedTests: Number(passed), numFailedTests: Number(failed), startTime: now - 10, success: Number(failed) === 0,
+    testResults: [{ name: ${JSON.stringify(ROOT)} + '/test/fake-' + marker + '.test.ts', status: Number(failed) === 0 ? 'passed' : 'failed', startTime: now - 10, endTime: now, message: '', assertionResults: tests }],
+  }));
+  fs.writeFileSync(marker, 'done');
+  process.exit(Number(failed) === 0 ? 0 : 1);
+};
+const poll = () => (waitFor === '-' || fs.existsSync(waitFor) ? finish() : Date.now() > deadline ? process.exit(4) : setTimeout(poll, 20));
+poll();
+`;
+
+/**
+ * A stand-in check (or build): exit 3 unless `mustExist` ('-': nothing) exists as it starts; touches `marker`; prints
+ * a line; exits `code`.
+ */
+const FAKE_CHECK = `
+const fs = require('node:fs');
+const [mustExist, marker, code] = process.argv.slice(1);
+if (mustExist !== '-' && !fs.existsSync(mustExist)) { console.log('started before the first run ended'); process.exit(3); }
+fs.writeFileSync(marker, 'started');
+console.log(Number(code) === 0 ? 'all clean' : 'src/x.ts(1,1): error TS2322: bad');
+process.exit(Number(code));
+`;
+
+interface Case {
+  readonly firstFailed?: number;
+  readonly buildCode?: number;
+  readonly lintCode?: number;
+  readonly secondNoReport?: boolean;
+}
+
+/** One orchestrated run in a fresh folder: its exit code, output, merged report and `.ci/summary.mjs`'s last line. */
+async function orchestrate(name: string, c: Case = {}): Promise<{ code: number | null; out: string; report: { numPassedTests: number; testResults: { name: string; status: string }[] }; last: string }> {
+  const at = (file: string): string => join(dir, `${name}-${file}`);
+  const part = (partName: string, script: string, args: readonly string[], report?: string): object => ({
+    name: partName,
+    command: process.execPath,
+    args: ['-e', script, ...args],
+    cwd: ROOT,
+    ...(report ? { report } : {}),
+  });
+  const plan = {
+    // The first run finishes only once the build has started: the build runs beside it.
+    first: part('vitest first', FAKE_VITEST, ['5', String(c.firstFailed ?? 0), at('build-started'), at('first-ended')], at('first.json')),
+    beside: [part('build', FAKE_CHECK, ['-', at('build-started'), String(c.buildCode ?? 0)])],
+    // The second run finishes only once the typecheck has started: it runs beside the checks, or never ends (exit 4).
+    second: part('vitest second', FAKE_VITEST, ['7', '0', at('typecheck-started'), at('second-ended'), c.secondNoReport ? 'yes' : 'no'], at('second.json')),
+    checks: [
+      part('typecheck', FAKE_CHECK, [at('first-ended'), at('typecheck-started'), '0']),
+      part('lint', FAKE_CHECK, [at('first-ended'), at('lint-started'), String(c.lintCode ?? 0)]),
+    ],
+    jsonPath: at('merged.json'),
+  };
+  const run = await runNodeScript(DRIVER, [JSON.stringify(plan)], { env: { PATH: process.env['PATH'] ?? '' }, until: 'close', timeoutMs: 40_000 });
+  expect(existsSync(at('second-ended')), run.stdout + run.stderr).toBe(true);
+  const summary = await runNodeScript(join(ROOT, '.ci', 'summary.mjs'), [at('merged.json'), '0'], { env: { PATH: process.env['PATH'] ?? '' }, until: 'close', timeoutMs: 20_000 });
+  const report = JSON.parse(readFileSync(at('merged.json'), 'utf8')) as { numPassedTests: number; testResults: { name: string; status: string }[] };
+  return { code: run.code, out: run.stdout, report, last: summary.stdout.trimEnd().split('\n').at(-1) ?? '' };
+}
+
+describe('npm test orchestration (test/run-all/run-all.mjs)', () => {
+  it('runs the build beside the first vitest run, the checks beside the second, after the first; every part passed: exit 0, one merged report', async () => {
+    const { code, out, report, last } = await orchestrate('green');
+    expect(code, out).toBe(0);
+    expect(report.numPassedTests).toBe(12);
+    expect(report.testResults.map((file) => file.status)).toEqual(['passed', 'passed']);
+    expect(last).toBe('12 passed, 0 failed');
+    // A check's output is printed whole as it ends, and the closing table names every part.
+    expect(out).toContain('── lint: ok');
+    expect(out).toMatch(/ok {4} typecheck \(/);
+    expect(out).toMatch(/ok {4} vitest second \(/);
+    expect(out).toMatch(/ok {4} build \(/);
+  });
+
+  it('a failed build: exit 1, counted as a failure in the summary', async () => {
+    const { code, last } = await orchestrate('build-failed', { buildCode: 1 });
+    expect(code).toBe(1);
+    expect(last).toBe('12 passed, 1 failed');
+  });
+
+  it('a failed check: exit 1, the tests still ran, and the summary counts the check as a failure and names it', async () => {
+    const { code, out, report, last } = await orchestrate('lint-failed', { lintCode: 2 });
+    expect(code).toBe(1);
+    expect(out).toContain('FAILED lint');
+    expect(out).toContain('error TS2322');
+    expect(report.numPassedTests).toBe(12);
+    expect(report.testResults.at(-1)).toMatchObject({ name: join(ROOT, 'lint'), status: 'failed' });
+    expect(last).toBe('12 passed, 1 failed');
+  });
+
+  it('a failed test in the first run: the second run and the checks still run; exit 1', async () => {
+    const { code, last } = await orchestrate('test-failed', { firstFailed: 2 });
+    expect(code).toBe(1);
+    expect(last).toBe('12 passed, 2 failed');
+  });
+
+  it('a vitest run that left no results is a failure of its own', async () => {
+    const { code, report, last } = await orchestrate('no-report', { secondNoReport: true });
+    expect(code).toBe(1);
+    expect(report.testResults.at(-1)).toMatchObject({ name: join(ROOT, 'vitest second'), status: 'failed' });
+    expect(last).toBe('5 passed, 1 failed');
+  });
+});
+
+/** Whether a process of this id is alive (signal 0 probes without signalling). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('npm test under a signal', () => {
+  it('SIGTERM reaches every process a part started (a grandchild too), nothing starts after it, and the run exits non-zero', async () => {
+    const pidFile = join(dir, 'grandchild.pid');
+    // A part that starts a grandchild in its own process group's way (a plain child), records its id and waits.
+    const waiting = `const { spawn } = require('node:child_process'); const g = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(g.pid)); setInterval(() => {}, 1000);`;
+    const part = (name: string): object => ({ name, command: process.execPath, args: ['-e', waiting], cwd: ROOT, report: join(dir, `${name}.json`) });
+    const plan = { first: part('signalled-first'), second: part('signalled-second'), checks: [] };
+    const driver = spawn(process.execPath, [DRIVER, JSON.stringify(plan)], { cwd: ROOT, stdio: 'ignore' });
+    const exited = new Promise<number | null>((done) => driver.once('exit', (code) => done(code)));
+    const grandchild = await poll(() => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) || undefined : undefined), { timeoutMs: 20_000, intervalMs: 20, failure: () => 'the part never started its grandchild' });
+    expect(alive(grandchild)).toBe(true);
+    driver.kill('SIGTERM');
+    await poll(() => (alive(grandchild) ? undefined : true), { timeoutMs: 10_000, intervalMs: 20, failure: () => `grandchild ${grandchild} still alive after SIGTERM to npm test` });
+    expect(await exited).toBe(1);
+    // Nothing started after the signal: the second part never recorded a grandchild.
+    expect(Number(readFileSync(pidFile, 'utf8'))).toBe(grandchild);
+  });
+});
+
+describe('npm test builds only when dist/ is not a build of the sources', () => {
+  it('every .ts of src/ and strategies/ needs a compiled twin at least as new', () => {
+    const root = join(dir, 'checkout');
+    for (const folder of ['src/a', 'strategies', 'dist/src/a', 'dist/strategies']) mkdirSync(join(root, folder), { recursive: true });
+    const current = buildIsCurrent as (root: string) => boolean;
+    writeFileSync(join(root, 'src/a/x.ts'), '');
+    writeFileSync(join(root, 'strategies/y.ts'), '');
+    expect(current(root)).toBe(false);
+    writeFileSync(join(root, 'dist/src/a/x.js'), '');
+    writeFileSync(join(root, 'dist/strategies/y.js'), '');
+    expect(current(root)).toBe(true);
+    // An edit after the build: the twin is older.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(root, 'strategies/y.ts'), later, later);
+    expect(current(root)).toBe(false);
+  });
+});

@@ -1,0 +1,156 @@
+// `npm test`: the suite and the checks, arranged so the wall time is about the suite's alone (docs/testing.md,
+// "How long it takes"). Two vitest runs one after the other: first the files that only compute (`unit`, `backtest`:
+// they keep both cores busy), beside them the build (`npm run build`, unless dist/ is already a build of the sources
+// or OM_TEST_BUILD=0), so that the CLI child processes of the second run start from dist/ (half the CPU of compiling
+// the sources with tsx at each start); then the files that mostly wait (`arrival-timing`, `integration`), and beside
+// that second run the checks (`npm run typecheck`, `npm run lint`), which use the CPU those waiting files leave idle.
+// Invariants: every part runs whatever another's outcome; the exit code is 0 only if every part exited 0 (and, with
+// VITEST_JSON set, both vitest runs left their results); a check's
+// output is held and printed whole when it ends (vitest's streams as it goes); with VITEST_JSON set, one merged report
+// is written there (test/run-all/report.mjs), in which a failed check or a run without results is a failed entry, so
+// `.ci/summary.mjs` still ends with `N passed, N failed`. SIGINT/SIGTERM go on to the running parts, each a process
+// group of its own (every process a part started gets it), and nothing starts after them.
+// Usage: node test/run-all/run-all.mjs [vitest arguments, e.g. files: given to both runs]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { failedPart, mergeReports } from './report.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A part's outcome: `code` 0 is success; a part killed by a signal, or that could not start, has a non-zero code. */
+function runPart(part, running) {
+  return new Promise((done) => {
+    const started = Date.now();
+    const held = [];
+    const child = spawn(part.command, part.args, {
+      cwd: part.cwd,
+      env: { ...process.env, ...part.env, ...(part.hold && process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) },
+      stdio: ['ignore', part.hold ? 'pipe' : 'inherit', part.hold ? 'pipe' : 'inherit'],
+      // A process group of its own, so that a signal reaches the whole part (npm, the tool it runs, vitest's workers
+      // and their bot processes): signalled alone, `npm run` and vitest exit and leave their children running.
+      detached: true,
+    });
+    running.add(child);
+    if (part.hold) {
+      child.stdout.on('data', (chunk) => held.push(chunk));
+      child.stderr.on('data', (chunk) => held.push(chunk));
+    }
+    let error;
+    child.on('error', (e) => (error = e));
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      const seconds = (Date.now() - started) / 1000;
+      const why = error ? `could not start: ${error.message}` : signal ? `killed by ${signal}` : `exit code ${code}`;
+      const outcome = { name: part.name, code: error || signal ? 1 : code, why, seconds, output: Buffer.concat(held).toString('utf8') };
+      if (part.hold) process.stdout.write(`\n── ${part.name}: ${outcome.code === 0 ? 'ok' : `failed (${why})`} in ${seconds.toFixed(1)} s ──\n${outcome.output}`);
+      done(outcome);
+    });
+  });
+}
+
+function readReport(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether dist/ is a build of the sources as they are: every .ts file of src/ and strategies/ has its compiled twin,
+ * at least as new (the rule test/support/cli-process.ts applies before a child runs the build).
+ */
+export function buildIsCurrent(root) {
+  for (const dir of ['src', 'strategies']) {
+    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+      const source = join(entry.parentPath, entry.name);
+      const built = statSync(join(root, 'dist', relative(root, source)).replace(/\.ts$/, '.js'), { throwIfNoEntry: false });
+      if (built === undefined || built.mtimeMs < statSync(source).mtimeMs) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Run the plan: `first` (a vitest run) beside every part of `beside` (held output, like a check), then `second` (a
+ * vitest run) beside every part of `checks`. Each part is `{ name, command, args, cwd, env?, hold? }`; a vitest part
+ * also has `report`, the file its JSON goes to (given to it as VITEST_JSON when `jsonPath` is set). Resolves to the
+ * exit code; writes the merged report to `jsonPath` if set, a failed part of `beside` or `checks` a failed entry.
+ */
+export async function runAll({ first, beside = [], second, checks, jsonPath }) {
+  const running = new Set();
+  let interrupted;
+  const forward = (signal) => {
+    interrupted = signal;
+    for (const child of running) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // The group is gone already.
+      }
+    }
+  };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  const started = Date.now();
+  const withJson = (part) => (jsonPath ? { ...part, env: { ...part.env, VITEST_JSON: part.report } } : part);
+  try {
+    const outcomes = await Promise.all([runPart(withJson(first), running), ...beside.map((part) => runPart({ ...part, hold: true }, running))]);
+    // After a signal nothing more starts: the parts not started are failures.
+    const notStarted = (part) => ({ name: part.name, code: 1, why: `not started: ${interrupted}`, seconds: 0, output: '' });
+    const then = [{ ...withJson(second) }, ...checks.map((check) => ({ ...check, hold: true }))];
+    outcomes.push(...(await Promise.all(then.map((part) => (interrupted ? notStarted(part) : runPart(part, running))))));
+    const failed = outcomes.filter((outcome) => outcome.code !== 0);
+    process.stdout.write(
+      [
+        '',
+        `npm test: ${((Date.now() - started) / 1000).toFixed(1)} s wall`,
+        ...outcomes.map((o) => `  ${o.code === 0 ? 'ok    ' : 'FAILED'} ${o.name} (${o.seconds.toFixed(1)} s${o.code === 0 ? '' : `, ${o.why}`})`),
+        '',
+      ].join('\n'),
+    );
+    let reportsMissing = false;
+    if (jsonPath) {
+      const runs = [first, second].map((part) => ({ name: join(first.cwd, part.name), report: readReport(part.report) }));
+      reportsMissing = runs.some((run) => run.report === undefined);
+      const checkFailures = failed
+        .filter((outcome) => [...beside, ...checks].some((part) => part.name === outcome.name))
+        .map((outcome) => failedPart(join(first.cwd, outcome.name), `${outcome.name} failed (${outcome.why}): ${outcome.output.trim().split('\n')[0] ?? ''}`, Date.now()));
+      writeFileSync(jsonPath, JSON.stringify(mergeReports(runs, checkFailures, Date.now())));
+    }
+    return failed.length === 0 && !reportsMissing ? 0 : 1;
+  } finally {
+    process.off('SIGINT', forward);
+    process.off('SIGTERM', forward);
+  }
+}
+
+async function main() {
+  const extra = process.argv.slice(2);
+  const dir = mkdtempSync(join(tmpdir(), 'om-npm-test-'));
+  const vitest = join(ROOT, 'node_modules', '.bin', 'vitest');
+  // With files named, a run whose projects hold none of them passes (the other run has them).
+  const vitestArgs = (projects) => ['run', ...projects.flatMap((p) => ['--project', p]), ...(extra.length > 0 ? ['--passWithNoTests', ...extra] : [])];
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  try {
+    const code = await runAll({
+      first: { name: 'vitest unit + backtest', command: vitest, args: vitestArgs(['unit', 'backtest']), cwd: ROOT, report: join(dir, 'first.json') },
+      beside: process.env['OM_TEST_BUILD'] === '0' || buildIsCurrent(ROOT) ? [] : [{ name: 'build', command: npm, args: ['run', '-s', 'build'], cwd: ROOT }],
+      second: { name: 'vitest arrival-timing + integration', command: vitest, args: vitestArgs(['arrival-timing', 'integration']), cwd: ROOT, report: join(dir, 'second.json') },
+      checks: [
+        { name: 'typecheck', command: npm, args: ['run', '-s', 'typecheck'], cwd: ROOT },
+        { name: 'lint', command: npm, args: ['run', '-s', 'lint'], cwd: ROOT },
+      ],
+      jsonPath: process.env['VITEST_JSON'] || undefined,
+    });
+    process.exitCode = code;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
