@@ -9,7 +9,8 @@
  *
  * Invariants: a pair is sent only when its old order rests and no other open order holds the slot; an operation
  * without a result, or whose cancel half is uncertain, leaves the old order to a lookup before the slot is used
- * again — unless the feed reported it terminal meanwhile (a fill before the cancel landed: known gone, no lookup); a 404 turns cancel-replace off for good and the remaining pairs go as plain cancels (their slots are placed
+ * again — unless the feed reported it terminal meanwhile (a fill before the cancel landed: known gone, no lookup); a
+ * replacement whose placement outcome is unknown is canceled by its clientOrderId at once; a 404 turns cancel-replace off for good and the remaining pairs go as plain cancels (their slots are placed
  * by the plan's second pass); every change goes through the executor's writer with origin `plan`.
  */
 import { chunks } from '../core/maps.js';
@@ -85,6 +86,7 @@ export class Replacements {
         if (verdict.orders === 'look-up') {
           log.warn({ market: slug, items: items.length, err: errorText(error, { withName: true }) }, 'cancel-replace outcome unknown: looking the orders up');
           heldAfterUnavailable(this.ctx, error);
+          for (const id of await this.resolver.cancelUnknown(market, pairs.map((p) => p.fresh), 'plan-lookup')) tally.canceledUnknown.add(id);
           this.resolver.scheduleResolve(market);
           continue;
         }
@@ -107,6 +109,8 @@ export class Replacements {
         if (effects.old.kind === 'look-up' && !isTerminal(old.state)) lookups.push(old);
       });
       if (lookups.length > 0) await this.resolver.lookupNow(market, lookups, 'plan-lookup');
+      // A replacement whose placement outcome is unknown: canceled by its clientOrderId, not waited for.
+      for (const id of await this.resolver.cancelUnknown(market, pairs.map((p) => p.fresh), 'plan-lookup')) tally.canceledUnknown.add(id);
     }
     return null;
   }
