@@ -25,7 +25,7 @@ import { isResting, isTerminal } from './order-state.js';
 import type { OutcomeResolver } from './outcome-resolver.js';
 import type { PlanRequests, PlanTally } from './plan-requests.js';
 import { classifyCancelError } from './cancel-errors.js';
-import type { CancelReplaceItem, PlaceResult } from './venue-port.js';
+import { TradingModeError, type CancelReplaceItem, type PlaceResult } from './venue-port.js';
 
 export class Replacements {
   /** False once the venue answered 404 for cancel-replace. */
@@ -95,7 +95,11 @@ export class Replacements {
           for (const pair of pairs) tally.attemptedCancels.delete(pair.old.clientOrderId);
           return this.requests.executeCancels(market, batches.slice(index).flat().map((r) => r.cancel), tally);
         }
-        if (verdict.modeRefusal) refusedByMode(this.ctx, error, 'cancel');
+        // Refused by the mode: of its cancels only in `disabled`; else of its placements (the cancels may go alone).
+        if (verdict.modeRefusal) {
+          if (error instanceof TradingModeError && error.mode !== 'disabled') refusedByMode(this.ctx, error, 'place', { postOnly: postOnlyAll });
+          else refusedByMode(this.ctx, error, 'cancel');
+        }
         return verdict.abort;
       }
       const lookups: TrackedOrder[] = [];
