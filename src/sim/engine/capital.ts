@@ -10,9 +10,10 @@
  */
 import type { EngineCore } from './core.js';
 import { failure, fieldFailure, MESSAGES } from './errors.js';
-import { credit, debitFree } from './ledger.js';
+import { credit, debitFree, type AccountState } from './ledger.js';
 import { payOut } from './resolve.js';
-import type { MergeOutcome, RedeemOutcome, SplitOutcome } from './types.js';
+import type { EngineFailure, MergeOutcome, RedeemOutcome, SplitOutcome } from './types.js';
+import type { MarketState } from './state.js';
 
 export function redeemOnChain(core: EngineCore, profileId: number, conditionId: string): RedeemOutcome {
   return core.command(() => {
@@ -22,14 +23,22 @@ export function redeemOnChain(core: EngineCore, profileId: number, conditionId: 
   });
 }
 
+/** The account and market of a merge or split, or the failure naming what is wrong (inside a command). */
+function setsTarget(core: EngineCore, profileId: number, conditionId: string, amountRaw: number): { readonly account: AccountState; readonly market: MarketState } | EngineFailure {
+  const account = core.accountsById.get(profileId);
+  if (!account) return failure(404, 'PROFILE_NOT_FOUND', MESSAGES.profileNotFound);
+  if (!/^0x[0-9a-fA-F]{64}$/.test(conditionId)) return fieldFailure('INVALID_ARGUMENT', 'conditionId', 'conditionId must be 0x + 64 hex');
+  if (!Number.isSafeInteger(amountRaw) || amountRaw <= 0) return fieldFailure('INVALID_ARGUMENT', 'amount', 'amount must be a positive integer');
+  const market = core.marketsByCondition.get(conditionId.toLowerCase());
+  if (!market) return failure(404, 'MARKET_NOT_FOUND', MESSAGES.marketNotFound);
+  return { account, market };
+}
+
 export function mergeSets(core: EngineCore, profileId: number, conditionId: string, amountRaw: number): MergeOutcome {
   return core.command(() => {
-    const account = core.accountsById.get(profileId);
-    if (!account) return failure(404, 'PROFILE_NOT_FOUND', MESSAGES.profileNotFound);
-    if (!/^0x[0-9a-fA-F]{64}$/.test(conditionId)) return fieldFailure('INVALID_ARGUMENT', 'conditionId', 'conditionId must be 0x + 64 hex');
-    if (!Number.isSafeInteger(amountRaw) || amountRaw <= 0) return fieldFailure('INVALID_ARGUMENT', 'amount', 'amount must be a positive integer');
-    const market = core.marketsByCondition.get(conditionId.toLowerCase());
-    if (!market) return failure(404, 'MARKET_NOT_FOUND', MESSAGES.marketNotFound);
+    const target = setsTarget(core, profileId, conditionId, amountRaw);
+    if (!('account' in target)) return target;
+    const { account, market } = target;
     const { yesTokenId, noTokenId, id } = market.spec;
     const yes = account.token(yesTokenId);
     const no = account.token(noTokenId);
@@ -62,12 +71,9 @@ export function mergeSets(core: EngineCore, profileId: number, conditionId: stri
  */
 export function splitSets(core: EngineCore, profileId: number, conditionId: string, amountRaw: number): SplitOutcome {
   return core.command(() => {
-    const account = core.accountsById.get(profileId);
-    if (!account) return failure(404, 'PROFILE_NOT_FOUND', MESSAGES.profileNotFound);
-    if (!/^0x[0-9a-fA-F]{64}$/.test(conditionId)) return fieldFailure('INVALID_ARGUMENT', 'conditionId', 'conditionId must be 0x + 64 hex');
-    if (!Number.isSafeInteger(amountRaw) || amountRaw <= 0) return fieldFailure('INVALID_ARGUMENT', 'amount', 'amount must be a positive integer');
-    const market = core.marketsByCondition.get(conditionId.toLowerCase());
-    if (!market) return failure(404, 'MARKET_NOT_FOUND', MESSAGES.marketNotFound);
+    const target = setsTarget(core, profileId, conditionId, amountRaw);
+    if (!('account' in target)) return target;
+    const { account, market } = target;
     if (market.status === 'RESOLVED') return failure(400, 'MARKET_RESOLVED', 'Market is resolved: nothing to split into');
     if (account.usdc.total - account.usdc.locked < amountRaw) return failure(400, 'INSUFFICIENT_BALANCE', `split of ${amountRaw} needs ${amountRaw} free USDC (free: ${account.usdc.total - account.usdc.locked})`);
     const { yesTokenId, noTokenId, id } = market.spec;
