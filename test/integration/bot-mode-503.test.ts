@@ -17,12 +17,20 @@ function requestsSince(sim: RunningSimulator, sinceSeq: number, publicToo = fals
 
 const lastSeq = (sim: RunningSimulator): number => sim.control.requestLog({ limit: 1 })[0]?.seq ?? 0;
 
+/**
+ * The bot reads the mode twice at start (the executor's start, then the poll's first read, which may come after the
+ * first quotes): the mode is set only after both, so the 503 is how the bot meets it, not that read.
+ */
+const startupModeReads = (sim: RunningSimulator) =>
+  waitFor(() => when(sim.control.requestLog().filter((e) => e.path === '/maintenance/status').length >= 2), 5_000, "the bot's start-up mode reads");
+
 describe('a 503 of POST /orders in cancel_only', () => {
   it('refreshes the mode at once, sends no retried placement and no lookup, and quotes again after the mode ends', async ({ expect, onTestFinished }) => {
     const cleanup = cleanupAfterTest(onTestFinished);
     // One POST /orders per placement (no cancel-replace), and a maintenance poll too slow to see the mode first.
     const { sim, slug, running, watcher } = await startQuotingBot(cleanup, { orders: { cancelReplace: { enabled: false }, batchPlacements: 'off' }, maintenance: { pollIntervalSec: 60 } });
     expect(sim.control.settings().placementModeRefusal).toBe('503');
+    await startupModeReads(sim);
     const since = lastSeq(sim);
     const resumeAtMs = Date.now() + 6_000;
     sim.control.setTradingMode({ mode: 'cancel_only', resumeAtMs });
@@ -57,6 +65,7 @@ describe('a 503 of a cancel-replace batch in cancel_only', () => {
   it('refreshes the mode at once, sends no retried placement, no lookup and no cancel by clientOrderId, and quotes again after the mode ends', async ({ expect, onTestFinished }) => {
     const cleanup = cleanupAfterTest(onTestFinished);
     const { sim, slug, running, watcher } = await startQuotingBot(cleanup, { orders: { cancelReplace: { enabled: true } }, maintenance: { pollIntervalSec: 60 } });
+    await startupModeReads(sim);
     const since = lastSeq(sim);
     const resumeAtMs = Date.now() + 6_000;
     sim.control.setTradingMode({ mode: 'cancel_only', resumeAtMs });
@@ -69,7 +78,7 @@ describe('a 503 of a cancel-replace batch in cancel_only', () => {
     const inWindow = requestsSince(sim, since).filter((e) => e.atMs < resumeAtMs);
     const trading = inWindow.filter((e) => e.method === 'POST' && (e.path === '/orders' || e.path.startsWith('/orders/cancel-replace')));
     // The one cancel-replace met the 503; no placement of any kind went while the mode lasted.
-    expect(trading.map((e) => `${e.path} ${e.status}`)).toEqual(['/orders/cancel-replace/batch 503']);
+    expect(trading.map((e) => `${e.path} ${e.status}`), JSON.stringify(inWindow.map((e) => `${e.method} ${e.path} ${e.status}`))).toEqual(['/orders/cancel-replace/batch 503']);
     const refused = trading[0]!;
     const refresh = requestsSince(sim, since, true).find((e) => e.seq > refused.seq && e.method === 'GET' && e.path === '/maintenance/status');
     expect(refresh === undefined ? null : refresh.atMs - refused.atMs).toBeLessThan(1_000);
