@@ -66,7 +66,7 @@ describe.concurrent('venue faults', () => {
     sim.control.failNextRequests({ status: 503, count: 1, pathPrefix: '/orders/batch-cancel' });
     moveBookUp(sim, slug);
 
-    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_510)), 10_000, 'recovery from the 5xx burst', () => ({ ladder: ladderOf(sim, slug, 'it'), warnings: running.warnings().slice(-5) }));
+    await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_510)), 15_000, 'recovery from the 5xx burst', () => ({ ladder: ladderOf(sim, slug, 'it'), warnings: running.warnings().slice(-5) }));
     expect(sim.control.pendingFaults()).toEqual([]);
     expect(stats(sim).injected).toBe(4);
     expect(unexplainedRateLimits(sim)).toEqual([]);
