@@ -15,7 +15,9 @@
  * answer time, unchanged; a withheld request's error at its start.
  */
 import type { CancelTimer, Scheduler } from '../core/clock.js';
+import { chunks } from '../core/maps.js';
 import { requestClass, type VenueCall } from '../orders/request-class.js';
+import { CANCEL_BATCH_MAX } from '../orders/venue-port.js';
 import type {
   CancelReplaceBatch,
   CancelReplaceItemResult,
@@ -44,6 +46,8 @@ export class LatencyVenue implements VenuePort {
   private timer: { readonly atMs: number; readonly cancel: CancelTimer } | null = null;
   readonly cancelReplace?: (batch: CancelReplaceBatch) => Promise<readonly CancelReplaceItemResult[]>;
   readonly crossMarket?: CrossMarketCancelReplace;
+  readonly cancelAcrossMarkets?: (byMarket: ReadonlyMap<string, readonly string[]>) => Promise<CancelResult>;
+  readonly cancelByClientOrderId?: (marketSlug: string, clientOrderId: string) => Promise<CancelResult>;
 
   constructor(
     private readonly inner: VenuePort,
@@ -58,6 +62,11 @@ export class LatencyVenue implements VenuePort {
         return this.send({ operation: 'cancelReplace' }, () => replace(rest), beforeSend);
       };
     }
+    const across = inner.cancelAcrossMarkets?.bind(inner);
+    // One request per CANCEL_BATCH_MAX ids (whatever their markets), as the bot's batch-cancel chunks them.
+    if (across !== undefined) this.cancelAcrossMarkets = (byMarket) => this.cancelInChunks(byMarket, across);
+    const byClientOrderId = inner.cancelByClientOrderId?.bind(inner);
+    if (byClientOrderId !== undefined) this.cancelByClientOrderId = (slug, clientOrderId) => this.send({ operation: 'cancelByClientOrderId' }, () => byClientOrderId(slug, clientOrderId));
     const cross = inner.crossMarket;
     if (cross !== undefined) {
       this.crossMarket = {
@@ -75,6 +84,20 @@ export class LatencyVenue implements VenuePort {
         },
       };
     }
+  }
+
+  private async cancelInChunks(byMarket: ReadonlyMap<string, readonly string[]>, across: (byMarket: ReadonlyMap<string, readonly string[]>) => Promise<CancelResult>): Promise<CancelResult> {
+    const ids = [...byMarket].flatMap(([slug, list]) => list.map((id) => [slug, id] as const));
+    const out: { canceled: string[]; failed: CancelResult['failed'][number][] } = { canceled: [], failed: [] };
+    // One after the other, as the adapter sends them (its first request tells whether the venue takes several markets).
+    for (const chunk of chunks(ids, CANCEL_BATCH_MAX)) {
+      const part = new Map<string, string[]>();
+      for (const [slug, id] of chunk) part.set(slug, [...(part.get(slug) ?? []), id]);
+      const answer = await this.send({ operation: 'cancelAcrossMarkets' }, () => across(part));
+      out.canceled.push(...answer.canceled);
+      out.failed.push(...answer.failed);
+    }
+    return out;
   }
 
   /** From now on every request pays the latency and waits for the limiter. */

@@ -22,6 +22,8 @@ export const DELEGATION_CARRIERS: Readonly<Record<string, DelegationCarrier>> = 
   'POST /orders/status/batch': 'header',
   'DELETE /orders/{orderId}': 'query',
   'POST /orders/cancel-batch': 'query',
+  'POST /orders/batch-cancel': 'query',
+  'POST /orders/cancel': 'query',
   'DELETE /orders/all/{slug}': 'query',
   'POST /portfolio/redeem': 'body',
   'POST /orders': 'owner',

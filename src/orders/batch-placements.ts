@@ -25,6 +25,7 @@ import { heldAfterUnavailable, isActive, refusedByMode, type ExecutorContext } f
 import type { AbortReason } from './executor-types.js';
 import type { MarketState } from './market-state.js';
 import type { TrackedOrder } from './order-record.js';
+import type { OutcomeResolver } from './outcome-resolver.js';
 import type { PlanRequests, PlanTally } from './plan-requests.js';
 import type { PlannedPlace } from './reconcile.js';
 import type { Replacements } from './replacements.js';
@@ -44,6 +45,7 @@ export class BatchPlacements {
     private readonly ctx: ExecutorContext,
     private readonly requests: PlanRequests,
     private readonly replacements: Replacements,
+    private readonly resolver: OutcomeResolver,
   ) {}
 
   /** True when placements go as cancel-replace operations. */
@@ -118,6 +120,7 @@ export class BatchPlacements {
       if (verdict.orders === 'look-up') {
         log.warn({ market: slug, items: sent.length, err: errorText(error, { withName: true }) }, 'batch placement outcome unknown: looking the orders up');
         heldAfterUnavailable(this.ctx, error);
+        for (const id of await this.resolver.cancelUnknown(market, sent.map(({ order }) => order), 'plan-lookup')) tally.canceledUnknown.add(id);
         return { fallback: [], abort: null };
       }
       return { fallback: [], abort: verdict.abort };
@@ -132,6 +135,8 @@ export class BatchPlacements {
       if (result?.cancel.status === 'SUCCESS') log.warn({ market: slug, clientOrderId: order.clientOrderId }, 'batch placement: the venue reports canceling an order with the new clientOrderId (none should exist)');
     });
     if (fallback.length > 0) this.refuse(slug, 'a placement operation was NOT_ATTEMPTED under ALLOW_FAILURE');
+    // A placement whose outcome is unknown: canceled by its clientOrderId, not waited for.
+    for (const id of await this.resolver.cancelUnknown(market, sent.map(({ order }) => order), 'plan-lookup')) tally.canceledUnknown.add(id);
     return { fallback, abort: null };
   }
 

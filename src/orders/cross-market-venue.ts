@@ -92,6 +92,9 @@ function isContentRefusal(error: unknown): boolean {
 
 export class CrossMarketVenue implements VenuePort {
   readonly cancelReplace?: (batch: CancelReplaceBatch) => Promise<readonly CancelReplaceItemResult[]>;
+  /** The inner port's, passed through (plain cancels are not gathered here). */
+  readonly cancelAcrossMarkets?: (byMarket: ReadonlyMap<string, readonly string[]>) => Promise<CancelResult>;
+  readonly cancelByClientOrderId?: (marketSlug: string, clientOrderId: string) => Promise<CancelResult>;
   readonly gathersAcrossMarkets: boolean;
   private readonly maxOperations: number;
   private waiting: Entry[] = [];
@@ -114,6 +117,8 @@ export class CrossMarketVenue implements VenuePort {
     this.gathersAcrossMarkets = cross !== undefined;
     if (cross !== undefined) this.cancelReplace = (batch) => this.enqueue(cross, batch);
     else if (plain !== undefined) this.cancelReplace = plain;
+    if (inner.cancelAcrossMarkets !== undefined) this.cancelAcrossMarkets = inner.cancelAcrossMarkets.bind(inner);
+    if (inner.cancelByClientOrderId !== undefined) this.cancelByClientOrderId = inner.cancelByClientOrderId.bind(inner);
   }
 
   /** False once the venue refused a request naming several markets (one market per request since). */

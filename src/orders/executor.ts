@@ -157,7 +157,7 @@ export class OrderExecutor {
     this.resolver = new OutcomeResolver(ctx);
     const requests = new PlanRequests(ctx, this.resolver);
     const replacements = new Replacements(ctx, requests, this.resolver);
-    this.plans = new PlanRunner(ctx, requests, replacements, new BatchPlacements(ctx, requests, replacements));
+    this.plans = new PlanRunner(ctx, requests, replacements, new BatchPlacements(ctx, requests, replacements, this.resolver));
     this.sync = new MarketSync(ctx, this.resolver, (market) => this.plans.kick(market));
     this.deferred = new DeferredListings(ctx, this.sync, this.resolver);
     this.events = new EventRouter(ctx, {

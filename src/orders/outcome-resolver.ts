@@ -16,7 +16,7 @@
  */
 import { chunks } from '../core/maps.js';
 import { errorText } from '../core/errors.js';
-import type { CommitOrigin, ExecutorContext } from './executor-context.js';
+import { refusedByMode, type CommitOrigin, type ExecutorContext } from './executor-context.js';
 import type { MarketState } from './market-state.js';
 import { applyFill, applyReport, confirmCancel, markLost, recordLookupMiss, refuseCancel, type OrderReport, type TrackedOrder } from './order-record.js';
 import { isTerminal } from './order-state.js';
@@ -114,6 +114,36 @@ export class OutcomeResolver {
       });
     }
     return { notResting, failed };
+  }
+
+  /**
+   * Orders whose placement outcome is unknown (no order id: the answer was lost), canceled by their clientOrderId
+   * (`VenuePort.cancelByClientOrderId`, one request each, where the port offers it and the gate allows cancels) rather
+   * than waited for: whatever the venue holds under that id stops resting. Those the venue canceled are looked up at
+   * once (their order id and any fill before the cancel); a refused one ("not found": never accepted, or still on its
+   * way) stays unknown for the lookups and their grace, never ended on that answer alone. Returns the clientOrderIds
+   * the venue canceled.
+   */
+  async cancelUnknown(market: MarketState, orders: readonly TrackedOrder[], origin: CommitOrigin): Promise<ReadonlySet<string>> {
+    const { venue, gate, observer, log } = this.ctx;
+    const canceled = new Set<string>();
+    const cancel = venue.cancelByClientOrderId?.bind(venue);
+    if (cancel === undefined) return canceled;
+    for (const order of orders) {
+      const current = this.ctx.orders.get(order.clientOrderId);
+      if (current?.state !== 'unknown' || current.orderId !== null || !gate.allowsCancel()) continue;
+      try {
+        const result = await cancel(market.slug, order.clientOrderId);
+        if (result.canceled.includes(order.clientOrderId)) canceled.add(order.clientOrderId);
+        log.info({ market: market.slug, clientOrderId: order.clientOrderId, canceled: canceled.has(order.clientOrderId) }, 'unknown placement canceled by its clientOrderId');
+      } catch (error) {
+        observer.onRequestError('cancelByClientOrderId', market.slug, error);
+        refusedByMode(this.ctx, error, 'cancel');
+      }
+    }
+    const found = orders.filter((o) => canceled.has(o.clientOrderId));
+    if (found.length > 0) await this.lookupNow(market, found, origin);
+    return canceled;
   }
 
   private stillOpen(orders: readonly TrackedOrder[]): TrackedOrder[] {

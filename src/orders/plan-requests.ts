@@ -11,7 +11,8 @@
  * before settlement (`ctx.stopAtMs`), checked at the moment it would leave the rate limiter: one planned before the stop
  * is withheld unsent and the plan starts no further placement, so it ends at once and the halt's cancels (at cancel
  * priority) follow; a placement of a market left while it waited is withheld the same way; a cancel whose outcome is uncertain keeps its order pending-cancel
- * and looks it up; a placement without an answer makes its order unknown, never rejected; a slot is re-checked just
+ * and looks it up; a placement without an answer makes its order unknown, never rejected, and is canceled by its
+ * clientOrderId at once (outcome-resolver.ts `cancelUnknown`); a slot is re-checked just
  * before its placement (an event may have filled it meanwhile); every change goes through the executor's writer with
  * origin `plan` (or `plan-lookup` for the lookups the plan makes itself).
  */
@@ -38,10 +39,12 @@ export interface PlanTally {
   readonly attemptedCancels: Set<string>;
   /** Slots whose replacement the venue refused in this run: not placed again before the next run. */
   readonly refusedSlots: Set<string>;
+  /** Unknown placements of this run the venue canceled by clientOrderId: their slots are free for a follow-up run. */
+  readonly canceledUnknown: Set<string>;
 }
 
 export function emptyTally(): PlanTally {
-  return { placed: [], canceled: [], rejected: [], unknown: [], attemptedCancels: new Set(), refusedSlots: new Set() };
+  return { placed: [], canceled: [], rejected: [], unknown: [], attemptedCancels: new Set(), refusedSlots: new Set(), canceledUnknown: new Set() };
 }
 
 export class PlanRequests {
@@ -202,8 +205,10 @@ export class PlanRequests {
     }
     log.warn({ market: slug, clientOrderId, err: errorText(error, { withName: true }) }, 'placement outcome unknown');
     heldAfterUnavailable(this.ctx, error);
-    writer.commit(current, markUnknown(current, scheduler.now()), 'plan');
+    const unknown = writer.commit(current, markUnknown(current, scheduler.now()), 'plan');
     tally.unknown.push(clientOrderId);
+    // Not waited for: whatever the venue holds under this clientOrderId is canceled, then looked up.
+    for (const id of await this.resolver.cancelUnknown(market, [unknown], 'plan-lookup')) tally.canceledUnknown.add(id);
     this.resolver.scheduleResolve(market);
     return verdict.abort;
   }

@@ -124,8 +124,9 @@ export class PlanRunner {
       const fresh = second.plan.cancels.filter((c) => !tally.attemptedCancels.has(c.clientOrderId));
       aborted = await this.requests.executeCancels(market, fresh, tally);
       if (aborted === null) aborted = await this.placements.execute(market, second.plan.places, tally);
-      // Slots emptied by those late cancels are filled by a follow-up run (after this one ends).
-      if (aborted === null && fresh.length > 0) this.kick(market);
+      // Slots emptied by those late cancels, or by unknown placements canceled by clientOrderId, are filled by a
+      // follow-up run (after this one ends).
+      if (aborted === null && (fresh.length > 0 || tally.canceledUnknown.size > 0)) this.kick(market);
     }
     this.scheduleReview(market, plan.nextReviewAtMs);
     market.notePlanDone();

@@ -9,7 +9,8 @@
  *
  * Invariants: a pair is sent only when its old order rests and no other open order holds the slot; an operation
  * without a result, or whose cancel half is uncertain, leaves the old order to a lookup before the slot is used
- * again — unless the feed reported it terminal meanwhile (a fill before the cancel landed: known gone, no lookup); a 404 turns cancel-replace off for good and the remaining pairs go as plain cancels (their slots are placed
+ * again — unless the feed reported it terminal meanwhile (a fill before the cancel landed: known gone, no lookup); a
+ * replacement whose placement outcome is unknown is canceled by its clientOrderId at once; a 404 turns cancel-replace off for good and the remaining pairs go as plain cancels (their slots are placed
  * by the plan's second pass); every change goes through the executor's writer with origin `plan`.
  */
 import { chunks } from '../core/maps.js';
@@ -24,7 +25,7 @@ import { isResting, isTerminal } from './order-state.js';
 import type { OutcomeResolver } from './outcome-resolver.js';
 import type { PlanRequests, PlanTally } from './plan-requests.js';
 import { classifyCancelError } from './cancel-errors.js';
-import type { CancelReplaceItem, PlaceResult } from './venue-port.js';
+import { TradingModeError, type CancelReplaceItem, type PlaceResult } from './venue-port.js';
 
 export class Replacements {
   /** False once the venue answered 404 for cancel-replace. */
@@ -85,6 +86,7 @@ export class Replacements {
         if (verdict.orders === 'look-up') {
           log.warn({ market: slug, items: items.length, err: errorText(error, { withName: true }) }, 'cancel-replace outcome unknown: looking the orders up');
           heldAfterUnavailable(this.ctx, error);
+          for (const id of await this.resolver.cancelUnknown(market, pairs.map((p) => p.fresh), 'plan-lookup')) tally.canceledUnknown.add(id);
           this.resolver.scheduleResolve(market);
           continue;
         }
@@ -93,7 +95,11 @@ export class Replacements {
           for (const pair of pairs) tally.attemptedCancels.delete(pair.old.clientOrderId);
           return this.requests.executeCancels(market, batches.slice(index).flat().map((r) => r.cancel), tally);
         }
-        if (verdict.modeRefusal) refusedByMode(this.ctx, error, 'cancel');
+        // Refused by the mode: of its cancels only in `disabled`; else of its placements (the cancels may go alone).
+        if (verdict.modeRefusal) {
+          if (error instanceof TradingModeError && error.mode !== 'disabled') refusedByMode(this.ctx, error, 'place', { postOnly: postOnlyAll });
+          else refusedByMode(this.ctx, error, 'cancel');
+        }
         return verdict.abort;
       }
       const lookups: TrackedOrder[] = [];
@@ -107,6 +113,8 @@ export class Replacements {
         if (effects.old.kind === 'look-up' && !isTerminal(old.state)) lookups.push(old);
       });
       if (lookups.length > 0) await this.resolver.lookupNow(market, lookups, 'plan-lookup');
+      // A replacement whose placement outcome is unknown: canceled by its clientOrderId, not waited for.
+      for (const id of await this.resolver.cancelUnknown(market, pairs.map((p) => p.fresh), 'plan-lookup')) tally.canceledUnknown.add(id);
     }
     return null;
   }

@@ -26,6 +26,8 @@ export type VenueCall =
 
 const FIXED: Readonly<Record<Exclude<VenueOperation, 'listLiveOrders' | 'cancelReplace'>, RequestPriority>> = {
   cancelOrders: 'cancel',
+  cancelAcrossMarkets: 'cancel',
+  cancelByClientOrderId: 'cancel',
   cancelAll: 'cancel',
   statusBatch: 'probe',
   placeOrder: 'place',

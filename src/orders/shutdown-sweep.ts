@@ -1,8 +1,10 @@
 /**
  * The shutdown sweep: cancel every order of the bot, confirm, retry until the deadline. Two ways of confirming:
  * - `sweepKnown`, the markets whose every order of the bot is tracked (their own-order listing was applied: at start-up,
- *   deferred, or a join): the cancels go out at once for all of them (one request per market with open orders: the
- *   venue's `POST /orders/cancel-batch` takes the ids of one market), and what the cancel answers did not confirm is
+ *   deferred, or a join): the cancels go out at once for all of them (`POST /orders/batch-cancel` across markets, up
+ *   to 50 ids a request, where the venue accepts a request naming several markets — the adapter detects it and falls
+ *   back to one request per market; orders whose placement answer was lost by their clientOrderId), and what the
+ *   cancel answers did not confirm is
  *   looked up by status across markets, up to 50 orders to a `POST /orders/status/batch` request — no listing;
  * - `cancelEverything`, one market whose state is not known (a deferred listing not applied yet, a start-up listing
  *   that failed) or being left: cancels, then a listing of the market (`GET /markets/{slug}/user-orders`) at cancel
@@ -24,7 +26,7 @@ import type { MarketState } from './market-state.js';
 import type { MarketSync } from './market-sync.js';
 import { confirmCancel } from './order-record.js';
 import type { OutcomeResolver } from './outcome-resolver.js';
-import type { VenueOrderSnapshot } from './venue-port.js';
+import type { VenueOrderSnapshot, VenuePort } from './venue-port.js';
 
 export class ShutdownSweep {
   constructor(
@@ -43,7 +45,7 @@ export class ShutdownSweep {
     let notResting: ReadonlySet<string> = new Set();
     for (let attempt = 0; scheduler.now() < deadline; attempt += 1) {
       const left = markets.filter((m) => !confirmed.has(m.slug));
-      if (attempt === 0 || gate.allowsCancel()) await Promise.all(left.map((m) => untilDeadline(scheduler, this.cancelOnce(m, attempt === 0), deadline)));
+      if (attempt === 0 || gate.allowsCancel()) await untilDeadline(scheduler, this.cancelRound(left, attempt === 0), deadline);
       // What the cancel answers did not confirm (a refused or unanswered cancel, an unknown placement): looked up.
       const open = left.flatMap((m) => orders.openInMarket(m.slug)).filter((o) => o.state !== 'pending-new');
       if (open.length > 0) {
@@ -105,6 +107,42 @@ export class ShutdownSweep {
       if (wait > 0) await sleep(scheduler, wait);
     }
     return false;
+  }
+
+  /**
+   * One round of cancels in every market of `markets`. By id, the markets' tracked orders go in one call across markets
+   * where the port offers it (`cancelAcrossMarkets`: up to 50 orders a request, of several markets where the venue
+   * accepts it), else one call per market; cancel-all markets go one by one; orders whose placement answer was lost
+   * (no order id) are canceled by their clientOrderId where the port offers it.
+   */
+  private async cancelRound(markets: readonly MarketState[], first: boolean): Promise<void> {
+    const { venue } = this.ctx;
+    const byIds = markets.filter((m) => this.byIds(m));
+    const cancelAll = markets.filter((m) => !this.byIds(m));
+    const acrossMarkets = venue.cancelAcrossMarkets?.bind(venue);
+    const rounds: Promise<void>[] = [...cancelAll.map((m) => this.cancelOnce(m, first)), ...markets.map((m) => this.cancelUnknownOnce(m))];
+    if (acrossMarkets === undefined || byIds.length < 2) rounds.push(...byIds.map((m) => this.cancelOnce(m, first)));
+    else rounds.push(this.cancelAcross(byIds, acrossMarkets));
+    await Promise.all(rounds);
+  }
+
+  /** The tracked orders of several markets by id, in as few requests as the venue allows. */
+  private async cancelAcross(markets: readonly MarketState[], cancel: NonNullable<VenuePort['cancelAcrossMarkets']>): Promise<void> {
+    const { orders, observer } = this.ctx;
+    const byMarket = new Map(markets.map((m) => [m.slug, orders.openInMarket(m.slug).flatMap((o) => (o.orderId === null ? [] : [o.orderId]))] as const).filter(([, ids]) => ids.length > 0));
+    if (byMarket.size === 0) return;
+    try {
+      this.sync.applyCancelConfirmations(await cancel(byMarket), 'shutdown');
+    } catch (error) {
+      observer.onRequestError('cancelAcrossMarkets', [...byMarket.keys()].join(','), error);
+      refusedByMode(this.ctx, error, 'cancel');
+    }
+  }
+
+  /** Orders of the market whose placement outcome is unknown (no order id): canceled by clientOrderId, then looked up. */
+  private async cancelUnknownOnce(market: MarketState): Promise<void> {
+    const unknown = this.ctx.orders.openInMarket(market.slug).filter((o) => o.state === 'unknown' && o.orderId === null);
+    if (unknown.length > 0) await this.resolver.cancelUnknown(market, unknown, 'shutdown');
   }
 
   /** Cancel-all takes every order of the ACCOUNT in the market (other bots' too): only when this bot owns it alone. */

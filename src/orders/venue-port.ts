@@ -132,13 +132,29 @@ export interface ListOptions {
   readonly deferred?: boolean;
 }
 
+/** The most order ids one POST /orders/batch-cancel request carries (the venue's API reference: up to 50). */
+export const CANCEL_BATCH_MAX = 50;
+
 /** The most items one statusBatch call may carry (POST /orders/status/batch takes 1–50). */
 export const STATUS_BATCH_MAX = 50;
 
 export interface VenuePort {
   placeOrder(request: PlaceRequest): Promise<PlaceResult>;
-  /** All ids belong to `marketSlug` (POST /orders/cancel-batch). */
+  /** All ids belong to `marketSlug` (POST /orders/batch-cancel; the older POST /orders/cancel-batch where it is absent). */
   cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult>;
+  /**
+   * Optional: orders of several markets, by id (`byMarket`: each market's ids), in as few requests as the venue allows
+   * (POST /orders/batch-cancel, up to 50 ids a request: one request may span markets where the venue accepts it, which
+   * the adapter detects on the first such request and remembers, falling back to one request per market). Errors as
+   * `cancelOrders`. Without it the caller cancels market by market.
+   */
+  cancelAcrossMarkets?(byMarket: ReadonlyMap<string, readonly string[]>): Promise<CancelResult>;
+  /**
+   * Optional: one order by its clientOrderId (POST /orders/cancel): an order whose placement answer was lost has no
+   * known order id. `canceled` holds the clientOrderId when the venue canceled it; `failed` names it by clientOrderId
+   * (`CancelFailure.orderId` carries the id as sent). Errors as `cancelOrders`.
+   */
+  cancelByClientOrderId?(marketSlug: string, clientOrderId: string): Promise<CancelResult>;
   /**
    * Cancel-replace (POST /orders/cancel-replace/batch): per item, cancel `cancelOrderId` then place `place`, in one
    * request. Optional: an adapter without it (or a venue answering 404 for the endpoint: `CancelReplaceUnsupportedError`)
@@ -167,7 +183,7 @@ export interface VenuePort {
   maintenanceStatus(): Promise<MaintenanceStatus>;
 }
 
-export type VenueOperation = 'placeOrder' | 'cancelOrders' | 'cancelAll' | 'cancelReplace' | 'statusBatch' | 'listLiveOrders' | 'maintenanceStatus';
+export type VenueOperation = 'placeOrder' | 'cancelOrders' | 'cancelAcrossMarkets' | 'cancelByClientOrderId' | 'cancelAll' | 'cancelReplace' | 'statusBatch' | 'listLiveOrders' | 'maintenanceStatus';
 
 export type CancelReplaceMode = 'STOP_ON_FAILURE' | 'ALLOW_FAILURE';
 

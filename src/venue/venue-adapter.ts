@@ -7,7 +7,7 @@
  * is classified by error class, HTTP status and the client's `refusal`, never by message text; a placement whose
  * answer never came is OutcomeUnknownError (never a rejection); a 409 is DuplicateClientOrderIdError ("already
  * accepted"); a 425 trading-mode body (ExchangeTradingModeError) is TradingModeError; a bare 503 of a placement or a
- * cancel is explained by the maintenance status refreshed at once (unavailable-answer.ts); a size or status the venue left out (the official client's CreatedOrder has neither) is
+ * cancel or a cancel-replace is explained by the maintenance status refreshed at once (unavailable-answer.ts); a size or status the venue left out (the official client's CreatedOrder has neither) is
  * unknown: never read as 0 or as terminal. A taker fill in a placement or lookup answer (`execution.totalsRaw`) is
  * reported at its gross contracts (what the order matched) and its exact collateral and fee go to `onTakerFill`. Each
  * call's limiter class is the shared table's (src/orders/request-class.ts), as the backtest's request model orders them.
@@ -30,7 +30,7 @@ import type { OrderSigner, SignedOrder, SigningMarket } from '../exchange/signer
 import type { CancelReplaceOperation, CancelReplaceOutcome } from '../exchange/cancel-replace-wire.js';
 import type { BatchCancelResult, MaintenanceStatus as WireMaintenanceStatus, PlacementResult, UserOrder } from '../exchange/wire.js';
 import { isKnownTradingMode, toTradingMode } from '../core/trading-mode.js';
-import { explainUnavailable, isBareUnavailable } from './unavailable-answer.js';
+import { explainUnavailable, isBareUnavailable, type RefusableAction } from './unavailable-answer.js';
 import { VenueCancels, type CancelFact, type CancelOutcome } from './venue-cancels.js';
 import { TICKS_PER_UNIT } from '../core/venue-rules/index.js';
 import {
@@ -274,7 +274,11 @@ export class VenueAdapter implements VenuePort {
       if (sent.length === 0 && error instanceof RequestInputError) return [];
       if (error instanceof ExchangeHttpError && error.status === 404) throw new CancelReplaceUnsupportedError(error.message, { cause: error });
       if (isMixedMarketRefusal(error, sent)) throw new MixedMarketsRefusedError(errorText(error), { cause: error });
-      throw mapError('cancelReplace', error);
+      const mapped = mapError('cancelReplace', error);
+      if (!(mapped instanceof ServiceUnavailableError) || sent.length === 0) throw mapped;
+      // A bare 503: the maintenance status refreshed at once tells the venue's refusal of the placements (nothing was
+      // accepted: TradingModeError) from an overloaded server (outcome unknown), as for a single placement.
+      throw await explainUnavailable(mapped, placementsAction(sent), () => this.maintenanceStatus());
     }
     let offset = 0;
     return sent.map((batch) => {
@@ -340,10 +344,33 @@ export class VenueAdapter implements VenuePort {
     try {
       return portCancelResult(await this.cancels.cancelInMarket(orderIds));
     } catch (error) {
-      const mapped = mapError('cancelOrders', error);
-      if (!(mapped instanceof ServiceUnavailableError)) throw mapped;
-      throw await explainUnavailable(mapped, { kind: 'cancel' }, () => this.maintenanceStatus());
+      throw await this.cancelError('cancelOrders', error);
     }
+  }
+
+  /** Orders of several markets in as few POST /orders/batch-cancel requests as the venue allows (venue-cancels.ts detects it). */
+  async cancelAcrossMarkets(byMarket: ReadonlyMap<string, readonly string[]>): Promise<CancelResult> {
+    try {
+      return portCancelResult(await this.cancels.cancelAcrossMarkets(byMarket));
+    } catch (error) {
+      throw await this.cancelError('cancelAcrossMarkets', error);
+    }
+  }
+
+  /** One order by its clientOrderId (POST /orders/cancel): the order of a placement whose answer was lost. */
+  async cancelByClientOrderId(_marketSlug: string, clientOrderId: string): Promise<CancelResult> {
+    try {
+      return portCancelResult(await this.cancels.cancelByClientOrderId(clientOrderId));
+    } catch (error) {
+      throw await this.cancelError('cancelByClientOrderId', error);
+    }
+  }
+
+  /** A failed cancel → the port's error; a bare 503 is explained by the maintenance status refreshed at once. */
+  private async cancelError(operation: 'cancelOrders' | 'cancelAcrossMarkets' | 'cancelByClientOrderId', error: unknown): Promise<Error> {
+    const mapped = mapError(operation, error);
+    if (!(mapped instanceof ServiceUnavailableError)) return mapped;
+    return explainUnavailable(mapped, { kind: 'cancel' }, () => this.maintenanceStatus());
   }
 
   async cancelAll(marketSlug: string): Promise<CancelResult> {
@@ -421,6 +448,16 @@ export class VenueAdapter implements VenuePort {
       fills: this.takerFills(result),
     };
   }
+}
+
+/**
+ * The placements of a cancel-replace request as one action for `explainUnavailable`: the shape the mode refuses first —
+ * a placement that is not post-only (or not GTC) if there is one, else a post-only GTC placement.
+ */
+export function placementsAction(sent: readonly PreparedBatch[]): RefusableAction {
+  const places = sent.flatMap((b) => b.batch.items.map((item) => item.place));
+  const strictest = places.find((p) => !p.postOnly || p.orderType !== 'GTC') ?? places[0];
+  return { kind: 'place', postOnly: strictest?.postOnly ?? true, orderType: strictest?.orderType ?? 'GTC' };
 }
 
 /** `operations[3].replacement.marketSlug` or `operations.3.replacement.marketSlug`: the field a mixed-market refusal names. */

@@ -5,7 +5,8 @@
  *
  * Over ≥ 60 s of trading: no answer is a 429 the bots are to blame for (one a stall of the simulator's loop explains is
  * its own late stamp, chaos-invariants.ts), the combined request rate is near the venue's limit when the bots have
- * that much to send (never above it), every bot keeps quoting. Then Redis is stopped mid-run: every bot falls back to
+ * that much to send (never above it), every bot keeps quoting. Both phases run beside a CPU-burning neighbour process (the
+ * machine loaded on purpose: issue 39). Then Redis is stopped mid-run: every bot falls back to
  * its share (metric, /readyz degraded) and still gets no 429; Redis started again: every bot is back on the shared
  * limit. At the end no bot has cancelled, adopted or booked
  * another's orders: no `DELETE /orders/all`, and each bot's ledger equals the venue's trades of its own orders.
@@ -19,6 +20,7 @@
  * requote bursts and quiet spells both in it. The suite runs files side by side, so this file's ~100 s is not on the
  * critical path. The timeout only catches a hang: three bot start-ups under parallel load plus both phases and stops.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import type { RequestLogEntry, RunningSimulator } from '../../src/sim/index.js';
@@ -27,6 +29,16 @@ import { rateLimitViolations, type LoopStall } from '../support/chaos-invariants
 import { startStallRecorder } from '../support/chaos-stalls.js';
 import { REDIS_MISSING, redisServerBinary, startTestRedis, type TestRedis } from '../support/redis-server.js';
 import { metricsUrlOf, pollFor, readiness, scrape, sumOf } from './ops-support.js';
+
+/**
+ * A neighbour that burns a core (issue 39 item 8: the Redis-stopped phase once failed under another engineer's load):
+ * a busy loop in its own process, at the bots' priority, for the phases; killed by the test.
+ */
+function startCpuBurner(): ChildProcess {
+  const burner = spawn(process.execPath, ['-e', 'for (;;) { Math.sqrt(Math.random()); }'], { stdio: 'ignore' });
+  burner.unref();
+  return burner;
+}
 
 const hasRedis = redisServerBinary() !== null;
 if (!hasRedis) console.warn(REDIS_MISSING);
@@ -136,6 +148,7 @@ describe.skipIf(!hasRedis)('three bots, one account, one shared rate limit (real
       synthetic: { stepMs: 400, fairValue: { volatilityPerSqrtHour: 4, jumpsPerHour: 120 }, noise: { ratePerMinute: 120 }, makers: { requoteThresholdTicks: 1 } },
     });
     const bots: RunningBot[] = [];
+    let burner: ChildProcess | null = null;
     try {
       const slugs = simMarketSlugs(sim, 4);
       if (slugs.length < 4) throw new Error('the simulator lists fewer than four tradable markets');
@@ -166,6 +179,8 @@ describe.skipIf(!hasRedis)('three bots, one account, one shared rate limit (real
       const third = await start(TAGS[2], other);
       await third.process.waitForLine(isQuotingLine, 40_000);
 
+      // The machine loaded on purpose from here to the end of phase 2: one core kept busy by a neighbour process.
+      burner = startCpuBurner();
       // Phase 1: shared through Redis, 35 s.
       const phase1From = lastSeq(sim);
       const requestsBefore = await Promise.all(bots.map(requestsOf));
@@ -216,6 +231,9 @@ describe.skipIf(!hasRedis)('three bots, one account, one shared rate limit (real
       const degraded = await fetch(`${bots[0]!.metricsUrl}/readyz`).then((r) => r.json() as Promise<{ degraded?: string[] }>);
       expect(degraded.degraded?.join(' ')).toMatch(/shared limiter in fallback/);
 
+      burner.kill('SIGKILL');
+      burner = null;
+
       // Redis back: every bot returns to the shared limit (and stops at full speed: on its fallback share a bot with
       // many orders can need longer than its shutdown budget to cancel them all).
       await redis.start();
@@ -247,6 +265,7 @@ describe.skipIf(!hasRedis)('three bots, one account, one shared rate limit (real
         expect(foreignFills, `${bot.tag}: no fill of another bot's orders booked`).toEqual([]);
       }
     } finally {
+      burner?.kill('SIGKILL');
       loop.stop();
       await Promise.all(bots.map((bot) => bot.process.stop('SIGKILL', 5000).catch(() => undefined)));
       await sim.close();

@@ -38,9 +38,11 @@ export function executorHarness(options: Partial<ExecutorOptions> & Pick<Executo
 /** Starts between requests of the venue's rate limit in `limitedExecutorHarness`. */
 export const LIMIT_SLOT_MS = 320;
 
-export function limitedExecutorHarness(options: Partial<ExecutorOptions> & Pick<ExecutorOptions, 'markets'>) {
+export function limitedExecutorHarness(options: Partial<ExecutorOptions> & Pick<ExecutorOptions, 'markets'>, fakeSetup: (fake: FakeVenue) => void = () => undefined) {
   const scheduler = new ManualClock(EXECUTOR_T0);
   const fake = new FakeVenue(() => scheduler.now());
+  // Before the latency model wraps it (it offers what the fake offers then).
+  fakeSetup(fake);
   const venue = new LatencyVenue(fake, scheduler, { oneWayMs: 40, minRequestSpacingMs: LIMIT_SLOT_MS, maxConcurrent: 2 });
   const executor = new OrderExecutor({
     venue,

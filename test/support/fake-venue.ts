@@ -302,12 +302,47 @@ export class FakeVenue implements VenuePort {
     return { orderId: order.orderId, status: order.status, remainingRaw: order.sizeRaw, fills: order.fills.map((f) => ({ ...f })), reason };
   }
 
+  /** Cancels across markets (`cancelAcrossMarkets`) and by clientOrderId (`cancelByClientOrderId`): off unless offered. */
+  cancelAcrossMarkets?: (byMarket: ReadonlyMap<string, readonly string[]>) => Promise<CancelResult>;
+  cancelByClientOrderId?: (marketSlug: string, clientOrderId: string) => Promise<CancelResult>;
+
+  /** Offers the optional cancels of the port (a venue with POST /orders/batch-cancel across markets and POST /orders/cancel). */
+  offerNewCancels(): void {
+    this.cancelAcrossMarkets = async (byMarket) => {
+      this.record('cancelAcrossMarkets', [...byMarket].map(([slug, ids]) => `${slug} ${ids.join(',')}`).join('; '));
+      await this.waitHold('cancelAcrossMarkets');
+      this.checkCancelMode('cancelAcrossMarkets');
+      const fault = this.takeFault('cancelAcrossMarkets');
+      if (fault !== undefined && !(fault.kind === 'unknown' && fault.applied)) this.throwFault('cancelAcrossMarkets', fault);
+      const results = [...byMarket].map(([slug, ids]) => this.cancelIn(slug, ids));
+      if (fault !== undefined) this.throwFault('cancelAcrossMarkets', fault);
+      return { canceled: results.flatMap((r) => r.canceled), failed: results.flatMap((r) => r.failed) };
+    };
+    this.cancelByClientOrderId = async (marketSlug, clientOrderId) => {
+      this.record('cancelByClientOrderId', `${marketSlug} ${clientOrderId}`);
+      await this.waitHold('cancelByClientOrderId');
+      this.checkCancelMode('cancelByClientOrderId');
+      const fault = this.takeFault('cancelByClientOrderId');
+      if (fault !== undefined && !(fault.kind === 'unknown' && fault.applied)) this.throwFault('cancelByClientOrderId', fault);
+      const order = this.byClientOrderId(clientOrderId);
+      const result = order === undefined ? { canceled: [], failed: [{ orderId: clientOrderId, reason: 'not-found' as const, message: 'Order not found' }] } : this.cancelIn(marketSlug, [order.orderId]);
+      if (fault !== undefined) this.throwFault('cancelByClientOrderId', fault);
+      return { canceled: result.canceled.length > 0 ? [clientOrderId] : [], failed: result.failed.map((f) => ({ ...f, orderId: clientOrderId })) };
+    };
+  }
+
   async cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
     this.record('cancelOrders', `${marketSlug} ${orderIds.join(',')}`);
     await this.waitHold('cancelOrders');
     this.checkCancelMode('cancelOrders');
     const fault = this.takeFault('cancelOrders');
     if (fault !== undefined && !(fault.kind === 'unknown' && fault.applied)) this.throwFault('cancelOrders', fault);
+    const result = this.cancelIn(marketSlug, orderIds);
+    if (fault !== undefined) this.throwFault('cancelOrders', fault);
+    return result;
+  }
+
+  private cancelIn(marketSlug: string, orderIds: readonly string[]): CancelResult {
     const canceled: string[] = [];
     const failed: { orderId: string; reason: CancelFailureReason; message: string }[] = [];
     for (const orderId of orderIds) {
@@ -325,7 +360,6 @@ export class FakeVenue implements VenuePort {
         canceled.push(orderId);
       }
     }
-    if (fault !== undefined) this.throwFault('cancelOrders', fault);
     return { canceled, failed };
   }
 

@@ -58,6 +58,8 @@ import type {
   PositionSummary,
   RedeemOutcome,
   MergeOutcome,
+  SplitOutcome,
+  CapitalAction,
   ResolveInput,
   ResolveOutcome,
   SimAccount,
@@ -304,6 +306,14 @@ class Engine implements SimEngine {
 
   mergeSets(profileId: number, conditionId: string, amountRaw: number): MergeOutcome {
     return capital.mergeSets(this.core, profileId, conditionId, amountRaw);
+  }
+
+  splitSets(profileId: number, conditionId: string, amountRaw: number): SplitOutcome {
+    return capital.splitSets(this.core, profileId, conditionId, amountRaw);
+  }
+
+  capitalActions(profileId: number): readonly CapitalAction[] {
+    return this.core.accountsById.get(profileId)?.capitalActions() ?? [];
   }
 
   // ───────────────────────── fair value and synthetic flow ─────────────────────────

@@ -8,7 +8,7 @@
  */
 import type { Outcome } from '../../core/venue-rules/index.js';
 import { EngineInvariantError } from './errors.js';
-import type { AccountFill, BalanceEntry, Balances, SimAccount, TokenPosition } from './types.js';
+import type { AccountFill, BalanceEntry, Balances, CapitalAction, SimAccount, TokenPosition } from './types.js';
 
 export interface Balance {
   total: number;
@@ -39,6 +39,8 @@ export class AccountState implements SimAccount {
   private readonly tokenBalances = new Map<string, Balance>();
   private readonly positionsByMarket = new Map<number, MarketPosition>();
   private fillHistory: FillRecord[] = [];
+  /** Claims, merges and splits, oldest first (the history's non-trade entries). */
+  private readonly actions: CapitalAction[] = [];
 
   constructor(
     readonly profileId: number,
@@ -72,6 +74,19 @@ export class AccountState implements SimAccount {
       this.tokenBalances.set(tokenId, b);
     }
     return b;
+  }
+
+  /** Records a claim, merge or split (its transaction hash derived from the account and its sequence: deterministic). */
+  recordAction(action: Omit<CapitalAction, 'seq' | 'txHash'>): CapitalAction {
+    const seq = this.actions.length + 1;
+    const txHash = `0x${'ca'.repeat(8)}${this.profileId.toString(16).padStart(24, '0')}${seq.toString(16).padStart(24, '0')}`;
+    const recorded = { ...action, seq, txHash };
+    this.actions.push(recorded);
+    return recorded;
+  }
+
+  capitalActions(): readonly CapitalAction[] {
+    return this.actions;
   }
 
   tokenTotal(tokenId: string): number {

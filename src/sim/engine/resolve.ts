@@ -104,6 +104,7 @@ export function payOut(core: EngineCore, account: AccountState, conditionId: str
   market.poolRaw -= yesPay + noPay;
   market.yesBurnedRaw += yesBurned;
   market.noBurnedRaw += noBurned;
+  account.recordAction({ kind: 'Claim', atMs: core.clock.now(), marketSlug: market.spec.slug, collateralRaw: yesPay + noPay, tokensRaw: [yesBurned, noBurned] });
   core.enqueue({ kind: 'positions', profileId, slug: market.spec.slug });
   return { ok: true, conditionId: market.spec.conditionId, marketSlug: market.spec.slug, payoutRaw: yesPay + noPay, yesBurnedRaw: yesBurned, noBurnedRaw: noBurned };
 }

@@ -189,6 +189,11 @@ export type MergeOutcome =
     }
   | EngineFailure;
 
+/** A split (`splitPosition`): the USDC put in and the sets minted (1 per USDC). */
+export type SplitOutcome =
+  | { readonly ok: true; readonly conditionId: string; readonly marketSlug: string; readonly usdcRaw: number; readonly yesMintedRaw: number; readonly noMintedRaw: number }
+  | EngineFailure;
+
 export type FairValueOutcome = { readonly ok: true; readonly fairValueTicks: number } | EngineFailure;
 
 export interface DepositInput {

@@ -1,9 +1,9 @@
 /**
  * Engine types, part 5 (see types.ts): the `SimEngine` interface, the engine's whole public surface.
  */
-import type { BatchCancelOutcome, CancelOutcome, DepositInput, DepositOutcome, EngineFailure, FairValueOutcome, ListStrikeMarketInput, ListStrikeMarketOutcome, MergeOutcome, PlaceInput, PlaceOutcome, RedeemOutcome, ResolveInput, ResolveOutcome } from './types-commands.js';
+import type { BatchCancelOutcome, CancelOutcome, DepositInput, DepositOutcome, EngineFailure, FairValueOutcome, ListStrikeMarketInput, ListStrikeMarketOutcome, MergeOutcome, PlaceInput, SplitOutcome, PlaceOutcome, RedeemOutcome, ResolveInput, ResolveOutcome } from './types-commands.js';
 import type { EngineListener, EngineStats } from './types-frames.js';
-import type { AccountFill, Balances, BookSnapshot, MarketTrade, OrderStatus, PositionSummary, SimAccount, SimGroup, SimMarket, SimOrder, UserOrder } from './types-views.js';
+import type { AccountFill, Balances, CapitalAction, BookSnapshot, MarketTrade, OrderStatus, PositionSummary, SimAccount, SimGroup, SimMarket, SimOrder, UserOrder } from './types-views.js';
 import type { AccountSpec } from './types-specs.js';
 import type { UnderlyingWorld } from './underlying.js';
 import type { AccountRewards, RewardSchedule } from './types-rewards.js';
@@ -61,6 +61,10 @@ export interface SimEngine {
   redeemOnChain(profileId: number, conditionId: string): RedeemOutcome;
   /** On-chain `mergePositions`: one free YES and one free NO per set for 1 USDC. */
   mergeSets(profileId: number, conditionId: string, amountRaw: number): MergeOutcome;
+  /** On-chain `splitPosition`: free USDC into one YES and one NO per USDC, before resolution. */
+  splitSets(profileId: number, conditionId: string, amountRaw: number): SplitOutcome;
+  /** The account's claims, merges and splits, oldest first (GET /portfolio/history lists them beside its trades). */
+  capitalActions(profileId: number): readonly CapitalAction[];
 
   fairValueTicks(slug: string): number | null;
   setFairValue(slug: string, ticks: number): FairValueOutcome;

@@ -147,6 +147,23 @@ export interface MarketTrade {
   readonly txHash: string;
 }
 
+/**
+ * A conditional-token action of an account outside the order book, as the venue's history lists it: a claim
+ * (`redeemPositions`, through the API or on-chain), a merge (`mergePositions`) or a split (`splitPosition`).
+ */
+export interface CapitalAction {
+  /** Unique per account, in the order they happened. */
+  readonly seq: number;
+  readonly kind: 'Claim' | 'Merge' | 'Split';
+  readonly atMs: number;
+  readonly txHash: string;
+  readonly marketSlug: string;
+  /** USDC paid out (claim, merge) or put in (split), raw. */
+  readonly collateralRaw: number;
+  /** YES and NO burned (claim, merge) or minted (split), raw. */
+  readonly tokensRaw: readonly [number, number];
+}
+
 /** How one fill moved tokens: an ordinary transfer, a minted YES/NO pair, or a merged (burned) pair. */
 export type FillKind = 'TRANSFER' | 'MINT' | 'MERGE';
 

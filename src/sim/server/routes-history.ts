@@ -1,5 +1,6 @@
 /**
- * `GET /portfolio/history` (HMAC): the caller's (or the `x-on-behalf-of` sub-account's) settled trades, newest
+ * `GET /portfolio/history` (HMAC): the caller's (or the `x-on-behalf-of` sub-account's) settled trades and its claims,
+ * merges and splits (as the venue's API reference lists them; the engine records them: capital.ts, resolve.ts), newest
  * first, with the specification's cursor paging: `cursor` opaque (absent or empty on the first request; the
  * official client sends `cursor=` then), `limit` 1 to 100 (default 20), `nextCursor` null at the end. Items have
  * the official client's HistoryEntry shape: `blockTimestamp` (unix seconds of the mining), `transactionHash`,
@@ -8,11 +9,11 @@
  * `outcomeTokenPrice` (number), and a `market` snapshot.
  *
  * Owns: the history ordering and the cursor. Only MINED fills appear (on-chain history; a MATCHED fill appears once
- * mined). Invariants: the order (minedAt desc, then match id and role desc: unique per fill) is total and stable, and a cursor
+ * mined); a claim, merge or split appears at once (one transaction). Invariants: the order (minedAt desc, then match id and role desc: unique per fill) is total and stable, and a cursor
  * names the last item served, so paging never repeats or skips an item even while new trades arrive (they sort
  * before the cursor); a cursor that does not decode is a 400 naming `cursor`.
  */
-import type { AccountFill, SimEngine } from '../engine/index.js';
+import type { AccountFill, CapitalAction, SimEngine, SimMarket } from '../engine/index.js';
 import { effectiveProfile, parseProfileId } from './delegation.js';
 import { HttpError, validationError } from './http-errors.js';
 import { headerValue } from './hmac-verify.js';
@@ -60,6 +61,32 @@ export function decodeCursor(cursor: string): HistoryKey | null {
   }
 }
 
+/** One entry of the history, trade or capital action, with its place in the order. */
+interface HistoryItem {
+  readonly key: HistoryKey;
+  readonly entry: () => Record<string, unknown>;
+}
+
+/** A claim, merge or split sorts among the trades by its time; its sequence keeps it unique (role `ACTION`). */
+const actionKey = (action: CapitalAction): HistoryKey => ({ minedAtMs: action.atMs, matchId: `action-${String(action.seq).padStart(12, '0')}`, role: 'ACTION' });
+
+/**
+ * A claim, merge or split in the official client's HistoryEntry shape: `strategy` Claim / Merge / Split,
+ * `collateralAmount` the USDC paid out (claim, merge) or put in (split), `outcomeTokenAmounts` [YES, NO] burned or
+ * minted, raw 1e6 integer strings like the trades' amounts.
+ */
+function actionEntry(action: CapitalAction, engine: SimEngine): Record<string, unknown> {
+  const market = engine.market(action.marketSlug);
+  return {
+    blockTimestamp: Math.floor(action.atMs / 1000),
+    transactionHash: action.txHash,
+    strategy: action.kind,
+    collateralAmount: String(action.collateralRaw),
+    outcomeTokenAmounts: action.tokensRaw.map(String),
+    ...(market === undefined ? {} : { market: marketSnapshot(market) }),
+  };
+}
+
 function strategyOf(fill: AccountFill, engine: SimEngine): string {
   const verb = fill.side === 'BUY' ? 'Buy' : 'Sell';
   if (fill.role === 'MAKER') return `Limit ${verb}`;
@@ -76,20 +103,20 @@ function historyEntry(fill: AccountFill, engine: SimEngine): Record<string, unkn
     outcomeTokenAmount: String(fill.sizeRaw),
     collateralAmount: String(fill.collateralRaw),
     outcomeTokenPrice: fill.priceTicks / 1000,
-    ...(market === undefined
-      ? {}
-      : {
-          market: {
-            id: String(market.id),
-            slug: market.slug,
-            title: market.title,
-            conditionId: market.conditionId,
-            closed: market.status === 'RESOLVED',
-            expirationDate: new Date(market.expirationMs).toISOString(),
-            collateral: { symbol: COLLATERAL_TOKEN.symbol, id: COLLATERAL_TOKEN.address, decimals: COLLATERAL_TOKEN.decimals },
-            group: market.groupSlug === undefined ? null : { slug: market.groupSlug },
-          },
-        }),
+    ...(market === undefined ? {} : { market: marketSnapshot(market) }),
+  };
+}
+
+function marketSnapshot(market: SimMarket): Record<string, unknown> {
+  return {
+    id: String(market.id),
+    slug: market.slug,
+    title: market.title,
+    conditionId: market.conditionId,
+    closed: market.status === 'RESOLVED',
+    expirationDate: new Date(market.expirationMs).toISOString(),
+    collateral: { symbol: COLLATERAL_TOKEN.symbol, id: COLLATERAL_TOKEN.address, decimals: COLLATERAL_TOKEN.decimals },
+    group: market.groupSlug === undefined ? null : { slug: market.groupSlug },
   };
 }
 
@@ -113,17 +140,20 @@ export function historyRoutes(deps: RouteDeps): RouteDef[] {
         if (ctx.token === null) throw new HttpError(401, { message: 'Unauthorized', error: 'Unauthorized', statusCode: 401 });
         const header = headerValue(ctx.headers, ON_BEHALF_OF_HEADER);
         const profileId = effectiveProfile(ctx.token, header === undefined ? undefined : parseProfileId(header, ON_BEHALF_OF_HEADER), deps.partnerOf);
-        const fills = deps.engine
-          .accountTrades(profileId)
-          .filter((f) => f.settlementStatus === 'MINED')
-          .sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
-        const start = after === null ? 0 : fills.findIndex((f) => compareKeys(keyOf(f), after) > 0);
-        const page = start < 0 ? [] : fills.slice(start, start + limit);
+        const items: HistoryItem[] = [
+          ...deps.engine
+            .accountTrades(profileId)
+            .filter((f) => f.settlementStatus === 'MINED')
+            .map((f) => ({ key: keyOf(f), entry: () => historyEntry(f, deps.engine) })),
+          ...deps.engine.capitalActions(profileId).map((a) => ({ key: actionKey(a), entry: () => actionEntry(a, deps.engine) })),
+        ].sort((a, b) => compareKeys(a.key, b.key));
+        const start = after === null ? 0 : items.findIndex((item) => compareKeys(item.key, after) > 0);
+        const page = start < 0 ? [] : items.slice(start, start + limit);
         const last = page[page.length - 1];
-        const more = start >= 0 && start + limit < fills.length;
+        const more = start >= 0 && start + limit < items.length;
         return {
           status: 200,
-          body: { data: page.map((f) => historyEntry(f, deps.engine)), nextCursor: more && last !== undefined ? encodeCursor(keyOf(last)) : null },
+          body: { data: page.map((item) => item.entry()), nextCursor: more && last !== undefined ? encodeCursor(last.key) : null },
         };
       },
     },

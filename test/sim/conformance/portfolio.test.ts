@@ -63,6 +63,11 @@ describe('POST /portfolio/redeem', () => {
     expect(r.status).toBe(200);
     expect(obj(r.body)).toMatchObject({ conditionId, marketSlug: t.market.slug, payout: '10000000' });
     expect(t.sim.control.balances(t.demo.profileId).usdc.totalRaw - before).toBe(10_000_000);
+    // The claim is in the account's history at once (one transaction), in the official client's HistoryEntry shape.
+    const listed = arr(obj((await call(t.sim.baseUrl, 'GET', '/portfolio/history', { creds: t.demo.creds })).body)['data']).map(obj);
+    const claim = listed.find((e) => e['strategy'] === 'Claim');
+    expect(claim).toMatchObject({ collateralAmount: '10000000', market: { slug: t.market.slug, closed: true } });
+    expect(String(claim?.['transactionHash'])).toMatch(/^0x[0-9a-f]{64}$/);
     const twice = await call(t.sim.baseUrl, 'POST', '/portfolio/redeem', { creds: t.demo.creds, body: { conditionId } });
     expect(twice.status).toBe(400);
     const eoa = await call(t.sim.baseUrl, 'POST', '/portfolio/redeem', { creds: EOA.creds, body: { conditionId } });
