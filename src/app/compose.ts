@@ -189,7 +189,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
 
   // Trading mode → executor → account → strategy runner, wired as the backtest wires them (src/trading/core.ts).
   const settings = coreSettingsOf(config);
-  const adverse = buildAdverseProvider(ledger, componentLogger(log, 'markouts'));
+  const adverse = buildAdverseProvider(ledger, componentLogger(log, 'markouts'), { now, every: (ms, fn) => timers.every(ms, fn) });
   const core = new TradingCore({
     ownOrdersInBook: ownInBook,
     // Cancel-replace batches of several markets share requests (src/orders/cross-market-venue.ts); a dry run sends nothing.
@@ -300,6 +300,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const killSwitch = buildKillSwitch(guardParts);
   const positions = new PositionPublisher({
     ledger,
+    scheduler,
     markets: () => markets.slugs(),
     mid: (slug) => books.books(slug)?.yes.mid ?? null,
     riskOrders: (slug) => account.riskOrders(slug),
@@ -547,6 +548,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     runner.stop();
     pricing.stop();
     timers.cancelAll();
+    positions.stop();
     stopLoopWatch();
     killSwitch.stop();
     staleGuard.stop();

@@ -11,7 +11,8 @@
  * the provider first saw the market (fills and exposure cover the same time; fills of an earlier run still count
  * for the adverse selection per share); what is older than the lookback is forgotten (memory stays bounded over
  * days of rolling markets); the cadence figures leave the asking market out; a source that throws leaves the last
- * figures in place (reported to `onError`), never a crash in the quote cycle.
+ * figures in place (reported to `onError`), never a crash in the quote cycle. With `refreshOnView: false` (the live
+ * bot, whose source is SQLite) `view` never reads: the owner calls `refresh` on a timer, off the quoting path.
  */
 import type { StoredJudgedFill } from '../ledger/markouts-repo.js';
 import { NO_ADVERSE_STATS, type AdverseSelectionView, type AdverseStats } from '../strategy/adverse-selection.js';
@@ -47,6 +48,11 @@ export interface AdverseProviderOptions {
   readonly maxGapMs?: number;
   readonly horizonMs?: number;
   readonly onError?: (error: unknown) => void;
+  /**
+   * Whether `view` reads the fills again once `refreshMs` passed (default true: a source in memory). False: `view`
+   * never reads, the owner calls `refresh` (a source on disk, read on a timer outside the quote cycle).
+   */
+  readonly refreshOnView?: boolean;
 }
 
 export const DEFAULT_ADVERSE_LOOKBACK_MS = 2 * 3_600_000;
@@ -82,7 +88,7 @@ export class AdverseSelectionProvider {
   /** The market's figures now; counts this ask as quoting since the last one (when close enough). */
   view(market: AdverseMarketRef, nowMs: number): AdverseSelectionView {
     this.observe(market, nowMs);
-    if (nowMs - this.readAtMs >= this.refreshMs || nowMs < this.readAtMs) this.refresh(nowMs);
+    if (this.options.refreshOnView !== false && (nowMs - this.readAtMs >= this.refreshMs || nowMs < this.readAtMs)) this.refresh(nowMs);
     const since = nowMs - this.lookbackMs;
     const cadenceName = this.seen.get(market.slug)?.cadence ?? null;
     const own = this.statsOf(market.slug, since);
@@ -117,7 +123,8 @@ export class AdverseSelectionProvider {
     if (nowMs > seen.lastSeenMs) seen.lastSeenMs = nowMs;
   }
 
-  private refresh(nowMs: number): void {
+  /** Reads the fills of the lookback again (at most every `refreshMs` from `view`, or when the owner says). */
+  refresh(nowMs: number): void {
     const since = nowMs - this.lookbackMs;
     for (const [slug, seen] of this.seen) {
       for (const bucket of seen.minutes.keys()) if (bucket < since - MINUTE_MS) seen.minutes.delete(bucket);
