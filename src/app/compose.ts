@@ -51,7 +51,7 @@ import { CrossMarketVenue, crossMarketTiming } from '../orders/cross-market-venu
 import { buildKillSwitch, buildStaleGuard, type BotGuardParts } from '../risk/bot-guards.js';
 import { Settler } from '../capital/settler.js';
 import { wireBotCapital } from '../capital/bot-capital.js';
-import type { OwnOrderView, PositionView } from '../strategy/contract.js';
+import type { OwnOrderView } from '../strategy/contract.js';
 import { coreSettingsOf, TradingCore } from '../trading/core.js';
 import { BotPricing } from '../pricing/live-pricing.js';
 import { DryRunVenue } from '../venue/dry-run-venue.js';
@@ -135,7 +135,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     log: componentLogger(log, 'pricing'),
     metrics,
     requote,
-    position: (slug): PositionView => core.account.positionView(slug),
+    position: (slug) => core.account.holdings(slug),
     hermes: resources.venue.hermes,
     scheduler,
   });

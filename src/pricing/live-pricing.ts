@@ -44,7 +44,8 @@ export interface BotPricingDeps {
   /** Requote one market now (the runner's trigger). */
   readonly requote: (slug: string) => void;
   /** The bot's holdings in a market (the account view's). */
-  readonly position: (slug: string) => PositionView;
+  /** The market's holdings (O(1): the exposure cap reads every priced market's on each quote). */
+  readonly position: (slug: string) => Pick<PositionView, 'yesRaw' | 'noRaw'>;
   /** Pyth Hermes (endpoint, key), or null when it is not a source. */
   readonly hermes: { readonly endpoint: string; readonly apiKey: string | null; readonly apiKeyEnv: string } | null;
   readonly scheduler: Scheduler;

@@ -203,6 +203,11 @@ export class AccountView {
     return this.options.ledger.positionCostRaw(slug);
   }
 
+  /** The market's holdings as the strategy sees them, without the free collateral (O(1): the position book). */
+  holdings(slug: string): Omit<PositionView, 'freeCollateralRaw'> {
+    return this.options.ledger.marketPosition(slug);
+  }
+
   positionView(slug: string): PositionView {
     const ledgerView = this.options.ledger.marketPosition(slug);
     const collateral = this.collateralRaw(this.heldOrTradedCostRaw());
