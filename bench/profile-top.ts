@@ -58,11 +58,16 @@ export function topSelf(
     }
     return false;
   };
-  /** Below the strategy runner or the account view: the quoting path (a book change → the gate → the executor). */
+  /**
+   * SQLite called from the quoting path: the runner or the account view is a caller of the SQLite frame (rootward of
+   * it on the stack), not a callee (the reward accrual reading the account's own orders inside its transaction).
+   */
   const onQuotingPath = (id: number): boolean => {
+    let sqliteSeen = false;
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const url = byId.get(at)?.callFrame.url ?? '';
-      if (url.includes('/src/strategy/runner.') || url.includes('/src/risk/account-view.')) return true;
+      if (url.includes('/src/ledger/sqlite-time.') || url.includes('/src/ledger/context.') || url.includes('better-sqlite3')) sqliteSeen = true;
+      else if (sqliteSeen && (url.includes('/src/strategy/runner.') || url.includes('/src/risk/account-view.'))) return true;
     }
     return false;
   };
