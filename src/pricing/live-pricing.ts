@@ -230,15 +230,17 @@ export class BotPricing {
 
   /**
    * The exposure cap per underlying: past `pricing.maxExposureUsdc` (Σ net YES × delta × S over the ticker's markets),
-   * a market on that ticker keeps only the intents on the side that reduces it. Publishes the exposures.
+   * a market on that ticker keeps only the intents on the side that reduces it. Publishes that ticker's exposure (O(its markets)).
    */
   capIntents(slug: string, intents: readonly QuoteIntent[]): readonly QuoteIntent[] {
     const ticker = this.pricer.terms(slug)?.ticker;
     if (ticker === undefined) return intents;
+    // Only this ticker's markets (the decision reads its exposure alone; each ticker's gauge follows its own quotes).
     const exposures = exposureByTicker(
       [...this.views.entries()].flatMap(([s, view]) => {
+        if (view.underlying.ticker !== ticker) return [];
         const p = this.deps.position(s);
-        return [{ ticker: view.underlying.ticker, netYesShares: (p.yesRaw - p.noRaw) / 1e6, delta: view.delta, spot: view.underlying.price }];
+        return [{ ticker, netYesShares: (p.yesRaw - p.noRaw) / 1e6, delta: view.delta, spot: view.underlying.price }];
       }),
     );
     for (const [t, e] of exposures) this.deps.metrics.underlyingExposure(t, e.units, e.usdc);
