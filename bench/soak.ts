@@ -21,6 +21,9 @@
  *
  *   npx tsx bench/soak.ts [markets] [minutes]        (or SOAK_MARKETS / SOAK_MINUTES; exports run() for bench/all.ts)
  *   SOAK_CPU_PROF=/tmp/prof npx tsx bench/soak.ts 50 2   (also a CPU profile of the bot: its top self-time functions)
+ *   SOAK_WORLD=crypto npx tsx bench/soak.ts 48 2         (the simulator's crypto world instead of generic markets: BTC, ETH,
+ *     SOL, XRP × hourly and daily ladders × 6 strikes = 48 strike markets priced from the underlying, the Hermes stand-in;
+ *     issue 43's profiling setup)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +34,7 @@ import { stringify } from 'yaml';
 import { z } from 'zod';
 import { openLedger } from '../src/ledger/index.js';
 import { startSimulator, type RunningSimulator } from '../src/sim/index.js';
+import { cryptoWorldOptions } from '../src/sim/engine/index.js';
 import { rateLimitViolations } from '../test/support/chaos-invariants.js';
 import { startStallRecorder } from '../test/support/chaos-stalls.js';
 
@@ -150,6 +154,8 @@ function botConfig(sim: RunningSimulator, slugs: readonly string[], dir: string)
     orders: { botTag: 'soak', refreshTolerance: { priceTicks: 2, size: '20%' } },
     risk: { maxPositionPerToken: 200, maxNetPosition: 100, maxOpenOrders: 4, maxNotional: 50_000, dailyLossLimit: 10_000 },
     metrics: { enabled: true, port: 0 },
+    // The simulator's Pyth Hermes stand-in (a crypto world's markets are priced from it), never the public service.
+    pricing: { hermes: { endpoint: sim.hermesUrl } },
     database: { path: join(dir, 'soak.db') },
     // info: the 'quoting' line carries the metrics URL.
     log: { level: 'info', pretty: false },
@@ -180,6 +186,7 @@ function spawnBot(sim: RunningSimulator, configPath: string, onListingsDone: () 
       OM_SOAK_TOKEN_ID: demo.tokenId,
       OM_SOAK_SECRET: demo.secret,
       OM_SOAK_PRIVATE_KEY: demo.privateKey,
+      PYTH_API_KEY: 'soak-key',
       OM_LOG_FORMAT: 'json',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -265,11 +272,14 @@ export async function run(
 ): Promise<Record<string, number | string>> {
   if (!Number.isInteger(markets) || markets < 1 || markets > 200) throw new RangeError(`markets: an integer in [1, 200] (got ${markets})`);
   if (!(minutes > 0) || minutes > 24 * 60) throw new RangeError(`minutes: a positive number of minutes (got ${minutes})`);
-  // The simulator groups its last markets; ask for a few more so the bot gets `markets` single ones.
-  const sim = await startSimulator({ port: 0, seed: 3, markets: markets + 3, settlementDelayMs: 500, synthetic: { stepMs: 1000 }, demo: { usdc: '100000' } });
+  const crypto = process.env['SOAK_WORLD'] === 'crypto';
+  // The simulator groups its last markets; ask for a few more so the bot gets `markets` single ones. The crypto world
+  // (what the standalone `outcome-maker sim --world crypto` serves): 4 tickers × hourly and daily ladders × 6 strikes.
+  const world = cryptoWorldOptions({ tickers: ['BTC', 'ETH', 'SOL', 'XRP'], cadences: ['hourly', 'daily'], strikesPerExpiry: 6 });
+  const sim = await startSimulator({ port: 0, seed: 3, markets: crypto ? 0 : markets + 3, settlementDelayMs: 500, synthetic: { stepMs: 1000 }, demo: { usdc: '100000' }, ...(crypto ? { world } : {}) });
   const slugs = sim.engine
     .markets()
-    .filter((m) => m.groupSlug === undefined)
+    .filter((m) => (crypto ? m.oracle !== undefined : m.groupSlug === undefined))
     .slice(0, markets)
     .map((m) => m.slug);
   const stalls = startStallRecorder();

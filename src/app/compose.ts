@@ -51,7 +51,7 @@ import { CrossMarketVenue, crossMarketTiming } from '../orders/cross-market-venu
 import { buildKillSwitch, buildStaleGuard, type BotGuardParts } from '../risk/bot-guards.js';
 import { Settler } from '../capital/settler.js';
 import { wireBotCapital } from '../capital/bot-capital.js';
-import type { OwnOrderView, PositionView } from '../strategy/contract.js';
+import type { OwnOrderView } from '../strategy/contract.js';
 import { coreSettingsOf, TradingCore } from '../trading/core.js';
 import { BotPricing } from '../pricing/live-pricing.js';
 import { DryRunVenue } from '../venue/dry-run-venue.js';
@@ -124,7 +124,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     log: componentLogger(log, 'pricing'),
     metrics,
     requote,
-    position: (slug): PositionView => core.account.positionView(slug),
+    position: (slug) => core.account.holdings(slug),
     hermes: resources.venue.hermes,
     scheduler,
   });
@@ -178,7 +178,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
 
   // Trading mode → executor → account → strategy runner, wired as the backtest wires them (src/trading/core.ts).
   const settings = coreSettingsOf(config);
-  const adverse = buildAdverseProvider(ledger, componentLogger(log, 'markouts'));
+  const adverse = buildAdverseProvider(ledger, componentLogger(log, 'markouts'), { now, every: (ms, fn) => timers.every(ms, fn) });
   const core = new TradingCore({
     ownOrdersInBook: ownInBook,
     // Cancel-replace batches of several markets share requests (src/orders/cross-market-venue.ts); a dry run sends nothing.
@@ -289,6 +289,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const killSwitch = buildKillSwitch(guardParts);
   const positions = new PositionPublisher({
     ledger,
+    scheduler,
     markets: () => markets.slugs(),
     mid: (slug) => books.books(slug)?.yes.mid ?? null,
     riskOrders: (slug) => account.riskOrders(slug),

@@ -143,6 +143,7 @@ export function botLifecycle(parts: LifecycleParts): BotLifecycle {
     runner.stop();
     pricing.stop();
     timers.cancelAll();
+    positions.stop();
     stopLoopWatch();
     killSwitch.stop();
     staleGuard.stop();

@@ -9,11 +9,20 @@
  * (the ledger's (part id, order id) key makes a repeat a 'duplicate'), and `onBooked` and the tally see it only the
  * first time; nothing is written once `close()` ran; a fill without a venue order id is left to the periodic
  * reconciliation (logged, not booked).
+ *
+ * Durability off the path from a frame to a signed request: a fill is booked in the frame's handling in ONE
+ * process-durable transaction (its rows, its fee adjustment, the position book: all or nothing; no fsync, and in WAL
+ * mode it survives a kill -9 whole), and once the tick ends (`later`, default setImmediate: after the microtasks in
+ * which the requests it caused are signed and sent) one FULL commit (a key-value row) makes every fill of the tick
+ * durable against an OS crash or power cut too. What a power cut takes in that window (< 1 tick) the start-up
+ * catch-up books again from the venue (src/booking/ledger-sync.ts). `close()` runs a pending barrier first.
  */
 import type { Logger } from 'pino';
 import { collateralRaw } from '../core/venue-rules/index.js';
 import type { FillEvent } from '../orders/executor-types.js';
 import { parseFillPartId } from '../orders/fill-part-id.js';
+import { errorText } from '../core/errors.js';
+import type { LedgerStore } from '../ledger/index.js';
 import { bookFill, type BookingLedger, type FillDetail } from './fill-booking.js';
 
 /** A fill booked for the first time, with its notional (raw USDC). */
@@ -31,8 +40,13 @@ export interface FillTally {
 
 export type RecordOutcome = ReturnType<typeof bookFill> | 'no-order-id' | 'closed';
 
+/** The key-value row whose FULL commit makes the tick's fills durable (its value: when, ms). */
+export const KV_FILLS_DURABLE_AT = 'fills.durableAtMs';
+
 export interface FillRecorderOptions {
-  readonly ledger: BookingLedger;
+  readonly ledger: BookingLedger & Pick<LedgerStore, 'atomically' | 'setKv'>;
+  /** Runs the durability barrier once the tick ends (default setImmediate). */
+  readonly later?: (fn: () => void) => void;
   readonly log: Logger;
   /** Called once per fill part, when the ledger first inserts it. */
   readonly onBooked?: (booked: BookedFill) => void;
@@ -48,9 +62,14 @@ export class FillRecorder {
   private fills = 0;
   private volumeRaw = 0;
   private closed = false;
+  private barrierPending = false;
+  /** The last fill booked (the barrier's row records it). */
+  private lastAtMs = 0;
+  private readonly later: (fn: () => void) => void;
 
   constructor(private readonly options: FillRecorderOptions) {
     this.capacity = Math.max(1, options.detailCapacity ?? 10_000);
+    this.later = options.later ?? ((fn) => void setImmediate(fn));
   }
 
   /** The economics of (trade event, order) as a report told them; used when that fill is booked. */
@@ -72,7 +91,12 @@ export class FillRecorder {
     const withOrder = { ...fill, orderId: fill.orderId };
     const detail = this.details.get(detailKey(parseFillPartId(fill.tradeEventId).tradeEventId, fill.orderId));
     // Fee in USDC → fee; fee in contracts → fee at its value and the contracts removed (src/booking/fill-booking.ts).
-    const outcome = bookFill(this.options.ledger, withOrder, detail);
+    const ledger = this.options.ledger;
+    const outcome = ledger.atomically(() => bookFill(ledger, withOrder, detail), 'process');
+    if (outcome !== 'duplicate') {
+      this.lastAtMs = Math.max(this.lastAtMs, fill.atMs);
+      this.durableAtTickEnd();
+    }
     if (outcome !== 'inserted') return outcome;
     const notionalRaw = collateralRaw(fill.sizeRaw, fill.priceTicks, fill.side);
     this.fills += 1;
@@ -89,8 +113,33 @@ export class FillRecorder {
     return { fills: this.fills, volumeRaw: this.volumeRaw };
   }
 
-  /** Nothing reaches the ledger after this (the ledger is about to close). */
+  /** Whether fills of this tick wait for their FULL commit. */
+  get durabilityPending(): boolean {
+    return this.barrierPending;
+  }
+
+  /** Nothing reaches the ledger after this (the ledger is about to close); a pending barrier runs first. */
   close(): void {
+    if (this.barrierPending) this.barrier();
     this.closed = true;
+  }
+
+  private durableAtTickEnd(): void {
+    if (this.barrierPending) return;
+    this.barrierPending = true;
+    this.later(() => {
+      if (this.barrierPending && !this.closed) this.barrier();
+    });
+  }
+
+  /** One FULL commit: every earlier commit of the connection becomes durable with it (src/ledger/context.ts). */
+  private barrier(): void {
+    this.barrierPending = false;
+    try {
+      this.options.ledger.setKv(KV_FILLS_DURABLE_AT, String(this.lastAtMs));
+    } catch (error) {
+      // The fills stay booked and durable against a process crash; the next fill's barrier tries again.
+      this.options.log.error({ err: errorText(error) }, 'fills: the durability barrier (a FULL commit) failed');
+    }
   }
 }

@@ -11,7 +11,8 @@
  * the provider first saw the market (fills and exposure cover the same time; fills of an earlier run still count
  * for the adverse selection per share); what is older than the lookback is forgotten (memory stays bounded over
  * days of rolling markets); the cadence figures leave the asking market out; a source that throws leaves the last
- * figures in place (reported to `onError`), never a crash in the quote cycle.
+ * figures in place (reported to `onError`), never a crash in the quote cycle. With `refreshOnView: false` (the live
+ * bot, whose source is SQLite) `view` never reads: the owner calls `refresh` on a timer, off the quoting path.
  */
 import type { StoredJudgedFill } from '../ledger/markouts-repo.js';
 import { NO_ADVERSE_STATS, type AdverseSelectionView, type AdverseStats } from '../strategy/adverse-selection.js';
@@ -47,6 +48,11 @@ export interface AdverseProviderOptions {
   readonly maxGapMs?: number;
   readonly horizonMs?: number;
   readonly onError?: (error: unknown) => void;
+  /**
+   * Whether `view` reads the fills again once `refreshMs` passed (default true: a source in memory). False: `view`
+   * never reads, the owner calls `refresh` (a source on disk, read on a timer outside the quote cycle).
+   */
+  readonly refreshOnView?: boolean;
 }
 
 export const DEFAULT_ADVERSE_LOOKBACK_MS = 2 * 3_600_000;
@@ -58,6 +64,10 @@ interface Seen {
   lastSeenMs: number;
   /** Exposure ms per minute bucket (bucket start → ms). */
   readonly minutes: Map<number, number>;
+  /** Σ of `minutes` (integer ms: exact), so a view does not sum the buckets of every market. */
+  exposureMs: number;
+  /** The earliest bucket in `minutes` (+∞ when none). */
+  oldestBucket: number;
 }
 
 type SideSums = Record<YesSide, { fills: number; judgedFills: number; judgedShares: number; adverseUsdc: number }>;
@@ -82,17 +92,23 @@ export class AdverseSelectionProvider {
   /** The market's figures now; counts this ask as quoting since the last one (when close enough). */
   view(market: AdverseMarketRef, nowMs: number): AdverseSelectionView {
     this.observe(market, nowMs);
-    if (nowMs - this.readAtMs >= this.refreshMs || nowMs < this.readAtMs) this.refresh(nowMs);
+    if (this.options.refreshOnView !== false && (nowMs - this.readAtMs >= this.refreshMs || nowMs < this.readAtMs)) this.refresh(nowMs);
     const since = nowMs - this.lookbackMs;
     const cadenceName = this.seen.get(market.slug)?.cadence ?? null;
     const own = this.statsOf(market.slug, since);
     let cadence: Record<YesSide, AdverseStats> = { bid: NO_ADVERSE_STATS, ask: NO_ADVERSE_STATS };
     if (cadenceName !== null) {
+      // The other markets of the cadence, summed field by field in the order they were seen (no object per market).
+      const bid = { ...NO_ADVERSE_STATS };
+      const ask = { ...NO_ADVERSE_STATS };
       for (const [slug, seen] of this.seen) {
         if (slug === market.slug || seen.cadence !== cadenceName) continue;
-        const other = this.statsOf(slug, since);
-        cadence = { bid: addStats(cadence.bid, other.bid), ask: addStats(cadence.ask, other.ask) };
+        const exposureMinutes = this.exposureMsOf(seen, since) / MINUTE_MS;
+        const sums = this.sums.get(slug);
+        addInto(bid, sums?.bid, exposureMinutes);
+        addInto(ask, sums?.ask, exposureMinutes);
       }
+      cadence = { bid, ask };
     }
     return { horizonMs: this.horizonMs, cadenceName, market: own, cadence };
   }
@@ -105,7 +121,7 @@ export class AdverseSelectionProvider {
   private observe(market: AdverseMarketRef, nowMs: number): void {
     const seen = this.seen.get(market.slug);
     if (seen === undefined) {
-      this.seen.set(market.slug, { cadence: market.cadence ?? null, firstSeenMs: nowMs, lastSeenMs: nowMs, minutes: new Map() });
+      this.seen.set(market.slug, { cadence: market.cadence ?? null, firstSeenMs: nowMs, lastSeenMs: nowMs, minutes: new Map(), exposureMs: 0, oldestBucket: Number.POSITIVE_INFINITY });
       return;
     }
     if (market.cadence !== undefined && market.cadence !== null) seen.cadence = market.cadence;
@@ -113,14 +129,17 @@ export class AdverseSelectionProvider {
     if (gap > 0 && gap <= this.maxGapMs) {
       const bucket = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
       seen.minutes.set(bucket, (seen.minutes.get(bucket) ?? 0) + gap);
+      seen.exposureMs += gap;
+      if (bucket < seen.oldestBucket) seen.oldestBucket = bucket;
     }
     if (nowMs > seen.lastSeenMs) seen.lastSeenMs = nowMs;
   }
 
-  private refresh(nowMs: number): void {
+  /** Reads the fills of the lookback again (at most every `refreshMs` from `view`, or when the owner says). */
+  refresh(nowMs: number): void {
     const since = nowMs - this.lookbackMs;
     for (const [slug, seen] of this.seen) {
-      for (const bucket of seen.minutes.keys()) if (bucket < since - MINUTE_MS) seen.minutes.delete(bucket);
+      this.exposureMsOf(seen, since);
       if (seen.minutes.size === 0 && seen.lastSeenMs < since) this.seen.delete(slug);
     }
     let fills: readonly AdverseFill[];
@@ -152,10 +171,27 @@ export class AdverseSelectionProvider {
     this.readAtMs = nowMs;
   }
 
+  /**
+   * The market's exposure ms in the window from `sinceMs` (buckets from the minute before it on): the buckets before
+   * that are dropped first (they never count again: time only moves on), so this is the kept sum.
+   */
+  private exposureMsOf(seen: Seen, sinceMs: number): number {
+    const cutoff = sinceMs - MINUTE_MS;
+    if (seen.oldestBucket >= cutoff) return seen.exposureMs;
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const [bucket, ms] of seen.minutes) {
+      if (bucket < cutoff) {
+        seen.minutes.delete(bucket);
+        seen.exposureMs -= ms;
+      } else if (bucket < oldest) oldest = bucket;
+    }
+    seen.oldestBucket = oldest;
+    return seen.exposureMs;
+  }
+
   private statsOf(slug: string, sinceMs: number): Record<YesSide, AdverseStats> {
     const seen = this.seen.get(slug);
-    let exposureMs = 0;
-    if (seen !== undefined) for (const [bucket, ms] of seen.minutes) if (bucket >= sinceMs - MINUTE_MS) exposureMs += ms;
+    const exposureMs = seen === undefined ? 0 : this.exposureMsOf(seen, sinceMs);
     // Both sides are quoted over the same minutes (a side's exposure is the market's).
     const exposureMinutes = exposureMs / MINUTE_MS;
     const sums = this.sums.get(slug);
@@ -164,14 +200,13 @@ export class AdverseSelectionProvider {
   }
 }
 
-function addStats(a: AdverseStats, b: AdverseStats): AdverseStats {
-  return {
-    fills: a.fills + b.fills,
-    exposureMinutes: a.exposureMinutes + b.exposureMinutes,
-    judgedFills: a.judgedFills + b.judgedFills,
-    judgedShares: a.judgedShares + b.judgedShares,
-    adverseUsdc: a.adverseUsdc + b.adverseUsdc,
-  };
+/** Adds one market's side (its sums, 0 without any) and exposure into `into`, field by field. */
+function addInto(into: { -readonly [K in keyof AdverseStats]: number }, side: Omit<AdverseStats, 'exposureMinutes'> | undefined, exposureMinutes: number): void {
+  into.fills += side?.fills ?? 0;
+  into.exposureMinutes += exposureMinutes;
+  into.judgedFills += side?.judgedFills ?? 0;
+  into.judgedShares += side?.judgedShares ?? 0;
+  into.adverseUsdc += side?.adverseUsdc ?? 0;
 }
 
 /** A ledger fill judged by the live sampler: its adverse selection against the book mid (markout at 0 − at the horizon). */

@@ -69,14 +69,24 @@ export function buildMarkoutSampler(deps: BotMarkoutsDeps): MarkoutSampler {
   });
 }
 
+/** How often the live bot reads its markouts again for the adverse selection, ms. */
+export const ADVERSE_REFRESH_MS = 30_000;
+
 /**
  * The strategies' adverse selection per market and cadence from the ledger's markouts (against the book mid without
- * the bot's own orders), read at most every 30 s; a failing read keeps the last figures and is logged once a minute.
+ * the bot's own orders): read once now and every ADVERSE_REFRESH_MS on `every` (a timer, never from a quote: the
+ * quoting path does not touch SQLite); a failing read keeps the last figures and is logged once a minute.
  */
-export function buildAdverseProvider(ledger: Pick<LedgerStore, 'markouts'>, log: Pick<Logger, 'warn'>): AdverseSelectionProvider {
+export function buildAdverseProvider(
+  ledger: Pick<LedgerStore, 'markouts'>,
+  log: Pick<Logger, 'warn'>,
+  clock: { readonly now: () => number; readonly every: (ms: number, fn: () => void) => unknown },
+): AdverseSelectionProvider {
   let loggedAtMs = Number.NEGATIVE_INFINITY;
   let nowMs = 0;
-  return new AdverseSelectionProvider({
+  const provider = new AdverseSelectionProvider({
+    refreshOnView: false,
+    refreshMs: ADVERSE_REFRESH_MS,
     read: (sinceMs, atMs) => {
       nowMs = atMs;
       return ledger.markouts.judgedFills({ sinceMs: Math.max(0, sinceMs) }).map((fill) => adverseOfJudged(fill));
@@ -87,4 +97,7 @@ export function buildAdverseProvider(ledger: Pick<LedgerStore, 'markouts'>, log:
       log.warn({ err: errorText(error) }, 'markouts: the adverse selection could not be read; the last figures stand (logged once a minute)');
     },
   });
+  provider.refresh(clock.now());
+  clock.every(ADVERSE_REFRESH_MS, () => provider.refresh(clock.now()));
+  return provider;
 }

@@ -64,6 +64,7 @@ import type { OrderEventInput } from './order-events.js';
 import type { Applied, TrackedOrder } from './order-record.js';
 import { isFrozen, isTerminal } from './order-state.js';
 import { OrderStore } from './order-store.js';
+import type { OpenOrderLocksView } from './open-order-locks.js';
 import { MarketRegistry, type LeaveReport, type MarketState } from './market-state.js';
 import { MarketMembership } from './market-membership.js';
 import { EventRouter } from './event-router.js';
@@ -306,6 +307,11 @@ export class OrderExecutor {
   openOrders(marketSlug?: string): TrackedOrder[] {
     if (marketSlug !== undefined) return this.store.openInMarket(marketSlug);
     return this.store.open();
+  }
+
+  /** What the open orders lock, kept with every change (src/orders/open-order-locks.ts): read per quote, never a walk. */
+  get locks(): OpenOrderLocksView {
+    return this.store.locks;
   }
 
   order(clientOrderId: string): TrackedOrder | undefined {

@@ -55,6 +55,11 @@ export interface FundingOptions {
   readonly complement?: boolean;
   /** Cap on the collateral this market's intents may use (on top of the account-wide free collateral). */
   readonly collateralBudgetRaw?: number;
+  /**
+   * What every open order of the bot locks, when the caller keeps it (src/orders/open-order-locks.ts); `openOrders`
+   * then need hold only this market's orders (the credit of its slots). Default: `lockedFunds(openOrders)`.
+   */
+  readonly locked?: LockedFunds;
 }
 
 export type FundingAction = 'converted' | 'trimmed' | 'converted-and-trimmed' | 'dropped';
@@ -118,7 +123,7 @@ export function fundIntents(
   const complement = options.complement ?? true;
   const tokenId = (token: Outcome): string => (token === 'YES' ? market.tokens.yes : market.tokens.no);
 
-  const locked = lockedFunds(openOrders);
+  const locked = options.locked ?? lockedFunds(openOrders);
   const intentSlots = new Set(intents.map((i) => i.slot));
   const credited = openOrders.filter((o) => o.marketSlug === market.slug && intentSlots.has(o.slot) && isResting(o.state));
   const credit = lockedFunds(credited);

@@ -7,11 +7,13 @@
  * Invariants: the open index holds exactly the stored orders whose state is open (records are immutable: a state
  * changes only through `put`); an orderId maps to at most one clientOrderId and is never re-pointed; terminal orders are kept
  * for `retainTerminalMs` after their last change (late fills still find them), then pruned; a market dropped
- * (src/orders/market-membership.ts, once every order of it is terminal and old enough) leaves no entry behind.
+ * (src/orders/market-membership.ts, once every order of it is terminal and old enough) leaves no entry behind; `locks`
+ * (src/orders/open-order-locks.ts) is updated by every `put` and drop, so it always equals the open orders' locks.
  */
 import { isOpen } from './order-state.js';
 import type { TrackedOrder } from './order-record.js';
 import { getOrInsert } from '../core/maps.js';
+import { OpenOrderLocks, type OpenOrderLocksView } from './open-order-locks.js';
 
 export class OrderStore {
   private readonly byClientOrderId = new Map<string, TrackedOrder>();
@@ -20,6 +22,12 @@ export class OrderStore {
   /** The open (non-terminal) orders' clientOrderIds, all and per market, in insertion order (the quote path reads them every cycle). */
   private readonly openIds = new Set<string>();
   private readonly openByMarket = new Map<string, Set<string>>();
+  private readonly openLocks = new OpenOrderLocks();
+
+  /** What the open orders lock (collateral of BUYs, tokens of SELLs), kept with every change. */
+  get locks(): OpenOrderLocksView {
+    return this.openLocks;
+  }
 
   get(clientOrderId: string): TrackedOrder | undefined {
     return this.byClientOrderId.get(clientOrderId);
@@ -41,6 +49,7 @@ export class OrderStore {
   put(order: TrackedOrder): boolean {
     const previous = this.byClientOrderId.get(order.clientOrderId);
     if (previous !== undefined && previous.marketSlug !== order.marketSlug) this.forgetOpen(previous);
+    this.openLocks.change(previous, order);
     this.byClientOrderId.set(order.clientOrderId, order);
     getOrInsert(this.byMarket, order.marketSlug, () => new Set<string>()).add(order.clientOrderId);
     if (isOpen(order.state)) {
@@ -101,6 +110,7 @@ export class OrderStore {
     if (ids === undefined) return 0;
     for (const id of ids) {
       const order = this.byClientOrderId.get(id);
+      this.openLocks.change(order, undefined);
       this.byClientOrderId.delete(id);
       this.openIds.delete(id);
       if (order?.orderId != null && this.clientOrderIdByOrderId.get(order.orderId) === id) this.clientOrderIdByOrderId.delete(order.orderId);

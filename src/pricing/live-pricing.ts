@@ -44,7 +44,8 @@ export interface BotPricingDeps {
   /** Requote one market now (the runner's trigger). */
   readonly requote: (slug: string) => void;
   /** The bot's holdings in a market (the account view's). */
-  readonly position: (slug: string) => PositionView;
+  /** The market's holdings (O(1): the exposure cap reads every priced market's on each quote). */
+  readonly position: (slug: string) => Pick<PositionView, 'yesRaw' | 'noRaw'>;
   /** Pyth Hermes (endpoint, key), or null when it is not a source. */
   readonly hermes: { readonly endpoint: string; readonly apiKey: string | null; readonly apiKeyEnv: string } | null;
   readonly scheduler: Scheduler;
@@ -229,15 +230,17 @@ export class BotPricing {
 
   /**
    * The exposure cap per underlying: past `pricing.maxExposureUsdc` (Σ net YES × delta × S over the ticker's markets),
-   * a market on that ticker keeps only the intents on the side that reduces it. Publishes the exposures.
+   * a market on that ticker keeps only the intents on the side that reduces it. Publishes that ticker's exposure (O(its markets)).
    */
   capIntents(slug: string, intents: readonly QuoteIntent[]): readonly QuoteIntent[] {
     const ticker = this.pricer.terms(slug)?.ticker;
     if (ticker === undefined) return intents;
+    // Only this ticker's markets (the decision reads its exposure alone; each ticker's gauge follows its own quotes).
     const exposures = exposureByTicker(
       [...this.views.entries()].flatMap(([s, view]) => {
+        if (view.underlying.ticker !== ticker) return [];
         const p = this.deps.position(s);
-        return [{ ticker: view.underlying.ticker, netYesShares: (p.yesRaw - p.noRaw) / 1e6, delta: view.delta, spot: view.underlying.price }];
+        return [{ ticker, netYesShares: (p.yesRaw - p.noRaw) / 1e6, delta: view.delta, spot: view.underlying.price }];
       }),
     );
     for (const [t, e] of exposures) this.deps.metrics.underlyingExposure(t, e.units, e.usdc);

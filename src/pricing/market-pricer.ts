@@ -112,6 +112,8 @@ type MarketEntry = { readonly kind: 'priced'; readonly terms: MarketTerms } | { 
 
 export class MarketPricer {
   private readonly markets = new Map<string, MarketEntry>();
+  /** `expiriesOf` per ticker, dropped whenever `markets` changes (an answer per quote must not walk every market). */
+  private readonly expiriesCache = new Map<string, readonly number[]>();
   private readonly tickers = new Map<string, TickerState>();
   /** Per `ticker|settlesAtMs`, the implied weight last reported (strikes and weight to a tenth). */
   private readonly reportedWeights = new Map<string, string>();
@@ -125,10 +127,12 @@ export class MarketPricer {
   register(slug: string, result: TermsResult): void {
     if (result.ok) {
       this.markets.set(slug, { kind: 'priced', terms: result.terms });
+      this.expiriesCache.clear();
       this.ticker(result.terms.ticker);
       return;
     }
     this.markets.set(slug, { kind: 'unpriced', reason: result.reason, crypto: result.recognisedCrypto });
+    this.expiriesCache.clear();
     this.observer.onUnpriced?.(slug, result.reason, result.recognisedCrypto);
   }
 
@@ -144,6 +148,7 @@ export class MarketPricer {
   unregister(slug: string): void {
     const entry = this.markets.get(slug);
     this.markets.delete(slug);
+    this.expiriesCache.clear();
     if (entry?.kind !== 'priced') return;
     const { ticker, settlesAtMs } = entry.terms;
     if (this.expiriesOf(ticker).includes(settlesAtMs)) return;
@@ -177,8 +182,13 @@ export class MarketPricer {
   }
 
   /** The settlement instants of the priced markets on `ticker`. */
-  private expiriesOf(ticker: string): number[] {
-    return [...new Set([...this.markets.values()].flatMap((e) => (e.kind === 'priced' && e.terms.ticker === ticker ? [e.terms.settlesAtMs] : [])))];
+  private expiriesOf(ticker: string): readonly number[] {
+    let expiries = this.expiriesCache.get(ticker);
+    if (expiries === undefined) {
+      expiries = [...new Set([...this.markets.values()].flatMap((e) => (e.kind === 'priced' && e.terms.ticker === ticker ? [e.terms.settlesAtMs] : [])))];
+      this.expiriesCache.set(ticker, expiries);
+    }
+    return expiries;
   }
 
   private expiryVolatility(terms: MarketTerms, state: TickerState, nowMs: number): ExpiryVolatility | null {

@@ -5,8 +5,9 @@
  * liquidity that just left the book, recent fills, the position view, and the gate call (./gate.ts) with that state.
  *
  * Owns: committed buys per market, departed own liquidity per market, recent fills per market, and the balance
- * shortfalls (./balance-shortfall.ts). Reads: a ledger (holdings, costs: the bot's SQLite ledger, or the backtest's
- * books), the executor's open orders, the traded markets. Invariants: departed liquidity of a market is forgotten on
+ * shortfalls (./balance-shortfall.ts). Reads: a ledger (holdings, costs: the bot's position book in memory, or the
+ * backtest's books), the executor's open orders per market and their locks (kept with each order change), the traded
+ * markets: no read walks every market's orders or every held market. Invariants: departed liquidity of a market is forgotten on
  * its next book update; recent fills are kept FILL_MEMORY_MS and at most 500 per market; a resolved market's gate
  * quotes nothing and forgets its committed buys; the gate's dropped intents are reported to `onBlocked`, every gate
  * decision to `onGate`. Markets come and go (the traded markets are a live set: src/trading/core.ts): per-market
@@ -16,8 +17,8 @@
  */
 import type { RiskConfig } from '../config/types.js';
 import { riskLimitsFor } from '../config/index.js';
-import { collateralRaw } from '../core/venue-rules/index.js';
 import type { Balances } from '../orders/funding.js';
+import type { OpenOrderLocksView } from '../orders/open-order-locks.js';
 import type { FillEvent } from '../orders/executor-types.js';
 import type { TrackedOrder } from '../orders/order-record.js';
 import { isOpen, isResting } from '../orders/order-state.js';
@@ -63,6 +64,14 @@ export interface AccountMarkets {
   resolvedSlugs?(): Iterable<string>;
 }
 
+/** What the account reads of the bot's open orders (the executor's: src/orders/order-store.ts keeps both). */
+export interface AccountOrders {
+  /** The market's open orders, unknown outcomes included (an index: never a walk over every market's orders). */
+  openIn(marketSlug: string): readonly TrackedOrder[];
+  /** What every open order locks, kept incrementally with each order change (src/orders/open-order-locks.ts). */
+  readonly locks: OpenOrderLocksView;
+}
+
 /** pino-compatible subset. */
 export interface AccountLog {
   info(obj: object, msg: string): void;
@@ -70,8 +79,8 @@ export interface AccountLog {
 
 export interface AccountViewOptions {
   readonly ledger: AccountLedger;
-  /** Every open order of the bot (the executor's, all markets). */
-  readonly orders: () => readonly TrackedOrder[];
+  /** The bot's open orders: per market, and what all of them lock. */
+  readonly orders: AccountOrders;
   readonly markets: AccountMarkets;
   readonly risk: RiskConfig;
   readonly now: () => number;
@@ -97,15 +106,10 @@ export class AccountView {
     this.shortfalls = new BalanceShortfalls(options.now);
   }
 
-  /** Open orders (unknown outcomes included). */
-  openOrders(): TrackedOrder[] {
-    return this.options.orders().filter((o) => isOpen(o.state));
-  }
-
   /** The market's open orders as the risk gate counts them (unknown outcomes included). */
   riskOrders(slug: string): RiskOrder[] {
-    return this.openOrders()
-      .filter((o) => o.marketSlug === slug)
+    return this.options.orders
+      .openIn(slug)
       .map((o) => ({ slot: o.slot, token: o.token, side: o.side, priceTicks: o.priceTicks, sizeRaw: o.sizeRaw, remainingRaw: o.remainingRaw, state: o.state }));
   }
 
@@ -165,8 +169,9 @@ export class AccountView {
 
   /** The strategy's view of the bot's own orders: open ones and liquidity that just left the book. */
   ownOrders(slug: string): OwnOrderView[] {
-    const open = this.openOrders()
-      .filter((o) => o.marketSlug === slug && o.remainingRaw > 0)
+    const open = this.options.orders
+      .openIn(slug)
+      .filter((o) => o.remainingRaw > 0)
       .map((o) => ({ token: o.token, side: o.side, priceTicks: o.priceTicks, sizeRaw: o.remainingRaw }));
     return [...open, ...(this.departedOwn.get(slug) ?? [])];
   }
@@ -180,9 +185,7 @@ export class AccountView {
   private collateralRaw(positionCostRaw: number): number {
     const budgetRaw = Math.max(0, this.options.risk.maxNotionalRaw - positionCostRaw);
     if (!this.shortfalls.collateralShort()) return budgetRaw;
-    let lockedRaw = 0;
-    for (const order of this.openOrders()) if (order.side === 'BUY') lockedRaw += collateralRaw(order.remainingRaw, order.priceTicks, 'BUY');
-    return Math.min(budgetRaw, lockedRaw);
+    return Math.min(budgetRaw, this.options.orders.locks.remainingBuyCollateralRaw());
   }
 
   /** The tokens of the market funding reads: held balances (never below 0), 0 while a shortfall holds the token out. */
@@ -200,20 +203,23 @@ export class AccountView {
     return this.options.ledger.positionCostRaw(slug);
   }
 
+  /** The market's holdings as the strategy sees them, without the free collateral (O(1): the position book). */
+  holdings(slug: string): Omit<PositionView, 'freeCollateralRaw'> {
+    return this.options.ledger.marketPosition(slug);
+  }
+
   positionView(slug: string): PositionView {
     const ledgerView = this.options.ledger.marketPosition(slug);
     const collateral = this.collateralRaw(this.heldOrTradedCostRaw());
-    let lockedBuys = 0;
-    for (const order of this.openOrders()) {
-      if (order.side === 'BUY') lockedBuys += collateralRaw(order.state === 'unknown' || order.state === 'pending-new' ? order.sizeRaw : order.remainingRaw, order.priceTicks, 'BUY');
-    }
-    return { ...ledgerView, freeCollateralRaw: Math.max(0, collateral - lockedBuys) };
+    // Open BUYs lock their exposure size (unknown and pending-new: the full size), kept with each order change.
+    return { ...ledgerView, freeCollateralRaw: Math.max(0, collateral - this.options.orders.locks.buyCollateralRaw()) };
   }
 
   /**
    * Funding (complement-aware, never beyond free collateral or tokens held) then the risk gate: ./gate.ts. The other
-   * markets' notional is read from aggregates (the held cost, kept by the ledger; per market only those with BUYs
-   * open or committed), so a quote costs the same whatever the number of markets held.
+   * markets' notional is read from aggregates (the held cost, kept by the ledger; the open orders' locks, kept by the
+   * order store; per market only those with BUYs open or committed), and the open orders read are this market's alone,
+   * so a quote costs the same whatever the number of markets held or orders open elsewhere.
    */
   gate(slug: string, intents: readonly QuoteIntent[]): GateResult {
     const info = this.options.markets.info(slug);
@@ -223,7 +229,8 @@ export class AccountView {
       return { intents: [], halt: 'market-resolved' };
     }
     const ledger = this.options.ledger;
-    const openOrders = this.openOrders();
+    const locks = this.options.orders.locks;
+    const marketOrders = this.options.orders.openIn(slug);
     const totalCostRaw = this.heldOrTradedCostRaw();
     // The markets whose BUYs count besides their cost: their holdings listed, every other market's cost in one sum.
     const holdings = new Map<string, GateMarketState>();
@@ -233,7 +240,7 @@ export class AccountView {
       holdings.set(market, { yesRaw: position.yesRaw, noRaw: position.noRaw, costRaw: ledger.positionCostRaw(market) });
     };
     list(slug);
-    for (const order of openOrders) if (order.side === 'BUY') list(order.marketSlug);
+    for (const market of locks.marketsWithBuys()) list(market);
     for (const market of this.committedBuysRaw.keys()) list(market);
     let listedCostRaw = 0;
     for (const state of holdings.values()) listedCostRaw += state.costRaw;
@@ -243,7 +250,8 @@ export class AccountView {
       market: info,
       resolved: false,
       intents,
-      openOrders,
+      openOrders: marketOrders,
+      locks: { locked: { collateralRaw: locks.buyCollateralRaw(), tokensRaw: locks.tokensRaw() }, buyCollateralRaw: (market) => locks.marketBuyCollateralRaw(market) },
       holdings,
       otherHoldingsCostRaw: totalCostRaw - listedCostRaw,
       balances: { collateralRaw: this.collateralRaw(totalCostRaw), tokensRaw: this.tokensOf(info) },

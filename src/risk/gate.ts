@@ -8,7 +8,8 @@
  * quotes exactly what the bot would quote.
  */
 import { SIZE_STEP_RAW } from '../core/venue-rules/index.js';
-import { fundIntents, type Balances, type FundingAdjustment } from '../orders/funding.js';
+import { fundIntents, type Balances, type FundingAdjustment, type LockedFunds } from '../orders/funding.js';
+import { OpenOrderLocks } from '../orders/open-order-locks.js';
 import { collateralRaw } from '../core/venue-rules/index.js';
 import { isFrozen } from '../orders/order-state.js';
 import { openBuyCollateralRaw, riskGate, type MarketRiskLimits, type RiskDecision, type RiskOrder } from './limits.js';
@@ -30,8 +31,13 @@ export interface GateInput {
   readonly market: MarketInfo;
   readonly resolved: boolean;
   readonly intents: readonly QuoteIntent[];
-  /** Every open order of the bot, all markets (pending and cancelling ones included). */
+  /**
+   * Every open order of the bot, all markets (pending and cancelling ones included); with `locks`, this market's
+   * open orders suffice.
+   */
   readonly openOrders: readonly GateOrder[];
+  /** What every open order locks, kept by the caller (src/orders/open-order-locks.ts); default: computed from `openOrders`. */
+  readonly locks?: GateLocks;
   /**
    * Holdings and cost per market slug: this market and every other one whose BUYs count (open or committed). The
    * other markets' costs may come summed instead, in `otherHoldingsCostRaw`.
@@ -51,6 +57,20 @@ export interface GateInput {
    * larger of the two is counted, or two markets requoting at once could overshoot maxNotional together.
    */
   readonly committedBuysRaw?: ReadonlyMap<string, number>;
+}
+
+/** What every open order of the bot locks, all markets. */
+export interface GateLocks {
+  /** Collateral of open BUYs and tokens of open SELLs (by token id), at their exposure size. */
+  readonly locked: LockedFunds;
+  /** The market's open BUY collateral at exposure size. */
+  buyCollateralRaw(marketSlug: string): number;
+}
+
+/** The locks of a list of open orders (a caller without an incremental aggregate). */
+export function gateLocksOf(orders: readonly GateOrder[]): GateLocks {
+  const locks = OpenOrderLocks.of(orders);
+  return { locked: { collateralRaw: locks.buyCollateralRaw(), tokensRaw: locks.tokensRaw() }, buyCollateralRaw: (slug) => locks.marketBuyCollateralRaw(slug) };
 }
 
 export interface GateOutcome {
@@ -75,20 +95,15 @@ export function committedBuyCollateralRaw(allowed: readonly QuoteIntent[], order
 
 export function gateIntents(input: GateInput): GateOutcome {
   const slug = input.market.slug;
-  const funded = fundIntents({ slug, tokens: input.market.tokens }, input.intents, input.balances, input.openOrders, { minSizeRaw: SIZE_STEP_RAW });
-  // One pass over the orders: each listed market's open BUY collateral.
-  const openBuysRaw = new Map<string, number>();
-  for (const order of input.openOrders) {
-    if (order.side !== 'BUY' || order.marketSlug === slug || !input.holdings.has(order.marketSlug)) continue;
-    openBuysRaw.set(order.marketSlug, (openBuysRaw.get(order.marketSlug) ?? 0) + openBuyCollateralRaw([order]));
-  }
+  const locks = input.locks ?? gateLocksOf(input.openOrders);
+  const marketOrders = input.openOrders.filter((o) => o.marketSlug === slug);
+  const funded = fundIntents({ slug, tokens: input.market.tokens }, input.intents, input.balances, marketOrders, { minSizeRaw: SIZE_STEP_RAW, locked: locks.locked });
   let otherNotional = input.otherHoldingsCostRaw ?? 0;
   for (const [other, state] of input.holdings) {
     if (other === slug) continue;
-    otherNotional += state.costRaw + Math.max(openBuysRaw.get(other) ?? 0, input.committedBuysRaw?.get(other) ?? 0);
+    otherNotional += state.costRaw + Math.max(locks.buyCollateralRaw(other), input.committedBuysRaw?.get(other) ?? 0);
   }
   const own = input.holdings.get(slug) ?? { yesRaw: 0, noRaw: 0, costRaw: 0 };
-  const marketOrders = input.openOrders.filter((o) => o.marketSlug === slug);
   const risk = riskGate(
     funded.intents,
     {

@@ -203,7 +203,7 @@ export class TradingCore {
         onOrderChange?.(order, previous);
       },
     });
-    this.account = new AccountView({ ...options.account, ledger: options.ledger, orders: () => this.executor.openOrders(), markets, risk: options.risk, now });
+    this.account = new AccountView({ ...options.account, ledger: options.ledger, orders: { openIn: (slug) => this.executor.openOrders(slug), locks: this.executor.locks }, markets, risk: options.risk, now });
     const books = options.books;
     const cap = options.capIntents ?? ((_slug: string, intents: readonly QuoteIntent[]) => intents);
     this.runner = new StrategyRunner({

@@ -1,11 +1,12 @@
 /**
  * FillRecorder: executor fills → ledger rows, exactly once, with the economics remembered for their trade event
  * (found through the typed fill part id for every part of a multi-part settlement); the tally and `onBooked` see a
- * fill once; nothing is written after close; a fill without a venue order id is left to the reconciliation.
+ * fill once; nothing is written after close; a fill without a venue order id is left to the reconciliation; a fill is
+ * booked in one process-durable transaction in its own handling and made FULL-durable by one commit per tick, after it.
  */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { FillRecorder, type BookedFill } from '../../../src/booking/fill-recorder.js';
+import { FillRecorder, KV_FILLS_DURABLE_AT, type BookedFill } from '../../../src/booking/fill-recorder.js';
 import { FillPartIdError, formatFillPartId, parseFillPartId } from '../../../src/orders/fill-part-id.js';
 import { EXECUTOR_FILL, memoryLedger } from '../../support/ledger-fixtures.js';
 
@@ -104,5 +105,51 @@ describe('fill part id: format and parse', () => {
     expect(() => formatFillPartId('t', 0)).toThrow(FillPartIdError);
     expect(() => formatFillPartId('t', 0)).toThrow(/part 0/);
     expect(() => formatFillPartId('t', 1.5)).toThrow(/part 1\.5/);
+  });
+});
+
+describe('FillRecorder durability: off the path from a frame to a signed request', () => {
+  it('books each fill in one process-durable transaction at once; one FULL commit per tick follows, after the handling', () => {
+    const operations: string[] = [];
+    const ledger = memoryLedger({ observer: { onWrite: (operation) => void operations.push(operation) } });
+    const later: (() => void)[] = [];
+    const r = new FillRecorder({ ledger, log: pino({ level: 'silent' }), later: (fn) => void later.push(fn) });
+    expect(r.record(FILL)).toBe('inserted');
+    expect(r.record({ ...FILL, tradeEventId: 'trade-2', atMs: FILL.atMs + 5 })).toBe('inserted');
+    // Booked and in the position book at once (the gate's next quote sees it); no FULL commit yet; one barrier asked.
+    expect(ledger.positionBook.tokenPosition('btc', 'YES').positionRaw).toBe(8_000_000);
+    expect(operations).toEqual(['atomically', 'atomically']);
+    expect(r.durabilityPending).toBe(true);
+    expect(later).toHaveLength(1);
+    // A repeat asks for nothing more.
+    expect(r.record(FILL)).toBe('duplicate');
+    expect(later).toHaveLength(1);
+    later[0]!();
+    expect(operations).toEqual(['atomically', 'atomically', 'atomically', 'setKv']);
+    expect(ledger.getKv(KV_FILLS_DURABLE_AT)).toBe(String(FILL.atMs + 5));
+    expect(r.durabilityPending).toBe(false);
+    ledger.close();
+  });
+
+  it('close runs a pending barrier first; a failing barrier is logged and the fills stay booked', () => {
+    const ledger = memoryLedger();
+    const errors: string[] = [];
+    const later: (() => void)[] = [];
+    const r = new FillRecorder({ ledger, log: pino({ level: 'error' }, { write: (line: string) => void errors.push(line) }), later: (fn) => void later.push(fn) });
+    r.record(FILL);
+    r.close();
+    expect(ledger.getKv(KV_FILLS_DURABLE_AT)).toBe(String(FILL.atMs));
+    later[0]!();
+    expect(r.record({ ...FILL, tradeEventId: 'trade-3' })).toBe('closed');
+    ledger.close();
+    // A barrier whose FULL commit fails (a full disk): logged, the fill stays booked.
+    const base = memoryLedger();
+    const full = Object.assign(Object.create(base) as typeof base, { setKv: (): void => { throw new Error('disk full'); } });
+    const failing = new FillRecorder({ ledger: full, log: pino({ level: 'error' }, { write: (line: string) => void errors.push(line) }), later: (fn) => void later.push(fn) });
+    expect(failing.record(FILL)).toBe('inserted');
+    later.at(-1)!();
+    expect(errors.join('')).toContain('durability barrier');
+    expect(base.tokenPosition('btc', 'YES').positionRaw).toBe(4_000_000);
+    base.close();
   });
 });

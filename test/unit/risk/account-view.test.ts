@@ -11,6 +11,7 @@ import { TradedMarkets } from '../../../src/markets/traded-markets.js';
 import { parseConfigText } from '../../../src/config/index.js';
 import { newOrder } from '../../../src/orders/order-record.js';
 import type { TrackedOrder } from '../../../src/orders/order-record.js';
+import { OrderStore } from '../../../src/orders/order-store.js';
 import { INSUFFICIENT_BALANCE } from '../../../src/risk/balance-shortfall.js';
 import { EXECUTOR_FILL, memoryLedger, T0 } from '../../support/ledger-fixtures.js';
 import { market } from '../../support/views.js';
@@ -19,14 +20,14 @@ const SLUG = 'btc';
 
 function harness(halts = { killSwitch: false, stale: false }) {
   const ledger = memoryLedger();
-  const open: TrackedOrder[] = [];
+  const open = new OrderStore();
   const blocked: string[] = [];
   let now = T0;
   const markets = new TradedMarkets([{ slug: SLUG, id: 1 }], () => market({ slug: SLUG, expiresAtMs: T0 + 30 * 86_400_000 }));
   const config = parseConfigText('strategy: {name: fixed-spread}\nrisk: {maxNotional: 100}\n', { source: '<test>', baseDir: '/srv' });
   const account = new AccountView({
     ledger: ledger.positionBook,
-    orders: () => open,
+    orders: { openIn: (slug) => open.openInMarket(slug), locks: open.locks },
     markets,
     risk: config.risk,
     now: () => now,
@@ -43,10 +44,11 @@ const live: TrackedOrder = { ...bid, orderId: 'o-1', state: 'live' };
 describe('AccountView', () => {
   it('own liquidity that left the book (filled) is still the bot\'s until the next book update', () => {
     const h = harness();
-    h.open.push(live);
+    h.open.put(live);
     expect(h.account.ownOrders(SLUG)).toEqual([{ token: 'YES', side: 'BUY', priceTicks: 450, sizeRaw: 5_000_000 }]);
-    h.open.length = 0;
-    h.account.orderChanged({ ...live, state: 'filled', remainingRaw: 0, filledRaw: 5_000_000 }, live);
+    const filled: TrackedOrder = { ...live, state: 'filled', remainingRaw: 0, filledRaw: 5_000_000 };
+    h.open.put(filled);
+    h.account.orderChanged(filled, live);
     expect(h.account.ownOrders(SLUG)).toEqual([{ token: 'YES', side: 'BUY', priceTicks: 450, sizeRaw: 5_000_000 }]);
     h.account.bookChanged(SLUG);
     expect(h.account.ownOrders(SLUG)).toEqual([]);
@@ -109,7 +111,7 @@ describe('AccountView: markets that come and go', () => {
         heldMarkets: () => [...held].filter(([, raw]) => raw !== 0).map(([slug]) => slug),
         marketPosition: (slug) => ({ yesRaw: held.get(slug) ?? 0, noRaw: 0, yesAvgCost: null, noAvgCost: null }),
       },
-      orders: () => [],
+      orders: { openIn: () => [], locks: new OrderStore().locks },
       markets: { slugs: () => [...traded.keys()], info: (slug) => traded.get(slug), isResolved: (slug) => resolved.has(slug) },
       risk: config.risk,
       now: () => T0,
