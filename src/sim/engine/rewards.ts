@@ -194,6 +194,11 @@ export class RewardBook {
   /** Pays every open accrual into the accounts' USDC and closes the epoch. */
   payout(): void {
     const now = this.core.clock.now();
+    // The epoch ends at the payout boundary it belongs to, not when a late timer ran: its `timestamp` stays on the
+    // venue's boundaries (a client judges an epoch paid from its start plus the epoch's length). A payout asked for by
+    // hand between two boundaries (`payRewards`) ends the epoch at once.
+    const boundary = lastBoundary(now, this.config.payoutMs, this.config.payoutAtMs);
+    const endMs = boundary > this.openEpochStartMs ? boundary : now;
     // The epoch's pool: the rewards paid to every account, per market and in total (the venue's `totalRewards`).
     const poolByMarket = new Map<string, number>();
     for (const book of this.accounts.values()) for (const [slug, entry] of book.open) poolByMarket.set(slug, (poolByMarket.get(slug) ?? 0) + entry.rewardsRaw);
@@ -215,13 +220,13 @@ export class RewardBook {
         this.paidRewardsRaw += rewardsRaw;
         this.paidRebatesRaw += rebatesRaw;
       }
-      book.paid.push({ epochId: this.epochSeq, startMs: this.openEpochStartMs, endMs: now, paidAtMs: now, rewardsRaw, rebatesRaw, poolRaw, poolByMarket, byMarket: book.open });
+      book.paid.push({ epochId: this.epochSeq, startMs: this.openEpochStartMs, endMs, paidAtMs: now, rewardsRaw, rebatesRaw, poolRaw, poolByMarket, byMarket: book.open });
       if (book.paid.length > this.config.epochsKept) book.paid.splice(0, book.paid.length - this.config.epochsKept);
       book.paidRewardsRaw += rewardsRaw;
       book.paidRebatesRaw += rebatesRaw;
       book.open = new Map();
     }
-    this.openEpochStartMs = now;
+    this.openEpochStartMs = endMs;
   }
 
   /** What `profileId` has earned (an empty record for an account that never earned). */

@@ -18,6 +18,7 @@ import {
   type MarketSpec,
 } from '../../../src/sim/engine/index.js';
 import { ALICE, BOB, CAROL, expectSound, limit, ok, SHARE, T0, USDC, usdc, world } from './helpers.js';
+import { ManualClock, type CancelTimer } from '../../../src/core/clock.js';
 
 const TERMS = { minSizeRaw: 10 * SHARE, maxSpreadTicks: 30, c: 3 };
 
@@ -119,6 +120,31 @@ describe('engine: rewards and rebates on their cycle', () => {
     expect(usdc(engine, ALICE).total).toBe(aliceBefore + (epoch?.rewardsRaw ?? 0) + 26_010);
     expect(engine.rewards(BOB).paid[0]?.rewardsRaw).toBeGreaterThan(0);
     expectSound(engine);
+    engine.stop();
+  });
+
+  it('a payout whose timer runs late keeps the epochs on the payout boundaries; one asked for by hand ends the epoch at once', () => {
+    /** Every timer fires 300 ms after it was due, as a loaded event loop fires them. */
+    class LateClock extends ManualClock {
+      override schedule(delayMs: number, callback: () => void): CancelTimer {
+        return super.schedule(delayMs + 300, callback);
+      }
+    }
+    const m = rewardMarket();
+    const clock = new LateClock(T0);
+    const { engine } = world({ clock, markets: [m], rewards: { enabled: true, scoreIntervalSec: 1, payoutIntervalSec: 2, payoutAtUtcSec: 0 } });
+    ok(engine.place(limit(m, ALICE, 'YES', 'BUY', 490, 100)));
+    ok(engine.place(limit(m, ALICE, 'NO', 'BUY', 490, 100)));
+    clock.advanceTo(T0 + 6_500);
+    const paid = engine.rewards(ALICE).paid.map((e) => [e.startMs - T0, e.endMs - T0, e.paidAtMs - T0]);
+    expect(paid.slice(0, 3)).toEqual([
+      [0, 2_000, 2_300],
+      [2_000, 4_000, 4_300],
+      [4_000, 6_000, 6_300],
+    ]);
+    clock.advanceTo(T0 + 7_000);
+    engine.payRewards();
+    expect(engine.rewards(ALICE).paid.at(-1)).toMatchObject({ startMs: T0 + 6_000, endMs: T0 + 7_000, paidAtMs: T0 + 7_000 });
     engine.stop();
   });
 
