@@ -89,7 +89,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const minQuoting = Math.min(...onRows.filter((r) => r.markets > 0).map((r) => r.quotingPct));
   process.stdout.write(`${table(onRows, offRows)}\n\n`);
-  process.stdout.write(`with capital: ${on.fills} fills, PnL ${(on.pnlRaw / 1e6).toFixed(2)} USDC, redeemed ${((on.capital?.redeemedRaw ?? 0) / 1e6).toFixed(2)}, merged ${((on.capital?.mergedRaw ?? 0) / 1e6).toFixed(2)} USDC (${on.capital?.redemptions ?? 0} redemptions, ${on.capital?.merges ?? 0} merges); lowest hourly quoting share ${minQuoting.toFixed(1)} %\n`);
+  process.stdout.write(`with capital: ${on.fills} fills, PnL ${(on.pnlRaw / 1e6).toFixed(2)} USDC, redeemed ${((on.capital?.redeemedRaw ?? 0) / 1e6).toFixed(2)}, merged ${((on.capital?.mergedRaw ?? 0) / 1e6).toFixed(2)} USDC, gas ${((on.capital?.gasUsdcRaw ?? 0) / 1e6).toFixed(4)} USDC (${on.capital?.redemptions ?? 0} redemptions, ${on.capital?.merges ?? 0} merges); lowest hourly quoting share ${minQuoting.toFixed(1)} %\n`);
   if (off !== null) process.stdout.write(`without: ${off.fills} fills, PnL ${(off.pnlRaw / 1e6).toFixed(2)} USDC\n`);
   process.stdout.write(`wall time ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }

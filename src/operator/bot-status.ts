@@ -13,6 +13,7 @@ import type { Market } from '../exchange/wire.js';
 import { nextExpectedJoin } from '../markets/next-join.js';
 import type { StatusPnl } from './status-line.js';
 import { StatusReporter } from './status-line.js';
+import type { CapitalStatus } from './capital-view.js';
 
 /** What the bot's status reads, each from its owner. */
 export interface BotStatusSources {
@@ -36,6 +37,8 @@ export interface BotStatusSources {
   readonly candidates: () => readonly Market[];
   /** When the bot leaves a market (its stop before settlement), null when it has no expiry. */
   readonly leaveAtMs: (market: Market) => number | null;
+  /** The capital by state and the trims (src/operator/capital-view.ts); absent: the line does not say. */
+  readonly capital?: () => CapitalStatus;
 }
 
 /** Why a traded market has no open order now. */
@@ -64,6 +67,7 @@ export function buildBotStatus(sources: BotStatusSources, log: Logger): StatusRe
       minTimeMs: sources.config.rateLimits.minTimeMs,
       underlyingAgesMs: sources.underlyingAgesMs,
       unquotedReason: (slug) => unquotedReasonOf(sources, slug),
+      ...(sources.capital === undefined ? {} : { capital: sources.capital }),
       // The listed market whose join window opens first; only with a join window: without one no join is expected by time.
       ...(joinWindowMs === null
         ? {}
