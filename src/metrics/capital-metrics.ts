@@ -46,20 +46,13 @@ export function weiToEth(wei: string): number {
 
 export function createCapitalMetrics(registers: Registry[]): CapitalMetrics {
   let source: (() => CapitalMetricsSnapshot | null) | null = null;
-  let snapshot: CapitalMetricsSnapshot | null = null;
-  let readAt = Number.NEGATIVE_INFINITY;
-  /** One read per scrape: the collects of one scrape (within a second) share it. */
+  /** Read at each collect (never a copy that could go stale); a failing read shows nothing. */
   const read = (): CapitalMetricsSnapshot | null => {
-    const tick = Date.now();
-    if (tick - readAt >= 1000 || tick < readAt) {
-      readAt = tick;
-      try {
-        snapshot = source === null ? null : source();
-      } catch {
-        snapshot = null;
-      }
+    try {
+      return source === null ? null : source();
+    } catch {
+      return null;
     }
-    return snapshot;
   };
   new Gauge({
     name: 'outcome_maker_capital_usdc',
