@@ -5,7 +5,9 @@
  * with --compare, once without it. Prints per hour of the run: the mean quoting share of the markets settling at its
  * end, the fills of those markets, USDC redeemed and merged in the hour, and gas.
  *
- *   nice -n 10 npx tsx bench/capital-day.ts [--hours 24] [--compare] [--seed 7] [--json]
+ *   nice -n 10 npx tsx bench/capital-day.ts [--hours 24] [--compare | --without] [--seed 7] [--json]
+ *
+ * `--without` runs only the run without the core (to run the pair as two processes side by side on a loaded machine).
  *
  * CPU-heavy (a 24-hour run is many minutes on a loaded machine); the figures are deterministic for the seed.
  */
@@ -79,7 +81,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const hours = Number(arg('--hours') ?? '24');
   const seed = arg('--seed') === undefined ? undefined : Number(arg('--seed'));
   const started = Date.now();
-  const on = await capitalDay(hours, true, seed);
+  const on = await capitalDay(hours, !argv.includes('--without'), seed);
   const off = argv.includes('--compare') ? await capitalDay(hours, false, seed) : null;
   const onRows = hourRows(on);
   const offRows = off === null ? null : hourRows(off);

@@ -12,9 +12,9 @@
  * difference are compared (the view is not complete: a market it lacks is no evidence); the token of a market with no
  * difference is given its ledger figure (it agrees); nothing is written when not exclusive.
  */
-import type { Logger } from 'pino';
 import { errorText } from '../core/errors.js';
 import { repairLedger, type LedgerStore, type RepairAction, type VenuePosition } from '../ledger/index.js';
+import type { CapitalLog } from './core.js';
 import type { HoldingDifference } from './rules.js';
 
 /**
@@ -43,7 +43,7 @@ export interface ChainRepairOptions {
   /** `markets.exclusive`: the account's balances of the bot's markets are this bot's. */
   readonly exclusive: boolean;
   readonly now: () => number;
-  readonly log: Pick<Logger, 'info' | 'warn'>;
+  readonly log: Pick<CapitalLog, 'info' | 'warn'>;
   /** Each repair written (a position adjustment, a stale fill settled, or 'unrepaired'). */
   readonly onRepair?: (action: RepairAction) => void;
 }
