@@ -16,17 +16,17 @@ import { openLedger } from '../../src/ledger/index.js';
 import { runCliInProcess } from '../support/cli-process.js';
 import { pino } from 'pino';
 import { Bot } from '../../src/app/bot.js';
-import { addThirdParty, cleanupAfterTest, LADDER_500, ladderOf, nextSeed, sameLadder, setThirdPartyQuotes, singleMarkets, thirdPartyPlace, waitFor, when } from '../support/bot-harness.js';
+import { addThirdParty, cleanupAfterTest, type Cleanup, LADDER_500, ladderOf, nextSeed, sameLadder, setThirdPartyQuotes, singleMarkets, thirdPartyPlace, waitFor, when } from '../support/bot-harness.js';
 
 const SHARES = 5_000_000;
 
-function writePaperConfig(dir: string): string {
+function writePaperConfig(dir: string, maxNotional = 1000): string {
   const config = {
     version: 1,
     venue: { kind: 'sim', seed: nextSeed(), markets: 3, settlementDelayMs: 100, flow: { enabled: false } },
     strategy: { name: 'fixed-spread', params: { bidSpread: 0.02, askSpread: 0.02, levels: 1, orderSize: 5, sizeSkew: 0, maxPriceShift: 0 } },
     orders: { botTag: 'it', filledOrderDelaySec: 0 },
-    risk: { maxPositionPerToken: 1000, maxNetPosition: 1000, maxOpenOrders: 20, maxNotional: 1000, dailyLossLimit: 1000 },
+    risk: { maxPositionPerToken: 1000, maxNetPosition: 1000, maxOpenOrders: 20, maxNotional, dailyLossLimit: 1000 },
     redemption: { retryInitialSec: 0.2, retryMaxSec: 0.4 },
     capital: { intervalSec: 0.2, chainCheckSec: 0.5 },
     maintenance: { pollIntervalSec: 1 },
@@ -52,18 +52,22 @@ function sample(text: string, name: string, labels: string): number | undefined 
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
+/** Starts the bot without waiting for quotes: the markets have no book until the third party quotes one. */
+async function startPaper(configPath: string, cleanup: Cleanup): Promise<{ bot: Bot; logs: string[]; warnings: () => string[] }> {
+  const logs: string[] = [];
+  const bot = new Bot(loadConfigFile(configPath), { dryRun: false, logger: pino({ level: 'info', base: null }, { write: (line: string) => void logs.push(line) }), env: {} });
+  cleanup.add(async () => void (await bot.stop()));
+  await bot.start();
+  return { bot, logs, warnings: () => logs.filter((l) => (JSON.parse(l) as { level: number }).level >= 40).map((l) => (JSON.parse(l) as { msg: string }).msg) };
+}
+
 describe('paper: capital that comes back across a settlement', () => {
   it('the default (externally owned) account: winnings redeemed on-chain through the engine port; report, status and /metrics show the capital by state', async ({ expect, onTestFinished }) => {
     const cleanup = cleanupAfterTest(onTestFinished);
     const dir = mkdtempSync(join(tmpdir(), 'om-paper-capital-'));
     cleanup.add(async () => rmSync(dir, { recursive: true, force: true }));
     const configPath = writePaperConfig(dir);
-    // Started without waiting for quotes: the markets have no book until the third party quotes one.
-    const logs: string[] = [];
-    const bot = new Bot(loadConfigFile(configPath), { dryRun: false, logger: pino({ level: 'info', base: null }, { write: (line: string) => void logs.push(line) }), env: {} });
-    cleanup.add(async () => void (await bot.stop()));
-    await bot.start();
-    const running = { bot, logs, warnings: (): string[] => logs.filter((l) => (JSON.parse(l) as { level: number }).level >= 40).map((l) => (JSON.parse(l) as { msg: string }).msg) };
+    const running = await startPaper(configPath, cleanup);
     const sim = running.bot.simulator;
     if (sim === null) throw new Error('the embedded simulator is missing');
     expect(sim.engine.account(sim.demoAccount.profileId)?.serverManagedWallet ?? false).toBe(false);
@@ -131,5 +135,33 @@ describe('paper: capital that comes back across a settlement', () => {
     expect(answer).toMatchObject({ fields: { capital: { redeemedTodayUsdc: 5, unredeemedUsdc: 0, unredeemedMarkets: 0 } } });
     // The one WARN: the 403 that sends the account's markets to the on-chain path.
     expect(running.warnings()).toEqual([expect.stringMatching(/^the venue refuses API redemption for this account/)]);
+  });
+
+  it('too little capital for the whole ladder: the status line and /metrics say quoting is trimmed, with the USDC short', async ({ expect, onTestFinished }) => {
+    const cleanup = cleanupAfterTest(onTestFinished);
+    const dir = mkdtempSync(join(tmpdir(), 'om-paper-trim-'));
+    cleanup.add(async () => rmSync(dir, { recursive: true, force: true }));
+    // 3 USDC of notional: the bid (5 × 0.48 = 2.40) fits, the ask's BUY NO (another 2.40) does not.
+    const running = await startPaper(writePaperConfig(dir, 3), cleanup);
+    const sim = running.bot.simulator;
+    if (sim === null) throw new Error('the embedded simulator is missing');
+    const slug = singleMarkets(sim)[0]!;
+    addThirdParty(sim);
+    setThirdPartyQuotes(sim, slug, { bidTicks: 460, askTicks: 540 });
+    const base = running.bot.metricsUrl!;
+    const status = await waitFor(
+      async () => {
+        const answer = JSON.parse(await getText(`${base}/status`)) as { message: string; fields: { quotingTrimmed?: { markets: number; shortUsdc: number } } };
+        return (answer.fields.quotingTrimmed?.markets ?? 0) >= 1 ? answer : undefined;
+      },
+      15_000,
+      'a trimmed quote',
+      () => ladderOf(sim, slug, 'it'),
+    );
+    expect(status.message).toMatch(/quoting trimmed: \d+ markets? lack capital \(\d+\.\d\d USDC short\)/);
+    expect(status.fields.quotingTrimmed!.shortUsdc).toBeGreaterThan(0);
+    const metrics = await getText(`${base}/metrics`);
+    expect(sample(metrics, 'outcome_maker_quoting_trimmed_markets', '')).toBeGreaterThanOrEqual(1);
+    expect(sample(metrics, 'outcome_maker_quoting_capital_short_usdc', '')).toBeGreaterThan(0);
   });
 });
