@@ -5,7 +5,9 @@
  * with --compare, once without it. Prints per hour of the run: the mean quoting share of the markets settling at its
  * end, the fills of those markets, USDC redeemed and merged in the hour, and gas.
  *
- *   nice -n 10 npx tsx bench/capital-day.ts [--hours 24] [--compare] [--seed 7] [--json]
+ *   nice -n 10 npx tsx bench/capital-day.ts [--hours 24] [--compare | --without] [--seed 7] [--json]
+ *
+ * `--without` runs only the run without the core (to run the pair as two processes side by side on a loaded machine).
  *
  * CPU-heavy (a 24-hour run is many minutes on a loaded machine); the figures are deterministic for the seed.
  */
@@ -79,7 +81,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const hours = Number(arg('--hours') ?? '24');
   const seed = arg('--seed') === undefined ? undefined : Number(arg('--seed'));
   const started = Date.now();
-  const on = await capitalDay(hours, true, seed);
+  const on = await capitalDay(hours, !argv.includes('--without'), seed);
   const off = argv.includes('--compare') ? await capitalDay(hours, false, seed) : null;
   const onRows = hourRows(on);
   const offRows = off === null ? null : hourRows(off);
@@ -89,7 +91,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const minQuoting = Math.min(...onRows.filter((r) => r.markets > 0).map((r) => r.quotingPct));
   process.stdout.write(`${table(onRows, offRows)}\n\n`);
-  process.stdout.write(`with capital: ${on.fills} fills, PnL ${(on.pnlRaw / 1e6).toFixed(2)} USDC, redeemed ${((on.capital?.redeemedRaw ?? 0) / 1e6).toFixed(2)}, merged ${((on.capital?.mergedRaw ?? 0) / 1e6).toFixed(2)} USDC (${on.capital?.redemptions ?? 0} redemptions, ${on.capital?.merges ?? 0} merges); lowest hourly quoting share ${minQuoting.toFixed(1)} %\n`);
+  process.stdout.write(`with capital: ${on.fills} fills, PnL ${(on.pnlRaw / 1e6).toFixed(2)} USDC, redeemed ${((on.capital?.redeemedRaw ?? 0) / 1e6).toFixed(2)}, merged ${((on.capital?.mergedRaw ?? 0) / 1e6).toFixed(2)} USDC, gas ${((on.capital?.gasUsdcRaw ?? 0) / 1e6).toFixed(4)} USDC (${on.capital?.redemptions ?? 0} redemptions, ${on.capital?.merges ?? 0} merges); lowest hourly quoting share ${minQuoting.toFixed(1)} %\n`);
   if (off !== null) process.stdout.write(`without: ${off.fills} fills, PnL ${(off.pnlRaw / 1e6).toFixed(2)} USDC\n`);
   process.stdout.write(`wall time ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }

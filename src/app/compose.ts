@@ -51,6 +51,7 @@ import { CrossMarketVenue, crossMarketTiming } from '../orders/cross-market-venu
 import { buildKillSwitch, buildStaleGuard, type BotGuardParts } from '../risk/bot-guards.js';
 import { Settler } from '../capital/settler.js';
 import { wireBotCapital } from '../capital/bot-capital.js';
+import { createCapitalView } from '../operator/capital-view.js';
 import type { OwnOrderView } from '../strategy/contract.js';
 import { coreSettingsOf, TradingCore } from '../trading/core.js';
 import { BotPricing } from '../pricing/live-pricing.js';
@@ -112,6 +113,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const joinedAt = new Map<string, number>();
   /** The last reason each traded market was kept from quoting (a risk block, a halt), for the status line. */
   const blockedReasons = new Map<string, string>();
+  const capitalView = createCapitalView({ ledger, metrics, now, tradedMarkets: () => markets.slugs(), log }); // src/operator/capital-view.ts
   const timers = new Timers(scheduler);
   const requote = (slug: string): void => core.requote(slug);
   /** Whether the venue's book can show the bot's own orders: not in a dry run, where they exist only in this process. */
@@ -209,10 +211,8 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     account: {
       // A feed whose authentication the venue refused carries no order events: halted like a stale one.
       halts: (slug) => ({ killSwitch: killSwitch.status().tripped, stale: staleGuard.isHalted(slug) || feed.authState() === 'failed' }),
-      onBlocked: (slug, reason) => {
-        blockedReasons.set(slug, reason);
-        metrics.riskBlocked(slug, reason);
-      },
+      onGate: (slug, outcome) => capitalView.trims.noteGate(slug, outcome),
+      onBlocked: (slug, reason) => (blockedReasons.set(slug, reason), capitalView.trims.noteBlocked(slug, reason), metrics.riskBlocked(slug, reason)),
       log,
     },
     books: { books: (slug) => (books.isStale(slug) ? null : books.books(slug)), onChange: (listener) => books.onChange(listener) },
@@ -249,7 +249,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     conditionIds: new Map(resources.markets.map((m) => [m.slug, m.conditionId])),  // joined later: read when they resolve
     observer: { onResult: (market, result, amountRaw) => metrics.redemption(market, result, amountRaw), onPending: (count) => metrics.redemptionsPending(count) },
   });
-  const capital = wireBotCapital({ config, resources, chainPort: deps.chainPort ?? null, scheduler, log: componentLogger(log, 'capital'), openOrders: () => executor.openOrders(), apiRedeems: () => settler.apiRedeems() });
+  const capital = wireBotCapital({ config, resources, chainPort: deps.chainPort ?? null, scheduler, log: componentLogger(log, 'capital'), openOrders: () => executor.openOrders(), apiRedeems: () => settler.apiRedeems(), observer: capitalView.observer });
 
   const marketByKey = new Map(resources.markets.map((m) => [ids.keyOf(m.slug), m.slug]));
   const marketOfOrder = ({ orderId, clientOrderId }: OrderIds): string | null =>
@@ -377,6 +377,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
       leaveAtMs,
       tradedMarket: (slug) => markets.market(slug),
       nothingQuotedFor: (ms) => metrics.nothingQuotedFor(ms),
+      capital: capitalView.status,
     },
     log,
   );

@@ -9,7 +9,7 @@ import { CapitalCore } from '../capital/core.js';
 import { EngineCapitalPort } from '../capital/engine-port.js';
 import type { Hex } from '../capital/port.js';
 import { sellLocks } from '../capital/locks.js';
-import type { MarketCapitalState } from '../capital/rules.js';
+import { gasWeiForUsdc, type MarketCapitalState } from '../capital/rules.js';
 import type { Scheduler } from '../core/clock.js';
 import type { TrackedOrder } from '../orders/order-record.js';
 import type { SimEngine } from '../sim/engine/index.js';
@@ -33,7 +33,7 @@ export function createBacktestCapital(deps: BacktestCapitalDeps): { readonly cor
   const { engine, accounting, options } = deps;
   const settings = options.capital;
   const book = new BacktestCapitalBook(accounting, options.startMs);
-  const port = new EngineCapitalPort({ engine, profileId: deps.profileId, now: () => deps.scheduler.now(), gasWei: settings.gasWei });
+  const port = new EngineCapitalPort({ engine, profileId: deps.profileId, now: () => deps.scheduler.now(), gasWei: gasWeiForUsdc(settings.gasUsdcRaw, settings.ethPriceUsdcRaw) });
   const markets = (): MarketCapitalState[] => {
     const locks = sellLocks(deps.openOrders());
     const out: MarketCapitalState[] = [];

@@ -103,9 +103,12 @@ export const backtestSettingsSchema = z.strictObject({
         .prefault({}),
       intervalMs: int(100, HOUR_MS).default(5_000),
       retry: z.strictObject({ initialMs: int(1, HOUR_MS).default(5_000), maxMs: int(1, HOUR_MS).default(60_000) }).prefault({}),
-      /** Gas modelled per transaction, wei (Base: ~150k gas at ~0.01 gwei ≈ 1.5e12). */
-      gasWei: z.string().regex(/^\d{1,30}$/).default('0'),
-      ethPriceUsdcRaw: raw.default(3_000 * USDC),
+      /**
+       * Gas charged per redeem or merge transaction, raw USDC (default 0.005 USDC: a redeem or merge is ~150k gas at
+       * ~0.01 gwei on Base, 1.5e-6 ETH, 0.0045 USDC at 3,000 USDC/ETH, rounded up). 0: not modelled.
+       */
+      gasUsdcRaw: raw.default(5_000),
+      ethPriceUsdcRaw: int(1, Number.MAX_SAFE_INTEGER).default(3_000 * USDC),
     })
     .prefault({}),
   /** Risk limits, applied by src/risk/limits.ts exactly as the bot applies them (defaults: the config's). */

@@ -258,7 +258,7 @@ export function formatSyntheticReport(setup: SyntheticSetup, result: BacktestRes
 function capitalLine(result: BacktestResult): string {
   const c = result.capital;
   if (c === null) return 'capital: on-chain redemption and merges off (winnings stay in their tokens)';
-  return `capital: ${usdc(c.redeemedRaw).toFixed(2)} USDC redeemed (${c.redemptions} redemptions), ${usdc(c.mergedRaw).toFixed(2)} USDC merged (${c.merges} merges), gas ${usdc(c.gasUsdcRaw).toFixed(2)} USDC, ${c.reverted} reverted`;
+  return `capital: ${usdc(c.redeemedRaw).toFixed(2)} USDC redeemed (${c.redemptions} redemptions), ${usdc(c.mergedRaw).toFixed(2)} USDC merged (${c.merges} merges), gas ${usdc(c.gasUsdcRaw).toFixed(4)} USDC (PnL after gas ${usdc(result.pnlRaw - c.gasUsdcRaw).toFixed(2)}), ${c.reverted} reverted`;
 }
 
 /** The report as one JSON object: USDC at cents, shares at 0.01, fractions in percent; no raw unit. Pure. */
@@ -300,7 +300,8 @@ export function syntheticJson(setup: SyntheticSetup, result: BacktestResult): Re
         : {
             redeemedUsdc: usdc(result.capital.redeemedRaw),
             mergedUsdc: usdc(result.capital.mergedRaw),
-            gasUsdc: usdc(result.capital.gasUsdcRaw),
+            gasUsdc: Number((result.capital.gasUsdcRaw / 1e6).toFixed(4)),
+            pnlAfterGasUsdc: usdc(result.pnlRaw - result.capital.gasUsdcRaw),
             redemptions: result.capital.redemptions,
             merges: result.capital.merges,
             reverted: result.capital.reverted,

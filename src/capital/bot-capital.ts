@@ -4,6 +4,8 @@
  * locks and the ledger's resolutions), and when it redeems (only where the API does not: `apiRedeems()` false, i.e.
  * redemption off or refused with a 403) — merges are on-chain for every wallet kind.
  *
+ * The chain check's differences are repaired through the ledger's reconciliation (./chain-repair.ts).
+ *
  * Owns: the market references it was told of (`remember`), the wiring. Invariants: no port → no core (a WARN says why,
  * quoting goes on); a redeemed market is dropped from its references; the decisions are the core's (./core.ts).
  */
@@ -12,6 +14,7 @@ import type { CapitalConfig, RedemptionConfig } from '../config/types.js';
 import type { Scheduler } from '../core/clock.js';
 import type { Market } from '../exchange/wire.js';
 import type { LedgerStore } from '../ledger/index.js';
+import { chainRepairer } from './chain-repair.js';
 import { CapitalCore, type CapitalObserver } from './core.js';
 import { EngineCapitalPort } from './engine-port.js';
 import { sellLocks, type LockingOrder } from './locks.js';
@@ -140,7 +143,7 @@ export function createBotCapital(o: BotCapitalOptions): BotCapital {
 
 /** The bot's wiring in one call (src/app/compose.ts): the port for the venue, the ledger, the executor's orders, the settler's say. */
 export function wireBotCapital(input: {
-  readonly config: { readonly capital: CapitalConfig; readonly redemption: RedemptionConfig };
+  readonly config: { readonly capital: CapitalConfig; readonly redemption: RedemptionConfig; readonly markets: { readonly exclusive: boolean } };
   readonly resources: { readonly ledger: LedgerStore; readonly markets: readonly Market[]; readonly venue: Parameters<typeof capitalPortFor>[0] };
   readonly chainPort: CapitalPort | null;
   readonly scheduler: Scheduler;
@@ -163,5 +166,7 @@ export function wireBotCapital(input: {
     openOrders: input.openOrders,
     apiRedeems: input.apiRedeems,
     ...(input.observer === undefined ? {} : { observer: input.observer }),
+    // A chain difference seen on two checks is repaired as a REST one is (./chain-repair.ts).
+    repair: chainRepairer({ ledger: resources.ledger, exclusive: config.markets.exclusive, now: () => scheduler.now(), log: input.log }),
   });
 }

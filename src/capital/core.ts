@@ -8,7 +8,8 @@
  *   3. books a confirmed outcome once (the book's key), and otherwise backs the market off (a payout not posted yet,
  *      a revert) or the whole wallet (too little gas, gas price above the ceiling, a port error: wrong RPC URL,
  *      wrong chain id), with the doubling delay the API settler uses (src/capital/settlement-rules.ts `retryDelayMs`).
- * A periodic chain check (`checkEveryMs`) compares the ledger's holdings with the port's balances: a difference is
+ * A periodic chain check (`checkEveryMs`) reads the wallet's USDC (reported to the observer: the capital by state's
+ * free USDC) and compares the ledger's holdings with the port's balances: a difference is
  * logged with both figures and counted; the same difference seen on two consecutive checks is handed to `repair`
  * (the bot repairs it as a REST difference, src/ledger/reconcile.ts).
  *
@@ -43,6 +44,8 @@ export interface CapitalObserver {
   /** Too little gas: the wallet and what it needs. */
   onInsufficientGas?(wallet: string, needWei: string, haveWei: string): void;
   onChainDifferences?(count: number): void;
+  /** The chain check read the wallet's USDC (raw) at `atMs`. */
+  onChainUsdc?(usdcRaw: number, atMs: number): void;
 }
 
 /** pino-compatible subset. */
@@ -236,7 +239,6 @@ export class CapitalCore {
     if (every <= 0 || now - this.lastCheckMs < every) return;
     this.lastCheckMs = now;
     const states = this.o.markets().filter((s) => !s.redeemed);
-    if (states.length === 0) return;
     const ids = states.flatMap((s) => [s.market.yesTokenId, s.market.noTokenId]);
     let chain;
     try {
@@ -245,6 +247,7 @@ export class CapitalCore {
       this.o.log.warn({ err: errorText(error) }, 'capital: the chain check could not read the balances');
       return;
     }
+    this.o.observer?.onChainUsdc?.(chain.usdcRaw, now);
     // Holdings may have moved while the balances were read: compare with the ledger as it is now.
     const differences = holdingDifferences(this.o.markets(), chain.tokens);
     this.o.observer?.onChainDifferences?.(differences.length);

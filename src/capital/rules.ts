@@ -90,6 +90,16 @@ export function gasUsdcRaw(gasWei: string, ethPriceUsdcRaw: number): number {
   return Number(usdc);
 }
 
+/**
+ * The gas in wei that costs `gasUsdcRaw` at `ethPriceUsdcRaw` (rounded down, so `gasUsdcRaw` of it gives the USDC
+ * figure back exactly): how a backtest's USDC gas setting reaches the engine's port, which answers in wei as a chain does.
+ */
+export function gasWeiForUsdc(gasUsdcRaw: number, ethPriceUsdcRaw: number): string {
+  if (!Number.isSafeInteger(gasUsdcRaw) || gasUsdcRaw < 0) throw new RangeError(`gasUsdcRaw must be a non-negative integer, got ${gasUsdcRaw}`);
+  if (!Number.isSafeInteger(ethPriceUsdcRaw) || ethPriceUsdcRaw <= 0) throw new RangeError(`ethPriceUsdcRaw must be a positive integer, got ${ethPriceUsdcRaw}`);
+  return ((BigInt(gasUsdcRaw) * WEI_PER_ETH) / BigInt(ethPriceUsdcRaw)).toString();
+}
+
 /** A difference between the ledger's holding of a token and the chain's. */
 export interface HoldingDifference {
   readonly slug: string;

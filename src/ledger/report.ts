@@ -1,6 +1,7 @@
 /**
  * `outcome-maker report [--db PATH] [--since WHEN] [--market SLUG] [--format table|json|csv|html]`:
- * fills, volume, fees, positions, realized and unrealized PnL per market and in total, then the markouts of the fills
+ * fills, volume, fees, positions, realized and unrealized PnL per market and in total, then the account's capital by
+ * state (src/ledger/report-capital.ts; table, JSON and HTML), then the markouts of the fills
  * the bot judged, per market and per strategy (src/ledger/report-markouts.ts; table and JSON), then the earnings:
  * trading PnL, estimated rewards and rebates and their total per market, strategy and day beside the venue's own
  * figures (src/ledger/report-rewards.ts; table and JSON) and the reconciliation of the venue's paid epochs against the
@@ -27,6 +28,8 @@ import { calibrationJson, calibrationReport, formatCalibrationTable, reportHtml 
 import { z } from 'zod';
 import { openLedger } from './store.js';
 import { figureStyle, WIDE, wrapText } from './report-text.js';
+import { readCapitalState } from '../capital/capital-state.js';
+import { capitalJson, formatCapitalSection } from './report-capital.js';
 
 export const DEFAULT_LEDGER_PATH = 'data/ledger.sqlite';
 
@@ -69,10 +72,13 @@ export async function runReport(options: ReportOptions): Promise<string> {
     const reconciliation = reconcileLedger(ledger.payouts, query);
     const earningsText = earnings === null ? '' : `${formatEarningsTable(earnings, style)}${formatReconciliationTable(reconciliation, style)}`;
     const calibration = calibrationReport(ledger.calibration, query);
-    if (format === 'table') return wrapText(`${text}${formatMarkoutsTable(markouts, style)}${earningsText}${formatCalibrationTable(calibration, style.width)}`, style.width);
-    if (format === 'html') return reportHtml(`outcome-maker report, ${new Date(context.asOfMs).toISOString()}`, [text, formatMarkoutsTable(markouts, style), ...(earningsText === '' ? [] : [earningsText])], calibration);
+    // The account's capital by state (src/ledger/report-capital.ts): the whole account's, so not in a --market report.
+    const capital = options.market === undefined ? readCapitalState(ledger, context.asOfMs) : null;
+    const capitalText = capital === null ? '' : formatCapitalSection(capital);
+    if (format === 'table') return wrapText(`${text}${capitalText}${formatMarkoutsTable(markouts, style)}${earningsText}${formatCalibrationTable(calibration, style.width)}`, style.width);
+    if (format === 'html') return reportHtml(`outcome-maker report, ${new Date(context.asOfMs).toISOString()}`, [text, ...(capitalText === '' ? [] : [capitalText]), formatMarkoutsTable(markouts, style), ...(earningsText === '' ? [] : [earningsText])], calibration);
     const document = z.record(z.string(), z.unknown()).parse(JSON.parse(text));
-    return `${JSON.stringify({ ...document, markouts: markoutsJson(markouts), ...(earnings === null ? {} : { earnings: earningsJson(earnings) }), ...(reconciliation.rows.length === 0 ? {} : { reconciliation: reconciliationJson(reconciliation) }), calibration: calibrationJson(calibration) }, null, 2)}
+    return `${JSON.stringify({ ...document, ...(capital === null ? {} : { capital: capitalJson(capital) }), markouts: markoutsJson(markouts), ...(earnings === null ? {} : { earnings: earningsJson(earnings) }), ...(reconciliation.rows.length === 0 ? {} : { reconciliation: reconciliationJson(reconciliation) }), calibration: calibrationJson(calibration) }, null, 2)}
 `;
   } finally {
     ledger.close();

@@ -8,6 +8,7 @@
 import type { Registry } from 'prom-client';
 import type { TradingMode } from '../core/trading-mode.js';
 import type { CalibrationMetrics } from './calibration-metrics.js';
+import type { CapitalMetrics } from './capital-metrics.js';
 import type { LoopMetrics } from './loop-metrics.js';
 import type { ReconciliationMetrics } from './reconciliation-metrics.js';
 import type { RebateResolutionMetrics } from './rebate-resolution-metrics.js';
@@ -15,7 +16,7 @@ import type { QuotingMetrics } from './quoting-metrics.js';
 import type { HttpStatus, MarkoutReferenceLabel, OrderEventGapCause, OrderSide, OrderToken, RedemptionResult, ResyncReason, RetryReason, VenueAnomaly } from './metric-labels.js';
 
 /** The bot's metrics. Sizes and amounts are raw integers (1e6 = 1 share / 1 USDC), durations milliseconds. */
-export interface Metrics extends CalibrationMetrics, ReconciliationMetrics, RebateResolutionMetrics, LoopMetrics, QuotingMetrics {
+export interface Metrics extends CalibrationMetrics, CapitalMetrics, ReconciliationMetrics, RebateResolutionMetrics, LoopMetrics, QuotingMetrics {
   readonly registry: Registry;
   /** A book frame (or snapshot) was applied: counts it and restarts the market's book age. */
   bookUpdated(market: string): void;

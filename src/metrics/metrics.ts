@@ -20,6 +20,7 @@ import { API_ENDPOINT_LABELS } from '../exchange/endpoints.js';
 import { BoundedLabel, FEED_EVENTS, KILL_REASONS, LEDGER_MISMATCH_KINDS, MARKOUT_HORIZON_LABELS, MARKOUT_MISSING_REASONS, ORDER_EVENT_GAP_CAUSES, REDEMPTION_RESULTS, RESYNC_REASONS, VENUE_ANOMALIES } from './metric-labels.js';
 import { DROPPED_DEFAULT_METRICS, VALIDATED_METRICS } from './metric-names.js';
 import { createCalibrationMetrics } from './calibration-metrics.js';
+import { createCapitalMetrics } from './capital-metrics.js';
 import { createLoopMetrics } from './loop-metrics.js';
 import { createReconciliationMetrics } from './reconciliation-metrics.js';
 import { createRebateResolutionMetrics } from './rebate-resolution-metrics.js';
@@ -374,6 +375,7 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
 
   return {
     ...createCalibrationMetrics(registers, countable),
+    ...createCapitalMetrics(registers),
     ...createReconciliationMetrics(registers, (market) => markets.value(market), finite),
     ...createRebateResolutionMetrics(registers),
     ...createQuotingMetrics(registers),

@@ -22,6 +22,7 @@ import { QuotingClock, quotingStateOf, type QuotingTotals } from './quoting-time
 
 /** How often the quoting clock samples the bot's orders and markets. */
 export const QUOTING_SAMPLE_MS = 1_000;
+import type { CapitalStatus } from './capital-view.js';
 
 /** What the bot's status reads, each from its owner. */
 export interface BotStatusSources {
@@ -49,6 +50,8 @@ export interface BotStatusSources {
   readonly tradedMarket: (slug: string) => Market | undefined;
   /** Publishes how long nothing has been quoted while markets were expected (the alert's gauge). */
   readonly nothingQuotedFor?: (ms: number) => void;
+  /** The capital by state and the trims (src/operator/capital-view.ts); absent: the line does not say. */
+  readonly capital?: () => CapitalStatus;
 }
 
 /** The status line's reporter and the run's quoting clock. */
@@ -120,6 +123,7 @@ function buildReporter(sources: BotStatusSources, log: Logger): StatusReporter {
       minTimeMs: sources.config.rateLimits.minTimeMs,
       underlyingAgesMs: sources.underlyingAgesMs,
       unquotedReason: (slug) => unquotedReasonOf(sources, slug),
+      ...(sources.capital === undefined ? {} : { capital: sources.capital }),
       // The listed market whose join window opens first; only with a join window: without one no join is expected by time.
       ...(joinWindowMs === null
         ? {}

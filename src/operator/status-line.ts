@@ -3,7 +3,8 @@
  * is going: markets quoted, open orders, fills since start, PnL (trading, plus the ESTIMATED rewards and rebates the
  * ledger accrued, src/rewards/reward-accrual.ts), requests and the share of the rate limit they used
  * since the last line, the age of each priced underlying's price, which traded markets have no order and why, and
- * the next market expected to be joined and when (src/markets/next-join.ts; between two ladders the line says so).
+ * the next market expected to be joined and when (src/markets/next-join.ts; between two ladders the line says so), and
+ * the capital by state with the markets trimmed for want of it (src/operator/capital-line.ts).
  *
  * Owns: the line's content (`statusLine`, pure: a snapshot of counts in, the message and its fields out) and the
  * tally between two lines (`StatusReporter`, a thin shell that reads the counts from their owners and logs). The
@@ -15,6 +16,8 @@
 import type { Logger } from 'pino';
 import { errorText } from '../core/errors.js';
 import { describeExpectedJoin, type ExpectedJoin } from '../markets/next-join.js';
+import { capitalStatusPart, type CapitalFields } from './capital-line.js';
+import type { CapitalStatus } from './capital-view.js';
 
 /** The ledger's PnL (raw 1e6 USDC): trading, and the estimated rewards and rebates (absent: not accrued). */
 export interface StatusPnl {
@@ -50,6 +53,8 @@ export interface StatusSnapshot {
   readonly nextJoin?: ExpectedJoin | null;
   /** The time of the snapshot (for "in 3 min"); required with `nextJoin`. */
   readonly nowMs?: number;
+  /** The capital by state and the markets trimmed for want of it (absent: not known here). */
+  readonly capital?: CapitalStatus;
 }
 
 export interface StatusFields {
@@ -74,6 +79,10 @@ export interface StatusFields {
   readonly unquoted?: Readonly<Record<string, string>>;
   /** The next market expected to be joined: its slug, seconds until its join window opens, and the instant (ISO). */
   readonly nextJoin?: { readonly market: string; readonly inSec: number; readonly at: string } | null;
+  /** The capital by state (src/operator/capital-line.ts); absent when not known. */
+  readonly capital?: CapitalFields;
+  /** Markets whose quoting is trimmed for want of capital, and the USDC short; absent when none is. */
+  readonly quotingTrimmed?: { readonly markets: number; readonly shortUsdc: number };
 }
 
 /** The message names at most this many unquoted markets (the fields have them all). */
@@ -132,6 +141,8 @@ export function statusLine(s: StatusSnapshot): StatusLine {
   }
   const nowMs = s.nowMs ?? 0;
   if (s.nextJoin !== undefined) parts.push(s.nextJoin === null ? 'next join: none expected among the listed markets (waiting for new listings)' : `next join: ${describeExpectedJoin(s.nextJoin, nowMs)}`);
+  const capital = s.capital === undefined ? null : capitalStatusPart(s.capital);
+  if (capital !== null) parts.push(...capital.parts);
   // Between two ladders: nothing traded is not "every market quoted".
   if (s.markets === 0) parts.unshift('no market traded now');
   return {
@@ -152,6 +163,8 @@ export function statusLine(s: StatusSnapshot): StatusLine {
       ...(s.nextJoin === undefined
         ? {}
         : { nextJoin: s.nextJoin === null ? null : { market: s.nextJoin.slug, inSec: Math.max(0, Math.round((s.nextJoin.atMs - nowMs) / 1000)), at: new Date(s.nextJoin.atMs).toISOString() } }),
+      ...(capital?.capital === undefined ? {} : { capital: capital.capital }),
+      ...(capital?.quotingTrimmed === undefined ? {} : { quotingTrimmed: capital.quotingTrimmed }),
     },
   };
 }
@@ -176,6 +189,8 @@ export interface StatusSources {
   readonly unquotedReason?: (slug: string) => string;
   /** The next market expected to be joined (absent: the line does not say). */
   readonly nextJoin?: () => ExpectedJoin | null;
+  /** The capital by state and the trims (absent: the line does not say). */
+  readonly capital?: () => CapitalStatus;
 }
 
 /** Logs the status line; `report()` is called by the composition root's timer. */
@@ -219,6 +234,7 @@ export class StatusReporter {
       underlyingAgesMs: sources.underlyingAgesMs(),
       unquoted,
       ...(sources.nextJoin === undefined ? {} : { nextJoin: sources.nextJoin(), nowMs: sources.now() }),
+      ...(sources.capital === undefined ? {} : { capital: sources.capital() }),
     };
   }
 

@@ -28,6 +28,13 @@ describe('backtest options', () => {
     expect(o.strategyName).toBe('fixed-spread');
   });
 
+  it('charges gas per redeem or merge: 0.005 USDC by default (docs/backtest.md), at a positive ETH price', () => {
+    expect(resolveOptions(valid).capital).toMatchObject({ enabled: true, gasUsdcRaw: 5_000, ethPriceUsdcRaw: 3_000e6 });
+    expect(resolveOptions({ ...valid, capital: { gasUsdcRaw: 0 } }).capital.gasUsdcRaw).toBe(0);
+    expect(failure({ capital: { ethPriceUsdcRaw: 0 } }).field).toBe('capital.ethPriceUsdcRaw');
+    expect(failure({ capital: { gasWei: '1' } }).field).toBe('capital.gasWei');
+  });
+
   it('names the field and the value of a bad option', () => {
     const seed = failure({ seed: 1.5 });
     expect(seed.field).toBe('seed');

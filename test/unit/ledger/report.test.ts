@@ -26,6 +26,19 @@ realized: PnL of shares sold, merged or settled; unrealized: shares held, at the
 net pnl: realized + unrealized − fees. Rounded figures (USDC at cents) may not add up to the rounded total.
 `;
 
+/** The account's capital by state (src/ledger/report-capital.ts): no chain check, no on-chain transaction in the fixture. */
+const CAPITAL = `
+capital by state (USDC, as of 2025-01-16 00:00 UTC)
+  free (not read: no chain check yet)                  -
+  locked in open orders                             0.00
+  in open positions (cost)                          6.90
+  in resolved markets, not yet redeemed (1 market)  3.00
+  redeemed today (on-chain, UTC day)                0.00
+  merged today (on-chain, UTC day)                  0.00
+  gas today: 0.000000000 ETH = 0.0000 USDC (0 transactions)
+  gas in all: 0.000000000 ETH = 0.0000 USDC (0 transactions)
+`;
+
 /** The default: USDC at cents (half away from zero: 1.015 → 1.02), prices at the tick, shares at 2 decimals. */
 const TABLE = `outcome-maker ledger report
 as of:  2025-01-16T00:00:00.000Z
@@ -44,7 +57,7 @@ TOTAL         7   14.10  0.04                                                   
 Unrealized and net totals exclude markets with no mark: eth-5k.
 
 Resolved, not yet redeemed: 3.00 USDC.
-${LEGEND}${NO_MARKOUTS}`;
+${LEGEND}${CAPITAL}${NO_MARKOUTS}`;
 
 /** --wide: the exact decimals of the raw integers. */
 const WIDE_TABLE = `outcome-maker ledger report
@@ -64,7 +77,7 @@ TOTAL         7    14.1  0.035                                                  
 Unrealized and net totals exclude markets with no mark: eth-5k.
 
 Resolved, not yet redeemed: 3 USDC.
-${LEGEND}${NO_MARKOUTS}`;
+${LEGEND}${CAPITAL}${NO_MARKOUTS}`;
 
 const CSV = `market,fills,volume_usdc,fees_usdc,yes_position_shares,yes_avg_cost_usdc_per_share,no_position_shares,no_avg_cost_usdc_per_share,mark_usdc_per_share,realized_usdc,unrealized_usdc,net_pnl_usdc
 btc-100k,5,12.9,0.035,9,0.5,4,0.45,0.55,0.6,0.45,1.015
@@ -177,8 +190,10 @@ describe('report', () => {
   });
 
   it('json', async () => {
+    const gas = { eth: '0.000000000', wei: '0', usdc: 0, transactions: 0 };
     const document = {
       ...JSON_DOCUMENT,
+      capital: { asOf: '2025-01-16T00:00:00.000Z', freeUsdc: null, walletUsdc: null, openOrdersUsdc: 0, openPositionsUsdc: 6.9, unredeemedUsdc: 3, unredeemedMarkets: 1, redeemedTodayUsdc: 0, mergedTodayUsdc: 0, gasToday: gas, gasTotal: gas },
       markouts: {
         units: { fees: 'USDC', realizedSpread: 'USDC', adverseSelection: 'USDC', total: 'USDC', mean: 'USDC per fill', adverseSelectionShare: 'fraction of realizedSpread', known: 'samples', missing: 'samples', pending: 'samples' },
         coverage: { booked: 7, judged: 0, notJudged: { beforeMarkouts: 7, afterSamplerStopOrNotYetReached: 0 }, text: 'Judged 0 of the 7 fills booked in this report; not judged: 7 booked before markouts began on this ledger.' },
