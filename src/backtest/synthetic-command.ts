@@ -258,7 +258,7 @@ export function formatSyntheticReport(setup: SyntheticSetup, result: BacktestRes
 function capitalLine(result: BacktestResult): string {
   const c = result.capital;
   if (c === null) return 'capital: on-chain redemption and merges off (winnings stay in their tokens)';
-  return `capital: ${usdc(c.redeemedRaw).toFixed(2)} USDC redeemed (${c.redemptions} redemptions), ${usdc(c.mergedRaw).toFixed(2)} USDC merged (${c.merges} merges), gas ${usdc(c.gasUsdcRaw).toFixed(4)} USDC (PnL after gas ${usdc(result.pnlRaw - c.gasUsdcRaw).toFixed(2)}), ${c.reverted} reverted`;
+  return `capital: ${usdc(c.redeemedRaw).toFixed(2)} USDC redeemed (${c.redemptions} redemptions), ${usdc(c.mergedRaw).toFixed(2)} USDC merged (${c.merges} merges), gas ${usdc(c.gasUsdcRaw).toFixed(2)} USDC (PnL after gas ${usdc(result.pnlRaw - c.gasUsdcRaw).toFixed(2)}), ${c.reverted} reverted`;
 }
 
 /** The report as one JSON object: USDC at cents, shares at 0.01, fractions in percent; no raw unit. Pure. */

@@ -80,7 +80,7 @@ it('a healthy paper run: no WARN, one line per event, a status line every interv
   expect(Number(last?.['intervalSec'])).toBeGreaterThanOrEqual(2);
   expect(last?.msg).toMatch(/^status: \d+\/8 markets quoted, \d+ open orders, \d+ fills, PnL [+-]?\d+\.\d\d USDC \(realized .*\), \d+ requests \(\d+ in the last [\d.]+ s: \d+\.\d % of the rate limit\), underlying age BTC \d+\.\d s, ETH \d+\.\d s(, not quoted: .+)?, capital USDC: (free \d+\.\d\d|free USDC not read yet), in orders \d+\.\d\d, in positions \d+\.\d\d, unredeemed \d+\.\d\d \(\d+ markets?\), today redeemed \d+\.\d\d merged \d+\.\d\d gas \d+\.\d{4}(, quoting trimmed: \d+ markets? lack capital \([\d.]+ USDC short\))?$/);
   // The capital by state (docs/settlement.md): in the fields too.
-  expect(last?.['capital']).toMatchObject({ openOrdersUsdc: expect.any(Number), unredeemedMarkets: expect.any(Number) });
+  expect(last?.['capital']).toMatchObject({ openOrdersUsdc: expect.any(Number) as unknown, unredeemedMarkets: expect.any(Number) as unknown });
   for (const key of ['marketsQuoted', 'openOrders', 'fills', 'pnlUsdc', 'requests', 'requestsInInterval', 'rateLimitUsedPct']) expect(typeof last?.[key], key).toBe('number');
   expect(Number(last?.['marketsQuoted'])).toBeGreaterThan(0);
   expect(Number(last?.['requests'])).toBeGreaterThan(0);

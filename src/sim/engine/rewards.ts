@@ -130,15 +130,23 @@ export class RewardBook {
   /** Starts the scoring and payout timers (once, from the engine's constructor). */
   start(): void {
     if (!this.config.enabled) return;
-    const loop = (intervalMs: number, atMs: number, run: () => void): void => {
-      const now = this.core.clock.now();
-      this.core.schedule(nextBoundary(now, intervalMs, atMs) - now, () => {
-        this.core.command(run);
+    // Each run gets the boundary it is due at; a timer that fires before it (a host timer may fire a millisecond
+    // early) waits out the rest: nothing is scored or paid before its boundary.
+    const loop = (intervalMs: number, atMs: number, run: (dueMs: number) => void): void => {
+      const dueMs = nextBoundary(this.core.clock.now(), intervalMs, atMs);
+      const fire = (): void => {
+        const now = this.core.clock.now();
+        if (now < dueMs) {
+          this.core.schedule(dueMs - now, fire);
+          return;
+        }
+        this.core.command(() => run(dueMs));
         loop(intervalMs, atMs, run);
-      });
+      };
+      this.core.schedule(dueMs - this.core.clock.now(), fire);
     };
     loop(this.config.scoreMs, 0, () => this.scoreRound());
-    loop(this.config.payoutMs, this.config.payoutAtMs, () => this.payout());
+    loop(this.config.payoutMs, this.config.payoutAtMs, (dueMs) => this.payout(dueMs));
   }
 
   private book(profileId: number): AccountBook {
@@ -192,13 +200,12 @@ export class RewardBook {
   }
 
   /** Pays every open accrual into the accounts' USDC and closes the epoch. */
-  payout(): void {
+  payout(dueMs?: number): void {
     const now = this.core.clock.now();
-    // The epoch ends at the payout boundary it belongs to, not when a late timer ran: its `timestamp` stays on the
+    // The epoch ends at the payout boundary it was due at, not when a late timer ran: its `timestamp` stays on the
     // venue's boundaries (a client judges an epoch paid from its start plus the epoch's length). A payout asked for by
-    // hand between two boundaries (`payRewards`) ends the epoch at once.
-    const boundary = lastBoundary(now, this.config.payoutMs, this.config.payoutAtMs);
-    const endMs = boundary > this.openEpochStartMs ? boundary : now;
+    // hand (`payRewards`, no boundary) ends the epoch at once.
+    const endMs = dueMs !== undefined && dueMs > this.openEpochStartMs ? dueMs : now;
     // The epoch's pool: the rewards paid to every account, per market and in total (the venue's `totalRewards`).
     const poolByMarket = new Map<string, number>();
     for (const book of this.accounts.values()) for (const [slug, entry] of book.open) poolByMarket.set(slug, (poolByMarket.get(slug) ?? 0) + entry.rewardsRaw);

@@ -123,30 +123,37 @@ describe('engine: rewards and rebates on their cycle', () => {
     engine.stop();
   });
 
-  it('a payout whose timer runs late keeps the epochs on the payout boundaries; one asked for by hand ends the epoch at once', () => {
-    /** Every timer fires 300 ms after it was due, as a loaded event loop fires them. */
-    class LateClock extends ManualClock {
-      override schedule(delayMs: number, callback: () => void): CancelTimer {
-        return super.schedule(delayMs + 300, callback);
+  for (const shiftMs of [300, -1]) {
+    it(`a payout whose timer fires ${shiftMs > 0 ? 'late' : 'early'} (${shiftMs} ms) keeps the epochs on the payout boundaries, never paid before them; one asked for by hand ends the epoch at once`, () => {
+      /** Every timer fires `shiftMs` after (or before) it was due, as a loaded event loop (or a host timer's rounding) does. */
+      class ShiftedClock extends ManualClock {
+        override schedule(delayMs: number, callback: () => void): CancelTimer {
+          // Early by at most what is left (a 1 ms wait fires on time): the host's rounding, not a clock running backwards.
+          return super.schedule(shiftMs < 0 && delayMs <= -shiftMs ? delayMs : delayMs + shiftMs, callback);
+        }
       }
-    }
-    const m = rewardMarket();
-    const clock = new LateClock(T0);
-    const { engine } = world({ clock, markets: [m], rewards: { enabled: true, scoreIntervalSec: 1, payoutIntervalSec: 2, payoutAtUtcSec: 0 } });
-    ok(engine.place(limit(m, ALICE, 'YES', 'BUY', 490, 100)));
-    ok(engine.place(limit(m, ALICE, 'NO', 'BUY', 490, 100)));
-    clock.advanceTo(T0 + 6_500);
-    const paid = engine.rewards(ALICE).paid.map((e) => [e.startMs - T0, e.endMs - T0, e.paidAtMs - T0]);
-    expect(paid.slice(0, 3)).toEqual([
-      [0, 2_000, 2_300],
-      [2_000, 4_000, 4_300],
-      [4_000, 6_000, 6_300],
-    ]);
-    clock.advanceTo(T0 + 7_000);
-    engine.payRewards();
-    expect(engine.rewards(ALICE).paid.at(-1)).toMatchObject({ startMs: T0 + 6_000, endMs: T0 + 7_000, paidAtMs: T0 + 7_000 });
-    engine.stop();
-  });
+      const m = rewardMarket();
+      const clock = new ShiftedClock(T0);
+      const { engine } = world({ clock, markets: [m], rewards: { enabled: true, scoreIntervalSec: 1, payoutIntervalSec: 2, payoutAtUtcSec: 0 } });
+      ok(engine.place(limit(m, ALICE, 'YES', 'BUY', 490, 100)));
+      ok(engine.place(limit(m, ALICE, 'NO', 'BUY', 490, 100)));
+      clock.advanceTo(T0 + 6_500);
+      const paid = engine.rewards(ALICE).paid.map((e) => [e.startMs - T0, e.endMs - T0]);
+      expect(paid.slice(0, 3)).toEqual([
+        [0, 2_000],
+        [2_000, 4_000],
+        [4_000, 6_000],
+      ]);
+      for (const epoch of engine.rewards(ALICE).paid) {
+        expect(epoch.paidAtMs).toBeGreaterThanOrEqual(epoch.endMs);
+        expect(epoch.paidAtMs - epoch.endMs).toBeLessThanOrEqual(Math.max(0, shiftMs));
+      }
+      clock.advanceTo(T0 + 7_000);
+      engine.payRewards();
+      expect(engine.rewards(ALICE).paid.at(-1)).toMatchObject({ startMs: T0 + 6_000, endMs: T0 + 7_000, paidAtMs: T0 + 7_000 });
+      engine.stop();
+    });
+  }
 
   it('the generic world keeps the flat rate and no reward cycle unless asked', () => {
     const m = rewardMarket();
