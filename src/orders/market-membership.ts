@@ -118,8 +118,7 @@ export class MarketMembership {
       this.sync.requestResync(market);
       return;
     }
-    const lifecycle = this.ctx.lifecycle();
-    if (lifecycle === 'running' || lifecycle === 'starting') void this.leave(market, market.leaveBudgetMs);
+    this.leaveAgainWhileRunning(market);
   }
 
   /**
@@ -131,10 +130,15 @@ export class MarketMembership {
     const running = market.leaving;
     if (running !== null) {
       // The release came while a leave runs (its held cancel may already be past its last attempt): looked at again after it.
-      void running.then(() => this.sweepAfterRelease(market));
+      const again = (): void => this.sweepAfterRelease(market);
+      void running.then(again, again);
       return;
     }
-    if (!market.retired || this.ctx.orders.openInMarket(market.slug).length === 0) return;
+    if (market.retired && this.ctx.orders.openInMarket(market.slug).length > 0) this.leaveAgainWhileRunning(market);
+  }
+
+  /** A retired market swept again (its leave's cancels and confirmation), unless the executor is stopping (shutdown sweeps it). */
+  private leaveAgainWhileRunning(market: MarketState): void {
     const lifecycle = this.ctx.lifecycle();
     if (lifecycle === 'running' || lifecycle === 'starting') void this.leave(market, market.leaveBudgetMs);
   }
