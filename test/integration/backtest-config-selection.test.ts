@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import { runCliInProcess } from '../support/cli-process.js';
+import { missingLines, quotedOutputsCheckedBy } from '../support/quoted-outputs.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const HOURLY = join(ROOT, 'config', 'hourly-crypto.example.yaml');
@@ -50,9 +51,13 @@ describe('backtests of the config as written', () => {
     expect(r.selection.joined).toBe(r.markets.length);
     expect(r.selection.peakJoined).toBeLessThanOrEqual(12);
 
-    const text = await runCliInProcess(['backtest', '--synthetic', '--config', HOURLY, '--duration', '630s']);
+    // The text report, as docs/backtest.md quotes it (the block tagged `checked by:` this file): same command, same lines.
+    const text = await runCliInProcess(['backtest', '--synthetic', '--config', 'config/hourly-crypto.example.yaml', '--duration', '11m']);
     expect(text.code, text.err).toBe(0);
     expect(text.out.split('\n')[1]).toMatch(/^selection markets: select tickers BTC, ETH, cadences hourly, .*max 12: \d+ joined, at most \d+ at once, of \d+ listed$/);
+    const quoted = quotedOutputsCheckedBy('test/integration/backtest-config-selection.test.ts');
+    expect(quoted.map((q) => [q.file, q.args.join(' ')])).toEqual([['docs/backtest.md', 'backtest --synthetic --config config/hourly-crypto.example.yaml --duration 11m']]);
+    for (const q of quoted) expect(missingLines(q.lines, text.out), `${q.file}:${q.line} printed:\n${text.out}`).toEqual([]);
   }, 120_000);
 
   it('synthetic: in a world listing 16 BTC/ETH hourly strikes beside SOL and daily ones, 12 at most are joined at once, and only BTC and ETH hourly', async () => {
