@@ -20,7 +20,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config/types.js';
 import { createLogger, LogCensor } from './log.js';
 import { Bot, type BotSummary } from './app/bot.js';
-import type { QuotingTotals } from './operator/quoting-time.js';
+import { tenthsOf, type QuotingTotals } from './operator/quoting-time.js';
 import { MetricsPortError } from './app/resources.js';
 import { CredentialsRefusedError } from './venue/credentials-check.js';
 import { errorText } from './core/errors.js';
@@ -40,6 +40,8 @@ export interface RunOptions {
 
 /** Milliseconds since launch (Node's time origin: the process's start). */
 const sinceLaunchMs = (): number => performance.now();
+/** The launch in the bot's clock (Date.now, the system scheduler's), for the summary's times. */
+const LAUNCH_AT_MS = Math.round(performance.timeOrigin);
 
 const usdc = (raw: number): string => (raw / 1e6).toFixed(2);
 
@@ -55,37 +57,41 @@ export function signalAction(firstAtMs: number | null, nowMs: number, graceMs = 
   return nowMs - firstAtMs <= graceMs ? 'repeat' : 'exit-now';
 }
 
-/** When the run quoted, in ms since launch: from the strategy runner's start (null: never) to the stop. */
-export interface QuotingSpan {
-  readonly fromMs: number | null;
-  readonly toMs: number;
+/**
+ * When the run began and stopped, in the bot's clock (the scheduler's: Date.now, wall ms), for the summary's
+ * `running` line: the launch (Node's time origin, rounded to the ms) and the moment the stop was asked for.
+ */
+export interface RunTimes {
+  readonly launchAtMs: number;
+  readonly stoppedAtMs: number;
 }
 
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-
-/** How long the run ran since quoting began, as the summary says it. Pure. */
-export function quotedLine(span: QuotingSpan): string {
-  if (span.fromMs === null) return `never quoting (stopped ${seconds(span.toMs)} after launch, before quoting began)`;
-  return `${seconds(Math.max(0, span.toMs - span.fromMs))}, from ${seconds(span.fromMs)} to ${seconds(span.toMs)} after launch`;
-}
+const tenths = (t: number): string => `${(t / 10).toFixed(1)} s`;
 
 /**
- * Where the run's time went (src/operator/quoting-time.ts): quoting, waiting with markets expected, idle with nothing
- * to quote (between two ladders). Pure.
+ * The summary's `running` line and the split of that time (src/operator/quoting-time.ts): quoting, waiting with
+ * markets expected, idle with nothing to quote (between two ladders). Both ends of `running` are the quoting clock's
+ * own first and last observations, so the three parts add up to it exactly; printed to the tenth, the ends are
+ * rounded once and the parts apportioned to fill exactly the printed span. Without a clock (a stop before quoting
+ * began) only the time of the stop. Pure.
  */
-export function quotingLines(totals: QuotingTotals): string[] {
+export function runningLines(quoting: QuotingTotals | null, times: RunTimes): string[] {
+  if (quoting === null) return [`  running        never quoting (stopped ${tenths(Math.round((times.stoppedAtMs - times.launchAtMs) / 100))} after launch, before quoting began)`];
+  const from = Math.round((quoting.fromMs - times.launchAtMs) / 100);
+  const to = Math.round((quoting.toMs - times.launchAtMs) / 100);
+  const [q = 0, w = 0, i = 0] = tenthsOf([quoting.quotingMs, quoting.waitingMs, quoting.idleMs], to - from);
   return [
-    `  quoting        ${seconds(totals.quotingMs)} (an order of the bot on the book)`,
-    `  waiting        ${seconds(totals.waitingMs)} (markets expected, no order: joining, no book yet, halted, blocked)`,
-    `  idle           ${seconds(totals.idleMs)} (nothing to quote: no market traded before its stop, as between two ladders)`,
+    `  running        ${tenths(to - from)}, from ${tenths(from)} to ${tenths(to)} after launch`,
+    `  quoting        ${tenths(q)} (an order of the bot on the book)`,
+    `  waiting        ${tenths(w)} (markets expected, no order: joining, no book yet, halted, blocked)`,
+    `  idle           ${tenths(i)} (nothing to quote: no market traded before its stop, as between two ladders)`,
   ];
 }
 
-export function formatSummary(summary: BotSummary, span?: QuotingSpan): string {
+export function formatSummary(summary: BotSummary, times?: RunTimes): string {
   return [
     'outcome-maker summary',
-    ...(span === undefined ? [] : [`  running        ${quotedLine(span)}`]),
-    ...(summary.quoting === null ? [] : quotingLines(summary.quoting)),
+    ...(times === undefined ? [] : runningLines(summary.quoting, times)),
     `  orders placed  ${summary.placed}${summary.placed === 0 ? ' (nothing was placed)' : ''}`,
     `  fills          ${summary.fills}`,
     `  volume         ${usdc(summary.volumeRaw)} USDC`,
@@ -172,12 +178,12 @@ async function runLocked(config: AppConfig, options: RunOptions, shell: { readon
   const stop = (reason: string): Promise<number> => {
     stopping ??= (async () => {
       logger.info({ reason }, 'stopping: quoting stops, orders are canceled');
-      const span = { fromMs: quotingFromMs, toMs: sinceLaunchMs() };
+      const stoppedAtMs = Date.now();
       stopRequested();
       // A stop during start-up does not wait for the start: bot.stop() ends it at its next step (src/app/start-abort.ts).
       hardDeadline();
       const { clean, summary } = await bot.stop();
-      process.stdout.write(`${formatSummary(summary, span)}\n`);
+      process.stdout.write(`${formatSummary(summary, { launchAtMs: LAUNCH_AT_MS, stoppedAtMs })}\n`);
       return exitCode ?? (clean ? 0 : 1);
     })();
     return stopping;

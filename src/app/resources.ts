@@ -18,6 +18,7 @@ import { transportRetryPolicy } from '../config/index.js';
 import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import { connectExchange, type ExchangeClient } from '../exchange/client.js';
+import { HistoryAmounts } from '../exchange/history-amounts.js';
 import type { HttpTransport, TransportObserver } from '../exchange/http.js';
 import { sharedTransportOptions } from '../exchange/shared-limiter-config.js';
 import type { Market } from '../exchange/wire.js';
@@ -171,6 +172,8 @@ async function connectAndSelect(
       observer: deps.httpObserver,
     },
     ...(venue.onBehalfOf === null ? {} : { onBehalfOf: venue.onBehalfOf }),
+    // One unit of history amounts for the run (configured, or detected once and said at INFO).
+    historyAmounts: new HistoryAmounts(config.venue.units.historyAmounts, log.child({ component: 'account-history' })),
     startupRead: (read) => startupRead('profile', read),
   });
   opened.client = client;

@@ -8,6 +8,9 @@
  * per cancel-replace item a cancel then (unless STOP_ON_FAILURE and the cancel failed) a placement; only this
  * account's orders are reported; every placement attempt and cancel request is reported to the observer; `crossMarket`
  * carries several markets' batches in one call, each item with its own mode (a placement item ALLOW_FAILURE).
+ * `cancelAcrossMarkets` is POST /orders/batch-cancel as the simulator serves it by default (`batchCancelMarkets:
+ * mixed`: one request of up to CANCEL_BATCH_MAX ids cancels them whatever their markets, each refused id reported);
+ * `cancelByClientOrderId` is POST /orders/cancel (an id the account never placed: the venue's 404, as an error).
  */
 import { TICKS_PER_UNIT, limitOrderAmounts } from '../core/venue-rules/index.js';
 import type { EngineErrorCode, EngineFailure, PlaceOutcome, SimEngine, SimOrder } from '../sim/engine/index.js';
@@ -15,6 +18,7 @@ import {
   DuplicateClientOrderIdError,
   OrderRejectedError,
   VenueRequestError,
+  type CancelFailure,
   type CancelFailureReason,
   operationMode,
   type CancelReplaceBatch,
@@ -22,6 +26,7 @@ import {
   type CancelReplaceItemResult,
   type CrossMarketCancelReplace,
   type CancelResult,
+  CANCEL_BATCH_MAX,
   type MaintenanceStatus,
   type PlaceRequest,
   type PlaceResult,
@@ -89,6 +94,34 @@ export class EngineVenue implements VenuePort {
   cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
     this.options.observer?.onCancelRequest?.(orderIds.length);
     return this.cancelAnswer('cancelOrders', this.options.engine.cancelBatch(this.options.profileId, orderIds), marketSlug);
+  }
+
+  /** Orders of several markets: one request per CANCEL_BATCH_MAX ids, each id canceled on its own (a refusal per id). */
+  cancelAcrossMarkets(byMarket: ReadonlyMap<string, readonly string[]>): Promise<CancelResult> {
+    const { engine, profileId, observer } = this.options;
+    const ids = [...new Set([...byMarket.values()].flat())];
+    const out: { canceled: string[]; failed: CancelFailure[] } = { canceled: [], failed: [] };
+    for (let from = 0; from < ids.length; from += CANCEL_BATCH_MAX) {
+      const request = ids.slice(from, from + CANCEL_BATCH_MAX);
+      observer?.onCancelRequest?.(request.length);
+      for (const orderId of request) {
+        const outcome = engine.cancel(profileId, orderId);
+        if (outcome.ok) out.canceled.push(orderId);
+        else out.failed.push({ orderId, reason: CANCEL_REASONS[outcome.code] ?? 'other', message: failureMessage(outcome) });
+      }
+    }
+    return Promise.resolve(out);
+  }
+
+  /** One order by its clientOrderId: canceled (the clientOrderId in `canceled`), or the venue's refusal as an error. */
+  cancelByClientOrderId(marketSlug: string, clientOrderId: string): Promise<CancelResult> {
+    const { engine, profileId, observer } = this.options;
+    observer?.onCancelRequest?.(1);
+    const order = engine.orderByClientOrderId(profileId, clientOrderId);
+    if (order === undefined) return Promise.reject(new VenueRequestError('cancelByClientOrderId', 404, `${marketSlug}: ORDER_NOT_FOUND (clientOrderId ${clientOrderId})`));
+    const outcome = engine.cancel(profileId, order.id);
+    if (!outcome.ok) return Promise.reject(new VenueRequestError('cancelByClientOrderId', outcome.status, `${marketSlug}: ${outcome.code} (clientOrderId ${clientOrderId})`));
+    return Promise.resolve({ canceled: [clientOrderId], failed: [] });
   }
 
   cancelAll(marketSlug: string): Promise<CancelResult> {
@@ -205,6 +238,11 @@ export class EngineVenue implements VenuePort {
       failed: outcome.failed.map((f) => ({ orderId: f.orderId, reason: CANCEL_REASONS[f.reason] ?? 'other', message: f.message })),
     });
   }
+}
+
+/** The engine's message of a refusal (its body's `message`), else its code. */
+function failureMessage(failure: EngineFailure): string {
+  return typeof failure.body.message === 'string' ? failure.body.message : failure.code;
 }
 
 function placementError(failure: EngineFailure, clientOrderId: string): Error {

@@ -106,6 +106,8 @@ const unitSetting = z.enum(['auto', 'raw', 'shares'], { error: 'expected auto, r
 const socketUnits = z.strictObject({
   socketBookSize: unitSetting.default('auto'),
   socketAmounts: unitSetting.default('auto'),
+  // GET /portfolio/history's amounts (no recorded answer): `auto` detects them from each page's shape (src/exchange/history-amounts.ts).
+  historyAmounts: z.enum(['auto', 'raw', 'decimal'], { error: 'expected auto, raw or decimal' }).default('auto'),
 });
 
 /**

@@ -101,6 +101,8 @@ export interface SimRewardsConfig {
 export interface SocketUnitsConfig {
   readonly socketBookSize: 'auto' | 'raw' | 'shares';
   readonly socketAmounts: 'auto' | 'raw' | 'shares';
+  /** GET /portfolio/history amounts: `auto` (default) detected from each page's shape; `raw` 1e6 integers; `decimal` human units. */
+  readonly historyAmounts: 'auto' | 'raw' | 'decimal';
 }
 
 /** The real exchange. */

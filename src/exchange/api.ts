@@ -16,6 +16,7 @@ import { API_ENDPOINTS, type ApiEndpointRef } from './endpoints.js';
 import { ALLOWANCE_TYPES, parseApiTokens, parseTradingAllowance, type AllowanceType, type ApiTokenInfo, type TradingAllowance } from './account-wire.js';
 import { encodePathSegment, type HttpAnswer, type HttpTransport } from './http.js';
 import type { RequestPriority } from './limiter.js';
+import type { HistoryAmounts } from './history-amounts.js';
 import { orderRequestBody, MAX_CLIENT_ORDER_ID_LENGTH, type SignedOrder } from './signer.js';
 import {
   cancelReplaceBody,
@@ -87,6 +88,8 @@ export interface ExchangeApiOptions {
    * venue sends them (docs/venue-facts.md). `shares` reads decimals in shares.
    */
   readonly bookSizeUnit?: BookSizeUnit;
+  /** The unit of GET /portfolio/history amounts (./history-amounts.ts); default: raw. */
+  readonly historyAmounts?: HistoryAmounts;
 }
 
 export interface UserOrdersQuery {
@@ -160,12 +163,14 @@ export class ExchangeApi {
   readonly profileId: number | null;
   readonly onBehalfOf: number | null;
   private readonly bookSizeUnit: BookSizeUnit;
+  private readonly historyAmounts: HistoryAmounts | undefined;
 
   constructor(options: ExchangeApiOptions) {
     this.transport = options.transport;
     this.profileId = options.profileId === undefined ? null : checkProfileId('profileId', options.profileId);
     this.onBehalfOf = options.onBehalfOf === undefined ? null : checkProfileId('onBehalfOf', options.onBehalfOf);
     this.bookSizeUnit = options.bookSizeUnit ?? DEFAULT_BOOK_SIZE_UNIT;
+    this.historyAmounts = options.historyAmounts;
   }
 
   /** GET /markets/{slug}: market details incl. venue (cache it: it is static per market). */
@@ -450,7 +455,7 @@ export class ExchangeApi {
     const params: [string, string][] = [['limit', String(limit)]];
     if (query.cursor !== undefined && query.cursor !== null && query.cursor !== '') params.unshift(['cursor', query.cursor]);
     return this.call({ endpoint: API_ENDPOINTS.getHistory, path: '/portfolio/history', query: params, auth: true, priority: 'read' }, (answer, endpoint) => {
-      const page = parseHistoryPage(answer.body, endpoint, answer.status);
+      const page = parseHistoryPage(answer.body, endpoint, answer.status, this.historyAmounts);
       this.transport.reportSkipped(endpoint, page.skipped);
       return page;
     });

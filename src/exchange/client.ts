@@ -12,6 +12,7 @@ import { RequestInputError } from './errors.js';
 import { HttpTransport, type HttpTransportOptions } from './http.js';
 import { OrderSigner, type OrderSignerOptions } from './signer.js';
 import type { BookSizeUnit, Profile } from './wire.js';
+import type { HistoryAmounts } from './history-amounts.js';
 
 export interface CredentialEnvNames {
   readonly apiTokenId: string;
@@ -61,6 +62,8 @@ export interface ConnectOptions {
   readonly profileId?: number;
   readonly onBehalfOf?: number;
   readonly bookSizeUnit?: BookSizeUnit;
+  /** The unit of GET /portfolio/history amounts (./history-amounts.ts), shared by every read of the run. */
+  readonly historyAmounts?: HistoryAmounts;
   /** Wraps the profile read (e.g. retries while the account is busy: src/venue/startup-retry.ts). */
   readonly startupRead?: <T>(read: () => Promise<T>) => Promise<T>;
   /** Told the transport as soon as it exists (before the profile read), so a caller can close it while connecting. */
@@ -92,6 +95,7 @@ export async function connectExchange(options: ConnectOptions): Promise<Exchange
     transport,
     ...(options.onBehalfOf === undefined ? {} : { onBehalfOf: options.onBehalfOf }),
     ...(options.bookSizeUnit === undefined ? {} : { bookSizeUnit: options.bookSizeUnit }),
+    ...(options.historyAmounts === undefined ? {} : { historyAmounts: options.historyAmounts }),
   };
   if (options.profileId !== undefined) {
     return { transport, signer, api: new ExchangeApi({ ...common, profileId: checkProfileId('profileId', options.profileId) }), profile: null };

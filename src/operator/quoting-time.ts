@@ -4,11 +4,14 @@
  * no order: joining, no book yet, halted, blocked, the kill switch) and time IDLE (nothing to quote: no market traded,
  * or only markets past their stop, as between two hourly ladders).
  *
- * Owns: the accumulation (`QuotingClock`, pure: observations in, totals out) and the state of a moment
- * (`quotingStateOf`). Invariants: the three totals add up to the time from the first observation to the last; an
- * interval is counted in the state observed at its START (a sample sees what held since the previous one); the
- * waiting stretch (`waitingForMs`, the alert's gauge) is the time since the state last was anything but waiting, and 0
- * while quoting or idle; time never runs backwards (an observation older than the last one counts nothing).
+ * Owns: the accumulation (`QuotingClock`, pure: observations in, totals out), the state of a moment
+ * (`quotingStateOf`) and the split as printed to the tenth of a second (`tenthsOf`). Invariants: one clock (the one
+ * the observations are read from) and integer ms (an observation is floored to the ms); the three totals add up
+ * EXACTLY to `toMs - fromMs`, the time from the first observation to the last, which is the run's time as the summary
+ * says it (it reads both ends from the totals, never from another clock); an interval is counted in the state
+ * observed at its START (a sample sees what held since the previous one); the waiting stretch (`waitingForMs`, the
+ * alert's gauge) is the time since the state last was anything but waiting, and 0 while quoting or idle; time never
+ * runs backwards (an observation older than the last one counts nothing).
  */
 
 export type QuotingState = 'quoting' | 'waiting' | 'idle';
@@ -25,9 +28,13 @@ export interface QuotingTotals {
   readonly idleMs: number;
   /** How long the current waiting stretch has lasted (0 unless the last state observed is waiting). */
   readonly waitingForMs: number;
+  /** The first and the last observation (the clock's ms): quotingMs + waitingMs + idleMs === toMs - fromMs. */
+  readonly fromMs: number;
+  readonly toMs: number;
 }
 
 export class QuotingClock {
+  private first: number | null = null;
   private last: { readonly atMs: number; readonly state: QuotingState } | null = null;
   private quotingMs = 0;
   private waitingMs = 0;
@@ -35,18 +42,27 @@ export class QuotingClock {
   private waitingSinceMs: number | null = null;
 
   /** The state seen at `nowMs`: the time since the previous observation is counted in the previous state. */
-  observe(nowMs: number, state: QuotingState): void {
+  observe(clockMs: number, state: QuotingState): void {
+    const nowMs = Math.floor(clockMs);
     const last = this.last;
     if (last !== null && nowMs < last.atMs) return;
     if (last !== null) this.add(last.state, nowMs - last.atMs);
     if (state !== 'waiting') this.waitingSinceMs = null;
     else this.waitingSinceMs ??= nowMs;
+    this.first ??= nowMs;
     this.last = { atMs: nowMs, state };
   }
 
   totals(): QuotingTotals {
     const atMs = this.last?.atMs ?? 0;
-    return { quotingMs: this.quotingMs, waitingMs: this.waitingMs, idleMs: this.idleMs, waitingForMs: this.waitingSinceMs === null ? 0 : atMs - this.waitingSinceMs };
+    return {
+      quotingMs: this.quotingMs,
+      waitingMs: this.waitingMs,
+      idleMs: this.idleMs,
+      waitingForMs: this.waitingSinceMs === null ? 0 : atMs - this.waitingSinceMs,
+      fromMs: this.first ?? 0,
+      toMs: atMs,
+    };
   }
 
   private add(state: QuotingState, ms: number): void {
@@ -54,4 +70,18 @@ export class QuotingClock {
     else if (state === 'waiting') this.waitingMs += ms;
     else this.idleMs += ms;
   }
+}
+
+/**
+ * `parts` (ms) in tenths of a second that add up to `totalTenths` exactly: each floored, the tenths left given one
+ * each to the largest remainders (ties: the earlier part). `totalTenths` must lie between the floors' sum and that
+ * sum plus the number of parts, as it does for the rounded ends of a window the parts fill. Pure.
+ */
+export function tenthsOf(parts: readonly number[], totalTenths: number): number[] {
+  const floors = parts.map((ms) => Math.floor(ms / 100));
+  const left = totalTenths - floors.reduce((a, b) => a + b, 0);
+  if (left < 0 || left > parts.length) throw new RangeError(`tenthsOf: ${totalTenths} tenths cannot be split from ${parts.join(', ')} ms`);
+  const order = parts.map((ms, i) => ({ i, rest: ms - (floors[i] ?? 0) * 100 })).sort((a, b) => b.rest - a.rest || a.i - b.i);
+  for (const { i } of order.slice(0, left)) floors[i] = (floors[i] ?? 0) + 1;
+  return floors;
 }

@@ -11,7 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CADENCES, cryptoWorldOptions, DEFAULT_CRYPTO_WORLD, FEE_MODELS, syntheticOptionsSchema, type Cadence, type EngineOptions, type FeeModel, type SyntheticOptions } from './engine/index.js';
-import { BATCH_CANCEL_MARKET_RULES, BATCH_MARKET_RULES, LIFECYCLE_AUTH_MODES, PLACEMENT_MODE_REFUSALS, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES, type SimSettings } from './server/settings.js';
+import { BATCH_CANCEL_MARKET_RULES, BATCH_MARKET_RULES, HISTORY_AMOUNT_FORMS, LIFECYCLE_AUTH_MODES, PLACEMENT_MODE_REFUSALS, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES, type SimSettings } from './server/settings.js';
 import { drainClients } from './drain.js';
 import { loadAccountsFile, loadMarketsFile, readStructuredFile } from './server/config-files.js';
 import { DEFAULT_MARKET_COUNT, DEFAULT_SEED, DEFAULT_SETTLEMENT_DELAY_MS, startSimulator, type RunningSimulator } from './index.js';
@@ -67,6 +67,7 @@ interface SimCliOptions {
   cancelReplaceUnknownTarget: SimSettings['cancelReplaceUnknownTarget'];
   placementModeRefusal: SimSettings['placementModeRefusal'];
   batchCancelMarkets: SimSettings['batchCancelMarkets'];
+  historyAmounts: SimSettings['historyAmounts'];
 }
 
 function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -136,6 +137,7 @@ export function buildSimCommand(): Command {
     .addOption(new Option('--cancel-replace-batch-markets <rule>', "'single': refuse a cancel-replace batch mixing markets (400); 'mixed': accept it").choices(BATCH_MARKET_RULES).default('mixed'))
     .addOption(new Option('--placement-mode-refusal <form>', "how POST /orders is refused in cancel_only/disabled: '503' (the API reference), '503-with-mode' (503 with the trading-mode body) or '425' (the specification)").choices(PLACEMENT_MODE_REFUSALS).default('503'))
     .addOption(new Option('--batch-cancel-markets <rule>', "'single': refuse a POST /orders/batch-cancel naming orders of several markets (400); 'mixed': accept it").choices(BATCH_CANCEL_MARKET_RULES).default('mixed'))
+    .addOption(new Option('--history-amounts <form>', "GET /portfolio/history amounts: 'raw' 1e6 integer strings (the documented positions shape) or 'decimal' (\"12.5\")").choices(HISTORY_AMOUNT_FORMS).default('raw'))
     .addOption(
       new Option('--cancel-replace-unknown-target <rule>', "'refuse': 400 for a cancel target {clientOrderId} naming no order; 'failure': cancel FAILURE").choices(UNKNOWN_TARGET_RULES).default('failure'),
     )
@@ -223,6 +225,7 @@ export async function runSimCommand(argv: readonly string[], io: SimCommandIo = 
         cancelReplaceUnknownTarget: options.cancelReplaceUnknownTarget,
         placementModeRefusal: options.placementModeRefusal,
         batchCancelMarkets: options.batchCancelMarkets,
+        historyAmounts: options.historyAmounts,
       },
       accounts,
       headerPrefix: options.headerPrefix,

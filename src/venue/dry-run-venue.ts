@@ -4,7 +4,9 @@
  * placed. It is how a user checks a config against the real venue before risking money.
  *
  * Invariant: no state-changing request leaves the process. A "placed" order rests only in the bot's own state
- * (as LIVE, with a synthetic id); "cancels" succeed locally.
+ * (as LIVE, with a synthetic id); "cancels" succeed locally: by id (in one market or across markets) every id named
+ * is reported canceled; by clientOrderId one that rests here is canceled, any other is the venue's 404 (an error), as
+ * POST /orders/cancel answers for an order it never accepted.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -19,6 +21,7 @@ import type {
   VenueOrderSnapshot,
   VenuePort,
 } from '../orders/venue-port.js';
+import { VenueRequestError } from '../orders/venue-port.js';
 
 export class DryRunVenue implements VenuePort {
   private readonly resting = new Map<string, VenueOrderSnapshot>();
@@ -54,6 +57,22 @@ export class DryRunVenue implements VenuePort {
     this.log.info({ dryRun: true, market: marketSlug, orders: orderIds.length }, 'dry-run: would cancel');
     for (const id of orderIds) this.resting.delete(id);
     return { canceled: [...orderIds], failed: [] };
+  }
+
+  /** Orders of several markets: each market's as `cancelOrders` (a log line each). */
+  async cancelAcrossMarkets(byMarket: ReadonlyMap<string, readonly string[]>): Promise<CancelResult> {
+    const canceled: string[] = [];
+    for (const [marketSlug, orderIds] of byMarket) if (orderIds.length > 0) canceled.push(...(await this.cancelOrders(marketSlug, orderIds)).canceled);
+    return { canceled, failed: [] };
+  }
+
+  /** One order by its clientOrderId: the one resting here, else the venue's 404 (no such order was ever accepted). */
+  async cancelByClientOrderId(marketSlug: string, clientOrderId: string): Promise<CancelResult> {
+    const order = [...this.resting.values()].find((o) => o.clientOrderId === clientOrderId);
+    if (order === undefined) throw new VenueRequestError('cancelByClientOrderId', 404, `${marketSlug}: no order with clientOrderId ${clientOrderId} (dry run)`);
+    this.log.info({ dryRun: true, market: marketSlug, clientOrderId }, 'dry-run: would cancel by clientOrderId');
+    this.resting.delete(order.orderId);
+    return { canceled: [clientOrderId], failed: [] };
   }
 
   async cancelAll(marketSlug: string): Promise<CancelResult> {

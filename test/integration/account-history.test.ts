@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AccountHistorySync, classifyHistoryEntry } from '../../src/capital/account-history.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { connectExchange, type ExchangeClient } from '../../src/exchange/client.js';
+import { HistoryAmounts } from '../../src/exchange/history-amounts.js';
 import { RequestLimiter } from '../../src/exchange/limiter.js';
 import { REPLAY_CREDENTIALS } from '../contract/replay.js';
 import { fillInput, memoryLedger, T0 } from '../support/ledger-fixtures.js';
@@ -47,18 +48,19 @@ afterEach(async () => {
   await server?.close();
 });
 
-async function venue(): Promise<{ client: ExchangeClient; requests: RecordedRequest[]; skipped: string[] }> {
+async function venue(pages: readonly [unknown, unknown] = [PAGE_1, PAGE_2], historyAmounts?: HistoryAmounts): Promise<{ client: ExchangeClient; requests: RecordedRequest[]; skipped: string[] }> {
   const requests: RecordedRequest[] = [];
   const skipped: string[] = [];
   server = await startRecordingServer((request) => {
     requests.push(request);
-    return { status: 200, body: request.url.includes('cursor=page-2') ? PAGE_2 : PAGE_1 };
+    return { status: 200, body: request.url.includes('cursor=page-2') ? pages[1] : pages[0] };
   });
   client = await connectExchange({
     baseUrl: server.url,
     credentials: REPLAY_CREDENTIALS,
     signer: { privateKey: `0x${'11'.repeat(32)}` },
     profileId: 1,
+    ...(historyAmounts === undefined ? {} : { historyAmounts }),
     transport: { limiter: new RequestLimiter({ minTimeMs: 0 }), retry: { maxServerErrorRetries: 0 }, observer: { onSkippedParts: (_endpoint, parts) => void skipped.push(...parts.map((p) => p.path)) } },
   });
   return { client, requests, skipped };
@@ -114,6 +116,28 @@ describe('outside changes from GET /portfolio/history', () => {
     const own = { txHashes: new Set<string>(), unhashedRedemptions: (slug: string) => ledger.history.unhashedRedemptions(slug) };
     expect(classifyHistoryEntry(entry, own)).toMatchObject({ own: true, booked: false, cashFlowRaw: 0 });
     expect(classifyHistoryEntry({ ...entry, collateralRaw: 7_000_001 }, own)).toMatchObject({ own: false, booked: true, cashFlowRaw: 7_000_001 });
+    ledger.close();
+  });
+
+  it('venue.units.historyAmounts auto: pages in human units are detected (said once at INFO) and booked as the same raw amounts', async () => {
+    const decimal = (page: { data: Record<string, unknown>[]; nextCursor: string | null }) => ({
+      ...page,
+      data: page.data.map((e) => {
+        const human = (v: unknown): unknown => (typeof v === 'string' ? (Number(v) / 1e6).toFixed(6) : v);
+        return { ...e, collateralAmount: human(e['collateralAmount']), outcomeTokenAmount: human(e['outcomeTokenAmount']), outcomeTokenAmounts: Array.isArray(e['outcomeTokenAmounts']) ? e['outcomeTokenAmounts'].map(human) : undefined };
+      }),
+    });
+    const said: { msg: string; why: unknown }[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void said.push(JSON.parse(line) as { msg: string; why: unknown }) });
+    const { client } = await venue([decimal(PAGE_1), decimal(PAGE_2)], new HistoryAmounts('auto', log));
+    const clock = new ManualClock(T0 + 120_000);
+    const ledger = memoryLedger({ now: () => clock.now() });
+    const sync = new AccountHistorySync({ read: (cursor) => client.api.getHistory({ cursor, limit: 100 }), ledger, scheduler: clock, intervalMs: 0, maxPages: 5, log: pino({ level: 'silent' }) });
+    expect(await sync.syncOnce()).toEqual({ pages: 2, recorded: 6, booked: 4, own: 0 });
+    expect(ledger.history.outsideCashFlows().totalRaw).toBe(12_000_000 + 3_000_000 + 7_000_000 - 5_000_000);
+    expect(said.filter((l) => l.msg.startsWith('portfolio history amounts'))).toEqual([
+      expect.objectContaining({ msg: 'portfolio history amounts: decimal (detected: an amount with a fractional part cannot be a raw 1e6 integer)' }),
+    ]);
     ledger.close();
   });
 });

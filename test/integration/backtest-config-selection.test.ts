@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import { runCliInProcess } from '../support/cli-process.js';
+import { missingLines, quotedOutputsCheckedBy } from '../support/quoted-outputs.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const HOURLY = join(ROOT, 'config', 'hourly-crypto.example.yaml');
@@ -37,6 +38,13 @@ function variant(name: string, change: (doc: Record<string, unknown>) => void): 
   return file;
 }
 
+/** The block of `file` tagged `checked by:` this test names the command run here, and `printed` has its lines, in order. */
+function expectQuoted(file: string, args: readonly string[], printed: string): void {
+  const quoted = quotedOutputsCheckedBy('test/integration/backtest-config-selection.test.ts').filter((q) => q.file === file);
+  expect(quoted.map((q) => q.args), `the block of ${file} checked by this test`).toEqual([args]);
+  for (const q of quoted) expect(missingLines(q.lines, printed), `${q.file}:${q.line} \`${q.command}\` printed:\n${printed}`).toEqual([]);
+}
+
 describe('backtests of the config as written', () => {
   it('synthetic: the hourly example trades only BTC and ETH hourly markets, in a world generated for its selection, and its report names the selection', async () => {
     const run = await runCliInProcess(['backtest', '--synthetic', '--config', HOURLY, '--duration', '11m', '--json']);
@@ -50,9 +58,12 @@ describe('backtests of the config as written', () => {
     expect(r.selection.joined).toBe(r.markets.length);
     expect(r.selection.peakJoined).toBeLessThanOrEqual(12);
 
-    const text = await runCliInProcess(['backtest', '--synthetic', '--config', HOURLY, '--duration', '630s']);
+    // The text report, as docs/backtest.md quotes it (the block tagged `checked by:` this file): same command, same lines.
+    const args = ['backtest', '--synthetic', '--config', 'config/hourly-crypto.example.yaml', '--duration', '11m'];
+    const text = await runCliInProcess(args);
     expect(text.code, text.err).toBe(0);
     expect(text.out.split('\n')[1]).toMatch(/^selection markets: select tickers BTC, ETH, cadences hourly, .*max 12: \d+ joined, at most \d+ at once, of \d+ listed$/);
+    expectQuoted('docs/backtest.md', args, text.out);
   }, 120_000);
 
   it('synthetic: in a world listing 16 BTC/ETH hourly strikes beside SOL and daily ones, 12 at most are joined at once, and only BTC and ETH hourly', async () => {
@@ -81,8 +92,10 @@ describe('backtests of the config as written', () => {
     expect(r.selection).toMatchObject({ joined: 2, peakJoined: 2, listed: 4, notJoined: '2× cadence daily not in [hourly]' });
     expect(r.fills).toBeGreaterThan(0);
 
-    const text = await runCliInProcess(['backtest', '--replay', RECORDING, '--config', HOURLY]);
+    const args = ['backtest', '--replay', 'examples/sim-btc-ladder/recording.ndjson.gz', '--config', 'config/hourly-crypto.example.yaml'];
+    const text = await runCliInProcess(args);
     expect(text.code, text.err).toBe(0);
+    expectQuoted('docs/replay.md', args, text.out);
     expect(text.out).toContain('selection markets: select tickers BTC, ETH, cadences hourly, joined 3000 s before settlement, fair 0.03–0.97 (hysteresis 0.01), max 12: 2 joined, at most 2 at once, of 4 listed (not joined: 2× cadence daily not in [hourly])\n');
   }, 120_000);
 

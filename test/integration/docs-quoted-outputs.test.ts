@@ -1,13 +1,15 @@
 /**
  * Every command output quoted in README.md and docs/*.md under an `output-of` tag (test/support/quoted-outputs.ts) is
  * what the command prints now: the cheap ones are run here (in process, each once) and compared line by line; an
- * expensive one names the test that compares it with its own run, which must exist and do so.
+ * expensive one names the test that compares it with its own run, which must exist and do so. Every other quoted
+ * output (a fenced block without a language) is labelled `dated example` on the line before it.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../support/cli-process.js';
-import { missingLines, quotedOutputs, ROOT } from '../support/quoted-outputs.js';
+import { missingLines, quotedOutputs, ROOT, untaggedOutputs } from '../support/quoted-outputs.js';
 
 const quoted = quotedOutputs();
 const run = quoted.filter((q) => q.checkedBy === null);
@@ -34,6 +36,21 @@ describe('quoted outputs in the README and docs/', () => {
       const file = join(ROOT, q.checkedBy ?? '');
       expect(existsSync(file), `${q.file}:${q.line}: ${q.checkedBy} does not exist`).toBe(true);
       expect(readFileSync(file, 'utf8'), `${q.checkedBy} must compare the block (quotedOutputsCheckedBy)`).toContain('quotedOutputsCheckedBy(');
+    }
+  });
+
+  it('every other quoted output (a fenced block without a language) is labelled a dated example on the line before it', () => {
+    expect(untaggedOutputs().map((b) => `${b.file}:${b.line} ${b.first}`)).toEqual([]);
+  });
+
+  it('finds an output block neither tagged nor labelled, and passes a tagged, a labelled and a typed one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'om-untagged-'));
+    try {
+      const file = join(dir, 'x.md');
+      writeFileSync(file, ['Untagged:', '', '```', 'total PnL 1.00', '```', '(dated example, 2026-11-29)', '```', 'a', '```', '```text', 'diagram', '```', '<!-- output-of: outcome-maker report -->', '```', 'b', '```', ''].join('\n'));
+      expect(untaggedOutputs([relative(ROOT, file)])).toEqual([{ file: relative(ROOT, file), line: 3, first: 'total PnL 1.00' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

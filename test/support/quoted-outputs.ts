@@ -7,6 +7,10 @@
  *
  * The block holds lines the command prints, in their order; a line `…` stands for lines left out. Only deterministic
  * commands may be tagged (seeded backtests, replays of a recording in the repository, a fixture's report).
+ *
+ * Every other output quoted (a fenced block without a language: what a program printed) is labelled: the line right
+ * before its fence says `dated example` (wall-clock runs, measurements, live answers: figures no test can reproduce).
+ * A block that is not an output says what it is by its language (`text` for a diagram or a synopsis, `sh`, `yaml`…).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -73,4 +77,35 @@ export function missingLines(block: readonly string[], output: string): string[]
 /** The tagged blocks a test file checks itself (`checked by:` it). */
 export function quotedOutputsCheckedBy(testFile: string): QuotedOutput[] {
   return quotedOutputs().filter((q) => q.checkedBy === testFile);
+}
+
+const LABEL = /dated example/i;
+
+/** A fenced block without a language that is neither tagged nor labelled (`untaggedOutputs`). */
+export interface UntaggedOutput {
+  readonly file: string;
+  /** The fence's line (1-based). */
+  readonly line: number;
+  readonly first: string;
+}
+
+/**
+ * Every fenced block of `files` whose fence has no language and whose nearest non-blank line before it is neither an
+ * `output-of` tag nor a `dated example` label: each is a quoted output nobody keeps true or dates.
+ */
+export function untaggedOutputs(files: readonly string[] = documentFiles()): UntaggedOutput[] {
+  return files.flatMap((file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8').split('\n');
+    const found: UntaggedOutput[] = [];
+    let fenced = false;
+    text.forEach((line, index) => {
+      if (!line.startsWith('```')) return;
+      fenced = !fenced;
+      if (!fenced || line.trim() !== '```') return;
+      const before = text.slice(0, index).reverse().find((l) => l.trim() !== '') ?? '';
+      if (TAG.test(before.trim()) || LABEL.test(before)) return;
+      found.push({ file, line: index + 1, first: (text[index + 1] ?? '').slice(0, 80) });
+    });
+    return found;
+  });
 }

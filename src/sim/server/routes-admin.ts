@@ -12,7 +12,7 @@ import { ControlError, type SimControl } from './control.js';
 import { INJECTABLE_STATUSES } from './faults.js';
 import { FORCED_CANCEL_OUTCOMES, FORCED_REPLACEMENT_OUTCOMES } from './cancel-replace-faults.js';
 import { marketWire, SOCKET_BOOK_SIZE_UNITS } from './wire-format.js';
-import { BATCH_CANCEL_MARKET_RULES, BATCH_MARKET_RULES, LIFECYCLE_AUTH_MODES, PLACEMENT_MODE_REFUSALS, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES } from './settings.js';
+import { BATCH_CANCEL_MARKET_RULES, BATCH_MARKET_RULES, HISTORY_AMOUNT_FORMS, LIFECYCLE_AUTH_MODES, PLACEMENT_MODE_REFUSALS, RESOLVED_AUDIENCES, UNKNOWN_TARGET_RULES } from './settings.js';
 import { accountConfigSchema } from './accounts-config.js';
 import { frameworkError, invalidField, validationError, type ValidationIssue } from './http-errors.js';
 import { parseJson } from './body.js';
@@ -57,6 +57,7 @@ const settingsSchema = z.strictObject({
   cancelReplaceUnknownTarget: z.enum(UNKNOWN_TARGET_RULES, { error: `must be one of ${UNKNOWN_TARGET_RULES.join(', ')}` }).optional(),
   placementModeRefusal: z.enum(PLACEMENT_MODE_REFUSALS, { error: `must be one of ${PLACEMENT_MODE_REFUSALS.join(', ')}` }).optional(),
   batchCancelMarkets: z.enum(BATCH_CANCEL_MARKET_RULES, { error: `must be one of ${BATCH_CANCEL_MARKET_RULES.join(', ')}` }).optional(),
+  historyAmounts: z.enum(HISTORY_AMOUNT_FORMS, { error: `must be one of ${HISTORY_AMOUNT_FORMS.join(', ')}` }).optional(),
 });
 
 const dropSchema = z.strictObject({ kind: z.enum(['transport', 'server']).optional() }).optional();
@@ -282,6 +283,7 @@ export function adminRoutes(control: SimControl): RouteDef[] {
           ...(input.cancelReplaceUnknownTarget === undefined ? {} : { cancelReplaceUnknownTarget: input.cancelReplaceUnknownTarget }),
           ...(input.placementModeRefusal === undefined ? {} : { placementModeRefusal: input.placementModeRefusal }),
           ...(input.batchCancelMarkets === undefined ? {} : { batchCancelMarkets: input.batchCancelMarkets }),
+          ...(input.historyAmounts === undefined ? {} : { historyAmounts: input.historyAmounts }),
         }),
       );
     }),

@@ -5,7 +5,8 @@
  * official client sends `cursor=` then), `limit` 1 to 100 (default 20), `nextCursor` null at the end. Items have
  * the official client's HistoryEntry shape: `blockTimestamp` (unix seconds of the mining), `transactionHash`,
  * `strategy` (`Buy`/`Sell` for a limit taker, `Market Buy`/`Market Sell` for a FOK taker, `Limit Buy`/`Limit Sell`
- * for a maker), `outcomeIndex` (0 YES, 1 NO), `outcomeTokenAmount` and `collateralAmount` (raw 1e6 integer strings),
+ * for a maker), `outcomeIndex` (0 YES, 1 NO), `outcomeTokenAmount` and `collateralAmount` (raw 1e6 integer strings,
+ * or decimals in human units with the setting `historyAmounts: decimal`: the live venue's form is not recorded),
  * `outcomeTokenPrice` (number), and a `market` snapshot.
  *
  * Owns: the history ordering and the cursor. Only MINED fills appear (on-chain history; a MATCHED fill appears once
@@ -21,10 +22,23 @@ import { queryInt, unknownQueryIssues } from './query.js';
 import type { RouteDeps } from './route-deps.js';
 import type { RouteDef } from './router.js';
 import { ON_BEHALF_OF_HEADER } from './routes-trading.js';
+import type { SimSettings } from './settings.js';
 import { COLLATERAL_TOKEN } from './wire-format.js';
 
 export const HISTORY_DEFAULT_LIMIT = 20;
 export const HISTORY_MAX_LIMIT = 100;
+
+/** How an amount is written: a raw 1e6 integer string, or a decimal in human units. */
+type AmountForm = (raw: number) => string;
+
+/** `decimal`: always with a decimal point (12.5, 5.0), trailing zeros trimmed, as ethers' formatUnits writes. Pure. */
+export function decimalAmount(raw: number): string {
+  const whole = Math.floor(raw / 1e6);
+  const fraction = String(raw % 1e6).padStart(6, '0').replace(/0+$/, '');
+  return `${whole}.${fraction === '' ? '0' : fraction}`;
+}
+
+const AMOUNT_FORMS: Readonly<Record<SimSettings['historyAmounts'], AmountForm>> = { raw: (raw) => String(raw), decimal: decimalAmount };
 
 /** Unique per fill: one trade has a match per maker, and a self-trade's match has both roles. */
 interface HistoryKey {
@@ -75,14 +89,14 @@ const actionKey = (action: CapitalAction): HistoryKey => ({ minedAtMs: action.at
  * `collateralAmount` the USDC paid out (claim, merge) or put in (split), `outcomeTokenAmounts` [YES, NO] burned or
  * minted, raw 1e6 integer strings like the trades' amounts.
  */
-function actionEntry(action: CapitalAction, engine: SimEngine): Record<string, unknown> {
+function actionEntry(action: CapitalAction, engine: SimEngine, amount: AmountForm): Record<string, unknown> {
   const market = engine.market(action.marketSlug);
   return {
     blockTimestamp: Math.floor(action.atMs / 1000),
     transactionHash: action.txHash,
     strategy: action.kind,
-    collateralAmount: String(action.collateralRaw),
-    outcomeTokenAmounts: action.tokensRaw.map(String),
+    collateralAmount: amount(action.collateralRaw),
+    outcomeTokenAmounts: action.tokensRaw.map(amount),
     ...(market === undefined ? {} : { market: marketSnapshot(market) }),
   };
 }
@@ -93,15 +107,15 @@ function strategyOf(fill: AccountFill, engine: SimEngine): string {
   return engine.orderById(fill.orderId)?.type === 'FOK' ? `Market ${verb}` : verb;
 }
 
-function historyEntry(fill: AccountFill, engine: SimEngine): Record<string, unknown> {
+function historyEntry(fill: AccountFill, engine: SimEngine, amount: AmountForm): Record<string, unknown> {
   const market = engine.market(fill.marketSlug);
   return {
     blockTimestamp: Math.floor((fill.minedAtMs ?? fill.matchedAtMs) / 1000),
     transactionHash: fill.txHash,
     strategy: strategyOf(fill, engine),
     outcomeIndex: fill.outcome === 'YES' ? 0 : 1,
-    outcomeTokenAmount: String(fill.sizeRaw),
-    collateralAmount: String(fill.collateralRaw),
+    outcomeTokenAmount: amount(fill.sizeRaw),
+    collateralAmount: amount(fill.collateralRaw),
     outcomeTokenPrice: fill.priceTicks / 1000,
     ...(market === undefined ? {} : { market: marketSnapshot(market) }),
   };
@@ -120,7 +134,7 @@ function marketSnapshot(market: SimMarket): Record<string, unknown> {
   };
 }
 
-export function historyRoutes(deps: RouteDeps): RouteDef[] {
+export function historyRoutes(deps: RouteDeps, settings: () => SimSettings): RouteDef[] {
   return [
     {
       method: 'GET',
@@ -140,12 +154,13 @@ export function historyRoutes(deps: RouteDeps): RouteDef[] {
         if (ctx.token === null) throw new HttpError(401, { message: 'Unauthorized', error: 'Unauthorized', statusCode: 401 });
         const header = headerValue(ctx.headers, ON_BEHALF_OF_HEADER);
         const profileId = effectiveProfile(ctx.token, header === undefined ? undefined : parseProfileId(header, ON_BEHALF_OF_HEADER), deps.partnerOf);
+        const amount = AMOUNT_FORMS[settings().historyAmounts];
         const items: HistoryItem[] = [
           ...deps.engine
             .accountTrades(profileId)
             .filter((f) => f.settlementStatus === 'MINED')
-            .map((f) => ({ key: keyOf(f), entry: () => historyEntry(f, deps.engine) })),
-          ...deps.engine.capitalActions(profileId).map((a) => ({ key: actionKey(a), entry: () => actionEntry(a, deps.engine) })),
+            .map((f) => ({ key: keyOf(f), entry: () => historyEntry(f, deps.engine, amount) })),
+          ...deps.engine.capitalActions(profileId).map((a) => ({ key: actionKey(a), entry: () => actionEntry(a, deps.engine, amount) })),
         ].sort((a, b) => compareKeys(a.key, b.key));
         const start = after === null ? 0 : items.findIndex((item) => compareKeys(item.key, after) > 0);
         const page = start < 0 ? [] : items.slice(start, start + limit);

@@ -179,7 +179,7 @@ export class SimHttpServer {
       ...tradingRoutes(deps, () => this.settings.current),
       ...cancelRoutes(deps, () => this.settings.current),
       ...cancelReplaceRoutes(deps, this.cancelReplaceFaults, () => this.settings.current),
-      ...historyRoutes(deps),
+      ...historyRoutes(deps, () => this.settings.current),
       ...accountCheckRoutes(checkDeps),
     ]);
     this.http = createServer((req, res) => {

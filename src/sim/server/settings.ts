@@ -21,6 +21,10 @@
  * - `batchCancelMarkets`: whether one `POST /orders/batch-cancel` may name orders of several markets: `mixed` (the
  *   default: the API reference sets no such rule) or `single` (refused as a whole, 400 naming `orderIds` or
  *   `clientOrderIds`, as the older `cancel-batch` does): the venue's behaviour is unconfirmed.
+ * - `historyAmounts`: how `GET /portfolio/history` writes `collateralAmount` and `outcomeTokenAmount(s)`: `raw` (the
+ *   default: 1e6 integer strings, the shape the venue's API reference documents for the sibling GET
+ *   /portfolio/positions) or `decimal` (human units with a decimal point, "12.5"): no answer of the live venue is
+ *   recorded, so a client can be tested against both.
  *
  * Invariants: the settings are always a complete, valid record; a bad update is a SettingsInputError naming the field
  * and the value, and changes nothing.
@@ -32,6 +36,7 @@ export const BATCH_MARKET_RULES = ['mixed', 'single'] as const;
 export const UNKNOWN_TARGET_RULES = ['failure', 'refuse'] as const;
 export const PLACEMENT_MODE_REFUSALS = ['503', '503-with-mode', '425'] as const;
 export const BATCH_CANCEL_MARKET_RULES = ['mixed', 'single'] as const;
+export const HISTORY_AMOUNT_FORMS = ['raw', 'decimal'] as const;
 
 export interface SimSettings {
   readonly lifecycleAuth: (typeof LIFECYCLE_AUTH_MODES)[number];
@@ -40,6 +45,7 @@ export interface SimSettings {
   readonly cancelReplaceUnknownTarget: (typeof UNKNOWN_TARGET_RULES)[number];
   readonly placementModeRefusal: (typeof PLACEMENT_MODE_REFUSALS)[number];
   readonly batchCancelMarkets: (typeof BATCH_CANCEL_MARKET_RULES)[number];
+  readonly historyAmounts: (typeof HISTORY_AMOUNT_FORMS)[number];
 }
 
 export const DEFAULT_SIM_SETTINGS: SimSettings = {
@@ -49,6 +55,7 @@ export const DEFAULT_SIM_SETTINGS: SimSettings = {
   cancelReplaceUnknownTarget: 'failure',
   placementModeRefusal: '503',
   batchCancelMarkets: 'mixed',
+  historyAmounts: 'raw',
 };
 
 const ALLOWED: { readonly [K in keyof SimSettings]: readonly SimSettings[K][] } = {
@@ -58,6 +65,7 @@ const ALLOWED: { readonly [K in keyof SimSettings]: readonly SimSettings[K][] } 
   cancelReplaceUnknownTarget: UNKNOWN_TARGET_RULES,
   placementModeRefusal: PLACEMENT_MODE_REFUSALS,
   batchCancelMarkets: BATCH_CANCEL_MARKET_RULES,
+  historyAmounts: HISTORY_AMOUNT_FORMS,
 };
 
 export class SettingsInputError extends Error {
@@ -115,6 +123,7 @@ export class SimSettingsStore {
       cancelReplaceUnknownTarget: value('cancelReplaceUnknownTarget'),
       placementModeRefusal: value('placementModeRefusal'),
       batchCancelMarkets: value('batchCancelMarkets'),
+      historyAmounts: value('historyAmounts'),
     };
   }
 }

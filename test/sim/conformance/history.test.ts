@@ -5,7 +5,11 @@
  * trades arrive between pages. Runs on an injected manual clock (mining is a scheduled step).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ENDPOINTS } from '../../../src/exchange/endpoints.js';
+import { HistoryAmounts } from '../../../src/exchange/history-amounts.js';
+import { parseHistoryPage } from '../../../src/exchange/wire-history.js';
 import { ManualClock } from '../../../src/sim/engine/index.js';
+import { decimalAmount } from '../../../src/sim/server/routes-history.js';
 import { arr, obj } from '../../support/sim-http.js';
 import { signedOrderBody } from '../../support/sim-orders.js';
 import { call, BOB, placedId, startTestSim, type TestAccount, type TestSim } from '../fixtures.js';
@@ -115,5 +119,37 @@ describe('GET /portfolio/history', () => {
     }
     expect((await history('?limit=100')).status).toBe(200);
     expect((await call(t.sim.baseUrl, 'GET', '/portfolio/history')).status).toBe(401);
+  });
+
+  it('writes its amounts as the setting says (raw by default, decimal on demand); the bot\'s parser reads both into the same raw figures', async () => {
+    const read = async (): Promise<Record<string, unknown>> => obj((await history('?limit=3')).body);
+    const raw = await read();
+    expect(arr(raw['data']).map((e) => obj(e)['collateralAmount'])).toEqual(['300000', '301000', '410000']);
+    t.sim.control.updateSettings({ historyAmounts: 'decimal' });
+    try {
+      const decimal = await read();
+      expect(arr(decimal['data']).map((e) => [obj(e)['collateralAmount'], obj(e)['outcomeTokenAmount']])).toEqual([
+        ['0.3', '1.0'],
+        ['0.301', '1.0'],
+        ['0.41', '1.0'],
+      ]);
+      const amounts = new HistoryAmounts('auto');
+      const figures = (body: unknown) => parseHistoryPage(body, API_ENDPOINTS.getHistory, 200, amounts).entries.map((e) => [e.collateralRaw, e.tokensRaw]);
+      expect(figures(decimal)).toEqual([
+        [300_000, 1_000_000],
+        [301_000, 1_000_000],
+        [410_000, 1_000_000],
+      ]);
+      expect(amounts.decision()).toMatchObject({ unit: 'decimal', source: 'evidence' });
+      expect(parseHistoryPage(raw, API_ENDPOINTS.getHistory, 200, new HistoryAmounts('raw')).entries.map((e) => e.collateralRaw)).toEqual([300_000, 301_000, 410_000]);
+    } finally {
+      t.sim.control.updateSettings({ historyAmounts: 'raw' });
+    }
+  });
+});
+
+describe('decimalAmount (the simulator\'s decimal form)', () => {
+  it('writes raw 1e6 amounts in human units, always with a decimal point', () => {
+    expect([decimalAmount(12_500_000), decimalAmount(5_000_000), decimalAmount(1), decimalAmount(0), decimalAmount(495_326_974)]).toEqual(['12.5', '5.0', '0.000001', '0.0', '495.326974']);
   });
 });

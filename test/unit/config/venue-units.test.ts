@@ -1,4 +1,4 @@
-/** `venue.units`: the socket feed's size units, `auto` by default, validated like every other field. */
+/** `venue.units`: the socket feed's size units and the history's amounts, `auto` by default, validated like every other field. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfigText, type AppConfig } from '../../../src/config/index.js';
 
@@ -9,12 +9,12 @@ function parse(venue: string): AppConfig {
 }
 
 describe('venue.units', () => {
-  it('defaults to auto for both units', () => {
-    expect(parse('').venue.units).toEqual({ socketBookSize: 'auto', socketAmounts: 'auto' });
+  it('defaults to auto for every unit', () => {
+    expect(parse('').venue.units).toEqual({ socketBookSize: 'auto', socketAmounts: 'auto', historyAmounts: 'auto' });
   });
 
-  it('takes raw or shares', () => {
-    expect(parse('  units:\n    socketBookSize: raw\n    socketAmounts: shares\n').venue.units).toEqual({ socketBookSize: 'raw', socketAmounts: 'shares' });
+  it('takes raw or shares (socket), raw or decimal (history)', () => {
+    expect(parse('  units:\n    socketBookSize: raw\n    socketAmounts: shares\n    historyAmounts: decimal\n').venue.units).toEqual({ socketBookSize: 'raw', socketAmounts: 'shares', historyAmounts: 'decimal' });
   });
 
   it('rejects another value and an unknown key, naming the path', () => {

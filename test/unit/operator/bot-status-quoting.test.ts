@@ -71,7 +71,7 @@ describe('buildBotStatus: the quoting clock', () => {
     expect(r.state.gauge.at(-1)).toBe(0);
     const totals = r.status.quotingTotals();
     // A change is seen at the next sample (1 s later): the orders from 00:10:06, the stop's cancel at 00:59:01.
-    expect(totals).toEqual({ quotingMs: Date.UTC(2026, 0, 1, 0, 59, 1) - (T0 + 6_000), waitingMs: 6_000, idleMs: 11 * 60_000 - 1_000, waitingForMs: 0 });
+    expect(totals).toEqual({ quotingMs: Date.UTC(2026, 0, 1, 0, 59, 1) - (T0 + 6_000), waitingMs: 6_000, idleMs: 11 * 60_000 - 1_000, waitingForMs: 0, fromMs: T0, toMs: r.state.nowMs });
     expect(r.state.nowMs - T0).toBe((totals?.quotingMs ?? 0) + (totals?.waitingMs ?? 0) + (totals?.idleMs ?? 0));
   });
 
@@ -92,7 +92,7 @@ describe('buildBotStatus: the quoting clock', () => {
     const line = statusLine(r.status.snapshot());
     expect(line.message).toMatch(/^status: no market traded now, 0\/0 markets quoted/);
     expect(line.message).toContain('next join: btc-0100 in 4 min 0 s (00:10:00 UTC)');
-    expect(r.status.quotingTotals()).toEqual({ quotingMs: 0, waitingMs: 0, idleMs: 60_000, waitingForMs: 0 });
+    expect(r.status.quotingTotals()).toEqual({ quotingMs: 0, waitingMs: 0, idleMs: 60_000, waitingForMs: 0, fromMs: Date.UTC(2026, 0, 1, 0, 5), toMs: Date.UTC(2026, 0, 1, 0, 6) });
     expect(r.state.gauge.at(-1)).toBe(0);
   });
 

@@ -150,6 +150,30 @@ describe('DryRunVenue', () => {
     expect(h.real.calls).toEqual([]);
   });
 
+  it('cancelAcrossMarkets cancels each market\'s dry-run orders locally (a log line per market); nothing is sent', async () => {
+    const h = harness();
+    const btc = await h.dry.placeOrder(request());
+    const keep = await h.dry.placeOrder(request({ clientOrderId: 'om-1a2b3c4d-ask-0-k2', side: 'SELL', priceTicks: 550 }));
+    const eth = await h.dry.placeOrder(request({ marketSlug: 'eth', clientOrderId: 'om-99999999-bid-0-k3', tokenId: '201' }));
+    const result = await h.dry.cancelAcrossMarkets(new Map([['btc', [btc.orderId]], ['eth', [eth.orderId]], ['sol', []]]));
+    expect(result).toEqual({ canceled: [btc.orderId, eth.orderId], failed: [] });
+    expect((await h.dry.listLiveOrders('btc')).map((o) => o.orderId)).toEqual([keep.orderId]);
+    expect(await h.dry.listLiveOrders('eth')).toEqual([]);
+    expect(h.logs.filter((l) => l['msg'] === 'dry-run: would cancel').map((l) => l['market'])).toEqual(['btc', 'eth']);
+    expect(h.real.calls).toEqual([]);
+  });
+
+  it('cancelByClientOrderId cancels the order resting under that id; an id never placed is the venue\'s 404', async () => {
+    const h = harness();
+    const bid = await h.dry.placeOrder(request());
+    expect(await h.dry.cancelByClientOrderId('btc', 'om-1a2b3c4d-bid-0-k1')).toEqual({ canceled: ['om-1a2b3c4d-bid-0-k1'], failed: [] });
+    expect((await h.dry.statusBatch([{ orderId: bid.orderId }]))[0]!.outcome).toBe('not_found');
+    const refused = await h.dry.cancelByClientOrderId('btc', 'om-1a2b3c4d-bid-0-k1').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(VenueRequestError);
+    expect(refused).toMatchObject({ operation: 'cancelByClientOrderId', status: 404 });
+    expect(h.real.calls).toEqual([]);
+  });
+
   it('maintenanceStatus passes through to the real venue, errors included', async () => {
     const h = harness();
     expect(await h.dry.maintenanceStatus()).toEqual({ mode: 'post_only', resumeAtMs: T0 + 60_000 });
