@@ -13,7 +13,9 @@
  * `addMarket` (src/trading/core.ts: adopted, then quoted), the leave timers, what a leave closes (the feed's book and
  * the pricer's terms at once, with the trader's `removeMarket`), the counts, and the samples of the core's memory.
  *
- * Invariants: a market is joined at most once and left at most once; its quoting stops at `expiresAtMs −
+ * Invariants: without a selection a market is joined at most once and left at most once; with one, the selection may
+ * leave a market (its fair out of band) and take it back later, as the daemon's roster does: each join and each leave
+ * counts in `summary()`. Its quoting stops at `expiresAtMs −
  * stopBeforeExpiryMs` (the trader's expiry requote: the gate halts it and its quotes are canceled, as the bot's), and it
  * is left LEAVE_AFTER_STOP_MS later with the leave budget (the leave confirms nothing of the bot's is left there); a join or leave that throws is the run's error (reported to
  * `onError`, never unhandled); after `stop()` nothing joins and no leave timer is armed.

@@ -199,9 +199,9 @@ export type StateSample = CoreStateCounts & { readonly atMs: number; readonly fe
 
 /** What rolled during the run. */
 export interface RollSummary {
-  /** Markets traded: the ones listed at the start that were admitted, and every one joined later. */
+  /** Joins: the markets listed at the start that were admitted, and every join later (a market the selection took back counts again). */
   readonly joined: number;
-  /** Markets left at their stop before settlement. */
+  /** Leaves: at the stop before settlement, or by the selection (which may take a market back: each join counts). */
   readonly left: number;
   /** Listed markets `admits` kept out. */
   readonly refused: number;

@@ -214,11 +214,16 @@ function durationText(ms: number): string {
   return `${(ms / 1000).toFixed(0)} s`;
 }
 
+/** The roll's join and leave events (a selection may leave a market and take it back: each counts). Pure. */
+export function joinsAndLeaves(joins: number, leaves: number): string {
+  return `${joins} join${joins === 1 ? '' : 's'} and ${leaves} leave${leaves === 1 ? '' : 's'}`;
+}
+
 function setupLines(setup: SyntheticSetup, result: BacktestResult): string[] {
   const ladders = `${setup.cadences.join(' and ')} ladders of ${setup.strikesPerExpiry} strike${setup.strikesPerExpiry === 1 ? '' : 's'}`;
   const world =
     setup.world === 'crypto'
-      ? `crypto world: ${result.markets.length} strike markets traded on ${setup.tickers.join(', ')} (${ladders}, the next listed as one settles: ${result.roll.joined} joined, ${result.roll.left} left at their stop), the first settling ${new Date(setup.settlesAtMs ?? 0).toISOString().slice(11, 16)} UTC; informed traders ahead of the published price; priced from the underlying`
+      ? `crypto world: ${result.markets.length} strike markets traded on ${setup.tickers.join(', ')} (${ladders}, the next listed as one settles: ${joinsAndLeaves(result.roll.joined, result.roll.left)}), the first settling ${new Date(setup.settlesAtMs ?? 0).toISOString().slice(11, 16)} UTC; informed traders ahead of the published price; priced from the underlying`
       : `generic world: ${result.markets.length} markets, a passive maker, noise and informed takers; quoted from the book`;
   const selection = result.roll.selection;
   const traded = selection === null ? '' : `: ${selection.joined.length} joined, at most ${selection.peakJoined} at once, of ${selection.candidates} listed`;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../../src/config/index.js';
-import { parseVirtualDuration, SyntheticUsageError, syntheticOptions, type SyntheticCommandOptions } from '../../../src/backtest/synthetic-command.js';
+import { joinsAndLeaves, parseVirtualDuration, SyntheticUsageError, syntheticOptions, type SyntheticCommandOptions } from '../../../src/backtest/synthetic-command.js';
 import fixedSpread from '../../../strategies/fixed-spread.js';
 
 const command: SyntheticCommandOptions = { configPath: 'bot.yaml', durationMs: 2 * 3_600_000, latencyMs: 80, feeRateBps: 150, json: false };
@@ -60,5 +60,13 @@ describe('parseVirtualDuration', () => {
       expect(() => parseVirtualDuration(bad), bad).toThrow(SyntheticUsageError);
       expect(() => parseVirtualDuration(bad), bad).toThrow(`--duration ${JSON.stringify(bad)}`);
     }
+  });
+});
+
+describe('joinsAndLeaves', () => {
+  it('counts events, not markets: a selection that takes a market back makes more joins than markets traded', () => {
+    expect(joinsAndLeaves(19, 13)).toBe('19 joins and 13 leaves');
+    expect(joinsAndLeaves(1, 0)).toBe('1 join and 0 leaves');
+    expect(joinsAndLeaves(0, 1)).toBe('0 joins and 1 leave');
   });
 });
