@@ -1,9 +1,10 @@
 // `npm test`: the suite and the checks, arranged so the wall time is about the suite's alone (docs/testing.md,
-// "How long it takes"). Two vitest runs one after the other: first the files that only compute (`unit`, `backtest`:
-// they keep both cores busy), beside them the build (`npm run build`, unless dist/ is already a build of the sources
-// or OM_TEST_BUILD=0), so that the CLI child processes of the second run start from dist/ (half the CPU of compiling
-// the sources with tsx at each start); then the files that mostly wait (`arrival-timing`, `integration`), and beside
-// that second run the checks (`npm run typecheck`, `npm run lint`), which use the CPU those waiting files leave idle.
+// "How long it takes"). Two vitest runs one after the other: first the files that only compute (`unit`, `backtest`),
+// beside them the typecheck, which also builds dist/ from the same TypeScript program (typecheck-build.mjs) unless
+// dist/ is already a build of the sources or OM_TEST_BUILD=0 (then `npm run typecheck` alone), so that the CLI child
+// processes of the second run start from dist/ (half the CPU of compiling the sources with tsx at each start); then the
+// files that mostly wait (`arrival-timing`, `integration`), and beside that second run the lint (`npm run lint`),
+// which uses the CPU those waiting files leave idle.
 // Invariants: every part runs whatever another's outcome; the exit code is 0 only if every part exited 0 (and, with
 // VITEST_JSON set, both vitest runs left their results); a check's
 // output is held and printed whole when it ends (vitest's streams as it goes); with VITEST_JSON set, one merged report
@@ -139,12 +140,14 @@ async function main() {
   try {
     const code = await runAll({
       first: { name: 'vitest unit + backtest', command: vitest, args: vitestArgs(['unit', 'backtest']), cwd: ROOT, report: join(dir, 'first.json') },
-      beside: process.env['OM_TEST_BUILD'] === '0' || buildIsCurrent(ROOT) ? [] : [{ name: 'build', command: npm, args: ['run', '-s', 'build'], cwd: ROOT }],
-      second: { name: 'vitest arrival-timing + integration', command: vitest, args: vitestArgs(['arrival-timing', 'integration']), cwd: ROOT, report: join(dir, 'second.json') },
-      checks: [
-        { name: 'typecheck', command: npm, args: ['run', '-s', 'typecheck'], cwd: ROOT },
-        { name: 'lint', command: npm, args: ['run', '-s', 'lint'], cwd: ROOT },
+      // The typecheck and, unless dist/ is current (or OM_TEST_BUILD=0), the build: one TypeScript program for both.
+      beside: [
+        process.env['OM_TEST_BUILD'] === '0' || buildIsCurrent(ROOT)
+          ? { name: 'typecheck', command: npm, args: ['run', '-s', 'typecheck'], cwd: ROOT }
+          : { name: 'typecheck + build', command: process.execPath, args: [join(ROOT, 'test', 'run-all', 'typecheck-build.mjs'), ROOT], cwd: ROOT },
       ],
+      second: { name: 'vitest arrival-timing + integration', command: vitest, args: vitestArgs(['arrival-timing', 'integration']), cwd: ROOT, report: join(dir, 'second.json') },
+      checks: [{ name: 'lint', command: npm, args: ['run', '-s', 'lint'], cwd: ROOT }],
       jsonPath: process.env['VITEST_JSON'] || undefined,
     });
     process.exitCode = code;
