@@ -1,19 +1,24 @@
 /**
- * `npm test`'s typecheck and build in one TypeScript program (test/run-all/typecheck-build.mjs), on small projects in a
- * temporary folder: it reports what `tsc --noEmit` reports on tsconfig.json (a type error in a file the build does not
- * include fails it), writes what `tsc -p tsconfig.build.json` writes (byte for byte, and nothing of the files outside
- * the build), still writes the build when a type error fails the check, and checks again with the build's options
- * when those differ in more than what is written where.
+ * `npm test`'s checks in one TypeScript program (test/run-all/checks.mjs), on small projects in a temporary folder:
+ * it reports what `tsc --noEmit` reports on tsconfig.json (a type error in a file the build does not include fails
+ * it), writes what `tsc -p tsconfig.build.json` writes (byte for byte, and nothing of the files outside the build),
+ * still writes the build when a type error fails the check, checks again with the build's options when those differ
+ * in more than what is written where, and lints with that program what eslint lints with its own (the same
+ * type-aware findings as ESLint run the ordinary way on the project's eslint.config.js).
  */
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the test runner, without types
-import { typecheckAndBuild as untyped } from '../run-all/typecheck-build.mjs';
+import { lintWithProgram as untypedLint, typecheckAndBuild as untyped } from '../run-all/checks.mjs';
 
-const typecheckAndBuild = untyped as (root: string) => { code: number; output: string; emitted: number };
+const typecheckAndBuild = untyped as (root: string, options?: { build?: boolean; onBuilt?: () => void }) => { code: number; output: string; emitted: number; program: unknown };
+const lintWithProgram = untypedLint as (root: string, program: unknown) => Promise<{ code: number; output: string }>;
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const dir = mkdtempSync(join(tmpdir(), 'om-typecheck-build-'));
@@ -81,5 +86,33 @@ describe('typecheck + build in one program', () => {
     expect(result.output.match(/TS7006/g)).toHaveLength(1);
     expect(result.emitted).toBe(3);
     expect(readFileSync(join(root, 'dist', 'src', 'loose.js'), 'utf8')).toContain('return x * 2;');
+  });
+
+  it('the lint reads its types from the checked program: the same findings as eslint on its own, exit 1 on an error', async () => {
+    const tseslint = pathToFileURL(createRequire(import.meta.url).resolve('typescript-eslint')).href;
+    const config = `import tseslint from ${JSON.stringify(tseslint)};
+export default tseslint.config({ ignores: ['eslint.config.js', 'dist/**'] }, ...tseslint.configs.recommendedTypeChecked, {
+  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  rules: { '@typescript-eslint/no-floating-promises': 'error' },
+});
+`;
+    const root = project('lint', {
+      ...SOURCES,
+      'eslint.config.js': config,
+      'src/fire.ts': 'async function send(): Promise<number> {\n  return 1;\n}\nexport function fire(): void {\n  send();\n}\n',
+      'test/fire.test.ts': "import { fire } from '../src/fire.js';\nexport const value: unknown = JSON.parse('1');\nexport const n: number = value as number;\nfire();\n",
+    });
+    const checked = typecheckAndBuild(root, { build: false });
+    expect(checked).toMatchObject({ code: 0, emitted: 0 });
+    const shared = await lintWithProgram(root, checked.program);
+    expect(shared.code).toBe(1);
+    expect(shared.output).toContain('no-floating-promises');
+    // ESLint the ordinary way (its own program through the project service): the same findings, file by file.
+    const results = await new ESLint({ cwd: root }).lintFiles(['.']);
+    const findings = results.flatMap((r) => r.messages.map((m) => `${relative(root, r.filePath)}:${m.line}:${m.column} ${m.ruleId ?? ''}`)).sort();
+    expect(findings).toContain('src/fire.ts:5:3 @typescript-eslint/no-floating-promises');
+    const ours = [...shared.output.matchAll(/^\s+(\d+):(\d+)\s+error\s.*?\s(\S+)$/gm)].map((m) => `${m[3] ?? ''}@${m[1] ?? ''}:${m[2] ?? ''}`);
+    expect(ours.length).toBe(findings.length);
+    expect(ours).toContain('@typescript-eslint/no-floating-promises@5:3');
   });
 });
