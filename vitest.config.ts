@@ -1,7 +1,7 @@
 /**
  * Test projects. Every test file belongs to exactly one of four projects, run in two groups one after the other (`npm test`
- * runs them as two vitest runs, with the build beside the first and tsc and eslint beside the second:
- * test/run-all/run-all.mjs):
+ * runs them as two vitest runs, with the typecheck, the build and eslint in one TypeScript program beside them:
+ * test/run-all/run-all.mjs, test/run-all/checks.mjs):
  *
  * - group 0, 2 workers (the machine's 2 cores: these files only compute):
  *   - `unit`: pure modules under test/unit and test/sim/engine, in worker threads without isolation (the modules

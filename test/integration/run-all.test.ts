@@ -11,7 +11,9 @@ import { spawn } from 'node:child_process';
 import { runNodeScript } from '../support/cli-process.js';
 import { poll } from '../support/poll.js';
 // @ts-expect-error: a plain ES module of the test runner, without types
-import { buildIsCurrent } from '../run-all/run-all.mjs';
+import { buildIsCurrent, READY_LINE as untypedReadyLine } from '../run-all/run-all.mjs';
+
+const READY_LINE = untypedReadyLine as string;
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'om-run-all-'));
@@ -57,6 +59,20 @@ console.log(Number(code) === 0 ? 'all clean' : 'src/x.ts(1,1): error TS2322: bad
 process.exit(Number(code));
 `;
 
+/**
+ * A stand-in for the checks of test/run-all/checks.mjs: prints the line READY_LINE, then ends (exit 0) only once
+ * `waitFor` exists (polled every 20 ms, at most 20 s: exit 4 if it never comes).
+ */
+const FAKE_READY = `
+const fs = require('node:fs');
+const [readyLine, waitFor] = process.argv.slice(1);
+console.log('checking');
+console.log(readyLine);
+const deadline = Date.now() + 20000;
+const poll = () => (fs.existsSync(waitFor) ? process.exit(0) : Date.now() > deadline ? process.exit(4) : setTimeout(poll, 20));
+poll();
+`;
+
 interface Case {
   readonly firstFailed?: number;
   readonly buildCode?: number;
@@ -94,6 +110,25 @@ async function orchestrate(name: string, c: Case = {}): Promise<{ code: number |
 }
 
 describe('npm test orchestration (test/run-all/run-all.mjs)', () => {
+  it('a part beside the first run that prints its ready line lets the second run start, and goes on beside it', async () => {
+    const at = (file: string): string => join(dir, `ready-${file}`);
+    const part = (name: string, script: string, args: readonly string[], report?: string): object => ({ name, command: process.execPath, args: ['-e', script, ...args], cwd: ROOT, ...(report ? { report } : {}) });
+    const plan = {
+      first: part('vitest first', FAKE_VITEST, ['5', '0', '-', at('first-ended')], at('first.json')),
+      // It ends only after the second run has ended: the second run must start on its ready line, not on its end.
+      beside: [{ ...part('checks', FAKE_READY, [READY_LINE, at('second-ended')]), ready: READY_LINE }],
+      second: part('vitest second', FAKE_VITEST, ['7', '0', at('first-ended'), at('second-ended')], at('second.json')),
+      checks: [],
+      jsonPath: at('merged.json'),
+    };
+    const run = await runNodeScript(DRIVER, [JSON.stringify(plan)], { env: { PATH: process.env['PATH'] ?? '' }, until: 'close', timeoutMs: 40_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/ok {4} checks \(/);
+    expect(run.stdout).toContain(`── checks: ok`);
+    expect(run.stdout).toContain('checking');
+    expect((JSON.parse(readFileSync(at('merged.json'), 'utf8')) as { numPassedTests: number }).numPassedTests).toBe(12);
+  });
+
   it('runs the build beside the first vitest run, the checks beside the second, after the first; every part passed: exit 0, one merged report', async () => {
     const { code, out, report, last } = await orchestrate('green');
     expect(code, out).toBe(0);

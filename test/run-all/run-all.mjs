@@ -1,9 +1,9 @@
 // `npm test`: the suite and the checks, arranged so the wall time is about the suite's alone (docs/testing.md,
-// "How long it takes"). Two vitest runs one after the other: first the files that only compute (`unit`, `backtest`:
-// they keep both cores busy), beside them the build (`npm run build`, unless dist/ is already a build of the sources
-// or OM_TEST_BUILD=0), so that the CLI child processes of the second run start from dist/ (half the CPU of compiling
-// the sources with tsx at each start); then the files that mostly wait (`arrival-timing`, `integration`), and beside
-// that second run the checks (`npm run typecheck`, `npm run lint`), which use the CPU those waiting files leave idle.
+// "How long it takes"). Two vitest runs one after the other: first the files that only compute (`unit`, `backtest`),
+// beside them the checks in one TypeScript program (checks.mjs: the typecheck, the build of dist/ unless dist/ is
+// already a build of the sources or OM_TEST_BUILD=0, and the lint), so that the CLI child processes of the second run
+// start from dist/ (half the CPU of compiling the sources with tsx at each start); then, once dist/ is written, the
+// files that mostly wait (`arrival-timing`, `integration`), beside which the checks go on.
 // Invariants: every part runs whatever another's outcome; the exit code is 0 only if every part exited 0 (and, with
 // VITEST_JSON set, both vitest runs left their results); a check's
 // output is held and printed whole when it ends (vitest's streams as it goes); with VITEST_JSON set, one merged report
@@ -19,9 +19,15 @@ import { fileURLToPath } from 'node:url';
 import { failedPart, mergeReports } from './report.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CHECKS = join(ROOT, 'test', 'run-all', 'checks.mjs');
+/** What checks.mjs prints once dist/ is written: the second vitest run may start. */
+export const READY_LINE = 'checks: dist/ written';
 
-/** A part's outcome: `code` 0 is success; a part killed by a signal, or that could not start, has a non-zero code. */
-function runPart(part, running) {
+/**
+ * A part's outcome: `code` 0 is success; a part killed by a signal, or that could not start, has a non-zero code.
+ * `onReady` is called once: when the part prints a line equal to `part.ready` (a held part), or else as it ends.
+ */
+function runPart(part, running, onReady = () => {}) {
   return new Promise((done) => {
     const started = Date.now();
     const held = [];
@@ -35,7 +41,16 @@ function runPart(part, running) {
     });
     running.add(child);
     if (part.hold) {
-      child.stdout.on('data', (chunk) => held.push(chunk));
+      let seen = '';
+      child.stdout.on('data', (chunk) => {
+        held.push(chunk);
+        if (part.ready === undefined || seen === undefined) return;
+        seen += chunk.toString('utf8');
+        if (seen.split('\n').slice(0, -1).includes(part.ready)) {
+          seen = undefined;
+          onReady();
+        }
+      });
       child.stderr.on('data', (chunk) => held.push(chunk));
     }
     let error;
@@ -46,6 +61,7 @@ function runPart(part, running) {
       const why = error ? `could not start: ${error.message}` : signal ? `killed by ${signal}` : `exit code ${code}`;
       const outcome = { name: part.name, code: error || signal ? 1 : code, why, seconds, output: Buffer.concat(held).toString('utf8') };
       if (part.hold) process.stdout.write(`\n── ${part.name}: ${outcome.code === 0 ? 'ok' : `failed (${why})`} in ${seconds.toFixed(1)} s ──\n${outcome.output}`);
+      onReady();
       done(outcome);
     });
   });
@@ -77,7 +93,9 @@ export function buildIsCurrent(root) {
 
 /**
  * Run the plan: `first` (a vitest run) beside every part of `beside` (held output, like a check), then `second` (a
- * vitest run) beside every part of `checks`. Each part is `{ name, command, args, cwd, env?, hold? }`; a vitest part
+ * vitest run) beside every part of `checks`. `second` starts once `first` has ended and every part of `beside` has
+ * ended or, if it has `ready` (a line), printed that line (it goes on beside `second`). Each part is
+ * `{ name, command, args, cwd, env?, hold?, ready? }`; a vitest part
  * also has `report`, the file its JSON goes to (given to it as VITEST_JSON when `jsonPath` is set). Resolves to the
  * exit code; writes the merged report to `jsonPath` if set, a failed part of `beside` or `checks` a failed entry.
  */
@@ -99,11 +117,21 @@ export async function runAll({ first, beside = [], second, checks, jsonPath }) {
   const started = Date.now();
   const withJson = (part) => (jsonPath ? { ...part, env: { ...part.env, VITEST_JSON: part.report } } : part);
   try {
-    const outcomes = await Promise.all([runPart(withJson(first), running), ...beside.map((part) => runPart({ ...part, hold: true }, running))]);
+    const readiness = [];
+    const firstParts = [
+      runPart(withJson(first), running),
+      ...beside.map((part) => {
+        let onReady = () => {};
+        readiness.push(new Promise((resolve) => (onReady = resolve)));
+        return runPart({ ...part, hold: true }, running, onReady);
+      }),
+    ];
+    await Promise.all([firstParts[0], ...readiness]);
     // After a signal nothing more starts: the parts not started are failures.
     const notStarted = (part) => ({ name: part.name, code: 1, why: `not started: ${interrupted}`, seconds: 0, output: '' });
     const then = [{ ...withJson(second) }, ...checks.map((check) => ({ ...check, hold: true }))];
-    outcomes.push(...(await Promise.all(then.map((part) => (interrupted ? notStarted(part) : runPart(part, running))))));
+    const secondParts = then.map((part) => (interrupted ? notStarted(part) : runPart(part, running)));
+    const outcomes = [...(await Promise.all(firstParts)), ...(await Promise.all(secondParts))];
     const failed = outcomes.filter((outcome) => outcome.code !== 0);
     process.stdout.write(
       [
@@ -139,12 +167,15 @@ async function main() {
   try {
     const code = await runAll({
       first: { name: 'vitest unit + backtest', command: vitest, args: vitestArgs(['unit', 'backtest']), cwd: ROOT, report: join(dir, 'first.json') },
-      beside: process.env['OM_TEST_BUILD'] === '0' || buildIsCurrent(ROOT) ? [] : [{ name: 'build', command: npm, args: ['run', '-s', 'build'], cwd: ROOT }],
-      second: { name: 'vitest arrival-timing + integration', command: vitest, args: vitestArgs(['arrival-timing', 'integration']), cwd: ROOT, report: join(dir, 'second.json') },
-      checks: [
-        { name: 'typecheck', command: npm, args: ['run', '-s', 'typecheck'], cwd: ROOT },
-        { name: 'lint', command: npm, args: ['run', '-s', 'lint'], cwd: ROOT },
+      // The typecheck, the build (unless dist/ is current or OM_TEST_BUILD=0) and the lint in one TypeScript program
+      // (checks.mjs): the second run starts once dist/ is written; the typecheck and the lint go on beside it.
+      beside: [
+        process.env['OM_TEST_BUILD'] === '0' || buildIsCurrent(ROOT)
+          ? { name: 'typecheck + lint', command: process.execPath, args: [CHECKS, '--no-build', ROOT], cwd: ROOT, ready: READY_LINE }
+          : { name: 'typecheck + build + lint', command: process.execPath, args: [CHECKS, ROOT], cwd: ROOT, ready: READY_LINE },
       ],
+      second: { name: 'vitest arrival-timing + integration', command: vitest, args: vitestArgs(['arrival-timing', 'integration']), cwd: ROOT, report: join(dir, 'second.json') },
+      checks: [],
       jsonPath: process.env['VITEST_JSON'] || undefined,
     });
     process.exitCode = code;
