@@ -39,9 +39,7 @@ function coarse(hours: number, strikes: number, overrides: Partial<BacktestOptio
 
 describe('rolling markets in the backtest', () => {
   it('24 virtual hours: 24 ladders roll through, and the core’s memory at hour 24 is what it was at hour 2', async () => {
-    const started = Date.now();
     const result = await runBacktest(coarse(24, 1));
-    const wallMs = Date.now() - started;
     expect(result.engineInvariantViolations).toEqual([]);
     expect(result.roll).toMatchObject({ joined: 24, left: 24, refused: 0, uncleanLeaves: 0 });
     expect(result.markets.filter((m) => m.fills > 0).length).toBeGreaterThanOrEqual(20);
@@ -65,8 +63,8 @@ describe('rolling markets in the backtest', () => {
     }
     expect(atHour24.executorMarkets).toBeLessThanOrEqual(atHour2.executorMarkets);
     expect(atHour24.trackedOrders).toBeLessThanOrEqual(Math.max(2 * atHour2.trackedOrders, 60));
-    // Measured (docs/backtest.md): about 13 s of CPU; the bound leaves room for a machine shared with others.
-    expect(wallMs).toBeLessThan(120_000);
+    // Its speed (about 13 s of CPU, docs/backtest.md) is a measurement, not an assertion: a timed test fails on a
+    // loaded machine and proves nothing on an idle one.
   }, 180_000);
 
   it('under a saturated limit no placement leaves at or after its market\'s stop: those queued then are withheld and counted', async () => {
