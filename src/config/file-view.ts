@@ -53,6 +53,8 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
       intervalSec: sec(capital.intervalMs),
       chainCheckSec: sec(capital.chainCheckMs),
       ethPriceUsdc: units(capital.ethPriceUsdcRaw),
+      chainUsdcTolerance: units(capital.chainUsdcToleranceRaw),
+      chainUsdcInFlightSec: sec(capital.chainUsdcInFlightMs),
     },
     metrics: { ...metrics },
     database: { path: database.path },

@@ -418,6 +418,10 @@ const rootShape = z.strictObject({
       intervalSec: positiveSeconds(5, 3600),
       chainCheckSec: z.number().min(0).max(86_400).default(300),
       ethPriceUsdc: usdc.prefault(3000),
+      // The wallet's USDC against the ledger's cash account (docs/settlement.md): a difference at or below this is none.
+      chainUsdcTolerance: usdc.prefault(0.01),
+      // Flows booked this long before a chain read may not show on the chain yet (matched, not mined; a lagging node).
+      chainUsdcInFlightSec: z.number().min(0).max(3600).default(30),
     })
     .prefault({}),
   metrics: z
@@ -571,6 +575,8 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
       intervalMs: ms(c.capital.intervalSec),
       chainCheckMs: ms(c.capital.chainCheckSec),
       ethPriceUsdcRaw: c.capital.ethPriceUsdc,
+      chainUsdcToleranceRaw: c.capital.chainUsdcTolerance,
+      chainUsdcInFlightMs: ms(c.capital.chainUsdcInFlightSec),
     },
     metrics: c.metrics,
     database: { path: databasePath },

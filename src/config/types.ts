@@ -345,6 +345,10 @@ export interface CapitalConfig {
   readonly chainCheckMs: number;
   /** Raw USDC per ETH: the gas's USDC figure in the ledger. */
   readonly ethPriceUsdcRaw: number;
+  /** The wallet's USDC against the ledger's cash account: a difference at or below this is none (raw). */
+  readonly chainUsdcToleranceRaw: number;
+  /** Flows booked this long before a chain read may not show on the chain yet (ms). */
+  readonly chainUsdcInFlightMs: number;
 }
 
 export interface MetricsConfig {
