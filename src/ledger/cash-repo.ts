@@ -60,7 +60,11 @@ export class CashRepo {
 
   constructor(ctx: LedgerContext) {
     this.flowsQuery = ctx.db.prepare(FLOWS_SQL);
-    this.redeemedQuery = ctx.db.prepare(`SELECT COALESCE(SUM(amount_raw), 0) AS total FROM redemptions WHERE at_ms >= ?`);
+    // A redemption the capital core booked carries its transaction's hash; any other came through the API (or was inferred).
+    this.redeemedQuery = ctx.db.prepare(
+      `SELECT COALESCE(SUM(amount_raw), 0) AS total FROM redemptions r
+        WHERE at_ms >= ? AND NOT EXISTS (SELECT 1 FROM capital_tx c WHERE c.status = 'booked' AND c.hash = r.tx_hash)`,
+    );
   }
 
   /** Every flow booked, and those in flight for a read that sees what was written before `sinceMs`. */
@@ -69,8 +73,8 @@ export class CashRepo {
     return { totalRaw: row.total, inFlight: { inRaw: row.in_raw, outRaw: row.out_raw, count: row.n } };
   }
 
-  /** The USDC redeemed (through the API and on-chain) at or after `sinceMs` (raw). */
-  redeemedSince(sinceMs: number): number {
+  /** The USDC redeemed through the API (not by an on-chain transaction of the capital core) at or after `sinceMs` (raw). */
+  apiRedeemedSince(sinceMs: number): number {
     return sumSchema.parse(this.redeemedQuery.get(checkTimeMs('cash.sinceMs', sinceMs))).total;
   }
 }

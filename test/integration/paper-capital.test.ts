@@ -117,7 +117,7 @@ describe('paper: capital that comes back across a settlement', () => {
     const report = await runCliInProcess(['report', '--config', configPath]);
     expect(report.code, report.err).toBe(0);
     expect(report.out).toContain('capital by state (USDC, as of ');
-    expect(report.out).toMatch(/redeemed today \(on-chain, UTC day\) +5\.00\n/);
+    expect(report.out).toMatch(/redeemed today \(on-chain and API, UTC day\) +5\.00\n/);
     expect(report.out).toMatch(/in resolved markets, not yet redeemed \(0 markets\) +0\.00\n/);
     expect(report.out).toMatch(/free \(wallet at the chain check [0-9: -]+, less open BUYs\) +[0-9]+\.[0-9]{2}\n/);
     expect(report.out).toContain('gas today: 0.000000000 ETH = 0.0000 USDC (1 transaction)');

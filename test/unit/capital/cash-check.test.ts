@@ -77,8 +77,8 @@ describe('the ledger\'s cash flows', () => {
     expect(ledger.cash.flows(1_000_000).inFlight).toEqual({ inRaw: 3 * USDC - 30_000 + 4 * USDC + 420_000, outRaw: 4 * USDC, count: 5 });
     ledger.recordFill(fillInput({ tradeEventId: 'p', side: 'BUY', priceTicks: 250, sizeRaw: 4 * USDC, state: 'provisional' }));
     expect(ledger.cash.flows(now + 1)).toEqual({ totalRaw: total - USDC, inFlight: { inRaw: 0, outRaw: USDC, count: 1 } });
-    expect(ledger.cash.redeemedSince(now - 60_000)).toBe(4 * USDC);
-    expect(ledger.cash.redeemedSince(now)).toBe(0);
+    expect(ledger.cash.apiRedeemedSince(now - 60_000)).toBe(4 * USDC);
+    expect(ledger.cash.apiRedeemedSince(now)).toBe(0);
     ledger.close();
   });
 });
