@@ -96,7 +96,7 @@ function venueToFile(venue: VenueConfig): FileObject {
     noneLeft(rest);
     return { kind, baseUrl, socketUrl, socketNamespace, headerPrefix, chainId, eip712DomainName, signatureType, priceBand: band(priceBand), units: { ...socketUnits }, chain: chainToFile(chain) };
   }
-  const { kind, seed, markets, startingCollateralRaw, serverManagedWallet, flow, settlementDelayMs, port, priceBand, units: socketUnits, world, underlying, feeModel, rewards, ...rest } = venue;
+  const { kind, seed, markets, startingCollateralRaw, serverManagedWallet, startBeforeHourMs, flow, settlementDelayMs, payoutDelayMs, port, priceBand, units: socketUnits, world, underlying, feeModel, rewards, ...rest } = venue;
   noneLeft(rest);
   return {
     kind,
@@ -106,8 +106,10 @@ function venueToFile(venue: VenueConfig): FileObject {
     ...(world === 'crypto' && markets === SIM_DEFAULT_MARKETS ? {} : { markets }),
     startingCollateral: units(startingCollateralRaw),
     serverManagedWallet,
+    ...(startBeforeHourMs === undefined ? {} : { startBeforeHourSec: startBeforeHourMs / 1000 }),
     flow: flowToFile(flow),
     settlementDelayMs,
+    payoutDelayMs,
     port,
     priceBand: band(priceBand),
     units: { ...socketUnits },

@@ -136,8 +136,16 @@ const simVenue = z.strictObject({
    * and winnings come back on-chain (docs/settlement.md). true: a server-managed wallet the API redeems for.
    */
   serverManagedWallet: z.boolean().default(false),
+  /**
+   * Absent: the session runs on the real clock. N: the embedded simulator and the bot share a clock that starts N
+   * seconds before the next UTC hour boundary (a paper demo or a test sees an hour's settlement in seconds:
+   * src/venue/session-clock.ts, docs/settlement.md).
+   */
+  startBeforeHourSec: z.number().min(1).max(3599).optional(),
   flow: flow.prefault({}),
   settlementDelayMs: milliseconds(500, 0, 600_000),
+  /** A resolved market's payout is posted on-chain this long after its resolution (redemptions wait for it). */
+  payoutDelayMs: milliseconds(5000, 0, 600_000),
   port: z.int().min(0).max(65_535).default(0),
   priceBand: priceBand(0.01, 0.99),
   units: socketUnits.prefault({}),
@@ -523,8 +531,10 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
           markets: v.markets,
           startingCollateralRaw: v.startingCollateral,
           serverManagedWallet: v.serverManagedWallet,
+          ...(v.startBeforeHourSec === undefined ? {} : { startBeforeHourMs: Math.round(v.startBeforeHourSec * 1000) }),
           flow: v.flow,
           settlementDelayMs: v.settlementDelayMs,
+          payoutDelayMs: v.payoutDelayMs,
           port: v.port,
           priceBand: v.priceBand,
           units: v.units,

@@ -58,9 +58,13 @@ export interface SimVenueConfig {
   readonly startingCollateralRaw: number;
   /** The demo wallet is server-managed (the API redeems for it); false (default): externally owned, redeemed on-chain. */
   readonly serverManagedWallet: boolean;
+  /** Absent: real time. Else the session's clock (simulator and bot) starts this long before the next UTC hour (src/venue/session-clock.ts). */
+  readonly startBeforeHourMs?: number;
   readonly flow: SimFlowConfig;
   /** Delay between a match (MATCHED) and its settlement (MINED). */
   readonly settlementDelayMs: number;
+  /** Delay between a market's resolution and its payout posted on-chain (redemptions wait for it). */
+  readonly payoutDelayMs: number;
   /** Port of the simulator's HTTP + Socket.IO server on 127.0.0.1 (0 = any free port). */
   readonly port: number;
   /** Prices the simulated venue accepts. */
