@@ -5,7 +5,6 @@
  * chain's (empty) wallet. The right chain passes. Doctor sends nothing (read-only), so nothing is booked.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { stringify } from 'yaml';
 import { loadConfigFile } from '../../src/config/index.js';
 import { runDoctor, type CheckResult, type DoctorReport } from '../../src/doctor/index.js';
 import { deriveAccountCredentials, startSimulator } from '../../src/sim/index.js';
+import { closedLoopbackPort } from '../support/closed-port.js';
 
 const SEED = 4242;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -56,16 +56,6 @@ async function rig(chainId: number): Promise<{ configPath: string; env: Record<s
   return { configPath, env: { OM_API_TOKEN_ID: account.tokenId, OM_API_SECRET: account.secret, OM_PRIVATE_KEY: account.privateKey }, rpcUrl: `${sim.baseUrl}/_sim/rpc` };
 }
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 describe('doctor: the JSON-RPC endpoint of the on-chain checks', () => {
   it('another chain than venue.chainId: the rpc line fails naming both ids, nothing is read from it; the right chain passes', async () => {
     const wrong = await rig(1);
@@ -83,7 +73,7 @@ describe('doctor: the JSON-RPC endpoint of the on-chain checks', () => {
 
   it('an endpoint that does not answer: the rpc line fails naming it, the on-chain lines are not read', async () => {
     const r = await rig(8453);
-    const rpcUrl = `http://127.0.0.1:${await closedPort()}`;
+    const rpcUrl = `http://127.0.0.1:${await closedLoopbackPort()}`;
     const report = await runDoctor({ configPath: r.configPath, config: loadConfigFile(r.configPath), env: r.env, rpcUrl, socketWaitMs: 1500 });
     expect(line(report, 'rpc')).toMatchObject({ status: 'fail', message: expect.stringMatching(/^the endpoint of --rpc-url does not answer \(/) as unknown });
     expect(line(report, 'balance').status).toBe('warn');
