@@ -429,7 +429,7 @@ const rootShape = z.strictObject({
       // The wallet's USDC against the ledger's cash account (docs/settlement.md): a difference at or below this is none.
       chainUsdcTolerance: usdc.prefault(0.01),
       // Flows booked this long before a chain read may not show on the chain yet (matched, not mined; a lagging node).
-      chainUsdcInFlightSec: z.number().min(0).max(3600).default(30),
+      chainUsdcInFlightSec: z.number().min(0).max(3600).default(10),
     })
     .prefault({}),
   metrics: z
