@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/types.js';
 import { validateStrategy } from '../config/index.js';
 import { systemScheduler, type Scheduler } from '../core/clock.js';
+import { sessionClockFor } from '../venue/session-clock.js';
 import { sharedLimitDegraded } from '../exchange/shared-limiter-config.js';
 import { createMetrics, type Metrics, type ReadinessState } from '../metrics/index.js';
 import { composeBot, type ComposedBot } from './compose.js';
@@ -100,7 +101,8 @@ export class Bot {
     readonly config: AppConfig,
     private readonly options: BotOptions,
   ) {
-    this.scheduler = options.scheduler ?? systemScheduler;
+    // A paper session may run on a clock shared with its simulator (venue.startBeforeHourSec: src/venue/session-clock.ts).
+    this.scheduler = options.scheduler ?? sessionClockFor(config.venue) ?? systemScheduler;
     this.log = options.logger;
     this.metrics = createMetrics({ registry: this.registry });
     this.telemetry = wireTelemetry(this.metrics, this.log);

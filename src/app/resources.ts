@@ -104,7 +104,9 @@ export async function openResources(config: AppConfig, deps: OpenResourcesDeps, 
   opened.metricsServer = metricsServer;
   throwIfStopping(deps.signal, 'the metrics server');
   deps.beforeLedger?.();
-  const ledger = openLedger({ path: config.database.path, observer: deps.ledgerObserver });
+  // On a session clock (venue.startBeforeHourSec) the ledger's recorded times are the session's, as the simulator's are.
+  const shared = sharesSessionClock(config);
+  const ledger = openLedger({ path: config.database.path, observer: deps.ledgerObserver, ...(shared ? { now: () => deps.scheduler.now() } : {}) });
   opened.ledger = ledger;
 
   const { venue, client, markets } = await openExchange(config, deps, opened);
@@ -115,13 +117,18 @@ export async function openResources(config: AppConfig, deps: OpenResourcesDeps, 
   return { ledger, metricsServer, venue, client, markets };
 }
 
+/** The config runs the embedded simulator on the bot's clock (src/venue/session-clock.ts): the ledger and the simulator read it. */
+function sharesSessionClock(config: AppConfig): boolean {
+  return config.venue.kind === 'sim' && config.venue.startBeforeHourMs !== undefined;
+}
+
 /** What the remote half of start-up needs (the recorder opens only this half). */
 export type ExchangeDeps = Pick<OpenResourcesDeps, 'env' | 'log' | 'scheduler' | 'httpObserver' | 'onSecret' | 'dryRun' | 'signal'>;
 
 /** The remote half: the venue, the exchange client (profile) and the traded markets, recorded in `opened` as they open. */
 export async function openExchange(config: AppConfig, deps: ExchangeDeps, opened: OpenedResources): Promise<Pick<BotResources, 'venue' | 'client' | 'markets'>> {
   const { log } = deps;
-  const venue = await openVenue(config, deps.env);
+  const venue = await openVenue(config, deps.env, sharesSessionClock(config) ? deps.scheduler : undefined);
   opened.venue = venue;
   throwIfStopping(deps.signal, 'the venue');
   for (const secret of [venue.credentials.secret, venue.privateKey]) deps.onSecret?.(secret);
@@ -170,6 +177,8 @@ async function connectAndSelect(
       retry: transportRetryPolicy(config.rateLimits.retry),
       timeoutMs: config.rateLimits.timeoutMs,
       observer: deps.httpObserver,
+      // Signed timestamps on the session clock the embedded simulator checks them against.
+      ...(sharesSessionClock(config) ? { now: () => deps.scheduler.now() } : {}),
     },
     ...(venue.onBehalfOf === null ? {} : { onBehalfOf: venue.onBehalfOf }),
     // One unit of history amounts for the run (configured, or detected once and said at INFO).

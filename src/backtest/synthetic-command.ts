@@ -30,6 +30,7 @@ import type { BacktestOptions } from './options.js';
 import { comparisonTable } from './report.js';
 import { traderOrdersOf } from './trader.js';
 import type { BacktestResult } from './result.js';
+import { fixedDecimal } from '../ledger/report-text.js';
 
 const HOUR_MS = 3_600_000;
 /** The benchmarks' virtual start: midnight UTC (the hourly ladders settle on each hour, the daily ones at 16:00). */
@@ -256,14 +257,34 @@ function perMarketTable(result: BacktestResult): string {
 
 /** The report as text: what ran, the totals (src/backtest/report.ts), one row per market (sizes in shares). Pure. */
 export function formatSyntheticReport(setup: SyntheticSetup, result: BacktestResult): string {
-  return `${[...setupLines(setup, result), '', comparisonTable([{ label: setup.strategy, result }]), '', capitalLine(result), '', 'per market (held and |YES−NO| in shares, at the end and at most):', perMarketTable(result)].join('\n')}\n`;
+  return `${[...setupLines(setup, result), '', comparisonTable([{ label: setup.strategy, result }]), '', formatCapitalLine(result), '', 'per market (held and |YES−NO| in shares, at the end and at most):', perMarketTable(result)].join('\n')}\n`;
 }
 
-/** What the capital core brought back (redeemed and merged on-chain through the engine's port). */
-function capitalLine(result: BacktestResult): string {
+/**
+ * The text report's `capital:` line: what the capital core brought back (redeemed and merged on-chain through the
+ * engine's port) and the gas it paid. Every USDC figure at cents, rounded once from its raw integer (half away from
+ * zero: 0.015 gas is 0.02, where a float would print 0.01). Pure.
+ */
+export function formatCapitalLine(result: Pick<BacktestResult, 'capital' | 'pnlRaw'>): string {
   const c = result.capital;
   if (c === null) return 'capital: on-chain redemption and merges off (winnings stay in their tokens)';
-  return `capital: ${usdc(c.redeemedRaw).toFixed(2)} USDC redeemed (${c.redemptions} redemptions), ${usdc(c.mergedRaw).toFixed(2)} USDC merged (${c.merges} merges), gas ${usdc(c.gasUsdcRaw).toFixed(2)} USDC (PnL after gas ${usdc(result.pnlRaw - c.gasUsdcRaw).toFixed(2)}), ${c.reverted} reverted`;
+  const cents = (raw: number): string => fixedDecimal(raw, 2);
+  return `capital: ${cents(c.redeemedRaw)} USDC redeemed (${c.redemptions} redemptions), ${cents(c.mergedRaw)} USDC merged (${c.merges} merges), gas ${cents(c.gasUsdcRaw)} USDC (PnL after gas ${cents(result.pnlRaw - c.gasUsdcRaw)}), ${c.reverted} reverted`;
+}
+
+/** The JSON report's `capital` (null when off): USDC at cents, the gas at 1e-4 USDC, each rounded once from its raw integer. Pure. */
+export function capitalSummaryJson(result: Pick<BacktestResult, 'capital' | 'pnlRaw'>): Record<string, unknown> | null {
+  const c = result.capital;
+  if (c === null) return null;
+  return {
+    redeemedUsdc: Number(fixedDecimal(c.redeemedRaw, 2)),
+    mergedUsdc: Number(fixedDecimal(c.mergedRaw, 2)),
+    gasUsdc: Number(fixedDecimal(c.gasUsdcRaw, 4)),
+    pnlAfterGasUsdc: Number(fixedDecimal(result.pnlRaw - c.gasUsdcRaw, 2)),
+    redemptions: c.redemptions,
+    merges: c.merges,
+    reverted: c.reverted,
+  };
 }
 
 /** The report as one JSON object: USDC at cents, shares at 0.01, fractions in percent; no raw unit. Pure. */
@@ -299,18 +320,7 @@ export function syntheticJson(setup: SyntheticSetup, result: BacktestResult): Re
     rebatesUsdc: usdc(result.rebatesRaw),
     requests: { total: result.requests.total, placements: result.requests.placements, cancelRequests: result.requests.cancelRequests, rejectedPlacements: result.requests.rejectedPlacements, sent: result.requests.sent, withheld: result.requests.withheld },
     quoteCycles: result.counters.quoteCycles,
-    capital:
-      result.capital === null
-        ? null
-        : {
-            redeemedUsdc: usdc(result.capital.redeemedRaw),
-            mergedUsdc: usdc(result.capital.mergedRaw),
-            gasUsdc: Number((result.capital.gasUsdcRaw / 1e6).toFixed(4)),
-            pnlAfterGasUsdc: usdc(result.pnlRaw - result.capital.gasUsdcRaw),
-            redemptions: result.capital.redemptions,
-            merges: result.capital.merges,
-            reverted: result.capital.reverted,
-          },
+    capital: capitalSummaryJson(result),
     markoutUsdcPerFill: Object.fromEntries(result.markouts.map((h) => [`${h.horizonMs / 1000}s`, h.fills === 0 ? null : Number(h.meanPerFillUsdc.toFixed(4))])),
     markets: result.markets.map((m) => ({
       market: m.slug,

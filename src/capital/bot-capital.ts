@@ -4,7 +4,8 @@
  * locks and the ledger's resolutions), and when it redeems (only where the API does not: `apiRedeems()` false, i.e.
  * redemption off or refused with a 403) — merges are on-chain for every wallet kind.
  *
- * The chain check's differences are repaired through the ledger's reconciliation (./chain-repair.ts).
+ * The chain check's differences are repaired through the ledger's reconciliation (./chain-repair.ts); the wallet's USDC
+ * is held against the ledger's cash account (./cash-check.ts).
  *
  * Owns: the market references it was told of (`remember`), the wiring. Invariants: no port → no core (a WARN says why,
  * quoting goes on); a redeemed market is dropped from its references; the decisions are the core's (./core.ts).
@@ -14,6 +15,7 @@ import type { CapitalConfig, RedemptionConfig } from '../config/types.js';
 import type { Scheduler } from '../core/clock.js';
 import type { Market } from '../exchange/wire.js';
 import type { LedgerStore } from '../ledger/index.js';
+import { ChainUsdcCheck } from './cash-check.js';
 import { chainRepairer } from './chain-repair.js';
 import { CapitalCore, type CapitalObserver } from './core.js';
 import { EngineCapitalPort } from './engine-port.js';
@@ -137,6 +139,13 @@ export function createBotCapital(o: BotCapitalOptions): BotCapital {
     },
     ...(o.observer === undefined ? {} : { observer: o.observer }),
     ...(o.repair === undefined ? {} : { repair: o.repair }),
+    // The wallet's USDC against the ledger's cash account, repaired by adopting the chain's figure (./cash-check.ts).
+    usdcCheck: new ChainUsdcCheck({
+      ledger,
+      settings: { toleranceRaw: o.config.chainUsdcToleranceRaw, inFlightMs: o.config.chainUsdcInFlightMs },
+      log: o.log,
+      onVerdict: (verdict) => o.observer?.onChainUsdcVerdict?.(verdict.kind, 'differenceRaw' in verdict ? verdict.differenceRaw : null),
+    }),
   });
   return { core, remember, start: () => core.start(), stop: () => core.stop() };
 }

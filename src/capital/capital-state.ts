@@ -5,7 +5,8 @@
  * - locked in open orders: the collateral of the open BUY orders' remaining size;
  * - in open positions: the cost of the tokens held in markets not resolved yet;
  * - in resolved markets not yet redeemed: what the holdings of resolved markets still pay (the ledger's receivable);
- * - redeemed and merged today (UTC), on-chain through the capital core, and the gas those transactions spent today
+ * - redeemed today (UTC): on-chain through the capital core and through the API (a server-managed wallet's); merged
+ *   today, on-chain; and the gas those transactions spent today
  *   and in all (ETH and its USDC figure at booking).
  *
  * Owns: the arithmetic (`capitalByState`, pure) and the reading of its inputs from the ledger (`readCapitalState`),
@@ -32,7 +33,10 @@ export interface CapitalByState {
   readonly unredeemedRaw: number;
   /** Resolved markets still holding a payout. */
   readonly unredeemedMarkets: number;
+  /** Redeemed today: on-chain (the capital core's transactions) and through the API (server-managed wallets). */
   readonly redeemedTodayRaw: number;
+  /** The part of `redeemedTodayRaw` the API redeemed. */
+  readonly apiRedeemedTodayRaw: number;
   readonly mergedTodayRaw: number;
   readonly gasToday: GasSpent;
   readonly gasTotal: GasSpent;
@@ -52,6 +56,8 @@ export interface CapitalStateInput {
   /** Booked on-chain transactions (any time: today's are picked by `nowMs`). */
   readonly booked: readonly Pick<ConfirmedCapitalTx, 'kind' | 'usdcInRaw' | 'gasWei' | 'gasUsdcRaw' | 'atMs'>[];
   readonly chainUsdc: { readonly usdcRaw: number; readonly atMs: number } | null;
+  /** Redeemed today through the API (no on-chain transaction of the bot's): counted with the on-chain ones. */
+  readonly apiRedeemedTodayRaw?: number;
 }
 
 function gasOf(txs: CapitalStateInput['booked']): GasSpent {
@@ -89,7 +95,8 @@ export function capitalByState(input: CapitalStateInput): CapitalByState {
     openPositionsRaw,
     unredeemedRaw,
     unredeemedMarkets,
-    redeemedTodayRaw: sum('redeem'),
+    redeemedTodayRaw: sum('redeem') + (input.apiRedeemedTodayRaw ?? 0),
+    apiRedeemedTodayRaw: input.apiRedeemedTodayRaw ?? 0,
     mergedTodayRaw: sum('merge'),
     gasToday: gasOf(today),
     gasTotal: gasOf(input.booked),
@@ -101,6 +108,7 @@ export interface CapitalStateLedger {
   openOrders(): readonly { readonly side: Side; readonly remainingRaw: number; readonly priceTicks: number }[];
   pnl(): { readonly markets: readonly { readonly yes: { readonly costRaw: number }; readonly no: { readonly costRaw: number }; readonly resolution: unknown; readonly receivableRaw: number; readonly redeemed: boolean }[] };
   readonly capital: { booked(sinceMs: number): readonly ConfirmedCapitalTx[] };
+  readonly cash: { apiRedeemedSince(sinceMs: number): number };
   getKv(key: string): string | null;
 }
 
@@ -124,7 +132,15 @@ export function readCapitalState(ledger: CapitalStateLedger, nowMs: number): Cap
     resolved: m.resolution !== null,
     receivableRaw: m.redeemed ? 0 : m.receivableRaw,
   }));
-  return capitalByState({ nowMs, openOrders: ledger.openOrders(), markets, booked: ledger.capital.booked(0), chainUsdc: chainUsdcOf(ledger.getKv(KV_CHAIN_USDC)) });
+  const dayStartMs = Math.floor(nowMs / DAY_MS) * DAY_MS;
+  return capitalByState({
+    nowMs,
+    openOrders: ledger.openOrders(),
+    markets,
+    booked: ledger.capital.booked(0),
+    chainUsdc: chainUsdcOf(ledger.getKv(KV_CHAIN_USDC)),
+    apiRedeemedTodayRaw: ledger.cash.apiRedeemedSince(dayStartMs),
+  });
 }
 
 /** The chain check read the wallet's USDC: kept in the ledger for `report` and the status line. */

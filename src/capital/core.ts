@@ -9,7 +9,7 @@
  *      a revert) or the whole wallet (too little gas, gas price above the ceiling, a port error: wrong RPC URL,
  *      wrong chain id), with the doubling delay the API settler uses (src/capital/settlement-rules.ts `retryDelayMs`).
  * A periodic chain check (`checkEveryMs`) reads the wallet's USDC (reported to the observer: the capital by state's
- * free USDC) and compares the ledger's holdings with the port's balances: a difference is
+ * free USDC; held against the ledger's cash account by `usdcCheck`, ./cash-check.ts) and compares the ledger's holdings with the port's balances: a difference is
  * logged with both figures and counted; the same difference seen on two consecutive checks is handed to `repair`
  * (the bot repairs it as a REST difference, src/ledger/reconcile.ts).
  *
@@ -21,6 +21,7 @@ import type { Scheduler } from '../core/clock.js';
 import { errorText } from '../core/errors.js';
 import { retryDelayMs } from './settlement-rules.js';
 import type { CapitalBook, PendingCapitalTx } from './book.js';
+import type { UsdcVerdictKind } from './cash-check.js';
 import type { CapitalPort, CapitalTxOutcome, CapitalTxRequest } from './port.js';
 import { capitalTxKey, differenceKey, gasUsdcRaw, holdingDifferences, nextAction, type HoldingDifference, type MarketCapitalState, type MergeSettings } from './rules.js';
 
@@ -46,6 +47,8 @@ export interface CapitalObserver {
   onChainDifferences?(count: number): void;
   /** The chain check read the wallet's USDC (raw) at `atMs`. */
   onChainUsdc?(usdcRaw: number, atMs: number): void;
+  /** The wallet's USDC held against the ledger's cash account (./cash-check.ts): the verdict's kind and difference. */
+  onChainUsdcVerdict?(kind: UsdcVerdictKind, differenceRaw: number | null): void;
 }
 
 /** pino-compatible subset. */
@@ -67,6 +70,8 @@ export interface CapitalCoreOptions {
   readonly observer?: CapitalObserver;
   /** Differences seen on two consecutive chain checks: repair them (the bot: as a REST difference). */
   readonly repair?: (differences: readonly HoldingDifference[]) => void;
+  /** The wallet's USDC held against the ledger's cash account (./cash-check.ts): `begin` before the read, `check` after. */
+  readonly usdcCheck?: { begin(): number; check(usdcRaw: number, begunAtMs: number): unknown };
 }
 
 interface Backoff {
@@ -240,6 +245,7 @@ export class CapitalCore {
     this.lastCheckMs = now;
     const states = this.o.markets().filter((s) => !s.redeemed);
     const ids = states.flatMap((s) => [s.market.yesTokenId, s.market.noTokenId]);
+    const begunAtMs = this.o.usdcCheck?.begin() ?? now;
     let chain;
     try {
       chain = await this.o.port.balances(ids);
@@ -248,6 +254,7 @@ export class CapitalCore {
       return;
     }
     this.o.observer?.onChainUsdc?.(chain.usdcRaw, now);
+    this.o.usdcCheck?.check(chain.usdcRaw, begunAtMs);
     // Holdings may have moved while the balances were read: compare with the ledger as it is now.
     const differences = holdingDifferences(this.o.markets(), chain.tokens);
     this.o.observer?.onChainDifferences?.(differences.length);

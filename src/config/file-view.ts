@@ -53,6 +53,8 @@ export function configToFile(config: AppConfig, strategyParams: unknown = config
       intervalSec: sec(capital.intervalMs),
       chainCheckSec: sec(capital.chainCheckMs),
       ethPriceUsdc: units(capital.ethPriceUsdcRaw),
+      chainUsdcTolerance: units(capital.chainUsdcToleranceRaw),
+      chainUsdcInFlightSec: sec(capital.chainUsdcInFlightMs),
     },
     metrics: { ...metrics },
     database: { path: database.path },
@@ -94,7 +96,7 @@ function venueToFile(venue: VenueConfig): FileObject {
     noneLeft(rest);
     return { kind, baseUrl, socketUrl, socketNamespace, headerPrefix, chainId, eip712DomainName, signatureType, priceBand: band(priceBand), units: { ...socketUnits }, chain: chainToFile(chain) };
   }
-  const { kind, seed, markets, startingCollateralRaw, serverManagedWallet, flow, settlementDelayMs, port, priceBand, units: socketUnits, world, underlying, feeModel, rewards, ...rest } = venue;
+  const { kind, seed, markets, startingCollateralRaw, serverManagedWallet, startBeforeHourMs, flow, settlementDelayMs, payoutDelayMs, port, priceBand, units: socketUnits, world, underlying, feeModel, rewards, ...rest } = venue;
   noneLeft(rest);
   return {
     kind,
@@ -104,8 +106,10 @@ function venueToFile(venue: VenueConfig): FileObject {
     ...(world === 'crypto' && markets === SIM_DEFAULT_MARKETS ? {} : { markets }),
     startingCollateral: units(startingCollateralRaw),
     serverManagedWallet,
+    ...(startBeforeHourMs === undefined ? {} : { startBeforeHourSec: startBeforeHourMs / 1000 }),
     flow: flowToFile(flow),
     settlementDelayMs,
+    payoutDelayMs,
     port,
     priceBand: band(priceBand),
     units: { ...socketUnits },

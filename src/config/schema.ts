@@ -138,8 +138,16 @@ const simVenue = z.strictObject({
    * and winnings come back on-chain (docs/settlement.md). true: a server-managed wallet the API redeems for.
    */
   serverManagedWallet: z.boolean().default(false),
+  /**
+   * Absent: the session runs on the real clock. N: the embedded simulator and the bot share a clock that starts N
+   * seconds before the next UTC hour boundary (a paper demo or a test sees an hour's settlement in seconds:
+   * src/venue/session-clock.ts, docs/settlement.md).
+   */
+  startBeforeHourSec: z.number().min(1).max(3599).optional(),
   flow: flow.prefault({}),
   settlementDelayMs: milliseconds(500, 0, 600_000),
+  /** A resolved market's payout is posted on-chain this long after its resolution (redemptions wait for it). */
+  payoutDelayMs: milliseconds(5000, 0, 600_000),
   port: z.int().min(0).max(65_535).default(0),
   priceBand: priceBand(0.01, 0.99),
   units: socketUnits.prefault({}),
@@ -420,6 +428,10 @@ const rootShape = z.strictObject({
       intervalSec: positiveSeconds(5, 3600),
       chainCheckSec: z.number().min(0).max(86_400).default(300),
       ethPriceUsdc: usdc.prefault(3000),
+      // The wallet's USDC against the ledger's cash account (docs/settlement.md): a difference at or below this is none.
+      chainUsdcTolerance: usdc.prefault(0.01),
+      // Flows booked this long before a chain read may not show on the chain yet (matched, not mined; a lagging node).
+      chainUsdcInFlightSec: z.number().min(0).max(3600).default(10),
     })
     .prefault({}),
   metrics: z
@@ -521,8 +533,10 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
           markets: v.markets,
           startingCollateralRaw: v.startingCollateral,
           serverManagedWallet: v.serverManagedWallet,
+          ...(v.startBeforeHourSec === undefined ? {} : { startBeforeHourMs: Math.round(v.startBeforeHourSec * 1000) }),
           flow: v.flow,
           settlementDelayMs: v.settlementDelayMs,
+          payoutDelayMs: v.payoutDelayMs,
           port: v.port,
           priceBand: v.priceBand,
           units: v.units,
@@ -573,6 +587,8 @@ function toAppConfig(c: RootInput, databasePath: string): AppConfig {
       intervalMs: ms(c.capital.intervalSec),
       chainCheckMs: ms(c.capital.chainCheckSec),
       ethPriceUsdcRaw: c.capital.ethPriceUsdc,
+      chainUsdcToleranceRaw: c.capital.chainUsdcTolerance,
+      chainUsdcInFlightMs: ms(c.capital.chainUsdcInFlightSec),
     },
     metrics: c.metrics,
     database: { path: databasePath },

@@ -58,9 +58,13 @@ export interface SimVenueConfig {
   readonly startingCollateralRaw: number;
   /** The demo wallet is server-managed (the API redeems for it); false (default): externally owned, redeemed on-chain. */
   readonly serverManagedWallet: boolean;
+  /** Absent: real time. Else the session's clock (simulator and bot) starts this long before the next UTC hour (src/venue/session-clock.ts). */
+  readonly startBeforeHourMs?: number;
   readonly flow: SimFlowConfig;
   /** Delay between a match (MATCHED) and its settlement (MINED). */
   readonly settlementDelayMs: number;
+  /** Delay between a market's resolution and its payout posted on-chain (redemptions wait for it). */
+  readonly payoutDelayMs: number;
   /** Port of the simulator's HTTP + Socket.IO server on 127.0.0.1 (0 = any free port). */
   readonly port: number;
   /** Prices the simulated venue accepts. */
@@ -347,6 +351,10 @@ export interface CapitalConfig {
   readonly chainCheckMs: number;
   /** Raw USDC per ETH: the gas's USDC figure in the ledger. */
   readonly ethPriceUsdcRaw: number;
+  /** The wallet's USDC against the ledger's cash account: a difference at or below this is none (raw). */
+  readonly chainUsdcToleranceRaw: number;
+  /** Flows booked this long before a chain read may not show on the chain yet (ms). */
+  readonly chainUsdcInFlightMs: number;
 }
 
 export interface MetricsConfig {

@@ -21,7 +21,7 @@ import { ExchangeHttpError, scrubSecrets } from '../exchange/errors.js';
 import { HttpTransport } from '../exchange/http.js';
 import type { Market } from '../exchange/wire.js';
 import { budgetVerdict, rateLimitVerdict } from './account-plan.js';
-import { gasVerdict, settlementApprovalsVerdict, settlementRouteVerdict, type SettlementRoute } from './settlement-checks.js';
+import { gasVerdict, rpcChainVerdict, settlementApprovalsVerdict, settlementRouteVerdict, type RpcChainReading, type SettlementRoute } from './settlement-checks.js';
 import { socketChecks } from './socket-probe.js';
 import { pricingChecks } from './pricing-checks.js';
 import { check, describeError as describe, summarize, type CheckResult, type DoctorReport } from './types.js';
@@ -143,7 +143,19 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
 
   // 6. USDC balance, BUY allowances, SELL approvals.
   const rpcUrl = options.rpcUrl ?? configuredRpcUrl(venue, options.env);
-  const chain = rpcUrl === null ? null : createPublicClient({ transport: rpcHttp(rpcUrl, { retryCount: 0, timeout: config.rateLimits.timeoutMs }) });
+  let chain = rpcUrl === null ? null : createPublicClient({ transport: rpcHttp(rpcUrl, { retryCount: 0, timeout: config.rateLimits.timeoutMs }) });
+  if (chain !== null) {
+    // Nothing is read from an endpoint that does not answer or serves another chain (its balances are not the wallet's).
+    let reading: RpcChainReading;
+    try {
+      reading = { ok: true, chainId: await chain.getChainId() };
+    } catch (error) {
+      reading = { ok: false, error: describe(error) };
+    }
+    const verdict = rpcChainVerdict(rpcLabel(options.rpcUrl, venue), venue.chainId, reading);
+    checks.push(verdict);
+    if (verdict.status !== 'pass') chain = null;
+  }
   const collateral = markets.tradable.find((m) => m.collateral !== null)?.collateral?.address ?? venue.chain.usdc;
   let balanceRaw: number | null = null;
   if (chain === null) {
@@ -226,6 +238,14 @@ async function collect(options: DoctorOptions): Promise<DoctorReport> {
   return summarize(options.configPath, startedAt, checks);
 }
 
+
+/** How doctor names the endpoint: never a URL taken from the environment (it may carry a provider key). */
+function rpcLabel(given: string | undefined, venue: LiveVenueConfig): string {
+  if (given !== undefined) return 'the endpoint of --rpc-url';
+  const rpc = venue.chain.rpcUrl;
+  if (rpc === null) return 'the endpoint';
+  return rpc.kind === 'url' ? `venue.chain.rpcUrl ${rpc.url}` : `venue.chain.rpcUrl (from ${rpc.env})`;
+}
 
 /** venue.chain.rpcUrl: the URL, or the value of the variable it names (null when unset). */
 function configuredRpcUrl(venue: LiveVenueConfig, env: Environment): string | null {

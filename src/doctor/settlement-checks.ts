@@ -90,3 +90,30 @@ export function settlementApprovalsVerdict(route: SettlementRoute, sellTargets: 
   if (unknown.length > 0) return check('approvals-settlement', title, 'warn', `${plain}; not verified: ${unknown.map(named).join('; ')}`, 'check `isApprovedForAll` on-chain');
   return check('approvals-settlement', title, 'pass', `${plain}; ${needed}: set`);
 }
+
+/** What `eth_chainId` of the JSON-RPC endpoint answered, or why it did not. */
+export type RpcChainReading = { readonly ok: true; readonly chainId: number } | { readonly ok: false; readonly error: string };
+
+/**
+ * The JSON-RPC endpoint every on-chain line reads (`--rpc-url`, else `venue.chain.rpcUrl`): it must answer and serve
+ * `venue.chainId`. Another chain's balances and approvals would be read as the wallet's (a fresh wallet there holds
+ * nothing): on a wrong chain id, or an endpoint that does not answer, the on-chain lines are not read. `label` names the
+ * endpoint without printing a URL that came from the environment (it may carry a provider key). Pure.
+ */
+export function rpcChainVerdict(label: string, expectedChainId: number, reading: RpcChainReading): CheckResult {
+  const title = 'JSON-RPC endpoint';
+  if (!reading.ok) {
+    return check('rpc', title, 'fail', `${label} does not answer (${reading.error}): the balance, approvals and gas were not read on-chain, and the bot could not redeem or merge through it`, 'check the URL (a JSON-RPC endpoint of Base, e.g. https://mainnet.base.org)', { endpoint: label });
+  }
+  if (reading.chainId !== expectedChainId) {
+    return check(
+      'rpc',
+      title,
+      'fail',
+      `${label} serves chain ${reading.chainId}, not venue.chainId ${expectedChainId}: the balance, approvals and gas were not read from it, and the bot's redemptions and merges would refuse it`,
+      `point it at a node of chain ${expectedChainId}${expectedChainId === 8453 ? ' (Base)' : ''}`,
+      { endpoint: label, chainId: reading.chainId, expectedChainId },
+    );
+  }
+  return check('rpc', title, 'pass', `${label} serves chain ${reading.chainId} (venue.chainId)`, undefined, { endpoint: label, chainId: reading.chainId });
+}

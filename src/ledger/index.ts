@@ -52,3 +52,5 @@ export { RebateResolutionRepo } from './rebate-resolution-repo.js';
 export type { PendingRebate, RebateResolution, RebateResolutionInput, ResolutionCounts } from './rebate-resolution-repo.js';
 export type { VenuePayoutInput, VenuePayoutRow, MinuteEstimateRow, RebateEstimateRow } from './payouts-repo.js';
 export type { RewardMinuteInput, RewardSampleInput, MakerRebateInput, VenueRewardInput, UnrebatedFill, AccrualRow, VenueRewardRow, AccrualQuery } from './rewards-repo.js';
+export { CashRepo } from './cash-repo.js';
+export type { CashFlows } from './cash-repo.js';

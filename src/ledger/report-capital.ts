@@ -33,7 +33,7 @@ export function formatCapitalSection(s: CapitalByState): string {
     ['locked in open orders', usdc(s.openOrdersRaw)],
     ['in open positions (cost)', usdc(s.openPositionsRaw)],
     [`in resolved markets, not yet redeemed (${s.unredeemedMarkets} market${s.unredeemedMarkets === 1 ? '' : 's'})`, usdc(s.unredeemedRaw)],
-    ['redeemed today (on-chain, UTC day)', usdc(s.redeemedTodayRaw)],
+    ['redeemed today (on-chain and API, UTC day)', usdc(s.redeemedTodayRaw)],
     ['merged today (on-chain, UTC day)', usdc(s.mergedTodayRaw)],
   ];
   const labelWidth = Math.max(...rows.map(([l]) => l.length));
@@ -54,6 +54,7 @@ export function capitalJson(s: CapitalByState): Record<string, unknown> {
     unredeemedUsdc: Number(usdc(s.unredeemedRaw)),
     unredeemedMarkets: s.unredeemedMarkets,
     redeemedTodayUsdc: Number(usdc(s.redeemedTodayRaw)),
+    apiRedeemedTodayUsdc: Number(usdc(s.apiRedeemedTodayRaw)),
     mergedTodayUsdc: Number(usdc(s.mergedTodayRaw)),
     gasToday: gas(s.gasToday),
     gasTotal: gas(s.gasTotal),

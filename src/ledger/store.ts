@@ -18,6 +18,7 @@ import { FillsRepo, type AdjustmentInput, type MarketActivity, type SyntheticFil
 import { KvRepo } from './kv-repo.js';
 import { MarkoutsRepo } from './markouts-repo.js';
 import { CalibrationRepo } from './calibration-repo.js';
+import { CashRepo } from './cash-repo.js';
 import { MarketRepo, type MarkInput, type MarkOutcome, type RedemptionDetails, type RedemptionOutcome } from './market-repo.js';
 import { OrdersRepo, type OrderRecordOutcome, type OrderUpdateOutcome } from './orders-repo.js';
 import {
@@ -147,6 +148,8 @@ export class LedgerStore implements CapitalBook {
   private readonly ctx: LedgerContext;
   /** On-chain redemptions and merges (src/ledger/capital-repo.ts, written by src/capital/core.ts). */
   readonly capital: CapitalRepo;
+  /** The USDC flows the ledger booked: its figure of the wallet's USDC (src/ledger/cash-repo.ts). */
+  readonly cash: CashRepo;
   private readonly orders: OrdersRepo;
   private readonly events: EventsRepo;
   private readonly positions: PositionsRepo;
@@ -187,6 +190,7 @@ export class LedgerStore implements CapitalBook {
     this.rebateResolution = new RebateResolutionRepo(this.ctx);
     this.calibration = new CalibrationRepo(this.ctx);
     this.capital = new CapitalRepo(this.ctx);
+    this.cash = new CashRepo(this.ctx);
     this.marketSlugs = db.prepare(
       `SELECT market_slug FROM positions UNION SELECT market_slug FROM resolutions
        UNION SELECT market_slug FROM redemptions ORDER BY market_slug`,

@@ -34,7 +34,13 @@ export interface CapitalMetrics {
   capitalTx(kind: 'redeem' | 'merge', result: CapitalTxResult): void;
   /** The chain check found `count` tokens whose ledger holding differs from the chain's (0: none). */
   chainDifferences(count: number): void;
+  /** The chain check held the wallet's USDC against the ledger's cash account (src/capital/cash-check.ts): its verdict. */
+  chainUsdc(verdict: ChainUsdcVerdict, differenceRaw: number | null): void;
 }
+
+/** The USDC check's verdicts (src/capital/cash-check.ts UsdcVerdictKind). */
+export const CHAIN_USDC_VERDICTS = ['anchored', 'waiting', 'agrees', 'in-flight', 'unsettled', 'suspect', 'difference'] as const;
+export type ChainUsdcVerdict = (typeof CHAIN_USDC_VERDICTS)[number];
 
 const WEI_PER_ETH = 10n ** 18n;
 
@@ -106,6 +112,12 @@ export function createCapitalMetrics(registers: Registry[]): CapitalMetrics {
   for (const kind of CAPITAL_TX_KINDS) for (const result of CAPITAL_TX_RESULTS) txs.inc({ kind, result }, 0);
   const differences = new Counter({ name: 'outcome_maker_chain_differences_total', help: 'Tokens whose ledger holding differed from the chain\'s balanceOfBatch at a chain check (each check counts its differences).', registers });
   differences.inc(0);
+  const usdcChecks = new Counter({ name: 'outcome_maker_chain_usdc_checks_total', help: 'Chain checks of the wallet\'s USDC (balanceOf) against the ledger\'s cash account, by verdict: anchored, waiting, agrees, in-flight (explained by flows not on the chain yet), unsettled, suspect (first sighting), difference (the same on two settled checks: repaired).', labelNames: ['verdict'] as const, registers });
+  for (const verdict of CHAIN_USDC_VERDICTS) usdcChecks.inc({ verdict }, 0);
+  const usdcDifferences = new Counter({ name: 'outcome_maker_chain_usdc_differences_total', help: 'Differences between the wallet\'s USDC on the chain and the ledger\'s cash account, confirmed on two settled checks and repaired (the chain\'s figure adopted, nothing booked).', registers });
+  usdcDifferences.inc(0);
+  const usdcDifference = new Gauge({ name: 'outcome_maker_chain_usdc_difference_usdc', help: 'The last confirmed difference, chain minus ledger, USDC (0 until one).', registers });
+  usdcDifference.set(0);
   return {
     capitalSource(read) {
       source = read;
@@ -115,6 +127,12 @@ export function createCapitalMetrics(registers: Registry[]): CapitalMetrics {
     },
     chainDifferences(count) {
       if (Number.isSafeInteger(count) && count > 0) differences.inc(count);
+    },
+    chainUsdc(verdict, differenceRaw) {
+      usdcChecks.inc({ verdict });
+      if (verdict !== 'difference') return;
+      usdcDifferences.inc();
+      if (differenceRaw !== null) usdcDifference.set(differenceRaw / 1e6);
     },
   };
 }

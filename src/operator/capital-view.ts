@@ -122,6 +122,7 @@ export function createCapitalView(o: CapitalViewOptions): CapitalView {
     observer: {
       onResult: (kind, result) => o.metrics.capitalTx(kind, result),
       onChainDifferences: (count) => o.metrics.chainDifferences(count),
+      onChainUsdcVerdict: (kind, differenceRaw) => o.metrics.chainUsdc(kind, differenceRaw),
       onChainUsdc: (usdcRaw, atMs) => {
         try {
           recordChainUsdc(o.ledger, usdcRaw, atMs);

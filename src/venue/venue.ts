@@ -6,6 +6,7 @@
  * simulator a wallet and API token are generated for the session. Invariant: the returned secrets are handed to
  * the client and to the log censor only; nothing here logs them.
  */
+import type { Scheduler } from '../core/clock.js';
 import type { AppConfig, SimFlowConfig, SimVenueConfig } from '../config/types.js';
 import { resolveSecrets } from '../config/index.js';
 import type { ApiCredentials } from '../exchange/auth.js';
@@ -77,16 +78,19 @@ function hermesOf(config: AppConfig, env: Readonly<Record<string, string | undef
   return { endpoint: config.pricing.hermes.endpoint, apiKey: key === undefined || key === '' ? null : key, apiKeyEnv: config.pricing.hermes.apiKeyEnv };
 }
 
-export async function openVenue(config: AppConfig, env: Readonly<Record<string, string | undefined>>): Promise<OpenVenue> {
+/** `clock`: the embedded simulator's clock (the bot's session clock, src/venue/session-clock.ts); default the real one. */
+export async function openVenue(config: AppConfig, env: Readonly<Record<string, string | undefined>>, clock?: Scheduler): Promise<OpenVenue> {
   const venue = config.venue;
   if (venue.kind === 'sim') {
     const simulator = await startSimulator({
+      ...(clock === undefined ? {} : { clock }),
       port: venue.port,
       seed: venue.seed,
       // The crypto world lists its own strike markets; the generic one `venue.markets` markets.
       ...(venue.world === 'crypto' ? {} : { markets: venue.markets }),
       demo: { usdc: venue.startingCollateralRaw / 1_000_000, serverManagedWallet: venue.serverManagedWallet },
       settlementDelayMs: venue.settlementDelayMs,
+      payoutDelayMs: venue.payoutDelayMs,
       synthetic: syntheticOptionsOf(venue.flow),
       priceBand: venue.priceBand,
       ...(venue.world === 'crypto' ? { world: cryptoWorldOf(venue.underlying, venue.rewards) } : {}),

@@ -6,60 +6,16 @@
  * Then, through the public entries: `report --config` shows the redemption in the capital by state, `status --config`
  * and the bot's GET /status (a real server on 127.0.0.1, port 0) say the capital, and /metrics serves it by state.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
-import { stringify } from 'yaml';
-import { loadConfigFile } from '../../src/config/index.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { runCliInProcess } from '../support/cli-process.js';
-import { pino } from 'pino';
-import { Bot } from '../../src/app/bot.js';
-import { addThirdParty, cleanupAfterTest, type Cleanup, LADDER_500, ladderOf, nextSeed, sameLadder, setThirdPartyQuotes, singleMarkets, thirdPartyPlace, waitFor, when } from '../support/bot-harness.js';
+import { addThirdParty, cleanupAfterTest, LADDER_500, ladderOf, sameLadder, setThirdPartyQuotes, singleMarkets, thirdPartyPlace, waitFor, when } from '../support/bot-harness.js';
+import { getText, sample, startPaper, writePaperConfig } from '../support/paper-capital.js';
 
 const SHARES = 5_000_000;
-
-function writePaperConfig(dir: string, maxNotional = 1000): string {
-  const config = {
-    version: 1,
-    venue: { kind: 'sim', seed: nextSeed(), markets: 3, settlementDelayMs: 100, flow: { enabled: false } },
-    strategy: { name: 'fixed-spread', params: { bidSpread: 0.02, askSpread: 0.02, levels: 1, orderSize: 5, sizeSkew: 0, maxPriceShift: 0 } },
-    orders: { botTag: 'it', filledOrderDelaySec: 0 },
-    risk: { maxPositionPerToken: 1000, maxNetPosition: 1000, maxOpenOrders: 20, maxNotional, dailyLossLimit: 1000 },
-    redemption: { retryInitialSec: 0.2, retryMaxSec: 0.4 },
-    capital: { intervalSec: 0.2, chainCheckSec: 0.5 },
-    maintenance: { pollIntervalSec: 1 },
-    metrics: { enabled: true, port: 0 },
-    database: { path: join(dir, 'paper.db') },
-    log: { level: 'info', pretty: false, statusIntervalSec: 0 },
-    shutdown: { budgetMs: 5000 },
-  };
-  const path = join(dir, 'paper.yaml');
-  writeFileSync(path, stringify(config));
-  return path;
-}
-
-async function getText(url: string): Promise<string> {
-  const answer = await fetch(url);
-  if (!answer.ok) throw new Error(`GET ${url}: ${answer.status}`);
-  return answer.text();
-}
-
-/** A sample's value in a Prometheus exposition (the line `name{labels} value`); undefined when absent. */
-function sample(text: string, name: string, labels: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels === '' ? ' ' : `{${labels}} `}`));
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-}
-
-/** Starts the bot without waiting for quotes: the markets have no book until the third party quotes one. */
-async function startPaper(configPath: string, cleanup: Cleanup): Promise<{ bot: Bot; logs: string[]; warnings: () => string[] }> {
-  const logs: string[] = [];
-  const bot = new Bot(loadConfigFile(configPath), { dryRun: false, logger: pino({ level: 'info', base: null }, { write: (line: string) => void logs.push(line) }), env: {} });
-  cleanup.add(async () => void (await bot.stop()));
-  await bot.start();
-  return { bot, logs, warnings: () => logs.filter((l) => (JSON.parse(l) as { level: number }).level >= 40).map((l) => (JSON.parse(l) as { msg: string }).msg) };
-}
 
 describe('paper: capital that comes back across a settlement', () => {
   it('the default (externally owned) account: winnings redeemed on-chain through the engine port; report, status and /metrics show the capital by state', async ({ expect, onTestFinished }) => {
@@ -117,7 +73,7 @@ describe('paper: capital that comes back across a settlement', () => {
     const report = await runCliInProcess(['report', '--config', configPath]);
     expect(report.code, report.err).toBe(0);
     expect(report.out).toContain('capital by state (USDC, as of ');
-    expect(report.out).toMatch(/redeemed today \(on-chain, UTC day\) +5\.00\n/);
+    expect(report.out).toMatch(/redeemed today \(on-chain and API, UTC day\) +5\.00\n/);
     expect(report.out).toMatch(/in resolved markets, not yet redeemed \(0 markets\) +0\.00\n/);
     expect(report.out).toMatch(/free \(wallet at the chain check [0-9: -]+, less open BUYs\) +[0-9]+\.[0-9]{2}\n/);
     expect(report.out).toContain('gas today: 0.000000000 ETH = 0.0000 USDC (1 transaction)');

@@ -55,7 +55,7 @@ capital by state (USDC, as of 2024-10-04 15:00 UTC)
   locked in open orders                                               4.80
   in open positions (cost)                                            6.30
   in resolved markets, not yet redeemed (1 market)                    5.00
-  redeemed today (on-chain, UTC day)                                  3.00
+  redeemed today (on-chain and API, UTC day)                          3.00
   merged today (on-chain, UTC day)                                    2.00
   gas today: 0.000003500 ETH = 0.0105 USDC (2 transactions)
   gas in all: 0.000005000 ETH = 0.0150 USDC (3 transactions)

@@ -33,7 +33,7 @@ capital by state (USDC, as of 2025-01-16 00:00 UTC)
   locked in open orders                             0.00
   in open positions (cost)                          6.90
   in resolved markets, not yet redeemed (1 market)  3.00
-  redeemed today (on-chain, UTC day)                0.00
+  redeemed today (on-chain and API, UTC day)        0.00
   merged today (on-chain, UTC day)                  0.00
   gas today: 0.000000000 ETH = 0.0000 USDC (0 transactions)
   gas in all: 0.000000000 ETH = 0.0000 USDC (0 transactions)
@@ -193,7 +193,7 @@ describe('report', () => {
     const gas = { eth: '0.000000000', wei: '0', usdc: 0, transactions: 0 };
     const document = {
       ...JSON_DOCUMENT,
-      capital: { asOf: '2025-01-16T00:00:00.000Z', freeUsdc: null, walletUsdc: null, openOrdersUsdc: 0, openPositionsUsdc: 6.9, unredeemedUsdc: 3, unredeemedMarkets: 1, redeemedTodayUsdc: 0, mergedTodayUsdc: 0, gasToday: gas, gasTotal: gas },
+      capital: { asOf: '2025-01-16T00:00:00.000Z', freeUsdc: null, walletUsdc: null, openOrdersUsdc: 0, openPositionsUsdc: 6.9, unredeemedUsdc: 3, unredeemedMarkets: 1, redeemedTodayUsdc: 0, apiRedeemedTodayUsdc: 0, mergedTodayUsdc: 0, gasToday: gas, gasTotal: gas },
       markouts: {
         units: { fees: 'USDC', realizedSpread: 'USDC', adverseSelection: 'USDC', total: 'USDC', mean: 'USDC per fill', adverseSelectionShare: 'fraction of realizedSpread', known: 'samples', missing: 'samples', pending: 'samples' },
         coverage: { booked: 7, judged: 0, notJudged: { beforeMarkouts: 7, afterSamplerStopOrNotYetReached: 0 }, text: 'Judged 0 of the 7 fills booked in this report; not judged: 7 booked before markouts began on this ledger.' },
