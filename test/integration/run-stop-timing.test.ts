@@ -52,21 +52,24 @@ const QUOTED = /^ {2}running +(\d+\.\d) s, from (\d+\.\d) s to (\d+\.\d) s after
 const SPLIT = /^ {2}(quoting|waiting|idle) +(\d+\.\d) s \(/;
 
 describe('run: --duration from launch, a clean stop without WARN', () => {
-  it('--duration 8 stops 8 s after launch, start-up included, and the summary says how long it quoted', async () => {
+  // Long enough that a start-up on a machine loaded by the rest of the suite (several seconds) still leaves it quoting.
+  const DURATION_S = 12;
+  it(`--duration ${DURATION_S} stops ${DURATION_S} s after launch, start-up included, and the summary says how long it quoted`, async () => {
     const launchedAt = Date.now();
-    const bot = run(paperConfig(), ['--duration', '8']);
+    const bot = run(paperConfig(), ['--duration', String(DURATION_S)]);
     const stopping = await bot.waitForLine((line) => line.includes('"reason":"duration elapsed"'), 60_000);
     const stoppedAfterMs = Date.parse(String((JSON.parse(stopping) as { time: string }).time)) - launchedAt;
     const exit = await bot.exited;
     expect(exit.code, bot.lines.slice(-12).join('\n')).toBe(0);
-    // The timer runs from the process's start: the spawn itself takes a little before that.
-    expect(stoppedAfterMs).toBeGreaterThanOrEqual(8_000);
-    expect(stoppedAfterMs).toBeLessThan(8_000 + 3_000);
+    // The timer runs from the process's start: the spawn itself takes a little before that (seconds on a loaded
+    // machine, so the upper bound is loose here; the process's own clock below is held to half a second).
+    expect(stoppedAfterMs).toBeGreaterThanOrEqual(DURATION_S * 1000);
+    expect(stoppedAfterMs).toBeLessThan(DURATION_S * 1000 + 10_000);
     const quoted = bot.lines.map((line) => QUOTED.exec(line)).find((match) => match !== null);
     expect(quoted, bot.lines.slice(-12).join('\n')).toBeDefined();
     const [, length, from, to] = (quoted ?? []).map(Number);
-    expect(to).toBeGreaterThanOrEqual(8.0);
-    expect(to).toBeLessThan(8.5);
+    expect(to).toBeGreaterThanOrEqual(DURATION_S);
+    expect(to).toBeLessThan(DURATION_S + 0.5);
     expect(from).toBeGreaterThan(0);
     const tenths = (s: number | undefined): number => Math.round((s ?? Number.NaN) * 10);
     expect(tenths(length)).toBe(tenths(to) - tenths(from));
