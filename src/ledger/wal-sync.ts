@@ -8,20 +8,21 @@
  * so everything committed before the fsync began survives (and with it every earlier commit: the log is sequential).
  *
  * Owns: the descriptor of the `-wal` file (opened on first use, with one fsync of its directory then, as SQLite does
- * for a file it created; reopened when the file was replaced) and the order of the syncs. Invariants: `sync()`
+ * for a file it created) and the order of the syncs. The log keeps its inode while the ledger's connection is open
+ * (SQLite deletes it only when the last connection closes; a checkpoint rewinds or truncates it in place), so the
+ * descriptor stays valid for the store's lifetime: a sync costs one fdatasync on the threadpool, nothing else. Invariants: `sync()`
  * resolves only after an fsync that STARTED after the call (so every commit made before the call is on the disk);
  * syncs asked while one runs share the one run after it (group commit: at most one in flight and one queued); a
- * failure rejects that sync (the next one tries again); `close()` waits for the sync in flight, then closes the
- * descriptor; a missing `-wal` file resolves (a connection that closed last checkpointed it into the database with
- * fsyncs and deleted it).
+ * failure rejects that sync and drops the descriptor (the next one reopens and tries again); `close()` waits for the
+ * sync in flight, then closes the descriptor; a missing `-wal` file resolves (a connection that closed last
+ * checkpointed it into the database with fsyncs and deleted it).
  */
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** The file operations a WAL sync needs (node:fs/promises by default; tests inject failures and counts). */
 export interface WalSyncFs {
   open(path: string, flags: string): Promise<FileHandle>;
-  stat(path: string): Promise<{ readonly ino: number; readonly dev: number }>;
 }
 
 export class WalSync {
@@ -35,7 +36,7 @@ export class WalSync {
   constructor(
     /** The database file's path; its log is `${path}-wal`. */
     private readonly databasePath: string,
-    private readonly fs: WalSyncFs = { open, stat },
+    private readonly fs: WalSyncFs = { open },
   ) {}
 
   /** fsyncs completed so far (tests, metrics). */
@@ -78,11 +79,6 @@ export class WalSync {
   private async fsyncOnce(): Promise<void> {
     const walPath = `${this.databasePath}-wal`;
     let handle = this.handle;
-    if (handle !== null && !(await sameFile(handle, walPath, this.fs))) {
-      this.handle = null;
-      await handle.close();
-      handle = null;
-    }
     if (handle === null) {
       try {
         handle = await this.fs.open(walPath, 'r');
@@ -101,19 +97,14 @@ export class WalSync {
         this.dirSynced = true;
       }
     }
-    await handle.datasync();
+    try {
+      await handle.datasync();
+    } catch (error) {
+      if (this.handle === handle) this.handle = null;
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
     this.syncs += 1;
-  }
-}
-
-/** Whether `handle` is still the file at `path` (SQLite deletes and recreates the log only when it closes last). */
-async function sameFile(handle: FileHandle, path: string, fs: WalSyncFs): Promise<boolean> {
-  try {
-    const [a, b] = await Promise.all([handle.stat(), fs.stat(path)]);
-    return a.ino === b.ino && a.dev === b.dev;
-  } catch (error) {
-    if (isMissing(error)) return false;
-    throw error;
   }
 }
 

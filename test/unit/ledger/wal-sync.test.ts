@@ -1,11 +1,11 @@
 /**
  * WalSync (src/ledger/wal-sync.ts): the ledger's write-ahead log fsynced off the main thread. A sync resolves only
  * after an fsync that started after it was asked (group commit: at most one in flight, one queued and shared); a
- * failure rejects that sync and the next one tries again; a replaced log is reopened; a missing log resolves; close()
+ * failure rejects that sync and the next one reopens the log and tries again; a missing log resolves; close()
  * waits for the sync in flight; the store offers it only for a file ledger opened FULL.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,7 +30,6 @@ function gatedFs(): { fs: WalSyncFs; started: number[]; release: (error?: Error)
   const gates: ((error?: Error) => void)[] = [];
   let count = 0;
   const fs: WalSyncFs = {
-    stat,
     open: async (path, flags) => {
       opens.push(path);
       const handle: FileHandle = await open(path, flags);
@@ -81,7 +80,7 @@ describe('WalSync', () => {
     ledger.close();
   });
 
-  it('a failed fsync rejects its sync; the next sync fsyncs again', async () => {
+  it('a failed fsync rejects its sync; the next sync reopens the log and fsyncs again', async () => {
     const path = join(tempDir(), 'ledger.db');
     const ledger = openLedger({ path });
     ledger.setKv('a', '1');
@@ -96,11 +95,12 @@ describe('WalSync', () => {
     gated.release();
     await next;
     expect(sync.completed).toBe(1);
+    expect(gated.opens.filter((p) => p.endsWith('-wal'))).toHaveLength(2);
     await sync.close();
     ledger.close();
   });
 
-  it('reopens a log that was replaced; a missing log resolves without an fsync; close waits for the sync in flight', async () => {
+  it('a missing log resolves without an fsync; close waits for the sync in flight', async () => {
     const dir = tempDir();
     const path = join(dir, 'ledger.db');
     let ledger = openLedger({ path });
@@ -109,12 +109,12 @@ describe('WalSync', () => {
     await sync.sync();
     expect(sync.completed).toBe(1);
     ledger.close(); // the last connection checkpoints and deletes the log
-    await sync.sync();
-    expect(sync.completed).toBe(1);
+    const fresh = new WalSync(path);
+    await fresh.sync();
+    expect(fresh.completed).toBe(0);
+    await fresh.close();
     ledger = openLedger({ path });
-    ledger.setKv('b', '2'); // a new log file
-    await sync.sync();
-    expect(sync.completed).toBe(2);
+    ledger.setKv('b', '2');
     const inFlight = sync.sync();
     await sync.close();
     await inFlight;
