@@ -7,7 +7,9 @@
  * - signatures are byte-identical to `localDigestAccount`'s (the same ecdsa.ts in the worker; RFC 6979 makes a
  *   signature a function of key and digest), so an order is never signed twice differently whoever signs it;
  * - answers come back in the order the digests were asked (one worker, FIFO); the digests asked in one synchronous
- *   burst go to the worker in one message;
+ *   burst go to the worker in one message; a burst of at most `inlineBurstMax` (4) with nothing in flight in the
+ *   worker is signed on this thread instead (a single order's reaction does not pay the round trip; a requote wave,
+ *   the stall the soak saw, goes to the worker);
  * - the private key is posted to the worker once, at start, and lives there only in the closure of its account; on
  *   this thread it stays in the closure of the fallback account (as it did before the worker), never a property,
  *   never logged, never in an error;
@@ -36,7 +38,14 @@ export interface WorkerSignerOptions {
   readonly onFallback?: (reason: string) => void;
   /** Starts the worker (default: digest-signer-worker beside this module); tests inject one that dies. */
   readonly startWorker?: () => Worker;
+  /**
+   * A burst of at most this many digests, with nothing in flight in the worker, is signed on this thread (default 4:
+   * ≈ 1 ms on an idle core): one order's reaction keeps its tick-to-trade; a wave goes to the worker.
+   */
+  readonly inlineBurstMax?: number;
 }
+
+export const DEFAULT_INLINE_BURST_MAX = 4;
 
 /**
  * The worker: the compiled .js beside this module, or (run from the TypeScript source: tests, `tsx`) a two-line
@@ -62,10 +71,12 @@ export class WorkerDigestSigner {
   private nextId = 1;
   private closed = false;
   private readonly ready: Promise<void>;
+  private readonly inlineBurstMax: number;
 
   /** Throws DigestSigningError (without the key) when `privateKey` is not a valid secp256k1 key. */
   constructor(privateKey: Hex, private readonly options: WorkerSignerOptions = {}) {
     this.local = localDigestAccount(privateKey);
+    this.inlineBurstMax = Math.max(0, Math.trunc(options.inlineBurstMax ?? DEFAULT_INLINE_BURST_MAX));
     this.address = this.local.address;
     const worker = (options.startWorker ?? startWorker)();
     this.worker = worker;
@@ -107,7 +118,6 @@ export class WorkerDigestSigner {
     if (worker === null) return this.signHere(digest);
     const id = this.nextId++;
     const job = new Promise<Hex>((resolve, reject) => this.jobs.set(id, { digest, resolve, reject }));
-    if (this.jobs.size === 1) worker.ref(); // unref'd again by the last answer
     this.outbox.push({ id, digest });
     if (this.outbox.length === 1) queueMicrotask(() => this.post());
     return job;
@@ -124,11 +134,22 @@ export class WorkerDigestSigner {
   }
 
   private post(): void {
-    const jobs = this.outbox;
+    const burst = this.outbox;
     this.outbox = [];
-    if (jobs.length === 0 || this.worker === null) return;
-    const request: SignerRequest = { kind: 'sign', jobs };
-    this.worker.postMessage(request);
+    const worker = this.worker;
+    if (burst.length === 0 || worker === null) return;
+    if (burst.length <= this.inlineBurstMax && this.jobs.size === burst.length) {
+      // A small burst with nothing ahead of it in the worker: signed here, without the round trip (order kept).
+      for (const { id } of burst) {
+        const job = this.jobs.get(id);
+        this.jobs.delete(id);
+        if (job !== undefined) this.signHere(job.digest).then(job.resolve, job.reject);
+      }
+      return;
+    }
+    worker.ref(); // unref'd again by the last answer
+    const request: SignerRequest = { kind: 'sign', jobs: burst };
+    worker.postMessage(request);
   }
 
   private settle(answer: Extract<SignerAnswer, { id: number }>): void {

@@ -1,6 +1,6 @@
 /**
  * Order signatures in a worker thread (src/exchange/worker-signer.ts): byte-identical to viem's `sign` and to the
- * main thread's signer, in the order asked; a worker that dies loses nothing (its jobs are signed on the main thread,
+ * main thread's signer, in the order asked; a small burst with nothing in flight is signed on the main thread; a worker that dies loses nothing (its jobs are signed on the main thread,
  * the same bytes) and is reported once without the key; close() leaves nothing hanging; OrderSigner with
  * `signingThread: 'worker'` signs orders exactly as viem's signTypedData.
  */
@@ -50,6 +50,11 @@ describe('WorkerDigestSigner', () => {
     const signer = workerSigner(KEY);
     await expect(signer.sign({ hash: '0x1234' })).rejects.toBeInstanceOf(DigestSigningError);
     await expect(signer.signBytes(new Uint8Array(31))).rejects.toBeInstanceOf(DigestSigningError);
+    // In a burst the worker signs: the short digest is refused there, its neighbours signed.
+    const burst = [new Uint8Array(32).fill(1), new Uint8Array(31), ...Array.from({ length: 4 }, (_, i) => new Uint8Array(32).fill(i + 2))];
+    const results = await Promise.allSettled(burst.map((digest) => signer.signBytes(digest)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(results[1]?.status === 'rejected' && results[1].reason instanceof DigestSigningError).toBe(true);
     expect(signer.inWorker).toBe(true);
     const bad = `0x${'ff'.repeat(32)}` as const;
     let message = '';
@@ -77,16 +82,35 @@ describe('WorkerDigestSigner', () => {
     expect(reasons.join('')).not.toContain(KEY.slice(2, 20));
   });
 
+  it('a small burst with nothing in flight is signed on the main thread (no round trip); a larger one waits for the worker', async () => {
+    // A worker that never answers: only what is signed here can resolve before close().
+    const signer = workerSigner(KEY, { startWorker: () => new Worker('setInterval(() => undefined, 1000)', { eval: true }) });
+    const random = seededRandom(13);
+    const small = Array.from({ length: 4 }, () => randomHex(random, 32));
+    expect(await Promise.all(small.map((hash) => signer.sign({ hash })))).toEqual(await Promise.all(small.map((hash) => viemSign({ hash, privateKey: KEY, to: 'hex' }))));
+    const wave = Array.from({ length: 5 }, () => randomHex(random, 32));
+    let answered = 0;
+    const waiting = Promise.all(wave.map((hash) => signer.sign({ hash }).then((signature) => ((answered += 1), signature))));
+    // Behind the wave in the worker, even one digest waits its turn (answers stay in order).
+    const behind = signer.sign({ hash: small[0]! });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(0);
+    await signer.close(); // what the worker held is signed here, in order
+    expect(await waiting).toEqual(await Promise.all(wave.map((hash) => viemSign({ hash, privateKey: KEY, to: 'hex' }))));
+    expect(await behind).toBe(await viemSign({ hash: small[0]!, privateKey: KEY, to: 'hex' }));
+  });
+
   it('close() terminates the worker: a job in flight still resolves, later ones sign on the main thread; idempotent', async () => {
     const reasons: string[] = [];
     const signer = workerSigner(KEY, { onFallback: (reason) => reasons.push(reason) });
     await signer.whenReady();
     const hash = `0x${'42'.repeat(32)}` as const;
-    const inFlight = signer.sign({ hash });
+    const inFlight = Array.from({ length: 6 }, () => signer.sign({ hash })); // more than a small burst: the worker's
+    await Promise.resolve(); // posted
     await signer.close();
     await signer.close();
     const expected = await viemSign({ hash, privateKey: KEY, to: 'hex' });
-    expect(await inFlight).toBe(expected);
+    expect(await Promise.all(inFlight)).toEqual(Array.from({ length: 6 }, () => expected));
     expect(signer.inWorker).toBe(false);
     expect(await signer.sign({ hash })).toBe(expected);
     expect(reasons).toEqual([]); // a stop asked for is no failure
