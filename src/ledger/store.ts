@@ -260,7 +260,8 @@ export class LedgerStore implements CapitalBook {
 
   close(): void {
     if (this.db.open) this.db.close();
-    void this.walSync?.close();
+    // Closes the log's descriptor once a sync in flight ends; a failure to close it changes nothing the ledger holds.
+    void this.walSync?.close().catch(() => undefined);
   }
 
   /**
