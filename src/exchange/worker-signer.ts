@@ -7,9 +7,10 @@
  * - signatures are byte-identical to `localDigestAccount`'s (the same ecdsa.ts in the worker; RFC 6979 makes a
  *   signature a function of key and digest), so an order is never signed twice differently whoever signs it;
  * - answers come back in the order the digests were asked (one worker, FIFO); the digests asked in one synchronous
- *   burst go to the worker in one message; a burst of at most `inlineBurstMax` (4) with nothing in flight in the
- *   worker is signed on this thread instead (a single order's reaction does not pay the round trip; a requote wave,
- *   the stall the soak saw, goes to the worker);
+ *   burst go to the worker in one message; a burst with nothing in flight in the worker is signed on this thread
+ *   instead while the turn of the loop has signed at most `inlineBurstMax` (4) here (a single order's reaction does
+ *   not pay the round trip; a requote wave, the stall the soak saw, goes to the worker, whether it comes as one burst
+ *   or as many small ones in one turn);
  * - the private key is posted to the worker once, at start, and lives there only in the closure of its account; on
  *   this thread it stays in the closure of the fallback account (as it did before the worker), never a property,
  *   never logged, never in an error;
@@ -39,8 +40,9 @@ export interface WorkerSignerOptions {
   /** Starts the worker (default: digest-signer-worker beside this module); tests inject one that dies. */
   readonly startWorker?: () => Worker;
   /**
-   * A burst of at most this many digests, with nothing in flight in the worker, is signed on this thread (default 4:
-   * ≈ 1 ms on an idle core): one order's reaction keeps its tick-to-trade; a wave goes to the worker.
+   * At most this many digests per turn of the loop are signed on this thread, a burst at a time and only with nothing
+   * in flight in the worker (default 4: ≈ 1 ms on an idle core): one order's reaction keeps its tick-to-trade; a wave
+   * goes to the worker.
    */
   readonly inlineBurstMax?: number;
 }
@@ -72,6 +74,8 @@ export class WorkerDigestSigner {
   private closed = false;
   private readonly ready: Promise<void>;
   private readonly inlineBurstMax: number;
+  /** Digests signed on this thread in the current turn of the loop (reset at its check phase). */
+  private inlineThisTurn = 0;
 
   /** Throws DigestSigningError (without the key) when `privateKey` is not a valid secp256k1 key. */
   constructor(privateKey: Hex, private readonly options: WorkerSignerOptions = {}) {
@@ -138,8 +142,12 @@ export class WorkerDigestSigner {
     this.outbox = [];
     const worker = this.worker;
     if (burst.length === 0 || worker === null) return;
-    if (burst.length <= this.inlineBurstMax && this.jobs.size === burst.length) {
-      // A small burst with nothing ahead of it in the worker: signed here, without the round trip (order kept).
+    if (this.inlineThisTurn + burst.length <= this.inlineBurstMax && this.jobs.size === burst.length) {
+      // A small burst with nothing ahead of it in the worker: signed here, without the round trip (order kept). The
+      // budget is per turn of the loop: a wave made of many small bursts (one per market's plan, each in its own
+      // microtask of one macrotask) goes to the worker once the turn has signed `inlineBurstMax` here.
+      if (this.inlineThisTurn === 0) setImmediate(() => (this.inlineThisTurn = 0));
+      this.inlineThisTurn += burst.length;
       for (const { id } of burst) {
         const job = this.jobs.get(id);
         this.jobs.delete(id);

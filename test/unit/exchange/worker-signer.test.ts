@@ -82,12 +82,20 @@ describe('WorkerDigestSigner', () => {
     expect(reasons.join('')).not.toContain(KEY.slice(2, 20));
   });
 
-  it('a small burst with nothing in flight is signed on the main thread (no round trip); a larger one waits for the worker', async () => {
+  it('up to 4 digests a turn with nothing in flight are signed on the main thread (no round trip); more wait for the worker', async () => {
     // A worker that never answers: only what is signed here can resolve before close().
     const signer = workerSigner(KEY, { startWorker: () => new Worker('setInterval(() => undefined, 1000)', { eval: true }) });
     const random = seededRandom(13);
     const small = Array.from({ length: 4 }, () => randomHex(random, 32));
     expect(await Promise.all(small.map((hash) => signer.sign({ hash })))).toEqual(await Promise.all(small.map((hash) => viemSign({ hash, privateKey: KEY, to: 'hex' }))));
+    await new Promise((resolve) => setImmediate(resolve)); // the next turn of the loop: its own budget of 4
+    // Small bursts in separate microtasks of one turn: 3 here, then the next 3 would pass the turn's 4: the worker.
+    const three = small.slice(0, 3);
+    expect(await Promise.all(three.map((hash) => signer.sign({ hash })))).toHaveLength(3);
+    let second = 0;
+    const secondBurst = Promise.all(three.map((hash) => signer.sign({ hash }).then(() => (second += 1))));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(second).toBe(0); // waiting for the (silent) worker
     const wave = Array.from({ length: 5 }, () => randomHex(random, 32));
     let answered = 0;
     const waiting = Promise.all(wave.map((hash) => signer.sign({ hash }).then((signature) => ((answered += 1), signature))));
@@ -98,6 +106,7 @@ describe('WorkerDigestSigner', () => {
     await signer.close(); // what the worker held is signed here, in order
     expect(await waiting).toEqual(await Promise.all(wave.map((hash) => viemSign({ hash, privateKey: KEY, to: 'hex' }))));
     expect(await behind).toBe(await viemSign({ hash: small[0]!, privateKey: KEY, to: 'hex' }));
+    expect(await secondBurst).toHaveLength(3);
   });
 
   it('close() terminates the worker: a job in flight still resolves, later ones sign on the main thread; idempotent', async () => {
