@@ -26,7 +26,8 @@
  * process used per frame (process.cpuUsage): on a machine shared with other work, wall-clock p99 is mostly time
  * spent waiting for a core, and the CPU figure shows what the code itself costs.
  *
- * Run: npx tsx bench/tick-to-trade.ts   (BENCH_T2T_FRAMES, default 10000; exports `run()` for bench/all.ts)
+ * Run: npx tsx bench/tick-to-trade.ts   (BENCH_T2T_FRAMES, default 10000; BENCH_T2T_SIGNING=worker signs in the
+ * worker thread as the live bot does, default main; exports `run()` for bench/all.ts)
  */
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -56,6 +57,7 @@ const CREDENTIALS: ApiCredentials = { tokenId: 'bench-token', secret: Buffer.fro
 const MARKET_COUNT = 8;
 const LEVELS = 15;
 const FRAMES = Math.max(1000, Number(process.env['BENCH_T2T_FRAMES'] ?? 10_000));
+const SIGNING_THREAD = process.env['BENCH_T2T_SIGNING'] === 'worker' ? 'worker' : 'main';
 const WARMUP_FRAMES = 400;
 const VENUES: readonly Address[] = ['0xa4409D988CA2218d956BeEFD3874100F444f0DC3', '0x5a38afc17F7E97ad8d6C547ddb837E40B4aEDfC6'];
 const ORDER_ID = '3f1c2a9e-8b7d-4c6e-9a5f-1d2e3f4a5b6c';
@@ -188,7 +190,8 @@ export async function run(): Promise<Record<string, number | string>> {
       return signed;
     }
   }
-  const signer = new TimedSigner({ privateKey: KEY });
+  // BENCH_T2T_SIGNING=worker: signatures in the worker thread, as the live bot makes them (src/exchange/worker-signer.ts).
+  const signer = new TimedSigner({ privateKey: KEY, signingThread: SIGNING_THREAD });
 
   // The limiter's clock moves 1 s on every reading: its real scheduling code runs and never has to wait (idle).
   let limiterClockMs = 0;
@@ -361,6 +364,7 @@ export async function run(): Promise<Record<string, number | string>> {
   runner.stop();
   store.stop();
   transport.close();
+  await signer.close();
   if (bookProblems.length > 0) throw new Error(`book store refused frames: ${bookProblems[0]}`);
   if (runnerErrors.length > 0) throw new Error(`runner errors: ${String(runnerErrors[0])}`);
   if (placed < FRAMES * 0.95) throw new Error(`only ${placed} of ${FRAMES} frames led to a placement (${skipped} skipped)`);

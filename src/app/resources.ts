@@ -165,6 +165,9 @@ async function connectAndSelect(
     headerPrefix: venue.headerPrefix,
     signer: {
       privateKey: venue.privateKey,
+      // Order signatures in a worker thread: a requote wave's secp256k1 work never holds the event loop (issue 43).
+      signingThread: 'worker',
+      onSigningFallback: (reason) => log.error({ reason }, 'order signing: the worker stopped; signing on the main thread'),
       signatureType: venue.signatureType,
       priceBand: config.venue.priceBand,
       ...(venue.domainName === undefined ? {} : { domainName: venue.domainName }),
@@ -225,6 +228,7 @@ export async function closeResources(opened: OpenedResources, drainMs = CLOSE_DR
     // A request the venue did not answer within the drain is given up (it would hold the process to its timeout).
     transport.abort();
   }
+  await opened.client?.signer.close();
   await opened.venue?.close();
 }
 

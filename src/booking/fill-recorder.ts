@@ -13,9 +13,13 @@
  * Durability off the path from a frame to a signed request: a fill is booked in the frame's handling in ONE
  * process-durable transaction (its rows, its fee adjustment, the position book: all or nothing; no fsync, and in WAL
  * mode it survives a kill -9 whole), and once the tick ends (`later`, default setImmediate: after the microtasks in
- * which the requests it caused are signed and sent) one FULL commit (a key-value row) makes every fill of the tick
- * durable against an OS crash or power cut too. What a power cut takes in that window (< 1 tick) the start-up
- * catch-up books again from the venue (src/booking/ledger-sync.ts). `close()` runs a pending barrier first.
+ * which the requests it caused are signed and sent) the barrier makes every fill of the tick durable against an OS
+ * crash or power cut too: a key-value row (process-durable) then, where the ledger offers it (`syncToDisk`: a file
+ * ledger opened FULL), an fsync of its write-ahead log on libuv's threadpool (src/ledger/wal-sync.ts), so the main
+ * thread never waits for the disk; elsewhere one FULL commit of that row on this thread (as before). A tick's fills
+ * are power-durable once that fsync completes (`onDurable`; `durabilityPending` until then): under one tick plus one
+ * fsync after their booking. What a power cut takes in that window the start-up catch-up books again from the venue
+ * (src/booking/ledger-sync.ts). `close()` ends with a FULL commit when a barrier is pending or its fsync in flight.
  */
 import type { Logger } from 'pino';
 import { collateralRaw } from '../core/venue-rules/index.js';
@@ -44,10 +48,12 @@ export type RecordOutcome = ReturnType<typeof bookFill> | 'no-order-id' | 'close
 export const KV_FILLS_DURABLE_AT = 'fills.durableAtMs';
 
 export interface FillRecorderOptions {
-  readonly ledger: BookingLedger & Pick<LedgerStore, 'atomically' | 'setKv'>;
+  readonly ledger: BookingLedger & Pick<LedgerStore, 'atomically' | 'setKv'> & Partial<Pick<LedgerStore, 'syncToDisk'>>;
   /** Runs the durability barrier once the tick ends (default setImmediate). */
   readonly later?: (fn: () => void) => void;
   readonly log: Logger;
+  /** Told each time the fills booked before a barrier are on the disk (its fsync completed). */
+  readonly onDurable?: () => void;
   /** Called once per fill part, when the ledger first inserts it. */
   readonly onBooked?: (booked: BookedFill) => void;
   /** Fill details remembered at most (oldest dropped first). Default 10,000. */
@@ -63,6 +69,8 @@ export class FillRecorder {
   private volumeRaw = 0;
   private closed = false;
   private barrierPending = false;
+  /** Barriers whose fsync has not completed yet. */
+  private syncsInFlight = 0;
   /** The last fill booked (the barrier's row records it). */
   private lastAtMs = 0;
   private readonly later: (fn: () => void) => void;
@@ -113,14 +121,15 @@ export class FillRecorder {
     return { fills: this.fills, volumeRaw: this.volumeRaw };
   }
 
-  /** Whether fills of this tick wait for their FULL commit. */
+  /** Whether booked fills still wait to be on the disk (their barrier, or its fsync). */
   get durabilityPending(): boolean {
-    return this.barrierPending;
+    return this.barrierPending || this.syncsInFlight > 0;
   }
 
-  /** Nothing reaches the ledger after this (the ledger is about to close); a pending barrier runs first. */
+  /** Nothing reaches the ledger after this (the ledger is about to close); what waits for the disk gets a FULL commit. */
   close(): void {
-    if (this.barrierPending) this.barrier();
+    if (this.durabilityPending) this.fullCommit();
+    this.barrierPending = false;
     this.closed = true;
   }
 
@@ -132,14 +141,46 @@ export class FillRecorder {
     });
   }
 
-  /** One FULL commit: every earlier commit of the connection becomes durable with it (src/ledger/context.ts). */
+  /** The row, then the fsync of the log off this thread; or, without `syncToDisk`, one FULL commit here. */
   private barrier(): void {
     this.barrierPending = false;
+    const ledger = this.options.ledger;
+    const syncToDisk = ledger.syncToDisk ?? null;
+    if (syncToDisk === null) {
+      this.fullCommit();
+      return;
+    }
+    try {
+      ledger.atomically(() => ledger.setKv(KV_FILLS_DURABLE_AT, String(this.lastAtMs)), 'process');
+    } catch (error) {
+      this.barrierFailed(error);
+      return;
+    }
+    this.syncsInFlight += 1;
+    syncToDisk().then(
+      () => {
+        this.syncsInFlight -= 1;
+        this.options.onDurable?.();
+      },
+      (error: unknown) => {
+        this.syncsInFlight -= 1;
+        this.barrierFailed(error);
+      },
+    );
+  }
+
+  /** One FULL commit: every earlier commit of the connection becomes durable with it (src/ledger/context.ts). */
+  private fullCommit(): void {
     try {
       this.options.ledger.setKv(KV_FILLS_DURABLE_AT, String(this.lastAtMs));
+      this.options.onDurable?.();
     } catch (error) {
-      // The fills stay booked and durable against a process crash; the next fill's barrier tries again.
-      this.options.log.error({ err: errorText(error) }, 'fills: the durability barrier (a FULL commit) failed');
+      this.barrierFailed(error);
     }
+  }
+
+  /** The fills stay booked and durable against a process crash; the next fill's barrier tries again. */
+  private barrierFailed(error: unknown): void {
+    this.options.log.error({ err: errorText(error) }, 'fills: the durability barrier (the write-ahead log to the disk) failed');
   }
 }

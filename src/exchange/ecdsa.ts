@@ -214,9 +214,10 @@ export interface DigestSigningAccount {
  * secp256k1 scalar. Builds the base-point table on first use (not here), so constructing it stays cheap.
  */
 export function localDigestAccount(privateKey: Hex): DigestSigningAccount {
-  const address = privateKeyToAddress(privateKey);
-  const scalar = BigInt(privateKey);
+  // The range first: viem's own refusal of a key out of range prints the key (in decimal).
+  const scalar = /^0x[0-9a-fA-F]{64}$/.test(privateKey) ? BigInt(privateKey) : 0n;
   if (scalar <= 0n || scalar >= N) throw new DigestSigningError('private key is not a valid secp256k1 scalar');
+  const address = privateKeyToAddress(privateKey);
   const signDigest = (digest: Uint8Array): Hex => {
     const { r, s, recovery } = signDigestWith(scalar, digest);
     // viem: v = recovery ? 28 : 27, serialized as 1b / 1c.

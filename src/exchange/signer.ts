@@ -8,7 +8,9 @@
  *
  * Signing speed (docs/latency.md): the domain (and with it the EIP-712 domain separator) is built once per venue,
  * the digest from precomputed parts (eip712.ts), and a private key signs through ecdsa.ts (same bytes as viem's
- * account, about twice as fast); an injected `account` (a remote signer) is called through its `sign({hash})`.
+ * account, about twice as fast), on the main thread or (`signingThread: 'worker'`, the live bot) in a worker thread
+ * (src/exchange/worker-signer.ts: the same bytes, the loop free while a requote wave signs; `close()` stops it); an
+ * injected `account` (a remote signer) is called through its `sign({hash})`.
  *
  * Invariants: nothing off the grid is ever signed (a violation is an OrderBuildError naming code, field and value,
  * and nothing is signed); salts are unique within the process and below 2^53; maker and signer are EIP-55
@@ -17,6 +19,7 @@
  */
 import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
 import { localDigestAccount, type DigestSigningAccount } from './ecdsa.js';
+import { WorkerDigestSigner } from './worker-signer.js';
 import { MAX_TICK, MIN_TICK, SIZE_STEP_RAW, ticksToFloat, UnitError, type OrderType, type Side, limitOrderAmounts, marketOrderAmounts, SIDE_CODE } from '../core/venue-rules/index.js';
 import { DEFAULT_CHAIN_ID, DEFAULT_DOMAIN_NAME, orderDigest, orderDigestBytes, orderDomain, ZERO_ADDRESS, type OrderDomain, type OrderStruct } from './eip712.js';
 import { OrderBuildError } from './errors.js';
@@ -51,6 +54,10 @@ export interface OrderSignerOptions {
   /** 0x + 64 hex. Exactly one of privateKey and account. */
   readonly privateKey?: string;
   readonly account?: OrderSigningAccount;
+  /** Where a `privateKey` signs: this thread (default) or a worker thread (src/exchange/worker-signer.ts). */
+  readonly signingThread?: 'main' | 'worker';
+  /** Told once if the signing worker stopped unasked (signing continues on the main thread). */
+  readonly onSigningFallback?: (reason: string) => void;
   /** The order's maker (funder) when it differs from the signing key's address (signatureType 1/2). */
   readonly maker?: string;
   /** 0 = EOA (default), 1 = POLY_PROXY, 2 = POLY_GNOSIS_SAFE, 3 accepted by the venue (meaning unconfirmed). */
@@ -204,7 +211,7 @@ function checkFeeRate(feeRateBps: number): number {
   return feeRateBps;
 }
 
-function accountFrom(options: OrderSignerOptions): OrderSigningAccount | DigestSigningAccount {
+function accountFrom(options: OrderSignerOptions): OrderSigningAccount | DigestSigningAccount | WorkerDigestSigner {
   if (options.account && options.privateKey !== undefined) {
     throw new OrderBuildError('SIGNER_CONFIG_INVALID', 'privateKey', '[redacted]', 'and account are exclusive');
   }
@@ -216,6 +223,7 @@ function accountFrom(options: OrderSignerOptions): OrderSigningAccount | DigestS
   const lowered = key.toLowerCase();
   if (!isHex(lowered)) throw new OrderBuildError('SIGNER_CONFIG_INVALID', 'privateKey', '[redacted]', 'must be hex');
   try {
+    if (options.signingThread === 'worker') return new WorkerDigestSigner(lowered, options.onSigningFallback === undefined ? {} : { onFallback: options.onSigningFallback });
     return localDigestAccount(lowered);
   } catch {
     throw new OrderBuildError('SIGNER_CONFIG_INVALID', 'privateKey', '[redacted]', 'is not a valid secp256k1 key');
@@ -227,7 +235,7 @@ function isDigestAccount(account: OrderSigningAccount | DigestSigningAccount): a
 }
 
 export class OrderSigner {
-  private readonly account: OrderSigningAccount | DigestSigningAccount;
+  private readonly account: OrderSigningAccount | DigestSigningAccount | WorkerDigestSigner;
   private readonly salts: SaltSource;
   private readonly domains = new Map<string, OrderDomain>();
   private readonly domainName: string;
@@ -333,13 +341,21 @@ export class OrderSigner {
   /** Signs the EIP-712 digest of a built order. */
   async signOrder(order: UnsignedOrder): Promise<SignedOrder> {
     const account = this.account;
-    const signature = isDigestAccount(account)
-      ? account.signDigest(orderDigestBytes(order.domain, order.struct))
-      : await account.sign({ hash: orderDigest(order.domain, order.struct) });
+    const signature =
+      account instanceof WorkerDigestSigner
+        ? await account.signBytes(orderDigestBytes(order.domain, order.struct))
+        : isDigestAccount(account)
+          ? account.signDigest(orderDigestBytes(order.domain, order.struct))
+          : await account.sign({ hash: orderDigest(order.domain, order.struct) });
     if (!SIGNATURE.test(signature)) {
       throw new OrderBuildError('SIGNER_CONFIG_INVALID', 'signature', `${signature.length} chars`, 'is not 65 bytes of hex');
     }
     return { ...order, signature };
+  }
+
+  /** Stops the signing worker, if any (what it had in flight is signed on this thread). Idempotent. */
+  async close(): Promise<void> {
+    if (this.account instanceof WorkerDigestSigner) await this.account.close();
   }
 
   /** buildOrder + signOrder. */

@@ -13,9 +13,9 @@
  * or estimates made again) commit with synchronous=NORMAL: in WAL mode that survives a process crash (kill -9) whole,
  * only an OS crash or power cut may lose the last of them, and it spares the main thread one fsync (measured 13 ms
  * per commit on the shared development disk, 0.03 ms without). The decision is the outermost write's (SQLite cannot
- * change it inside a transaction), and the next FULL commit makes every earlier frame durable too. The live bot's
- * fills use that: each booked process-durable in its frame's handling, one FULL commit per tick after it
- * (src/booking/fill-recorder.ts).
+ * change it inside a transaction), and the next FULL commit (or an fsync of the WAL file: src/ledger/wal-sync.ts) makes
+ * every earlier frame durable too. The live bot's fills use that: each booked process-durable in its frame's handling,
+ * then once per tick an fsync of the WAL on libuv's threadpool (src/booking/fill-recorder.ts).
  *
  * Also keeps the main thread's SQLite time (`sqliteMs`): every write transaction whole (statements and commit), plus
  * each prepared statement run outside a transaction (reads), as timed by src/ledger/sqlite-time.ts.

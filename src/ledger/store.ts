@@ -62,6 +62,7 @@ import type {
   ResolutionOutcome,
 } from './types.js';
 import { checkId, checkReason, checkTimeMs, normaliseFillKey } from './validate.js';
+import { WalSync } from './wal-sync.js';
 
 export interface LedgerOptions {
   /** Database file; parent directories are created. ':memory:' for tests. */
@@ -169,6 +170,7 @@ export class LedgerStore implements CapitalBook {
   /** Model vs book-mid predictions before settlement and their scores (src/ledger/calibration-repo.ts, written by src/calibration/). */
   readonly calibration: CalibrationRepo;
   private readonly marketSlugs;
+  private readonly walSync: WalSync | null;
   private readonly recentFillRows;
   private readonly countRows;
 
@@ -191,6 +193,9 @@ export class LedgerStore implements CapitalBook {
     this.calibration = new CalibrationRepo(this.ctx);
     this.capital = new CapitalRepo(this.ctx);
     this.cash = new CashRepo(this.ctx);
+    this.walSync = db.memory || db.pragma('synchronous', { simple: true }) !== 2 ? null : new WalSync(db.name);
+    const walSync = this.walSync;
+    this.syncToDisk = walSync === null ? null : () => walSync.sync();
     this.marketSlugs = db.prepare(
       `SELECT market_slug FROM positions UNION SELECT market_slug FROM resolutions
        UNION SELECT market_slug FROM redemptions ORDER BY market_slug`,
@@ -259,7 +264,16 @@ export class LedgerStore implements CapitalBook {
 
   close(): void {
     if (this.db.open) this.db.close();
+    // Closes the log's descriptor once a sync in flight ends; a failure to close it changes nothing the ledger holds.
+    void this.walSync?.close().catch(() => undefined);
   }
+
+  /**
+   * Resolves once every commit made so far is on the disk (against a power cut too), without the main thread waiting
+   * for the fsync (src/ledger/wal-sync.ts). Null when there is nothing to fsync: an in-memory ledger, or a connection
+   * opened synchronous=NORMAL (backtests), whose commits are never made power-durable.
+   */
+  readonly syncToDisk: (() => Promise<void>) | null;
 
   /**
    * Runs several ledger calls as one transaction: all or nothing. `durability` 'process' only for calls that are all

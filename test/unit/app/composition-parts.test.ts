@@ -1,7 +1,7 @@
 /**
  * Small parts of the composition root, through their public entries on a manual clock: Timers (periodic, one-shot at
  * a clock time, all canceled together), TradedMarkets (resolved once), OrderRecorder (ledger order rows, adopted
- * orders updated not re-recorded, nothing after close).
+ * orders updated not re-recorded, updates in chunks per turn, nothing after close).
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
@@ -144,6 +144,35 @@ describe('OrderRecorder', () => {
     expect(later).toHaveLength(1);
     for (const fn of later) fn();
     expect(ledger.getOrder({ clientOrderId: order.clientOrderId })).toMatchObject({ status: 'live', venueOrderId: 'o-1' });
+    ledger.close();
+  });
+
+  it('updates alone are written at most updateChunk per turn, oldest first; a new order writes everything pending at once', async () => {
+    const writes: string[] = [];
+    const ledger = memoryLedger({ observer: { onWrite: (operation) => writes.push(operation) } });
+    const later: (() => void)[] = [];
+    const recorder = new OrderRecorder(ledger, { later: (fn) => later.push(fn), updateChunk: 2 });
+    const orders = [1, 2, 3, 4, 5].map((i) => ({ ...order, clientOrderId: `om-k1-bid-0-${i}` }));
+    for (const o of orders) recorder.record(o, null);
+    await Promise.resolve();
+    expect(writes).toEqual(['atomically']);
+    for (const [i, o] of orders.entries()) recorder.record({ ...o, state: 'live', orderId: `o-${i}`, updatedAtMs: T0 + 5 }, o);
+    const status = (): string[] => orders.map((o) => ledger.getOrder({ clientOrderId: o.clientOrderId })?.status ?? 'none');
+    expect(later).toHaveLength(1);
+    later.shift()!();
+    expect(status()).toEqual(['live', 'live', 'pending-new', 'pending-new', 'pending-new']);
+    expect(later).toHaveLength(1); // the rest at the end of the next turn
+    later.shift()!();
+    expect(status()).toEqual(['live', 'live', 'live', 'live', 'pending-new']);
+    // A new order before the last chunk's turn: its write-ahead flush takes the pending update with it, in order.
+    const sixth = { ...order, clientOrderId: 'om-k1-bid-0-6' };
+    recorder.record(sixth, null);
+    await Promise.resolve();
+    expect(status()).toEqual(['live', 'live', 'live', 'live', 'live']);
+    expect(ledger.getOrder({ clientOrderId: sixth.clientOrderId })).toMatchObject({ status: 'pending-new' });
+    for (const fn of later.splice(0)) fn();
+    expect(later).toHaveLength(0);
+    expect(writes).toEqual(['atomically', 'atomically', 'atomically', 'atomically']);
     ledger.close();
   });
 

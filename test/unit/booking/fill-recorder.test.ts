@@ -152,4 +152,46 @@ describe('FillRecorder durability: off the path from a frame to a signed request
     expect(base.tokenPosition('btc', 'YES').positionRaw).toBe(4_000_000);
     base.close();
   });
+
+  it('with syncToDisk (a file ledger opened FULL): the row commits process-durable and the log is fsynced off the thread, after the tick', async () => {
+    const operations: string[] = [];
+    const base = memoryLedger({ observer: { onWrite: (operation) => void operations.push(operation) } });
+    const syncs: { resolve: () => void; reject: (error: Error) => void }[] = [];
+    const ledger = Object.assign(Object.create(base) as typeof base, {
+      syncToDisk: () => new Promise<void>((resolve, reject) => syncs.push({ resolve, reject })),
+    });
+    const later: (() => void)[] = [];
+    const errors: string[] = [];
+    let durable = 0;
+    const r = new FillRecorder({ ledger, log: pino({ level: 'error' }, { write: (line: string) => void errors.push(line) }), later: (fn) => void later.push(fn), onDurable: () => (durable += 1) });
+    expect(r.record(FILL)).toBe('inserted');
+    expect(syncs).toHaveLength(0); // nothing in the frame's handling
+    later[0]!();
+    // The row in one process-durable transaction (no FULL setKv), then one fsync asked; durable only once it completes.
+    expect(operations).toEqual(['atomically', 'atomically']);
+    expect(base.getKv(KV_FILLS_DURABLE_AT)).toBe(String(FILL.atMs));
+    expect(syncs).toHaveLength(1);
+    expect(r.durabilityPending).toBe(true);
+    syncs[0]!.resolve();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(r.durabilityPending).toBe(false);
+    expect(durable).toBe(1);
+    // A failed fsync is logged; the fill stays booked; the next tick's barrier asks again.
+    expect(r.record({ ...FILL, tradeEventId: 'trade-2' })).toBe('inserted');
+    later[1]!();
+    syncs[1]!.reject(new Error('EIO'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors.join('')).toContain('durability barrier');
+    expect(r.durabilityPending).toBe(false);
+    expect(durable).toBe(1);
+    expect(r.record({ ...FILL, tradeEventId: 'trade-3' })).toBe('inserted');
+    later[2]!();
+    expect(syncs).toHaveLength(3);
+    // Closing while an fsync is in flight ends with a FULL commit on this thread.
+    r.close();
+    expect(operations.at(-1)).toBe('setKv');
+    expect(durable).toBe(2);
+    base.close();
+  });
 });
