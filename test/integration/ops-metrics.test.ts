@@ -141,9 +141,11 @@ it('serves every metric, each fed by a real event, and the exposition passes the
     'outcome_maker_reward_estimate_error_ratio',
     'outcome_maker_book_resyncs_total',
   ];
-  await pollFor('reward estimates, the venue figures and the first resyncs', async () => {
+  // Positions are published soon after a fill (off the quoting path), not in the fill's own turn: waited for too.
+  await pollFor('reward estimates, the venue figures, the first resyncs and the published positions', async () => {
     const { samples: s } = await scrape(url);
-    return accrued.every((name) => familySamples(s, name).length > 0) ? true : undefined;
+    const published = s.some((sample) => sample.name === 'outcome_maker_position_shares' && sample.value > 0) && sumOf(s, 'outcome_maker_exposure_usdc') > 0;
+    return published && accrued.every((name) => familySamples(s, name).length > 0) ? true : undefined;
   }, 20_000);
   const { text, samples } = await scrape(url);
   venue.control.resolveMarket(held.slug, { winningOutcomeIndex: held.winningOutcomeIndex });
@@ -178,7 +180,7 @@ it('serves every metric, each fed by a real event, and the exposition passes the
     expect(value('outcome_maker_book_resyncs_total', { market: slug, reason: 'subscribe' })).toBeGreaterThanOrEqual(1);
     expect(value('outcome_maker_book_updates_total', { market: slug })).toBeGreaterThan(0);
   }
-  // Positions are published on every fill: the gauge agrees with the fills counted.
+  // Positions published after the fills: the gauge agrees with the fills counted.
   const positions: Sample[] = samples.filter((s) => s.name === 'outcome_maker_position_shares' && s.value > 0);
   expect(positions.length).toBeGreaterThan(0);
   expect(value('outcome_maker_exposure_usdc')).toBeGreaterThan(0);
