@@ -92,6 +92,13 @@ function workerCount(): number {
 const UNIT = unitFiles();
 
 /**
+ * `npm test` runs the compute-only projects (`unit`, `backtest`) at a lower priority beside the integration run
+ * (test/run-all/run-all.mjs, OM_TEST_BACKGROUND=1): they get the CPU the waiting files leave, in stretches, so their
+ * hang bounds are four times the default. A timeout only catches a hang; no assertion of theirs is about time.
+ */
+const BACKGROUND_TIMEOUTS = process.env['OM_TEST_BACKGROUND'] === '1' ? { testTimeout: 120_000, hookTimeout: 120_000 } : {};
+
+/**
  * Files that measure request spacing against the real clock: the multi-bot run (three bot processes on one account,
  * the simulator stamping arrivals) and the limiter's own timing test. Each runs in a fresh process of the
  * `arrival-timing` project, started first; a sibling's CPU burst that makes their simulator stamp late shows as a
@@ -142,6 +149,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          ...BACKGROUND_TIMEOUTS,
           include: UNIT,
           pool: 'threads',
           isolate: false,
@@ -154,6 +162,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'backtest',
+          ...BACKGROUND_TIMEOUTS,
           include: BACKTEST_FILES,
           pool: 'forks',
           maxWorkers: 2,

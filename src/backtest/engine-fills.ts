@@ -28,7 +28,7 @@ export class EngineFills {
     if (fill.orderId === null) return;
     const tradeEventId = parseFillPartId(fill.tradeEventId).tradeEventId;
     let covered = 0;
-    const candidates = this.engine.accountTrades(this.profileId).filter((f) => f.tradeEventId === tradeEventId && f.orderId === fill.orderId);
+    const candidates = this.engine.accountTradesOf(this.profileId, tradeEventId, fill.orderId);
     for (let i = candidates.length - 1; i >= 0 && covered < fill.sizeRaw; i -= 1) {
       const candidate = candidates[i]!;
       if (this.booked.has(keyOf(candidate))) continue;

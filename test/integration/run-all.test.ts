@@ -129,6 +129,39 @@ describe('npm test orchestration (test/run-all/run-all.mjs)', () => {
     expect((JSON.parse(readFileSync(at('merged.json'), 'utf8')) as { numPassedTests: number }).numPassedTests).toBe(12);
   });
 
+  it('secondWaitsForFirst false: the second run starts on the ready line while the first goes on; `nice` from a part\'s start, `niceWhenReady` from its ready line', async () => {
+    const at = (file: string): string => join(dir, `overlap-${file}`);
+    const part = (name: string, script: string, args: readonly string[], report?: string): object => ({ name, command: process.execPath, args: ['-e', script, ...args], cwd: ROOT, ...(report ? { report } : {}) });
+    // The first run records its priority, then ends only after the second run has ended: it must not be waited for.
+    const firstScript = `require('node:fs').writeFileSync(${JSON.stringify(at('first-nice'))}, String(require('node:os').getPriority())); ${FAKE_VITEST}`;
+    // The checks print the ready line, then wait until their priority has been lowered, record it, and end once the
+    // second run has ended.
+    const checksScript = `
+      const fs = require('node:fs'), os = require('node:os');
+      console.log(${JSON.stringify(READY_LINE)});
+      const deadline = Date.now() + 20000;
+      const poll = () => {
+        if (os.getPriority() !== 0 && !fs.existsSync(${JSON.stringify(at('checks-nice'))})) fs.writeFileSync(${JSON.stringify(at('checks-nice'))}, String(os.getPriority()));
+        if (fs.existsSync(${JSON.stringify(at('checks-nice'))}) && fs.existsSync(${JSON.stringify(at('second-ended'))})) process.exit(0);
+        if (Date.now() > deadline) process.exit(4);
+        setTimeout(poll, 20);
+      };
+      poll();`;
+    const plan = {
+      first: { ...part('vitest first', firstScript, ['5', '0', at('second-ended'), at('first-ended')], at('first.json')), nice: 7 },
+      beside: [{ ...part('checks', checksScript, []), ready: READY_LINE, niceWhenReady: 9 }],
+      second: part('vitest second', FAKE_VITEST, ['7', '0', '-', at('second-ended')], at('second.json')),
+      secondWaitsForFirst: false,
+      checks: [],
+      jsonPath: at('merged.json'),
+    };
+    const run = await runNodeScript(DRIVER, [JSON.stringify(plan)], { env: { PATH: process.env['PATH'] ?? '' }, until: 'close', timeoutMs: 40_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(readFileSync(at('first-nice'), 'utf8')).toBe('7');
+    expect(readFileSync(at('checks-nice'), 'utf8')).toBe('9');
+    expect((JSON.parse(readFileSync(at('merged.json'), 'utf8')) as { numPassedTests: number }).numPassedTests).toBe(12);
+  });
+
   it('runs the build beside the first vitest run, the checks beside the second, after the first; every part passed: exit 0, one merged report', async () => {
     const { code, out, report, last } = await orchestrate('green');
     expect(code, out).toBe(0);

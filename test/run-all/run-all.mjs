@@ -1,9 +1,10 @@
 // `npm test`: the suite and the checks, arranged so the wall time is about the suite's alone (docs/testing.md,
-// "How long it takes"). Two vitest runs one after the other: first the files that only compute (`unit`, `backtest`),
-// beside them the checks in one TypeScript program (checks.mjs: the typecheck, the build of dist/ unless dist/ is
-// already a build of the sources or OM_TEST_BUILD=0, and the lint), so that the CLI child processes of the second run
-// start from dist/ (half the CPU of compiling the sources with tsx at each start); then, once dist/ is written, the
-// files that mostly wait (`arrival-timing`, `integration`), beside which the checks go on.
+// "How long it takes"). Two vitest runs side by side: the files that only compute (`unit`, `backtest`) and the checks
+// in one TypeScript program (checks.mjs: the typecheck, the build of dist/ unless dist/ is already a build of the
+// sources or OM_TEST_BUILD=0, and the lint) start at once; once dist/ is written (so that the CLI child processes
+// start from dist/: half the CPU of compiling the sources with tsx at each start) the files that mostly wait
+// (`arrival-timing`, `integration`) start beside them. The compute-only parts then run at a lower priority
+// (BACKGROUND_NICE): they take the CPU the waiting files leave, and never delay a file that measures real time.
 // Invariants: every part runs whatever another's outcome; the exit code is 0 only if every part exited 0 (and, with
 // VITEST_JSON set, both vitest runs left their results); a check's
 // output is held and printed whole when it ends (vitest's streams as it goes); with VITEST_JSON set, one merged report
@@ -13,7 +14,7 @@
 // Usage: node test/run-all/run-all.mjs [vitest arguments, e.g. files: given to both runs]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { failedPart, mergeReports } from './report.mjs';
@@ -22,6 +23,22 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CHECKS = join(ROOT, 'test', 'run-all', 'checks.mjs');
 /** What checks.mjs prints once dist/ is written: the second vitest run may start. */
 export const READY_LINE = 'checks: dist/ written';
+/**
+ * The niceness of the compute-only parts while the waiting files run (`npm test`): a CPU-bound unit file or the lint
+ * takes a core only when no integration file wants it, so a bot's start-up or a simulator's stamp is not delayed by
+ * them (measured in docs/testing.md). Their vitest timeouts are the hang bounds of a starved run (OM_TEST_BACKGROUND).
+ */
+export const BACKGROUND_NICE = 10;
+
+/** Lowers a process's priority (its threads and the processes it starts later inherit it); false if refused. */
+function renice(pid, nice) {
+  try {
+    setPriority(pid, nice);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * A part's outcome: `code` 0 is success; a part killed by a signal, or that could not start, has a non-zero code.
@@ -40,6 +57,12 @@ function runPart(part, running, onReady = () => {}) {
       detached: true,
     });
     running.add(child);
+    // Before the part has started anything: vitest's workers, forked or threads, inherit it.
+    if (part.nice !== undefined && child.pid !== undefined) renice(child.pid, part.nice);
+    const ready = () => {
+      if (part.niceWhenReady !== undefined && child.pid !== undefined) renice(child.pid, part.niceWhenReady);
+      onReady();
+    };
     if (part.hold) {
       let seen = '';
       child.stdout.on('data', (chunk) => {
@@ -48,7 +71,7 @@ function runPart(part, running, onReady = () => {}) {
         seen += chunk.toString('utf8');
         if (seen.split('\n').slice(0, -1).includes(part.ready)) {
           seen = undefined;
-          onReady();
+          ready();
         }
       });
       child.stderr.on('data', (chunk) => held.push(chunk));
@@ -93,13 +116,14 @@ export function buildIsCurrent(root) {
 
 /**
  * Run the plan: `first` (a vitest run) beside every part of `beside` (held output, like a check), then `second` (a
- * vitest run) beside every part of `checks`. `second` starts once `first` has ended and every part of `beside` has
- * ended or, if it has `ready` (a line), printed that line (it goes on beside `second`). Each part is
- * `{ name, command, args, cwd, env?, hold?, ready? }`; a vitest part
- * also has `report`, the file its JSON goes to (given to it as VITEST_JSON when `jsonPath` is set). Resolves to the
- * exit code; writes the merged report to `jsonPath` if set, a failed part of `beside` or `checks` a failed entry.
+ * vitest run) beside every part of `checks`. `second` starts once every part of `beside` has ended or, if it has
+ * `ready` (a line), printed that line (it goes on beside `second`), and, unless `secondWaitsForFirst` is false, once
+ * `first` has ended. Each part is `{ name, command, args, cwd, env?, hold?, ready?, nice?, niceWhenReady? }`: `nice` is
+ * its priority from its start, `niceWhenReady` from its ready line (or its end); a vitest part also has `report`, the
+ * file its JSON goes to (given to it as VITEST_JSON when `jsonPath` is set). Resolves to the exit code; writes the
+ * merged report to `jsonPath` if set, a failed part of `beside` or `checks` a failed entry.
  */
-export async function runAll({ first, beside = [], second, checks, jsonPath }) {
+export async function runAll({ first, beside = [], second, checks, jsonPath, secondWaitsForFirst = true }) {
   const running = new Set();
   let interrupted;
   const forward = (signal) => {
@@ -126,7 +150,7 @@ export async function runAll({ first, beside = [], second, checks, jsonPath }) {
         return runPart({ ...part, hold: true }, running, onReady);
       }),
     ];
-    await Promise.all([firstParts[0], ...readiness]);
+    await Promise.all(secondWaitsForFirst ? [firstParts[0], ...readiness] : readiness);
     // After a signal nothing more starts: the parts not started are failures.
     const notStarted = (part) => ({ name: part.name, code: 1, why: `not started: ${interrupted}`, seconds: 0, output: '' });
     const then = [{ ...withJson(second) }, ...checks.map((check) => ({ ...check, hold: true }))];
@@ -165,16 +189,28 @@ async function main() {
   const vitestArgs = (projects) => ['run', ...projects.flatMap((p) => ['--project', p]), ...(extra.length > 0 ? ['--passWithNoTests', ...extra] : [])];
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   try {
+    const checks = { command: process.execPath, cwd: ROOT, ready: READY_LINE, niceWhenReady: BACKGROUND_NICE };
     const code = await runAll({
-      first: { name: 'vitest unit + backtest', command: vitest, args: vitestArgs(['unit', 'backtest']), cwd: ROOT, report: join(dir, 'first.json') },
+      // The compute-only files, in the background from the start: the checks go first to dist/, the waiting files after.
+      first: {
+        name: 'vitest unit + backtest',
+        command: vitest,
+        args: vitestArgs(['unit', 'backtest']),
+        cwd: ROOT,
+        report: join(dir, 'first.json'),
+        nice: BACKGROUND_NICE,
+        env: { OM_TEST_BACKGROUND: '1' },
+      },
       // The typecheck, the build (unless dist/ is current or OM_TEST_BUILD=0) and the lint in one TypeScript program
-      // (checks.mjs): the second run starts once dist/ is written; the typecheck and the lint go on beside it.
+      // (checks.mjs): the second run starts once dist/ is written; the typecheck and the lint go on beside it, in the
+      // background.
       beside: [
         process.env['OM_TEST_BUILD'] === '0' || buildIsCurrent(ROOT)
-          ? { name: 'typecheck + lint', command: process.execPath, args: [CHECKS, '--no-build', ROOT], cwd: ROOT, ready: READY_LINE }
-          : { name: 'typecheck + build + lint', command: process.execPath, args: [CHECKS, ROOT], cwd: ROOT, ready: READY_LINE },
+          ? { ...checks, name: 'typecheck + lint', args: [CHECKS, '--no-build', ROOT] }
+          : { ...checks, name: 'typecheck + build + lint', args: [CHECKS, ROOT] },
       ],
       second: { name: 'vitest arrival-timing + integration', command: vitest, args: vitestArgs(['arrival-timing', 'integration']), cwd: ROOT, report: join(dir, 'second.json') },
+      secondWaitsForFirst: false,
       checks: [],
       jsonPath: process.env['VITEST_JSON'] || undefined,
     });

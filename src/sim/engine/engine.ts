@@ -223,6 +223,10 @@ class Engine implements SimEngine {
     return reads.accountTrades(this.core, profileId);
   }
 
+  accountTradesOf(profileId: number, tradeEventId: string, orderId: string): AccountFill[] {
+    return reads.accountTradesOf(this.core, profileId, tradeEventId, orderId);
+  }
+
   positions(profileId: number): PositionSummary[] {
     return reads.positions(this.core, profileId);
   }

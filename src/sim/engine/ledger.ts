@@ -30,6 +30,8 @@ export interface MarketPosition {
 /** A fill as stored: the public fields plus the settlement fields that change when it is mined. */
 export type FillRecord = { -readonly [K in keyof AccountFill]: AccountFill[K] };
 
+const tradeOrderKey = (tradeEventId: string, orderId: string): string => `${tradeEventId}\u0000${orderId}`;
+
 function checkAmount(what: string, n: number): void {
   if (!Number.isSafeInteger(n) || n < 0) throw new EngineInvariantError(`${what}: bad amount ${n}`);
 }
@@ -39,6 +41,8 @@ export class AccountState implements SimAccount {
   private readonly tokenBalances = new Map<string, Balance>();
   private readonly positionsByMarket = new Map<number, MarketPosition>();
   private fillHistory: FillRecord[] = [];
+  /** The history's fills by (trade event, order), oldest first: the same records, rebuilt when the history is trimmed. */
+  private fillsByTradeOrder = new Map<string, FillRecord[]>();
   /** Claims, merges and splits, oldest first (the history's non-trade entries). */
   private readonly actions: CapitalAction[] = [];
 
@@ -163,11 +167,27 @@ export class AccountState implements SimAccount {
     this.fillHistory.push(fill);
     if (this.fillHistory.length > this.fillLimit * 1.25 + 16) {
       this.fillHistory = this.fillHistory.slice(this.fillHistory.length - this.fillLimit);
+      this.fillsByTradeOrder = new Map();
+      for (const kept of this.fillHistory) this.indexFill(kept);
+    } else {
+      this.indexFill(fill);
     }
   }
 
   fills(): readonly FillRecord[] {
     return this.fillHistory;
+  }
+
+  /** The history's fills of one order in one trade event, oldest first. */
+  fillsOf(tradeEventId: string, orderId: string): readonly FillRecord[] {
+    return this.fillsByTradeOrder.get(tradeOrderKey(tradeEventId, orderId)) ?? [];
+  }
+
+  private indexFill(fill: FillRecord): void {
+    const key = tradeOrderKey(fill.tradeEventId, fill.orderId);
+    const list = this.fillsByTradeOrder.get(key);
+    if (list === undefined) this.fillsByTradeOrder.set(key, [fill]);
+    else list.push(fill);
   }
 }
 

@@ -133,6 +133,12 @@ export function accountTrades(core: EngineCore, profileId: number): AccountFill[
   return out;
 }
 
+/** The account's fills of one order in one trade event, newest first (from the account's index, not a scan). */
+export function accountTradesOf(core: EngineCore, profileId: number, tradeEventId: string, orderId: string): AccountFill[] {
+  const fills = core.accountsById.get(profileId)?.fillsOf(tradeEventId, orderId) ?? [];
+  return fills.map((f) => ({ ...f })).reverse();
+}
+
 export function positions(core: EngineCore, profileId: number): PositionSummary[] {
   const account = core.accountsById.get(profileId);
   if (!account) return [];

@@ -50,6 +50,8 @@ export interface SimEngine {
   trades(slugs: readonly string[]): MarketTrade[];
   /** Every fill of the account (both roles), newest first. */
   accountTrades(profileId: number): AccountFill[];
+  /** The account's fills of one order in one trade event, newest first (what accountTrades filtered would give). */
+  accountTradesOf(profileId: number, tradeEventId: string, orderId: string): AccountFill[];
   positions(profileId: number): PositionSummary[];
 
   /** Lists a crypto strike market at run time (admin; crypto world only): 400 naming the field, 409 a slug taken. */

@@ -78,6 +78,42 @@ describe('complementary matching', () => {
     expectSound(engine);
   });
 
+  it('accountTradesOf gives an order\'s fills of one trade event: accountTrades filtered, newest first, as copies', () => {
+    const { engine, m } = world();
+    const maker = ok(engine.place(limit(m, BOB, 'NO', 'BUY', 400, 10))).order;
+    ok(engine.place(limit(m, ALICE, 'YES', 'BUY', 620, 4)));
+    ok(engine.place(limit(m, ALICE, 'YES', 'BUY', 620, 3)));
+    const all = engine.accountTrades(BOB);
+    expect(all).toHaveLength(2);
+    for (const fill of all) {
+      const own = engine.accountTradesOf(BOB, fill.tradeEventId, maker.id);
+      expect(own).toEqual(all.filter((f) => f.tradeEventId === fill.tradeEventId && f.orderId === maker.id));
+      expect(own).toHaveLength(1);
+      expect(own[0]).not.toBe(all[0]);
+    }
+    expect(engine.accountTradesOf(BOB, all[0]!.tradeEventId, 'another-order')).toEqual([]);
+    expect(engine.accountTradesOf(999, all[0]!.tradeEventId, maker.id)).toEqual([]);
+  });
+
+  it('accountTradesOf follows the retention limit: a fill trimmed from the history is gone from it too', () => {
+    const { engine, m } = world({ retention: { fillsPerAccount: 2 } });
+    const maker = ok(engine.place(limit(m, BOB, 'NO', 'BUY', 400, 40))).order;
+    // The history is trimmed to the limit once it passes 1.25 × the limit + 16 fills.
+    const everyEvent = new Set<string>();
+    for (let i = 0; i < 30; i += 1) {
+      ok(engine.place(limit(m, ALICE, 'YES', 'BUY', 620, 1)));
+      everyEvent.add(engine.accountTrades(BOB)[0]!.tradeEventId);
+    }
+    expect(everyEvent.size).toBe(30);
+    const kept = engine.accountTrades(BOB);
+    expect(kept.length).toBeLessThan(30);
+    expect(kept.length).toBeGreaterThan(0);
+    const keptEvents = new Set(kept.map((f) => f.tradeEventId));
+    for (const tradeEventId of everyEvent) {
+      expect(engine.accountTradesOf(BOB, tradeEventId, maker.id)).toHaveLength(keptEvents.has(tradeEventId) ? 1 : 0);
+    }
+  });
+
   it('SELL YES against SELL NO merges a pair, paying both sellers', () => {
     const { engine, m } = world();
     engine.deposit(ALICE, { tokens: { [m.yesTokenId]: 10 * SHARE } });
