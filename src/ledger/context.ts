@@ -101,6 +101,8 @@ export class LedgerContext {
     this.innerFailure = null;
     const relaxed = durability === 'process' && this.fullSync;
     try {
+      // Prepared at each call on purpose: SQLite applies `PRAGMA synchronous = …` when the statement is prepared, so a
+      // statement prepared once and run again changes nothing (test/unit/ledger/migrations.test.ts).
       if (relaxed) this.db.pragma('synchronous = NORMAL');
       this.transaction.immediate(task);
     } catch (error) {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LedgerContext } from '../../../src/ledger/context.js';
 import { openLedgerDatabase } from '../../../src/ledger/database.js';
 import { LedgerSchemaError } from '../../../src/ledger/errors.js';
 import { latestVersion, migrate, MIGRATIONS, schemaVersion, type Migration } from '../../../src/ledger/migrations.js';
@@ -89,6 +90,21 @@ describe('migrations', () => {
     expect(normal.pragma('synchronous', { simple: true })).toBe(1);
     expect(schemaVersion(normal)).toBe(latestVersion());
     normal.close();
+  });
+
+  it('a process-durable write commits with synchronous=NORMAL and restores FULL after, also when it fails; a full write keeps FULL', () => {
+    const db = openLedgerDatabase({ path: join(temp.dir, 'durability.sqlite') });
+    migrate(db);
+    const ctx = new LedgerContext(db, () => 0, {});
+    const level = (): unknown => db.pragma('synchronous', { simple: true });
+    expect(ctx.write('updateOrder', level)).toBe(1);
+    expect(level()).toBe(2);
+    expect(ctx.write('recordFill', level)).toBe(2);
+    expect(() => ctx.write('updateOrder', () => { throw new Error('refused'); })).toThrow('refused');
+    expect(level()).toBe(2);
+    for (let i = 0; i < 3; i += 1) expect(ctx.write('recordMarks', level)).toBe(1);
+    expect(level()).toBe(2);
+    db.close();
   });
 
   it('refuses a missing file when it must exist, without creating it', () => {
