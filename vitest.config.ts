@@ -94,9 +94,10 @@ const UNIT = unitFiles();
 /**
  * `npm test` runs the compute-only projects (`unit`, `backtest`) at a lower priority beside the integration run
  * (test/run-all/run-all.mjs, OM_TEST_BACKGROUND=1): they get the CPU the waiting files leave, in stretches, so their
- * hang bounds are four times the default. A timeout only catches a hang; no assertion of theirs is about time.
+ * hang bounds are five times the default (a test's own bound: test/support/hang-bound.ts). A timeout only catches a
+ * hang; no assertion of theirs is about time.
  */
-const BACKGROUND_TIMEOUTS = process.env['OM_TEST_BACKGROUND'] === '1' ? { testTimeout: 120_000, hookTimeout: 120_000 } : {};
+const BACKGROUND_TIMEOUTS = process.env['OM_TEST_BACKGROUND'] === '1' ? { testTimeout: 150_000, hookTimeout: 150_000 } : {};
 
 /**
  * Files that measure request spacing against the real clock: the multi-bot run (three bot processes on one account,

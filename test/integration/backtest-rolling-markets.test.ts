@@ -10,6 +10,7 @@ import { runBacktest, type BacktestOptions } from '../../src/backtest/index.js';
 import { DEFAULT_PRICER_SETTINGS } from '../../src/pricing/market-pricer.js';
 import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } from '../../src/sim/engine/index.js';
 import fixedSpread from '../../strategies/fixed-spread.js';
+import { hangBound } from '../support/hang-bound.js';
 
 const HOUR_MS = 3_600_000;
 const START_MS = Date.UTC(2026, 0, 1);
@@ -65,7 +66,7 @@ describe('rolling markets in the backtest', () => {
     expect(atHour24.trackedOrders).toBeLessThanOrEqual(Math.max(2 * atHour2.trackedOrders, 60));
     // Its speed (about 13 s of CPU, docs/backtest.md) is a measurement, not an assertion: a timed test fails on a
     // loaded machine and proves nothing on an idle one.
-  }, 180_000);
+  }, hangBound(180_000));
 
   it('under a saturated limit no placement leaves at or after its market\'s stop: those queued then are withheld and counted', async () => {
     const stopBeforeMs = DEFAULT_PRICER_SETTINGS.stopBeforeSettlementMs;
@@ -109,7 +110,7 @@ describe('rolling markets in the backtest', () => {
     // The placements waiting in the queue at the stops were withheld as they left, counted apart from the requests sent.
     expect(result.requests.withheld).toBeGreaterThan(0);
     expect(result.engineInvariantViolations).toEqual([]);
-  }, 60_000);
+  }, hangBound(60_000));
 
   it('admits(market, nowMs) picks the markets joined: asked once per market as it is listed; the others are never traded', async () => {
     const asked: string[] = [];
@@ -127,5 +128,5 @@ describe('rolling markets in the backtest', () => {
     expect(result.markets.map((m) => new Date(m.expiresAtMs ?? 0).toISOString().slice(11, 16))).toEqual(['02:00', '03:00']);
     expect(result.requests.placements).toBeGreaterThan(0);
     expect(result.engineInvariantViolations).toEqual([]);
-  }, 120_000);
+  }, hangBound(120_000));
 });

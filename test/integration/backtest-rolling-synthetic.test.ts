@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runSyntheticCommand } from '../../src/backtest/synthetic-command.js';
 import { parseConfigText } from '../../src/config/index.js';
+import { hangBound } from '../support/hang-bound.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -52,5 +53,5 @@ describe('rolling markets in backtest --synthetic', () => {
     expect(report.markets.reduce((n, m) => n + m.fills, 0)).toBe(report.fills);
     // A bound that only catches a hang: about 20 s of CPU, but it shares the cores with the unit files, the other
     // backtests and `npm test`'s build, and took over 120 s on a machine others loaded (load average 15–18).
-  }, 300_000);
+  }, hangBound(300_000));
 });

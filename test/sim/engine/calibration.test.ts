@@ -12,6 +12,7 @@ import { brierScore, logLoss, type Prediction } from '../../../src/pricing/model
 import { readMarketTerms, termsInputOf } from '../../../src/pricing/terms.js';
 import { createEngine, DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS, ManualClock } from '../../../src/sim/engine/index.js';
 import { marketWire } from '../../../src/sim/server/wire-format.js';
+import { hangBound } from '../../support/hang-bound.js';
 
 const T0 = Date.UTC(2026, 0, 1, 0, 0);
 const HOURS = 10;
@@ -77,5 +78,5 @@ describe('model calibration on resolved simulated markets', () => {
     expect(scores.model.logLoss).toBeLessThanOrEqual(scores.book.logLoss + 0.03);
     expect(scores.model.brier).toBeLessThanOrEqual(scores.book.brier + 0.01);
     engine.stop();
-  }, 120_000);
+  }, hangBound(120_000));
 });

@@ -15,6 +15,7 @@ import { pooledTimeWeightedInventoryRaw, runReplayBacktest, type ReplayBacktestO
 import { LEAVE_AFTER_STOP_MS } from '../../../src/backtest/market-roll.js';
 import { formatTable, peopleReport, renderHtml, type MarketReplay } from '../../../src/replay/report.js';
 import { EVALUATE_SOON_MS } from '../../../src/markets/market-discovery.js';
+import { hangBound } from '../../support/hang-bound.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const recorded = readReplay(join(ROOT, 'examples/sim-btc-ladder/recording.ndjson.gz'));
@@ -87,7 +88,7 @@ describe('backtest --replay of markets listed over time', () => {
       expect(m.joinedAtMs).toBe(startMs);
       expect(m.leftAtMs).toBeNull();
     }
-  }, 60_000);
+  }, hangBound(60_000));
 
   it('a listed market is left at its recorded resolution; a market listed after its stop is never joined', async () => {
     const listAtMs = startMs + 60_000;
@@ -104,7 +105,7 @@ describe('backtest --replay of markets listed over time', () => {
     const { report: without } = await replay(tooLate.header, tooLate.events);
     expect(without.markets.map((m) => m.slug)).not.toContain(late.slug);
     expect(without.markets).toHaveLength(3);
-  }, 60_000);
+  }, hangBound(60_000));
 
   it('the recording as it is (version 2, every market from the start) replays as before, the same with the surface on or off', async () => {
     // config/fixed-spread.yaml quotes around the book (referencePrice [mid, adjustedMidpoint]): under the default
@@ -141,7 +142,7 @@ describe('backtest --replay of markets listed over time', () => {
     expect(report.figures.timeWeightedInventoryRaw).toBeLessThanOrEqual(report.figures.maxInventoryRaw);
     for (const m of report.markets) expect(m.figures.timeWeightedInventoryRaw).toBeLessThanOrEqual(m.figures.maxInventoryRaw);
     expect(report.figures.timeWeightedInventoryRaw).toBeCloseTo(pooledTimeWeightedInventoryRaw(report.markets.map((m) => m.figures)), 6);
-  }, 60_000);
+  }, hangBound(60_000));
 });
 
 describe('the whole run\'s time-weighted |inventory|', () => {
