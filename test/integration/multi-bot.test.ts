@@ -34,15 +34,16 @@ import { metricsUrlOf, pollFor, readiness, scrape, sumOf } from './ops-support.j
  * A neighbour that takes a core (issue 39 item 8: the Redis-stopped phase once failed under another engineer's load):
  * a process at the bots' priority, for the phases; killed by the test. It keeps the machine at least one core short
  * for everything else: in each 100 ms slice it spins if, in the slice before, the rest of the machine left a whole
- * core to take (the machine's idle time, the time of niced processes it would take from them, such as `npm test`'s
- * compute-only files in the background, plus its own CPU time), and sleeps otherwise. Alone on a machine it burns a core
+ * core idle (the machine's idle time plus its own CPU time), and sleeps otherwise. Under `npm test` the compute-only
+ * files run in the background (nice +10) and leave little idle time: the burner then mostly sleeps rather than take
+ * their CPU, and the bots meet the integration files beside them; run alone, this file has its core taken throughout. Alone on a machine it burns a core
  * throughout, as a plain busy loop did; beside the rest of the suite, which keeps both cores busy, it mostly sleeps
  * instead of taking a third of the CPU from the files beside it (measured: docs/testing.md, issue 40).
  */
 const BURNER = `
 const os = require('node:os');
 const SLICE_MS = 100;
-const idleMs = () => os.cpus().reduce((sum, cpu) => sum + cpu.times.idle + cpu.times.nice, 0);
+const idleMs = () => os.cpus().reduce((sum, cpu) => sum + cpu.times.idle, 0);
 let idle = idleMs(), own = process.cpuUsage(), burn = true;
 for (;;) {
   const until = Date.now() + SLICE_MS;
