@@ -25,7 +25,7 @@ const REPLACE: Omit<CancelReplaceBatch, 'beforeSend'> = { marketSlug: 'btc', mod
 /** The limiter of the adapter's transport, noting the class of every request it is asked to start. */
 class RecordingLimiter extends RequestLimiter {
   readonly classes: RequestPriority[] = [];
-  override schedule<T>(priority: RequestPriority, task: (markSent: () => void, onTime: () => boolean) => Promise<T>): Promise<T> {
+  override schedule<T>(priority: RequestPriority, task: (markSent: () => void, onTime: () => boolean, markNotSent: () => void) => Promise<T>): Promise<T> {
     this.classes.push(priority);
     return super.schedule(priority, task);
   }
