@@ -157,8 +157,8 @@ export class LatencyVenue implements VenuePort {
     try {
       beforeSend?.();
     } catch (error) {
-      // Never sent (a PlacementWithheldError, as a rule): its slot is free at once; the spacing still counts from its
-      // start, as the bot's limiter counts it.
+      // Never sent (a PlacementWithheldError, as a rule): its slot is free at once and it takes its start back (the
+      // spacing stays the last sent request's), as the bot's limiter does (`markNotSent`).
       this.pipe.withhold(id, this.scheduler.now());
       this.pump();
       throw error;
