@@ -21,6 +21,7 @@ import { CANCEL_BATCH_MAX } from '../orders/venue-port.js';
 import type {
   CancelReplaceBatch,
   CancelReplaceItemResult,
+  CancelOptions,
   CancelResult,
   CrossMarketCancelReplace,
   PreparedBatch,
@@ -125,8 +126,8 @@ export class LatencyVenue implements VenuePort {
     return this.send({ operation: 'placeOrder' }, () => this.inner.placeOrder(rest), beforeSend);
   }
 
-  cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
-    return this.send({ operation: 'cancelOrders' }, () => this.inner.cancelOrders(marketSlug, orderIds));
+  cancelOrders(marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
+    return this.send({ operation: 'cancelOrders' }, () => this.inner.cancelOrders(marketSlug, orderIds), options?.beforeSend);
   }
 
   cancelAll(marketSlug: string): Promise<CancelResult> {

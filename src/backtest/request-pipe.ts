@@ -1,7 +1,7 @@
 /**
  * The request model of the backtest: one rate-limited queue per account, like the bot's limiter
  * (src/exchange/limiter.ts): at most `maxConcurrent` requests in flight, at least `minRequestSpacingMs` between
- * starts, and the waiting request that starts next chosen AT the start, by the account's classes (cancel > probe >
+ * starts, and the waiting request that starts next chosen AT the start, by the account's classes (sweep > cancel > probe >
  * place > read, src/core/request-priority.ts), first come first served within a class. A request acts on the venue
  * `oneWayMs` after it starts and its answer arrives `oneWayMs` later; its in-flight slot is held until then, or
  * freed at once when it leaves without acting (`withhold`: its own check refused it as it left, nothing sent).
@@ -35,7 +35,7 @@ export interface StartedRequest<T> {
 }
 
 export class RequestPipe<T> {
-  private readonly queues: Readonly<Record<RequestPriority, T[]>> = { cancel: [], probe: [], place: [], read: [] };
+  private readonly queues: Readonly<Record<RequestPriority, T[]>> = { sweep: [], cancel: [], probe: [], place: [], read: [] };
   private lastStartMs = Number.NEGATIVE_INFINITY;
   /** The latest start and the spacing's reference before it (restored if that request is withheld). */
   private latestStart: { readonly id: number; readonly before: number } | null = null;

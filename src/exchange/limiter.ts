@@ -1,6 +1,6 @@
 /**
  * Client-side rate limiting per credentials: at most `maxConcurrent` requests in flight, at least `minTimeMs`
- * between request starts, queued requests started in priority order cancel > probe > place > read (FIFO within a
+ * between request starts, queued requests started in priority order sweep > cancel > probe > place > read (FIFO within a
  * class), and a pause of every start after a 429 so queued requests do not walk into the same limit. `probe` is what
  * keeps the bot safe besides its cancels: the watchdog's REST check of a quiet book, whose answer decides whether a
  * market is halted; requotes never starve it (docs/rate-limits.md).
@@ -132,7 +132,7 @@ export class RequestLimiter {
   private readonly now: () => number;
   private readonly setTimer: (fn: () => void, ms: number) => () => void;
   private readonly observers = new Set<LimiterObserver>();
-  private readonly queues: Readonly<Record<RequestPriority, Job[]>> = { cancel: [], probe: [], place: [], read: [] };
+  private readonly queues: Readonly<Record<RequestPriority, Job[]>> = { sweep: [], cancel: [], probe: [], place: [], read: [] };
   private inFlight = 0;
   private lastStartAt = Number.NEGATIVE_INFINITY;
   /** Starts counted so far (a start refused before it was sent is taken back: `markNotSent`). */

@@ -37,6 +37,7 @@ import {
   VenueRequestError,
   type CancelReplaceBatch,
   type CancelReplaceItemResult,
+  type CancelOptions,
   type CancelResult,
   type CrossMarketCancelReplace,
   type MaintenanceStatus,
@@ -135,8 +136,8 @@ export class CrossMarketVenue implements VenuePort {
     return this.inner.placeOrder(request);
   }
 
-  cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
-    return this.inner.cancelOrders(marketSlug, orderIds);
+  cancelOrders(marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
+    return this.inner.cancelOrders(marketSlug, orderIds, options);
   }
 
   cancelAll(marketSlug: string): Promise<CancelResult> {

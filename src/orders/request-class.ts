@@ -8,7 +8,7 @@
  * cancel-replace carrying cancels, the listing that confirms a market emptied) is `cancel`, and so is a deferred
  * own-order listing once its market quotes (it finds orders of the bot resting unmanaged: an exposure like the one a
  * cancel removes, and one request per market, once; in `probe` it waited behind every cancel-replace requote); a status
- * lookup of an order whose outcome is unknown is `probe`; a placement, and the listing a market's first quote waits
+ * lookup of an order whose outcome is unknown is `probe`; the shutdown sweep's cancels across markets are `sweep`, first of all; a placement, and the listing a market's first quote waits
  * for, is `place`; every other read is `read`.
  */
 import type { RequestPriority } from '../core/request-priority.js';
@@ -26,7 +26,8 @@ export type VenueCall =
 
 const FIXED: Readonly<Record<Exclude<VenueOperation, 'listLiveOrders' | 'cancelReplace'>, RequestPriority>> = {
   cancelOrders: 'cancel',
-  cancelAcrossMarkets: 'cancel',
+  // The shutdown sweep's (its only caller): every order of the bot, ahead of the plans' cancels still queued.
+  cancelAcrossMarkets: 'sweep',
   cancelByClientOrderId: 'cancel',
   cancelAll: 'cancel',
   statusBatch: 'probe',

@@ -71,6 +71,11 @@ export interface PlaceRequest {
   readonly beforeSend?: () => void;
 }
 
+/** A plan's cancel: its last-moment check (the bot stopping, whose shutdown sweep cancels every order anyway). */
+export interface CancelOptions {
+  readonly beforeSend?: () => void;
+}
+
 /** The answer to an accepted placement. */
 export interface PlaceResult {
   readonly orderId: string;
@@ -140,8 +145,12 @@ export const STATUS_BATCH_MAX = 50;
 
 export interface VenuePort {
   placeOrder(request: PlaceRequest): Promise<PlaceResult>;
-  /** All ids belong to `marketSlug` (POST /orders/batch-cancel; the older POST /orders/cancel-batch where it is absent). */
-  cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult>;
+  /**
+   * All ids belong to `marketSlug` (POST /orders/batch-cancel; the older POST /orders/cancel-batch where it is absent).
+   * `options.beforeSend`: as PlaceRequest.beforeSend, for the call's first request (a call that has begun sending
+   * completes); throwing `PlacementWithheldError` withholds the whole call unsent.
+   */
+  cancelOrders(marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult>;
   /**
    * Optional: orders of several markets, by id (`byMarket`: each market's ids), in as few requests as the venue allows
    * (POST /orders/batch-cancel, up to 50 ids a request: one request may span markets where the venue accepts it, which
@@ -357,9 +366,10 @@ export class PlacementWithheldError extends VenuePortError {
   readonly abortsPlan: boolean;
   constructor(
     readonly reason: string,
-    options: { readonly abortsPlan?: boolean } = {},
+    options: { readonly abortsPlan?: boolean; readonly operation?: 'placeOrder' | 'cancelOrders' } = {},
   ) {
-    super('placeOrder', `placeOrder: withheld before sending (${reason})`);
+    const operation = options.operation ?? 'placeOrder';
+    super(operation, `${operation}: withheld before sending (${reason})`);
     this.abortsPlan = options.abortsPlan ?? reason !== 'stopping';
   }
 }

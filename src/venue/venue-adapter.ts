@@ -53,6 +53,7 @@ import {
   type CrossMarketCancelReplace,
   type PreparedBatch,
   type PreparedBatchAnswer,
+  type CancelOptions,
   type CancelResult,
   type MaintenanceStatus,
   type PlaceRequest,
@@ -339,10 +340,10 @@ export class VenueAdapter implements VenuePort {
     };
   }
 
-  async cancelOrders(_marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
+  async cancelOrders(_marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
     if (orderIds.length === 0) return { canceled: [], failed: [] };
     try {
-      return portCancelResult(await this.cancels.cancelInMarket(orderIds));
+      return portCancelResult(await this.cancels.cancelInMarket(orderIds, options?.beforeSend));
     } catch (error) {
       throw await this.cancelError('cancelOrders', error);
     }

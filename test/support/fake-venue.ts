@@ -36,6 +36,7 @@ import {
   type CancelFailureReason,
   type CancelReplaceBatch,
   type CancelReplaceItemResult,
+  type CancelOptions,
   type CancelResult,
   type MaintenanceStatus,
   type PlaceRequest,
@@ -331,7 +332,8 @@ export class FakeVenue implements VenuePort {
     };
   }
 
-  async cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
+  async cancelOrders(marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
+    options?.beforeSend?.();
     this.record('cancelOrders', `${marketSlug} ${orderIds.join(',')}`);
     await this.waitHold('cancelOrders');
     this.checkCancelMode('cancelOrders');
