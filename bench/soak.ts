@@ -271,8 +271,8 @@ async function stopBot(
 
 /**
  * SOAK_STOP_IN_WAVE=1: the stop comes in a requote wave. Every market's fair value jumps 40 ticks (toward the middle)
- * and the synthetic makers requote at once; the signal follows once the bot's first requote request reached the
- * simulator and 150 ms more, so most markets' plans still wait in its rate limiter (the worst case of issue 43's stop).
+ * and the synthetic makers requote at once; the signal follows once the bot's first requote request (a cancel-replace,
+ * a cancel or a placement) reached the simulator and 150 ms more, so most markets' plans still wait in its rate limiter (the worst case of issue 43's stop).
  */
 async function startWave(sim: RunningSimulator, slugs: readonly string[]): Promise<void> {
   const since = Date.now();
@@ -281,7 +281,7 @@ async function startWave(sim: RunningSimulator, slugs: readonly string[]): Promi
     sim.control.setFairValue(slug, fair < 500 ? fair + 40 : fair - 40);
   }
   sim.control.syntheticStep();
-  const requote = (): boolean => sim.control.requestLog({ limit: 20 }).some((e) => e.atMs >= since && e.method === 'POST' && /^\/orders\/(cancel-replace|batch-cancel|cancel-batch)/.test(e.path));
+  const requote = (): boolean => sim.control.requestLog({ limit: 20 }).some((e) => e.atMs >= since && e.method === 'POST' && /^\/orders(\/(cancel-replace|batch-cancel|cancel-batch)|\?|$)/.test(e.path));
   for (let waited = 0; !requote() && waited < 5_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
   await new Promise((r) => setTimeout(r, 150));
   process.stderr.write(`soak stop in a wave: the first requote request ${requote() ? 'reached the simulator' : 'did not come within 5 s'}, signal ${Date.now() - since} ms after the move\n`);

@@ -28,6 +28,7 @@ import type {
   MaintenanceStatus,
   PlaceRequest,
   PlaceResult,
+  StatusOptions,
   StatusQuery,
   StatusResult,
   ListOptions,
@@ -134,8 +135,8 @@ export class LatencyVenue implements VenuePort {
     return this.send({ operation: 'cancelAll' }, () => this.inner.cancelAll(marketSlug));
   }
 
-  statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
-    return this.send({ operation: 'statusBatch' }, () => this.inner.statusBatch(queries));
+  statusBatch(queries: readonly StatusQuery[], options?: StatusOptions): Promise<readonly StatusResult[]> {
+    return this.send({ operation: 'statusBatch', sweep: options?.sweep === true }, () => this.inner.statusBatch(queries, { sweep: options?.sweep === true }), options?.beforeSend);
   }
 
   listLiveOrders(marketSlug: string, options?: ListOptions): Promise<readonly VenueOrderSnapshot[]> {

@@ -1,7 +1,8 @@
 /**
  * The request classes of an account's rate limiter and the order they start in: sweep > cancel > probe > place > read,
  * FIFO within a class (docs/rate-limits.md, "Headroom for what keeps the bot safe"). `sweep` is the shutdown sweep's
- * cancels across markets (every order of the bot, 50 ids a request): ahead of the plans' own cancels still queued. One definition for every queue that
+ * cancels across markets (every order of the bot, 50 ids a request) and its confirming lookups: ahead of the plans' own
+ * cancels and lookups still queued. One definition for every queue that
  * stands for the account's limit: the bot's limiter (src/exchange/limiter.ts) and the backtest's request model
  * (src/backtest/request-pipe.ts). Which venue call goes in which class: src/orders/request-class.ts.
  *

@@ -393,7 +393,7 @@ export class ExchangeApi {
   }
 
   /** POST /orders/status/batch: 1–50 lookups by orderId or clientOrderId, results in request order. */
-  async getOrderStatuses(items: readonly OrderLookup[]): Promise<OrderStatusResult[]> {
+  async getOrderStatuses(items: readonly OrderLookup[], options: { readonly priority?: RequestPriority; readonly beforeSend?: () => void } = {}): Promise<OrderStatusResult[]> {
     if (items.length < 1 || items.length > MAX_STATUS_BATCH) {
       throw new RequestInputError('items', `${items.length} items`, `must hold 1 to ${MAX_STATUS_BATCH} lookups`);
     }
@@ -406,8 +406,8 @@ export class ExchangeApi {
       return { clientOrderId: id };
     });
     return this.call(
-      // Probe priority: an order whose outcome is unknown may be live, and its slot waits for the answer.
-      { endpoint: API_ENDPOINTS.getOrderStatuses, path: '/orders/status/batch', body: () => ({ items: lookups }), auth: true, priority: 'probe' },
+      // Probe priority (default): an order whose outcome is unknown may be live, and its slot waits for the answer.
+      { endpoint: API_ENDPOINTS.getOrderStatuses, path: '/orders/status/batch', body: () => ({ items: lookups }), auth: true, priority: options.priority ?? 'probe', ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}) },
       (answer, endpoint) => parseStatusBatch(answer.body, endpoint, answer.status),
     );
   }

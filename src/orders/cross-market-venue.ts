@@ -44,6 +44,7 @@ import {
   type PlaceRequest,
   type PlaceResult,
   type PreparedBatch,
+  type StatusOptions,
   type StatusQuery,
   type StatusResult,
   type ListOptions,
@@ -144,8 +145,8 @@ export class CrossMarketVenue implements VenuePort {
     return this.inner.cancelAll(marketSlug);
   }
 
-  statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
-    return this.inner.statusBatch(queries);
+  statusBatch(queries: readonly StatusQuery[], options?: StatusOptions): Promise<readonly StatusResult[]> {
+    return this.inner.statusBatch(queries, options);
   }
 
   listLiveOrders(marketSlug: string, options?: ListOptions): Promise<readonly VenueOrderSnapshot[]> {

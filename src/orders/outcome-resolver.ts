@@ -20,7 +20,7 @@ import { refusedByMode, type CommitOrigin, type ExecutorContext } from './execut
 import type { MarketState } from './market-state.js';
 import { applyFill, applyReport, confirmCancel, markLost, recordLookupMiss, refuseCancel, type OrderReport, type TrackedOrder } from './order-record.js';
 import { isTerminal } from './order-state.js';
-import { STATUS_BATCH_MAX, type SettlementState, type StatusQuery, type StatusResult, type VenueOrderSnapshot } from './venue-port.js';
+import { PlacementWithheldError, STATUS_BATCH_MAX, type SettlementState, type StatusQuery, type StatusResult, type VenueOrderSnapshot } from './venue-port.js';
 
 /** A fill as a venue report carries it (placement answer, lookup, listing). */
 export interface ReportedFill {
@@ -155,9 +155,16 @@ export class OutcomeResolver {
     const queries: StatusQuery[] = batch.map((o) => (o.orderId !== null ? { orderId: o.orderId } : { clientOrderId: o.clientOrderId }));
     let results: readonly StatusResult[];
     try {
-      results = await this.ctx.venue.statusBatch(queries);
+      // The shutdown's confirmations go ahead of the plans' own lookups still queued (limiter class `sweep`); a plan's
+      // or a resync's lookup still queued once the shutdown sweeps is moot (the sweep cancels and looks up every order
+      // of the bot) and is withheld as it leaves, taking no start.
+      const moot = origin === 'plan-lookup' || origin === 'resync';
+      const beforeSend = (): void => {
+        if (moot && this.ctx.sweeping()) throw new PlacementWithheldError('stopping', { operation: 'statusBatch' });
+      };
+      results = await this.ctx.venue.statusBatch(queries, { sweep: origin === 'shutdown', beforeSend });
     } catch (error) {
-      this.ctx.observer.onRequestError('statusBatch', errorSlug, error);
+      if (!(error instanceof PlacementWithheldError)) this.ctx.observer.onRequestError('statusBatch', errorSlug, error);
       return null;
     }
     const counts = new Map<string, { found: number; notFound: number }>();

@@ -71,6 +71,13 @@ export interface PlaceRequest {
   readonly beforeSend?: () => void;
 }
 
+/** `sweep`: the shutdown sweep's confirming lookup (limiter class `sweep`, ahead of the plans' lookups still queued). */
+export interface StatusOptions {
+  readonly sweep?: boolean;
+  /** As PlaceRequest.beforeSend: throwing `PlacementWithheldError` withholds the lookup unsent. */
+  readonly beforeSend?: () => void;
+}
+
 /** A plan's cancel: its last-moment check (the bot stopping, whose shutdown sweep cancels every order anyway). */
 export interface CancelOptions {
   readonly beforeSend?: () => void;
@@ -183,7 +190,7 @@ export interface VenuePort {
   /** Every open order of the account in the market (DELETE /orders/all/{slug}). */
   cancelAll(marketSlug: string): Promise<CancelResult>;
   /** 1–50 queries; one result per query, in the same order. */
-  statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]>;
+  statusBatch(queries: readonly StatusQuery[], options?: StatusOptions): Promise<readonly StatusResult[]>;
   /**
    * The account's LIVE orders in the market. `urgent`: the listing confirms cancels (a leave, a shutdown) and goes at
    * cancel priority, ahead of placements; a routine resync does not.
@@ -366,7 +373,7 @@ export class PlacementWithheldError extends VenuePortError {
   readonly abortsPlan: boolean;
   constructor(
     readonly reason: string,
-    options: { readonly abortsPlan?: boolean; readonly operation?: 'placeOrder' | 'cancelOrders' } = {},
+    options: { readonly abortsPlan?: boolean; readonly operation?: 'placeOrder' | 'cancelOrders' | 'statusBatch' } = {},
   ) {
     const operation = options.operation ?? 'placeOrder';
     super(operation, `${operation}: withheld before sending (${reason})`);

@@ -59,6 +59,7 @@ import {
   type PlaceRequest,
   type PlaceResult,
   type SettlementState,
+  type StatusOptions,
   type StatusQuery,
   type StatusResult,
   type VenueFill,
@@ -382,10 +383,11 @@ export class VenueAdapter implements VenuePort {
     }
   }
 
-  async statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
+  async statusBatch(queries: readonly StatusQuery[], options?: StatusOptions): Promise<readonly StatusResult[]> {
     let answers;
     try {
-      answers = await this.options.api.getOrderStatuses(queries);
+      const priority = requestClass({ operation: 'statusBatch', sweep: options?.sweep === true });
+      answers = await this.options.api.getOrderStatuses(queries, { priority, ...(options?.beforeSend === undefined ? {} : { beforeSend: options.beforeSend }) });
     } catch (error) {
       throw mapError('statusBatch', error);
     }

@@ -41,6 +41,7 @@ import {
   type MaintenanceStatus,
   type PlaceRequest,
   type PlaceResult,
+  type StatusOptions,
   type StatusQuery,
   type StatusResult,
   type VenueFill,
@@ -380,7 +381,8 @@ export class FakeVenue implements VenuePort {
     return { canceled, failed: [] };
   }
 
-  async statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
+  async statusBatch(queries: readonly StatusQuery[], options?: StatusOptions): Promise<readonly StatusResult[]> {
+    options?.beforeSend?.();
     this.record('statusBatch', queries.map((q) => ('orderId' in q ? q.orderId : q.clientOrderId)).join(','));
     await this.waitHold('statusBatch');
     if (queries.length === 0 || queries.length > 50) throw new VenueRequestError('statusBatch', 400, 'items must be 1–50');

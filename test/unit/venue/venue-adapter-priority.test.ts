@@ -64,6 +64,7 @@ const CALLS: readonly (readonly [string, VenueCall, (port: VenuePort) => Promise
   ['cancelAll', { operation: 'cancelAll' }, (port) => port.cancelAll('btc')],
   ['cancelAcrossMarkets', { operation: 'cancelAcrossMarkets' }, (port) => port.cancelAcrossMarkets?.(new Map([['btc', [ORDER]]])) ?? Promise.resolve()],
   ['statusBatch', { operation: 'statusBatch' }, (port) => port.statusBatch([{ clientOrderId: PLACE.clientOrderId }])],
+  ['statusBatch sweep', { operation: 'statusBatch', sweep: true }, (port) => port.statusBatch([{ clientOrderId: PLACE.clientOrderId }], { sweep: true })],
   ['listLiveOrders', { operation: 'listLiveOrders' }, (port) => port.listLiveOrders('btc')],
   ['listLiveOrders urgent', { operation: 'listLiveOrders', urgent: true }, (port) => port.listLiveOrders('btc', { urgent: true })],
   ['listLiveOrders deferred', { operation: 'listLiveOrders', deferred: true }, (port) => port.listLiveOrders('btc', { deferred: true })],
@@ -78,10 +79,11 @@ describe('the venue adapter\'s limiter classes are the shared table\'s', () => {
     expect(limiter.classes).toEqual([requestClass(call)]);
   });
 
-  it('the shutdown sweep\'s cancels across markets go first of all (class sweep); a plan\'s cancel withheld by its check sends nothing', async () => {
+  it('the shutdown sweep\'s cancels across markets and confirming lookups go first of all (class sweep); a plan\'s cancel withheld by its check sends nothing', async () => {
     const { port, limiter, fetches } = adapter();
     await port.cancelAcrossMarkets(new Map([['btc', [ORDER]], ['eth', ['1c6c3b5f-7f1b-4d2f-8e3c-4f5a6b7c8d9e']]])).catch(() => undefined);
-    expect(limiter.classes).toEqual(['sweep']);
+    await port.statusBatch([{ orderId: ORDER }], { sweep: true }).catch(() => undefined);
+    expect(limiter.classes).toEqual(['sweep', 'sweep']);
     const sent = fetches();
     const withheld = port.cancelOrders('btc', [ORDER], {
       beforeSend: () => {
@@ -91,7 +93,7 @@ describe('the venue adapter\'s limiter classes are the shared table\'s', () => {
     await expect(withheld).rejects.toBeInstanceOf(PlacementWithheldError);
     await expect(withheld).rejects.toThrow('cancelOrders: withheld before sending (stopping)');
     expect(fetches()).toBe(sent);
-    expect(limiter.classes).toEqual(['sweep', 'cancel']);
+    expect(limiter.classes).toEqual(['sweep', 'sweep', 'cancel']);
   });
 
   it('a deferred own-order listing goes in the cancel class (FIFO with cancels and cancel-replace requotes), a plain one last', async () => {
