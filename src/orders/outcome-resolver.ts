@@ -77,11 +77,14 @@ export class OutcomeResolver {
     return this.ctx.orders.openInMarket(market.slug).filter((o) => o.state === 'unknown' || market.awaitsLookup(o.clientOrderId));
   }
 
-  /** One lookup pass over every order of the market that needs one. Resolves false if a lookup request failed. */
-  async resolveOnce(market: MarketState): Promise<boolean> {
+  /**
+   * One lookup pass over every order of the market that needs one (origin `lookup`: the background loop; the shutdown
+   * sweep's passes are `shutdown`). Resolves false if a lookup request failed.
+   */
+  async resolveOnce(market: MarketState, origin: CommitOrigin = 'lookup'): Promise<boolean> {
     const targets = this.needsLookup(market);
     if (targets.length === 0) return true;
-    return this.lookupNow(market, targets, 'lookup', { followUp: false });
+    return this.lookupNow(market, targets, origin, { followUp: false });
   }
 
   /**
@@ -155,10 +158,10 @@ export class OutcomeResolver {
     const queries: StatusQuery[] = batch.map((o) => (o.orderId !== null ? { orderId: o.orderId } : { clientOrderId: o.clientOrderId }));
     let results: readonly StatusResult[];
     try {
-      // The shutdown's confirmations go ahead of the plans' own lookups still queued (limiter class `sweep`); a plan's
-      // or a resync's lookup still queued once the shutdown sweeps is moot (the sweep cancels and looks up every order
-      // of the bot) and is withheld as it leaves, taking no start.
-      const moot = origin === 'plan-lookup' || origin === 'resync';
+      // The shutdown's confirmations go ahead of the plans' own lookups still queued (limiter class `sweep`); a plan's,
+      // a resync's or the background loop's lookup still queued once the shutdown sweeps is moot (the sweep cancels and
+      // looks up every order of the bot) and is withheld as it leaves, taking no start.
+      const moot = origin === 'plan-lookup' || origin === 'resync' || origin === 'lookup';
       const beforeSend = (): void => {
         if (moot && this.ctx.sweeping()) throw new PlacementWithheldError('stopping', { operation: 'statusBatch' });
       };
@@ -193,7 +196,7 @@ export class OutcomeResolver {
     if (this.needsLookup(market).length > 0) {
       const attempt = market.nextLookupAttempt();
       // Stopped meanwhile: the lookup's request may have been refused unsent by the closing client; nothing retries.
-      if (!ok && this.ctx.lifecycle() !== 'stopped') this.ctx.log.warn({ market: market.slug, attempt }, 'status lookup failed; retrying');
+      if (!ok && this.ctx.lifecycle() !== 'stopped' && !this.ctx.sweeping()) this.ctx.log.warn({ market: market.slug, attempt }, 'status lookup failed; retrying');
       this.scheduleResolve(market, this.backoff(attempt));
     } else {
       market.resetLookupAttempts();

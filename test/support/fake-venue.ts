@@ -258,6 +258,8 @@ export class FakeVenue implements VenuePort {
   // ───────────── VenuePort ─────────────
 
   async placeOrder(request: PlaceRequest): Promise<PlaceResult> {
+    // The request leaves at once (no limiter here): its last-moment check runs now, as the adapter's transport runs it.
+    request.beforeSend?.();
     this.record('placeOrder', `${request.clientOrderId} ${request.side} ${request.token} ${request.priceTicks}x${request.sizeRaw}${request.postOnly ? ' post-only' : ''}`);
     await this.waitHold('placeOrder');
     // Refused unsent, as the real adapter does before anything reaches the venue (whatever the trading mode).
