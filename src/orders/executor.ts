@@ -353,6 +353,9 @@ export class OrderExecutor {
         Promise.all(listed.map(async (m) => ((await this.sweep.cancelEverything(m, deadline)) ? m.slug : null))),
       ]);
       withLive = markets.map((m) => m.slug).filter((slug) => !known.has(slug) && !byListing.includes(slug));
+      // The plans not waited for above end as their queued requests are withheld (taking no start, now behind nothing):
+      // waited for within the deadline, so no order of theirs is left pending in the report and the summary.
+      await untilDeadline(this.scheduler, Promise.all(markets.map((m) => m.queue.onIdle())), deadline);
     }
     const timedOut = withLive.length > 0 && this.scheduler.now() >= deadline;
     for (const market of markets) market.disarmAll();

@@ -373,7 +373,7 @@ export class PlacementWithheldError extends VenuePortError {
   readonly abortsPlan: boolean;
   constructor(
     readonly reason: string,
-    options: { readonly abortsPlan?: boolean; readonly operation?: 'placeOrder' | 'cancelOrders' | 'statusBatch' } = {},
+    options: { readonly abortsPlan?: boolean; readonly operation?: VenueOperation } = {},
   ) {
     const operation = options.operation ?? 'placeOrder';
     super(operation, `${operation}: withheld before sending (${reason})`);

@@ -23,6 +23,7 @@ import {
   ExchangeTradingModeError,
   ValidationError,
   isDuplicateOrderError,
+  isTransportClosed,
   venueRefusalOf,
 } from '../exchange/errors.js';
 import type { TakenCancelReplace } from '../exchange/api.js';
@@ -274,6 +275,8 @@ export class VenueAdapter implements VenuePort {
       );
     } catch (error) {
       if (sent.length === 0 && error instanceof RequestInputError) return [];
+      // Still queued when the client closed (the bot stopping): nothing was sent, the batches were never taken.
+      if (sent.length === 0 && isTransportClosed(error)) throw new PlacementWithheldError('stopping', { operation: 'cancelReplace' });
       if (error instanceof ExchangeHttpError && error.status === 404) throw new CancelReplaceUnsupportedError(error.message, { cause: error });
       if (isMixedMarketRefusal(error, sent)) throw new MixedMarketsRefusedError(errorText(error), { cause: error });
       const mapped = mapError('cancelReplace', error);
