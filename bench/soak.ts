@@ -21,6 +21,8 @@
  *
  *   npx tsx bench/soak.ts [markets] [minutes]        (or SOAK_MARKETS / SOAK_MINUTES; exports run() for bench/all.ts)
  *   SOAK_CPU_PROF=/tmp/prof npx tsx bench/soak.ts 50 2   (also a CPU profile of the bot: its top self-time functions)
+ *   SOAK_STOP_IN_WAVE=1 npx tsx bench/soak.ts 50 2       (the stop comes in a requote wave of every market: the stop's worst
+ *     case; SOAK_STOP_TRACE=1 also prints the requests the simulator received after the signal, by endpoint)
  *   SOAK_WORLD=crypto npx tsx bench/soak.ts 48 2         (the simulator's crypto world instead of generic markets: BTC, ETH,
  *     SOL, XRP × hourly and daily ladders × 6 strikes = 48 strike markets priced from the underlying, the Hermes stand-in;
  *     issue 43's profiling setup)
@@ -34,6 +36,7 @@ import { stringify } from 'yaml';
 import { z } from 'zod';
 import { openLedger } from '../src/ledger/index.js';
 import { startSimulator, type RunningSimulator } from '../src/sim/index.js';
+import type { RequestLogEntry } from '../src/sim/server/request-log.js';
 import { cryptoWorldOptions } from '../src/sim/engine/index.js';
 import { rateLimitViolations } from '../test/support/chaos-invariants.js';
 import { startStallRecorder } from '../test/support/chaos-stalls.js';
@@ -219,12 +222,38 @@ function spawnBot(sim: RunningSimulator, configPath: string, onListingsDone: () 
   return { child, ready };
 }
 
+/** A request that takes orders off the book: the cancel endpoints (a requote's cancel-replace is not one). */
+function isCancel(entry: RequestLogEntry): boolean {
+  return entry.method === 'DELETE' || (entry.method === 'POST' && /^\/orders\/(batch-cancel|cancel-batch|cancel)(\?|$)/.test(entry.path));
+}
+
+/** What the simulator received after the signal: requests counted by method and path (ids and queries folded), first and last. */
+function stopTrace(entries: readonly RequestLogEntry[], stoppedAt: number): string {
+  const counts = new Map<string, { n: number; firstMs: number; lastMs: number }>();
+  for (const entry of entries) {
+    const key = `${entry.method} ${entry.path.replace(/\?.*$/, '').replace(/\/markets\/[^/]+\//, '/markets/{slug}/').replace(/^\/orders\/(?!batch-cancel|cancel|status|cancel-batch)[^/]+$/, '/orders/{id}').replace(/\/orders\/all\/[^/]+/, '/orders/all/{slug}')}`;
+    const atMs = entry.atMs - stoppedAt;
+    const seen = counts.get(key) ?? { n: 0, firstMs: atMs, lastMs: atMs };
+    counts.set(key, { n: seen.n + 1, firstMs: seen.firstMs, lastMs: atMs });
+  }
+  const first = entries[0];
+  const lines = [...counts].map(([key, c]) => `  ${c.n} × ${key} (+${c.firstMs} … +${c.lastMs} ms)`);
+  return `soak stop: ${entries.length} requests after the signal${first === undefined ? '' : ` (the first ${first.atMs - stoppedAt} ms after it)`}:\n${lines.join('\n')}\n`;
+}
+
 /**
  * SIGTERM and the wait for the bot's exit (its shutdown sweep: shutdown.budgetMs, 10 s by default): how long from the
- * signal to the exit, the exit code, and the bot's orders still LIVE at the venue afterwards (0 when the sweep was clean).
+ * signal to the exit, the exit code, the bot's orders still LIVE at the venue afterwards (0 when the sweep was clean),
+ * and how long from the signal until the simulator received the first cancel request (SOAK_STOP_TRACE=1: every request
+ * received after the signal, counted by endpoint, on stderr).
  */
-async function stopBot(child: ChildProcess, sim: RunningSimulator, slugs: readonly string[]): Promise<{ readonly durationMs: number; readonly exitCode: number | null; readonly openOrders: number }> {
+async function stopBot(
+  child: ChildProcess,
+  sim: RunningSimulator,
+  slugs: readonly string[],
+): Promise<{ readonly durationMs: number; readonly exitCode: number | null; readonly openOrders: number; readonly firstCancelMs: number | null }> {
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  if (process.env['SOAK_STOP_IN_WAVE'] === '1') await startWave(sim, slugs);
   const stoppedAt = Date.now();
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
@@ -232,8 +261,30 @@ async function stopBot(child: ChildProcess, sim: RunningSimulator, slugs: readon
   const durationMs = Date.now() - stoppedAt;
   clearTimeout(timer);
   const openOrders = slugs.reduce((sum, slug) => sum + sim.engine.orders(sim.demoAccount.profileId, slug, ['LIVE']).length, 0);
-  process.stderr.write(`soak stop: ${durationMs} ms from SIGTERM to exit (code ${exitCode}), ${openOrders} orders of the bot left live\n`);
-  return { durationMs, exitCode, openOrders };
+  const after = sim.control.requestLog().filter((entry) => entry.atMs >= stoppedAt);
+  const firstCancel = after.find(isCancel);
+  const firstCancelMs = firstCancel === undefined ? null : firstCancel.atMs - stoppedAt;
+  process.stderr.write(`soak stop: ${durationMs} ms from SIGTERM to exit (code ${exitCode}), the first cancel request ${firstCancelMs ?? '(none)'} ms after it, ${openOrders} orders of the bot left live\n`);
+  if (process.env['SOAK_STOP_TRACE'] === '1') process.stderr.write(stopTrace(after, stoppedAt));
+  return { durationMs, exitCode, openOrders, firstCancelMs };
+}
+
+/**
+ * SOAK_STOP_IN_WAVE=1: the stop comes in a requote wave. Every market's fair value jumps 40 ticks (toward the middle)
+ * and the synthetic makers requote at once; the signal follows once the bot's first requote request (a cancel-replace,
+ * a cancel or a placement) reached the simulator and 150 ms more, so most markets' plans still wait in its rate limiter (the worst case of issue 43's stop).
+ */
+async function startWave(sim: RunningSimulator, slugs: readonly string[]): Promise<void> {
+  const since = Date.now();
+  for (const slug of slugs) {
+    const fair = sim.engine.fairValueTicks(slug) ?? 500;
+    sim.control.setFairValue(slug, fair < 500 ? fair + 40 : fair - 40);
+  }
+  sim.control.syntheticStep();
+  const requote = (): boolean => sim.control.requestLog({ limit: 20 }).some((e) => e.atMs >= since && e.method === 'POST' && /^\/orders(\/(cancel-replace|batch-cancel|cancel-batch)|\?|$)/.test(e.path));
+  for (let waited = 0; !requote() && waited < 5_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 150));
+  process.stderr.write(`soak stop in a wave: the first requote request ${requote() ? 'reached the simulator' : 'did not come within 5 s'}, signal ${Date.now() - since} ms after the move\n`);
 }
 
 /** From the bot's start until the simulator received the last market's first own-order listing (GET …/user-orders). */
@@ -358,6 +409,7 @@ export async function run(
       requoteLatencyP50Ms: latency(0.5),
       requoteLatencyP99Ms: latency(0.99),
       stopToExitS: round(stop.durationMs / 1000, 1),
+      stopToFirstCancelS: stop.firstCancelMs === null ? 'none' : round(stop.firstCancelMs / 1000, 1),
       stopExitCode: stop.exitCode ?? 'none',
       openOrdersAfterStop: stop.openOrders,
     };

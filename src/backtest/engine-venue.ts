@@ -25,6 +25,7 @@ import {
   type CancelReplaceItem,
   type CancelReplaceItemResult,
   type CrossMarketCancelReplace,
+  type CancelOptions,
   type CancelResult,
   CANCEL_BATCH_MAX,
   type MaintenanceStatus,
@@ -91,7 +92,12 @@ export class EngineVenue implements VenuePort {
     }
   }
 
-  cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
+  cancelOrders(marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
+    try {
+      options?.beforeSend?.();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     this.options.observer?.onCancelRequest?.(orderIds.length);
     return this.cancelAnswer('cancelOrders', this.options.engine.cancelBatch(this.options.profileId, orderIds), marketSlug);
   }

@@ -21,12 +21,14 @@ import { CANCEL_BATCH_MAX } from '../orders/venue-port.js';
 import type {
   CancelReplaceBatch,
   CancelReplaceItemResult,
+  CancelOptions,
   CancelResult,
   CrossMarketCancelReplace,
   PreparedBatch,
   MaintenanceStatus,
   PlaceRequest,
   PlaceResult,
+  StatusOptions,
   StatusQuery,
   StatusResult,
   ListOptions,
@@ -125,16 +127,16 @@ export class LatencyVenue implements VenuePort {
     return this.send({ operation: 'placeOrder' }, () => this.inner.placeOrder(rest), beforeSend);
   }
 
-  cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
-    return this.send({ operation: 'cancelOrders' }, () => this.inner.cancelOrders(marketSlug, orderIds));
+  cancelOrders(marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
+    return this.send({ operation: 'cancelOrders' }, () => this.inner.cancelOrders(marketSlug, orderIds), options?.beforeSend);
   }
 
   cancelAll(marketSlug: string): Promise<CancelResult> {
     return this.send({ operation: 'cancelAll' }, () => this.inner.cancelAll(marketSlug));
   }
 
-  statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
-    return this.send({ operation: 'statusBatch' }, () => this.inner.statusBatch(queries));
+  statusBatch(queries: readonly StatusQuery[], options?: StatusOptions): Promise<readonly StatusResult[]> {
+    return this.send({ operation: 'statusBatch', sweep: options?.sweep === true }, () => this.inner.statusBatch(queries, { sweep: options?.sweep === true }), options?.beforeSend);
   }
 
   listLiveOrders(marketSlug: string, options?: ListOptions): Promise<readonly VenueOrderSnapshot[]> {
@@ -157,8 +159,8 @@ export class LatencyVenue implements VenuePort {
     try {
       beforeSend?.();
     } catch (error) {
-      // Never sent (a PlacementWithheldError, as a rule): its slot is free at once; the spacing still counts from its
-      // start, as the bot's limiter counts it.
+      // Never sent (a PlacementWithheldError, as a rule): its slot is free at once and it takes its start back (the
+      // spacing stays the last sent request's), as the bot's limiter does (`markNotSent`).
       this.pipe.withhold(id, this.scheduler.now());
       this.pump();
       throw error;

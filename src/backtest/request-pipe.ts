@@ -1,7 +1,7 @@
 /**
  * The request model of the backtest: one rate-limited queue per account, like the bot's limiter
  * (src/exchange/limiter.ts): at most `maxConcurrent` requests in flight, at least `minRequestSpacingMs` between
- * starts, and the waiting request that starts next chosen AT the start, by the account's classes (cancel > probe >
+ * starts, and the waiting request that starts next chosen AT the start, by the account's classes (sweep > cancel > probe >
  * place > read, src/core/request-priority.ts), first come first served within a class. A request acts on the venue
  * `oneWayMs` after it starts and its answer arrives `oneWayMs` later; its in-flight slot is held until then, or
  * freed at once when it leaves without acting (`withhold`: its own check refused it as it left, nothing sent).
@@ -10,7 +10,7 @@
  * calls `start(now)` then.
  *
  * Invariants: a request never starts before it was queued, never closer than the spacing to the previous start
- * (a withheld one included, as the bot's limiter counts its start), never while `maxConcurrent` are in flight; the
+ * that acted (a withheld one sent nothing: as in the bot's limiter, it leaves the spacing as it was), never while `maxConcurrent` are in flight; the
  * one that starts is the most urgent waiting at that moment, the earliest queued of its class; start times are
  * non-decreasing.
  */
@@ -35,8 +35,10 @@ export interface StartedRequest<T> {
 }
 
 export class RequestPipe<T> {
-  private readonly queues: Readonly<Record<RequestPriority, T[]>> = { cancel: [], probe: [], place: [], read: [] };
+  private readonly queues: Readonly<Record<RequestPriority, T[]>> = { sweep: [], cancel: [], probe: [], place: [], read: [] };
   private lastStartMs = Number.NEGATIVE_INFINITY;
+  /** The latest start and the spacing's reference before it (restored if that request is withheld). */
+  private latestStart: { readonly id: number; readonly before: number } | null = null;
   /** End of the in-flight slot of each started request not known to be over, by id. */
   private readonly slots = new Map<number, number>();
   private nextId = 0;
@@ -77,6 +79,7 @@ export class RequestPipe<T> {
       this.nextId += 1;
       const landMs = nowMs + this.model.oneWayMs;
       const timing = { startMs: nowMs, landMs, answerMs: landMs + this.model.oneWayMs };
+      this.latestStart = { id, before: this.lastStartMs };
       this.lastStartMs = nowMs;
       this.slots.set(id, timing.answerMs);
       this.acted += 1;
@@ -87,11 +90,13 @@ export class RequestPipe<T> {
 
   /**
    * The started request `id` left without acting at `atMs` (its own check withheld it as it left: call at its start):
-   * its slot is free from then; it counts as withheld, not as a request that acted.
+   * its slot is free from then, the next start is spaced from the previous request that acted (nothing was sent), and
+   * it counts as withheld, not as a request that acted.
    */
   withhold(id: number, atMs: number): void {
     if (!this.slots.has(id)) return;
     this.slots.set(id, atMs);
+    if (this.latestStart?.id === id) this.lastStartMs = this.latestStart.before;
     this.acted -= 1;
     this.withheldCount += 1;
   }

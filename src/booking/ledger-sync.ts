@@ -8,9 +8,13 @@
  *   venue's answer. A fill that happened while the bot was down is recorded here.
  * - After a feed gap (reconnect): the orders' filled sizes over the recently active orders, repaired at once (the
  *   events sent during the gap are never redelivered).
- * - Periodic check: the same comparison; a mismatch is logged with both values and counted at once, but repaired
- *   only when the same mismatch is seen on two consecutive checks, so a fill still in flight on the socket is never
- *   recorded twice.
+ * - Periodic check: the same comparison. A fill booked from the feed after the status read left may be missing from the
+ *   venue's answer and is allowed for (VenueView.ordersReadAtMs). A mismatch seen for the first time is most often a
+ *   fill still in flight (matched at the venue, not yet delivered by the feed; or booked between the two reads): it
+ *   is logged at info and counted apart (`sighting: 'first'`, no alert), and checked again on the next pass. The same
+ *   mismatch on two consecutive checks is the error: logged WARN once per check, counted in the alerting metric
+ *   (`sighting: 'persistent'`), and repaired; one the repair cannot fix stays persistent on the next check. So a fill
+ *   still in flight on the socket is never recorded twice, nor alerted on.
  * - Stale provisional fills (MATCHED, then no MINED/FAILED for `staleProvisionalMs`, default 5 min: a killed process
  *   or a dropped frame). A key whose stale fills the venue balance counts, or excludes, agrees with the venue, so it
  *   is never a mismatch: the ledger's separate pass (`settleStaleProvisional`) handles it. The start-up catch-up
@@ -96,9 +100,9 @@ export class LedgerSync {
     const again = await this.readOrderFills(read.orders.map((o) => ({ orderId: o.orderId })), false);
     if (this.closed) return 0;
     const view = this.scoped(read);
-    const moved = again.some((o) => view.orders.find((p) => p.orderId === o.orderId)?.filledRaw !== o.filledRaw);
+    const moved = again.orders.some((o) => view.orders.find((p) => p.orderId === o.orderId)?.filledRaw !== o.filledRaw);
     if (moved) this.options.log.info('orders filled during the start-up catch-up: positions are left to the periodic check');
-    const result = repairLedger(this.options.ledger, moved ? { orders: again } : view, { atMs: this.options.now(), ...this.staleOption() });
+    const result = repairLedger(this.options.ledger, moved ? again : view, { atMs: this.options.now(), ...this.staleOption() });
     for (const action of result.actions) this.options.log.warn({ action }, 'ledger caught up from the venue');
     for (const mismatch of result.remaining) this.options.log.error({ mismatch }, 'ledger mismatch left unrepaired');
     return result.actions.length;
@@ -173,7 +177,8 @@ export class LedgerSync {
 
   /**
    * Periodic check: settle stale provisional fills (confirm at once, fail on the second sighting), then report every
-   * mismatch and repair the ones that persisted since the previous check.
+   * mismatch (a first sighting at info, a persistent one as a WARN) and repair the ones that persisted since the
+   * previous check.
    */
   async check(): Promise<{ mismatches: number; repaired: number }> {
     if (this.closed) return { mismatches: 0, repaired: 0 };
@@ -192,22 +197,23 @@ export class LedgerSync {
       this.options.log.warn({ stale: key }, `stale provisional fills: ${what}`);
     }
     this.previousStale = new Set(undecided.map(staleSighting));
-    const { mismatches } = reconcile(this.options.ledger, view, { atMs: this.options.now(), ...this.staleOption() });
-    const keys = new Set(mismatches.map((m) => JSON.stringify(m)));
     const seenBefore = this.previous;
-    const persistent = [...keys].some((key) => seenBefore.has(key));
-    for (const mismatch of mismatches) this.options.log.warn({ mismatch }, 'ledger and venue disagree');
-    if (!persistent) {
-      this.previous = keys;
+    const persistent = (mismatch: Mismatch): boolean => seenBefore.has(JSON.stringify(mismatch));
+    const { mismatches } = reconcile(this.options.ledger, view, { atMs: this.options.now(), seenBefore: persistent, ...this.staleOption() });
+    for (const mismatch of mismatches) {
+      if (persistent(mismatch)) this.options.log.warn({ mismatch }, 'ledger and venue disagree');
+      else this.options.log.info({ mismatch }, 'ledger and venue differ, seen once (a fill in flight?): checked again on the next pass');
+    }
+    if (!mismatches.some(persistent)) {
+      this.previous = new Set(mismatches.map((m) => JSON.stringify(m)));
       return { mismatches: mismatches.length, repaired: stale.actions.length };
     }
     // Only the mismatches seen on the previous check too are repaired (a first sighting may be a fill still in flight);
     // the stale pass inside the repair follows the same rule: a 'failed' verdict seen for the first time waits.
-    const repairOnly = (mismatch: Mismatch): boolean => seenBefore.has(JSON.stringify(mismatch));
-    const result = repairLedger(this.options.ledger, view, { atMs: this.options.now(), failStale, repairOnly, ...this.staleOption() });
+    const result = repairLedger(this.options.ledger, view, { atMs: this.options.now(), failStale, repairOnly: persistent, ...this.staleOption() });
     for (const action of result.actions) this.options.log.warn({ action }, 'ledger repaired from the venue');
-    // First sightings wait for the next check.
-    this.previous = new Set([...keys].filter((key) => !seenBefore.has(key)));
+    // What still differs is compared again next time: the first sightings, and a persistent one the repair could not fix.
+    this.previous = new Set(result.remaining.map((m) => JSON.stringify(m)));
     return { mismatches: mismatches.length, repaired: stale.actions.length + result.actions.length };
   }
 
@@ -219,7 +225,7 @@ export class LedgerSync {
   private scoped(view: VenueView): VenueView {
     if (view.positions === undefined) return view;
     this.options.onAccount?.(view.positions);
-    if (this.options.exclusive !== true) return { orders: view.orders };
+    if (this.options.exclusive !== true) return { orders: view.orders, ordersReadAtMs: view.ordersReadAtMs };
     return { ...view, positions: view.positions.filter((p) => this.options.markets.has(p.marketSlug)), positionsComplete: false };
   }
 
@@ -253,8 +259,12 @@ export class LedgerSync {
     });
   }
 
-  /** Filled size per order from `POST /orders/status/batch`; `settle` also brings the ledger's order records up to date. */
-  private async readOrderFills(list: readonly OrderLookup[], settle: boolean): Promise<VenueOrderFill[]> {
+  /**
+   * Filled size per order from `POST /orders/status/batch`, and when the read left on the ledger's clock (fills booked
+   * after it may be missing from the answer); `settle` also brings the ledger's order records up to date.
+   */
+  private async readOrderFills(list: readonly OrderLookup[], settle: boolean): Promise<{ orders: VenueOrderFill[]; ordersReadAtMs: number }> {
+    const ordersReadAtMs = this.options.ledger.now();
     const orders: VenueOrderFill[] = [];
     for (let start = 0; start < list.length; start += STATUS_BATCH) {
       const chunk = list.slice(start, start + STATUS_BATCH);
@@ -271,7 +281,7 @@ export class LedgerSync {
         });
       }
     }
-    return orders;
+    return { orders, ordersReadAtMs };
   }
 
   private async venueView(includePending: boolean, withPositions = true): Promise<VenueView> {
@@ -289,8 +299,8 @@ export class LedgerSync {
     const since = this.options.now() - (this.options.recentWindowMs ?? 10 * 60_000);
     for (const order of ledger.recentlyActiveOrders(since)) if (order.venueOrderId) ids.add(order.venueOrderId);
     const list: OrderLookup[] = [...[...ids].map((orderId) => ({ orderId })), ...[...unlinked].map((clientOrderId) => ({ clientOrderId }))];
-    const orders = await this.readOrderFills(list, includePending);
-    if (!withPositions) return { orders };
+    const read = await this.readOrderFills(list, includePending);
+    if (!withPositions) return read;
     const positions: VenuePosition[] = [];
     for (const position of await api.getPositions()) {
       // Every market the venue lists with balances (`clob` and `group` lists), token ids where this bot knows them.
@@ -304,10 +314,10 @@ export class LedgerSync {
     }
     // A market the answer lists nowhere is no evidence of a balance of 0 (the venue has several lists): it is
     // reported, and neither compared nor repaired (positionsComplete: false).
-    if (this.closed) return { orders }; // shutdown closed the ledger while the read was in flight
+    if (this.closed) return read; // shutdown closed the ledger while the read was in flight
     const listed = new Set(positions.map((p) => p.marketSlug));
     const held = ledger.tokenBalances().filter((b) => b.balanceRaw !== 0 && !listed.has(b.marketSlug));
     if (held.length > 0) this.options.log.warn({ balances: held }, 'positions answer lists no balance for markets the ledger holds: no evidence, not compared');
-    return { orders, positions, positionsComplete: false };
+    return { ...read, positions, positionsComplete: false };
   }
 }

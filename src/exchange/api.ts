@@ -352,12 +352,15 @@ export class ExchangeApi {
     return this.call({ endpoint: API_ENDPOINTS.cancelOrder, path, auth: true, priority: 'cancel' }, (answer, endpoint) => parseCancel(answer.body, endpoint, answer.status));
   }
 
-  /** POST /orders/cancel-batch (ids of one market): 200, or 207 with the failures listed. */
-  async cancelOrders(orderIds: readonly string[]): Promise<BatchCancelResult> {
+  /**
+   * POST /orders/cancel-batch (ids of one market): 200, or 207 with the failures listed. `beforeSend` runs right before
+   * each attempt leaves (after the limiter's wait); what it throws cancels it unsent.
+   */
+  async cancelOrders(orderIds: readonly string[], options: { readonly beforeSend?: () => void; readonly priority?: RequestPriority } = {}): Promise<BatchCancelResult> {
     if (orderIds.length === 0) throw new RequestInputError('orderIds', orderIds, 'must list at least one order id');
     const ids = orderIds.map((id, i) => checkOrderId(`orderIds[${i}]`, id));
     return this.call(
-      { endpoint: API_ENDPOINTS.cancelOrders, path: '/orders/cancel-batch', body: () => ({ orderIds: ids }), auth: true, priority: 'cancel' },
+      { endpoint: API_ENDPOINTS.cancelOrders, path: '/orders/cancel-batch', body: () => ({ orderIds: ids }), auth: true, priority: options.priority ?? 'cancel', ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}) },
       (answer, endpoint) => parseBatchCancel(answer.body, endpoint, answer.status, ids),
     );
   }
@@ -365,12 +368,13 @@ export class ExchangeApi {
   /**
    * POST /orders/batch-cancel: 1–50 order ids OR clientOrderIds (the venue's current batch cancel; whether one request
    * may name orders of several markets is unconfirmed: the caller detects it). 200, or 207 with the failures listed.
+   * `beforeSend` as for `cancelOrders`; `priority`: the limiter class (default cancel; the shutdown sweep's is `sweep`).
    */
-  async batchCancel(targets: CancelTargets): Promise<TargetCancelResult> {
+  async batchCancel(targets: CancelTargets, options: { readonly beforeSend?: () => void; readonly priority?: RequestPriority } = {}): Promise<TargetCancelResult> {
     const [key, ids] = 'orderIds' in targets ? (['orderIds', targets.orderIds.map((id, i) => checkOrderId(`orderIds[${i}]`, id))] as const) : (['clientOrderIds', [...targets.clientOrderIds]] as const);
     if (ids.length < 1 || ids.length > MAX_BATCH_CANCEL) throw new RequestInputError(key, ids.length, `must list 1 to ${MAX_BATCH_CANCEL} ids`);
     return this.call(
-      { endpoint: API_ENDPOINTS.batchCancel, path: '/orders/batch-cancel', body: () => ({ [key]: ids }), auth: true, priority: 'cancel' },
+      { endpoint: API_ENDPOINTS.batchCancel, path: '/orders/batch-cancel', body: () => ({ [key]: ids }), auth: true, priority: options.priority ?? 'cancel', ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}) },
       (answer, endpoint) => parseTargetCancel(answer.body, endpoint, answer.status, ids),
     );
   }
@@ -389,7 +393,7 @@ export class ExchangeApi {
   }
 
   /** POST /orders/status/batch: 1–50 lookups by orderId or clientOrderId, results in request order. */
-  async getOrderStatuses(items: readonly OrderLookup[]): Promise<OrderStatusResult[]> {
+  async getOrderStatuses(items: readonly OrderLookup[], options: { readonly priority?: RequestPriority; readonly beforeSend?: () => void } = {}): Promise<OrderStatusResult[]> {
     if (items.length < 1 || items.length > MAX_STATUS_BATCH) {
       throw new RequestInputError('items', `${items.length} items`, `must hold 1 to ${MAX_STATUS_BATCH} lookups`);
     }
@@ -402,8 +406,8 @@ export class ExchangeApi {
       return { clientOrderId: id };
     });
     return this.call(
-      // Probe priority: an order whose outcome is unknown may be live, and its slot waits for the answer.
-      { endpoint: API_ENDPOINTS.getOrderStatuses, path: '/orders/status/batch', body: () => ({ items: lookups }), auth: true, priority: 'probe' },
+      // Probe priority (default): an order whose outcome is unknown may be live, and its slot waits for the answer.
+      { endpoint: API_ENDPOINTS.getOrderStatuses, path: '/orders/status/batch', body: () => ({ items: lookups }), auth: true, priority: options.priority ?? 'probe', ...(options.beforeSend ? { beforeSend: options.beforeSend } : {}) },
       (answer, endpoint) => parseStatusBatch(answer.body, endpoint, answer.status),
     );
   }

@@ -360,10 +360,13 @@ export class HttpTransport {
     for (let attempt = 1; ; attempt++) {
       // The answer is judged inside the limiter slot: a 429's pause must be set before the slot frees, or a request
       // queued behind this one starts in the gap (the Retry-After is every request's, not this one's only).
-      const result = await this.limiter.schedule(request.priority, async (markSent, onTime) => {
+      const result = await this.limiter.schedule(request.priority, async (markSent, onTime, markNotSent) => {
         // Closed while it waited in the limiter or before a retry: it is never sent.
-        if (this.closed) throw new TransportClosedError(endpoint);
-        const outcome = await this.attempt(request, label, attempt, markSent, onTime);
+        if (this.closed) {
+          markNotSent();
+          throw new TransportClosedError(endpoint);
+        }
+        const outcome = await this.attempt(request, label, attempt, markSent, onTime, markNotSent);
         return outcome.kind === 'answer' ? { ...outcome, verdict: this.judge(request, endpoint, outcome, retries['rate-limited']) } : outcome;
       });
       // Not sent: its start permit lapsed before it reached the wire. Asked again (not a retry: nothing was sent).
@@ -434,10 +437,10 @@ export class HttpTransport {
   }
 
   /** One attempt, counted while it runs (`whenIdle`). */
-  private async attempt(request: HttpRequest, label: string, attempt: number, markSent: () => void, onTime: () => boolean): Promise<AttemptResult> {
+  private async attempt(request: HttpRequest, label: string, attempt: number, markSent: () => void, onTime: () => boolean, markNotSent: () => void): Promise<AttemptResult> {
     this.attempts += 1;
     try {
-      return await this.attemptOnce(request, label, attempt, markSent, onTime);
+      return await this.attemptOnce(request, label, attempt, markSent, onTime, markNotSent);
     } finally {
       this.attempts -= 1;
       if (this.attempts === 0) {
@@ -448,8 +451,14 @@ export class HttpTransport {
   }
 
   /** One attempt: build the body and sign with this moment's clock, send, read the whole answer. */
-  private async attemptOnce(request: HttpRequest, label: string, attempt: number, markSent: () => void, onTime: () => boolean): Promise<AttemptResult> {
-    request.beforeSend?.();
+  private async attemptOnce(request: HttpRequest, label: string, attempt: number, markSent: () => void, onTime: () => boolean, markNotSent: () => void): Promise<AttemptResult> {
+    try {
+      request.beforeSend?.();
+    } catch (error) {
+      // Withheld by its own check as it left the limiter: nothing was sent, so no start is counted.
+      markNotSent();
+      throw error;
+    }
     const nowMs = this.now();
     const pathWithQuery = `${this.basePath}${request.path}${buildQuery(request.query)}`;
     const bodyValue = request.body?.(nowMs);

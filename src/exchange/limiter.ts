@@ -1,6 +1,6 @@
 /**
  * Client-side rate limiting per credentials: at most `maxConcurrent` requests in flight, at least `minTimeMs`
- * between request starts, queued requests started in priority order cancel > probe > place > read (FIFO within a
+ * between request starts, queued requests started in priority order sweep > cancel > probe > place > read (FIFO within a
  * class), and a pause of every start after a 429 so queued requests do not walk into the same limit. `probe` is what
  * keeps the bot safe besides its cancels: the watchdog's REST check of a quiet book, whose answer decides whether a
  * market is halted; requotes never starve it (docs/rate-limits.md).
@@ -103,7 +103,7 @@ export interface LimiterDeps {
 interface Job {
   readonly priority: RequestPriority;
   readonly enqueuedAt: number;
-  readonly start: (permit: StartPermit | null) => void;
+  readonly start: (permit: StartPermit | null, spacingBefore: { readonly atMs: number; readonly seq: number }) => void;
 }
 
 function checkConfig(config: LimiterConfig): LimiterConfig {
@@ -132,9 +132,11 @@ export class RequestLimiter {
   private readonly now: () => number;
   private readonly setTimer: (fn: () => void, ms: number) => () => void;
   private readonly observers = new Set<LimiterObserver>();
-  private readonly queues: Readonly<Record<RequestPriority, Job[]>> = { cancel: [], probe: [], place: [], read: [] };
+  private readonly queues: Readonly<Record<RequestPriority, Job[]>> = { sweep: [], cancel: [], probe: [], place: [], read: [] };
   private inFlight = 0;
   private lastStartAt = Number.NEGATIVE_INFINITY;
+  /** Starts counted so far (a start refused before it was sent is taken back: `markNotSent`). */
+  private startSeq = 0;
   /** Start times of running requests not sent yet. */
   private readonly unsent = new Set<{ readonly startedAt: number }>();
   private pausedUntilAt = Number.NEGATIVE_INFINITY;
@@ -183,14 +185,16 @@ export class RequestLimiter {
 
   /**
    * Runs `task` when a slot is free and the spacing allows, highest priority first. The task calls `markSent`
-   * when its request has been handed to the OS (or is known never to be sent); finishing counts as sent. Right
-   * before handing it over, the task asks `onTime` (the gate's permit may have lapsed meanwhile: then it must not
-   * send, and schedules again).
+   * when its request has been handed to the OS; finishing counts as sent. Right before handing it over, the task
+   * asks `onTime` (the gate's permit may have lapsed meanwhile: then it must not send, and schedules again). A task
+   * that refuses its request before anything left (its own check withheld it: a placement once the bot is stopping,
+   * the transport closed) calls `markNotSent` instead: its slot frees at once and, nothing having reached the venue,
+   * the spacing stays measured from the previous start and a gate's permit is given back unused.
    */
-  schedule<T>(priority: RequestPriority, task: (markSent: () => void, onTime: () => boolean) => Promise<T>): Promise<T> {
+  schedule<T>(priority: RequestPriority, task: (markSent: () => void, onTime: () => boolean, markNotSent: () => void) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const enqueuedAt = this.now();
-      const start = (permit: StartPermit | null): void => {
+      const start = (permit: StartPermit | null, spacingBefore: { readonly atMs: number; readonly seq: number }): void => {
         this.emit((o) => o.onQueueWait?.(priority, Math.max(0, this.now() - enqueuedAt)));
         const entry = { startedAt: this.now() };
         this.unsent.add(entry);
@@ -200,17 +204,32 @@ export class RequestLimiter {
           this.lastStartAt = Math.max(this.lastStartAt, this.now());
           this.pump();
         };
+        let notSent = false;
+        const markNotSent = (): void => {
+          // Only before it was sent: a request that reached the OS counted its start. The spacing goes back to the
+          // previous start unless another start came since (then that one's is the reference).
+          if (!this.unsent.delete(entry)) return;
+          notSent = true;
+          if (this.startSeq === spacingBefore.seq + 1) {
+            this.lastStartAt = spacingBefore.atMs;
+            this.startSeq = spacingBefore.seq;
+          }
+        };
         let running: Promise<T>;
         try {
-          running = task(markSent, () => permit?.onTime?.() ?? true);
+          running = task(markSent, () => permit?.onTime?.() ?? true, markNotSent);
         } catch (error) {
           running = Promise.reject(error instanceof Error ? error : new Error(String(error)));
         }
         // Free the slot before the caller resumes, so what it schedules next sees the limiter as it is.
         const release = (): void => {
           this.inFlight -= 1;
-          markSent();
-          permit?.release();
+          if (notSent) {
+            permit?.cancel();
+          } else {
+            markSent();
+            permit?.release();
+          }
           this.pump();
         };
         running.then(
@@ -306,9 +325,11 @@ export class RequestLimiter {
         return;
       }
       this.inFlight += 1;
+      const spacingBefore = { atMs: this.lastStartAt, seq: this.startSeq };
       this.lastStartAt = now;
+      this.startSeq += 1;
       this.emit((o) => o.onQueueDepth?.(this.queued()));
-      job.start(permit);
+      job.start(permit, spacingBefore);
     }
     if (this.queued() === 0) this.dropPermit();
   }

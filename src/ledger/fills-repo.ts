@@ -88,6 +88,7 @@ export class FillsRepo {
   private readonly dropTombstone;
   private readonly placeholders;
   private readonly orderTotals;
+  private readonly orderFillsSince;
   private readonly pending;
   private readonly activity;
   private readonly tokenIdOf;
@@ -137,6 +138,11 @@ export class FillsRepo {
       `SELECT order_id, SUM(size_raw) AS total FROM fills
         WHERE order_id IN (SELECT value FROM json_each(?)) AND kind = 'trade' AND state != 'failed'
         GROUP BY order_id`,
+    );
+    this.orderFillsSince = db.prepare(
+      `SELECT order_id, size_raw AS total FROM fills
+        WHERE order_id IN (SELECT value FROM json_each(?)) AND kind = 'trade' AND state != 'failed' AND recorded_at_ms >= ?
+        ORDER BY id`,
     );
     this.pending = db.prepare(
       `SELECT market_slug, token, SUM(CASE side WHEN 'BUY' THEN size_raw ELSE -size_raw END) AS total
@@ -226,6 +232,18 @@ export class FillsRepo {
       totals.set(row.order_id, row.total);
     }
     return totals;
+  }
+
+  /** Sizes of the trades (not failed) of these orders recorded at or after `sinceMs`, per order id, in booking order. */
+  recordedSinceByOrder(orderIds: readonly string[], sinceMs: number): Map<string, number[]> {
+    const sizes = new Map<string, number[]>();
+    for (const raw of this.orderFillsSince.all(JSON.stringify(orderIds), sinceMs)) {
+      const row = orderTotalRowSchema.parse(raw);
+      const list = sizes.get(row.order_id) ?? [];
+      list.push(row.total);
+      sizes.set(row.order_id, list);
+    }
+    return sizes;
   }
 
   /** Signed size of still-provisional fills per "market|token". */

@@ -24,6 +24,7 @@ export type {
   VenuePosition,
   VenueView,
   AccountRow,
+  CompareOptions,
   ReconcileOptions,
   ReconcileResult,
   RepairResult,

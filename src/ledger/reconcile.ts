@@ -8,7 +8,9 @@
  *   venue counts a match at once). Venue ahead → a stand-in fill at the order's limit price (source
  *   'reconcile', superseded automatically when the venue's own report of that trade arrives, so a late
  *   socket frame never double-counts). Ledger ahead → reverse reconcile stand-ins, then provisional
- *   fills, newest first, while they fit the excess; a mined excess is left for an operator.
+ *   fills, newest first, while they fit the excess; a mined excess is left for an operator. Fills the ledger
+ *   recorded after the venue's read left (VenueView.ordersReadAtMs) may be missing from its answer: the order agrees
+ *   when the venue's size is the ledger's less any last run of them in booking order (never a mismatch, never repaired).
  * - Stale provisional fills: a fill still provisional (MATCHED, no MINED or FAILED) for at least
  *   `staleProvisionalMs` (default DEFAULT_STALE_PROVISIONAL_MS, 5 min, counted from its trade time or its
  *   recording, whichever is later; settlement takes seconds) lost its settlement report: the process was killed
@@ -24,7 +26,8 @@
  *   venue equals the ledger with or without them, and a key with provisional fills is never adjusted.
  *   Otherwise a position adjustment (realizes nothing) is recorded, priced at the ledger's average cost,
  *   else the mark, else the caller's fallback price; with none it is left unrepaired.
- * Every write carries its reason; mismatches and repairs are reported through the observer.
+ * Every write carries its reason; mismatches (with their sighting: 'first', or 'persistent' when the caller's
+ * `seenBefore` says the previous check saw it too) and repairs are reported through the observer.
  *
  * How stale fills are surfaced (schedule: src/booking/ledger-sync.ts). A key whose stale fills the venue counts, or
  * excludes, AGREES with the venue by the position rule above, so it is never a mismatch and the periodic check's
@@ -75,6 +78,13 @@ export interface VenueView {
    * (neither compared nor repaired), rather than a balance of 0. Default true (the list is complete).
    */
   readonly positionsComplete?: boolean | undefined;
+  /**
+   * When the order-status read left, on the LEDGER's clock (`LedgerStore.now()`). A fill the ledger recorded at or after
+   * it may be missing from the venue's answer (matched after the venue computed it, then booked from the feed while
+   * the answer travelled), so an order agrees when the venue's filled size is the ledger's less the LAST of those
+   * fills in booking order (none of them to all). Omit: the ledger's whole total is compared.
+   */
+  readonly ordersReadAtMs?: number | undefined;
 }
 
 /** How long a fill may stay provisional before its key is settled from the venue's balance (see the header). */
@@ -87,6 +97,14 @@ export interface ReconcileOptions {
    * Default DEFAULT_STALE_PROVISIONAL_MS.
    */
   readonly staleProvisionalMs?: number | undefined;
+}
+
+export interface CompareOptions extends ReconcileOptions {
+  /**
+   * The mismatches the previous check saw too (the periodic check's two-sightings rule): reported to the observer as
+   * 'persistent', the others as 'first'. Default: every mismatch is 'persistent' (a caller with no schedule).
+   */
+  readonly seenBefore?: ((mismatch: Mismatch) => boolean) | undefined;
 }
 
 export interface StaleProvisionalOptions extends ReconcileOptions {
@@ -149,12 +167,20 @@ export interface RepairResult {
 
 const TOKEN_ORDER: Record<Outcome, number> = { YES: 0, NO: 1 };
 
-/** Order-level fill differences (pure). Orders the venue did not report are not compared. */
-export function diffOrderFills(venue: readonly VenueOrderFill[], ledgerFilled: ReadonlyMap<string, number>): Mismatch[] {
+/**
+ * Order-level fill differences (pure). Orders the venue did not report are not compared. `recordedLate` lists, per
+ * order, the sizes of the ledger's fills recorded after the venue's read left, in booking order (see
+ * VenueView.ordersReadAtMs): the venue's answer may lack any last run of them.
+ */
+export function diffOrderFills(
+  venue: readonly VenueOrderFill[],
+  ledgerFilled: ReadonlyMap<string, number>,
+  recordedLate: ReadonlyMap<string, readonly number[]> = new Map(),
+): Mismatch[] {
   const mismatches: Mismatch[] = [];
   for (const order of venue) {
     const ledgerFilledRaw = ledgerFilled.get(order.orderId) ?? 0;
-    if (ledgerFilledRaw !== order.filledRaw) {
+    if (!agreesBarLate(order.filledRaw, ledgerFilledRaw, recordedLate.get(order.orderId) ?? [])) {
       mismatches.push({
         kind: 'order-filled',
         orderId: order.orderId,
@@ -165,6 +191,16 @@ export function diffOrderFills(venue: readonly VenueOrderFill[], ledgerFilled: R
     }
   }
   return mismatches;
+}
+
+/** The venue's filled size is the ledger's, or the ledger's less its last `late` fills (booking order). */
+function agreesBarLate(venueRaw: number, ledgerRaw: number, late: readonly number[]): boolean {
+  let raw = ledgerRaw;
+  for (let index = late.length; ; index -= 1) {
+    if (raw === venueRaw) return true;
+    if (index === 0) return false;
+    raw -= late[index - 1] ?? 0;
+  }
 }
 
 /** Token balance differences (pure); the venue list is complete. Sorted by market, then YES before NO. */
@@ -273,7 +309,8 @@ function checkVenueView(venue: VenueView): VenueView {
     clientOrderId: checkOptionalId(`venue.orders[${index}].clientOrderId`, order.clientOrderId) ?? undefined,
     filledRaw: checkRaw(`venue.orders[${index}].filledRaw`, order.filledRaw),
   }));
-  if (venue.positions === undefined) return { orders };
+  const readAt = venue.ordersReadAtMs === undefined ? {} : { ordersReadAtMs: checkTimeMs('venue.ordersReadAtMs', venue.ordersReadAtMs) };
+  if (venue.positions === undefined) return { orders, ...readAt };
   assertArray('venue.positions', venue.positions);
   const complete = venue.positionsComplete !== false;
   const positions = venue.positions.map((position, index) => ({
@@ -283,7 +320,7 @@ function checkVenueView(venue: VenueView): VenueView {
     yesTokenId: checkOptionalId(`venue.positions[${index}].yesTokenId`, position.yesTokenId) ?? undefined,
     noTokenId: checkOptionalId(`venue.positions[${index}].noTokenId`, position.noTokenId) ?? undefined,
   }));
-  return { orders, positions, positionsComplete: complete };
+  return { orders, positions, positionsComplete: complete, ...readAt };
 }
 
 /** The ledger's balances the view can speak for: all of them, or (positionsComplete false) the listed markets only. */
@@ -294,9 +331,15 @@ function balancesInView(store: LedgerStore, view: VenueView): LedgerTokenBalance
   return balances.filter((balance) => listed.has(balance.marketSlug));
 }
 
+/** The order-level differences against the ledger as it stands, fills recorded after the venue's read allowed for. */
+function orderMismatches(store: LedgerStore, venue: VenueView): Mismatch[] {
+  const ids = venue.orders.map((order) => order.orderId);
+  const late = venue.ordersReadAtMs === undefined ? new Map<string, number[]>() : store.orderFillsRecordedSince(ids, venue.ordersReadAtMs);
+  return diffOrderFills(venue.orders, store.orderFilledTotals(ids), late);
+}
+
 function findMismatches(store: LedgerStore, venue: VenueView): Mismatch[] {
-  const filled = store.orderFilledTotals(venue.orders.map((order) => order.orderId));
-  const mismatches = diffOrderFills(venue.orders, filled);
+  const mismatches = orderMismatches(store, venue);
   if (venue.positions !== undefined) mismatches.push(...diffPositions(venue.positions, balancesInView(store, venue)));
   return mismatches;
 }
@@ -316,15 +359,22 @@ function findStale(store: LedgerStore, view: VenueView, atMs: number, staleProvi
   return classifyStaleProvisional(positions, balancesInView(store, view), provisional, { atMs, staleProvisionalMs, closedMarkets });
 }
 
-/** Compares; writes only the last-reconciliation time. Each mismatch goes to observer.onMismatch. */
-export function reconcile(store: LedgerStore, venue: VenueView, options: ReconcileOptions): ReconcileResult {
+/**
+ * Compares; writes only the last-reconciliation time. Each mismatch goes to observer.onMismatch with its sighting
+ * ('persistent' when `seenBefore` says the previous check saw it too, or when there is no `seenBefore`).
+ */
+export function reconcile(store: LedgerStore, venue: VenueView, options: CompareOptions): ReconcileResult {
   const view = checkVenueView(venue);
   const atMs = checkTimeMs('atMs', options.atMs);
   const staleMs = staleThreshold(options);
   const mismatches = findMismatches(store, view);
   const staleProvisional = findStale(store, view, atMs, staleMs);
   store.setKv(KV_LAST_RECONCILIATION, String(atMs));
-  for (const mismatch of mismatches) store.notify((observer) => observer.onMismatch?.(mismatch));
+  const seenBefore = options.seenBefore ?? (() => true);
+  for (const mismatch of mismatches) {
+    const sighting = seenBefore(mismatch) ? 'persistent' : 'first';
+    store.notify((observer) => observer.onMismatch?.(mismatch, sighting));
+  }
   return { mismatches, staleProvisional };
 }
 
@@ -350,9 +400,8 @@ export function repairLedger(store: LedgerStore, venue: VenueView, options: Repa
     options.fallbackPriceMicros === undefined ? null : checkPriceMicros('fallbackPriceMicros', options.fallbackPriceMicros);
   const actions: RepairAction[] = [];
   const remaining = store.atomically(() => {
-    const filled = store.orderFilledTotals(view.orders.map((order) => order.orderId));
     const accepted = options.repairOnly ?? (() => true);
-    for (const mismatch of diffOrderFills(view.orders, filled)) {
+    for (const mismatch of orderMismatches(store, view)) {
       if (mismatch.kind === 'order-filled' && accepted(mismatch)) actions.push(...repairOrder(store, mismatch, atMs));
     }
     if (view.positions !== undefined) {

@@ -568,6 +568,14 @@ export class LedgerStore implements CapitalBook {
     return this.fills.filledByOrder(orderIds.map((id, index) => checkId(`orderIds[${index}]`, id)));
   }
 
+  /**
+   * Sizes of the trades (not failed) of these orders RECORDED at or after `sinceMs` (the ledger's clock), per order, in
+   * booking order: what a venue answer computed before that time may not count yet.
+   */
+  orderFillsRecordedSince(orderIds: readonly string[], sinceMs: number): Map<string, number[]> {
+    return this.fills.recordedSinceByOrder(orderIds.map((id, index) => checkId(`orderIds[${index}]`, id)), checkTimeMs('sinceMs', sinceMs));
+  }
+
   tokenBalances(): LedgerTokenBalance[] {
     const redeemed = this.market.redeemed();
     const pending = this.fills.pendingByKey();

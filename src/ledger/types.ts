@@ -199,6 +199,12 @@ export type Mismatch =
       readonly pendingRaw: number;
     };
 
+/**
+ * How often the periodic check has seen a mismatch: 'first' (this check only: often a fill in flight, checked again on
+ * the next pass, never repaired yet) or 'persistent' (on the previous check too: repaired, or left to an operator).
+ */
+export type MismatchSighting = 'first' | 'persistent';
+
 /** What `repairLedger` did (or could not do) about a mismatch. Each write is recorded with its reason. */
 export type RepairAction =
   | {
@@ -254,7 +260,8 @@ export interface LedgerObserver {
   onConflict?(conflict: LedgerConflict): void;
   /** A (market, token) position was rebuilt from its fills (a reversal or an out-of-order fill). */
   onReplay?(marketSlug: string, token: Outcome, fills: number, ms: number): void;
-  onMismatch?(mismatch: Mismatch): void;
+  /** A difference `reconcile` found; `sighting` says whether the previous check saw it too (only then is it an error). */
+  onMismatch?(mismatch: Mismatch, sighting: MismatchSighting): void;
   onRepair?(action: RepairAction): void;
   /** Duration of each write transaction, by operation name. */
   onWrite?(operation: string, ms: number): void;

@@ -49,6 +49,7 @@ export const METRIC_NAMES = [
   'outcome_maker_kill_switch_trips_total',
   'outcome_maker_expected_reward_usdc_per_day',
   'outcome_maker_ledger_mismatches_total',
+  'outcome_maker_ledger_mismatch_first_sightings_total',
   'outcome_maker_redemptions_total',
   'outcome_maker_redeemed_usdc_total',
   'outcome_maker_redemptions_pending',

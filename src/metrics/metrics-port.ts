@@ -9,6 +9,7 @@ import type { Registry } from 'prom-client';
 import type { TradingMode } from '../core/trading-mode.js';
 import type { CalibrationMetrics } from './calibration-metrics.js';
 import type { CapitalMetrics } from './capital-metrics.js';
+import type { LedgerCheckMetrics } from './ledger-check-metrics.js';
 import type { LoopMetrics } from './loop-metrics.js';
 import type { ReconciliationMetrics } from './reconciliation-metrics.js';
 import type { RebateResolutionMetrics } from './rebate-resolution-metrics.js';
@@ -16,7 +17,7 @@ import type { QuotingMetrics } from './quoting-metrics.js';
 import type { HttpStatus, MarkoutReferenceLabel, OrderEventGapCause, OrderSide, OrderToken, RedemptionResult, ResyncReason, RetryReason, VenueAnomaly } from './metric-labels.js';
 
 /** The bot's metrics. Sizes and amounts are raw integers (1e6 = 1 share / 1 USDC), durations milliseconds. */
-export interface Metrics extends CalibrationMetrics, CapitalMetrics, ReconciliationMetrics, RebateResolutionMetrics, LoopMetrics, QuotingMetrics {
+export interface Metrics extends CalibrationMetrics, CapitalMetrics, ReconciliationMetrics, RebateResolutionMetrics, LoopMetrics, QuotingMetrics, LedgerCheckMetrics {
   readonly registry: Registry;
   /** A book frame (or snapshot) was applied: counts it and restarts the market's book age. */
   bookUpdated(market: string): void;
@@ -64,7 +65,6 @@ export interface Metrics extends CalibrationMetrics, CapitalMetrics, Reconciliat
   /** Kill switch state; a change to engaged counts one trip for `reason`. */
   killSwitch(engaged: boolean, reason?: string): void;
   expectedRewardPerDay(market: string, usdcPerDay: number): void;
-  ledgerMismatch(kind: string): void;
   /** A redemption step for a resolved market ended with `result`; `amountRaw` is the payout recorded (redeemed, inferred). */
   redemption(market: string, result: RedemptionResult, amountRaw?: number): void;
   /** Resolved markets whose winnings are not yet redeemed and recorded. */

@@ -17,12 +17,13 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 
 import { TRADING_MODES } from '../core/trading-mode.js';
 import { RAW_PER_UNIT } from '../core/venue-rules/index.js';
 import { API_ENDPOINT_LABELS } from '../exchange/endpoints.js';
-import { BoundedLabel, FEED_EVENTS, KILL_REASONS, LEDGER_MISMATCH_KINDS, MARKOUT_HORIZON_LABELS, MARKOUT_MISSING_REASONS, ORDER_EVENT_GAP_CAUSES, REDEMPTION_RESULTS, RESYNC_REASONS, VENUE_ANOMALIES } from './metric-labels.js';
+import { BoundedLabel, FEED_EVENTS, KILL_REASONS, MARKOUT_HORIZON_LABELS, MARKOUT_MISSING_REASONS, ORDER_EVENT_GAP_CAUSES, REDEMPTION_RESULTS, RESYNC_REASONS, VENUE_ANOMALIES } from './metric-labels.js';
 import { DROPPED_DEFAULT_METRICS, VALIDATED_METRICS } from './metric-names.js';
 import { createCalibrationMetrics } from './calibration-metrics.js';
 import { createCapitalMetrics } from './capital-metrics.js';
 import { createLoopMetrics } from './loop-metrics.js';
 import { createReconciliationMetrics } from './reconciliation-metrics.js';
+import { createLedgerCheckMetrics } from './ledger-check-metrics.js';
 import { createRebateResolutionMetrics } from './rebate-resolution-metrics.js';
 import { createQuotingMetrics } from './quoting-metrics.js';
 import type { Metrics } from './metrics-port.js';
@@ -233,12 +234,6 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     labelNames: ['market'] as const,
     registers,
   });
-  const ledgerMismatches = new Counter({
-    name: 'outcome_maker_ledger_mismatches_total',
-    help: 'Differences found between the ledger and the venue, by kind.',
-    labelNames: ['kind'] as const,
-    registers,
-  });
   const redemptions = new Counter({
     name: 'outcome_maker_redemptions_total',
     help: 'Redemption steps for resolved markets, by result (redeemed, inferred, nothing, retry, refused, failed).',
@@ -324,7 +319,6 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
   // Anomaly counters start at 0 for every label value known up front: a series that first appears at 1 is
   // invisible to `increase()`/`rate()`, so the alert on the first malformed frame or mismatch would never fire.
   for (const event of FEED_EVENTS) malformed.inc({ event }, 0);
-  for (const kind of LEDGER_MISMATCH_KINDS) ledgerMismatches.inc({ kind: reasons.value(kind) }, 0);
   for (const endpoint of API_ENDPOINT_LABELS) invalidAnswers.inc({ endpoint: answerEndpoints.value(endpoint) }, 0);
   skippedParts.inc({ endpoint: answerEndpoints.value('GET /portfolio/positions') }, 0);
   skippedParts.inc({ endpoint: answerEndpoints.value('GET /portfolio/history') }, 0);
@@ -377,6 +371,7 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     ...createCalibrationMetrics(registers, countable),
     ...createCapitalMetrics(registers),
     ...createReconciliationMetrics(registers, (market) => markets.value(market), finite),
+    ...createLedgerCheckMetrics(registers, (kind) => reasons.value(kind)),
     ...createRebateResolutionMetrics(registers),
     ...createQuotingMetrics(registers),
     ...createLoopMetrics(registers),
@@ -494,9 +489,6 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
     },
     expectedRewardPerDay(market, usdcPerDay) {
       if (finite('outcome_maker_expected_reward_usdc_per_day', usdcPerDay)) expectedReward.set({ market: markets.value(market) }, usdcPerDay);
-    },
-    ledgerMismatch(kind) {
-      ledgerMismatches.inc({ kind: reasons.value(kind) });
     },
     redemption(market, result, amountRaw) {
       redemptions.inc({ result });

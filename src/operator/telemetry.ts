@@ -165,9 +165,11 @@ export function wireTelemetry(metrics: Metrics, log: Logger): Telemetry {
       },
     },
     ledger: {
-      onMismatch: (mismatch) => {
-        metrics.ledgerMismatch(mismatch.kind);
-        log.warn({ mismatch }, 'ledger and venue disagree');
+      // Counted here; logged by the check that found it (src/booking/ledger-sync.ts: a first sighting at info, a
+      // persistent one as the WARN). Only a persistent one counts toward the critical alert.
+      onMismatch: (mismatch, sighting) => {
+        if (sighting === 'persistent') metrics.ledgerMismatch(mismatch.kind);
+        else metrics.ledgerMismatchFirstSighting(mismatch.kind);
       },
       onConflict: (conflict) => log.warn({ conflict }, 'ledger conflict'),
     },

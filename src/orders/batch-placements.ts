@@ -98,13 +98,16 @@ export class BatchPlacements {
     });
     let results: readonly CancelReplaceItemResult[];
     try {
-      results = await venue.cancelReplace!({
-        marketSlug: slug,
-        items: sent.map(({ request }) => ({ cancelOrderId: null, place: request })),
-        mode: 'STOP_ON_FAILURE',
-        beforeSend: () => this.requests.withholdUnlessAllowed(market, postOnlyAll),
-        urgency: batchUrgency(sent.map(({ request }) => ({ fromPriceTicks: null, toPriceTicks: request.priceTicks, sizeRaw: request.sizeRaw }))),
-      });
+      const check = (): void => this.requests.withholdUnlessAllowed(market, postOnlyAll);
+      results = await this.ctx.requestsOut.track(slug, check, (beforeSend) =>
+        venue.cancelReplace!({
+          marketSlug: slug,
+          items: sent.map(({ request }) => ({ cancelOrderId: null, place: request })),
+          mode: 'STOP_ON_FAILURE',
+          beforeSend,
+          urgency: batchUrgency(sent.map(({ request }) => ({ fromPriceTicks: null, toPriceTicks: request.priceTicks, sizeRaw: request.sizeRaw }))),
+        }),
+      );
     } catch (error) {
       const verdict = classifyCancelError(error);
       if (verdict.sent) observer.onRequestError('cancelReplace', slug, error);

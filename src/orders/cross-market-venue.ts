@@ -37,12 +37,14 @@ import {
   VenueRequestError,
   type CancelReplaceBatch,
   type CancelReplaceItemResult,
+  type CancelOptions,
   type CancelResult,
   type CrossMarketCancelReplace,
   type MaintenanceStatus,
   type PlaceRequest,
   type PlaceResult,
   type PreparedBatch,
+  type StatusOptions,
   type StatusQuery,
   type StatusResult,
   type ListOptions,
@@ -135,16 +137,16 @@ export class CrossMarketVenue implements VenuePort {
     return this.inner.placeOrder(request);
   }
 
-  cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
-    return this.inner.cancelOrders(marketSlug, orderIds);
+  cancelOrders(marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
+    return this.inner.cancelOrders(marketSlug, orderIds, options);
   }
 
   cancelAll(marketSlug: string): Promise<CancelResult> {
     return this.inner.cancelAll(marketSlug);
   }
 
-  statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
-    return this.inner.statusBatch(queries);
+  statusBatch(queries: readonly StatusQuery[], options?: StatusOptions): Promise<readonly StatusResult[]> {
+    return this.inner.statusBatch(queries, options);
   }
 
   listLiveOrders(marketSlug: string, options?: ListOptions): Promise<readonly VenueOrderSnapshot[]> {

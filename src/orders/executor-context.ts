@@ -11,6 +11,7 @@
  * a plan (venue event, background lookup, start-up or resync listing) may re-run the market's intents, a change made
  * by a plan's own requests never does (the plan is still running).
  */
+import type { RequestsOut } from './requests-out.js';
 import type { CancelTimer, Scheduler } from '../core/clock.js';
 import type { ClientOrderIdFactory } from './client-order-id.js';
 import type { ExecutorObserver, ExecutorOptions, OrderLog } from './executor-types.js';
@@ -129,6 +130,10 @@ export interface ExecutorContext {
   readonly orders: OrderReader;
   readonly writer: OrderWriter;
   lifecycle(): Lifecycle;
+  /** Stopping, and the shutdown cancels every order of the bot (not `leaveOrdersResting`): a plan's cancels are moot. */
+  sweeping(): boolean;
+  /** The plans' requests that left the rate limiter and are not answered yet, per market (the shutdown waits for these). */
+  readonly requestsOut: RequestsOut;
   /** The market's stop before settlement (ExecutorOptions.stopAtMs); null: none. */
   stopAtMs(marketSlug: string): number | null;
   /** Whether the market may quote before its own-order listing (ExecutorOptions.deferListing); false when absent. */

@@ -76,6 +76,7 @@ import { PlanRunner } from './plan-runner.js';
 import { Replacements } from './replacements.js';
 import { BatchPlacements } from './batch-placements.js';
 import { ShutdownSweep } from './shutdown-sweep.js';
+import { RequestsOut } from './requests-out.js';
 import type { TradingModeGate } from './trading-mode.js';
 
 export { ExecutorError } from './executor-types.js';
@@ -125,6 +126,9 @@ export class OrderExecutor {
   private readonly sweep: ShutdownSweep;
   private readonly membership: MarketMembership;
   private lifecycle: Lifecycle = 'created';
+  /** Set at shutdown when it cancels every order of the bot (ExecutorContext.sweeping). */
+  private sweeping = false;
+  private readonly requestsOut = new RequestsOut();
   private readonly unsubscribeMode: () => void;
   private readonly startedSignal = signal();
   private readonly stoppedSignal = signal();
@@ -152,6 +156,8 @@ export class OrderExecutor {
         pruneTerminal: (marketSlug, olderThanMs) => void this.store.pruneTerminal(marketSlug, olderThanMs),
       },
       lifecycle: () => this.lifecycle,
+      sweeping: () => this.sweeping,
+      requestsOut: this.requestsOut,
       stopAtMs: (slug) => options.stopAtMs?.(slug) ?? null,
       deferListing: (slug) => options.deferListing?.(slug) ?? false,
     };
@@ -322,13 +328,18 @@ export class OrderExecutor {
   async shutdown(options: ShutdownOptions = {}): Promise<ShutdownReport> {
     const started = this.scheduler.now();
     const deadline = started + Math.max(0, options.budgetMs ?? 10_000);
+    this.sweeping = options.leaveOrdersResting !== true;
     this.lifecycle = 'stopping';
     const markets = this.markets.all();
     for (const market of markets) this.plans.stop(market);
     // Plans in flight get a third of the budget to finish (no new placement starts once stopping); the
-    // cancels then go out regardless, and the confirmation loop catches anything that lands after them.
+    // cancels then go out regardless, and the confirmation loop catches anything that lands after them. When the sweep
+    // cancels every order, a plan is waited for only while it has a request out (sent, unanswered): its requests still
+    // queued in the limiter are withheld as they leave (placements, replacements, its own cancels), so they change
+    // nothing at the venue, and the sweep's cancels across markets start ahead of them (limiter class `sweep`).
     const budget = deadline - started;
-    await untilDeadline(this.scheduler, Promise.all(markets.map((m) => m.queue.onIdle())), started + Math.floor(budget / 3));
+    const planDone = (m: MarketState): Promise<unknown> => (this.sweeping ? Promise.race([m.queue.onIdle(), this.requestsOut.none(m.slug)]) : m.queue.onIdle());
+    await untilDeadline(this.scheduler, Promise.all(markets.map(planDone)), started + Math.floor(budget / 3));
     let withLive: string[];
     if (options.leaveOrdersResting === true) {
       await Promise.all(markets.map((market) => untilDeadline(this.scheduler, this.resolver.resolveOnce(market), deadline)));
@@ -342,6 +353,9 @@ export class OrderExecutor {
         Promise.all(listed.map(async (m) => ((await this.sweep.cancelEverything(m, deadline)) ? m.slug : null))),
       ]);
       withLive = markets.map((m) => m.slug).filter((slug) => !known.has(slug) && !byListing.includes(slug));
+      // The plans not waited for above end as their queued requests are withheld (taking no start, now behind nothing):
+      // waited for within the deadline, so no order of theirs is left pending in the report and the summary.
+      await untilDeadline(this.scheduler, Promise.all(markets.map((m) => m.queue.onIdle())), deadline);
     }
     const timedOut = withLive.length > 0 && this.scheduler.now() >= deadline;
     for (const market of markets) market.disarmAll();

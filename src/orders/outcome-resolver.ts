@@ -20,7 +20,7 @@ import { refusedByMode, type CommitOrigin, type ExecutorContext } from './execut
 import type { MarketState } from './market-state.js';
 import { applyFill, applyReport, confirmCancel, markLost, recordLookupMiss, refuseCancel, type OrderReport, type TrackedOrder } from './order-record.js';
 import { isTerminal } from './order-state.js';
-import { STATUS_BATCH_MAX, type SettlementState, type StatusQuery, type StatusResult, type VenueOrderSnapshot } from './venue-port.js';
+import { PlacementWithheldError, STATUS_BATCH_MAX, type SettlementState, type StatusQuery, type StatusResult, type VenueOrderSnapshot } from './venue-port.js';
 
 /** A fill as a venue report carries it (placement answer, lookup, listing). */
 export interface ReportedFill {
@@ -77,11 +77,14 @@ export class OutcomeResolver {
     return this.ctx.orders.openInMarket(market.slug).filter((o) => o.state === 'unknown' || market.awaitsLookup(o.clientOrderId));
   }
 
-  /** One lookup pass over every order of the market that needs one. Resolves false if a lookup request failed. */
-  async resolveOnce(market: MarketState): Promise<boolean> {
+  /**
+   * One lookup pass over every order of the market that needs one (origin `lookup`: the background loop; the shutdown
+   * sweep's passes are `shutdown`). Resolves false if a lookup request failed.
+   */
+  async resolveOnce(market: MarketState, origin: CommitOrigin = 'lookup'): Promise<boolean> {
     const targets = this.needsLookup(market);
     if (targets.length === 0) return true;
-    return this.lookupNow(market, targets, 'lookup', { followUp: false });
+    return this.lookupNow(market, targets, origin, { followUp: false });
   }
 
   /**
@@ -155,9 +158,16 @@ export class OutcomeResolver {
     const queries: StatusQuery[] = batch.map((o) => (o.orderId !== null ? { orderId: o.orderId } : { clientOrderId: o.clientOrderId }));
     let results: readonly StatusResult[];
     try {
-      results = await this.ctx.venue.statusBatch(queries);
+      // The shutdown's confirmations go ahead of the plans' own lookups still queued (limiter class `sweep`); a plan's,
+      // a resync's or the background loop's lookup still queued once the shutdown sweeps is moot (the sweep cancels and
+      // looks up every order of the bot) and is withheld as it leaves, taking no start.
+      const moot = origin === 'plan-lookup' || origin === 'resync' || origin === 'lookup';
+      const beforeSend = (): void => {
+        if (moot && this.ctx.sweeping()) throw new PlacementWithheldError('stopping', { operation: 'statusBatch' });
+      };
+      results = await this.ctx.venue.statusBatch(queries, { sweep: origin === 'shutdown', beforeSend });
     } catch (error) {
-      this.ctx.observer.onRequestError('statusBatch', errorSlug, error);
+      if (!(error instanceof PlacementWithheldError)) this.ctx.observer.onRequestError('statusBatch', errorSlug, error);
       return null;
     }
     const counts = new Map<string, { found: number; notFound: number }>();
@@ -186,7 +196,7 @@ export class OutcomeResolver {
     if (this.needsLookup(market).length > 0) {
       const attempt = market.nextLookupAttempt();
       // Stopped meanwhile: the lookup's request may have been refused unsent by the closing client; nothing retries.
-      if (!ok && this.ctx.lifecycle() !== 'stopped') this.ctx.log.warn({ market: market.slug, attempt }, 'status lookup failed; retrying');
+      if (!ok && this.ctx.lifecycle() !== 'stopped' && !this.ctx.sweeping()) this.ctx.log.warn({ market: market.slug, attempt }, 'status lookup failed; retrying');
       this.scheduleResolve(market, this.backoff(attempt));
     } else {
       market.resetLookupAttempts();

@@ -68,12 +68,11 @@ export class PlanRequests {
       const slug = market.slug;
       let result: CancelResult;
       try {
-        result = await venue.cancelOrders(
-          slug,
-          targets.flatMap((t) => (t.orderId === null ? [] : [t.orderId])),
-        );
+        const ids = targets.flatMap((t) => (t.orderId === null ? [] : [t.orderId]));
+        result = await this.ctx.requestsOut.track(slug, () => this.withholdCancelWhenSweeping(), (beforeSend) => venue.cancelOrders(slug, ids, { beforeSend }));
       } catch (error) {
-        // What the failure means: cancel-errors.ts.
+        // What the failure means: cancel-errors.ts (withheld because the bot is stopping: the targets rest again, and the
+        // shutdown sweep cancels them with every other order of the bot).
         const verdict = classifyCancelError(error);
         if (verdict.sent) observer.onRequestError('cancelOrders', slug, error);
         if (verdict.modeRefusal) refusedByMode(this.ctx, error, 'cancel');
@@ -83,7 +82,7 @@ export class PlanRequests {
           this.resolver.scheduleResolve(market);
           continue;
         }
-        if (!verdict.modeRefusal) log.warn({ market: slug, err: errorText(error, { withName: true }) }, 'cancel refused');
+        if (!verdict.modeRefusal && verdict.kind !== 'withheld') log.warn({ market: slug, err: errorText(error, { withName: true }) }, 'cancel refused');
         this.refuseAll(targets);
         return verdict.abort;
       }
@@ -146,6 +145,15 @@ export class PlanRequests {
     if (!this.ctx.gate.allowsPlacement({ postOnly, orderType: 'GTC' })) throw new PlacementWithheldError(`trading mode ${this.ctx.gate.mode}`);
   }
 
+  /**
+   * A plan's cancel, re-checked as it leaves the rate limiter: once the shutdown sweeps (it cancels every order of the
+   * bot, in 50-id requests across markets), the plan's own cancel is withheld unsent rather than take a start before
+   * the sweep's.
+   */
+  private withholdCancelWhenSweeping(): void {
+    if (this.ctx.sweeping()) throw new PlacementWithheldError('stopping', { operation: 'cancelOrders' });
+  }
+
   /** Whether the market's stop before settlement has come. */
   private pastStop(market: MarketState): boolean {
     const stopAt = this.ctx.stopAtMs(market.slug);
@@ -170,7 +178,8 @@ export class PlanRequests {
   private async placeOne(market: MarketState, intent: QuoteIntent, postOnly: boolean, tally: PlanTally): Promise<AbortReason | null> {
     const { order: created, request } = this.newPlacement(market, intent, postOnly);
     try {
-      const answer = await this.ctx.venue.placeOrder({ ...request, beforeSend: () => this.withholdUnlessAllowed(market, postOnly) });
+      const check = (): void => this.withholdUnlessAllowed(market, postOnly);
+      const answer = await this.ctx.requestsOut.track(market.slug, check, (beforeSend) => this.ctx.venue.placeOrder({ ...request, beforeSend }));
       this.applyPlaced(created.clientOrderId, answer, tally);
       return null;
     } catch (error) {

@@ -70,13 +70,8 @@ export class Replacements {
       if (items.length === 0) continue;
       let results;
       try {
-        results = await venue.cancelReplace!({
-          marketSlug: slug,
-          items,
-          mode: 'STOP_ON_FAILURE',
-          beforeSend: () => this.requests.withholdUnlessAllowed(market, postOnlyAll),
-          urgency: batchUrgency(facts),
-        });
+        const check = (): void => this.requests.withholdUnlessAllowed(market, postOnlyAll);
+        results = await this.ctx.requestsOut.track(slug, check, (beforeSend) => venue.cancelReplace!({ marketSlug: slug, items, mode: 'STOP_ON_FAILURE', beforeSend, urgency: batchUrgency(facts) }));
       } catch (error) {
         // What the failure means: cancel-errors.ts (restored: the request took no effect, nothing was placed).
         const verdict = classifyCancelError(error);

@@ -8,7 +8,7 @@
  * cancel-replace carrying cancels, the listing that confirms a market emptied) is `cancel`, and so is a deferred
  * own-order listing once its market quotes (it finds orders of the bot resting unmanaged: an exposure like the one a
  * cancel removes, and one request per market, once; in `probe` it waited behind every cancel-replace requote); a status
- * lookup of an order whose outcome is unknown is `probe`; a placement, and the listing a market's first quote waits
+ * lookup of an order whose outcome is unknown is `probe`; the shutdown sweep's cancels across markets and its confirming lookups are `sweep`, first of all; a placement, and the listing a market's first quote waits
  * for, is `place`; every other read is `read`.
  */
 import type { RequestPriority } from '../core/request-priority.js';
@@ -16,7 +16,9 @@ import type { VenueOperation } from './venue-port.js';
 
 /** A venue-port call, with what decides its class. */
 export type VenueCall =
-  | { readonly operation: Exclude<VenueOperation, 'listLiveOrders' | 'cancelReplace'> }
+  | { readonly operation: Exclude<VenueOperation, 'listLiveOrders' | 'cancelReplace' | 'statusBatch'> }
+  /** `sweep`: the shutdown sweep's confirming lookups (StatusOptions.sweep), ahead of the plans' own lookups still queued. */
+  | { readonly operation: 'statusBatch'; readonly sweep?: boolean }
   /** `urgent`: the listing confirms cancels (a leave, a shutdown): ListOptions.urgent. `beforeFirstQuote`: an adoption
    * listing a market's first quote waits for (ListOptions.beforeFirstQuote). `deferred`: a deferred listing of a market
    * that quotes already (ListOptions.deferred). */
@@ -24,12 +26,12 @@ export type VenueCall =
   /** `cancels` (default true): the request is expected to carry cancels (a requote), not placements into empty slots only. */
   | { readonly operation: 'cancelReplace'; readonly cancels?: boolean };
 
-const FIXED: Readonly<Record<Exclude<VenueOperation, 'listLiveOrders' | 'cancelReplace'>, RequestPriority>> = {
+const FIXED: Readonly<Record<Exclude<VenueOperation, 'listLiveOrders' | 'cancelReplace' | 'statusBatch'>, RequestPriority>> = {
   cancelOrders: 'cancel',
-  cancelAcrossMarkets: 'cancel',
+  // The shutdown sweep's (its only caller): every order of the bot, ahead of the plans' cancels still queued.
+  cancelAcrossMarkets: 'sweep',
   cancelByClientOrderId: 'cancel',
   cancelAll: 'cancel',
-  statusBatch: 'probe',
   placeOrder: 'place',
   maintenanceStatus: 'read',
 };
@@ -43,6 +45,8 @@ export function requestClass(call: VenueCall): RequestPriority {
       return call.beforeFirstQuote === true ? 'place' : 'read';
     case 'cancelReplace':
       return call.cancels === false ? 'place' : 'cancel';
+    case 'statusBatch':
+      return call.sweep === true ? 'sweep' : 'probe';
     default:
       return FIXED[call.operation];
   }

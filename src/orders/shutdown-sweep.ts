@@ -53,8 +53,9 @@ export class ShutdownSweep {
         if (looked !== false) notResting = looked.notResting;
       }
       for (const market of left) {
-        // A placement still in flight may land after the cancels: not confirmed until it has answered.
-        if (orders.openInMarket(market.slug).every((o) => o.state !== 'pending-new' && notResting.has(o.clientOrderId))) confirmed.add(market.slug);
+        // A placement still in flight may land after the cancels: not confirmed until it has answered (one whose request
+        // has not left the limiter never will: it is withheld as it leaves).
+        if (orders.openInMarket(market.slug).every((o) => (o.state === 'pending-new' ? !this.placementOut(market) : notResting.has(o.clientOrderId)))) confirmed.add(market.slug);
       }
       if (confirmed.size === markets.length) break;
       const wait = Math.min(this.resolver.backoff(attempt), deadline - scheduler.now());
@@ -75,7 +76,7 @@ export class ShutdownSweep {
     for (let attempt = 0; scheduler.now() < deadline; attempt += 1) {
       const first = attempt === 0 && firstDespiteHold;
       if (first || gate.allowsCancel()) await untilDeadline(scheduler, this.cancelOnce(market, first), deadline);
-      await untilDeadline(scheduler, this.resolver.resolveOnce(market), deadline);
+      await untilDeadline(scheduler, this.resolver.resolveOnce(market, 'shutdown'), deadline);
       let listed: readonly VenueOrderSnapshot[] | false;
       try {
         listed = await untilDeadline(scheduler, venue.listLiveOrders(slug, { urgent: true }), deadline);
@@ -91,7 +92,7 @@ export class ShutdownSweep {
           if (order.orderId !== null && !ownIds.has(order.orderId) && order.state !== 'unknown' && order.state !== 'pending-new') writer.commit(order, confirmCancel(order, 'not listed at shutdown', scheduler.now()), 'shutdown');
         }
         // A placement still in flight may land after this listing: not confirmed until it has answered.
-        const inFlight = orders.openInMarket(slug).some((o) => o.state === 'pending-new');
+        const inFlight = this.placementOut(market) && orders.openInMarket(slug).some((o) => o.state === 'pending-new');
         if (own.length === 0 && !inFlight) return true;
         if (this.byIds(market)) {
           // Ours but untracked: cancel by id next round.
@@ -143,6 +144,15 @@ export class ShutdownSweep {
   private async cancelUnknownOnce(market: MarketState): Promise<void> {
     const unknown = this.ctx.orders.openInMarket(market.slug).filter((o) => o.state === 'unknown' && o.orderId === null);
     if (unknown.length > 0) await this.resolver.cancelUnknown(market, unknown, 'shutdown');
+  }
+
+  /**
+   * Whether a placement of the market may still land: a plan's request of it is out (left the limiter, unanswered). Once
+   * stopping, a placement whose request has not left is withheld as it leaves (src/orders/plan-requests.ts), so its
+   * pending-new order never reaches the venue and the sweep need not wait for it.
+   */
+  private placementOut(market: MarketState): boolean {
+    return this.ctx.requestsOut.count(market.slug) > 0;
   }
 
   /** Cancel-all takes every order of the ACCOUNT in the market (other bots' too): only when this bot owns it alone. */

@@ -71,6 +71,18 @@ export interface PlaceRequest {
   readonly beforeSend?: () => void;
 }
 
+/** `sweep`: the shutdown sweep's confirming lookup (limiter class `sweep`, ahead of the plans' lookups still queued). */
+export interface StatusOptions {
+  readonly sweep?: boolean;
+  /** As PlaceRequest.beforeSend: throwing `PlacementWithheldError` withholds the lookup unsent. */
+  readonly beforeSend?: () => void;
+}
+
+/** A plan's cancel: its last-moment check (the bot stopping, whose shutdown sweep cancels every order anyway). */
+export interface CancelOptions {
+  readonly beforeSend?: () => void;
+}
+
 /** The answer to an accepted placement. */
 export interface PlaceResult {
   readonly orderId: string;
@@ -140,8 +152,12 @@ export const STATUS_BATCH_MAX = 50;
 
 export interface VenuePort {
   placeOrder(request: PlaceRequest): Promise<PlaceResult>;
-  /** All ids belong to `marketSlug` (POST /orders/batch-cancel; the older POST /orders/cancel-batch where it is absent). */
-  cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult>;
+  /**
+   * All ids belong to `marketSlug` (POST /orders/batch-cancel; the older POST /orders/cancel-batch where it is absent).
+   * `options.beforeSend`: as PlaceRequest.beforeSend, for the call's first request (a call that has begun sending
+   * completes); throwing `PlacementWithheldError` withholds the whole call unsent.
+   */
+  cancelOrders(marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult>;
   /**
    * Optional: orders of several markets, by id (`byMarket`: each market's ids), in as few requests as the venue allows
    * (POST /orders/batch-cancel, up to 50 ids a request: one request may span markets where the venue accepts it, which
@@ -174,7 +190,7 @@ export interface VenuePort {
   /** Every open order of the account in the market (DELETE /orders/all/{slug}). */
   cancelAll(marketSlug: string): Promise<CancelResult>;
   /** 1–50 queries; one result per query, in the same order. */
-  statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]>;
+  statusBatch(queries: readonly StatusQuery[], options?: StatusOptions): Promise<readonly StatusResult[]>;
   /**
    * The account's LIVE orders in the market. `urgent`: the listing confirms cancels (a leave, a shutdown) and goes at
    * cancel priority, ahead of placements; a routine resync does not.
@@ -357,9 +373,10 @@ export class PlacementWithheldError extends VenuePortError {
   readonly abortsPlan: boolean;
   constructor(
     readonly reason: string,
-    options: { readonly abortsPlan?: boolean } = {},
+    options: { readonly abortsPlan?: boolean; readonly operation?: VenueOperation } = {},
   ) {
-    super('placeOrder', `placeOrder: withheld before sending (${reason})`);
+    const operation = options.operation ?? 'placeOrder';
+    super(operation, `${operation}: withheld before sending (${reason})`);
     this.abortsPlan = options.abortsPlan ?? reason !== 'stopping';
   }
 }

@@ -22,6 +22,7 @@ import {
   TradingModeError,
   type CancelReplaceBatch,
   type CancelReplaceItemResult,
+  type CancelOptions,
   type CancelResult,
   type MaintenanceStatus,
   type PlaceRequest,
@@ -112,7 +113,12 @@ export class ReplayVenue implements VenuePort {
     return Promise.resolve().then(() => this.place(request));
   }
 
-  cancelOrders(_marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
+  cancelOrders(_marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
+    try {
+      options?.beforeSend?.();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     this.requests += 1;
     return Promise.resolve(this.cancel(orderIds));
   }

@@ -12,6 +12,7 @@ import {
   OrderRejectedError,
   type CancelReplaceBatch,
   type CancelReplaceItemResult,
+  type CancelOptions,
   type CancelResult,
   type CrossMarketCancelReplace,
   type MaintenanceStatus,
@@ -38,8 +39,8 @@ export class ReplayVenues implements VenuePort {
     return this.on(request.marketSlug, (v) => v.placeOrder(request));
   }
 
-  cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
-    return this.on(marketSlug, (v) => v.cancelOrders(marketSlug, orderIds));
+  cancelOrders(marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
+    return this.on(marketSlug, (v) => v.cancelOrders(marketSlug, orderIds, options));
   }
 
   cancelAll(marketSlug: string): Promise<CancelResult> {

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics/index.js';
 import type {
+  CancelOptions,
   CancelResult,
   MaintenanceStatus,
   PlaceRequest,
@@ -53,7 +54,8 @@ export class DryRunVenue implements VenuePort {
     return { orderId, status: 'LIVE', remainingRaw: request.sizeRaw, fills: [], reason: null };
   }
 
-  async cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
+  async cancelOrders(marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
+    options?.beforeSend?.();
     this.log.info({ dryRun: true, market: marketSlug, orders: orderIds.length }, 'dry-run: would cancel');
     for (const id of orderIds) this.resting.delete(id);
     return { canceled: [...orderIds], failed: [] };

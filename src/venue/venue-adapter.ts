@@ -23,6 +23,7 @@ import {
   ExchangeTradingModeError,
   ValidationError,
   isDuplicateOrderError,
+  isTransportClosed,
   venueRefusalOf,
 } from '../exchange/errors.js';
 import type { TakenCancelReplace } from '../exchange/api.js';
@@ -53,11 +54,13 @@ import {
   type CrossMarketCancelReplace,
   type PreparedBatch,
   type PreparedBatchAnswer,
+  type CancelOptions,
   type CancelResult,
   type MaintenanceStatus,
   type PlaceRequest,
   type PlaceResult,
   type SettlementState,
+  type StatusOptions,
   type StatusQuery,
   type StatusResult,
   type VenueFill,
@@ -272,6 +275,8 @@ export class VenueAdapter implements VenuePort {
       );
     } catch (error) {
       if (sent.length === 0 && error instanceof RequestInputError) return [];
+      // Still queued when the client closed (the bot stopping): nothing was sent, the batches were never taken.
+      if (sent.length === 0 && isTransportClosed(error)) throw new PlacementWithheldError('stopping', { operation: 'cancelReplace' });
       if (error instanceof ExchangeHttpError && error.status === 404) throw new CancelReplaceUnsupportedError(error.message, { cause: error });
       if (isMixedMarketRefusal(error, sent)) throw new MixedMarketsRefusedError(errorText(error), { cause: error });
       const mapped = mapError('cancelReplace', error);
@@ -339,10 +344,10 @@ export class VenueAdapter implements VenuePort {
     };
   }
 
-  async cancelOrders(_marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
+  async cancelOrders(_marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
     if (orderIds.length === 0) return { canceled: [], failed: [] };
     try {
-      return portCancelResult(await this.cancels.cancelInMarket(orderIds));
+      return portCancelResult(await this.cancels.cancelInMarket(orderIds, options?.beforeSend));
     } catch (error) {
       throw await this.cancelError('cancelOrders', error);
     }
@@ -381,10 +386,11 @@ export class VenueAdapter implements VenuePort {
     }
   }
 
-  async statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
+  async statusBatch(queries: readonly StatusQuery[], options?: StatusOptions): Promise<readonly StatusResult[]> {
     let answers;
     try {
-      answers = await this.options.api.getOrderStatuses(queries);
+      const priority = requestClass({ operation: 'statusBatch', sweep: options?.sweep === true });
+      answers = await this.options.api.getOrderStatuses(queries, { priority, ...(options?.beforeSend === undefined ? {} : { beforeSend: options.beforeSend }) });
     } catch (error) {
       throw mapError('statusBatch', error);
     }

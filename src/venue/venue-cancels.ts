@@ -17,6 +17,11 @@ import { FrameworkError, ValidationError } from '../exchange/errors.js';
 import type { ExchangeApi } from '../exchange/api.js';
 import { MAX_BATCH_CANCEL } from '../exchange/api.js';
 import type { TargetCancelResult } from '../exchange/wire.js';
+import type { RequestPriority } from '../core/request-priority.js';
+import { requestClass } from '../orders/request-class.js';
+
+/** The limiter class of the cancels across markets (the shutdown sweep's: first of all). */
+const ACROSS_MARKETS = requestClass({ operation: 'cancelAcrossMarkets' });
 
 /** What was learnt about the venue's cancel endpoints (for the log, once each). */
 export type CancelFact = { readonly batchCancel: 'absent' } | { readonly spansMarkets: boolean };
@@ -62,10 +67,17 @@ export class VenueCancels {
     return { batchCancelServed: this.batchCancelServed, spansMarkets: this.spansMarkets };
   }
 
-  /** Orders of one market, by id. */
-  async cancelInMarket(orderIds: readonly string[]): Promise<CancelOutcome> {
+  /**
+   * Orders of one market, by id. `beforeSend` is checked before the call's FIRST request leaves (and before that
+   * request's retries): what it throws withholds the whole call unsent; once a request has left, the call completes.
+   */
+  async cancelInMarket(orderIds: readonly string[], beforeSend?: () => void, priority: RequestPriority = 'cancel'): Promise<CancelOutcome> {
     const out = { canceled: [] as string[], failed: [] as CancelOutcome['failed'][number][] };
-    for (const chunk of chunks([...new Set(orderIds)], MAX_BATCH_CANCEL)) merge(out, await this.batchOfOneMarket(chunk));
+    let check = beforeSend;
+    for (const chunk of chunks([...new Set(orderIds)], MAX_BATCH_CANCEL)) {
+      merge(out, await this.batchOfOneMarket(chunk, { priority, ...(check === undefined ? {} : { beforeSend: check }) }));
+      check = undefined;
+    }
     return out;
   }
 
@@ -78,7 +90,7 @@ export class VenueCancels {
     const markets = [...byMarket.entries()].filter(([, ids]) => ids.length > 0);
     if (markets.length === 0) return out;
     if (markets.length === 1 || this.spansMarkets === false || this.batchCancelServed === false) {
-      for (const [, ids] of markets) merge(out, await this.cancelInMarket(ids));
+      for (const [, ids] of markets) merge(out, await this.cancelInMarket(ids, undefined, ACROSS_MARKETS));
       return out;
     }
     const all = [...new Set(markets.flatMap(([, ids]) => ids))];
@@ -86,7 +98,7 @@ export class VenueCancels {
     for (const chunk of chunks(all, MAX_BATCH_CANCEL)) {
       const spans = new Set(markets.filter(([, ids]) => ids.some((id) => chunk.includes(id))).map(([slug]) => slug)).size > 1;
       try {
-        merge(out, await this.api.batchCancel({ orderIds: chunk }));
+        merge(out, await this.api.batchCancel({ orderIds: chunk }, { priority: ACROSS_MARKETS }));
         if (spans) this.learnSpans(true);
       } catch (error) {
         if (routeMissing(error)) this.learnServed(false);
@@ -96,7 +108,7 @@ export class VenueCancels {
         const rest = new Set(all.slice(index));
         for (const [, ids] of markets) {
           const left = ids.filter((id) => rest.has(id));
-          if (left.length > 0) merge(out, await this.cancelInMarket(left));
+          if (left.length > 0) merge(out, await this.cancelInMarket(left, undefined, ACROSS_MARKETS));
         }
         return out;
       }
@@ -111,10 +123,10 @@ export class VenueCancels {
     return { canceled: result.canceled, failed: result.failed.map((f) => ({ id: f.id, reason: f.reason, message: f.message })) };
   }
 
-  private async batchOfOneMarket(ids: readonly string[]): Promise<TargetCancelResult> {
+  private async batchOfOneMarket(ids: readonly string[], options: { readonly beforeSend?: () => void; readonly priority: RequestPriority }): Promise<TargetCancelResult> {
     if (this.batchCancelServed !== false) {
       try {
-        const result = await this.api.batchCancel({ orderIds: ids });
+        const result = await this.api.batchCancel({ orderIds: ids }, options);
         this.learnServed(true);
         return result;
       } catch (error) {
@@ -122,7 +134,7 @@ export class VenueCancels {
         this.learnServed(false);
       }
     }
-    const old = await this.api.cancelOrders(ids);
+    const old = await this.api.cancelOrders(ids, options);
     return { status: old.status, canceled: old.canceled, failed: old.failed.map((f) => ({ id: f.orderId, by: 'orderId', reason: f.reason, message: f.message })), message: old.message };
   }
 

@@ -36,10 +36,12 @@ import {
   type CancelFailureReason,
   type CancelReplaceBatch,
   type CancelReplaceItemResult,
+  type CancelOptions,
   type CancelResult,
   type MaintenanceStatus,
   type PlaceRequest,
   type PlaceResult,
+  type StatusOptions,
   type StatusQuery,
   type StatusResult,
   type VenueFill,
@@ -256,6 +258,8 @@ export class FakeVenue implements VenuePort {
   // ───────────── VenuePort ─────────────
 
   async placeOrder(request: PlaceRequest): Promise<PlaceResult> {
+    // The request leaves at once (no limiter here): its last-moment check runs now, as the adapter's transport runs it.
+    request.beforeSend?.();
     this.record('placeOrder', `${request.clientOrderId} ${request.side} ${request.token} ${request.priceTicks}x${request.sizeRaw}${request.postOnly ? ' post-only' : ''}`);
     await this.waitHold('placeOrder');
     // Refused unsent, as the real adapter does before anything reaches the venue (whatever the trading mode).
@@ -331,7 +335,8 @@ export class FakeVenue implements VenuePort {
     };
   }
 
-  async cancelOrders(marketSlug: string, orderIds: readonly string[]): Promise<CancelResult> {
+  async cancelOrders(marketSlug: string, orderIds: readonly string[], options?: CancelOptions): Promise<CancelResult> {
+    options?.beforeSend?.();
     this.record('cancelOrders', `${marketSlug} ${orderIds.join(',')}`);
     await this.waitHold('cancelOrders');
     this.checkCancelMode('cancelOrders');
@@ -378,7 +383,8 @@ export class FakeVenue implements VenuePort {
     return { canceled, failed: [] };
   }
 
-  async statusBatch(queries: readonly StatusQuery[]): Promise<readonly StatusResult[]> {
+  async statusBatch(queries: readonly StatusQuery[], options?: StatusOptions): Promise<readonly StatusResult[]> {
+    options?.beforeSend?.();
     this.record('statusBatch', queries.map((q) => ('orderId' in q ? q.orderId : q.clientOrderId)).join(','));
     await this.waitHold('statusBatch');
     if (queries.length === 0 || queries.length > 50) throw new VenueRequestError('statusBatch', 400, 'items must be 1–50');

@@ -133,10 +133,10 @@ describe('LatencyVenue: the bot\'s start order and the stop at the leave', () =>
     track('late', venue.placeOrder(request('late', pastStop)));
     void venue.cancelOrders('m', ['x']);
     await time.runUntil(T0 + 3_000);
-    // a at 0; the cancel at 320; b would leave at 640, past the stop at 500: withheld, as is late (960); nothing
-    // reaches the venue at or after the stop but the cancel.
+    // a at 0; the cancel at 320; b would leave at 640, past the stop at 500: withheld, and late with it (b sent
+    // nothing, so the spacing is still the cancel's); nothing reaches the venue at or after the stop but the cancel.
     expect(log).toEqual(['place a @50', 'cancel x @370']);
-    expect(outcomes).toEqual(['a placed @100', 'b withheld @640', 'late withheld @960']);
+    expect(outcomes).toEqual(['a placed @100', 'b withheld @640', 'late withheld @640']);
     expect([venue.requests, venue.withheld]).toEqual([2, 2]);
   });
 });

@@ -74,18 +74,32 @@ describe('RequestPipe', () => {
     expect(drain(pipe, 0).map((s) => s.item)).toEqual(['c1', 'c2', 'c3', 'p1', 'p2']);
   });
 
-  it('a withheld request frees its slot at once, keeps the spacing and is counted apart', () => {
+  it('a withheld request frees its slot at once and is counted apart', () => {
     const pipe = new RequestPipe<string>({ oneWayMs: 500, minRequestSpacingMs: 100, maxConcurrent: 1 });
     pipe.enqueue('place', 'withheld');
     pipe.enqueue('place', 'next');
     const first = pipe.start(0);
     if (first === null) throw new Error('nothing started');
-    // In flight, the next would wait for its answer at 1000; withheld at its start, the next goes at the spacing.
+    // In flight, the next would wait for its answer at 1000; withheld at its start (nothing sent), the next goes now.
     expect(pipe.nextStartMs(0)).toBe(1000);
     pipe.withhold(first.id, 0);
-    expect(pipe.nextStartMs(0)).toBe(100);
-    expect(pipe.start(100)?.item).toBe('next');
+    expect(pipe.nextStartMs(0)).toBe(0);
+    expect(pipe.start(0)?.item).toBe('next');
     expect([pipe.count, pipe.withheld]).toEqual([1, 1]);
+  });
+
+  it('a withheld request sent nothing: the next start is spaced from the last request that acted, as the bot’s limiter does', () => {
+    const pipe = new RequestPipe<string>({ oneWayMs: 500, minRequestSpacingMs: 100, maxConcurrent: 2 });
+    for (const item of ['acted', 'withheld', 'next']) pipe.enqueue('place', item);
+    expect(pipe.start(0)?.item).toBe('acted');
+    const withheld = pipe.start(100);
+    if (withheld === null) throw new Error('nothing started');
+    expect(pipe.nextStartMs(100)).toBe(1000); // two in flight
+    pipe.withhold(withheld.id, 100);
+    // Not 200: the withheld one did not reach the venue, and the one that acted started 100 ms ago.
+    expect(pipe.nextStartMs(100)).toBe(100);
+    expect(pipe.start(100)?.item).toBe('next');
+    expect([pipe.count, pipe.withheld]).toEqual([2, 1]);
   });
 
   it('holds its invariants for any model and any arrivals: spacing, slots, the most urgent first, FIFO within a class', () => {

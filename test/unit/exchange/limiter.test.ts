@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
 import { HttpTransport, type HttpRequest } from '../../../src/exchange/http.js';
-import { LimiterRegistry, RequestLimiter, type RequestPriority } from '../../../src/exchange/limiter.js';
+import { LimiterRegistry, RequestLimiter, type RequestPriority, type StartGate } from '../../../src/exchange/limiter.js';
 import { stalledMs } from '../../support/chaos-invariants.js';
 import { startStallRecorder } from '../../support/chaos-stalls.js';
 import { fakeTime } from '../../support/fake-time.js';
@@ -215,6 +215,42 @@ describe('limiter mechanics (injected clock and timers)', () => {
     });
     await expect(failing).rejects.toThrow('boom');
     await expect(limiter.schedule('read', async () => 7)).resolves.toBe(7);
+  });
+
+  it('a request withheld before it was sent keeps the spacing of the last one sent and gives a gate permit back unused', async () => {
+    const time = fakeTime(0);
+    const permits: string[] = [];
+    const gate: StartGate = {
+      acquire: () => Promise.resolve({ sent: () => permits.push('sent'), release: () => permits.push('release'), cancel: () => permits.push('cancel') }),
+      state: () => ({ mode: 'shared', reason: null, sinceMs: 0 }),
+      onState: () => () => undefined,
+      close: () => Promise.resolve(),
+    };
+    const limiter = new RequestLimiter({ maxConcurrent: 2, minTimeMs: 300 }, { now: time.now, setTimer: time.setTimer, gate });
+    const starts: [string, number][] = [];
+    const sentOne = limiter.schedule('read', async (markSent) => {
+      starts.push(['sent', time.now()]);
+      markSent();
+    });
+    await sentOne;
+    // Queued placements found stale as they leave (the bot stopping): each refused before anything reached the wire.
+    const withheld = [1, 2, 3].map((i) =>
+      limiter.schedule('place', async (_markSent, _onTime, markNotSent) => {
+        starts.push([`withheld-${i}`, time.now()]);
+        markNotSent();
+        throw new Error('withheld');
+      }),
+    );
+    const cancel = limiter.schedule('read', async (markSent) => {
+      starts.push(['after', time.now()]);
+      markSent();
+    });
+    // The limiter's timer moves the fake clock to the next start allowed (300).
+    await Promise.all(withheld.map((p) => p.catch(() => undefined)));
+    await cancel;
+    // All start at 300 (the spacing from the request sent at 0); before, each refused one counted a start: 300, 600…
+    expect(starts).toEqual([['sent', 0], ['withheld-1', 300], ['withheld-2', 300], ['withheld-3', 300], ['after', 300]]);
+    expect(permits).toEqual(['sent', 'release', 'cancel', 'cancel', 'cancel', 'sent', 'release']);
   });
 
   it('one limiter per credentials key', () => {

@@ -26,6 +26,14 @@ describe('pure diffs', () => {
     ]);
   });
 
+  it('allows for fills recorded after the venue read left: the venue may lack any last run of them, in booking order', () => {
+    const ledger = new Map([['a', 10e6]]);
+    const late = new Map([['a', [3e6, 4e6]]]); // booked 3 then 4 after the read left: 10, 6 or 3 agree
+    const differs = (filledRaw: number) => diffOrderFills([{ orderId: 'a', filledRaw }], ledger, late).length > 0;
+    expect([10e6, 6e6, 3e6].map(differs)).toEqual([false, false, false]);
+    expect([7e6, 12e6, 0, 2e6].map(differs), 'not the ledger less a last run of the late fills').toEqual([true, true, true, true]);
+  });
+
   it('compares balances; a market missing on either side counts as 0; provisional fills may or may not be counted', () => {
     const mismatches = diffPositions(
       [
@@ -68,6 +76,33 @@ describe('reconcile and repair', () => {
     expect(observer.count('onMismatch')).toBe(1);
     expect(ledger.getKv(KV_LAST_RECONCILIATION)).toBe(String(T0 + 9));
     expect(ledger.counts().fills).toBe(1);
+  });
+
+  it('tells the observer whether the previous check saw each mismatch (default: persistent)', () => {
+    const { ledger, observer } = ledgerWithOrder();
+    const venue = { orders: [{ orderId: 'o1', filledRaw: 10e6 }] };
+    reconcile(ledger, venue, { atMs: T0 + 9, seenBefore: () => false });
+    reconcile(ledger, venue, { atMs: T0 + 10, seenBefore: () => true });
+    reconcile(ledger, venue, { atMs: T0 + 11 });
+    expect(observer.calls.filter(([name]) => name === 'onMismatch').map((call) => call[2])).toEqual(['first', 'persistent', 'persistent']);
+  });
+
+  it('a fill recorded after the status read left (ordersReadAtMs) is neither a mismatch nor repaired away', () => {
+    let clock = T0;
+    const observer = recordingObserver();
+    const ledger = memoryLedger({ observer, now: () => clock });
+    ledger.recordOrder(orderInput({ clientOrderId: 'bot-btc-bid-0-1', venueOrderId: 'o1', status: 'live' }));
+    ledger.recordFill(fillInput({ tradeEventId: 't1', orderId: 'o1', sizeRaw: 4e6, state: 'provisional' }));
+    const readAt = (clock += 10);
+    clock += 5; // the feed books a second fill while the venue's answer (4 filled) travels
+    ledger.recordFill(fillInput({ tradeEventId: 't2', orderId: 'o1', sizeRaw: 2e6, state: 'provisional' }));
+    const venue = { orders: [{ orderId: 'o1', filledRaw: 4e6 }], ordersReadAtMs: readAt };
+    expect(reconcile(ledger, venue, { atMs: clock }).mismatches).toEqual([]);
+    expect(repairLedger(ledger, venue, { atMs: clock }).actions, 'the after-gap repair reverses nothing').toEqual([]);
+    expect(ledger.orderFilledTotals(['o1']).get('o1')).toBe(6e6);
+    // The same answer read after the fill was booked is a mismatch (the venue lost it).
+    expect(reconcile(ledger, { ...venue, ordersReadAtMs: clock + 1 }, { atMs: clock }).mismatches).toHaveLength(1);
+    expect(() => reconcile(ledger, { ...venue, ordersReadAtMs: -1 }, { atMs: clock })).toThrow(LedgerInputError);
   });
 
   it('venue ahead: a stand-in fill at the limit price, superseded by the venue reports when they arrive', () => {

@@ -48,6 +48,7 @@ function exerciseAll(metrics: Metrics): void {
   metrics.killSwitch(true, 'daily_loss');
   metrics.expectedRewardPerDay('alpha', 1.25);
   metrics.ledgerMismatch('position');
+  metrics.ledgerMismatchFirstSighting('order-filled');
   metrics.redemption('alpha', 'retry');
   metrics.redemption('alpha', 'redeemed', 12_500_000);
   metrics.redemptionsPending(2);

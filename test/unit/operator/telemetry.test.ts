@@ -221,12 +221,17 @@ describe('wireTelemetry: orders, mode, ledger', () => {
     expect(open).toBe(2);
   });
 
-  it('counts ledger mismatches by kind', async () => {
+  it('counts ledger mismatches by kind: a persistent one toward the alert, a first sighting apart; the check logs them', async () => {
     const h = harness();
-    h.telemetry.ledger.onMismatch?.({ kind: 'position', marketSlug: 'btc', token: 'YES', venueRaw: 2_000_000, ledgerRaw: 1_000_000, pendingRaw: 0 });
+    const mismatch = { kind: 'position', marketSlug: 'btc', token: 'YES', venueRaw: 2_000_000, ledgerRaw: 1_000_000, pendingRaw: 0 } as const;
+    h.telemetry.ledger.onMismatch?.(mismatch, 'first');
+    expect(await sample(h.registry, 'outcome_maker_ledger_mismatch_first_sightings_total', { kind: 'position' })).toBe(1);
+    expect(await sample(h.registry, 'outcome_maker_ledger_mismatches_total', { kind: 'position' })).toBe(0);
+    h.telemetry.ledger.onMismatch?.(mismatch, 'persistent');
     expect(await sample(h.registry, 'outcome_maker_ledger_mismatches_total', { kind: 'position' })).toBe(1);
+    expect(await sample(h.registry, 'outcome_maker_ledger_mismatch_first_sightings_total', { kind: 'position' })).toBe(1);
     h.telemetry.ledger.onConflict?.({ kind: 'fill-data-differs', key: 'tr-1', detail: 'size differs' });
-    expect(h.logs.map((l) => l.msg)).toEqual(['ledger and venue disagree', 'ledger conflict']);
+    expect(h.logs.map((l) => l.msg)).toEqual(['ledger conflict']);
   });
 });
 

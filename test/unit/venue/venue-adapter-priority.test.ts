@@ -11,7 +11,7 @@ import { RequestLimiter } from '../../../src/exchange/limiter.js';
 import { OrderSigner, type SigningMarket } from '../../../src/exchange/signer.js';
 import type { RequestPriority } from '../../../src/core/request-priority.js';
 import { requestClass, type VenueCall } from '../../../src/orders/request-class.js';
-import type { CancelReplaceBatch, VenuePort } from '../../../src/orders/venue-port.js';
+import { PlacementWithheldError, type CancelReplaceBatch, type VenuePort } from '../../../src/orders/venue-port.js';
 import { HttpTransport } from '../../../src/exchange/http.js';
 import { fakeTime } from '../../support/fake-time.js';
 
@@ -25,20 +25,24 @@ const REPLACE: Omit<CancelReplaceBatch, 'beforeSend'> = { marketSlug: 'btc', mod
 /** The limiter of the adapter's transport, noting the class of every request it is asked to start. */
 class RecordingLimiter extends RequestLimiter {
   readonly classes: RequestPriority[] = [];
-  override schedule<T>(priority: RequestPriority, task: (markSent: () => void, onTime: () => boolean) => Promise<T>): Promise<T> {
+  override schedule<T>(priority: RequestPriority, task: (markSent: () => void, onTime: () => boolean, markNotSent: () => void) => Promise<T>): Promise<T> {
     this.classes.push(priority);
     return super.schedule(priority, task);
   }
 }
 
-function adapter(): { port: VenueAdapter; limiter: RecordingLimiter } {
+function adapter(): { port: VenueAdapter; limiter: RecordingLimiter; fetches: () => number } {
   const time = fakeTime();
+  let fetches = 0;
   const limiter = new RecordingLimiter({ minTimeMs: 0 }, { now: time.now, setTimer: time.setTimer });
   const transport = new HttpTransport({
     baseUrl: 'http://127.0.0.1:9',
     credentials: CREDS,
     limiter,
-    fetch: () => Promise.resolve(new Response('{"message":"internal"}', { status: 500, headers: { 'content-type': 'application/json' } })),
+    fetch: () => {
+      fetches += 1;
+      return Promise.resolve(new Response('{"message":"internal"}', { status: 500, headers: { 'content-type': 'application/json' } }));
+    },
     now: time.now,
     sleep: time.sleep,
     setTimer: time.deadline,
@@ -51,14 +55,16 @@ function adapter(): { port: VenueAdapter; limiter: RecordingLimiter } {
     markets: new Map([['btc', BTC]]),
     recvWindowMs: null,
   });
-  return { port, limiter };
+  return { port, limiter, fetches: () => fetches };
 }
 
 const CALLS: readonly (readonly [string, VenueCall, (port: VenuePort) => Promise<unknown>])[] = [
   ['placeOrder', { operation: 'placeOrder' }, (port) => port.placeOrder(PLACE)],
   ['cancelOrders', { operation: 'cancelOrders' }, (port) => port.cancelOrders('btc', [ORDER])],
   ['cancelAll', { operation: 'cancelAll' }, (port) => port.cancelAll('btc')],
+  ['cancelAcrossMarkets', { operation: 'cancelAcrossMarkets' }, (port) => port.cancelAcrossMarkets?.(new Map([['btc', [ORDER]]])) ?? Promise.resolve()],
   ['statusBatch', { operation: 'statusBatch' }, (port) => port.statusBatch([{ clientOrderId: PLACE.clientOrderId }])],
+  ['statusBatch sweep', { operation: 'statusBatch', sweep: true }, (port) => port.statusBatch([{ clientOrderId: PLACE.clientOrderId }], { sweep: true })],
   ['listLiveOrders', { operation: 'listLiveOrders' }, (port) => port.listLiveOrders('btc')],
   ['listLiveOrders urgent', { operation: 'listLiveOrders', urgent: true }, (port) => port.listLiveOrders('btc', { urgent: true })],
   ['listLiveOrders deferred', { operation: 'listLiveOrders', deferred: true }, (port) => port.listLiveOrders('btc', { deferred: true })],
@@ -71,6 +77,23 @@ describe('the venue adapter\'s limiter classes are the shared table\'s', () => {
     const { port, limiter } = adapter();
     await run(port).catch(() => undefined);
     expect(limiter.classes).toEqual([requestClass(call)]);
+  });
+
+  it('the shutdown sweep\'s cancels across markets and confirming lookups go first of all (class sweep); a plan\'s cancel withheld by its check sends nothing', async () => {
+    const { port, limiter, fetches } = adapter();
+    await port.cancelAcrossMarkets(new Map([['btc', [ORDER]], ['eth', ['1c6c3b5f-7f1b-4d2f-8e3c-4f5a6b7c8d9e']]])).catch(() => undefined);
+    await port.statusBatch([{ orderId: ORDER }], { sweep: true }).catch(() => undefined);
+    expect(limiter.classes).toEqual(['sweep', 'sweep']);
+    const sent = fetches();
+    const withheld = port.cancelOrders('btc', [ORDER], {
+      beforeSend: () => {
+        throw new PlacementWithheldError('stopping', { operation: 'cancelOrders' });
+      },
+    });
+    await expect(withheld).rejects.toBeInstanceOf(PlacementWithheldError);
+    await expect(withheld).rejects.toThrow('cancelOrders: withheld before sending (stopping)');
+    expect(fetches()).toBe(sent);
+    expect(limiter.classes).toEqual(['sweep', 'sweep', 'cancel']);
   });
 
   it('a deferred own-order listing goes in the cancel class (FIFO with cancels and cancel-replace requotes), a plain one last', async () => {
