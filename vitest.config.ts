@@ -97,7 +97,13 @@ const UNIT = unitFiles();
  * hang bounds are five times the default (a test's own bound: test/support/hang-bound.ts). A timeout only catches a
  * hang; no assertion of theirs is about time.
  */
-const BACKGROUND_TIMEOUTS = process.env['OM_TEST_BACKGROUND'] === '1' ? { testTimeout: 150_000, hookTimeout: 150_000 } : {};
+const BACKGROUND = process.env['OM_TEST_BACKGROUND'] === '1';
+const BACKGROUND_TIMEOUTS = BACKGROUND ? { testTimeout: 150_000, hookTimeout: 150_000 } : {};
+/**
+ * Workers of each compute-only project: the cores alone; one in the background, where the run is bound by the CPU of
+ * the whole suite and a second worker only imports the same modules again (the waiting files keep the cores busy).
+ */
+const COMPUTE_WORKERS = BACKGROUND ? 1 : 2;
 
 /**
  * Files that measure request spacing against the real clock: the multi-bot run (three bot processes on one account,
@@ -154,7 +160,7 @@ export default defineConfig({
           include: UNIT,
           pool: 'threads',
           isolate: false,
-          maxWorkers: 2,
+          maxWorkers: COMPUTE_WORKERS,
           setupFiles: ['test/setup/no-io.ts'],
           sequence: { groupOrder: 0 },
         },
@@ -166,7 +172,7 @@ export default defineConfig({
           ...BACKGROUND_TIMEOUTS,
           include: BACKTEST_FILES,
           pool: 'forks',
-          maxWorkers: 2,
+          maxWorkers: COMPUTE_WORKERS,
           setupFiles: ['test/setup/no-io.ts'],
           sequence: { groupOrder: 0 },
         },
