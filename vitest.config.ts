@@ -92,7 +92,7 @@ function workerCount(): number {
 const UNIT = unitFiles();
 
 /**
- * `npm test` runs the compute-only projects (`unit`, `backtest`) at a lower priority beside the integration run
+ * `OM_TEST_SIDE_BY_SIDE=1 npm test` runs the compute-only projects (`unit`, `backtest`) at a lower priority beside the integration run
  * (test/run-all/run-all.mjs, OM_TEST_BACKGROUND=1): they get the CPU the waiting files leave, in stretches, so their
  * hang bounds are five times the default (a test's own bound: test/support/hang-bound.ts). A timeout only catches a
  * hang; no assertion of theirs is about time.

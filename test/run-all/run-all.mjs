@@ -1,10 +1,11 @@
 // `npm test`: the suite and the checks, arranged so the wall time is about the suite's alone (docs/testing.md,
-// "How long it takes"). Two vitest runs side by side: the files that only compute (`unit`, `backtest`) and the checks
-// in one TypeScript program (checks.mjs: the typecheck, the build of dist/ unless dist/ is already a build of the
-// sources or OM_TEST_BUILD=0, and the lint) start at once; once dist/ is written (so that the CLI child processes
-// start from dist/: half the CPU of compiling the sources with tsx at each start) the files that mostly wait
-// (`arrival-timing`, `integration`) start beside them. The compute-only parts then run at a lower priority
-// (BACKGROUND_NICE): they take the CPU the waiting files leave, and never delay a file that measures real time.
+// "How long it takes"). Two vitest runs: the files that only compute (`unit`, `backtest`) and the checks in one
+// TypeScript program (checks.mjs: the typecheck, the build of dist/ unless dist/ is already a build of the sources or
+// OM_TEST_BUILD=0, and the lint) start at once; once the unit run has ended and dist/ is written (so that the CLI
+// child processes start from dist/: half the CPU of compiling the sources with tsx at each start) the files that
+// mostly wait (`arrival-timing`, `integration`) start, the checks going on beside them. With OM_TEST_SIDE_BY_SIDE=1
+// the waiting files start as soon as dist/ is written and the compute-only parts run at a lower priority
+// (BACKGROUND_NICE), taking the CPU the waiting files leave.
 // Invariants: every part runs whatever another's outcome; the exit code is 0 only if every part exited 0 (and, with
 // VITEST_JSON set, both vitest runs left their results); a check's
 // output is held and printed whole when it ends (vitest's streams as it goes); with VITEST_JSON set, one merged report
@@ -189,17 +190,20 @@ async function main() {
   const vitestArgs = (projects) => ['run', ...projects.flatMap((p) => ['--project', p]), ...(extra.length > 0 ? ['--passWithNoTests', ...extra] : [])];
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   try {
-    const checks = { command: process.execPath, cwd: ROOT, ready: READY_LINE, niceWhenReady: BACKGROUND_NICE };
+    // OM_TEST_SIDE_BY_SIDE=1: the integration run starts once dist/ is written, the compute-only parts in the
+    // background (faster on an idle machine, but both cores stay busy throughout and the real-time tests meet more
+    // stalls: docs/testing.md, session 36). Default: the integration run after the unit run.
+    const sideBySide = process.env['OM_TEST_SIDE_BY_SIDE'] === '1';
+    const checks = { command: process.execPath, cwd: ROOT, ready: READY_LINE, ...(sideBySide ? { niceWhenReady: BACKGROUND_NICE } : {}) };
     const code = await runAll({
-      // The compute-only files, in the background from the start: the checks go first to dist/, the waiting files after.
+      // The compute-only files (side by side: in the background from the start, the checks going first to dist/).
       first: {
         name: 'vitest unit + backtest',
         command: vitest,
         args: vitestArgs(['unit', 'backtest']),
         cwd: ROOT,
         report: join(dir, 'first.json'),
-        nice: BACKGROUND_NICE,
-        env: { OM_TEST_BACKGROUND: '1' },
+        ...(sideBySide ? { nice: BACKGROUND_NICE, env: { OM_TEST_BACKGROUND: '1' } } : {}),
       },
       // The typecheck, the build (unless dist/ is current or OM_TEST_BUILD=0) and the lint in one TypeScript program
       // (checks.mjs): the second run starts once dist/ is written; the typecheck and the lint go on beside it, in the
@@ -210,7 +214,7 @@ async function main() {
           : { ...checks, name: 'typecheck + build + lint', args: [CHECKS, ROOT] },
       ],
       second: { name: 'vitest arrival-timing + integration', command: vitest, args: vitestArgs(['arrival-timing', 'integration']), cwd: ROOT, report: join(dir, 'second.json') },
-      secondWaitsForFirst: false,
+      secondWaitsForFirst: !sideBySide,
       checks: [],
       jsonPath: process.env['VITEST_JSON'] || undefined,
     });

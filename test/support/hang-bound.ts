@@ -1,5 +1,5 @@
 /**
- * A test's hang bound (its vitest timeout), stretched when `npm test` runs the compute-only projects in the background
+ * A test's hang bound (its vitest timeout), stretched when `OM_TEST_SIDE_BY_SIDE=1 npm test` runs the compute-only projects in the background
  * (OM_TEST_BACKGROUND=1, test/run-all/run-all.mjs: at a lower priority beside the integration run, so a CPU-bound
  * test gets the cores only in the stretches the waiting files leave). A timeout only catches a hang; no assertion is
  * about time, so stretching it weakens nothing.
