@@ -25,19 +25,18 @@ const CHECKS = join(ROOT, 'test', 'run-all', 'checks.mjs');
 /** What checks.mjs prints once dist/ is written: the second vitest run may start. */
 export const READY_LINE = 'checks: dist/ written';
 /**
- * The niceness of the compute-only parts while the waiting files run (`npm test`): a CPU-bound unit file or the lint
- * takes a core only when no integration file wants it, so a bot's start-up or a simulator's stamp is not delayed by
- * them (measured in docs/testing.md). Their vitest timeouts are the hang bounds of a starved run (OM_TEST_BACKGROUND).
+ * The niceness of the compute-only parts beside the waiting files (OM_TEST_SIDE_BY_SIDE=1): a CPU-bound unit file or
+ * the lint takes a core only when no integration file wants it (measured in docs/testing.md, session 36). Their vitest
+ * timeouts are then the hang bounds of a starved run (OM_TEST_BACKGROUND).
  */
 export const BACKGROUND_NICE = 10;
 
-/** Lowers a process's priority (its threads and the processes it starts later inherit it); false if refused. */
+/** Lowers a process's priority (its threads and the processes it starts later inherit it); a refusal changes nothing. */
 function renice(pid, nice) {
   try {
     setPriority(pid, nice);
-    return true;
   } catch {
-    return false;
+    // Not permitted here: the part runs at the priority it has.
   }
 }
 
