@@ -63,15 +63,19 @@ describe('bot pricing from the underlying (simulator crypto world)', () => {
     // Quotes straddle the model's fair value (published as a metric), for both strikes; the lower strike is worth more.
     const fairs: number[] = [];
     for (const slug of slugs) {
-      const fair = await waitFor(async () => {
+      // The fair value moves with the underlying while we read (and a loaded machine can hold the requote back a
+      // moment): poll for a reading where the quotes' centre is within a few ticks of the fair value.
+      let last: { fair?: number; bid?: number; ask?: number } = {};
+      const { fair, bid, ask } = await waitFor(async () => {
         const orders = liveOrders(sim, slug, 'it').map((o) => yesTerms(o.order));
         const f = await gaugeValue(running.bot, 'outcome_maker_model_fair', { market: slug });
-        return f !== undefined && orders.some((o) => o.side === 'bid') && orders.some((o) => o.side === 'ask') ? f : undefined;
-      }, 20_000, `two-sided quotes in ${slug}`);
-      const orders = liveOrders(sim, slug, 'it').map((o) => yesTerms(o.order));
-      const bid = Math.max(...orders.filter((o) => o.side === 'bid').map((o) => o.ticks));
-      const ask = Math.min(...orders.filter((o) => o.side === 'ask').map((o) => o.ticks));
-      // The fair value moves with the underlying while we read: within a few ticks of the quotes' centre.
+        const bids = orders.filter((o) => o.side === 'bid').map((o) => o.ticks);
+        const asks = orders.filter((o) => o.side === 'ask').map((o) => o.ticks);
+        if (f === undefined || bids.length === 0 || asks.length === 0) return undefined;
+        const reading = { fair: f, bid: Math.max(...bids), ask: Math.min(...asks) };
+        last = reading;
+        return Math.abs((reading.bid + reading.ask) / 2 - f * 1000) < 6 ? reading : undefined;
+      }, 20_000, `two-sided quotes around the model fair value in ${slug}`, () => last);
       expect(bid).toBeLessThan(ask);
       expect(Math.abs((bid + ask) / 2 - fair * 1000)).toBeLessThan(6);
       expect(await gaugeValue(running.bot, 'outcome_maker_quoted_from', { market: slug, source: 'model' })).toBe(1);
