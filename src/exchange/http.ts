@@ -499,8 +499,10 @@ export class HttpTransport {
         () => {
           if (sent) return;
           sent = true;
-          markSent();
+          // Observers first: a stamp taken there is never later than the limiter's own (markSent runs the pump), so
+          // the gaps between observed sends are never shorter than the spacing the limiter keeps.
           this.emit((o) => o.onRequestSent?.(label, attempt));
+          markSent();
         },
       );
       this.emit((o) => o.onRequestEnd?.(label, response.status, this.monotonicNow() - started, attempt));
