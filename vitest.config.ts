@@ -1,13 +1,14 @@
 /**
- * Test projects. Every test file belongs to exactly one of four projects, run in two groups one after the other (`npm test`
- * runs them as two vitest runs, with the typecheck, the build and eslint in one TypeScript program beside them:
- * test/run-all/run-all.mjs, test/run-all/checks.mjs):
+ * Test projects. Every test file belongs to exactly one of four projects. `npm test` (test/run-all/run-all.mjs) runs
+ * them as three vitest runs: `unit` beside the checks (typecheck, build and eslint in one TypeScript program:
+ * test/run-all/checks.mjs); once it has ended and dist/ is written, `arrival-timing` + `integration`, with `backtest`
+ * beside them at a lower priority (nice 10, OM_TEST_BACKGROUND=1), taking the CPU the waiting files leave.
  *
- * - group 0, 2 workers (the machine's 2 cores: these files only compute):
+ * - the compute-only files, 2 workers (the machine's 2 cores), one in the background:
  *   - `unit`: pure modules under test/unit and test/sim/engine, in worker threads without isolation (the modules
  *     are imported once per worker, not once per file). `npm run test:quick` runs this project alone.
- *   - `backtest`: the strategy backtests (BACKTEST_FILES), ten virtual minutes each on the real engine: pure too, but
- *     seconds of CPU each, so they run beside the unit files and never among the integration files they would starve.
+ *   - `backtest`: the strategy backtests and the heaviest pure files (BACKTEST_FILES): pure too, but seconds of CPU
+ *     each, so they run in the background and never as peers of the integration files they would starve.
  *   Neither may open a socket, listen on a port or start a child process (test/setup/no-io.ts makes each throw).
  * - group 1, INTEGRATION_WORKERS forked workers (more than cores: these files mostly wait):
  *   - `arrival-timing`: ARRIVAL_TIMING_FILES, which measure request spacing against the real clock, each in its own
@@ -22,7 +23,8 @@
  *   a late stamp by the stalls of its own event loop (test/support/chaos-invariants.ts), not by a priority, and a
  *   worker that lowered its priority lost the CPU to everything else on a shared machine (docs/testing.md).
  *
- * Partition invariant: `unit` is every *.test.ts under UNIT_DIRS but IO_UNIT_FILES (the list unitFiles() computes);
+ * Partition invariant: `unit` is every *.test.ts under UNIT_DIRS but IO_UNIT_FILES and HEAVY_UNIT_FILES (the list
+ * unitFiles() computes);
  * `integration` includes every test file and excludes that list, BACKTEST_FILES and ARRIVAL_TIMING_FILES, so a new file
  * can never fall through. Workers: OM_TEST_WORKERS overrides the group-1 count (vitest wants one count per group).
  */
@@ -57,8 +59,13 @@ const IO_UNIT_FILES = [
   'test/unit/replay/underlying-import.test.ts',
 ];
 
-/** The CPU-bound strategy backtests of test/integration (virtual time, no I/O). */
-const BACKTEST_FILES = ['test/integration/strategies-*.test.ts', 'test/integration/backtest-rolling-*.test.ts'];
+/**
+ * The `backtest` project: the CPU-bound strategy backtests of test/integration (virtual time, no I/O), and the two
+ * longest pure files of UNIT_DIRS, a replay backtest of listed markets and the pricer's calibration run (10–20 s of CPU
+ * each: in `unit` they made its run a quarter longer; beside the integration files they take the CPU those leave).
+ */
+const HEAVY_UNIT_FILES = ['test/unit/replay/replay-listed.test.ts', 'test/sim/engine/calibration.test.ts'];
+const BACKTEST_FILES = ['test/integration/strategies-*.test.ts', 'test/integration/backtest-rolling-*.test.ts', ...HEAVY_UNIT_FILES];
 
 /**
  * Five group-1 files side by side by default (CI, `npm test`): a file takes about a third of a core on average
@@ -69,9 +76,9 @@ const BACKTEST_FILES = ['test/integration/strategies-*.test.ts', 'test/integrati
  */
 const INTEGRATION_WORKERS = 5;
 
-/** The `unit` project's files: every *.test.ts under UNIT_DIRS but IO_UNIT_FILES (paths relative to the root). */
+/** The `unit` project's files: every *.test.ts under UNIT_DIRS but IO_UNIT_FILES and HEAVY_UNIT_FILES (paths relative to the root). */
 function unitFiles(): string[] {
-  const io = new Set(IO_UNIT_FILES);
+  const io = new Set([...IO_UNIT_FILES, ...HEAVY_UNIT_FILES]);
   return UNIT_DIRS.flatMap((dir) =>
     readdirSync(new URL(dir, import.meta.url), { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.test.ts'))

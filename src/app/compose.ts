@@ -232,6 +232,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     now,
     log: componentLogger(log, 'ledger'),
     exclusive: config.markets.exclusive,
+    stopping: deps.stopping,
     onAccount: (held) => {
       account.balancesRead();
       positions.accountRead(held);

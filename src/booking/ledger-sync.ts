@@ -33,6 +33,7 @@
  */
 import type { Logger } from 'pino';
 import { errorText } from '../core/errors.js';
+import type { RequestPriority } from '../core/request-priority.js';
 import type { ExchangeApi, OrderLookup } from '../exchange/api.js';
 import type { OrderStatusResult } from '../exchange/wire.js';
 import {
@@ -66,9 +67,43 @@ export interface LedgerSyncOptions {
   readonly exclusive?: boolean;
   /** Every read of the account's balances (whole account, every market listed), for reporting. */
   readonly onAccount?: (positions: readonly VenuePosition[]) => void;
+  /**
+   * The bot is stopping: a pass in flight sends no further read (the one waiting in the rate limiter is withheld as it
+   * leaves, unsent) and ends without comparing or writing, so the shutdown's own requests never wait behind it (a
+   * check of 50 markets reads about 30 batches of statuses: 9 s of the rate limit).
+   */
+  readonly stopping?: () => boolean;
+}
+
+/** A pass's read refused as it was about to leave: the bot is stopping (or the ledger closed). Nothing was sent. */
+class PassStoppedError extends Error {
+  override readonly name = 'PassStoppedError';
+  constructor() {
+    super('ledger pass stopped: the bot is stopping');
+  }
 }
 
 const STATUS_BATCH = 50;
+
+/** The passes that read the venue: at start-up (before quoting), after a feed gap, and the periodic check. */
+type LedgerPass = 'catch-up' | 'after-gap' | 'check';
+
+/**
+ * The rate-limiter class of each pass's status reads. The periodic check is bookkeeping: `read`, behind the
+ * placements (at 50 markets it reads about 30 batches, which in `probe` held every requote back about 9 s). The
+ * start-up catch-up runs before any quote, and the read after a gap looks for fills the feed lost: `probe`.
+ */
+const READ_PRIORITY: Readonly<Record<LedgerPass, RequestPriority>> = { 'catch-up': 'probe', 'after-gap': 'probe', check: 'read' };
+
+/** A pass's result, or null when the pass stopped because the bot is stopping (PassStoppedError). */
+async function stoppedAsNull<T>(pass: Promise<T>): Promise<T | null> {
+  try {
+    return await pass;
+  } catch (error) {
+    if (error instanceof PassStoppedError) return null;
+    throw error;
+  }
+}
 
 /** Identity of a stale verdict across checks: the same key, balances and fills. */
 function staleSighting(key: StaleProvisional): string {
@@ -90,15 +125,26 @@ export class LedgerSync {
     this.closed = true;
   }
 
+  /** Whether a pass must stop reading: the ledger is closed, or the bot is stopping. */
+  private halted(): boolean {
+    return this.closed || (this.options.stopping?.() ?? false);
+  }
+
+  /** Refuses a read about to leave once the pass must stop (a `beforeSend`: the read is withheld, unsent). */
+  private readonly refuseIfHalted = (): void => {
+    if (this.halted()) throw new PassStoppedError();
+  };
+
   /** Start-up catch-up: compare and repair at once. Returns the number of repair actions. */
   async catchUp(): Promise<number> {
-    const read = await this.venueView(true);
+    const read = await stoppedAsNull(this.venueView('catch-up'));
+    if (read === null) return 0;
     // Statuses and positions are two reads, and the previous run's orders still rest: one that fills between them
     // makes the positions disagree with the orders, and adjusting a position to that would count the fill twice once
     // its order's fill is caught up. The statuses are read again after the positions; if any moved, only the orders
     // are repaired now (the periodic check, with its two sightings, takes care of the positions).
-    const again = await this.readOrderFills(read.orders.map((o) => ({ orderId: o.orderId })), false);
-    if (this.closed) return 0;
+    const again = await stoppedAsNull(this.readOrderFills(read.orders.map((o) => ({ orderId: o.orderId })), 'catch-up', false));
+    if (again === null || this.closed) return 0;
     const view = this.scoped(read);
     const moved = again.orders.some((o) => view.orders.find((p) => p.orderId === o.orderId)?.filledRaw !== o.filledRaw);
     if (moved) this.options.log.info('orders filled during the start-up catch-up: positions are left to the periodic check');
@@ -145,8 +191,8 @@ export class LedgerSync {
 
   private async afterGapOnce(): Promise<number> {
     if (this.closed) return 0;
-    const view = await this.venueView(false, false);
-    if (this.closed) return 0;
+    const view = await stoppedAsNull(this.venueView('after-gap'));
+    if (view === null || this.closed) return 0;
     const result = repairLedger(this.options.ledger, view, { atMs: this.options.now() });
     for (const action of result.actions) this.options.log.warn({ action }, 'ledger caught up from the venue after a feed gap');
     for (const mismatch of result.remaining) this.options.log.error({ mismatch }, 'ledger mismatch left unrepaired');
@@ -182,8 +228,8 @@ export class LedgerSync {
    */
   async check(): Promise<{ mismatches: number; repaired: number }> {
     if (this.closed) return { mismatches: 0, repaired: 0 };
-    const read = await this.venueView(false);
-    if (this.closed) return { mismatches: 0, repaired: 0 };
+    const read = await stoppedAsNull(this.venueView('check'));
+    if (read === null || this.closed) return { mismatches: 0, repaired: 0 };
     const view = this.scoped(read);
     const seenStale = this.previousStale;
     const failStale = (key: StaleProvisional) => seenStale.has(staleSighting(key));
@@ -263,12 +309,12 @@ export class LedgerSync {
    * Filled size per order from `POST /orders/status/batch`, and when the read left on the ledger's clock (fills booked
    * after it may be missing from the answer); `settle` also brings the ledger's order records up to date.
    */
-  private async readOrderFills(list: readonly OrderLookup[], settle: boolean): Promise<{ orders: VenueOrderFill[]; ordersReadAtMs: number }> {
+  private async readOrderFills(list: readonly OrderLookup[], pass: LedgerPass, settle: boolean): Promise<{ orders: VenueOrderFill[]; ordersReadAtMs: number }> {
     const ordersReadAtMs = this.options.ledger.now();
     const orders: VenueOrderFill[] = [];
     for (let start = 0; start < list.length; start += STATUS_BATCH) {
       const chunk = list.slice(start, start + STATUS_BATCH);
-      const results = await this.options.api.getOrderStatuses(chunk);
+      const results = await this.options.api.getOrderStatuses(chunk, { priority: READ_PRIORITY[pass], beforeSend: this.refuseIfHalted });
       for (const result of results) {
         const lookup = chunk[result.index];
         if (settle && lookup !== undefined && !this.closed) this.settleOrderRecord(lookup, result);
@@ -284,7 +330,8 @@ export class LedgerSync {
     return { orders, ordersReadAtMs };
   }
 
-  private async venueView(includePending: boolean, withPositions = true): Promise<VenueView> {
+  private async venueView(pass: LedgerPass): Promise<VenueView> {
+    const includePending = pass === 'catch-up';
     const { ledger, api } = this.options;
     const ids = new Set<string>();
     // A placement whose answer was lost (the process died with it in flight) has no venue id in the ledger: it is
@@ -299,8 +346,10 @@ export class LedgerSync {
     const since = this.options.now() - (this.options.recentWindowMs ?? 10 * 60_000);
     for (const order of ledger.recentlyActiveOrders(since)) if (order.venueOrderId) ids.add(order.venueOrderId);
     const list: OrderLookup[] = [...[...ids].map((orderId) => ({ orderId })), ...[...unlinked].map((clientOrderId) => ({ clientOrderId }))];
-    const read = await this.readOrderFills(list, includePending);
-    if (!withPositions) return read;
+    const read = await this.readOrderFills(list, pass, includePending);
+    // After a gap, orders only: positions stay with the periodic check and its two-sightings rule.
+    if (pass === 'after-gap') return read;
+    this.refuseIfHalted();
     const positions: VenuePosition[] = [];
     for (const position of await api.getPositions()) {
       // Every market the venue lists with balances (`clob` and `group` lists), token ids where this bot knows them.

@@ -119,9 +119,10 @@ export function buildIsCurrent(root) {
  * vitest run) beside every part of `checks`. `second` starts once every part of `beside` has ended or, if it has
  * `ready` (a line), printed that line (it goes on beside `second`), and, unless `secondWaitsForFirst` is false, once
  * `first` has ended. Each part is `{ name, command, args, cwd, env?, hold?, ready?, nice?, niceWhenReady? }`: `nice` is
- * its priority from its start, `niceWhenReady` from its ready line (or its end); a vitest part also has `report`, the
- * file its JSON goes to (given to it as VITEST_JSON when `jsonPath` is set). Resolves to the exit code; writes the
- * merged report to `jsonPath` if set, a failed part of `beside` or `checks` a failed entry.
+ * its priority from its start, `niceWhenReady` from its ready line (or its end); a vitest part (`first`, `second`, or
+ * one of `checks`: a third run beside the second, its output held) also has `report`, the file its JSON goes to (given
+ * to it as VITEST_JSON when `jsonPath` is set). Resolves to the exit code; writes the merged report to `jsonPath` if
+ * set, a failed part of `beside` or `checks` that is not a vitest run a failed entry.
  */
 export async function runAll({ first, beside = [], second, checks, jsonPath, secondWaitsForFirst = true }) {
   const running = new Set();
@@ -153,7 +154,7 @@ export async function runAll({ first, beside = [], second, checks, jsonPath, sec
     await Promise.all(secondWaitsForFirst ? [firstParts[0], ...readiness] : readiness);
     // After a signal nothing more starts: the parts not started are failures.
     const notStarted = (part) => ({ name: part.name, code: 1, why: `not started: ${interrupted}`, seconds: 0, output: '' });
-    const then = [{ ...withJson(second) }, ...checks.map((check) => ({ ...check, hold: true }))];
+    const then = [{ ...withJson(second) }, ...checks.map((check) => ({ ...(check.report ? withJson(check) : check), hold: true }))];
     const secondParts = then.map((part) => (interrupted ? notStarted(part) : runPart(part, running)));
     const outcomes = [...(await Promise.all(firstParts)), ...(await Promise.all(secondParts))];
     const failed = outcomes.filter((outcome) => outcome.code !== 0);
@@ -167,10 +168,11 @@ export async function runAll({ first, beside = [], second, checks, jsonPath, sec
     );
     let reportsMissing = false;
     if (jsonPath) {
-      const runs = [first, second].map((part) => ({ name: join(first.cwd, part.name), report: readReport(part.report) }));
+      const runs = [first, second, ...checks.filter((part) => part.report)].map((part) => ({ name: join(first.cwd, part.name), report: readReport(part.report) }));
       reportsMissing = runs.some((run) => run.report === undefined);
+      // A vitest run's failures are in its report (or it is missing there): only the other parts add an entry.
       const checkFailures = failed
-        .filter((outcome) => [...beside, ...checks].some((part) => part.name === outcome.name))
+        .filter((outcome) => [...beside, ...checks].some((part) => part.name === outcome.name && !part.report))
         .map((outcome) => failedPart(join(first.cwd, outcome.name), `${outcome.name} failed (${outcome.why}): ${outcome.output.trim().split('\n')[0] ?? ''}`, Date.now()));
       writeFileSync(jsonPath, JSON.stringify(mergeReports(runs, checkFailures, Date.now())));
     }
@@ -189,24 +191,25 @@ async function main() {
   const vitestArgs = (projects) => ['run', ...projects.flatMap((p) => ['--project', p]), ...(extra.length > 0 ? ['--passWithNoTests', ...extra] : [])];
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   try {
-    // OM_TEST_SIDE_BY_SIDE=1: the integration run starts once dist/ is written, the compute-only parts in the
-    // background (faster on an idle machine, but both cores stay busy throughout and the real-time tests meet more
-    // stalls: docs/testing.md, session 36). Default: the integration run after the unit run.
+    // Default: the unit files beside the checks; once both the unit run has ended and dist/ is written, the waiting
+    // files, with the CPU-bound backtests (a third vitest run) and the rest of the checks in the background (nice
+    // BACKGROUND_NICE from then on): they take the CPU the waiting files leave, mostly in the first minute and a half
+    // of the integration run, when its longest files only wait (docs/testing.md, session 37).
+    // OM_TEST_SIDE_BY_SIDE=1: the integration run starts as soon as dist/ is written, the unit and backtest files in the
+    // background from the start (both cores stay busy throughout and the real-time tests meet more stalls:
+    // docs/testing.md, session 36).
     const sideBySide = process.env['OM_TEST_SIDE_BY_SIDE'] === '1';
-    const checks = { command: process.execPath, cwd: ROOT, ready: READY_LINE, ...(sideBySide ? { niceWhenReady: BACKGROUND_NICE } : {}) };
+    const checks = { command: process.execPath, cwd: ROOT, ready: READY_LINE, niceWhenReady: BACKGROUND_NICE };
+    const background = { nice: BACKGROUND_NICE, env: { OM_TEST_BACKGROUND: '1' } };
+    const backtests = { name: 'vitest backtest', command: vitest, args: vitestArgs(['backtest']), cwd: ROOT, report: join(dir, 'backtest.json'), ...background };
     const code = await runAll({
-      // The compute-only files (side by side: in the background from the start, the checks going first to dist/).
-      first: {
-        name: 'vitest unit + backtest',
-        command: vitest,
-        args: vitestArgs(['unit', 'backtest']),
-        cwd: ROOT,
-        report: join(dir, 'first.json'),
-        ...(sideBySide ? { nice: BACKGROUND_NICE, env: { OM_TEST_BACKGROUND: '1' } } : {}),
-      },
+      // The compute-only files (side by side: in the background from the start).
+      first: sideBySide
+        ? { name: 'vitest unit + backtest', command: vitest, args: vitestArgs(['unit', 'backtest']), cwd: ROOT, report: join(dir, 'first.json'), ...background }
+        : { name: 'vitest unit', command: vitest, args: vitestArgs(['unit']), cwd: ROOT, report: join(dir, 'first.json') },
       // The typecheck, the build (unless dist/ is current or OM_TEST_BUILD=0) and the lint in one TypeScript program
-      // (checks.mjs): the second run starts once dist/ is written; the typecheck and the lint go on beside it, in the
-      // background.
+      // (checks.mjs), the build first: the second run may start once dist/ is written; the typecheck and the lint go
+      // on in the background.
       beside: [
         process.env['OM_TEST_BUILD'] === '0' || buildIsCurrent(ROOT)
           ? { ...checks, name: 'typecheck + lint', args: [CHECKS, '--no-build', ROOT] }
@@ -214,7 +217,7 @@ async function main() {
       ],
       second: { name: 'vitest arrival-timing + integration', command: vitest, args: vitestArgs(['arrival-timing', 'integration']), cwd: ROOT, report: join(dir, 'second.json') },
       secondWaitsForFirst: !sideBySide,
-      checks: [],
+      checks: sideBySide ? [] : [backtests],
       jsonPath: process.env['VITEST_JSON'] || undefined,
     });
     process.exitCode = code;
