@@ -13,7 +13,9 @@
  * or estimates made again) commit with synchronous=NORMAL: in WAL mode that survives a process crash (kill -9) whole,
  * only an OS crash or power cut may lose the last of them, and it spares the main thread one fsync (measured 13 ms
  * per commit on the shared development disk, 0.03 ms without). The decision is the outermost write's (SQLite cannot
- * change it inside a transaction), and the next FULL commit (or an fsync of the WAL file: src/ledger/wal-sync.ts) makes
+ * change it inside a transaction); the connection stays at the level of the last write and is switched only when a
+ * write needs the other one (so a run of order updates costs no PRAGMA: two per write cost 4 % of the bot's CPU at 50
+ * markets, issue 43), and the next FULL commit (or an fsync of the WAL file: src/ledger/wal-sync.ts) makes
  * every earlier frame durable too. The live bot's fills use that: each booked process-durable in its frame's handling,
  * then once per tick an fsync of the WAL on libuv's threadpool (src/booking/fill-recorder.ts).
  *
@@ -66,8 +68,10 @@ export class LedgerContext {
   /** Milliseconds the main thread spent in SQLite so far (see the header). */
   private sqliteTotalMs = 0;
   private sqliteCalls = 0;
-  /** The connection commits with synchronous=FULL (2): process-durable writes relax it for their commit. */
+  /** The connection opened with synchronous=FULL (2): process-durable writes relax it for their commit. */
   private readonly fullSync: boolean;
+  /** Whether the connection is at synchronous=NORMAL now (a process-durable write left it there). */
+  private relaxedNow = false;
   /** The holdings in memory, mirrored from every booking through `afterCommit` (src/ledger/position-book.ts). */
   readonly book = new PositionBook();
 
@@ -101,9 +105,12 @@ export class LedgerContext {
     this.innerFailure = null;
     const relaxed = durability === 'process' && this.fullSync;
     try {
-      // Prepared at each call on purpose: SQLite applies `PRAGMA synchronous = …` when the statement is prepared, so a
-      // statement prepared once and run again changes nothing (test/unit/ledger/migrations.test.ts).
-      if (relaxed) this.db.pragma('synchronous = NORMAL');
+      // Prepared at each switch on purpose: SQLite applies `PRAGMA synchronous = …` when the statement is prepared, so
+      // a statement prepared once and run again changes nothing (test/unit/ledger/migrations.test.ts).
+      if (relaxed !== this.relaxedNow) {
+        this.db.pragma(relaxed ? 'synchronous = NORMAL' : 'synchronous = FULL');
+        this.relaxedNow = relaxed;
+      }
       this.transaction.immediate(task);
     } catch (error) {
       this.queue = [];
@@ -111,7 +118,6 @@ export class LedgerContext {
     } finally {
       this.depth = 0;
       this.innerFailure = null;
-      if (relaxed) this.db.pragma('synchronous = FULL');
     }
     const result = task.result;
     if (result === undefined) throw new Error(`ledger ${operation}: the transaction ran no task`);
@@ -121,6 +127,13 @@ export class LedgerContext {
     this.notify((observer) => observer.onWrite?.(operation, ms));
     this.flush();
     return result.value;
+  }
+
+  /** Puts the connection back at the level it opened with (before it closes: its last checkpoint syncs as it would). */
+  restoreLevel(): void {
+    if (!this.relaxedNow) return;
+    this.db.pragma('synchronous = FULL');
+    this.relaxedNow = false;
   }
 
   /** Whether a write transaction is open (a statement run inside it is timed with the transaction). */

@@ -263,7 +263,10 @@ export class LedgerStore implements CapitalBook {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.db.open) {
+      this.ctx.restoreLevel();
+      this.db.close();
+    }
     // Closes the log's descriptor once a sync in flight ends; a failure to close it changes nothing the ledger holds.
     void this.walSync?.close().catch(() => undefined);
   }

@@ -92,19 +92,41 @@ describe('migrations', () => {
     normal.close();
   });
 
-  it('a process-durable write commits with synchronous=NORMAL and restores FULL after, also when it fails; a full write keeps FULL', () => {
+  it('a process-durable write commits with synchronous=NORMAL, a full write with FULL, also after a failed one; the level switches only when it changes and is FULL again at close', () => {
     const db = openLedgerDatabase({ path: join(temp.dir, 'durability.sqlite') });
     migrate(db);
     const ctx = new LedgerContext(db, () => 0, {});
     const level = (): unknown => db.pragma('synchronous', { simple: true });
+    const pragmas: string[] = [];
+    const pragma = db.pragma.bind(db);
+    db.pragma = (source: string, options?: { simple?: boolean }) => {
+      if (source.includes('=')) pragmas.push(source);
+      return pragma(source, options);
+    };
     expect(ctx.write('updateOrder', level)).toBe(1);
-    expect(level()).toBe(2);
     expect(ctx.write('recordFill', level)).toBe(2);
     expect(() => ctx.write('updateOrder', () => { throw new Error('refused'); })).toThrow('refused');
-    expect(level()).toBe(2);
+    expect(ctx.write('recordFill', level)).toBe(2);
     for (let i = 0; i < 3; i += 1) expect(ctx.write('recordMarks', level)).toBe(1);
+    // One switch per change of level: none between the three marks.
+    expect(pragmas).toEqual(['synchronous = NORMAL', 'synchronous = FULL', 'synchronous = NORMAL', 'synchronous = FULL', 'synchronous = NORMAL']);
+    ctx.restoreLevel();
     expect(level()).toBe(2);
     db.close();
+  });
+
+  it('a ledger closed after process-durable writes leaves its connection at FULL for the last checkpoint', () => {
+    const store = openLedger({ path: join(temp.dir, 'close-level.sqlite') });
+    const db = store.db;
+    const seen: unknown[] = [];
+    const close = db.close.bind(db);
+    db.close = () => {
+      seen.push(db.pragma('synchronous', { simple: true }));
+      return close();
+    };
+    store.recordMarks([{ marketSlug: 'alpha', mid: 0.5, atMs: 0 }]);
+    store.close();
+    expect(seen).toEqual([2]);
   });
 
   it('refuses a missing file when it must exist, without creating it', () => {
