@@ -297,7 +297,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
     positionCostRaw: (slug) => account.positionCostRaw(slug),
     metrics,
     now,
-    checkLoss: () => void killSwitch.check(),
+    checkLoss: (dailyPnlRaw) => void killSwitch.check(dailyPnlRaw),
     log,
   });
   const reactions: FeedReactions = new FeedReactions({

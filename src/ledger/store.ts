@@ -121,6 +121,8 @@ export interface PnlReport {
 
 export interface PnlQuery {
   readonly marketSlug?: string | undefined;
+  /** Only these markets (the live bot's traded ones: the ledger's list grows with every market ever traded). */
+  readonly marketSlugs?: readonly string[] | undefined;
   /** Count fills, volume, fees and realized PnL from this time on (positions and unrealized are as of now). */
   readonly sinceMs?: number | undefined;
 }
@@ -510,7 +512,8 @@ export class LedgerStore implements CapitalBook {
     const redeemed = this.market.redeemed();
     const activity = new Map<string, MarketActivity>();
     if (sinceMs !== null) for (const entry of this.fills.activityBetween(sinceMs)) activity.set(entry.marketSlug, entry);
-    const slugs = this.markets().filter((slug) => only === null || slug === only);
+    const among = query.marketSlugs === undefined ? null : new Set(query.marketSlugs);
+    const slugs = this.markets().filter((slug) => (only === null || slug === only) && (among === null || among.has(slug)));
     const states = slugs.map((slug) => this.marketState(slug, redeemed)).filter((state) => !isEmptyMarket(state));
     const markets = states.map((state): MarketReportRow => {
       const slug = state.marketSlug;

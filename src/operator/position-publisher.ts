@@ -37,8 +37,8 @@ export interface PositionPublisherOptions {
   readonly positionCostRaw: (slug: string) => number;
   readonly metrics: Metrics;
   readonly now: () => number;
-  /** Judges the daily loss now (the kill switch). */
-  readonly checkLoss: () => void;
+  /** Judges the daily loss now (the kill switch), from `dailyPnlRaw` when the publish has just read it. */
+  readonly checkLoss: (dailyPnlRaw?: number) => void;
   readonly log: Logger;
 }
 
@@ -109,16 +109,18 @@ export class PositionPublisher {
       metrics.openOrders(slug, orders.length);
       metrics.exposure(slug, marketNotionalRaw(this.options.positionCostRaw(slug), orders));
     }
+    let dailyRaw: number | undefined;
     try {
-      const pnl = ledger.pnl();
-      // Only the traded markets: a market the bot left has its series removed (src/markets/market-roster.ts), and over days
-      // of rolling markets the ledger's list only grows.
-      const traded = new Set(this.options.markets());
-      for (const market of pnl.markets) if (traded.has(market.marketSlug)) metrics.pnl(market.marketSlug, market.realizedRaw, market.unrealizedRaw ?? 0);
-      metrics.dailyPnl(ledger.dailyPnl(Math.floor(now / DAY_MS) * DAY_MS).totalRaw);
+      // Only the traded markets, read for them alone: a market the bot left has its series removed
+      // (src/markets/market-roster.ts), and over days of rolling markets the ledger's list only grows.
+      const pnl = ledger.pnl({ marketSlugs: slugs });
+      for (const market of pnl.markets) metrics.pnl(market.marketSlug, market.realizedRaw, market.unrealizedRaw ?? 0);
+      dailyRaw = ledger.dailyPnl(Math.floor(now / DAY_MS) * DAY_MS).totalRaw;
+      metrics.dailyPnl(dailyRaw);
     } catch (error) {
       this.options.log.warn({ err: errorText(error) }, 'PnL unavailable');
     }
-    this.options.checkLoss();
+    // The daily PnL just read, judged as it is (read once per publish, not again by the kill switch).
+    this.options.checkLoss(dailyRaw);
   }
 }

@@ -81,14 +81,17 @@ export class KillSwitch {
     return { tripped: this.current !== null, trip: this.current, tripAtPnlRaw: this.baselinePnl - this.options.dailyLossLimitRaw };
   }
 
-  /** Reads the PnL and trips when the loss limit is reached. Returns whether the switch is tripped. */
-  check(): boolean {
+  /**
+   * Reads the PnL (or takes `knownPnlRaw`, the day's PnL the caller has just read from the ledger) and trips when the
+   * loss limit is reached. Returns whether the switch is tripped.
+   */
+  check(knownPnlRaw?: number): boolean {
     this.rollDay();
     if (this.current !== null) return true;
     const now = this.options.scheduler.now();
     let pnl: number;
     try {
-      pnl = this.options.dailyPnlRaw(utcDayStart(now));
+      pnl = knownPnlRaw ?? this.options.dailyPnlRaw(utcDayStart(now));
       if (!Number.isFinite(pnl)) throw new RangeError(`daily PnL is not a finite number (got ${pnl})`);
     } catch (error) {
       this.pnlErrors += 1;

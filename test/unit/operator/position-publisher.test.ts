@@ -16,6 +16,7 @@ function harness() {
   const clock = new ManualClock(T0);
   const ledger = memoryLedger();
   let checks = 0;
+  const judged: (number | undefined)[] = [];
   const registry = new Registry();
   const metrics = createMetrics({ registry, collectDefault: false, now: () => clock.now() });
   const mids = new Map([['btc', 0.52], ['eth', 0.31]]);
@@ -29,10 +30,13 @@ function harness() {
     positionCostRaw: (slug) => ledger.positionBook.positionCostRaw(slug),
     metrics,
     now: () => clock.now(),
-    checkLoss: () => void (checks += 1),
+    checkLoss: (dailyPnlRaw) => {
+      checks += 1;
+      judged.push(dailyPnlRaw);
+    },
     log: pino({ level: 'silent' }),
   });
-  return { clock, ledger, publisher, registry, traded, mids, checks: () => checks };
+  return { clock, ledger, publisher, registry, traded, mids, checks: () => checks, judged };
 }
 
 describe('PositionPublisher', () => {
@@ -82,6 +86,28 @@ describe('PositionPublisher', () => {
     }
     expect(callsOfPublish()).toBe(two);
     expect(h.ledger.getMark('ada')?.midMicros).toBe(700_000);
+    h.ledger.close();
+  });
+
+  it('reads the PnL of the traded markets alone (not every market the ledger ever knew), and the kill switch judges the daily PnL it published', async () => {
+    const h = harness();
+    // Markets the bot traded and left: in the ledger, not traded now.
+    for (let i = 0; i < 5; i += 1) h.ledger.recordFill(fillInput({ tradeEventId: `old-${i}`, marketSlug: `left-${i}` }));
+    h.ledger.recordFill(fillInput({ tradeEventId: 't1', marketSlug: 'btc' }));
+    const queries: unknown[] = [];
+    const pnl = h.ledger.pnl.bind(h.ledger);
+    h.ledger.pnl = (query) => {
+      queries.push(query);
+      return pnl(query);
+    };
+    h.publisher.publish();
+    expect(queries).toEqual([{ marketSlugs: ['btc', 'eth'] }]);
+    const text = await h.registry.metrics();
+    expect(text).toMatch(/outcome_maker_pnl_usdc\{market="btc",kind="realized"\}/);
+    expect(text).not.toMatch(/market="left-0"/);
+    const daily = /^outcome_maker_daily_pnl_usdc (\S+)$/m.exec(text)?.[1];
+    expect(daily).toBeDefined();
+    expect(h.judged).toEqual([Number(daily) * 1e6]);
     h.ledger.close();
   });
 

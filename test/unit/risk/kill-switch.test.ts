@@ -37,6 +37,18 @@ describe('KillSwitch', () => {
     expect(trips).toHaveLength(1);
   });
 
+  it('judges a PnL the caller has just read without reading it again; a non-finite one counts as unavailable', () => {
+    const pnl = { value: 0 };
+    const { ks, trips, dayStarts } = setup(pnl);
+    expect(ks.check(-99_999_999)).toBe(false);
+    expect(dayStarts).toEqual([]);
+    expect(ks.check(Number.NaN)).toBe(false);
+    expect(dayStarts).toEqual([]);
+    expect(ks.check(-100_000_000)).toBe(true);
+    expect(trips[0]).toMatchObject({ reason: 'daily-loss', pnlRaw: -100_000_000 });
+    expect(dayStarts).toEqual([]);
+  });
+
   it('stays paused until the next UTC day, then resumes by itself', () => {
     const pnl = { value: -150_000_000 };
     const { scheduler, ks, resumes } = setup(pnl);
