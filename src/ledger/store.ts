@@ -29,13 +29,14 @@ import {
   marketPnlSince,
   totalPnl,
   utcDayStart,
+  type DailyMarketInput,
   type DailyPnl,
   type MarketPnl,
   type MarketState,
   type PnlTotals,
   type TokenTotals,
 } from './pnl.js';
-import { averageCost, mergeLegCollateral } from './position-math.js';
+import { averageCost, FLAT, mergeLegCollateral } from './position-math.js';
 import { CapitalRepo } from './capital-repo.js';
 import type { CapitalBook, CapitalCloseStatus, ConfirmedCapitalTx, PendingCapitalTx } from '../capital/book.js';
 import type { CapitalMarketRef, CapitalTxKind, Hex } from '../capital/port.js';
@@ -545,8 +546,16 @@ export class LedgerStore implements CapitalBook {
     const dayStartMs = utcDayStart(checkTimeMs('nowMs', nowMs));
     const dayEndMs = dayStartMs + DAY_MS;
     const inDay = new Map(this.fills.activityBetween(dayStartMs, dayEndMs).map((entry) => [entry.marketSlug, entry]));
-    const inputs = this.markets().map((slug) => {
-      const resolution = this.market.getResolution(slug);
+    const resolutions = new Map(this.market.resolutions().map((resolution) => [resolution.marketSlug, resolution]));
+    const inputs = this.markets().map((slug): DailyMarketInput => {
+      const resolution = resolutions.get(slug) ?? null;
+      // Resolved before the day: only its fills timed today count (the day's sum skips its positions and marks), so
+      // those are not read. Over days of rolling markets the ledger's list only grows, and this runs at every publish
+      // and kill-switch check.
+      if (resolution !== null && resolution.resolvedAtMs < dayStartMs) {
+        const flat = { yes: FLAT, no: FLAT, midMicros: null };
+        return { marketSlug: slug, open: flat, now: flat, realizedTodayRaw: inDay.get(slug)?.realizedRaw ?? 0, feesTodayRaw: inDay.get(slug)?.feesRaw ?? 0, resolution };
+      }
       return {
         marketSlug: slug,
         open: {

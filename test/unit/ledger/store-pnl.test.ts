@@ -129,6 +129,34 @@ describe('daily PnL (UTC day)', () => {
     expect(ledger.dailyPnl(day1 + 3 * HOUR)).toMatchObject({ realizedRaw: 250_000, totalRaw: 250_000, unmarkedMarkets: ['btc-100k'] });
   });
 
+  it('markets resolved on an earlier day cost it no read of their positions or marks, and still count their fills of the day', () => {
+    const withResolved = (n: number) => {
+      const ledger = dailyScenario();
+      // n hourly markets traded and resolved yesterday (the rolling markets a day leaves behind).
+      for (let i = 0; i < n; i += 1) {
+        ledger.recordFill(fillInput({ tradeEventId: `old-${i}`, marketSlug: `hourly-${i}`, priceTicks: 300, atMs: day0 + HOUR }));
+        ledger.recordResolution(`hourly-${i}`, { winningOutcomeIndex: 0 }, day0 + 2 * HOUR);
+      }
+      return ledger;
+    };
+    const callsOf = (ledger: ReturnType<typeof withResolved>): number => {
+      const before = ledger.sqliteCalls();
+      ledger.dailyPnl(day1 + HOUR);
+      return ledger.sqliteCalls() - before;
+    };
+    const few = withResolved(2);
+    const many = withResolved(40);
+    expect(callsOf(many)).toBe(callsOf(few));
+    expect(many.dailyPnl(day1 + HOUR)).toEqual(few.dailyPnl(day1 + HOUR));
+    // Yesterday, when they resolved, each one's payout counts: 10 YES bought at 0.30 paid 1.00 → +7.0 each.
+    expect(many.dailyPnl(day0 + 12 * HOUR).realizedRaw - few.dailyPnl(day0 + 12 * HOUR).realizedRaw).toBe(38 * 7e6);
+    // A fill today in a market resolved yesterday (a late trade booked after it) still counts its realized and fee.
+    many.recordFill(fillInput({ tradeEventId: 'late', marketSlug: 'hourly-0', side: 'SELL', priceTicks: 500, sizeRaw: 2e6, feeRaw: 10_000, role: 'taker', atMs: day1 + 30 * 60_000 }));
+    expect(many.dailyPnl(day1 + HOUR)).toMatchObject({ realizedRaw: 400_000, feesRaw: 10_000 });
+    few.close();
+    many.close();
+  });
+
   it('ignores a mark older than the stored one and rejects a mid outside (0, 1)', () => {
     const ledger = dailyScenario();
     expect(ledger.recordMark({ marketSlug: 'btc-100k', mid: 0.9, atMs: day0 })).toBe('stale');
