@@ -21,7 +21,7 @@ beforeAll(async () => {
   // Placements go as POST /orders here (their hostile answers are tested), not as cancel-replace operations.
   rig = await ChaosRig.start({ name: 'badinput-rest', seed: 5151, overrides: { orders: { filledOrderDelaySec: 1, refreshTolerance: { priceTicks: 2 }, batchPlacements: 'off' } } });
   proxy = await startHostileProxy(rig.sim.baseUrl);
-  rig.useRestBaseUrl(proxy.url);
+  rig.useRestBaseUrl(proxy.url, proxy);
   rig.flowOn();
   await rig.launch();
   await rig.until(() => rig.slugs.every((slug) => rig.liveOrders().some((o) => o.marketSlug === slug)), 20_000, 'quotes in every market');

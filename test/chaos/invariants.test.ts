@@ -14,6 +14,7 @@ import {
   rateLimitViolations,
   slotViolations,
   stalledMs,
+  hopArrivals,
   type ExposureLimits,
   type LedgerFillRow,
   type LoggedRequest,
@@ -168,6 +169,24 @@ describe('rate limits', () => {
     expect(rateLimitViolations(requests, { minIntervalMs: 300, stalls: series.slice(1) }).violations).toEqual([message]);
     // Long, but over before the interval, or begun after the previous stamp: the bot's.
     expect(rateLimitViolations(requests, { minIntervalMs: 300, stalls: [{ endMs: 650, ms: 200 }, { endMs: 1200, ms: 190 }] }).violations).toEqual([message]);
+  });
+
+  it('through a proxy, a short gap is explained when the two requests reached the proxy far enough apart, not when they came close', () => {
+    const signed = (r: LoggedRequest, signedAtMs: number): LoggedRequest => ({ ...r, method: 'POST', path: '/orders', signedAtMs });
+    // The bot sent 300 ms apart; the first request waited 240 ms in the hop, so the simulator saw 60 ms.
+    const atSim = [signed(req(1240), 1000), signed(req(1300, 'rate_limited'), 1300)];
+    const message = 'rate limited: POST /orders at 1300, 60 ms after the previous request (240 ms short';
+    const kept = [
+      { atMs: 1001, method: 'POST', path: '/orders', signedAtMs: 1000 },
+      { atMs: 1301, method: 'POST', path: '/orders', signedAtMs: 1300 },
+    ];
+    expect(rateLimitViolations(atSim, { minIntervalMs: 300, stalls: [] }).violations).toEqual([`${message})`]);
+    expect(rateLimitViolations(atSim, { minIntervalMs: 300, stalls: [], hop: hopArrivals(atSim, kept) })).toEqual({ violations: [], noise: [`${message}; 300 ms apart at the hop)`] });
+    // Sent 60 ms apart (both reached the hop so): still the bot's.
+    const close = [kept[0]!, { ...kept[1]!, atMs: 1061 }];
+    expect(rateLimitViolations(atSim, { minIntervalMs: 300, stalls: [], hop: hopArrivals(atSim, close) }).violations).toEqual([`${message}; 60 ms apart at the hop)`]);
+    // A request the hop never saw (another signed time), or an unsigned one: no hop time.
+    expect(hopArrivals([signed(req(5), 7), req(9)], kept).size).toBe(0);
   });
 
   it('counts the part of a stall before the previous stamp when the stamp fell inside it (a callback run mid-stall)', () => {

@@ -4,11 +4,22 @@
  * matching a rule, whose answer it replaces with a hostile one (bad JSON, wrong types, NaN, a mutated copy of the
  * real answer). Listens on 127.0.0.1 port 0.
  *
- * Owns: the rules and a log of what it replaced. Invariant: a rule applies at most `times` times, in the order the
- * rules were added; unmatched requests pass through byte for byte.
+ * Owns: the rules, a log of what it replaced, and the moment each request reached it (`receipts`: the hop adds its own
+ * latency, different per request, so the simulator's arrival stamps are not the bot's spacing; a rate-limit check
+ * judges the moments the bot's requests reached the rig instead). Invariant: a rule applies at most `times` times, in
+ * the order the rules were added; unmatched requests pass through byte for byte.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { authHeaderNames } from '../../src/exchange/auth.js';
+
+/** A request as it reached the proxy: when (Date.now), what, and its signed timestamp (ms; null when unsigned). */
+export interface ProxyReceipt {
+  readonly atMs: number;
+  readonly method: string;
+  readonly path: string;
+  readonly signedAtMs: number | null;
+}
 
 export interface HostileRule {
   readonly name: string;
@@ -28,6 +39,8 @@ export interface HostileProxy {
   pending(): string[];
   /** Uses up every rule: what one case poisoned never reaches the next one. */
   disarm(): void;
+  /** Every request received so far, in arrival order. */
+  receipts(): readonly ProxyReceipt[];
   close(): Promise<void>;
 }
 
@@ -58,11 +71,16 @@ export async function startHostileProxy(targetBaseUrl: string): Promise<HostileP
   const target = new URL(targetBaseUrl);
   const rules: ActiveRule[] = [];
   const sockets = new Set<Socket>();
+  const received: ProxyReceipt[] = [];
+  const timestampHeader = authHeaderNames().timestamp.toLowerCase();
 
   const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const signed = req.headers[timestampHeader];
+    const signedAtMs = typeof signed === 'string' ? Date.parse(signed) : Number.NaN;
+    received.push({ atMs: Date.now(), method: req.method ?? '', path, signedAtMs: Number.isFinite(signedAtMs) ? signedAtMs : null });
     void (async () => {
       const body = await readAll(req);
-      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       const active = rules.find((r) => r.left > 0 && r.rule.method === req.method && r.rule.path.test(path));
       const upstream = await new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>((resolve, reject) => {
         const headers: Record<string, string> = {};
@@ -114,6 +132,9 @@ export async function startHostileProxy(targetBaseUrl: string): Promise<HostileP
     pending: () => rules.filter((r) => r.left > 0).map((r) => r.rule.name),
     disarm() {
       for (const active of rules) active.left = 0;
+    },
+    receipts() {
+      return received;
     },
     async close() {
       for (const socket of sockets) socket.destroy();

@@ -26,7 +26,9 @@ import {
   positionViolations,
   rateLimitViolations,
   slotViolations,
+  hopArrivals,
   type ExposureLimits,
+  type HopReceipt,
   type LedgerFillRow,
   type LedgerOpenOrder,
   type LoggedRequest,
@@ -135,6 +137,8 @@ export class ChaosRig {
   private readonly processes: BotProcess[] = [];
   /** Stalls of this process's event loop (the simulator's), for telling rate-limit noise from real 429s. */
   private readonly stallRecorder: StallRecorder = startStallRecorder();
+  /** A hop in front of the simulator's REST API (useRestBaseUrl), whose receipts the rate-limit rule judges. */
+  private hop: { receipts(): readonly HopReceipt[] } | null = null;
 
   private constructor(
     readonly name: string,
@@ -190,8 +194,13 @@ export class ChaosRig {
     return this.sim.demoAccount.profileId;
   }
 
-  /** Points the bot's REST calls at `baseUrl` (e.g. a hostile proxy in front of the simulator); the socket stays. */
-  useRestBaseUrl(baseUrl: string): void {
+  /**
+   * Points the bot's REST calls at `baseUrl` (e.g. a hostile proxy in front of the simulator); the socket stays. With
+   * `hop` (the proxy's receipts), the rate-limit invariant also judges when the requests reached the proxy
+   * (`hopArrivals`).
+   */
+  useRestBaseUrl(baseUrl: string, hop?: { receipts(): readonly HopReceipt[] }): void {
+    this.hop = hop ?? null;
     const config = z.object({ venue: z.object({}).loose() }).loose().parse(parse(readFileSync(this.paths.configPath, 'utf8')));
     writeFileSync(this.paths.configPath, stringify({ ...config, venue: { ...config.venue, baseUrl } }));
   }
@@ -393,7 +402,7 @@ export class ChaosRig {
     const venueFills = this.venueFills();
     const fills = fillViolations(venueFills, ledger.fills);
     const requests = this.requests();
-    const limited = rateLimitViolations(requests, { minIntervalMs: 300, stalls: this.stalls });
+    const limited = rateLimitViolations(requests, { minIntervalMs: 300, stalls: this.stalls, ...(this.hop === null ? {} : { hop: hopArrivals(requests, this.hop.receipts()) }) });
     const violations = [
       ...slotViolations(live, CHAOS_BOT_TAG),
       ...orphanViolations(live, ledger.open, CHAOS_BOT_TAG),
