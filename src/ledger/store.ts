@@ -14,33 +14,20 @@ import type { FillView, PositionView } from '../strategy/contract.js';
 import { LedgerContext, type WriteDurability } from './context.js';
 import { openLedgerDatabase, type SynchronousMode } from './database.js';
 import { EventsRepo } from './events-repo.js';
-import { FillsRepo, type AdjustmentInput, type MarketActivity, type SyntheticFillInput } from './fills-repo.js';
+import { FillsRepo, type AdjustmentInput, type SyntheticFillInput } from './fills-repo.js';
 import { KvRepo } from './kv-repo.js';
 import { MarkoutsRepo } from './markouts-repo.js';
 import { CalibrationRepo } from './calibration-repo.js';
 import { CashRepo } from './cash-repo.js';
 import { MarketRepo, type MarkInput, type MarkOutcome, type RedemptionDetails, type RedemptionOutcome } from './market-repo.js';
 import { OrdersRepo, type OrderRecordOutcome, type OrderUpdateOutcome } from './orders-repo.js';
-import {
-  DAY_MS,
-  EMPTY_TOKEN,
-  dailyPnl,
-  marketPnl,
-  marketPnlSince,
-  totalPnl,
-  utcDayStart,
-  type DailyMarketInput,
-  type DailyPnl,
-  type MarketPnl,
-  type MarketState,
-  type PnlTotals,
-  type TokenTotals,
-} from './pnl.js';
-import { averageCost, FLAT, mergeLegCollateral } from './position-math.js';
+import { EMPTY_TOKEN, marketPnl, type DailyPnl, type MarketState, type TokenTotals } from './pnl.js';
+import { averageCost, mergeLegCollateral } from './position-math.js';
 import { CapitalRepo } from './capital-repo.js';
 import type { CapitalBook, CapitalCloseStatus, ConfirmedCapitalTx, PendingCapitalTx } from '../capital/book.js';
 import type { CapitalMarketRef, CapitalTxKind, Hex } from '../capital/port.js';
 import { PositionsRepo } from './positions-repo.js';
+import { dailyPnlReport, marketStateOf, pnlReport, type PnlQuery, type PnlReport, type PnlSources } from './pnl-queries.js';
 import { diffPositionBook, type BookMarket, type PositionBook } from './position-book.js';
 import { RewardsRepo } from './rewards-repo.js';
 import { PayoutsRepo } from './payouts-repo.js';
@@ -104,29 +91,7 @@ export interface LedgerTokenBalance {
   readonly pendingRaw: number;
 }
 
-export interface MarketReportRow extends MarketPnl {
-  readonly yes: TokenTotals;
-  readonly no: TokenTotals;
-  readonly midMicros: number | null;
-  readonly markAtMs: number | null;
-  readonly resolution: Resolution | null;
-  readonly redeemedRaw: number;
-  /** A redemption was recorded: the tokens are gone (balances read 0). */
-  readonly redeemed: boolean;
-}
-
-export interface PnlReport {
-  readonly markets: readonly MarketReportRow[];
-  readonly totals: PnlTotals;
-}
-
-export interface PnlQuery {
-  readonly marketSlug?: string | undefined;
-  /** Only these markets (the live bot's traded ones: the ledger's list grows with every market ever traded). */
-  readonly marketSlugs?: readonly string[] | undefined;
-  /** Count fills, volume, fees and realized PnL from this time on (positions and unrealized are as of now). */
-  readonly sinceMs?: number | undefined;
-}
+export type { MarketReportRow, PnlQuery, PnlReport } from './pnl-queries.js';
 
 /** What the periodic comparison of the position book with the ledger found (src/ledger/position-book.ts). */
 export interface PositionBookCheck {
@@ -136,13 +101,6 @@ export interface PositionBookCheck {
   readonly repaired: boolean;
   /** How long the comparison took, ms (main thread). */
   readonly ms: number;
-}
-
-/** A market whose fills all failed: nothing to show. */
-function isEmptyMarket(state: MarketState): boolean {
-  const empty = (token: TokenTotals) =>
-    token.positionRaw === 0 && token.costRaw === 0 && token.realizedRaw === 0 && token.feesRaw === 0 && token.fillCount === 0;
-  return empty(state.yes) && empty(state.no) && state.resolution === null && state.redeemedRaw === 0;
 }
 
 const slugRowSchema = z.object({ market_slug: z.string() });
@@ -159,6 +117,7 @@ export class LedgerStore implements CapitalBook {
   private readonly positions: PositionsRepo;
   private readonly fills: FillsRepo;
   private readonly market: MarketRepo;
+  private readonly pnlSources: PnlSources;
   private readonly kv: KvRepo;
   /** Markouts of the fills the live bot judges (src/ledger/markouts-repo.ts, written by src/markouts/sampler.ts). */
   readonly markouts: MarkoutsRepo;
@@ -187,6 +146,7 @@ export class LedgerStore implements CapitalBook {
     this.positions = new PositionsRepo(this.ctx);
     this.fills = new FillsRepo(this.ctx, this.positions);
     this.market = new MarketRepo(this.ctx);
+    this.pnlSources = { market: this.market, positions: this.positions, fills: this.fills, markets: () => this.markets() };
     this.kv = new KvRepo(this.ctx);
     this.markouts = new MarkoutsRepo(this.ctx, this.kv);
     this.rewards = new RewardsRepo(this.ctx);
@@ -494,86 +454,18 @@ export class LedgerStore implements CapitalBook {
     return this.marketSlugs.all().map((row) => slugRowSchema.parse(row).market_slug);
   }
 
-  marketState(marketSlug: string, redeemed: ReadonlyMap<string, number> = this.market.redeemed()): MarketState {
-    const resolution = this.market.getResolution(marketSlug);
-    return {
-      marketSlug,
-      yes: this.positions.get(marketSlug, 'YES'),
-      no: this.positions.get(marketSlug, 'NO'),
-      midMicros: this.market.getMark(marketSlug)?.midMicros ?? null,
-      resolution,
-      redeemedRaw: redeemed.get(marketSlug) ?? 0,
-    };
+  marketState(marketSlug: string, redeemed?: ReadonlyMap<string, number>): MarketState {
+    return marketStateOf(this.pnlSources, marketSlug, redeemed);
   }
 
-  /** PnL per market and in total (see pnl.ts for the definitions). */
+  /** PnL per market and in total (see pnl.ts for the definitions; the queries: pnl-queries.ts). */
   pnl(query: PnlQuery = {}): PnlReport {
-    const only = query.marketSlug === undefined ? null : checkId('marketSlug', query.marketSlug);
-    const sinceMs = query.sinceMs === undefined ? null : checkTimeMs('sinceMs', query.sinceMs);
-    const redeemed = this.market.redeemed();
-    const activity = new Map<string, MarketActivity>();
-    if (sinceMs !== null) for (const entry of this.fills.activityBetween(sinceMs)) activity.set(entry.marketSlug, entry);
-    const among = query.marketSlugs === undefined ? null : new Set(query.marketSlugs);
-    const slugs = this.markets().filter((slug) => (only === null || slug === only) && (among === null || among.has(slug)));
-    const states = slugs.map((slug) => this.marketState(slug, redeemed)).filter((state) => !isEmptyMarket(state));
-    const markets = states.map((state): MarketReportRow => {
-      const slug = state.marketSlug;
-      const mark = this.market.getMark(slug);
-      const figures =
-        sinceMs === null
-          ? marketPnl(state)
-          : marketPnlSince(state, activity.get(slug) ?? { fillCount: 0, volumeRaw: 0, feesRaw: 0, realizedRaw: 0 }, sinceMs);
-      return {
-        ...figures,
-        yes: state.yes,
-        no: state.no,
-        midMicros: mark?.midMicros ?? null,
-        markAtMs: mark?.atMs ?? null,
-        resolution: this.market.getResolution(slug),
-        redeemedRaw: state.redeemedRaw,
-        redeemed: redeemed.has(slug),
-      };
-    });
-    return { markets, totals: totalPnl(markets) };
+    return pnlReport(this.pnlSources, query);
   }
 
-  /**
-   * PnL of the UTC day containing `nowMs` (what the daily loss limit reads): fills and resolutions timed
-   * in the day, positions at its start and end, marks in force at its start and end (for the current
-   * day: the latest mark).
-   */
+  /** PnL of the UTC day containing `nowMs` (what the daily loss limit reads): pnl-queries.ts. */
   dailyPnl(nowMs: number): DailyPnl {
-    const dayStartMs = utcDayStart(checkTimeMs('nowMs', nowMs));
-    const dayEndMs = dayStartMs + DAY_MS;
-    const inDay = new Map(this.fills.activityBetween(dayStartMs, dayEndMs).map((entry) => [entry.marketSlug, entry]));
-    const resolutions = new Map(this.market.resolutions().map((resolution) => [resolution.marketSlug, resolution]));
-    const inputs = this.markets().map((slug): DailyMarketInput => {
-      const resolution = resolutions.get(slug) ?? null;
-      // Resolved before the day: only its fills timed today count (the day's sum skips its positions and marks), so
-      // those are not read. Over days of rolling markets the ledger's list only grows, and this runs at every publish
-      // and kill-switch check.
-      if (resolution !== null && resolution.resolvedAtMs < dayStartMs) {
-        const flat = { yes: FLAT, no: FLAT, midMicros: null };
-        return { marketSlug: slug, open: flat, now: flat, realizedTodayRaw: inDay.get(slug)?.realizedRaw ?? 0, feesTodayRaw: inDay.get(slug)?.feesRaw ?? 0, resolution };
-      }
-      return {
-        marketSlug: slug,
-        open: {
-          yes: this.positions.before(slug, 'YES', dayStartMs),
-          no: this.positions.before(slug, 'NO', dayStartMs),
-          midMicros: this.market.dayOpenMark(slug, dayStartMs),
-        },
-        now: {
-          yes: this.positions.before(slug, 'YES', dayEndMs),
-          no: this.positions.before(slug, 'NO', dayEndMs),
-          midMicros: this.market.dayOpenMark(slug, dayEndMs) ?? this.market.getMark(slug)?.midMicros ?? null,
-        },
-        realizedTodayRaw: inDay.get(slug)?.realizedRaw ?? 0,
-        feesTodayRaw: inDay.get(slug)?.feesRaw ?? 0,
-        resolution: resolution !== null && resolution.resolvedAtMs < dayEndMs ? resolution : null,
-      };
-    });
-    return dailyPnl(dayStartMs, inputs);
+    return dailyPnlReport(this.pnlSources, nowMs);
   }
 
   // Reconciliation support -----------------------------------------------------------------------
