@@ -197,6 +197,25 @@ describe('npm test orchestration (test/run-all/run-all.mjs)', () => {
     expect(last).toBe('12 passed, 2 failed');
   });
 
+  it('a vitest run beside the second one (the background backtests): its tests join the merged report, its failures are counted once, and it may start niced', async () => {
+    const at = (file: string): string => join(dir, `third-${file}`);
+    const part = (name: string, script: string, args: readonly string[], report?: string): object => ({ name, command: process.execPath, args: ['-e', script, ...args], cwd: ROOT, ...(report ? { report } : {}) });
+    // The third run records its priority, then reports 3 passed and 2 failed tests (exit 1).
+    const thirdScript = `require('node:fs').writeFileSync(${JSON.stringify(at('nice'))}, String(require('node:os').getPriority())); ${FAKE_VITEST}`;
+    const plan = {
+      first: part('vitest first', FAKE_VITEST, ['5', '0', '-', at('first-ended')], at('first.json')),
+      second: part('vitest second', FAKE_VITEST, ['7', '0', '-', at('second-ended')], at('second.json')),
+      checks: [{ ...part('vitest third', thirdScript, ['3', '2', '-', at('third-ended')], at('third.json')), nice: 6 }],
+      jsonPath: at('merged.json'),
+    };
+    const run = await runNodeScript(DRIVER, [JSON.stringify(plan)], { env: { PATH: process.env['PATH'] ?? '' }, until: 'close', timeoutMs: 40_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toContain('FAILED vitest third');
+    expect(readFileSync(at('nice'), 'utf8')).toBe('6');
+    const summary = await runNodeScript(join(ROOT, '.ci', 'summary.mjs'), [at('merged.json'), '0'], { env: { PATH: process.env['PATH'] ?? '' }, until: 'close', timeoutMs: 20_000 });
+    expect(summary.stdout.trimEnd().split('\n').at(-1)).toBe('15 passed, 2 failed');
+  });
+
   it('a vitest run that left no results is a failure of its own', async () => {
     const { code, report, last } = await orchestrate('no-report', { secondNoReport: true });
     expect(code).toBe(1);

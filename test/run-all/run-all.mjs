@@ -1,18 +1,18 @@
 // `npm test`: the suite and the checks, arranged so the wall time is about the suite's alone (docs/testing.md,
-// "How long it takes"). Two vitest runs: the files that only compute (`unit`, `backtest`) and the checks in one
-// TypeScript program (checks.mjs: the typecheck, the build of dist/ unless dist/ is already a build of the sources or
-// OM_TEST_BUILD=0, and the lint) start at once; once the unit run has ended and dist/ is written (so that the CLI
-// child processes start from dist/: half the CPU of compiling the sources with tsx at each start) the files that
-// mostly wait (`arrival-timing`, `integration`) start, the checks going on beside them. With OM_TEST_SIDE_BY_SIDE=1
-// the waiting files start as soon as dist/ is written and the compute-only parts run at a lower priority
-// (BACKGROUND_NICE), taking the CPU the waiting files leave.
+// "How long it takes"). Three vitest runs. The pure unit files and the checks in one TypeScript program (checks.mjs:
+// the build of dist/ first, unless dist/ is already a build of the sources or OM_TEST_BUILD=0, then the typecheck and
+// the lint, at BACKGROUND_NICE once dist/ is written) start at once; once the unit run has ended and dist/ is written
+// (so that the CLI child processes start from dist/: half the CPU of compiling the sources with tsx at each start) the
+// files that mostly wait (`arrival-timing`, `integration`) start, with the CPU-bound `backtest` run beside them at
+// BACKGROUND_NICE: the compute-only work takes the CPU the waiting files leave. With OM_TEST_SIDE_BY_SIDE=1 the
+// waiting files start as soon as dist/ is written and the unit and backtest files run in the background from the start.
 // Invariants: every part runs whatever another's outcome; the exit code is 0 only if every part exited 0 (and, with
-// VITEST_JSON set, both vitest runs left their results); a check's
-// output is held and printed whole when it ends (vitest's streams as it goes); with VITEST_JSON set, one merged report
-// is written there (test/run-all/report.mjs), in which a failed check or a run without results is a failed entry, so
-// `.ci/summary.mjs` still ends with `N passed, N failed`. SIGINT/SIGTERM go on to the running parts, each a process
-// group of its own (every process a part started gets it), and nothing starts after them.
-// Usage: node test/run-all/run-all.mjs [vitest arguments, e.g. files: given to both runs]
+// VITEST_JSON set, every vitest run left its results); a check's or a background run's
+// output is held and printed whole when it ends (the other runs stream as they go); with VITEST_JSON set, one merged
+// report is written there (test/run-all/report.mjs), in which a failed check or a run without results is a failed
+// entry, so `.ci/summary.mjs` still ends with `N passed, N failed`. SIGINT/SIGTERM go on to the running parts, each a
+// process group of its own (every process a part started gets it), and nothing starts after them.
+// Usage: node test/run-all/run-all.mjs [vitest arguments, e.g. files: given to every vitest run]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
