@@ -1,6 +1,6 @@
 // The end of `.ci/run`'s output, from vitest's JSON results: the ten slowest test files (wall time of each file from
-// its start to its end, tests in it), the sum of per-file times, the names of the failed tests (and of the files that
-// failed outside any test: a hook or the file's import), then the one summary line `N passed, N failed`, which is
+// its start to its end, tests in it), the sum of per-file times, the names of the failed tests with the first lines of
+// each one's failure message (and the files that failed outside any test: a hook or the file's import), then the one summary line `N passed, N failed`, which is
 // always the last line printed. Usage: node .ci/summary.mjs <vitest.json> <extra failures (a failed build)>.
 // A missing or unreadable results file prints why, then `0 passed, <1 + extra> failed`, and exits 1.
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,20 @@ const SLOWEST = 10;
 const MAX_FAILED_NAMES = 50;
 
 /**
+ * Under each failed test, the first lines of its failure message (ANSI colours removed), so a log that keeps only its
+ * end still says why: at most this many lines, each cut to MAX_REASON_CHARS.
+ */
+const MAX_REASON_LINES = 8;
+const MAX_REASON_CHARS = 240;
+
+/** The first lines of a failure message, indented under the test's name. Pure. */
+function reasonLines(message) {
+  const text = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+  const lines = text.split('\n').map((line) => line.trimEnd()).filter((line) => line.trim() !== '' && !/^\s+at /.test(line));
+  return lines.slice(0, MAX_REASON_LINES).map((line) => `      ${line.length > MAX_REASON_CHARS ? `${line.slice(0, MAX_REASON_CHARS)}…` : line}`);
+}
+
+/**
  * The failures of a report, one name each: every failed test (`file > describe > test`), and every failed file none
  * of whose tests failed (its hook or its import failed: vitest then counts no failed test, so it is counted here).
  */
@@ -19,10 +33,12 @@ function failures(report, root) {
   return report.testResults.flatMap((file) => {
     const name = relative(root, file.name);
     const failed = file.assertionResults.filter((test) => test.status === 'failed');
-    if (failed.length > 0) return failed.map((test) => ({ name: `${name} > ${[...(test.ancestorTitles ?? []), test.title ?? test.fullName ?? '?'].join(' > ')}`, counted: true }));
+    if (failed.length > 0) {
+      return failed.map((test) => ({ name: `${name} > ${[...(test.ancestorTitles ?? []), test.title ?? test.fullName ?? '?'].join(' > ')}`, reason: reasonLines(test.failureMessages?.[0]), counted: true }));
+    }
     if (file.status !== 'failed') return [];
     const reason = (file.message ?? '').split('\n')[0]?.trim() || 'a hook failed';
-    return [{ name: `${name}: failed outside its tests (${reason})`, counted: false }];
+    return [{ name: `${name}: failed outside its tests (${reason})`, reason: [], counted: false }];
   });
 }
 
@@ -40,7 +56,7 @@ function summaryLines(report, extraFailures, root) {
       ? []
       : [
           `failed (${failed.length}):`,
-          ...failed.slice(0, MAX_FAILED_NAMES).map((failure) => `  ${failure.name}`),
+          ...failed.slice(0, MAX_FAILED_NAMES).flatMap((failure) => [`  ${failure.name}`, ...failure.reason]),
           ...(failed.length > MAX_FAILED_NAMES ? [`  … and ${failed.length - MAX_FAILED_NAMES} more`] : []),
         ];
   return [

@@ -13,7 +13,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { stringify } from 'yaml';
 import {
   ConfigError,
@@ -27,7 +27,8 @@ import {
 } from './config/index.js';
 import { configToFile } from './config/file-view.js';
 import { simListing } from './config/sim-listing.js';
-import { METRICS_PORT_ENV, metricsPortOverride, MetricsPortUsageError, parsePort, withMetricsPort } from './operator/metrics-port.js';
+import { METRICS_PORT_ENV, metricsPortOverride, MetricsPortUsageError, withMetricsPort } from './operator/metrics-port.js';
+import { collect, parsePositiveSeconds, parseWholeNumber, portArgument } from './cli-arguments.js';
 import { controlFilePath, requestResume, requestStatus } from './metrics/control.js';
 import { formatStatus, parseStatusAnswer } from './operator/status-command.js';
 import { unsharedSiblings } from './config/sibling-configs.js';
@@ -529,32 +530,6 @@ function defaultReportConfig(io: CliIo): string {
   const path = join(packageRoot(), NPM_START_CONFIG);
   io.stderr(`report: the ledger of ${NPM_START_CONFIG} (what \`npm start\` runs); give --config or --db for another\n`);
   return path;
-}
-
-/** commander's accumulator for a repeatable option. */
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-function parsePositiveSeconds(value: string): number {
-  const seconds = Number(value);
-  if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
-  return seconds;
-}
-
-/** commander's parser of `--metrics-port`. */
-function portArgument(value: string): number {
-  try {
-    return parsePort(value);
-  } catch {
-    throw new InvalidArgumentError('expected a port number, 0 to 65535');
-  }
-}
-
-function parseWholeNumber(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number');
-  return n;
 }
 
 function normaliseExitCode(code: unknown): number {

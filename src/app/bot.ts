@@ -40,6 +40,8 @@ export interface BotOptions {
   readonly onSecret?: (value: string) => void;
   /** How often the daily loss is checked besides on every fill (default 5 s; tests lengthen it to pin the moment). */
   readonly killSwitchCheckIntervalMs?: number;
+  /** How often positions, PnL and marks are published besides soon after a fill (default PUBLISH_POSITIONS_EVERY_MS; tests lengthen it to pin the moment). */
+  readonly positionsPublishEveryMs?: number;
   /** Runs once the metrics port is bound, before the ledger is opened (the paper session's ledger rotation). */
   readonly beforeLedger?: () => void;
   /** Where `metrics.port` came from when not the file (`--metrics-port`, `OM_METRICS_PORT`), for the busy-port error. */
@@ -213,6 +215,7 @@ export class Bot {
       signal,
       ...(chain.port === null ? {} : { chainPort: chain.port }),
       ...(this.options.killSwitchCheckIntervalMs === undefined ? {} : { killSwitchCheckIntervalMs: this.options.killSwitchCheckIntervalMs }),
+      ...(this.options.positionsPublishEveryMs === undefined ? {} : { positionsPublishEveryMs: this.options.positionsPublishEveryMs }),
     });
     this.app = app;
     app.components.feed.onAuthChange((state, message) => (state === 'failed' ? this.feedRefused(message ?? '') : this.refusals.accepted()));

@@ -54,6 +54,8 @@ export interface ComposeDeps {
   readonly signal?: AbortSignal;
   /** How often the daily loss is checked besides on every fill (KillSwitch's default when absent). */
   readonly killSwitchCheckIntervalMs?: number;
+  /** How often positions, PnL and marks are published besides soon after a fill (PUBLISH_POSITIONS_EVERY_MS when absent). */
+  readonly positionsPublishEveryMs?: number;
   /** Reads the venue's own reward figures (the portfolio's `rewards`); absent: they are not read. */
   readonly readVenueRewards?: ReadVenueRewards;
   /** The live chain port (redeem and merge through JSON-RPC); absent: none live (paper uses the simulator's engine). */

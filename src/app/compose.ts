@@ -469,6 +469,7 @@ export function composeBot(config: AppConfig, deps: ComposeDeps): ComposedBot {
   const lifecycle = botLifecycle({
     config, components, accountHistory, ledger, metrics, scheduler, log, stopping: deps.stopping, startupListing, resolving, confirmFreshness, sweepDeparted,
     ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+    ...(deps.positionsPublishEveryMs === undefined ? {} : { positionsPublishEveryMs: deps.positionsPublishEveryMs }),
     reportStatus: () => status.report(),
     startQuotingClock: () => status.startQuotingClock((ms, fn) => timers.every(ms, fn)),
     armExpiryRequotes: () => core.armExpiryRequotes((atMs, fn) => timers.at(atMs, fn)),

@@ -42,6 +42,8 @@ export interface LifecycleParts {
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly signal?: AbortSignal;
+  /** How often positions are published besides soon after a fill (PUBLISH_POSITIONS_EVERY_MS when absent). */
+  readonly positionsPublishEveryMs?: number;
   readonly stopping: () => boolean;
   readonly startupListing: StartupListingDecision;
   /** Whether the trade feed resolves rebates (started, and flushed at the stop). */
@@ -107,7 +109,7 @@ export function botLifecycle(parts: LifecycleParts): BotLifecycle {
     metrics.killSwitch(false);
     killSwitch.start();
     positions.publish();
-    timers.every(PUBLISH_POSITIONS_EVERY_MS, () => positions.publish());
+    timers.every(parts.positionsPublishEveryMs ?? PUBLISH_POSITIONS_EVERY_MS, () => positions.publish());
     timers.every(UNDERLYING_AGES_EVERY_MS, () => pricing.publishAges());
     timers.every(config.maintenance.ledgerCheckMs, () => {
       ledgerSync.periodicCheck(parts.stopping);

@@ -16,14 +16,13 @@ export {
   classifyStaleProvisional,
   diffOrderFills,
   diffPositions,
-  compareAccount,
   DEFAULT_STALE_PROVISIONAL_MS,
 } from './reconcile.js';
+export { compareAccount, type AccountRow } from './account-compare.js';
 export type {
   VenueOrderFill,
   VenuePosition,
   VenueView,
-  AccountRow,
   CompareOptions,
   ReconcileOptions,
   ReconcileResult,

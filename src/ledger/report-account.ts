@@ -10,13 +10,14 @@
  * listed, a manual trade, or a real discrepancy).
  *
  * Owns: the snapshot's format and its validation (a malformed snapshot is skipped, named in the output), the
- * comparison's presentation. The comparison itself is `compareAccount` (src/ledger/reconcile.ts).
+ * comparison's presentation. The comparison itself is `compareAccount` (src/ledger/account-compare.ts).
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { rawToDecimal } from '../core/venue-rules/index.js';
 import { LedgerSchemaError, ReportArgsError } from './errors.js';
-import { compareAccount, type AccountRow, type VenuePosition } from './reconcile.js';
+import { compareAccount, type AccountRow } from './account-compare.js';
+import type { VenuePosition } from './reconcile.js';
 import type { ReportFormat } from './report-format.js';
 import { openLedger, type LedgerTokenBalance } from './store.js';
 

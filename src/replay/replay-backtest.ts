@@ -36,7 +36,7 @@ import { buildView } from '../strategy/view.js';
 import { toYesTerms } from '../strategy/yes-terms.js';
 import { cadenceOfTags } from '../markets/market-selection.js';
 import { AdverseSelectionProvider, adverseOfSeries } from '../markouts/adverse-provider.js';
-import { FairSeries, markoutUsdc, mergeMarkoutSummaries, summarizeMarkouts, type HorizonSummary, type MarkoutFill } from '../markouts/markout.js';
+import { FairSeries, markoutUsdc, summarizeMarkouts, type MarkoutFill } from '../markouts/markout.js';
 import { adjustedMidpoint } from '../core/venue-rules/index.js';
 import { BotAccounting } from '../backtest/accounting.js';
 import { LatencyVenue } from '../backtest/latency-venue.js';
@@ -44,7 +44,7 @@ import { CrossMarketVenue, crossMarketTiming } from '../orders/cross-market-venu
 import { Trader, traderOrdersOf } from '../backtest/trader.js';
 import { VirtualTime } from '../backtest/virtual-time.js';
 import type { ReplayEvent, ReplayHeader, ReplayMarket } from './format.js';
-import { QueueMatcher, type QueueModel, type QueueStats } from './queue-matcher.js';
+import { QueueMatcher, type QueueModel } from './queue-matcher.js';
 import { ReplayPricing, replayTermsOf } from './replay-pricing.js';
 import { SurfaceTracker } from './surface-report.js';
 import { planReplayMarkets, REPLAY_LEAVE_BUDGET_MS, replayRisk, type PlannedMarket } from './replay-roll.js';
@@ -54,7 +54,8 @@ import type { MarketsConfig } from '../config/types.js';
 import type { Market } from '../exchange/wire.js';
 import { ReplayVenue, type ReplayFill } from './replay-venue.js';
 import { ReplayVenues } from './replay-venues.js';
-import type { MarketReplay, MarkoutFigure, ReplayFigures, ReplayFillPoint, ReplayReport, ReplaySelection } from './report.js';
+import type { MarketReplay, ReplayFigures, ReplayFillPoint, ReplayReport, ReplaySelection } from './report.js';
+import { markoutFigures, totalFigures } from './replay-totals.js';
 
 export interface ReplayBacktestOptions {
   readonly config: AppConfig;
@@ -521,6 +522,7 @@ export async function runReplayBacktest(options: ReplayBacktestOptions): Promise
   });
   const placedRaw = [...runs.values()].reduce((sum, run) => sum + run.venue.placedRaw, 0);
   const surfaceReport = surface?.report(markets.map((m) => m.slug), endMs, (slug) => runs.get(slug)?.fair ?? new FairSeries(), pricing.impliedWeights) ?? null;
+  if (markets.length === 0) throw new ReplayBacktestError('no market was replayed');
   return { figures: totalFigures(markets, { requests: latency.requests, placedRaw, underlyingPrices: prices.length, refusedPrices: pricing.refused, runs: [...runs.values()] }), markets, surface: surfaceReport, selection: chosen };
 }
 
@@ -531,80 +533,4 @@ function selectionOf(rules: string, outcome: SelectionOutcome): ReplaySelection 
 /** `--market`: that one market, named, whatever the config's section selects. */
 function onlyMarket(rules: MarketsConfig, slug: string): MarketsConfig {
   return { ...rules, slugs: [slug], groups: [], select: null, exclude: [] };
-}
-
-function markoutFigures(summaries: readonly HorizonSummary[]): MarkoutFigure[] {
-  return summaries.map((h) => ({ horizonMs: h.horizonMs, fills: h.fills, meanUsdc: h.meanPerFillUsdc }));
-}
-
-/**
- * The whole run's time-weighted |inventory|, comparable with its max |inventory| (the largest market's): each market's
- * mean |YES − NO| weighted by the time it was traded, i.e. Σ ∫|inventory| dt / Σ market time. It can never exceed the
- * largest market's max. (It was the SUM of the markets' means, which a run of many markets pushed above that max.) Pure.
- */
-export function pooledTimeWeightedInventoryRaw(markets: readonly Pick<ReplayFigures, 'timeWeightedInventoryRaw' | 'marketTimeMs'>[]): number {
-  let integral = 0;
-  let time = 0;
-  for (const m of markets) {
-    const life = Math.max(1, m.marketTimeMs);
-    integral += m.timeWeightedInventoryRaw * life;
-    time += life;
-  }
-  return time === 0 ? 0 : integral / time;
-}
-
-/** Every market together: sums, the largest inventory, markouts over all fills. */
-function totalFigures(markets: readonly MarketReplay[], whole: { requests: number; placedRaw: number; underlyingPrices: number; refusedPrices: number; runs: readonly MarketRun[] }): ReplayFigures {
-  const first = markets[0]?.figures;
-  if (first === undefined) throw new ReplayBacktestError('no market was replayed');
-  if (markets.length === 1) return { ...first, requests: whole.requests, underlyingPrices: whole.underlyingPrices, refusedPrices: whole.refusedPrices };
-  const sum = (pick: (f: ReplayFigures) => number): number => markets.reduce((total, m) => total + pick(m.figures), 0);
-  const runs = whole.runs;
-  const twoSided = runs.reduce((t, r) => t + r.twoSidedMs, 0);
-  const volumeRaw = sum((f) => f.volumeRaw);
-  const mids = runs.map((r) => summarizeMarkouts(r.markoutFills, (t) => r.mid.at(t)));
-  const fairs = runs.filter((r, i) => markets[i]?.figures.fairMarkouts !== null).map((r) => summarizeMarkouts(r.markoutFills, (t) => r.fair.at(t)));
-  return {
-    ...first,
-    market: `${markets.length} markets`,
-    slugs: markets.map((m) => m.slug),
-    fills: sum((f) => f.fills),
-    makerFills: sum((f) => f.makerFills),
-    volumeRaw,
-    feesRaw: sum((f) => f.feesRaw),
-    realizedPnlRaw: sum((f) => f.realizedPnlRaw),
-    unrealizedPnlRaw: sum((f) => f.unrealizedPnlRaw),
-    rewardsUsdc: sum((f) => f.rewardsUsdc),
-    rebatesRaw: sum((f) => f.rebatesRaw),
-    totalPnlUsdc: sum((f) => f.totalPnlUsdc),
-    spreadCapturedUsdc: sum((f) => f.spreadCapturedUsdc),
-    adverseSelectionUsdc: sum((f) => f.adverseSelectionUsdc),
-    markouts: markoutFigures(mergeMarkoutSummaries(mids)),
-    fairMarkouts: fairs.length === 0 ? null : markoutFigures(mergeMarkoutSummaries(fairs)),
-    maxInventoryRaw: Math.max(...markets.map((m) => m.figures.maxInventoryRaw)),
-    timeWeightedInventoryRaw: pooledTimeWeightedInventoryRaw(markets.map((m) => m.figures)),
-    quotedSpreadTicks: twoSided === 0 ? null : runs.reduce((t, r) => t + r.spreadTickMs, 0) / twoSided,
-    fillRatio: whole.placedRaw === 0 ? 0 : volumeRaw / whole.placedRaw,
-    requests: whole.requests,
-    timeQuotedMs: sum((f) => f.timeQuotedMs),
-    marketTimeMs: sum((f) => f.marketTimeMs),
-    timeCarriedForwardMs: sum((f) => f.timeCarriedForwardMs),
-    unusableBooks: sum((f) => f.unusableBooks),
-    underlyingPrices: whole.underlyingPrices,
-    refusedPrices: whole.refusedPrices,
-    timeFromModelMs: sum((f) => f.timeFromModelMs),
-    queue: sumQueueStats(markets.map((m) => m.figures.queue)),
-  };
-}
-
-/** Every market's queue figures together (each market has its own matcher). */
-function sumQueueStats(stats: readonly QueueStats[]): QueueStats {
-  const sum = (pick: (q: QueueStats) => number): number => stats.reduce((total, q) => total + pick(q), 0);
-  return {
-    restingOrders: sum((q) => q.restingOrders),
-    ordersBehindQueue: sum((q) => q.ordersBehindQueue),
-    aheadOnArrivalRaw: sum((q) => q.aheadOnArrivalRaw),
-    canceledAheadRaw: sum((q) => q.canceledAheadRaw),
-    tradesReachingMovedOrders: sum((q) => q.tradesReachingMovedOrders),
-  };
 }

@@ -87,16 +87,22 @@ describe.concurrent('halts', () => {
     const cleanup = cleanupAfterTest(onTestFinished);
     const { sim, slug } = await startBookedSim(cleanup, { markets: firstMarkets(1) });
     const watcher = watchVenue(cleanup, sim, [slug]);
-    // The daily loss is checked on every fill and every few seconds; a periodic check between the fall and the
-    // losing sale would trip on the unrealized loss first (mark 0.400 < cost 0.480) and race this scenario, so the
-    // periodic check is pushed out of the test's window: here the switch trips on the fill.
-    const running = await startBot(testConfig({ venue: { kind: 'live', sim }, markets: [slug], risk: { dailyLossLimit: 0.25 } }), liveEnv(sim), cleanup, { killSwitchCheckIntervalMs: 600_000 });
+    // The daily loss is judged by every publish of positions (soon after a fill, after the book update that follows
+    // a fill, and periodically) and by the kill switch's own periodic check. A judgement between the fall and the
+    // losing sale would trip on the unrealized loss first (mark 0.400 < cost 0.480) and race this scenario, so both
+    // periodic ones are pushed out of the test's window and the fall waits for the buy's publish: here the switch
+    // trips on the sale's fill.
+    const running = await startBot(testConfig({ venue: { kind: 'live', sim }, markets: [slug], risk: { dailyLossLimit: 0.25 } }), liveEnv(sim), cleanup, {
+      killSwitchCheckIntervalMs: 600_000,
+      positionsPublishEveryMs: 600_000,
+    });
     const state = () => ({ ladder: ladderOf(sim, slug, 'it'), warnings: running.warnings().slice(-6) });
     await waitFor(() => when(sameLadder(ladderOf(sim, slug, 'it'), LADDER_500)), 8_000, 'quotes', state);
 
     // Buy: the third party sells 5 YES into the bot's bid at 0.480. The bot then holds YES, so its ask is a SELL YES.
     thirdPartyPlace(sim, slug, { outcome: 'NO', side: 'BUY', priceTicks: 520, sizeRaw: 5_000_000, orderType: 'FAK' });
     await waitFor(() => when(ladderOf(sim, slug, 'it')['ask-0'] === 'SELL YES 520 x 5000000'), 8_000, 'an ask that sells the YES bought', state);
+    await waitFor(async () => when((await gaugeValue(running.bot, 'outcome_maker_position_shares', { market: slug, token: 'YES' })) === 5), 4_000, "the buy's publish", state);
     // The market falls (the third party's bid drops to 0.260; mid 0.400): the bot now offers its YES at 0.420.
     setThirdPartyQuotes(sim, slug, { bidTicks: 260 });
     await waitFor(() => when(ladderOf(sim, slug, 'it')['ask-0'] === 'SELL YES 420 x 5000000'), 8_000, 'the ask to follow the market down', state);

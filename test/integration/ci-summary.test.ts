@@ -1,6 +1,6 @@
 /**
  * `.ci/run`'s closing lines (.ci/summary.mjs, run as `.ci/run` runs it): the ten slowest test files from vitest's
- * JSON results, slowest first, the names of the failed tests (and of a file that failed in a hook), then
+ * JSON results, slowest first, the names of the failed tests with their messages' first lines (and of a file that failed in a hook), then
  * `N passed, N failed` as the very last line, a failed build and a file failed outside its tests counted as failures.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +29,11 @@ function report(): string {
     message: i === 7 ? 'Error: no matching line within 30000 ms; last lines:\n(none)' : '',
     assertionResults: Array.from({ length: i + 1 }, (_, k) => {
       if (i === 7) return { status: 'skipped', ancestorTitles: [], title: `t${k}`, fullName: `t${k}` };
-      if (i === 3 && k === 0) return { status: 'failed', ancestorTitles: [], title: 'keeps its spacing', fullName: 'keeps its spacing' };
+      if (i === 3 && k === 0) {
+        // A message in colour, with a stack, and longer than the lines kept.
+        const failureMessages = ['\u001b[31mError: [chaos / verify, seed 7] invariants violated:\u001b[39m\n  fill o1#1 is in the ledger 2 times\n' + Array.from({ length: 9 }, (_, n) => `  line ${n}`).join('\n') + '\n    at verify (chaos-rig.ts:304:13)'];
+        return { status: 'failed', ancestorTitles: [], title: 'keeps its spacing', fullName: 'keeps its spacing', failureMessages };
+      }
       if (i === 3 && k === 1) return { status: 'failed', ancestorTitles: ['halts', 'expiry'], title: 'cancels at the stop', fullName: 'halts expiry cancels at the stop' };
       return { status: 'passed', ancestorTitles: [], title: `t${k}`, fullName: `t${k}` };
     }),
@@ -61,6 +65,10 @@ describe('.ci/summary.mjs', () => {
     expect(lines.slice(12)).toEqual([
       'failed (3):',
       '  test/f03.test.ts > keeps its spacing',
+      // Why, in the first 8 lines of its message, colours and stack removed.
+      '      Error: [chaos / verify, seed 7] invariants violated:',
+      '        fill o1#1 is in the ledger 2 times',
+      ...Array.from({ length: 6 }, (_, n) => `        line ${n}`),
       '  test/f03.test.ts > halts > expiry > cancels at the stop',
       '  test/f07.test.ts: failed outside its tests (Error: no matching line within 30000 ms; last lines:)',
       '1 failure outside the tests (the build: see `npm run build` above)',

@@ -313,7 +313,7 @@ export async function startBot(
   config: AppConfig,
   env: Readonly<Record<string, string | undefined>>,
   cleanup: Cleanup,
-  botOptions: Pick<BotOptions, 'killSwitchCheckIntervalMs' | 'scheduler'> = {},
+  botOptions: Pick<BotOptions, 'killSwitchCheckIntervalMs' | 'positionsPublishEveryMs' | 'scheduler'> = {},
 ): Promise<RunningBot> {
   const logs: string[] = [];
   const logger = pino({ level: 'debug', base: null }, { write: (line: string) => void logs.push(line) });

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfigFile, validateStrategy } from '../../../src/config/index.js';
 import type { ReplayEvent, ReplayMarket } from '../../../src/replay/format.js';
 import { readReplay } from '../../../src/replay/reader.js';
-import { pooledTimeWeightedInventoryRaw, runReplayBacktest, type ReplayBacktestOptions } from '../../../src/replay/replay-backtest.js';
+import { runReplayBacktest, type ReplayBacktestOptions } from '../../../src/replay/replay-backtest.js';
+import { pooledTimeWeightedInventoryRaw } from '../../../src/replay/replay-totals.js';
 import { LEAVE_AFTER_STOP_MS } from '../../../src/backtest/market-roll.js';
 import { formatTable, peopleReport, renderHtml, type MarketReplay } from '../../../src/replay/report.js';
 import { EVALUATE_SOON_MS } from '../../../src/markets/market-discovery.js';
@@ -143,16 +144,4 @@ describe('backtest --replay of markets listed over time', () => {
     for (const m of report.markets) expect(m.figures.timeWeightedInventoryRaw).toBeLessThanOrEqual(m.figures.maxInventoryRaw);
     expect(report.figures.timeWeightedInventoryRaw).toBeCloseTo(pooledTimeWeightedInventoryRaw(report.markets.map((m) => m.figures)), 6);
   }, hangBound(60_000));
-});
-
-describe('the whole run\'s time-weighted |inventory|', () => {
-  it('weights each market\'s mean by its time (known values), so it stays within the largest max', () => {
-    // 100 shares held over 1 s of one market, 200 over 3 s of another: (100·1 + 200·3) / 4 = 175 (the sum was 300).
-    expect(pooledTimeWeightedInventoryRaw([
-      { timeWeightedInventoryRaw: 100e6, marketTimeMs: 1_000 },
-      { timeWeightedInventoryRaw: 200e6, marketTimeMs: 3_000 },
-    ])).toBe(175e6);
-    expect(pooledTimeWeightedInventoryRaw([{ timeWeightedInventoryRaw: 5e6, marketTimeMs: 0 }])).toBe(5e6);
-    expect(pooledTimeWeightedInventoryRaw([])).toBe(0);
-  });
 });
