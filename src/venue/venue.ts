@@ -10,8 +10,8 @@ import type { Scheduler } from '../core/clock.js';
 import type { AppConfig, SimFlowConfig, SimVenueConfig } from '../config/types.js';
 import { resolveSecrets } from '../config/index.js';
 import type { ApiCredentials } from '../exchange/auth.js';
-import { startSimulator, type RunningSimulator } from '../sim/index.js';
-import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS, type EngineOptions, type SyntheticOptions } from '../sim/engine/index.js';
+import type { RunningSimulator } from '../sim/index.js';
+import type { EngineOptions, SyntheticOptions } from '../sim/engine/index.js';
 
 export interface OpenVenue {
   readonly kind: 'sim' | 'live';
@@ -60,7 +60,8 @@ export function syntheticOptionsOf(flow: SimFlowConfig): SyntheticOptions | fals
  * The simulator's crypto world from the config: the chosen tickers' underlyings and their recurring strike ladders,
  * with the reward minimum size and rebate rate the config overrides.
  */
-function cryptoWorldOf(u: SimVenueConfig['underlying'], rewards: SimVenueConfig['rewards']): NonNullable<EngineOptions['world']> {
+async function cryptoWorldOf(u: SimVenueConfig['underlying'], rewards: SimVenueConfig['rewards']): Promise<NonNullable<EngineOptions['world']>> {
+  const { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } = await import('../sim/engine/index.js');
   const rewardSettings = {
     ...(rewards.minSizeRaw === undefined ? {} : { minSizeRaw: rewards.minSizeRaw }),
     ...(rewards.rebateRate === undefined ? {} : { rebateRate: rewards.rebateRate }),
@@ -82,6 +83,9 @@ function hermesOf(config: AppConfig, env: Readonly<Record<string, string | undef
 export async function openVenue(config: AppConfig, env: Readonly<Record<string, string | undefined>>, clock?: Scheduler): Promise<OpenVenue> {
   const venue = config.venue;
   if (venue.kind === 'sim') {
+    // Loaded only for paper trading: a live bot never loads the simulator (its server and engine are a tenth of the
+    // modules a bot process would otherwise load at start).
+    const { startSimulator } = await import('../sim/index.js');
     const simulator = await startSimulator({
       ...(clock === undefined ? {} : { clock }),
       port: venue.port,
@@ -93,7 +97,7 @@ export async function openVenue(config: AppConfig, env: Readonly<Record<string, 
       payoutDelayMs: venue.payoutDelayMs,
       synthetic: syntheticOptionsOf(venue.flow),
       priceBand: venue.priceBand,
-      ...(venue.world === 'crypto' ? { world: cryptoWorldOf(venue.underlying, venue.rewards) } : {}),
+      ...(venue.world === 'crypto' ? { world: await cryptoWorldOf(venue.underlying, venue.rewards) } : {}),
       ...(venue.feeModel === undefined ? {} : { fees: { model: venue.feeModel } }),
       rewards: {
         ...(venue.rewards.enabled === undefined ? {} : { enabled: venue.rewards.enabled }),

@@ -10,7 +10,7 @@
  * key is sent as a bearer token and never logged (a 401/403 is reported as "the key in $NAME was refused"); every
  * price goes through the store's validation; timers come from the injected scheduler; after `stop` nothing reconnects.
  */
-import { HermesClient } from '@pythnetwork/hermes-client';
+import type { HermesClient } from '@pythnetwork/hermes-client';
 import { z } from 'zod';
 import type { Scheduler } from '../../core/clock.js';
 import { errorText } from '../../core/errors.js';
@@ -48,7 +48,8 @@ interface StreamHandle {
 }
 
 export class HermesSource {
-  private readonly client: HermesClient;
+  /** Made at the first read: the client (and its HTTP stack) is loaded only by a bot that reads Hermes. */
+  private client: Promise<HermesClient> | null = null;
   private readonly starts: number[] = [];
   private stream: StreamHandle | null = null;
   private cancelTimer: (() => void) | null = null;
@@ -56,9 +57,14 @@ export class HermesSource {
   private stopped = false;
   private keyRefusedLogged = false;
 
-  constructor(private readonly o: HermesSourceOptions) {
-    // No retries inside the client: its own backoff sleeps on the wall clock; ours runs on the injected scheduler.
-    this.client = new HermesClient(o.endpoint, { httpRetries: 0, timeout: 10_000, ...(o.apiKey === null ? {} : { accessToken: o.apiKey }) });
+  constructor(private readonly o: HermesSourceOptions) {}
+
+  private hermes(): Promise<HermesClient> {
+    this.client ??= import('@pythnetwork/hermes-client').then(({ HermesClient }) => {
+      // No retries inside the client: its own backoff sleeps on the wall clock; ours runs on the injected scheduler.
+      return new HermesClient(this.o.endpoint, { httpRetries: 0, timeout: 10_000, ...(this.o.apiKey === null ? {} : { accessToken: this.o.apiKey }) });
+    });
+    return this.client;
   }
 
   /** Reads the latest prices, then opens the stream. */
@@ -103,7 +109,7 @@ export class HermesSource {
 
   private async readLatest(): Promise<void> {
     try {
-      const update = await this.client.getLatestPriceUpdates(this.ids(), { parsed: true });
+      const update = await (await this.hermes()).getLatestPriceUpdates(this.ids(), { parsed: true });
       this.o.observer?.onRequest?.('latest', true);
       this.accept(update);
     } catch (error) {
@@ -115,8 +121,8 @@ export class HermesSource {
   private openStream(): void {
     if (this.stopped) return;
     this.note();
-    this.client
-      .getPriceUpdatesStream(this.ids(), { parsed: true })
+    this.hermes()
+      .then((client) => client.getPriceUpdatesStream(this.ids(), { parsed: true }))
       .then((source) => {
         if (this.stopped) {
           source.close();
