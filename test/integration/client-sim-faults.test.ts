@@ -271,22 +271,32 @@ describe('client ↔ simulator: rate limits', () => {
   });
 
   it('why the margin: spacing sends exactly 300 ms apart draws a 429 once one request is slower in transit than the next', async () => {
-    // A third account whose network path holds its second request 50 ms between "sent" and "arrived".
+    // A third account whose network path holds its second request in transit until the third is sent: the client
+    // spaced the two sends 300 ms apart, the venue sees them arrive together. (A hold of a fixed 50 ms would make the
+    // same point, but on a loaded machine the held request's timer can fire after the next send, and the two then
+    // arrive the other way round: two 429s, one for each.)
     const jitter = deriveAccountCredentials(11, 'jitter', 3);
     const h = await startHarness({
       simLimits: { enabled: true, maxConcurrent: 2, minIntervalMs: 300 },
       accounts: [{ profileId: 3, address: jitter.address, usdc: '10', apiTokens: [{ tokenId: jitter.tokenId, secret: jitter.secret, scopes: ['trading'] }] }],
     });
     let sends = 0;
+    let releaseHeld = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      releaseHeld = resolve;
+    });
     const slowSecond: FetchLike = async (url, init) => {
       sends += 1;
-      if (sends === 2) await new Promise((resolve) => setTimeout(resolve, 50));
+      if (sends === 2) await held;
+      if (sends === 3) releaseHeld();
       return fetch(url, init);
     };
     const { client, observer } = await h.connect(jitter, { fetch: slowSecond, limits: { maxConcurrent: 2, minTimeMs: 300 } });
     const [first, second] = await Promise.all([client.api.getPositions(), client.api.getPositions()]);
     expect([first, second]).toEqual([[], []]);
-    // The client kept 300 ms between sends, but the venue counted arrivals ~250 ms apart: one 429, honoured.
+    // The client kept 300 ms between sends, but the venue counted arrivals closer than that: one 429, honoured.
+    const arrivals = h.sim.control.requestLog().filter((e) => e.tokenId === jitter.tokenId && e.path === '/portfolio/positions');
+    expect(arrivals.map((e) => e.status)).toHaveLength(3);
     expect(h.sim.control.requestStats()[jitter.tokenId]).toMatchObject({ rateLimited: 1 });
     expect(observer.retries('GET /portfolio/positions')).toEqual([{ reason: 'rate-limited', attempt: 1, delayMs: 1_000 }]);
   });
