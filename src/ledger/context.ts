@@ -74,6 +74,8 @@ export class LedgerContext {
   private relaxedNow = false;
   /** The holdings in memory, mirrored from every booking through `afterCommit` (src/ledger/position-book.ts). */
   readonly book = new PositionBook();
+  /** Told when a write transaction rolls back: a read-through cache written inside it forgets what it holds. */
+  private readonly rollbackListeners: (() => void)[] = [];
 
   constructor(
     readonly db: Database,
@@ -114,6 +116,7 @@ export class LedgerContext {
       this.transaction.immediate(task);
     } catch (error) {
       this.queue = [];
+      for (const listener of this.rollbackListeners) listener();
       throw error;
     } finally {
       this.depth = 0;
@@ -163,6 +166,14 @@ export class LedgerContext {
    */
   afterCommit(task: () => void): void {
     this.notify(() => task());
+  }
+
+  /**
+   * Calls `listener` whenever a write transaction rolls back (after SQLite undid it). For caches that are written in
+   * step with the statements (so a read later in the same transaction sees them) and must then drop what they hold.
+   */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
   }
 
   /** Queues a notification; delivered at once when no ledger transaction is open. */

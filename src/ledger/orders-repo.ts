@@ -6,6 +6,12 @@
  * (re-recording the same order only fills in a venue id not yet known; status moves through updateOrder);
  * remaining size only ever decreases; a terminal status (filled, canceled, rejected) is never replaced by
  * a non-terminal one (a reordered, older update is 'stale'); the venue id, once known, never changes.
+ *
+ * Open orders read once stay in memory (`open`, by client and venue id): the executor's stream of updates for an
+ * order (its venue id, its status, its fills) then costs one UPDATE each, not a SELECT and a row parse first
+ * (issue 43: the ledger's reads on the path of the order events). The cache holds what SQLite holds: an entry is
+ * replaced by the row each UPDATE writes, in the same transaction; a rollback empties it (`LedgerContext.onRollback`);
+ * an order leaves it once terminal (a late update then reads SQLite); this repo is the only writer of the table.
  */
 import { LedgerConflictError, LedgerInputError } from './errors.js';
 import type { LedgerContext } from './context.js';
@@ -31,6 +37,10 @@ export function isTerminal(status: LedgerOrderStatus): boolean {
 }
 
 export class OrdersRepo {
+  /** Open orders as SQLite holds them, by client order id (see the header). */
+  private readonly openByClientId = new Map<string, LedgerOrder>();
+  /** The client order id of each cached order with a venue id. */
+  private readonly openByVenueId = new Map<string, string>();
   private readonly insert;
   private readonly byClientId;
   private readonly byVenueId;
@@ -39,6 +49,10 @@ export class OrdersRepo {
   private readonly active;
 
   constructor(private readonly ctx: LedgerContext) {
+    ctx.onRollback(() => {
+      this.openByClientId.clear();
+      this.openByVenueId.clear();
+    });
     const db = ctx.db;
     this.insert = db.prepare(
       `INSERT INTO orders (${ORDER_COLUMNS}) VALUES (@clientOrderId, @venueOrderId, @marketSlug, @slot, @token,
@@ -101,8 +115,25 @@ export class OrdersRepo {
   }
 
   find(ref: OrderRef): LedgerOrder | null {
+    const clientOrderId = 'clientOrderId' in ref ? ref.clientOrderId : this.openByVenueId.get(ref.venueOrderId);
+    const cached = clientOrderId === undefined ? undefined : this.openByClientId.get(clientOrderId);
+    if (cached !== undefined) return cached;
     const row = 'clientOrderId' in ref ? this.byClientId.get(ref.clientOrderId) : this.byVenueId.get(ref.venueOrderId);
-    return row === undefined ? null : toOrder(row);
+    if (row === undefined) return null;
+    const order = toOrder(row);
+    this.remember(order);
+    return order;
+  }
+
+  /** Keeps an open order in memory; forgets a terminal one. */
+  private remember(order: LedgerOrder): void {
+    if (isTerminal(order.status)) {
+      this.openByClientId.delete(order.clientOrderId);
+      if (order.venueOrderId !== null) this.openByVenueId.delete(order.venueOrderId);
+      return;
+    }
+    this.openByClientId.set(order.clientOrderId, order);
+    if (order.venueOrderId !== null) this.openByVenueId.set(order.venueOrderId, order.clientOrderId);
   }
 
   /** Orders not in a terminal status, oldest first. */
@@ -136,13 +167,9 @@ export class OrdersRepo {
     if (status === stored.status && remainingRaw === stored.remainingRaw && venueOrderId === stored.venueOrderId) {
       return 'stale';
     }
-    this.update.run({
-      clientOrderId: stored.clientOrderId,
-      status,
-      remainingRaw,
-      venueOrderId,
-      updatedAtMs: Math.max(stored.updatedAtMs, change.atMs),
-    });
+    const updatedAtMs = Math.max(stored.updatedAtMs, change.atMs);
+    this.update.run({ clientOrderId: stored.clientOrderId, status, remainingRaw, venueOrderId, updatedAtMs });
+    this.remember({ ...stored, status, remainingRaw, venueOrderId, updatedAtMs });
     return 'updated';
   }
 

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { LedgerConflictError, LedgerInputError } from '../../../src/ledger/errors.js';
 import { openLedger } from '../../../src/ledger/store.js';
@@ -82,3 +84,64 @@ describe('orders', () => {
     }
   });
 });
+
+describe('open orders in memory (issue 43: no read of SQLite per order update)', () => {
+  /** A ledger on a file, and a second connection to that file that changes a row behind the ledger's back. */
+  function fileLedger() {
+    const tmp = makeTempDir();
+    const path = join(tmp.dir, 'ledger.sqlite');
+    const ledger = openLedger({ path, now: () => T0 });
+    const behind = new BetterSqlite3(path);
+    const setStatusBehind = (clientOrderId: string, status: string): void => {
+      behind.prepare('UPDATE orders SET status = ? WHERE client_order_id = ?').run(status, clientOrderId);
+    };
+    const close = (): void => {
+      behind.close();
+      ledger.close();
+      tmp.cleanup();
+    };
+    return { ledger, setStatusBehind, close };
+  }
+
+  it('an open order read once is served from memory with the state each update wrote', () => {
+    const { ledger, setStatusBehind, close } = fileLedger();
+    try {
+      ledger.recordOrder(orderInput({ clientOrderId: 'c1' }));
+      expect(ledger.updateOrder({ clientOrderId: 'c1' }, { venueOrderId: 'v-1', status: 'live', atMs: T0 + 1 })).toBe('updated');
+      // SQLite now says canceled, but nothing of this ledger wrote it: the open order is not read again.
+      setStatusBehind('c1', 'canceled');
+      expect(ledger.getOrder({ venueOrderId: 'v-1' })).toMatchObject({ clientOrderId: 'c1', status: 'live', updatedAtMs: T0 + 1 });
+      expect(ledger.updateOrder({ venueOrderId: 'v-1' }, { status: 'partially-filled', remainingRaw: 4_000_000, atMs: T0 + 2 })).toBe('updated');
+      // What memory holds is what the update wrote to SQLite.
+      expect(ledger.getOrder({ clientOrderId: 'c1' })).toEqual(ledger.openOrders().find((o) => o.clientOrderId === 'c1'));
+    } finally {
+      close();
+    }
+  });
+
+  it('a terminal order leaves memory: the next read is SQLite\'s', () => {
+    const { ledger, setStatusBehind, close } = fileLedger();
+    try {
+      ledger.recordOrder(orderInput({ clientOrderId: 'c1', venueOrderId: 'v-1' }));
+      ledger.updateOrder({ clientOrderId: 'c1' }, { status: 'canceled', atMs: T0 + 1 });
+      setStatusBehind('c1', 'filled');
+      expect(ledger.getOrder({ venueOrderId: 'v-1' })?.status).toBe('filled');
+    } finally {
+      close();
+    }
+  });
+
+  it('a rolled-back update leaves nothing in memory: the order reads as SQLite kept it', () => {
+    const ledger = memoryLedger();
+    ledger.recordOrder(orderInput({ clientOrderId: 'c1', venueOrderId: 'v-1', status: 'live' }));
+    expect(ledger.getOrder({ clientOrderId: 'c1' })?.status).toBe('live');
+    expect(() =>
+      ledger.atomically(() => {
+        ledger.updateOrder({ venueOrderId: 'v-1' }, { status: 'partially-filled', remainingRaw: 4_000_000, atMs: T0 + 1 });
+        throw new Error('the fill that came with it was refused');
+      }),
+    ).toThrow('refused');
+    expect(ledger.getOrder({ venueOrderId: 'v-1' })).toMatchObject({ status: 'live', remainingRaw: 10_000_000, updatedAtMs: T0 });
+  });
+});
+
