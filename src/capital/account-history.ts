@@ -16,7 +16,8 @@
  * amounts) and recorded once; a read stops at the first page whose entries were all recorded before.
  *
  * Owns: the rule and the paging. Invariants: one read in flight; a failed read is logged once per interval and
- * retried at the next, never thrown into the timer; amounts raw 1e6.
+ * retried at the next, never thrown into the timer; amounts raw 1e6; a page that comes after `stop` is not booked
+ * (the ledger closes after the stop).
  */
 import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
@@ -87,10 +88,13 @@ export class AccountHistorySync {
   private cancel: (() => void) | null = null;
   private inFlight: Promise<HistorySyncResult> | null = null;
   private loggedFailAtMs = Number.NEGATIVE_INFINITY;
+  /** Set by `stop`: a read still in flight then books nothing more (the ledger closes after the stop). */
+  private stopped = false;
 
   constructor(private readonly deps: AccountHistoryDeps) {}
 
   start(): void {
+    this.stopped = false;
     if (this.cancel !== null || this.deps.intervalMs <= 0) return;
     const arm = (): void => {
       this.cancel = this.deps.scheduler.schedule(this.deps.intervalMs, () => {
@@ -103,6 +107,7 @@ export class AccountHistorySync {
   }
 
   stop(): void {
+    this.stopped = true;
     this.cancel?.();
     this.cancel = null;
   }
@@ -112,7 +117,7 @@ export class AccountHistorySync {
     this.inFlight ??= this.sync()
       .catch((error: unknown) => {
         const now = this.deps.scheduler.now();
-        if (now - this.loggedFailAtMs >= Math.max(this.deps.intervalMs, 1)) {
+        if (!this.stopped && now - this.loggedFailAtMs >= Math.max(this.deps.intervalMs, 1)) {
           this.loggedFailAtMs = now;
           this.deps.log.warn({ err: errorText(error) }, 'account history: read failed; tried again at the next read');
         }
@@ -133,6 +138,8 @@ export class AccountHistorySync {
     let own = 0;
     while (pages < this.deps.maxPages) {
       const page = await this.deps.read(cursor);
+      // A page that comes after the stop is not booked: the ledger closes once the stop is done.
+      if (this.stopped) break;
       pages += 1;
       const fresh = page.entries.filter((e) => !history.isRecorded(historyEntryKey(e)));
       const hashes = history.ownTransactions(fresh.flatMap((e) => (e.txHash === null ? [] : [e.txHash])));

@@ -12,7 +12,8 @@
  * before the earliest pending fill (or all pending txHashes are found, or `maxPages`); a row is resolved at most once
  * (the ledger's guard), so a restart neither re-resolves nor double-books; a fill still pending `maxAgeMs` after it
  * was booked keeps the prior's estimate and is counted unmatched; one read in flight at a time; a failed read or write
- * is logged (at most once per interval) and tried again next time, never thrown into the timer.
+ * is logged (at most once per interval) and tried again next time, never thrown into the timer; once the stop's last
+ * pass ended (`flush`), an answer still in flight is dropped, not written (the ledger closes next).
  */
 import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
@@ -88,6 +89,9 @@ export class RebateResolver {
     this.cancel = null;
   }
 
+  /** Set once the stop's last pass (`flush`) ended, in time or not: a read still in flight then writes nothing. */
+  private finished = false;
+
   /** One pass: reads the feed of each market whose pending fills are mined and due, resolves, gives up the too old. */
   poll(options: { readonly final?: boolean } = {}): Promise<void> {
     this.inFlight ??= this.pass(options.final === true).finally(() => {
@@ -109,6 +113,8 @@ export class RebateResolver {
       await Promise.race([this.poll({ final: true }), timeout]);
     } finally {
       cancel();
+      // The ledger closes next: an answer that comes later is dropped, not written (nor warned about).
+      this.finished = true;
     }
   }
 
@@ -125,20 +131,22 @@ export class RebateResolver {
       for (const [slug, rows] of bySlug) {
         if (!final && now - (this.lastReadMs.get(slug) ?? Number.NEGATIVE_INFINITY) < this.intervalMs) continue;
         this.lastReadMs.set(slug, now);
-        this.resolve(rows, await this.readCovering(slug, rows));
+        const trades = await this.readCovering(slug, rows);
+        if (this.finished) return;
+        this.resolve(rows, trades);
       }
       const expired = this.deps.ledger.rebateResolution.expire(this.deps.scheduler.now() - this.deps.maxAgeMs, this.deps.scheduler.now());
       this.deps.metrics.rebateResolved('unmatched', 'none', expired);
       if (expired > 0) this.changed = true;
     } catch (error) {
-      if (isTransportClosed(error)) return;
+      if (isTransportClosed(error) || this.finished) return;
       const now = this.deps.scheduler.now();
       if (now - this.loggedFailAtMs >= this.intervalMs) {
         this.loggedFailAtMs = now;
         this.deps.log.warn({ err: errorText(error) }, 'rebate resolution: a trade-feed read or ledger write failed; tried again at the next pass');
       }
     } finally {
-      this.publishStates();
+      if (!this.finished) this.publishStates();
     }
   }
 

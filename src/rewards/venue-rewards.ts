@@ -9,7 +9,8 @@
  *
  * Owns: the polls and the narrow typed input they take (`VenueRewardsReport`, from the exchange client's portfolio
  * answer through `venueRewardsOf`). Invariants: one read in flight at a time; a failed read or write is logged (at most
- * once per interval) and tried again at the next poll, never thrown into the timer; amounts are raw 1e6.
+ * once per interval) and tried again at the next poll, never thrown into the timer; amounts are raw 1e6; an answer
+ * that comes after `stop` is dropped, not written (the ledger closes after the stop).
  */
 import type { Logger } from 'pino';
 import type { Scheduler } from '../core/clock.js';
@@ -139,10 +140,13 @@ export class VenueRewardsPoller {
   private inFlight: Promise<void> | null = null;
   private loggedShapes = '';
   private loggedFailAtMs = Number.NEGATIVE_INFINITY;
+  /** Set by `stop`: a read still in flight then writes nothing (the ledger closes after the stop). */
+  private stopped = false;
 
   constructor(private readonly deps: VenueRewardsPollerDeps) {}
 
   start(): void {
+    this.stopped = false;
     if (this.cancels.length > 0) return;
     const every = (delayOf: () => number): void => {
       const arm = (): void => {
@@ -162,6 +166,7 @@ export class VenueRewardsPoller {
   }
 
   stop(): void {
+    this.stopped = true;
     for (const cancel of this.cancels) cancel();
     this.cancels = [];
   }
@@ -177,6 +182,8 @@ export class VenueRewardsPoller {
   private async read(): Promise<void> {
     try {
       const report = await this.deps.read();
+      // An answer that comes after the stop is not written: the ledger closes once the stop is done.
+      if (this.stopped) return;
       const readAtMs = this.deps.scheduler.now();
       const dayStartMs = utcDayStart(readAtMs);
       const rows = [...report.markets.map((m) => ({ market: m.marketSlug, raw: m.todayRaw })), ...(report.todayTotalRaw === null ? [] : [{ market: VENUE_TOTAL_MARKET, raw: report.todayTotalRaw }])];
@@ -190,7 +197,7 @@ export class VenueRewardsPoller {
       if (booked > 0) this.publishReconciliation();
     } catch (error) {
       // A read caught by the stop (the client closed under it) is not a failure: nothing is written, nothing to retry.
-      if (isTransportClosed(error)) return;
+      if (isTransportClosed(error) || this.stopped) return;
       const now = this.deps.scheduler.now();
       if (now - this.loggedFailAtMs < Math.max(this.deps.intervalMs, this.deps.payoutCycleMs, 1)) return;
       this.loggedFailAtMs = now;

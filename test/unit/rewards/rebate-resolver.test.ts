@@ -145,6 +145,27 @@ describe('the stop\'s last rebate pass', () => {
     expect(reads).toBe(1); // the in-flight pass was not followed by another past the budget
     ledger.close();
   });
+
+  it('a read answered after the last pass ended writes nothing and warns nothing (the ledger is closed by then)', async () => {
+    const clock = new ManualClock(T0 + 10_000);
+    const ledger = openLedger({ path: join(temp.dir, 'late.sqlite'), now: () => clock.now() });
+    bookFill(ledger, 't1', '0xaa', T0);
+    let answer: (page: TradeFeedPage) => void = () => undefined;
+    const read = (): Promise<TradeFeedPage> => new Promise<TradeFeedPage>((resolve) => (answer = resolve));
+    const warnings: string[] = [];
+    const m = fakeMetrics();
+    const resolver = new RebateResolver({ read, ledger, scheduler: clock, markets: () => [SLUG], feeCurve: DEFAULT_FEE_CURVE, maxAgeMs: 600_000, maxPages: 3, metrics: m.metrics, log: { warn: (_fields: unknown, msg?: string) => void warnings.push(msg ?? ''), info: () => undefined } });
+    const pass = resolver.poll();
+    const flush = resolver.flush(1_500);
+    await Promise.resolve();
+    clock.advance(1_500);
+    await flush;
+    ledger.close();
+    answer({ trades: [trade({})], totalPages: 1, skipped: [] });
+    await pass;
+    expect(warnings).toEqual([]);
+    expect(m.seen.resolved).toEqual([]);
+  });
 });
 
 describe('matching fills to trades', () => {

@@ -102,6 +102,22 @@ describe('venue rewards poller', () => {
     ledger.close();
   });
 
+  it('an answer that comes after the stop is not written, nor warned about (the ledger closes after the stop)', async () => {
+    const clock = new ManualClock(T0);
+    const ledger = openLedger({ path: ':memory:', now: () => clock.now() });
+    const { metrics, gauges } = recorder();
+    const { log, lines } = logLines();
+    let answer: (report: VenueRewardsReport) => void = () => undefined;
+    const poller = slowPoller({ clock, ledger, metrics, log }, () => new Promise((resolve) => (answer = resolve)));
+    const polled = poller.poll();
+    poller.stop();
+    ledger.close();
+    answer({ todayTotalRaw: 1_000_000, markets: [{ marketSlug: 'btc-above', todayRaw: 600_000 }] });
+    await polled;
+    expect(lines).toEqual([]);
+    expect(gauges).toEqual([]);
+  });
+
   it('reads after each payout boundary, books each paid epoch once, reconciles it in the metrics and logs the shape once', async () => {
     const cycle = 15_000;
     const clock = new ManualClock(T0 + 4_000);
