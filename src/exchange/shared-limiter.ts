@@ -25,11 +25,26 @@
  * acts once; the Redis URL and credentials never appear in a state reason.
  */
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { Mutex, Semaphore, TimeoutError } from 'redis-semaphore';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+import type { Mutex, Semaphore } from 'redis-semaphore';
 import type { SharedLimitState, StartGate, StartPermit } from './limiter.js';
 import { guessSlotIndex, nextSlotStart, type SlotPlan } from './shared-limiter-slots.js';
 import { errorText } from '../core/errors.js';
+
+/** The Redis client and lock libraries, loaded by the first gate built: a bot without `rateLimits.shared` never loads
+ * them (about 0.15–0.2 s of CPU at every start; both are CommonJS, so a synchronous require keeps the gate's
+ * constructor synchronous). */
+interface RedisLibraries {
+  readonly ioredis: typeof import('ioredis');
+  readonly locks: typeof import('redis-semaphore');
+}
+const requireHere = createRequire(import.meta.url);
+let redisLibraries: RedisLibraries | null = null;
+function redisLibs(): RedisLibraries {
+  redisLibraries ??= { ioredis: requireHere('ioredis') as RedisLibraries['ioredis'], locks: requireHere('redis-semaphore') as RedisLibraries['locks'] };
+  return redisLibraries;
+}
 
 export interface SharedLimiterOptions {
   /** redis:// or rediss:// URL (may carry a password: never logged). */
@@ -140,7 +155,7 @@ export class RedisStartGate implements StartGate {
     this.probeMs = options.probeMs ?? 1000;
     this.now = options.now ?? Date.now;
     this.current = { mode: 'fallback', reason: 'connecting to redis', sinceMs: this.now() };
-    this.client = new Redis(options.redisUrl, {
+    this.client = new (redisLibs().ioredis.Redis)(options.redisUrl, {
       lazyConnect: false,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -228,11 +243,11 @@ export class RedisStartGate implements StartGate {
     // Leases are refreshed by keepAlive (errors caught), never by the library's own timer: a refresh failing while
     // Redis is down must become fallback, not an unhandled rejection.
     const startKey = `${this.base}:start`;
-    const startMutex = new Mutex(this.client, startKey, { lockTimeout: this.holdMs, acquireTimeout: 10_000, retryInterval: POLL_MS, refreshInterval: 0 });
+    const startMutex = new (redisLibs().locks.Mutex)(this.client, startKey, { lockTimeout: this.holdMs, acquireTimeout: 10_000, retryInterval: POLL_MS, refreshInterval: 0 });
     if (!(await this.tryLock(startMutex))) return null;
     const stopHold = this.keepAlive(() => this.refreshMutex(startKey, startMutex.identifier, this.holdMs), this.holdMs / 3);
     const inflightKey = `${this.base}:inflight`;
-    const inflight = new Semaphore(this.client, inflightKey, this.maxConcurrent, { lockTimeout: this.leaseMs, acquireTimeout: 15_000, retryInterval: POLL_MS, refreshInterval: 0 });
+    const inflight = new (redisLibs().locks.Semaphore)(this.client, inflightKey, this.maxConcurrent, { lockTimeout: this.leaseMs, acquireTimeout: 15_000, retryInterval: POLL_MS, refreshInterval: 0 });
     try {
       if (!(await this.tryLock(inflight))) {
         stopHold();
@@ -245,7 +260,7 @@ export class RedisStartGate implements StartGate {
       throw error;
     }
     const stopLease = this.keepAlive(
-      () => new Semaphore(this.client, inflightKey, this.maxConcurrent, { identifier: inflight.identifier, acquiredExternally: true, lockTimeout: this.leaseMs, refreshInterval: 0 }).tryAcquire(),
+      () => new (redisLibs().locks.Semaphore)(this.client, inflightKey, this.maxConcurrent, { identifier: inflight.identifier, acquiredExternally: true, lockTimeout: this.leaseMs, refreshInterval: 0 }).tryAcquire(),
       this.leaseMs / 3,
     );
     return this.sharedPermit(startMutex, stopHold, inflight, stopLease);
@@ -253,7 +268,7 @@ export class RedisStartGate implements StartGate {
 
   /** Re-leases a mutex this process holds to expire `ms` from now; false when it is no longer held. */
   private refreshMutex(key: string, identifier: string, ms: number): Promise<boolean> {
-    return new Mutex(this.client, key, { identifier, acquiredExternally: true, lockTimeout: ms, refreshInterval: 0 }).tryAcquire();
+    return new (redisLibs().locks.Mutex)(this.client, key, { identifier, acquiredExternally: true, lockTimeout: ms, refreshInterval: 0 }).tryAcquire();
   }
 
   /** Refreshes a lease every `everyMs` until stopped or lost; a failure means Redis is unreachable (fallback). */
@@ -282,7 +297,7 @@ export class RedisStartGate implements StartGate {
       await lock.acquire(this.abort.signal);
       return true;
     } catch (error) {
-      if (error instanceof TimeoutError) return false;
+      if (error instanceof redisLibs().locks.TimeoutError) return false;
       throw error;
     }
   }
@@ -485,7 +500,7 @@ export class RedisStartGate implements StartGate {
     }
     for (let index = 0; index < MAX_MEMBERS; index++) {
       const key = `${this.base}:member:${index}`;
-      const mutex = new Mutex(this.client, key, { lockTimeout: this.memberLeaseMs, acquireAttemptsLimit: 1, refreshInterval: 0 });
+      const mutex = new (redisLibs().locks.Mutex)(this.client, key, { lockTimeout: this.memberLeaseMs, acquireAttemptsLimit: 1, refreshInterval: 0 });
       if (await mutex.tryAcquire()) {
         const member = { index, mutex, stop: () => undefined as void };
         member.stop = this.keepAlive(() => this.refreshMutex(key, mutex.identifier, this.memberLeaseMs), this.memberLeaseMs / 3, () => {
