@@ -107,6 +107,8 @@ type Waiter = () => void;
 
 export class RedisStartGate implements StartGate {
   private readonly client: Redis;
+  /** Mutex, Semaphore and their TimeoutError (redis-semaphore), loaded with the client. */
+  private readonly locks = redisLibs().locks;
   private readonly base: string;
   private readonly maxConcurrent: number;
   private readonly minTimeMs: number;
@@ -243,11 +245,11 @@ export class RedisStartGate implements StartGate {
     // Leases are refreshed by keepAlive (errors caught), never by the library's own timer: a refresh failing while
     // Redis is down must become fallback, not an unhandled rejection.
     const startKey = `${this.base}:start`;
-    const startMutex = new (redisLibs().locks.Mutex)(this.client, startKey, { lockTimeout: this.holdMs, acquireTimeout: 10_000, retryInterval: POLL_MS, refreshInterval: 0 });
+    const startMutex = new this.locks.Mutex(this.client, startKey, { lockTimeout: this.holdMs, acquireTimeout: 10_000, retryInterval: POLL_MS, refreshInterval: 0 });
     if (!(await this.tryLock(startMutex))) return null;
     const stopHold = this.keepAlive(() => this.refreshMutex(startKey, startMutex.identifier, this.holdMs), this.holdMs / 3);
     const inflightKey = `${this.base}:inflight`;
-    const inflight = new (redisLibs().locks.Semaphore)(this.client, inflightKey, this.maxConcurrent, { lockTimeout: this.leaseMs, acquireTimeout: 15_000, retryInterval: POLL_MS, refreshInterval: 0 });
+    const inflight = new this.locks.Semaphore(this.client, inflightKey, this.maxConcurrent, { lockTimeout: this.leaseMs, acquireTimeout: 15_000, retryInterval: POLL_MS, refreshInterval: 0 });
     try {
       if (!(await this.tryLock(inflight))) {
         stopHold();
@@ -260,7 +262,7 @@ export class RedisStartGate implements StartGate {
       throw error;
     }
     const stopLease = this.keepAlive(
-      () => new (redisLibs().locks.Semaphore)(this.client, inflightKey, this.maxConcurrent, { identifier: inflight.identifier, acquiredExternally: true, lockTimeout: this.leaseMs, refreshInterval: 0 }).tryAcquire(),
+      () => new this.locks.Semaphore(this.client, inflightKey, this.maxConcurrent, { identifier: inflight.identifier, acquiredExternally: true, lockTimeout: this.leaseMs, refreshInterval: 0 }).tryAcquire(),
       this.leaseMs / 3,
     );
     return this.sharedPermit(startMutex, stopHold, inflight, stopLease);
@@ -268,7 +270,7 @@ export class RedisStartGate implements StartGate {
 
   /** Re-leases a mutex this process holds to expire `ms` from now; false when it is no longer held. */
   private refreshMutex(key: string, identifier: string, ms: number): Promise<boolean> {
-    return new (redisLibs().locks.Mutex)(this.client, key, { identifier, acquiredExternally: true, lockTimeout: ms, refreshInterval: 0 }).tryAcquire();
+    return new this.locks.Mutex(this.client, key, { identifier, acquiredExternally: true, lockTimeout: ms, refreshInterval: 0 }).tryAcquire();
   }
 
   /** Refreshes a lease every `everyMs` until stopped or lost; a failure means Redis is unreachable (fallback). */
@@ -297,7 +299,7 @@ export class RedisStartGate implements StartGate {
       await lock.acquire(this.abort.signal);
       return true;
     } catch (error) {
-      if (error instanceof redisLibs().locks.TimeoutError) return false;
+      if (error instanceof this.locks.TimeoutError) return false;
       throw error;
     }
   }
@@ -500,7 +502,7 @@ export class RedisStartGate implements StartGate {
     }
     for (let index = 0; index < MAX_MEMBERS; index++) {
       const key = `${this.base}:member:${index}`;
-      const mutex = new (redisLibs().locks.Mutex)(this.client, key, { lockTimeout: this.memberLeaseMs, acquireAttemptsLimit: 1, refreshInterval: 0 });
+      const mutex = new this.locks.Mutex(this.client, key, { lockTimeout: this.memberLeaseMs, acquireAttemptsLimit: 1, refreshInterval: 0 });
       if (await mutex.tryAcquire()) {
         const member = { index, mutex, stop: () => undefined as void };
         member.stop = this.keepAlive(() => this.refreshMutex(key, mutex.identifier, this.memberLeaseMs), this.memberLeaseMs / 3, () => {

@@ -7,7 +7,7 @@
  * remaining size only ever decreases; a terminal status (filled, canceled, rejected) is never replaced by
  * a non-terminal one (a reordered, older update is 'stale'); the venue id, once known, never changes.
  *
- * Open orders read once stay in memory (`open`, by client and venue id): the executor's stream of updates for an
+ * Open orders read once stay in memory (`openByClientId`, `openByVenueId`): the executor's stream of updates for an
  * order (its venue id, its status, its fills) then costs one UPDATE each, not a SELECT and a row parse first
  * (issue 43: the ledger's reads on the path of the order events). The cache holds what SQLite holds: an entry is
  * replaced by the row each UPDATE writes, in the same transaction; a rollback empties it (`LedgerContext.onRollback`);

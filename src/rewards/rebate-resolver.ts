@@ -66,6 +66,8 @@ export class RebateResolver {
   /** When the state gauges were last published (a ledger-wide count: at most once per interval unless a row changed). */
   private publishedAtMs = Number.NEGATIVE_INFINITY;
   private changed = true;
+  /** Set once the stop's last pass (`flush`) ended, in time or not: a read still in flight then writes nothing. */
+  private finished = false;
 
   constructor(private readonly deps: RebateResolverDeps) {}
 
@@ -88,9 +90,6 @@ export class RebateResolver {
     this.cancel?.();
     this.cancel = null;
   }
-
-  /** Set once the stop's last pass (`flush`) ended, in time or not: a read still in flight then writes nothing. */
-  private finished = false;
 
   /** One pass: reads the feed of each market whose pending fills are mined and due, resolves, gives up the too old. */
   poll(options: { readonly final?: boolean } = {}): Promise<void> {
