@@ -314,7 +314,13 @@ export class LedgerSync {
     const orders: VenueOrderFill[] = [];
     for (let start = 0; start < list.length; start += STATUS_BATCH) {
       const chunk = list.slice(start, start + STATUS_BATCH);
-      const results = await this.options.api.getOrderStatuses(chunk, { priority: READ_PRIORITY[pass], beforeSend: this.refuseIfHalted });
+      // When the request (its last attempt) left: the trades the venue counts in its answer matched before it.
+      let sentAtMs = ordersReadAtMs;
+      const beforeSend = (): void => {
+        this.refuseIfHalted();
+        sentAtMs = this.options.ledger.now();
+      };
+      const results = await this.options.api.getOrderStatuses(chunk, { priority: READ_PRIORITY[pass], beforeSend });
       for (const result of results) {
         const lookup = chunk[result.index];
         if (settle && lookup !== undefined && !this.closed) this.settleOrderRecord(lookup, result);
@@ -324,6 +330,7 @@ export class LedgerSync {
           orderId: result.data?.orderId ?? order.id,
           ...(order.clientOrderId === null ? {} : { clientOrderId: order.clientOrderId }),
           filledRaw: Math.max(0, order.originalSizeRaw - order.remainingSizeRaw),
+          countedBeforeMs: sentAtMs,
         });
       }
     }

@@ -10,10 +10,15 @@
  * - a mined report may amend a provisional fill's economics (size, price, collateral, fee); every other
  *   disagreement keeps the stored data and is reported to the observer as a conflict;
  * - the fill time is the earliest reported (match time ≤ mined time).
- * Reconciliation stand-ins (source 'reconcile') are superseded when the venue's own report of the trade they stood
- * for arrives: that trade's MATCHED was missed (that is why a stand-in exists), so its report can only be a first
- * sighting in state mined. A trade first seen provisional (MATCHED) matched while the bot was listening, i.e. after
- * the stand-in was made: a different trade, which must not retire it.
+ * Reconciliation stand-ins (source 'reconcile') are superseded, oldest first and up to the trade's size, when the venue's
+ * own report of a trade they stood for arrives. A stand-in is dated when the read it came from left (its `atMs`; every
+ * trade of the order matched before then is counted in it):
+ * - a trade first seen mined lost its MATCHED report (that is why a stand-in exists): it retires any stand-in;
+ * - a trade first seen provisional (MATCHED) carries its match time: it retires the stand-ins dated at or after it (its
+ *   frame was still in flight when the read was answered: counted by both, once only here). One that matched later is
+ *   a different trade and retires none.
+ * The venue's clock dates the trade and the bot's the read: a skew between them misjudges a trade matched within it of
+ * the read, and the order's next reconciliation brings the ledger back to the venue's filled size (src/ledger/reconcile.ts).
  */
 import { z } from 'zod';
 import { collateralRaw as collateralFor } from '../core/venue-rules/index.js';
@@ -422,7 +427,8 @@ export class FillsRepo {
       reason: failedReason ?? (fill.state === 'failed' ? 'settlement FAILED' : null),
     });
     if (tombstone !== undefined) this.dropTombstone.run(fill.tradeEventId, fill.orderId);
-    if (state === 'mined') this.supersedePlaceholders(fill);
+    if (state === 'mined') this.supersedePlaceholders(fill, () => true);
+    else if (state === 'provisional') this.supersedePlaceholders(fill, (placeholder) => placeholder.atMs >= fill.atMs);
     this.ctx.notify((observer) => observer.onFill?.('inserted', state, 'venue'));
     return 'inserted';
   }
@@ -440,9 +446,9 @@ export class FillsRepo {
     this.ctx.afterCommit(() => this.ctx.book.noteTokenId(row.marketSlug, row.token, row.tokenId, 'fill'));
   }
 
-  /** The venue reported a trade of an order that reconciliation had filled in with stand-ins: retire them. */
-  private supersedePlaceholders(fill: NormalisedFill): void {
-    const placeholders = this.placeholders.all(fill.orderId).map(toFill);
+  /** The venue reported a trade of an order that reconciliation had filled in with stand-ins: retire those `covers` says stood for it. */
+  private supersedePlaceholders(fill: NormalisedFill, covers: (placeholder: FillRecord) => boolean): void {
+    const placeholders = this.placeholders.all(fill.orderId).map(toFill).filter(covers);
     let uncovered = fill.sizeRaw;
     for (const placeholder of placeholders) {
       if (uncovered === 0) break;

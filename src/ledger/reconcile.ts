@@ -6,9 +6,12 @@
  * Rules:
  * - Order fills: ledger filled = Σ trades of the order that have not failed (provisional included: the
  *   venue counts a match at once). Venue ahead → a stand-in fill at the order's limit price (source
- *   'reconcile', superseded automatically when the venue's own report of that trade arrives, so a late
- *   socket frame never double-counts). Ledger ahead → reverse reconcile stand-ins, then provisional
- *   fills, newest first, while they fit the excess; a mined excess is left for an operator. Fills the ledger
+ *   'reconcile', dated when the read left (VenueOrderFill.countedBeforeMs), superseded automatically when the venue's
+ *   own report of a trade it stood for arrives, so a late socket frame never double-counts: src/ledger/fills-repo.ts).
+ *   Ledger ahead → reverse reconcile stand-ins, then provisional fills, newest first, while they fit the excess; a
+ *   stand-in larger than what is left of the excess is cut down to it (reversed, its remainder booked as a new
+ *   stand-in), so a stand-in that turned out too large always comes back to the venue's size; a mined excess is left
+ *   for an operator. Fills the ledger
  *   recorded after the venue's read left (VenueView.ordersReadAtMs) may be missing from its answer: the order agrees
  *   when the venue's size is the ledger's less any last run of them in booking order (never a mismatch, never repaired).
  * - Stale provisional fills: a fill still provisional (MATCHED, no MINED or FAILED) for at least
@@ -45,6 +48,7 @@ import type { Outcome } from '../core/venue-rules/index.js';
 import { LedgerInputError } from './errors.js';
 import { averageCostMicros, toSafe } from './position-math.js';
 import { KV_LAST_RECONCILIATION } from './kv-repo.js';
+import type { SyntheticFillInput } from './fills-repo.js';
 import type { LedgerStore, LedgerTokenBalance } from './store.js';
 import type { FillRecord, Mismatch, RepairAction } from './types.js';
 import { checkId, checkOptionalId, checkRaw, checkTimeMs } from './validate.js';
@@ -55,6 +59,13 @@ export interface VenueOrderFill {
   readonly clientOrderId?: string | undefined;
   /** originalSize − remainingSize from the status batch, raw. */
   readonly filledRaw: number;
+  /**
+   * When the request that read `filledRaw` left for the venue, on the LEDGER's clock: every trade of the order matched
+   * before it is counted in `filledRaw`. A stand-in made from this read is dated so (its `atMs`), and a trade of the
+   * order first reported later as MATCHED with a match time at or before it is the trade the stand-in stood for
+   * (src/ledger/fills-repo.ts). Omit: the stand-in is dated at the repair.
+   */
+  readonly countedBeforeMs?: number | undefined;
 }
 
 export interface VenuePosition {
@@ -309,6 +320,7 @@ function checkVenueView(venue: VenueView): VenueView {
     orderId: checkId(`venue.orders[${index}].orderId`, order.orderId),
     clientOrderId: checkOptionalId(`venue.orders[${index}].clientOrderId`, order.clientOrderId) ?? undefined,
     filledRaw: checkRaw(`venue.orders[${index}].filledRaw`, order.filledRaw),
+    countedBeforeMs: order.countedBeforeMs === undefined ? undefined : checkTimeMs(`venue.orders[${index}].countedBeforeMs`, order.countedBeforeMs),
   }));
   const readAt = venue.ordersReadAtMs === undefined ? {} : { ordersReadAtMs: checkTimeMs('venue.ordersReadAtMs', venue.ordersReadAtMs) };
   if (venue.positions === undefined) return { orders, ...readAt };
@@ -402,8 +414,9 @@ export function repairLedger(store: LedgerStore, venue: VenueView, options: Repa
   const actions: RepairAction[] = [];
   const remaining = store.atomically(() => {
     const accepted = options.repairOnly ?? (() => true);
+    const countedBefore = new Map(view.orders.flatMap((order) => (order.countedBeforeMs === undefined ? [] : [[order.orderId, order.countedBeforeMs] as const])));
     for (const mismatch of orderMismatches(store, view)) {
-      if (mismatch.kind === 'order-filled' && accepted(mismatch)) actions.push(...repairOrder(store, mismatch, atMs));
+      if (mismatch.kind === 'order-filled' && accepted(mismatch)) actions.push(...repairOrder(store, mismatch, atMs, countedBefore.get(mismatch.orderId) ?? atMs));
     }
     if (view.positions !== undefined) {
       const settled = settleStale(store, view, atMs, staleMs, options.failStale);
@@ -463,7 +476,11 @@ function staleThreshold(options: ReconcileOptions): number {
   return value;
 }
 
-function repairOrder(store: LedgerStore, mismatch: Extract<Mismatch, { kind: 'order-filled' }>, atMs: number): RepairAction[] {
+/**
+ * One order's filled size brought to the venue's. `standInAtMs` dates a stand-in: the moment the read left (the trades
+ * it stands for matched before it), else the repair's time.
+ */
+function repairOrder(store: LedgerStore, mismatch: Extract<Mismatch, { kind: 'order-filled' }>, atMs: number, standInAtMs: number): RepairAction[] {
   const order =
     store.getOrder({ venueOrderId: mismatch.orderId }) ??
     (mismatch.clientOrderId === null ? null : store.getOrder({ clientOrderId: mismatch.clientOrderId }));
@@ -475,19 +492,7 @@ function repairOrder(store: LedgerStore, mismatch: Extract<Mismatch, { kind: 'or
     const sizeRaw = mismatch.venueFilledRaw - mismatch.ledgerFilledRaw;
     const tradeEventId = `reconcile:${mismatch.orderId}:${mismatch.ledgerFilledRaw}+${sizeRaw}`;
     const reason = `venue reports ${mismatch.venueFilledRaw} filled, ledger had ${mismatch.ledgerFilledRaw}; stand-in at the order's limit price`;
-    store.applySyntheticFill({
-      tradeEventId,
-      orderId: mismatch.orderId,
-      clientOrderId: order.clientOrderId,
-      marketSlug: order.marketSlug,
-      token: order.token,
-      tokenId: order.tokenId,
-      side: order.side,
-      priceTicks: order.priceTicks,
-      sizeRaw,
-      atMs,
-      reason,
-    });
+    store.applySyntheticFill(standIn(order, order.priceTicks, { tradeEventId, orderId: mismatch.orderId, sizeRaw, atMs: standInAtMs, reason }));
     store.updateOrder({ clientOrderId: order.clientOrderId }, { remainingRaw: order.sizeRaw - mismatch.venueFilledRaw, atMs });
     return [
       {
@@ -511,19 +516,48 @@ function repairOrder(store: LedgerStore, mismatch: Extract<Mismatch, { kind: 'or
     ...live.filter((fill) => fill.source === 'venue' && fill.state === 'provisional').reverse(),
   ];
   const actions: RepairAction[] = [];
+  const reason = `venue reports ${mismatch.venueFilledRaw} filled, ledger had ${mismatch.ledgerFilledRaw}`;
   for (const fill of candidates) {
-    if (fill.sizeRaw > excess) continue;
-    const reason = `venue reports ${mismatch.venueFilledRaw} filled, ledger had ${mismatch.ledgerFilledRaw}`;
+    if (excess === 0) break;
+    if (fill.sizeRaw > excess) {
+      // A stand-in is our own guess of a size, not a trade: one larger than the excess is cut down to what the venue
+      // still counts (reversed, and its remainder booked anew), or the ledger could never come back to the venue.
+      const cut = fill.source === 'reconcile' ? shrinkStandIn(store, fill, excess, reason) : [];
+      if (cut.length > 0) excess = 0;
+      actions.push(...cut);
+      continue;
+    }
     if (store.reverseFill(fill, reason)) {
       excess -= fill.sizeRaw;
       actions.push({ kind: 'fill-reversed', tradeEventId: fill.tradeEventId, orderId: fill.orderId, sizeRaw: fill.sizeRaw, reason });
     }
-    if (excess === 0) break;
   }
   if (excess > 0) {
     actions.push({ kind: 'unrepaired', mismatch, reason: `${excess} raw of mined fills beyond the venue's filled size` });
   }
   return actions;
+}
+
+/** A stand-in fill of the order (or of the stand-in) `of`: its market, token and side, at limit price `priceTicks`. */
+function standIn(
+  of: Pick<FillRecord, 'clientOrderId' | 'marketSlug' | 'token' | 'tokenId' | 'side'>,
+  priceTicks: number,
+  fill: Pick<SyntheticFillInput, 'tradeEventId' | 'orderId' | 'sizeRaw' | 'atMs' | 'reason'>,
+): SyntheticFillInput {
+  return { clientOrderId: of.clientOrderId, marketSlug: of.marketSlug, token: of.token, tokenId: of.tokenId, side: of.side, priceTicks, ...fill };
+}
+
+/** Reverses stand-in `fill` and books its size less `excessRaw` as a new stand-in (same price and date); [] if it cannot. */
+function shrinkStandIn(store: LedgerStore, fill: FillRecord, excessRaw: number, reason: string): RepairAction[] {
+  if (fill.priceTicks === null || !store.reverseFill(fill, reason)) return [];
+  const sizeRaw = fill.sizeRaw - excessRaw;
+  const tradeEventId = `${fill.tradeEventId}/less:${excessRaw}`;
+  const restReason = `${reason}; stand-in ${fill.tradeEventId} cut by ${excessRaw}`;
+  store.applySyntheticFill(standIn(fill, fill.priceTicks, { tradeEventId, orderId: fill.orderId, sizeRaw, atMs: fill.atMs, reason: restReason }));
+  return [
+    { kind: 'fill-reversed', tradeEventId: fill.tradeEventId, orderId: fill.orderId, sizeRaw: fill.sizeRaw, reason },
+    { kind: 'synthetic-fill', tradeEventId, orderId: fill.orderId, marketSlug: fill.marketSlug, token: fill.token, side: fill.side, priceTicks: fill.priceTicks, sizeRaw, reason: restReason },
+  ];
 }
 
 function repairPosition(

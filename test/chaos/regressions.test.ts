@@ -1,6 +1,8 @@
 /**
  * Fast, deterministic regressions for the bugs the chaos suite found (each fails without its fix):
  * - a reconciliation stand-in retired by a later, different trade of the same order (crash, then a new fill);
+ * - a trade counted twice: by the stand-in a feed-gap read made, and by its MATCHED frame, still in flight when the read
+ *   was answered (crash-restart on CI, session 39);
  * - a placement whose answer was lost in a crash, never linked or caught up at restart;
  * - a 429 that exhausted its retries without holding the next requests for its Retry-After.
  * The end-to-end scenarios that found them are the other files of test/chaos.
@@ -13,7 +15,7 @@ import { HttpTransport } from '../../src/exchange/http.js';
 import { RequestLimiter } from '../../src/exchange/limiter.js';
 import { repairLedger } from '../../src/ledger/index.js';
 import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
-import { placeLimit, startClientSim, type ClientSim } from '../support/client-sim.js';
+import { placeLimit, placeRestingBid, startClientSim, type ClientSim } from '../support/client-sim.js';
 import { fillInput, memoryLedger, orderInput, T0 } from '../support/ledger-fixtures.js';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server.js';
 
@@ -71,6 +73,51 @@ describe('start-up catch-up: a placement whose answer died with the process', ()
     expect(ledger.getOrder({ clientOrderId: lost })?.status).toBe('rejected');
     expect(ledger.orderFilledTotals([answer.orderId]).get(answer.orderId)).toBe(4e6);
     expect(ledger.tokenPosition(slug, 'YES').positionRaw).toBe(4e6);
+  }, 30_000);
+});
+
+describe('ledger: a MATCHED frame in flight when a feed-gap read is answered', () => {
+  let cs: ClientSim;
+  beforeAll(async () => {
+    cs = await startClientSim({ seed: 29 });
+  }, 30_000);
+  afterAll(async () => {
+    await cs?.close();
+  });
+
+  it('is the trade the read\'s stand-in stood for: counted once; a trade matched after the read is a new one', async () => {
+    const { slug, tokens, clientOrderId, answer } = await placeRestingBid(cs, 'chaos');
+    const ledger = memoryLedger({ now: () => cs.clock.now() });
+    ledger.recordOrder(orderInput({ clientOrderId, venueOrderId: answer.orderId, marketSlug: slug, tokenId: tokens.yes, priceTicks: 400, sizeRaw: 10e6, status: 'live', atMs: cs.clock.now() }));
+    const matchOf = async (sizeRaw: number): Promise<{ tradeEventId: string; atMs: number }> => {
+      // The counterparty's BUY NO at 0.60 matches the bot's BUY YES at 0.40; its answer names the match and its time.
+      const taker = await placeLimit(cs.counterparty.client, cs.signing, { outcome: 'NO', side: 'BUY', priceTicks: 600, sizeRaw });
+      const match = taker.makerMatches.find((m) => m.orderId === answer.orderId);
+      if (match === undefined || match.createdAt === null) throw new Error('the taker\'s answer names no match of the bot\'s order');
+      return { tradeEventId: match.id, atMs: Date.parse(match.createdAt) };
+    };
+    // The MATCHED frame as the bot books it: provisional, dated at the match.
+    const frame = (trade: { tradeEventId: string; atMs: number }, sizeRaw: number) =>
+      fillInput({ ...trade, orderId: answer.orderId, marketSlug: slug, tokenId: tokens.yes, priceTicks: 400, sizeRaw, state: 'provisional' });
+
+    const first = await matchOf(4e6);
+    cs.clock.jump(5);
+    const sync = new LedgerSync({ ledger, api: cs.demo.client.api, markets: new Map([[slug, tokens]]), now: () => cs.clock.now(), log: pino({ level: 'silent' }) });
+    expect(await sync.afterGap(), 'the read counts the trade whose frame has not arrived: a stand-in').toBe(1);
+    expect(ledger.tokenPosition(slug, 'YES').positionRaw).toBe(4e6);
+    ledger.recordFill(frame(first, 4e6));
+    expect(ledger.tokenPosition(slug, 'YES').positionRaw, 'the late frame retires the stand-in').toBe(4e6);
+
+    cs.clock.jump(5);
+    const second = await matchOf(2e6);
+    ledger.recordFill(frame(second, 2e6));
+    expect(ledger.tokenPosition(slug, 'YES').positionRaw, 'a trade after the read is added').toBe(6e6);
+    expect(ledger.fillsForOrder(answer.orderId).filter((f) => f.state !== 'failed').map((f) => [f.source, f.sizeRaw])).toEqual([
+      ['venue', 4e6],
+      ['venue', 2e6],
+    ]);
+    expect(await sync.afterGap(), 'the venue agrees: nothing to repair').toBe(0);
+    expect(ledger.verify()).toEqual([]);
   }, 30_000);
 });
 

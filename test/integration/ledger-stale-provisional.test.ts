@@ -8,8 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerSync } from '../../src/booking/ledger-sync.js';
 import { DEFAULT_STALE_PROVISIONAL_MS } from '../../src/ledger/index.js';
-import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
-import { placeLimit, startClientSim, type ClientSim } from '../support/client-sim.js';
+import { placeLimit, placeRestingBid, startClientSim, type ClientSim } from '../support/client-sim.js';
 import { fillInput, memoryLedger, orderInput } from '../support/ledger-fixtures.js';
 
 describe('start-up catch-up settles stale provisional fills from the venue balances', () => {
@@ -22,10 +21,7 @@ describe('start-up catch-up settles stale provisional fills from the venue balan
   });
 
   it('confirms the fill the venue counts and fails the one it does not', async () => {
-    const slug = cs.market.slug;
-    const tokens = cs.signing.tokens;
-    const clientOrderId = formatClientOrderId({ botTag: 'stale', marketKey: marketKey(slug), slot: 'bid-0', sequence: 1 });
-    const answer = await placeLimit(cs.demo.client, cs.signing, { outcome: 'YES', side: 'BUY', priceTicks: 400, sizeRaw: 10e6, postOnly: true, clientOrderId });
+    const { slug, tokens, clientOrderId, answer } = await placeRestingBid(cs, 'stale');
     // The counterparty takes 4 of it (BUY NO at 0.60 matches BUY YES at 0.40).
     await placeLimit(cs.counterparty.client, cs.signing, { outcome: 'NO', side: 'BUY', priceTicks: 600, sizeRaw: 4e6 });
     const [trade] = cs.sim.engine.accountTrades(cs.demo.account.profileId);

@@ -27,6 +27,7 @@ import type { FetchLike, TransportObserver } from '../../src/exchange/http.js';
 import type { RetryPolicy } from '../../src/exchange/retry-table.js';
 import { RequestLimiter, type LimiterConfig } from '../../src/exchange/limiter.js';
 import { signingMarketOf, type SignedOrder, type SigningMarket } from '../../src/exchange/signer.js';
+import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
 import type { Market, PlacementResult } from '../../src/exchange/wire.js';
 import type { SimClock, SimMarket } from '../../src/sim/engine/index.js';
 import {
@@ -367,6 +368,17 @@ export async function signLimit(client: ExchangeClient, market: SigningMarket, i
 /** Signs and places a GTC limit order through the client. */
 export async function placeLimit(client: ExchangeClient, market: SigningMarket, input: LimitInput): Promise<PlacementResult> {
   return client.api.placeOrder(await signLimit(client, market, input));
+}
+
+/** The demo account's post-only BUY YES of 10 at 0.40 in the first market, tagged `botTag` in slot bid-0: a bot's resting quote. */
+export async function placeRestingBid(
+  cs: ClientSim,
+  botTag: string,
+): Promise<{ readonly slug: string; readonly tokens: SigningMarket['tokens']; readonly clientOrderId: string; readonly answer: PlacementResult }> {
+  const slug = cs.market.slug;
+  const clientOrderId = formatClientOrderId({ botTag, marketKey: marketKey(slug), slot: 'bid-0', sequence: 1 });
+  const answer = await placeLimit(cs.demo.client, cs.signing, { outcome: 'YES', side: 'BUY', priceTicks: 400, sizeRaw: 10e6, postOnly: true, clientOrderId });
+  return { slug, tokens: cs.signing.tokens, clientOrderId, answer };
 }
 
 // ─────────────────────────────────────────── inspection ───────────────────────────────────────────

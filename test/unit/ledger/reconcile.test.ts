@@ -132,6 +132,52 @@ describe('reconcile and repair', () => {
     expect(ledger.verify()).toEqual([]);
   });
 
+  it('a MATCHED frame still in flight when the read was answered retires the stand-in; one matched after the read does not', () => {
+    const { ledger } = ledgerWithOrder(); // t1: 4 filled
+    const readLeft = T0 + 20;
+    const repair = repairLedger(ledger, { orders: [{ orderId: 'o1', filledRaw: 7e6, countedBeforeMs: readLeft }] }, { atMs: T0 + 30 });
+    expect(repair.actions).toMatchObject([{ kind: 'synthetic-fill', sizeRaw: 3e6 }]);
+    const standIn = ledger.fillsForOrder('o1').find((fill) => fill.source === 'reconcile');
+    expect(standIn?.atMs, 'dated when the read left').toBe(readLeft);
+
+    // t2 matched before the read left (the venue counted it), its MATCHED frame is booked after the stand-in.
+    ledger.recordFill(fillInput({ tradeEventId: 't2', orderId: 'o1', sizeRaw: 2e6, priceTicks: 500, state: 'provisional', atMs: readLeft - 5 }));
+    expect(ledger.tokenPosition('btc-100k', 'YES').positionRaw, 'counted once: the stand-in is cut to the 1 still missing').toBe(7e6);
+    // t3 matched after the read: a trade the stand-in never stood for.
+    ledger.recordFill(fillInput({ tradeEventId: 't3', orderId: 'o1', sizeRaw: 2e6, priceTicks: 500, state: 'provisional', atMs: readLeft + 5 }));
+    expect(ledger.tokenPosition('btc-100k', 'YES').positionRaw).toBe(9e6);
+    const live = ledger.fillsForOrder('o1').filter((fill) => fill.state !== 'failed');
+    expect(live.map((fill) => [fill.source, fill.sizeRaw])).toEqual([
+      ['venue', 4e6],
+      ['venue', 2e6],
+      ['reconcile', 1e6],
+      ['venue', 2e6],
+    ]);
+    expect(reconcile(ledger, { orders: [{ orderId: 'o1', filledRaw: 9e6 }] }, { atMs: T0 + 40 }).mismatches).toEqual([]);
+    expect(ledger.verify()).toEqual([]);
+    expect(() => repairLedger(ledger, { orders: [{ orderId: 'o1', filledRaw: 9e6, countedBeforeMs: -1 }] }, { atMs: T0 })).toThrow(/countedBeforeMs/);
+  });
+
+  it('ledger ahead by less than a stand-in: the stand-in is cut down to the venue\'s size', () => {
+    const { ledger } = ledgerWithOrder(); // t1: 4 filled
+    repairLedger(ledger, { orders: [{ orderId: 'o1', filledRaw: 10e6, countedBeforeMs: T0 + 20 }] }, { atMs: T0 + 30 }); // stand-in 6
+    // A trade the stand-in stood for, dated after the read by a clock skew: booked as a new one, 2 too many.
+    ledger.recordFill(fillInput({ tradeEventId: 't2', orderId: 'o1', sizeRaw: 2e6, priceTicks: 500, state: 'provisional', atMs: T0 + 25 }));
+    ledger.recordFill(fillInput({ tradeEventId: 't2', orderId: 'o1', sizeRaw: 2e6, priceTicks: 500, state: 'mined', atMs: T0 + 26 }));
+    expect(ledger.orderFilledTotals(['o1']).get('o1')).toBe(12e6);
+    const repair = repairLedger(ledger, { orders: [{ orderId: 'o1', filledRaw: 10e6 }] }, { atMs: T0 + 40 });
+    expect(repair.actions).toMatchObject([
+      { kind: 'fill-reversed', tradeEventId: 'reconcile:o1:4000000+6000000', sizeRaw: 6e6 },
+      { kind: 'synthetic-fill', tradeEventId: 'reconcile:o1:4000000+6000000/less:2000000', sizeRaw: 4e6, priceTicks: 500 },
+    ]);
+    expect(repair.remaining).toEqual([]);
+    expect(ledger.orderFilledTotals(['o1']).get('o1')).toBe(10e6);
+    expect(ledger.tokenPosition('btc-100k', 'YES').positionRaw).toBe(10e6);
+    expect(ledger.fillsForOrder('o1').find((fill) => fill.tradeEventId.endsWith('/less:2000000'))?.atMs, 'the cut stand-in keeps its date').toBe(T0 + 20);
+    expect(repairLedger(ledger, { orders: [{ orderId: 'o1', filledRaw: 10e6 }] }, { atMs: T0 + 41 }).actions).toEqual([]);
+    expect(ledger.verify()).toEqual([]);
+  });
+
   it('ledger ahead: reverses provisional fills the venue does not count; a mined excess is left unrepaired', () => {
     const { ledger } = ledgerWithOrder();
     ledger.recordFill(fillInput({ tradeEventId: 't2', orderId: 'o1', sizeRaw: 3e6, state: 'provisional', atMs: T0 + 1 }));
