@@ -1,5 +1,5 @@
 # outcome-maker: multi-stage image. Stage 1 builds native modules (better-sqlite3) and compiles TypeScript;
-# stage 2 carries only production dependencies and the compiled output, and runs as a non-root user.
+# stage 2 carries only production dependencies and the compiled and bundled output, and runs as a non-root user.
 # CI runs the same `npm ci` and `npm run build` outside Docker (.ci/run). Stop with `docker stop -t 15` (or run with
 # `--stop-timeout 15`): docker's default 10 s is shorter than the bot's default shutdown budget (10 s + 0.5 s).
 # Node 24 (LTS): the Pyth client (@pythnetwork/hermes-client 3.1.0) declares `node ^24`; the code and its tests also run
@@ -12,6 +12,8 @@ RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY strategies ./strategies
+COPY bin ./bin
+# dist/src/ (tsc), then dist/bundle/ (esbuild, bin/build-bundle.mjs), which bin/outcome-maker.mjs runs.
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim

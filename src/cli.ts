@@ -58,8 +58,18 @@ const processIo: CliIo = {
   env: process.env,
 };
 
-/** The specifier is a variable so this file compiles whether or not the module exists yet in a build. */
-const importRelative = (specifier: string): Promise<unknown> => import(specifier);
+/**
+ * The modules a command imports on demand, each by a literal specifier: a bundler (bin/build-bundle.mjs) follows them
+ * and keeps each a chunk of its own. `CliIo.load` replaces this in tests.
+ */
+const COMMAND_MODULES: Readonly<Record<string, () => Promise<unknown>>> = {
+  './app.js': () => import('./app.js'),
+  './sim/cli.js': () => import('./sim/cli.js'),
+};
+const importRelative = (specifier: string): Promise<unknown> => {
+  const load = COMMAND_MODULES[specifier];
+  return load === undefined ? Promise.reject(new Error(`no command module ${specifier}`)) : load();
+};
 
 /** A failure with its exit code, thrown inside a command and turned into output by `main`. */
 class CliExit extends Error {

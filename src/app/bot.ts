@@ -23,6 +23,7 @@ import { createMetrics, type Metrics, type ReadinessState } from '../metrics/ind
 import { composeBot, type ComposedBot } from './compose.js';
 import { liveChainPort } from '../capital/chain-port-config.js';
 import { errorText } from '../core/errors.js';
+import { packageVersion, runningCode } from '../core/package-info.js';
 import { CLOSE_DRAIN_MS, closeResources, openResources, venueUrlOf, type OpenedResources } from './resources.js';
 import { VenueReachability } from '../venue/venue-reachability.js';
 import { wireTelemetry, type Telemetry } from '../operator/telemetry.js';
@@ -106,7 +107,7 @@ export class Bot {
     // A paper session may run on a clock shared with its simulator (venue.startBeforeHourSec: src/venue/session-clock.ts).
     this.scheduler = options.scheduler ?? sessionClockFor(config.venue) ?? systemScheduler;
     this.log = options.logger;
-    this.metrics = createMetrics({ registry: this.registry });
+    this.metrics = createMetrics({ registry: this.registry, version: packageVersion(), code: runningCode() });
     this.telemetry = wireTelemetry(this.metrics, this.log);
     this.reachability = new VenueReachability({ url: venueUrlOf(config), log: this.log, now: () => this.scheduler.now() });
     this.refusals = new AuthRefusalCounter({

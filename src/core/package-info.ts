@@ -7,7 +7,7 @@
  * is named outcome-maker; a missing one is an error naming where it looked.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PACKAGE_NAME = 'outcome-maker';
@@ -41,3 +41,16 @@ export function packageVersion(): string {
 
 /** The config `npm start` runs, relative to the package root. */
 export const NPM_START_CONFIG = 'config/paper.yaml';
+
+/** Which form of this package's code runs (bin/outcome-maker.mjs chooses). */
+export type RunningCode = 'source' | 'compiled' | 'bundle';
+
+/**
+ * Which form of the code runs, from this module's own location: the TypeScript sources (through tsx), the compiled
+ * build (dist/src/) or its bundle (dist/bundle/, bin/build-bundle.mjs). Reported in `outcome_maker_build_info{code}`.
+ */
+export function runningCode(moduleUrl: string = import.meta.url): RunningCode {
+  const file = fileURLToPath(moduleUrl);
+  if (/\.[cm]?ts$/.test(file)) return 'source';
+  return basename(dirname(file)) === 'bundle' && basename(dirname(dirname(file))) === 'dist' ? 'bundle' : 'compiled';
+}

@@ -54,6 +54,8 @@ export interface CreateMetricsOptions {
   readonly collectDefault?: boolean;
   /** Reported in outcome_maker_build_info{version}. */
   readonly version?: string;
+  /** Reported in outcome_maker_build_info{code}: which form of the code runs (src/core/package-info.ts `runningCode`). */
+  readonly code?: string;
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -77,8 +79,13 @@ export function createMetrics(options: CreateMetricsOptions): Metrics {
   const statuses = new BoundedLabel(64);
   const bookUpdatedAt = new Map<string, number>();
 
-  const buildInfo = new Gauge({ name: 'outcome_maker_build_info', help: 'Always 1; the version label says which build runs.', labelNames: ['version'] as const, registers });
-  buildInfo.set({ version: options.version ?? 'unknown' }, 1);
+  const buildInfo = new Gauge({
+    name: 'outcome_maker_build_info',
+    help: 'Always 1; the labels say which build runs: its version, and its code (source, compiled or bundle).',
+    labelNames: ['version', 'code'] as const,
+    registers,
+  });
+  buildInfo.set({ version: options.version ?? 'unknown', code: options.code ?? 'unknown' }, 1);
   const rejections = new Counter({
     name: 'outcome_maker_metric_rejections_total',
     help: 'Observations dropped because their value was not a finite number (or a negative counter increment).',

@@ -5,10 +5,12 @@
  * the project's lint.
  */
 import { expect, it } from 'vitest';
+import { packageVersion } from '../../src/core/package-info.js';
 import { lintExposition, METRIC_NAMES } from '../../src/metrics/index.js';
 import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } from '../../src/sim/engine/index.js';
 import { isQuotingLine, liveOrders, simMarketSlugs, spawnBot, startProcessSimulator, writeBotConfig } from '../support/bot-process.js';
 import { addThirdParty, thirdPartyPlace } from '../support/bot-harness.js';
+import { expectedRunningCode } from '../support/cli-process.js';
 import { familySamples, metricsUrlOf, pollFor, scrape, stopAfterEach, sumOf, type Sample } from './ops-support.js';
 
 const started = stopAfterEach();
@@ -169,6 +171,8 @@ it('serves every metric, each fed by a real event, and the exposition passes the
   expect(sumOf(redeemed.samples, 'outcome_maker_redeemed_usdc_total', { market: held.slug })).toBeGreaterThan(0);
 
   const value = (name: string, labels: Record<string, string> = {}): number => sumOf(samples, name, labels);
+  // The build that runs: package.json's version, and the bundle when `npm run build` made it (bin/outcome-maker.mjs).
+  expect(familySamples(samples, 'outcome_maker_build_info').map((s) => s.labels)).toEqual([{ version: packageVersion(), code: expectedRunningCode() }]);
   expect(value('outcome_maker_feed_connected')).toBe(1);
   expect(value('outcome_maker_feed_malformed_frames_total', { event: 'orderbookUpdate' })).toBeGreaterThanOrEqual(1);
   expect(value('outcome_maker_http_retries_total', { reason: 'server_error' })).toBeGreaterThanOrEqual(1);

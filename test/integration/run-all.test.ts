@@ -254,19 +254,29 @@ describe('npm test under a signal', () => {
 });
 
 describe('npm test builds only when dist/ is not a build of the sources', () => {
-  it('every .ts of src/ and strategies/ needs a compiled twin at least as new', () => {
+  it('every .ts of src/ and strategies/ needs a compiled twin at least as new, and the bundle must be as new as the compiled CLI', () => {
     const root = join(dir, 'checkout');
-    for (const folder of ['src/a', 'strategies', 'dist/src/a', 'dist/strategies']) mkdirSync(join(root, folder), { recursive: true });
+    for (const folder of ['src/a', 'strategies', 'dist/src/a', 'dist/strategies', 'dist/bundle']) mkdirSync(join(root, folder), { recursive: true });
     const current = buildIsCurrent as (root: string) => boolean;
     writeFileSync(join(root, 'src/a/x.ts'), '');
+    writeFileSync(join(root, 'src/cli.ts'), '');
     writeFileSync(join(root, 'strategies/y.ts'), '');
     expect(current(root)).toBe(false);
     writeFileSync(join(root, 'dist/src/a/x.js'), '');
+    writeFileSync(join(root, 'dist/src/cli.js'), '');
     writeFileSync(join(root, 'dist/strategies/y.js'), '');
+    expect(current(root), 'no bundle').toBe(false);
+    writeFileSync(join(root, 'dist/bundle/cli.js'), '');
+    expect(current(root)).toBe(true);
+    // `tsc` alone after the bundle: the bundle is older than the CLI it was made from.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(root, 'dist/src/cli.js'), later, later);
+    expect(current(root), 'a bundle older than dist/src/cli.js').toBe(false);
+    utimesSync(join(root, 'dist/bundle/cli.js'), later, later);
     expect(current(root)).toBe(true);
     // An edit after the build: the twin is older.
-    const later = new Date(Date.now() + 60_000);
-    utimesSync(join(root, 'strategies/y.ts'), later, later);
+    const evenLater = new Date(Date.now() + 120_000);
+    utimesSync(join(root, 'strategies/y.ts'), evenLater, evenLater);
     expect(current(root)).toBe(false);
   });
 });

@@ -11,12 +11,15 @@
 // dist/ is written (at once with --no-build), so that `npm test` can start what needs the build while the rest goes on.
 // Exit code 0 only if there is no type error, no lint error and the emit wrote every file (tsc writes the JavaScript
 // despite type errors too: a type error exits 1 and dist/ is still a build of the sources).
+// With the build, dist/bundle/ is written from dist/ right after it (bin/build-bundle.mjs), before the ready line; a
+// bundle that fails is an error of the checks (bin/outcome-maker.mjs then runs dist/src/).
 // Usage: node test/run-all/checks.mjs [--no-build] [--no-lint] [root, default the checkout]
 import { isDeepStrictEqual } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import ts from 'typescript';
+import { buildBundle } from '../../bin/build-bundle.mjs';
 import { READY_LINE } from './run-all.mjs';
 
 /** The compiler options that only say what is written where: the build may set them, and the check is the same. */
@@ -88,10 +91,24 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const args = process.argv.slice(2);
   const root = resolve(args.find((a) => !a.startsWith('--')) ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
   const withBuild = !args.includes('--no-build');
-  const checked = typecheckAndBuild(root, { build: withBuild, onBuilt: () => process.stdout.write(`${READY_LINE}\n`) });
+  // The build ends with the bundle (`npm run build`'s last step), written before the ready line: bot processes start from it.
+  let bundled = 'not built (--no-build)';
+  let bundleCode = 0;
+  const onBuilt = () => {
+    if (withBuild) {
+      try {
+        bundled = `${buildBundle(root).length} files in dist/bundle/`;
+      } catch (error) {
+        bundled = `failed: ${error instanceof Error ? error.message : String(error)}`;
+        bundleCode = 1;
+      }
+    }
+    process.stdout.write(`${READY_LINE}\n`);
+  };
+  const checked = typecheckAndBuild(root, { build: withBuild, onBuilt });
   process.stdout.write(checked.output);
-  process.stdout.write(`typecheck${withBuild ? ' + build' : ''}: ${checked.code === 0 ? 'no errors' : 'errors'}${withBuild ? `; ${checked.emitted} files built` : ''}\n`);
-  let code = checked.code;
+  process.stdout.write(`typecheck${withBuild ? ' + build' : ''}: ${checked.code === 0 ? 'no errors' : 'errors'}${withBuild ? `; ${checked.emitted} files built; bundle: ${bundled}` : ''}\n`);
+  let code = Math.max(checked.code, bundleCode);
   if (!args.includes('--no-lint') && checked.program !== undefined) {
     const lint = await lintWithProgram(root, checked.program);
     process.stdout.write(lint.output);

@@ -100,9 +100,13 @@ function readReport(path) {
 
 /**
  * Whether dist/ is a build of the sources as they are: every .ts file of src/ and strategies/ has its compiled twin,
- * at least as new (the rule test/support/cli-process.ts applies before a child runs the build).
+ * at least as new (the rule test/support/cli-process.ts applies before a child runs the build), and the bundle made
+ * from it is at least as new as dist/src/cli.js (the rule bin/outcome-maker.mjs applies before running it).
  */
 export function buildIsCurrent(root) {
+  const bundled = statSync(join(root, 'dist', 'bundle', 'cli.js'), { throwIfNoEntry: false });
+  const compiled = statSync(join(root, 'dist', 'src', 'cli.js'), { throwIfNoEntry: false });
+  if (bundled === undefined || compiled === undefined || bundled.mtimeMs < compiled.mtimeMs) return false;
   for (const dir of ['src', 'strategies']) {
     for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;

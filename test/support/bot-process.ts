@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from '../../src/sim/index.js';
 import { DEFAULT_CRYPTO_MARKETS, DEFAULT_UNDERLYINGS } from '../../src/sim/engine/index.js';
+import { currentCodeEnv } from './cli-process.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -116,12 +117,16 @@ export interface BotProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** The environment of a bot process: PATH, HOME, JSON logs and, for a live-kind config, the simulator's demo credentials. */
+/**
+ * The environment of a bot process: PATH, HOME, JSON logs, for a live-kind config the simulator's demo credentials,
+ * and the sources when dist/ is not a build of them (test/support/cli-process.ts: a bot never runs stale code).
+ */
 export function botEnv(sim: RunningSimulator | null): Record<string, string> {
   const demo = sim?.demoAccount;
   return {
     PATH: process.env['PATH'] ?? '',
     HOME: process.env['HOME'] ?? '',
+    ...currentCodeEnv(),
     ...(demo === undefined ? {} : { OM_TEST_TOKEN_ID: demo.tokenId, OM_TEST_SECRET: demo.secret, OM_TEST_PRIVATE_KEY: demo.privateKey }),
     PYTH_API_KEY: 'process-test-key',
     OM_LOG_FORMAT: 'json',

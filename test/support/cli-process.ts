@@ -80,13 +80,29 @@ export function builtCliIsCurrent(): boolean {
 }
 
 /**
+ * The form of the code a child started through bin/outcome-maker.mjs runs (`outcome_maker_build_info{code}`): the
+ * sources when dist/ is not current (the children are then told to run them), else the bundle when it is at least as
+ * new as dist/src/cli.js (bin's own rule), else the compiled build.
+ */
+export function expectedRunningCode(): 'source' | 'compiled' | 'bundle' {
+  if (!builtCliIsCurrent()) return 'source';
+  const bundled = statSync(join(ROOT, 'dist', 'bundle', 'cli.js'), { throwIfNoEntry: false });
+  return bundled !== undefined && bundled.mtimeMs >= statSync(join(ROOT, 'dist', 'src', 'cli.js')).mtimeMs ? 'bundle' : 'compiled';
+}
+
+/** What a child of the CLI needs in its environment to run this checkout's code as it is now: `{}` when dist/ is current. */
+export function currentCodeEnv(): Record<string, string> {
+  return builtCliIsCurrent() ? {} : { OUTCOME_MAKER_FROM_SOURCE: '1' };
+}
+
+/**
  * Runs `outcome-maker <args>` (this checkout's bin/outcome-maker.mjs) with only PATH, HOME (`home`) and `env` in its
  * environment; resolves once its output is complete. It runs the build when dist/ is current (`builtCliIsCurrent`),
  * otherwise the TypeScript sources.
  */
 export function runCliProcess(args: readonly string[], home: string, env: Readonly<Record<string, string>> = {}): Promise<ProcessResult> {
   return runNodeScript(join(ROOT, 'bin', 'outcome-maker.mjs'), args, {
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, ...(builtCliIsCurrent() ? {} : { OUTCOME_MAKER_FROM_SOURCE: '1' }), ...env },
+    env: { PATH: process.env['PATH'] ?? '', HOME: home, ...currentCodeEnv(), ...env },
     until: 'close',
   });
 }

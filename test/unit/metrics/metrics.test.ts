@@ -6,7 +6,7 @@ import { createMetrics, DROPPED_DEFAULT_METRICS, lintExposition, METRIC_NAMES, t
 
 function setup(options: { collectDefault?: boolean; now?: () => number } = {}): { registry: Registry; metrics: Metrics } {
   const registry = new Registry();
-  const metrics = createMetrics({ registry, collectDefault: options.collectDefault ?? false, version: '1.2.3', ...(options.now ? { now: options.now } : {}) });
+  const metrics = createMetrics({ registry, collectDefault: options.collectDefault ?? false, version: '1.2.3', code: 'bundle', ...(options.now ? { now: options.now } : {}) });
   return { registry, metrics };
 }
 
@@ -85,7 +85,7 @@ describe('createMetrics', () => {
     expect(text).toContain('outcome_maker_requote_latency_seconds_sum{market="alpha"} 0.0025');
     expect(text).toContain('outcome_maker_http_requests_total{endpoint="POST /orders",status="429"} 1');
     expect(text).toContain('outcome_maker_http_requests_total{endpoint="DELETE /orders/:id",status="timeout"} 1');
-    expect(text).toContain('outcome_maker_build_info{version="1.2.3"} 1');
+    expect(text).toContain('outcome_maker_build_info{version="1.2.3",code="bundle"} 1');
   });
 
   it('computes book age at scrape time from the injected clock', async () => {
