@@ -60,12 +60,19 @@ const IO_UNIT_FILES = [
 ];
 
 /**
- * The `backtest` project: the CPU-bound strategy backtests of test/integration (virtual time, no I/O), and the two
- * longest pure files of UNIT_DIRS, a replay backtest of listed markets and the pricer's calibration run (10–20 s of CPU
- * each: in `unit` they made its run a quarter longer; beside the integration files they take the CPU those leave).
+ * The `backtest` project: the CPU-bound strategy backtests of test/integration (virtual time, no I/O), the config's own
+ * selection in the synthetic and replay backtests (`backtest-config-selection`: 13.5 s of CPU in-process, the largest of
+ * any integration file, measured in docs/testing.md, session 39), and the two longest pure files of UNIT_DIRS, a replay
+ * backtest of listed markets and the pricer's calibration run (10–20 s of CPU each: in `unit` they made its run a
+ * quarter longer; beside the integration files they take the CPU those leave).
  */
 const HEAVY_UNIT_FILES = ['test/unit/replay/replay-listed.test.ts', 'test/sim/engine/calibration.test.ts'];
-const BACKTEST_FILES = ['test/integration/strategies-*.test.ts', 'test/integration/backtest-rolling-*.test.ts', ...HEAVY_UNIT_FILES];
+const BACKTEST_FILES = [
+  'test/integration/strategies-*.test.ts',
+  'test/integration/backtest-rolling-*.test.ts',
+  'test/integration/backtest-config-selection.test.ts',
+  ...HEAVY_UNIT_FILES,
+];
 
 /**
  * Five group-1 files side by side by default (CI, `npm test`): a file takes about a third of a core on average
