@@ -1,8 +1,8 @@
 // The CLI as a few ES modules (dist/bundle/), made from the compiled build (dist/src/) by esbuild: the last step of
 // `npm run build`, and of `npm test`'s checks once they have written dist/. bin/outcome-maker.mjs runs it when it is at
 // least as new as dist/src/cli.js. Why: Node resolves, reads and links every ES module of a process one by one, and a
-// bot process loads about 900 of them (ours and its libraries'); bundled, importing the bot takes about 0.45 s of CPU
-// instead of 1.1–1.3 s (docs/testing.md, session 39), at each start under pm2 and at each of the suite's bot starts.
+// bot process loads about 900 of them (ours and its libraries'); bundled, a few dozen. A paper bot run of 4 s took
+// 1.7–2.2 s of CPU instead of 2.8–3.2 s (docs/testing.md, session 39), at each start under pm2 and each of the suite's.
 // Invariants: the code is the build's, unchanged (no minification, no define); what is imported lazily stays lazy
 // (code splitting: the embedded simulator, the Hermes client, the backtest and replay commands are chunks of their
 // own); the packages that find files of their own at run time (native addons, worker threads, transports) stay
@@ -37,13 +37,13 @@ export const EXTERNAL = [
   '@pythnetwork/*',
   'tsx',
   'tsx/*',
-  'esbuild',
   'engine.io-client',
 ];
 
 /**
  * CommonJS packages inside an ES module bundle call `require` for Node's built-ins: the banner gives the bundle a
- * `require` of its own (and `__filename`/`__dirname` for the chunk, which no bundled package uses to find files).
+ * `require` of its own, and `__filename`/`__dirname` (they name the chunk: a package that finds its own files through
+ * them belongs in EXTERNAL).
  */
 const BANNER = [
   "import { createRequire as __omCreateRequire } from 'node:module';",

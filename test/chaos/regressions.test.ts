@@ -15,7 +15,7 @@ import { HttpTransport } from '../../src/exchange/http.js';
 import { RequestLimiter } from '../../src/exchange/limiter.js';
 import { repairLedger } from '../../src/ledger/index.js';
 import { formatClientOrderId, marketKey } from '../../src/orders/client-order-id.js';
-import { placeLimit, placeRestingBid, startClientSim, type ClientSim } from '../support/client-sim.js';
+import { clientSimPerTest, placeLimit, placeRestingBid, startClientSim, type ClientSim } from '../support/client-sim.js';
 import { fillInput, memoryLedger, orderInput, T0 } from '../support/ledger-fixtures.js';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server.js';
 
@@ -77,15 +77,11 @@ describe('start-up catch-up: a placement whose answer died with the process', ()
 });
 
 describe('ledger: a MATCHED frame in flight when a feed-gap read is answered', () => {
-  let cs: ClientSim;
-  beforeAll(async () => {
-    cs = await startClientSim({ seed: 29 });
-  }, 30_000);
-  afterAll(async () => {
-    await cs?.close();
-  });
+  // Its own simulator, closed after the test once it has served no 429 and holds its invariants.
+  const startSim = clientSimPerTest({ invariants: true });
 
   it('is the trade the read\'s stand-in stood for: counted once; a trade matched after the read is a new one', async () => {
+    const cs = await startSim({ seed: 29 });
     const { slug, tokens, clientOrderId, answer } = await placeRestingBid(cs, 'chaos');
     const ledger = memoryLedger({ now: () => cs.clock.now() });
     ledger.recordOrder(orderInput({ clientOrderId, venueOrderId: answer.orderId, marketSlug: slug, tokenId: tokens.yes, priceTicks: 400, sizeRaw: 10e6, status: 'live', atMs: cs.clock.now() }));
