@@ -67,8 +67,7 @@ export function cancelAll(core: EngineCore, profileId: number, slug: string): Ba
     if (!core.accountsById.has(profileId)) return failure(404, 'PROFILE_NOT_FOUND', MESSAGES.profileNotFound);
     refreshExpiry(core, market);
     if (market.status === 'RESOLVED') return failure(400, 'MARKET_RESOLVED', MESSAGES.marketResolved);
-    const list = core.orderLists.get(listKey(profileId, market.spec.id));
-    const live = list ? list.orders.filter((o) => o.status === 'LIVE') : [];
+    const live = [...(core.orderLists.get(listKey(profileId, market.spec.id))?.live ?? [])];
     for (const order of live) cancelResting(core, order, 'USER_CANCELED');
     return { ok: true, canceled: live.map((o) => o.id), failed: [] };
   });

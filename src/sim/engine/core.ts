@@ -24,10 +24,15 @@ import type { EngineFailure, EngineListener, EngineObserver, EngineOptions, Mark
 
 const DEFAULT_PAYOUT_DELAY_MS = 5_000;
 
-/** One account's orders in one market, oldest first, and how many of them are terminal. */
+/**
+ * One account's orders in one market, oldest first, how many of them are terminal, and the LIVE ones (in placement
+ * order: a set kept by registerOrder and markTerminal, so a read of the live orders does not walk the up to
+ * 1.25 × terminalOrdersPerBook terminal ones retained beside them).
+ */
 export interface OrderList {
   orders: OrderRecord[];
   terminal: number;
+  readonly live: Set<OrderRecord>;
 }
 
 export type PendingEvent =
@@ -218,16 +223,18 @@ export class EngineCore {
     const key = listKey(order.profileId, order.marketId);
     let list = this.orderLists.get(key);
     if (!list) {
-      list = { orders: [], terminal: 0 };
+      list = { orders: [], terminal: 0, live: new Set() };
       this.orderLists.set(key, list);
     }
     list.orders.push(order);
+    if (order.status === 'LIVE') list.live.add(order);
   }
 
-  /** Count a terminal order and forget the oldest terminal ones beyond the retention limit. */
+  /** Count a terminal order (it leaves the live set) and forget the oldest terminal ones beyond the retention limit. */
   markTerminal(order: OrderRecord): void {
     const list = this.orderLists.get(listKey(order.profileId, order.marketId));
     if (!list) return;
+    list.live.delete(order);
     list.terminal += 1;
     if (list.terminal <= this.terminalOrdersPerBook * 1.25 + 16) return;
     let drop = list.terminal - this.terminalOrdersPerBook;

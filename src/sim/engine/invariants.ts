@@ -13,6 +13,10 @@ export function checkInvariants(core: EngineCore): string[] {
   const tokenLocks = new Map<string, number>();
   let liveCount = 0;
   for (const list of core.orderLists.values()) {
+    const listedLive = list.orders.filter((o) => o.status === 'LIVE');
+    if (listedLive.length !== list.live.size || listedLive.some((o) => !list.live.has(o))) {
+      problems.push(`order list of account ${list.orders[0]?.profileId} market ${list.orders[0]?.marketId}: ${listedLive.length} LIVE orders, ${list.live.size} in its live set`);
+    }
     for (const o of list.orders) {
       if (o.status !== 'LIVE') {
         if (o.lockedRaw !== 0) problems.push(`terminal order ${o.id} still locks ${o.lockedRaw}`);

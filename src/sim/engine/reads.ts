@@ -86,9 +86,11 @@ export function orders(core: EngineCore, profileId: number, slug: string, status
     if (!list) return [];
     const wanted = new Set(statuses.filter((s) => ORDER_STATUSES.includes(s)));
     const max = limit === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(limit));
+    // The live orders alone (the common read): from the live set, newest first, as the walk below would list them.
+    const candidates = wanted.size === 1 && wanted.has('LIVE') ? [...list.live] : list.orders;
     const out: SimOrder[] = [];
-    for (let i = list.orders.length - 1; i >= 0 && out.length < max; i -= 1) {
-      const order = list.orders[i];
+    for (let i = candidates.length - 1; i >= 0 && out.length < max; i -= 1) {
+      const order = candidates[i];
       if (order && wanted.has(order.status)) out.push(order.view());
     }
     return out;
@@ -145,8 +147,7 @@ export function positions(core: EngineCore, profileId: number): PositionSummary[
   const out: PositionSummary[] = [];
   for (const market of core.marketsById.values()) {
     const { yesTokenId, noTokenId, id } = market.spec;
-    const list = core.orderLists.get(listKey(profileId, id));
-    const live = list ? list.orders.filter((o) => o.status === 'LIVE') : [];
+    const live = [...(core.orderLists.get(listKey(profileId, id))?.live ?? [])];
     if (!account.hasPosition(id) && account.tokenTotal(yesTokenId) === 0 && account.tokenTotal(noTokenId) === 0 && live.length === 0) {
       continue;
     }

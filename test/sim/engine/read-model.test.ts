@@ -59,6 +59,29 @@ describe('UserOrder and order queries', () => {
     expect(engine.orderById(live.id)?.status).toBe('LIVE');
     expect(engine.checkInvariants()).toEqual([]);
   });
+
+  it('the live orders (read from the list\'s live set) are those a walk of every order finds, through fills, cancels, retention and cancel-all', () => {
+    const { engine, m } = world({ retention: { terminalOrdersPerBook: 10 } });
+    const everyStatus = ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'] as const;
+    const liveByWalk = (): string[] => engine.orders(ALICE, m.slug, [...everyStatus]).filter((o) => o.status === 'LIVE').map((o) => o.id);
+    for (let i = 0; i < 60; i += 1) {
+      const o = ok(engine.place(limit(m, ALICE, 'YES', 'BUY', 100 + (i % 50), 1))).order;
+      if (i % 3 === 0) engine.cancel(ALICE, o.id);
+      // Every seventh: BOB's NO bid at 0.900 meets ALICE's best YES bid (a mint), so one of her bids ends MATCHED.
+      if (i % 7 === 6) ok(engine.place(limit(m, BOB, 'NO', 'BUY', 900, 1)));
+      expect(engine.orders(ALICE, m.slug, ['LIVE']).map((x) => x.id)).toEqual(liveByWalk());
+    }
+    const live = liveByWalk();
+    expect(live.length).toBeGreaterThan(20);
+    expect(engine.orders(ALICE, m.slug, ['LIVE'], 3).map((x) => x.id)).toEqual(live.slice(0, 3));
+    expect(engine.orders(ALICE, m.slug, ['MATCHED']).length).toBeGreaterThan(0);
+    expect(engine.positions(ALICE).find((p) => p.marketSlug === m.slug)?.liveOrders).toBe(live.length);
+    expect(engine.checkInvariants()).toEqual([]);
+    const all = engine.cancelAll(ALICE, m.slug);
+    expect(all.ok && [...all.canceled].sort()).toEqual([...live].sort());
+    expect(engine.orders(ALICE, m.slug, ['LIVE'])).toEqual([]);
+    expect(engine.checkInvariants()).toEqual([]);
+  });
 });
 
 describe('positions', () => {
