@@ -5,13 +5,14 @@
  * Protocol (messages on the parent port): first `{ kind: 'key', key }` (0x + 64 hex) exactly once: the key is kept only
  * in the closure of the local account made from it (never a property, never logged, never in a message or an error),
  * then the base-point table is built at once (its ≈ 0.1–0.4 s are the worker's, not the first order's); answered
- * `{ kind: 'ready', address }` or `{ kind: 'refused' }` (a key that is not a secp256k1 scalar: the worker then exits).
+ * `{ kind: 'ready', address, table }` (the table encoded, ecdsa.ts baseTableBytes: the main thread adopts it rather than
+ * build its own) or `{ kind: 'refused' }` (a key that is not a secp256k1 scalar: the worker then exits).
  * Then `{ kind: 'sign', jobs: [{ id, digest }] }` (digest: 32 bytes), answered job by job, in order, with
  * `{ kind: 'signed', id, signature }` or `{ kind: 'failed', id, message }`.
  */
 import { parentPort } from 'node:worker_threads';
 import type { Hex } from 'viem';
-import { baseTable, localDigestAccount, type DigestSigningAccount } from './ecdsa.js';
+import { baseTableBytes, localDigestAccount, type DigestSigningAccount } from './ecdsa.js';
 
 /** Main thread → worker. */
 export type SignerRequest =
@@ -20,7 +21,7 @@ export type SignerRequest =
 
 /** Worker → main thread. */
 export type SignerAnswer =
-  | { readonly kind: 'ready'; readonly address: string }
+  | { readonly kind: 'ready'; readonly address: string; readonly table: Uint8Array }
   | { readonly kind: 'refused' }
   | { readonly kind: 'signed'; readonly id: number; readonly signature: Hex }
   | { readonly kind: 'failed'; readonly id: number; readonly message: string };
@@ -39,8 +40,8 @@ if (port !== null) {
         port.close();
         return;
       }
-      baseTable();
-      answer({ kind: 'ready', address: account.address });
+      const table = baseTableBytes();
+      port.postMessage({ kind: 'ready', address: account.address, table } satisfies SignerAnswer, [table.buffer]);
       return;
     }
     for (const job of request.jobs) {

@@ -3,7 +3,8 @@
  * deterministic k with HMAC-SHA256, low-S, `r ‖ s ‖ v` with v = 27/28) and about twice as fast as viem's
  * `signTypedData` path end to end (bench/signing.ts).
  *
- * Owns: k·G for signing and the precomputed base-point table. Where the time goes and what changed (docs/latency.md):
+ * Owns: k·G for signing and the precomputed base-point table (built once per thread, or adopted from the thread that
+ * built it: baseTableBytes / adoptBaseTable, the signing worker's handed to the bot's main thread). Where the time goes and what changed (docs/latency.md):
  * viem calls @noble/curves' stock `secp256k1.sign`, whose k·G splits k with the GLV endomorphism and then runs the
  * constant-time wNAF once per half over the 8-bit base table (2 × 33 complete projective additions, ≈ 12
  * multiplications each). Here k·G is one pass of the same signed-window method over a 10-bit table of AFFINE points
@@ -41,14 +42,21 @@ const WINDOW_MASK = BigInt(FULL_WINDOW - 1);
 const W_BITS = BigInt(W);
 
 interface BaseTable {
-  /** x and y of j·2^(W·w)·G at index w·HALF_WINDOW + j − 1, j = 1…HALF_WINDOW. */
-  readonly xs: readonly bigint[];
-  readonly ys: readonly bigint[];
+  /** x and y of j·2^(W·w)·G at index w·HALF_WINDOW + j − 1, j = 1…HALF_WINDOW (filled on demand from `bytes` when adopted). */
+  readonly xs: (bigint | undefined)[];
+  readonly ys: (bigint | undefined)[];
+  /** An adopted table's encoding (baseTableBytes): each point's x then y, 32 bytes each, big-endian. */
+  readonly bytes: Uint8Array | null;
 }
+
+/** Points in the table: WINDOWS windows of HALF_WINDOW points. */
+const TABLE_POINTS = WINDOWS * HALF_WINDOW;
+/** Bytes of an encoded table: 64 per point. */
+export const BASE_TABLE_BYTES = TABLE_POINTS * 64;
 
 let table: BaseTable | null = null;
 
-/** Builds (once) the affine table of every window's multiples of G. */
+/** Builds (once) the affine table of every window's multiples of G, unless this thread adopted one. */
 export function baseTable(): BaseTable {
   if (table !== null) return table;
   const Point = secp256k1.ProjectivePoint;
@@ -64,8 +72,57 @@ export function baseTable(): BaseTable {
     windowBase = multiple.double(); // HALF_WINDOW · 2^(W·w) · G doubled = 2^(W·(w+1)) · G
   }
   const affine = Point.normalizeZ(points);
-  table = { xs: affine.map((p) => p.px), ys: affine.map((p) => p.py) };
+  table = { xs: affine.map((p) => p.px), ys: affine.map((p) => p.py), bytes: null };
   return table;
+}
+
+/** Whether this thread has a table (built or adopted): signing here then costs no table build. */
+export function hasBaseTable(): boolean {
+  return table !== null;
+}
+
+/** This thread's table (built if need be), encoded for another thread: BASE_TABLE_BYTES bytes (baseTableBytes → adoptBaseTable). */
+export function baseTableBytes(): Uint8Array<ArrayBuffer> {
+  const { xs, ys, bytes } = baseTable();
+  if (bytes !== null) return bytes.slice();
+  const out = new Uint8Array(BASE_TABLE_BYTES);
+  for (let i = 0; i < TABLE_POINTS; i++) {
+    out.set(bigintTo32(coordinate(xs, null, i, 0)), i * 64);
+    out.set(bigintTo32(coordinate(ys, null, i, 32)), i * 64 + 32);
+  }
+  return out;
+}
+
+/**
+ * A table encoded by baseTableBytes (the signing worker's, built once there), decoded point by point as signing reads
+ * it: the thread that adopts it never builds its own (0.1–0.4 s of CPU, on the bot's main thread a stall). Returns
+ * whether it was adopted: false when this thread has a table already. Throws RangeError for an encoding of the wrong
+ * length or whose first point is not G (a table that is not the base point's would make every signature invalid).
+ */
+export function adoptBaseTable(bytes: Uint8Array): boolean {
+  const decoded = decodeBaseTable(bytes);
+  if (table !== null) return false;
+  table = decoded;
+  return true;
+}
+
+/** The table an encoding holds (decoded lazily), checked as adoptBaseTable says. */
+export function decodeBaseTable(bytes: Uint8Array): BaseTable {
+  if (bytes.length !== BASE_TABLE_BYTES) throw new RangeError(`a base-point table is ${BASE_TABLE_BYTES} bytes, got ${bytes.length}`);
+  const decoded: BaseTable = { xs: new Array<bigint | undefined>(TABLE_POINTS), ys: new Array<bigint | undefined>(TABLE_POINTS), bytes };
+  const g = secp256k1.ProjectivePoint.BASE;
+  if (coordinate(decoded.xs, bytes, 0, 0) !== g.px || coordinate(decoded.ys, bytes, 0, 32) !== g.py) throw new RangeError('the base-point table does not start at G');
+  return decoded;
+}
+
+/** Coordinate `index` of a table's xs or ys (`at`: 0 for x, 32 for y in the encoding), decoded on first read. */
+function coordinate(values: (bigint | undefined)[], bytes: Uint8Array | null, index: number, at: number): bigint {
+  const known = values[index];
+  if (known !== undefined) return known;
+  if (bytes === null) throw new RangeError(`base-point table index ${index} out of range`);
+  const value = bytesToBigint(bytes.subarray(index * 64 + at, index * 64 + at + 32));
+  values[index] = value;
+  return value;
 }
 
 const modP = (a: bigint): bigint => {
@@ -113,10 +170,10 @@ function addAffine(p: Jacobian, x2: bigint, y2: bigint): Jacobian {
   return { x: x3, y: y3, z: (p.z * h) % P };
 }
 
-/** k·G in affine coordinates, for 1 ≤ k < n: one addition per window (signed digits, fake add on a zero digit). */
-export function multiplyBase(k: bigint): { readonly x: bigint; readonly y: bigint } {
+/** k·G in affine coordinates, for 1 ≤ k < n: one addition per window (signed digits, fake add on a zero digit), over this thread's table or `from`. */
+export function multiplyBase(k: bigint, from: BaseTable = baseTable()): { readonly x: bigint; readonly y: bigint } {
   if (k <= 0n || k >= N) throw new RangeError('scalar out of range');
-  const { xs, ys } = baseTable();
+  const { xs, ys, bytes } = from;
   let acc: Jacobian = { x: 0n, y: 1n, z: 0n };
   let fake: Jacobian = { x: 0n, y: 1n, z: 0n };
   let rest = k;
@@ -129,11 +186,11 @@ export function multiplyBase(k: bigint): { readonly x: bigint; readonly y: bigin
     }
     const offset = w * HALF_WINDOW;
     if (digit === 0) {
-      fake = addAffine(fake, xs[offset] ?? 0n, ys[offset] ?? 0n);
+      fake = addAffine(fake, coordinate(xs, bytes, offset, 0), coordinate(ys, bytes, offset, 32));
     } else {
       const index = offset + Math.abs(digit) - 1;
-      const y = ys[index] ?? 0n;
-      acc = addAffine(acc, xs[index] ?? 0n, digit < 0 ? P - y : y);
+      const y = coordinate(ys, bytes, index, 32);
+      acc = addAffine(acc, coordinate(xs, bytes, index, 0), digit < 0 ? P - y : y);
     }
   }
   if (acc.z === 0n) throw new RangeError('k·G is the point at infinity');

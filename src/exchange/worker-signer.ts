@@ -10,7 +10,8 @@
  *   burst go to the worker in one message; a burst with nothing in flight in the worker is signed on this thread
  *   instead while the turn of the loop has signed at most `inlineBurstMax` (4) here (a single order's reaction does
  *   not pay the round trip; a requote wave, the stall the soak saw, goes to the worker, whether it comes as one burst
- *   or as many small ones in one turn);
+ *   or as many small ones in one turn), once this thread has the base-point table: the worker's, adopted when it is
+ *   ready (ecdsa.ts adoptBaseTable), so the process builds it once, off this thread (until then bursts go to the worker);
  * - the private key is posted to the worker once, at start, and lives there only in the closure of its account; on
  *   this thread it stays in the closure of the fallback account (as it did before the worker), never a property,
  *   never logged, never in an error;
@@ -23,7 +24,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Address, Hex } from 'viem';
-import { DigestSigningError, localDigestAccount, type DigestSigningAccount } from './ecdsa.js';
+import { adoptBaseTable, DigestSigningError, hasBaseTable, localDigestAccount, type DigestSigningAccount } from './ecdsa.js';
 import type { SignerAnswer, SignerRequest } from './digest-signer-worker.js';
 
 const DIGEST = /^0x[0-9a-fA-F]{64}$/;
@@ -63,6 +64,15 @@ function startWorker(): Worker {
   return new Worker(bootstrap, { ...options, eval: true });
 }
 
+/** The worker's base-point table, adopted by this thread (once per process); one that does not decode is left (this thread then builds its own if it signs). */
+function adoptTable(bytes: Uint8Array): void {
+  try {
+    adoptBaseTable(bytes);
+  } catch {
+    // Not the table it should be: signing here builds this thread's own on first use, as without the worker's.
+  }
+}
+
 export class WorkerDigestSigner {
   readonly address: Address;
   /** Signs on this thread when the worker is gone (and checks the key at construction, as before the worker). */
@@ -88,6 +98,7 @@ export class WorkerDigestSigner {
     this.ready = new Promise((resolveReady) => (markReady = resolveReady));
     worker.on('message', (answer: SignerAnswer) => {
       if (answer.kind === 'ready') {
+        adoptTable(answer.table);
         if (this.jobs.size === 0) worker.unref();
         markReady();
       }
@@ -142,7 +153,7 @@ export class WorkerDigestSigner {
     this.outbox = [];
     const worker = this.worker;
     if (burst.length === 0 || worker === null) return;
-    if (this.inlineThisTurn + burst.length <= this.inlineBurstMax && this.jobs.size === burst.length) {
+    if (this.inlineThisTurn + burst.length <= this.inlineBurstMax && this.jobs.size === burst.length && hasBaseTable()) {
       // A small burst with nothing ahead of it in the worker: signed here, without the round trip (order kept). The
       // budget is per turn of the loop: a wave made of many small bursts (one per market's plan, each in its own
       // microtask of one macrotask) goes to the worker once the turn has signed `inlineBurstMax` here.

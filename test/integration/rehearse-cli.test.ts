@@ -16,6 +16,7 @@ import { parse, stringify } from 'yaml';
 import { loadConfigFile } from '../../src/config/index.js';
 import { rehearsalPlan } from '../../src/rehearse/plan.js';
 import { runCliProcess } from '../support/cli-process.js';
+import { poll } from '../support/poll.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const HOURLY = join(ROOT, 'config', 'hourly-crypto.example.yaml');
@@ -31,9 +32,21 @@ describe('rehearse', () => {
   it('runs the hourly example on the simulator with no edit to the file: the live path, its header prefix, the demo account; it quotes BTC and ETH hourly markets', async () => {
     const before = readFileSync(HOURLY, 'utf8');
     const prefix = (parse(before) as { venue: { headerPrefix: string } }).venue.headerPrefix;
-    const plan = rehearsalPlan(loadConfigFile(HOURLY), HOURLY, Date.now());
-    // Joinable now and for the whole run (the ladder stops a minute before its hour), with a margin for the start-up.
-    const joinableNow = plan.firstJoin !== null && plan.firstJoin.atMs <= Date.now() + 5_000 && plan.firstJoin.settlesAtMs - 60_000 - Date.now() > (DURATION_S + 30) * 1000;
+    const config = loadConfigFile(HOURLY);
+    // Two clean cases, judged by the CLI's own plan: a ladder joinable now and for the whole run (it stops a minute
+    // before its hour), with a margin for the start-up; or none joinable until well after a short run ends (the ten
+    // minutes after each hour). Between them (the minute before a ladder stops, the seconds before the next is joined)
+    // the CLI, started a moment later, may judge either way: the test waits until the clock has left that edge.
+    const { joinableNow } = await poll(
+      () => {
+        const now = Date.now();
+        const plan = rehearsalPlan(config, HOURLY, now);
+        const joinable = plan.firstJoin !== null && plan.firstJoin.atMs <= now + 5_000 && plan.firstJoin.settlesAtMs - 60_000 - now > (DURATION_S + 30) * 1000;
+        const idle = plan.firstJoin === null || plan.firstJoin.atMs > now + (SAYS_NOTHING_JOINABLE_S + 15) * 1000;
+        return joinable || idle ? { joinableNow: joinable } : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 1000, failure: () => 'the clock to leave the edge of a join window' },
+    );
     // When nothing is joinable, the first run only has to say so and place nothing: a short one (the copy below quotes).
     const run = await runCliProcess(['rehearse', '--config', HOURLY, '--duration', String(joinableNow ? DURATION_S : SAYS_NOTHING_JOINABLE_S)], home);
     expect(run.code, run.stderr).toBe(0);
@@ -60,7 +73,8 @@ describe('rehearse', () => {
     const again = await runCliProcess(['rehearse', '--config', anytime, '--duration', String(DURATION_S)], home);
     expect(again.code, again.stderr).toBe(0);
     expect(Number(placed.exec(again.stdout)?.[1] ?? 0)).toBeGreaterThan(0);
-  }, 120_000);
+    // A hang bound: up to a minute's wait for the clock, two rehearsals under the suite's load.
+  }, 210_000);
 
   it('refuses a simulator config (run it as it is), exit 2', async () => {
     const run = await runCliProcess(['rehearse', '--config', join(ROOT, 'config', 'paper.yaml'), '--duration', '5'], home);

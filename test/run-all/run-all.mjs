@@ -1,11 +1,14 @@
 // `npm test`: the suite and the checks, arranged so the wall time is about the suite's alone (docs/testing.md,
 // "How long it takes"). Three vitest runs. The pure unit files and the checks in one TypeScript program (checks.mjs:
 // the build of dist/ first, unless dist/ is already a build of the sources or OM_TEST_BUILD=0, then the typecheck and
-// the lint, at BACKGROUND_NICE once dist/ is written) start at once; once the unit run has ended and dist/ is written
-// (so that the CLI child processes start from dist/: half the CPU of compiling the sources with tsx at each start) the
-// files that mostly wait (`arrival-timing`, `integration`) start, with the CPU-bound `backtest` run beside them at
-// BACKGROUND_NICE: the compute-only work takes the CPU the waiting files leave. With OM_TEST_SIDE_BY_SIDE=1 the
-// waiting files start as soon as dist/ is written and the unit and backtest files run in the background from the start.
+// the lint) start at once; once the unit run has ended and dist/ is written (so that the CLI child processes start
+// from dist/: half the CPU of compiling the sources with tsx at each start) the files that mostly wait
+// (`arrival-timing`, `integration`) start, with the CPU-bound `backtest` run beside them: the compute-only work takes
+// the CPU the waiting files leave. Every part runs at the priority `npm test` has, each a session of its own: where
+// Linux groups the CPU by session (autogroup, the default of most kernels) the sessions that want it share it equally,
+// whatever the processes' nice; measured, that ended sooner than the compute-only parts niced for real, which then
+// only ran once the waiting files were done (docs/testing.md, session 40). With OM_TEST_SIDE_BY_SIDE=1 the waiting
+// files start as soon as dist/ is written and the unit and backtest files run beside them from the start.
 // Invariants: every part runs whatever another's outcome; the exit code is 0 only if every part exited 0 (and, with
 // VITEST_JSON set, every vitest run left its results); a check's or a background run's
 // output is held and printed whole when it ends (the other runs stream as they go); with VITEST_JSON set, one merged
@@ -25,18 +28,23 @@ const CHECKS = join(ROOT, 'test', 'run-all', 'checks.mjs');
 /** What checks.mjs prints once dist/ is written: the second vitest run may start. */
 export const READY_LINE = 'checks: dist/ written';
 /**
- * The niceness of the compute-only parts beside the waiting files (OM_TEST_SIDE_BY_SIDE=1): a CPU-bound unit file or
- * the lint takes a core only when no integration file wants it (measured in docs/testing.md, session 36). Their vitest
- * timeouts are then the hang bounds of a starved run (OM_TEST_BACKGROUND).
+ * Lowers the priority of a part (a process that leads a session of its own: `detached`): the process's own nice (its
+ * threads and the processes it starts later inherit it) and, where Linux groups the CPU by session (autogroup, the
+ * default of most kernels: /proc/sys/kernel/sched_autogroup_enabled), the nice of its session's group. Without the
+ * second, a process's nice only orders it within its own session, and each part, a session of its own, took an equal
+ * share of the CPU whatever its nice (measured: the niced checks took a whole core beside the unit run, docs/testing.md,
+ * session 40). A refusal, or a kernel without autogroups, changes nothing.
  */
-export const BACKGROUND_NICE = 10;
-
-/** Lowers a process's priority (its threads and the processes it starts later inherit it); a refusal changes nothing. */
 function renice(pid, nice) {
   try {
     setPriority(pid, nice);
   } catch {
     // Not permitted here: the part runs at the priority it has.
+  }
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+  } catch {
+    // No autogroups here (or not permitted): the process's nice is all there is.
   }
 }
 
@@ -196,15 +204,18 @@ async function main() {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   try {
     // Default: the unit files beside the checks; once both the unit run has ended and dist/ is written, the waiting
-    // files, with the CPU-bound backtests (a third vitest run) and the rest of the checks in the background (nice
-    // BACKGROUND_NICE from then on): they take the CPU the waiting files leave, mostly in the first minute and a half
-    // of the integration run, when its longest files only wait (docs/testing.md, session 37).
-    // OM_TEST_SIDE_BY_SIDE=1: the integration run starts as soon as dist/ is written, the unit and backtest files in the
-    // background from the start (both cores stay busy throughout and the real-time tests meet more stalls:
-    // docs/testing.md, session 36).
+    // files, with the CPU-bound backtests (a third vitest run, one worker) and the rest of the checks beside them: they
+    // take the CPU the waiting files leave, mostly in the first minute and a half of the integration run, when its
+    // longest files only wait (docs/testing.md, session 37). No part is niced: with the compute-only parts niced (their
+    // session's group too), they waited for the integration run to end and `npm test` took 359 s against 318–325 s at
+    // equal shares (docs/testing.md, session 40).
+    // OM_TEST_SIDE_BY_SIDE=1: the integration run starts as soon as dist/ is written, the unit and backtest files beside
+    // it from the start (both cores stay busy throughout and the real-time tests meet more stalls: docs/testing.md,
+    // session 36).
     const sideBySide = process.env['OM_TEST_SIDE_BY_SIDE'] === '1';
-    const checks = { command: process.execPath, cwd: ROOT, ready: READY_LINE, niceWhenReady: BACKGROUND_NICE };
-    const background = { nice: BACKGROUND_NICE, env: { OM_TEST_BACKGROUND: '1' } };
+    const checks = { command: process.execPath, cwd: ROOT, ready: READY_LINE };
+    // One worker each, and the hang bounds of a run that shares the CPU (vitest.config.ts, OM_TEST_BACKGROUND).
+    const background = { env: { OM_TEST_BACKGROUND: '1' } };
     const backtests = { name: 'vitest backtest', command: vitest, args: vitestArgs(['backtest']), cwd: ROOT, report: join(dir, 'backtest.json'), ...background };
     const code = await runAll({
       // The compute-only files (side by side: in the background from the start).

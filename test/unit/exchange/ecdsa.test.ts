@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { recoverAddress, recoverTypedDataAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount, sign as viemSign } from 'viem/accounts';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { BASE_POINT_WINDOW_BITS, DigestSigningError, localDigestAccount, multiplyBase } from '../../../src/exchange/ecdsa.js';
+import { adoptBaseTable, BASE_POINT_WINDOW_BITS, BASE_TABLE_BYTES, baseTable, baseTableBytes, decodeBaseTable, DigestSigningError, hasBaseTable, localDigestAccount, multiplyBase } from '../../../src/exchange/ecdsa.js';
 import { ORDER_TYPES, orderDomain, ZERO_ADDRESS, type OrderStruct } from '../../../src/exchange/eip712.js';
 import { OrderSigner, type LimitOrderRequest, type SigningMarket } from '../../../src/exchange/signer.js';
 import { seededRandom } from '../../support/fake-time.js';
@@ -38,6 +38,34 @@ describe('k·G over the affine base table', () => {
   it('refuses 0 and n', () => {
     expect(() => multiplyBase(0n)).toThrow(RangeError);
     expect(() => multiplyBase(N)).toThrow(RangeError);
+  });
+
+  it('over a table handed from another thread (encoded, decoded point by point as it is read): the same points', () => {
+    const bytes = baseTableBytes();
+    expect(bytes.length).toBe(BASE_TABLE_BYTES);
+    const decoded = decodeBaseTable(bytes);
+    expect(decoded.xs.filter((x) => x !== undefined)).toHaveLength(1); // only G, read by the check
+    const random = seededRandom(5);
+    for (const k of [1n, 2n, N - 1n, ...Array.from({ length: 30 }, () => BigInt(randomKey(random)))]) {
+      const expected = secp256k1.ProjectivePoint.BASE.multiply(k).toAffine();
+      expect(multiplyBase(k, decoded), `k = ${k}`).toEqual({ x: expected.x, y: expected.y });
+    }
+    // A signature reads one point per window (27), not the table's 13,824.
+    expect(decoded.xs.filter((x) => x !== undefined).length).toBeLessThan(33 * 28);
+    // Encoded again, this thread's table gives the same bytes.
+    expect(Buffer.from(baseTableBytes()).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('refuses an encoding of the wrong length or not starting at G, and keeps a thread\'s own table', () => {
+    const bytes = baseTableBytes();
+    expect(() => decodeBaseTable(bytes.subarray(0, BASE_TABLE_BYTES - 64))).toThrow(/is 884736 bytes, got 884672/);
+    const shifted = bytes.slice();
+    shifted[31] = (shifted[31] ?? 0) ^ 1;
+    expect(() => decodeBaseTable(shifted)).toThrow(/does not start at G/);
+    expect(() => adoptBaseTable(shifted)).toThrow(RangeError);
+    baseTable();
+    expect(hasBaseTable()).toBe(true);
+    expect(adoptBaseTable(bytes)).toBe(false);
   });
 });
 

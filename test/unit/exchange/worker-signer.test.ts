@@ -4,11 +4,13 @@
  * the same bytes) and is reported once without the key; close() leaves nothing hanging; OrderSigner with
  * `signingThread: 'worker'` signs orders exactly as viem's signTypedData.
  */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { privateKeyToAccount, sign as viemSign } from 'viem/accounts';
-import { DigestSigningError } from '../../../src/exchange/ecdsa.js';
+import { baseTable, DigestSigningError } from '../../../src/exchange/ecdsa.js';
 import { ORDER_TYPES, ZERO_ADDRESS } from '../../../src/exchange/eip712.js';
 import { OrderBuildError } from '../../../src/exchange/errors.js';
 import { OrderSigner, type SigningMarket } from '../../../src/exchange/signer.js';
@@ -83,6 +85,7 @@ describe('WorkerDigestSigner', () => {
   });
 
   it('up to 4 digests a turn with nothing in flight are signed on the main thread (no round trip); more wait for the worker', async () => {
+    baseTable(); // this thread's table (built, or adopted from an earlier worker): what signing here needs
     // A worker that never answers: only what is signed here can resolve before close().
     const signer = workerSigner(KEY, { startWorker: () => new Worker('setInterval(() => undefined, 1000)', { eval: true }) });
     const random = seededRandom(13);
@@ -107,6 +110,45 @@ describe('WorkerDigestSigner', () => {
     expect(await waiting).toEqual(await Promise.all(wave.map((hash) => viemSign({ hash, privateKey: KEY, to: 'hex' }))));
     expect(await behind).toBe(await viemSign({ hash: small[0]!, privateKey: KEY, to: 'hex' }));
     expect(await secondBurst).toHaveLength(3);
+  });
+
+  it('a thread without the base-point table signs nothing itself until the worker hands it its own: the process builds it once', async () => {
+    // A fresh thread (its own modules, no table yet) runs the signer and reports what it saw.
+    const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+    const ecdsa = new URL('../../../src/exchange/ecdsa.ts', import.meta.url).href;
+    const signerModule = new URL('../../../src/exchange/worker-signer.ts', import.meta.url).href;
+    const random = seededRandom(21);
+    const [early, late] = [randomHex(random, 32), randomHex(random, 32)];
+    const script = `
+      const { parentPort } = require('node:worker_threads');
+      import(${JSON.stringify(tsxApi)}).then(async ({ register }) => {
+        register();
+        const e = await import(${JSON.stringify(ecdsa)});
+        const { WorkerDigestSigner } = await import(${JSON.stringify(signerModule)});
+        const tableAtStart = e.hasBaseTable();
+        const signer = new WorkerDigestSigner(${JSON.stringify(KEY)});
+        const first = await signer.sign({ hash: ${JSON.stringify(early)} });
+        const tableAfterFirst = e.hasBaseTable();
+        await signer.whenReady();
+        const adopted = e.hasBaseTable() && e.baseTable().bytes !== null;
+        const second = await signer.sign({ hash: ${JSON.stringify(late)} });
+        await signer.close();
+        parentPort.postMessage({ tableAtStart, tableAfterFirst, adopted, first, second });
+      });`;
+    const thread = new Worker(script, { eval: true });
+    const seen = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      thread.once('message', resolve);
+      thread.once('error', reject);
+    });
+    await thread.terminate();
+    expect(seen).toEqual({
+      tableAtStart: false,
+      // The first digest, asked before the worker was ready, was signed there: this thread built no table for it.
+      tableAfterFirst: true,
+      adopted: true,
+      first: await viemSign({ hash: early, privateKey: KEY, to: 'hex' }),
+      second: await viemSign({ hash: late, privateKey: KEY, to: 'hex' }),
+    });
   });
 
   it('close() terminates the worker: a job in flight still resolves, later ones sign on the main thread; idempotent', async () => {
