@@ -2,13 +2,14 @@
  * Test projects. Every test file belongs to exactly one of four projects. `npm test` (test/run-all/run-all.mjs) runs
  * them as three vitest runs: `unit` beside the checks (typecheck, build and eslint in one TypeScript program:
  * test/run-all/checks.mjs); once it has ended and dist/ is written, `arrival-timing` + `integration`, with `backtest`
- * beside them at a lower priority (nice 10, OM_TEST_BACKGROUND=1), taking the CPU the waiting files leave.
+ * beside them (OM_TEST_BACKGROUND=1: one worker), taking the CPU the waiting files leave.
  *
  * - the compute-only files, 2 workers (the machine's 2 cores), one in the background:
  *   - `unit`: pure modules under test/unit and test/sim/engine, in worker threads without isolation (the modules
  *     are imported once per worker, not once per file). `npm run test:quick` runs this project alone.
  *   - `backtest`: the strategy backtests and the heaviest pure files (BACKTEST_FILES): pure too, but seconds of CPU
- *     each, so they run in the background and never as peers of the integration files they would starve.
+ *     each, so they run beside the integration run (a vitest run of their own, one worker) and never as peers of
+ *     the integration files in their workers.
  *   Neither may open a socket, listen on a port or start a child process (test/setup/no-io.ts makes each throw).
  * - group 1, INTEGRATION_WORKERS forked workers (more than cores: these files mostly wait):
  *   - `arrival-timing`: ARRIVAL_TIMING_FILES, which measure request spacing against the real clock, each in its own
@@ -106,10 +107,10 @@ function workerCount(): number {
 const UNIT = unitFiles();
 
 /**
- * `OM_TEST_SIDE_BY_SIDE=1 npm test` runs the compute-only projects (`unit`, `backtest`) at a lower priority beside the integration run
- * (test/run-all/run-all.mjs, OM_TEST_BACKGROUND=1): they get the CPU the waiting files leave, in stretches, so their
- * hang bounds are five times the default (a test's own bound: test/support/hang-bound.ts). A timeout only catches a
- * hang; no assertion of theirs is about time.
+ * `npm test` runs `backtest` (and with OM_TEST_SIDE_BY_SIDE=1 `unit` too) beside the integration run
+ * (test/run-all/run-all.mjs, OM_TEST_BACKGROUND=1): they share the CPU with it, in stretches, so their hang bounds are
+ * five times the default (a test's own bound: test/support/hang-bound.ts). A timeout only catches a hang; no assertion
+ * of theirs is about time.
  */
 const BACKGROUND = process.env['OM_TEST_BACKGROUND'] === '1';
 const BACKGROUND_TIMEOUTS = BACKGROUND ? { testTimeout: 150_000, hookTimeout: 150_000 } : {};
