@@ -36,9 +36,9 @@ import { metricsUrlOf, pollFor, readiness, scrape, sumOf } from './ops-support.j
  * for everything else: in each 100 ms slice it spins if, in the slice before, the machine left a whole core idle (or,
  * while it spins, still half a core beside it), and sleeps otherwise. Alone on a machine it burns a core throughout,
  * as a plain busy loop did. Beside a suite that keeps both cores busy it sleeps: under `npm test` the compute-only
- * files run in the background (nice +10) and fill the idle time, and a burner that counted its own CPU as left over
- * would hold a core from them for its whole 90 s (it preempts niced work), about 60 s of CPU on the suite's critical
- * path; the bots meet the integration files beside them instead. Alone on a machine it burns a core
+ * files run beside the integration run and fill the idle time, and a burner that counted its own CPU as left over
+ * would hold a core from them for its whole 90 s, about 60 s of CPU on the suite's critical path; the bots meet the
+ * integration files beside them instead. Alone on a machine it burns a core
  * throughout, as a plain busy loop did; beside the rest of the suite, which keeps both cores busy, it mostly sleeps
  * instead of taking a third of the CPU from the files beside it (measured: docs/testing.md, issue 40).
  */
