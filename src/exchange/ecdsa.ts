@@ -4,10 +4,10 @@
  * `signTypedData` path end to end (bench/signing.ts).
  *
  * Owns: k·G for signing and the precomputed base-point table (built once per thread, or adopted from the thread that
- * built it: baseTableBytes / adoptBaseTable, the signing worker's handed to the bot's main thread). Where the time goes and what changed (docs/latency.md):
- * viem calls @noble/curves' stock `secp256k1.sign`, whose k·G splits k with the GLV endomorphism and then runs the
- * constant-time wNAF once per half over the 8-bit base table (2 × 33 complete projective additions, ≈ 12
- * multiplications each). Here k·G is one pass of the same signed-window method over a 10-bit table of AFFINE points
+ * built it: baseTableBytes / adoptBaseTable, the signing worker's handed to the bot's main thread). Where the time
+ * goes and what changed (docs/latency.md): viem calls @noble/curves' stock `secp256k1.sign`, whose k·G splits k with
+ * the GLV endomorphism and then runs the constant-time wNAF once per half over the 8-bit base table (2 × 33 complete
+ * projective additions, ≈ 12 multiplications each). Here k·G is one pass of the same signed-window method over a 10-bit table of AFFINE points
  * (27 windows of 512 points, ≈ 14k points built once on first use, ≈ 0.1–0.4 s), with mixed Jacobian–affine
  * additions (8M + 3S): about half the cost. The RFC 6979 HMAC-DRBG uses node:crypto's HMAC.
  *
