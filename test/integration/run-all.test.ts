@@ -115,6 +115,12 @@ async function orchestrate(name: string, c: Case = {}): Promise<{ code: number |
  * within that session (run-all.mjs `renice`).
  */
 const NICE_OF_SELF = `(String(require('node:os').getPriority()) + (require('node:fs').existsSync('/proc/self/autogroup') ? ' ' + require('node:fs').readFileSync('/proc/self/autogroup', 'utf8').trim().split(' nice ')[1] : ''))`;
+/**
+ * A script statement: records NICE_OF_SELF in `path` once the part has been reniced (run-all lowers a part's priority
+ * just after starting it; on a loaded machine the part can reach this line first), or as it is after 10 s.
+ */
+const recordNice = (path: string): string =>
+  `{ const until = Date.now() + 10000; let nice = ${NICE_OF_SELF}; while (nice.split(' ').includes('0') && Date.now() < until) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); nice = ${NICE_OF_SELF}; } require('node:fs').writeFileSync(${JSON.stringify(path)}, nice); }`;
 /** What NICE_OF_SELF says of a part reniced to `nice`. */
 const reniced = (nice: number): string => (existsSync('/proc/self/autogroup') ? `${nice} ${nice}` : String(nice));
 
@@ -142,7 +148,7 @@ describe('npm test orchestration (test/run-all/run-all.mjs)', () => {
     const at = (file: string): string => join(dir, `overlap-${file}`);
     const part = (name: string, script: string, args: readonly string[], report?: string): object => ({ name, command: process.execPath, args: ['-e', script, ...args], cwd: ROOT, ...(report ? { report } : {}) });
     // The first run records its priority, then ends only after the second run has ended: it must not be waited for.
-    const firstScript = `require('node:fs').writeFileSync(${JSON.stringify(at('first-nice'))}, ${NICE_OF_SELF}); ${FAKE_VITEST}`;
+    const firstScript = `${recordNice(at('first-nice'))} ${FAKE_VITEST}`;
     // The checks print the ready line, then wait until their priority has been lowered, record it, and end once the
     // second run has ended.
     const checksScript = `
@@ -211,7 +217,7 @@ describe('npm test orchestration (test/run-all/run-all.mjs)', () => {
     const at = (file: string): string => join(dir, `third-${file}`);
     const part = (name: string, script: string, args: readonly string[], report?: string): object => ({ name, command: process.execPath, args: ['-e', script, ...args], cwd: ROOT, ...(report ? { report } : {}) });
     // The third run records its priority, then reports 3 passed and 2 failed tests (exit 1).
-    const thirdScript = `require('node:fs').writeFileSync(${JSON.stringify(at('nice'))}, ${NICE_OF_SELF}); ${FAKE_VITEST}`;
+    const thirdScript = `${recordNice(at('nice'))} ${FAKE_VITEST}`;
     const plan = {
       first: part('vitest first', FAKE_VITEST, ['5', '0', '-', at('first-ended')], at('first.json')),
       second: part('vitest second', FAKE_VITEST, ['7', '0', '-', at('second-ended')], at('second.json')),
